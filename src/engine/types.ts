@@ -1,0 +1,108 @@
+/**
+ * The engine's public surface: what the UI may call. The engine knows nothing of React,
+ * valtio or the API client; the UI feeds it plain data and listens to its events.
+ */
+import type { MapDefinition } from '../domain/maps';
+import type { TileManifest } from '../domain/tiles';
+
+/** Column-wise marker data for the whole map, as the worker produces it (one row per marker). */
+export interface MarkerColumns {
+  uids: string[];
+  /** Map pixels. */
+  x: Float32Array;
+  y: Float32Array;
+  level: Int16Array;
+  /** Index into SUBCATEGORIES (src/domain/categories.ts): picks the icon. */
+  icon: Uint8Array;
+  /** Label text in the current language. */
+  labels: string[];
+  /** 1 where the label always shows (extractions), 0 where it shows on hover only. */
+  alwaysLabel: Uint8Array;
+}
+
+export interface CameraView {
+  /** Map-pixel point at the centre of the canvas. */
+  x: number;
+  y: number;
+  /** CSS pixels per map pixel. */
+  zoom: number;
+}
+
+export interface PlayerMarker {
+  mapX: number;
+  mapY: number;
+  /** Screen angle of the look arrow in degrees, or null for no arrow. */
+  arrowAngle: number | null;
+}
+
+export interface MarkerState {
+  uid: string;
+  subCategory: string;
+  level: number;
+  x: number;
+  y: number;
+  alpha: number;
+  /** Inside the viewport and drawn. */
+  visible: boolean;
+}
+
+export interface FrameStats {
+  frames: number;
+  /** The engine's own work per frame (ms): update (camera, culling, tile picking) and render. */
+  updateMs: { p50: number; p95: number };
+  renderMs: { p50: number; p95: number };
+  totalMs: { p50: number; p95: number };
+  /** Recent per-frame totals (ms), newest last. */
+  recent: number[];
+}
+
+export interface EngineEvents {
+  /** First tiles and markers drawn. */
+  ready: void;
+  /** A marker was clicked (mouse-down to mouse-up under 300 ms, no drag). */
+  markerclick: { uid: string };
+  /** Click on empty map. */
+  mapclick: { mapX: number; mapY: number };
+  /** Camera moved or zoomed (throttled to one per frame). */
+  camerachange: CameraView;
+  /** Alt + wheel: the UI steps the level. */
+  levelstep: { direction: 1 | -1 };
+  /** Pointer moved over the map (map pixels), for the admin status bar. */
+  pointermove: { mapX: number; mapY: number; screenX: number; screenY: number };
+}
+
+export interface EngineOptions {
+  container: HTMLElement;
+  map: MapDefinition;
+  manifest: TileManifest;
+  /** Prefix for tile URLs (default ''): tiles load from `${tileBase}${tilePath(...)}`. */
+  tileBase?: string;
+  /** URL of a subcategory's icon SVG, by slug. */
+  iconUrl: (slug: string) => string;
+  /** Texture memory budget for tiles, in bytes (default 192 MiB). */
+  tileBudgetBytes?: number;
+}
+
+export interface MapEngineApi {
+  readonly renderer: 'webgl' | 'webgpu' | 'canvas';
+  readonly ready: boolean;
+  setMarkers(columns: MarkerColumns): void;
+  /** Indices (into the columns) of markers that pass the filters; others are not drawn. */
+  setFilter(indices: Uint32Array): void;
+  setLevel(num: number): void;
+  setPlayer(player: PlayerMarker | null, ping: boolean): void;
+  setMarkerScale(scale: number): void;
+  /** Highlight a marker (open popup) or none. */
+  setSelected(uid: string | null): void;
+  /** Stop or allow wheel zoom (while the pointer is over a popup). */
+  setZoomEnabled(enabled: boolean): void;
+  camera(): CameraView;
+  setView(view: Partial<CameraView>): void;
+  toScreen(mapX: number, mapY: number): { x: number; y: number };
+  toMap(screenX: number, screenY: number): { x: number; y: number };
+  markerStates(): MarkerState[];
+  stats(): FrameStats;
+  on<K extends keyof EngineEvents>(event: K, listener: (payload: EngineEvents[K]) => void): () => void;
+  resize(): void;
+  dispose(): void;
+}

@@ -1,0 +1,15 @@
+import { defineConfig } from 'vite';
+import react from '@vitejs/plugin-react';
+
+const api = `http://127.0.0.1:${process.env.API_PORT ?? 8080}`;
+
+export default defineConfig({
+  plugins: [react()],
+  publicDir: 'assets/public',
+  worker: { format: 'es' },
+  build: { outDir: 'dist', sourcemap: true, chunkSizeWarningLimit: 1500 },
+  // `npm run dev` serves the UI with hot reload and sends API, tile and icon calls to `npm run serve`.
+  server: {
+    proxy: { '/api': api, '/tiles': api, '/icons': api, '/uploads': api, '/public-images': api },
+  },
+});
