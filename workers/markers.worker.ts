@@ -1,0 +1,24 @@
+/** The markers worker: the pure marker store behind one comlink `expose`, with typed arrays transferred. */
+import * as Comlink from 'comlink';
+import type { Language } from '../src/domain/marker';
+import { type MarkerFilterQuery, createMarkerStore } from './markers';
+
+const store = createMarkerStore();
+
+const api = {
+  load(buffer: ArrayBuffer, mapId: string, lang: Language) {
+    const result = store.load(buffer, mapId, lang);
+    const { x, y, level, icon, alwaysLabel } = result.columns;
+    return Comlink.transfer(result, [x.buffer, y.buffer, level.buffer, icon.buffer, alwaysLabel.buffer] as ArrayBuffer[]);
+  },
+  filter(query: MarkerFilterQuery) {
+    const indices = store.filter(query);
+    return Comlink.transfer(indices, [indices.buffer as ArrayBuffer]);
+  },
+  get: (uid: string) => store.get(uid),
+  relabel: (lang: Language) => store.relabel(lang),
+};
+
+export type MarkersWorkerApi = typeof api;
+
+Comlink.expose(api);
