@@ -1,0 +1,247 @@
+/**
+ * Browser helpers for the end-to-end tests: one Chromium per test file, pages that record
+ * console errors and page errors (any of them fails the test), and helpers that drive the
+ * map page through its automation surface `window.__map` (docs/AUTOMATION.md).
+ */
+import { afterAll, afterEach, beforeAll, inject } from 'vitest';
+import type { Browser, Page, Response } from 'playwright-core';
+import { launchChromium } from './support/chromium';
+
+export const VIEWPORT = { width: 1280, height: 800 } as const;
+
+export interface AutomationCamera {
+  x: number;
+  y: number;
+  zoom: number;
+}
+
+export interface AutomationMarker {
+  uid: string;
+  category: string;
+  subCategory: string;
+  level: number;
+  x: number;
+  y: number;
+  alpha: number;
+  visible: boolean;
+}
+
+/** The shape of `window.__map` that the tests rely on. */
+export interface MapAutomation {
+  ready: boolean;
+  mapId: string;
+  renderer: string;
+  camera(): AutomationCamera;
+  toScreen(mapX: number, mapY: number): { x: number; y: number };
+  toMap(screenX: number, screenY: number): { x: number; y: number };
+  markers(): AutomationMarker[];
+  stats(): unknown;
+}
+
+export function baseUrl(): string {
+  return inject('baseUrl');
+}
+
+export interface PageErrors {
+  /** Console errors, page errors and 5xx responses seen so far. */
+  readonly list: string[];
+  /** Ignore errors matching this pattern from now on (for tests that provoke them). */
+  allow(pattern: RegExp): void;
+}
+
+interface TrackedPage {
+  page: Page;
+  errors: PageErrors;
+}
+
+function trackErrors(page: Page): PageErrors {
+  const list: string[] = [];
+  const allowed: RegExp[] = [];
+  const add = (text: string) => {
+    if (!allowed.some((re) => re.test(text))) list.push(text);
+  };
+  page.on('console', (message) => {
+    if (message.type() === 'error') add(`console.error: ${message.text()} (${message.location().url})`);
+  });
+  page.on('pageerror', (error) => add(`page error: ${error.stack ?? error.message}`));
+  page.on('response', (response: Response) => {
+    if (response.status() >= 500) add(`HTTP ${response.status()} for ${response.url()}`);
+  });
+  page.on('crash', () => add('page crashed'));
+  return {
+    list,
+    allow: (pattern) => {
+      allowed.push(pattern);
+    },
+  };
+}
+
+/**
+ * Registers beforeAll/afterAll/afterEach hooks in the calling test file: one browser for the
+ * file, fresh pages per test, and a failure when a page logged an error.
+ */
+export function useBrowser() {
+  let browser: Browser | undefined;
+  let open: TrackedPage[] = [];
+
+  beforeAll(async () => {
+    browser = await launchChromium();
+  });
+
+  afterEach(async () => {
+    const pages = open;
+    open = [];
+    const problems = pages.flatMap((p) => p.errors.list);
+    await Promise.all(pages.map((p) => p.page.context().close().catch(() => undefined)));
+    if (problems.length > 0) {
+      throw new Error(`the page reported errors:\n${problems.join('\n')}`);
+    }
+  });
+
+  afterAll(async () => {
+    await browser?.close();
+  });
+
+  return {
+    async newPage(options: { width?: number; height?: number } = {}): Promise<TrackedPage> {
+      if (!browser) throw new Error('browser not launched: call newPage inside a test');
+      const context = await browser.newContext({
+        viewport: { width: options.width ?? VIEWPORT.width, height: options.height ?? VIEWPORT.height },
+        deviceScaleFactor: 1,
+      });
+      const page = await context.newPage();
+      const tracked = { page, errors: trackErrors(page) };
+      open.push(tracked);
+      return tracked;
+    },
+  };
+}
+
+/**
+ * Opens /map/{mapId} and waits until `window.__map.ready` is true. Returns the milliseconds
+ * from navigation to ready.
+ */
+export async function openMap(page: Page, mapId: string, timeoutMs = 45_000): Promise<number> {
+  const started = Date.now();
+  await page.goto(`${baseUrl()}/map/${mapId}`, { waitUntil: 'domcontentloaded' });
+  try {
+    await page.waitForFunction(
+      () => (window as unknown as { __map?: { ready?: boolean } }).__map?.ready === true,
+      undefined,
+      { timeout: timeoutMs, polling: 100 },
+    );
+  } catch (error) {
+    const state = await page
+      .evaluate(() => {
+        const api = (window as unknown as { __map?: { ready?: boolean; mapId?: string } }).__map;
+        return api ? `window.__map exists, ready=${String(api.ready)}, mapId=${String(api.mapId)}` : 'window.__map is undefined';
+      })
+      .catch((e: Error) => `page not readable: ${e.message}`);
+    throw new Error(`/map/${mapId} did not become ready within ${timeoutMs} ms (${state}): ${(error as Error).message}`);
+  }
+  return Date.now() - started;
+}
+
+export function camera(page: Page): Promise<AutomationCamera> {
+  return page.evaluate(() => {
+    const cam = (window as unknown as { __map: MapAutomation }).__map.camera();
+    return { x: cam.x, y: cam.y, zoom: cam.zoom };
+  });
+}
+
+export function markers(page: Page): Promise<AutomationMarker[]> {
+  return page.evaluate(() => (window as unknown as { __map: MapAutomation }).__map.markers());
+}
+
+export function toScreen(page: Page, mapX: number, mapY: number): Promise<{ x: number; y: number }> {
+  return page.evaluate(([x, y]) => (window as unknown as { __map: MapAutomation }).__map.toScreen(x, y), [mapX, mapY] as const);
+}
+
+export function toMap(page: Page, screenX: number, screenY: number): Promise<{ x: number; y: number }> {
+  return page.evaluate(([x, y]) => (window as unknown as { __map: MapAutomation }).__map.toMap(x, y), [screenX, screenY] as const);
+}
+
+export function mapInfo(page: Page): Promise<{ mapId: string; renderer: string; ready: boolean }> {
+  return page.evaluate(() => {
+    const api = (window as unknown as { __map: MapAutomation }).__map;
+    return { mapId: api.mapId, renderer: api.renderer, ready: api.ready };
+  });
+}
+
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+/** Waits until the camera has not changed for `quietMs` (animations and inertia finished). */
+export async function settleCamera(page: Page, quietMs = 400, timeoutMs = 10_000): Promise<AutomationCamera> {
+  const deadline = Date.now() + timeoutMs;
+  let last = await camera(page);
+  let since = Date.now();
+  while (Date.now() < deadline) {
+    await sleep(50);
+    const now = await camera(page);
+    if (now.x !== last.x || now.y !== last.y || now.zoom !== last.zoom) {
+      last = now;
+      since = Date.now();
+    } else if (Date.now() - since >= quietMs) {
+      return now;
+    }
+  }
+  throw new Error(`camera kept moving for ${timeoutMs} ms (last ${JSON.stringify(last)})`);
+}
+
+/** Records the tile requests a page makes: `/tiles/{map}/{version}/{layer}/{z}/{x}/{y}.{format}`. */
+export interface TileRequest {
+  url: string;
+  layer: string;
+  z: number;
+  x: number;
+  y: number;
+  status: number | null;
+}
+
+const TILE_URL = /\/tiles\/([^/]+)\/([^/]+)\/([^/]+)\/(\d+)\/(\d+)\/(\d+)\.(webp|png)(?:\?|$)/;
+
+export function parseTileUrl(url: string): Omit<TileRequest, 'status'> | null {
+  const m = TILE_URL.exec(url);
+  if (!m) return null;
+  return { url, layer: m[3], z: Number(m[4]), x: Number(m[5]), y: Number(m[6]) };
+}
+
+export function recordTiles(page: Page) {
+  const tiles: TileRequest[] = [];
+  let pending = 0;
+  let lastActivity = Date.now();
+  page.on('request', (request) => {
+    const tile = parseTileUrl(request.url());
+    if (!tile) return;
+    pending += 1;
+    lastActivity = Date.now();
+    tiles.push({ ...tile, status: null });
+  });
+  const finish = (url: string, status: number | null) => {
+    const entry = tiles.find((t) => t.url === url && t.status === null);
+    if (!entry) return;
+    entry.status = status;
+    pending = Math.max(0, pending - 1);
+    lastActivity = Date.now();
+  };
+  page.on('requestfinished', async (request) => {
+    if (!parseTileUrl(request.url())) return;
+    const response = await request.response().catch(() => null);
+    finish(request.url(), response?.status() ?? 0);
+  });
+  page.on('requestfailed', (request) => {
+    if (parseTileUrl(request.url())) finish(request.url(), 0);
+  });
+  return {
+    tiles,
+    /** Waits until no tile request is in flight and none started for `quietMs`. */
+    async idle(quietMs = 600, timeoutMs = 30_000): Promise<void> {
+      const deadline = Date.now() + timeoutMs;
+      while (Date.now() < deadline) {
+        if (pending === 0 && Date.now() - lastActivity >= quietMs) return;
+        await sleep(50);
+      }
+      throw new Error(`tile requests still in flight after ${timeoutMs} ms (${pending} pending)`);
+    },
+  };
+}

@@ -1,0 +1,124 @@
+/**
+ * Camera input through real mouse events: wheel zoom around the cursor clamps exactly at the
+ * map's min and max zoom, double-click zooms in ×2 around the point, a drag pans.
+ */
+import { describe, expect, test } from 'vitest';
+import type { Page } from 'playwright-core';
+import { MAPS } from '../src/domain/maps';
+import { camera, openMap, settleCamera, toMap, useBrowser } from './browser';
+
+const browser = useBrowser();
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+/** Points on the canvas where no panel sits (the map gets the events there). */
+async function canvasPoint(page: Page, preferX: number, preferY: number): Promise<{ x: number; y: number }> {
+  const found = await page.evaluate(
+    ([px, py]) => {
+      const near: { x: number; y: number }[] = [];
+      for (let r = 0; r < 400; r += 20) {
+        for (const [dx, dy] of [[0, 0], [r, 0], [-r, 0], [0, r], [0, -r], [r, r], [-r, -r], [r, -r], [-r, r]]) {
+          near.push({ x: px + dx, y: py + dy });
+        }
+      }
+      return near.find((p) => document.elementFromPoint(p.x, p.y) instanceof HTMLCanvasElement) ?? null;
+    },
+    [preferX, preferY] as const,
+  );
+  if (!found) throw new Error(`no uncovered canvas point near ${preferX},${preferY}`);
+  return found;
+}
+
+/** Wheels until the zoom stops changing; returns every zoom seen. */
+async function wheelUntilStill(page: Page, deltaY: number, at: { x: number; y: number }): Promise<number[]> {
+  await page.mouse.move(at.x, at.y);
+  const seen: number[] = [(await camera(page)).zoom];
+  let still = 0;
+  for (let i = 0; i < 120 && still < 4; i += 1) {
+    await page.mouse.wheel(0, deltaY);
+    await sleep(60);
+    const zoom = (await camera(page)).zoom;
+    still = zoom === seen[seen.length - 1] ? still + 1 : 0;
+    seen.push(zoom);
+  }
+  seen.push((await settleCamera(page)).zoom);
+  return seen;
+}
+
+describe('camera (customs)', () => {
+  const map = MAPS.customs;
+
+  test('wheel zoom stops exactly at the max zoom, then at the min zoom', async () => {
+    const { page } = await browser.newPage();
+    await openMap(page, map.id);
+    const at = await canvasPoint(page, 640, 400);
+
+    const zoomingIn = await wheelUntilStill(page, -240, at);
+    expect(Math.max(...zoomingIn)).toBe(map.maxZoom);
+    expect(zoomingIn[zoomingIn.length - 1]).toBe(map.maxZoom);
+    // Zooming in went up step by step, never past the limit.
+    expect(zoomingIn.every((z) => z <= map.maxZoom && z >= map.startZoom - 1e-9)).toBe(true);
+    expect(new Set(zoomingIn).size).toBeGreaterThan(3);
+
+    const zoomingOut = await wheelUntilStill(page, 240, at);
+    expect(Math.min(...zoomingOut)).toBe(map.minZoom);
+    expect(zoomingOut[zoomingOut.length - 1]).toBe(map.minZoom);
+    expect(zoomingOut.every((z) => z >= map.minZoom && z <= map.maxZoom)).toBe(true);
+
+    // More wheeling at the limit changes nothing.
+    await page.mouse.wheel(0, 1000);
+    expect((await settleCamera(page)).zoom).toBe(map.minZoom);
+  });
+
+  test('wheel zoom keeps the map point under the cursor', async () => {
+    const { page } = await browser.newPage();
+    await openMap(page, map.id);
+    const at = await canvasPoint(page, 420, 300);
+    await page.mouse.move(at.x, at.y);
+    const before = await toMap(page, at.x, at.y);
+    const zoomBefore = (await settleCamera(page)).zoom;
+    await page.mouse.wheel(0, -120);
+    const after = await settleCamera(page);
+    expect(after.zoom).toBeGreaterThan(zoomBefore);
+    const under = await toMap(page, at.x, at.y);
+    expect(Math.abs(under.x - before.x)).toBeLessThan(1.5 / after.zoom + 0.01);
+    expect(Math.abs(under.y - before.y)).toBeLessThan(1.5 / after.zoom + 0.01);
+  });
+
+  test('double-click zooms in ×2 around the point', async () => {
+    const { page } = await browser.newPage();
+    await openMap(page, map.id);
+    const at = await canvasPoint(page, 500, 330);
+    const before = await settleCamera(page);
+    const mapBefore = await toMap(page, at.x, at.y);
+    await page.mouse.dblclick(at.x, at.y);
+    const after = await settleCamera(page);
+    expect(after.zoom / before.zoom).toBeCloseTo(2, 6);
+    const mapAfter = await toMap(page, at.x, at.y);
+    expect(Math.abs(mapAfter.x - mapBefore.x)).toBeLessThan(1.5 / after.zoom + 0.01);
+    expect(Math.abs(mapAfter.y - mapBefore.y)).toBeLessThan(1.5 / after.zoom + 0.01);
+  });
+
+  test('a drag pans: the centre moves by the drag divided by the zoom', async () => {
+    const { page } = await browser.newPage();
+    await openMap(page, map.id);
+    const from = await canvasPoint(page, 700, 450);
+    const before = await settleCamera(page);
+    const drag = { x: -240, y: -150 };
+    await page.mouse.move(from.x, from.y);
+    await page.mouse.down();
+    const steps = 12;
+    for (let i = 1; i <= steps; i += 1) {
+      await page.mouse.move(from.x + (drag.x * i) / steps, from.y + (drag.y * i) / steps);
+      await sleep(16);
+    }
+    // Hold still before letting go, so no fling carries the map on.
+    await sleep(150);
+    await page.mouse.up();
+    const after = await settleCamera(page);
+    expect(after.zoom).toBe(before.zoom);
+    // Dragging the map left/up brings the map's right/lower part to the centre.
+    const tolerance = 2 / before.zoom;
+    expect(Math.abs(after.x - before.x - -drag.x / before.zoom)).toBeLessThan(tolerance);
+    expect(Math.abs(after.y - before.y - -drag.y / before.zoom)).toBeLessThan(tolerance);
+  });
+});
