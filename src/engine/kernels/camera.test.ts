@@ -1,0 +1,97 @@
+import { describe, expect, it } from 'vitest';
+import { MAPS } from '../../domain/maps';
+import {
+  clampView, clampZoom, mapToScreen, panBy, screenToMap, visibleMapRect, wheelDeltaPx, wheelZoomFactor, zoomAround,
+  type CameraLimits,
+} from './camera';
+
+const customs = MAPS.customs;
+const limits: CameraLimits = { minZoom: customs.minZoom, maxZoom: customs.maxZoom, mapWidth: 4400, mapHeight: 3200 };
+const viewport = { width: 1280, height: 800 };
+
+describe('camera clamping', () => {
+  it('clamps zoom to [min, max] and recovers from non-finite input', () => {
+    expect(clampZoom(0.01, limits)).toBe(0.12);
+    expect(clampZoom(50, limits)).toBe(10);
+    expect(clampZoom(1.5, limits)).toBe(1.5);
+    expect(clampZoom(Number.NaN, limits)).toBe(0.12);
+  });
+
+  it('keeps the centre on the map so it cannot be lost off-screen', () => {
+    expect(clampView({ x: -500, y: 9000, zoom: 1 }, limits)).toEqual({ x: 0, y: 3200, zoom: 1 });
+    expect(clampView({ x: Number.POSITIVE_INFINITY, y: Number.NaN, zoom: 1 }, limits)).toEqual({ x: 2200, y: 1600, zoom: 1 });
+  });
+});
+
+describe('screen ⇄ map transforms', () => {
+  it('round-trips and puts the view centre at the viewport centre', () => {
+    const view = { x: 1234.5, y: 987.25, zoom: 0.75 };
+    expect(mapToScreen(view, viewport, view.x, view.y)).toEqual({ x: 640, y: 400 });
+    for (const [sx, sy] of [[0, 0], [1280, 800], [17.5, 612.25]]) {
+      const m = screenToMap(view, viewport, sx, sy);
+      const s = mapToScreen(view, viewport, m.x, m.y);
+      expect(s.x).toBeCloseTo(sx, 9);
+      expect(s.y).toBeCloseTo(sy, 9);
+    }
+  });
+
+  it('visible rect spans viewport / zoom map pixels', () => {
+    const r = visibleMapRect({ x: 1000, y: 1000, zoom: 2 }, viewport);
+    expect(r).toEqual({ minX: 680, minY: 800, maxX: 1320, maxY: 1200 });
+  });
+});
+
+describe('zoomAround', () => {
+  it('keeps the map point under the cursor fixed', () => {
+    const view = { x: 2000, y: 1500, zoom: 1 };
+    const anchor = screenToMap(view, viewport, 300, 200);
+    const next = zoomAround(view, viewport, 2, 300, 200, limits);
+    expect(next.zoom).toBe(2);
+    const after = mapToScreen(next, viewport, anchor.x, anchor.y);
+    expect(after.x).toBeCloseTo(300, 9);
+    expect(after.y).toBeCloseTo(200, 9);
+  });
+
+  it('stops at the max zoom and the anchor stays put there', () => {
+    const view = { x: 2000, y: 1500, zoom: 8 };
+    const anchor = screenToMap(view, viewport, 900, 700);
+    const next = zoomAround(view, viewport, 4, 900, 700, limits);
+    expect(next.zoom).toBe(10);
+    const after = mapToScreen(next, viewport, anchor.x, anchor.y);
+    expect(after.x).toBeCloseTo(900, 9);
+    expect(after.y).toBeCloseTo(700, 9);
+    expect(zoomAround(next, viewport, 2, 900, 700, limits)).toEqual(next);
+  });
+
+  it('stops at the min zoom and ignores bad factors', () => {
+    const view = { x: 2000, y: 1500, zoom: 0.2 };
+    expect(zoomAround(view, viewport, 0.1, 640, 400, limits).zoom).toBe(0.12);
+    expect(zoomAround(view, viewport, Number.NaN, 640, 400, limits)).toEqual(view);
+    expect(zoomAround(view, viewport, -2, 640, 400, limits)).toEqual(view);
+  });
+});
+
+describe('panBy', () => {
+  it('moves the map with the pointer and clamps last', () => {
+    const view = { x: 2000, y: 1500, zoom: 2 };
+    expect(panBy(view, 100, -50, limits)).toEqual({ x: 1950, y: 1525, zoom: 2 });
+    expect(panBy(view, 1e7, 0, limits).x).toBe(0);
+  });
+});
+
+describe('wheel steps', () => {
+  it('one notch doubles or halves, trackpad deltas make small steps, the step is capped', () => {
+    expect(wheelZoomFactor(-100)).toBe(2);
+    expect(wheelZoomFactor(100)).toBe(0.5);
+    expect(wheelZoomFactor(-4)).toBeCloseTo(2 ** 0.04, 12);
+    expect(wheelZoomFactor(-1000)).toBe(2);
+    expect(wheelZoomFactor(0)).toBe(1);
+    expect(wheelZoomFactor(Number.NaN)).toBe(1);
+  });
+
+  it('normalises delta modes to pixels', () => {
+    expect(wheelDeltaPx(3, 1, 800)).toBe(48);
+    expect(wheelDeltaPx(1, 2, 800)).toBe(800);
+    expect(wheelDeltaPx(53, 0, 800)).toBe(53);
+  });
+});

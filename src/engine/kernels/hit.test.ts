@@ -1,0 +1,39 @@
+import { describe, expect, it } from 'vitest';
+import { iconBox, isClick, movedBeyond, pickHit } from './hit';
+
+describe('click rule (spec §9)', () => {
+  const down = { screenX: 100, screenY: 100, time: 1000 };
+  it('counts a release under 300 ms without moving', () => {
+    expect(isClick(down, { screenX: 102, screenY: 101, time: 1299 })).toBe(true);
+  });
+  it('rejects a release at or after 300 ms', () => {
+    expect(isClick(down, { screenX: 100, screenY: 100, time: 1300 })).toBe(false);
+    expect(isClick(down, { screenX: 100, screenY: 100, time: 1800 })).toBe(false);
+  });
+  it('rejects a press that moved 5 px or more', () => {
+    expect(movedBeyond(down, { screenX: 103, screenY: 104 })).toBe(true);
+    expect(isClick(down, { screenX: 103, screenY: 104, time: 1050 })).toBe(false);
+  });
+  it('rejects clocks running backwards', () => {
+    expect(isClick(down, { screenX: 100, screenY: 100, time: 900 })).toBe(false);
+  });
+});
+
+describe('pickHit', () => {
+  it('returns the box under the point whose centre is nearest', () => {
+    const boxes = [iconBox(100, 100, 28, 7, 0), iconBox(110, 100, 28, 8, 1)];
+    expect(pickHit(boxes, 98, 100)).toBe(7);
+    expect(pickHit(boxes, 112, 100)).toBe(8);
+  });
+  it('prefers the top-most box on a tie and misses empty space', () => {
+    const boxes = [iconBox(100, 100, 28, 1, 0), iconBox(100, 100, 28, 2, 5)];
+    expect(pickHit(boxes, 100, 100)).toBe(2);
+    expect(pickHit(boxes, 200, 200)).toBe(-1);
+    expect(pickHit([], 0, 0)).toBe(-1);
+  });
+  it('treats the box edge as inside, one pixel beyond as outside', () => {
+    const boxes = [iconBox(50, 50, 20, 3, 0)];
+    expect(pickHit(boxes, 60, 60)).toBe(3);
+    expect(pickHit(boxes, 61, 50)).toBe(-1);
+  });
+});

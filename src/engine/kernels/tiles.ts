@@ -1,0 +1,139 @@
+/**
+ * Tile planning: which pyramid level to draw, which tiles cover the viewport (centre-out),
+ * and which already-loaded tiles stand in for missing ones. Pure: returns plans, no effects.
+ */
+import { TILE_SIZE, Z_ONE_TO_ONE, tileGrid, tileScale, type TileManifest } from '../../domain/tiles';
+import type { CameraView } from '../types';
+import { visibleMapRect, type ViewportSize } from './camera';
+
+export interface TileCoord {
+  z: number;
+  x: number;
+  y: number;
+}
+
+export function tileKey(layer: string, z: number, x: number, y: number): string {
+  return `${layer}/${z}/${x}/${y}`;
+}
+
+/**
+ * How far below the exact level a level may be used before the next (sharper) one is picked:
+ * with 0.25, a tile is drawn at most 2^0.25 ≈ 1.19× enlarged on the device.
+ */
+export const SHARPNESS_SLACK = 0.25;
+
+/** Pyramid level for a zoom on a display: texture pixels ≥ ~0.84 device pixels, clamped to the manifest. */
+export function pickTileZ(zoom: number, dpr: number, manifest: Pick<TileManifest, 'minZ' | 'maxZ'>): number {
+  const devicePerMap = Math.max(1e-9, zoom * (Number.isFinite(dpr) && dpr > 0 ? dpr : 1));
+  const exact = Z_ONE_TO_ONE + Math.log2(devicePerMap);
+  const z = Math.ceil(exact - SHARPNESS_SLACK);
+  return Math.min(manifest.maxZ, Math.max(manifest.minZ, z));
+}
+
+export interface TileRange {
+  z: number;
+  /** Inclusive column / row range, clipped to the grid; empty when minX > maxX. */
+  minX: number;
+  maxX: number;
+  minY: number;
+  maxY: number;
+  /** Tiles of the range, nearest to the viewport centre first. */
+  tiles: TileCoord[];
+}
+
+/** Tiles that cover the viewport at the level picked for zoom × dpr, sorted centre-out, clipped to the map. */
+export function visibleTiles(
+  view: CameraView,
+  viewportCss: ViewportSize,
+  dpr: number,
+  manifest: Pick<TileManifest, 'minZ' | 'maxZ' | 'width' | 'height'>,
+  z = pickTileZ(view.zoom, dpr, manifest),
+): TileRange {
+  const rect = visibleMapRect(view, viewportCss);
+  const span = TILE_SIZE / tileScale(z);
+  const grid = tileGrid(manifest.width, manifest.height, z);
+  const minX = Math.max(0, Math.floor(rect.minX / span));
+  const minY = Math.max(0, Math.floor(rect.minY / span));
+  // A viewport edge exactly on a tile boundary does not need the next tile.
+  const maxX = Math.min(grid.cols - 1, Math.ceil(rect.maxX / span) - 1);
+  const maxY = Math.min(grid.rows - 1, Math.ceil(rect.maxY / span) - 1);
+  const tiles: TileCoord[] = [];
+  for (let y = minY; y <= maxY; y++) for (let x = minX; x <= maxX; x++) tiles.push({ z, x, y });
+  const cx = view.x / span;
+  const cy = view.y / span;
+  const dist = (t: TileCoord) => (t.x + 0.5 - cx) ** 2 + (t.y + 0.5 - cy) ** 2;
+  tiles.sort((a, b) => dist(a) - dist(b) || a.y - b.y || a.x - b.x);
+  return { z, minX, maxX, minY, maxY, tiles };
+}
+
+export function parentTile(t: TileCoord): TileCoord {
+  return { z: t.z - 1, x: Math.floor(t.x / 2), y: Math.floor(t.y / 2) };
+}
+
+export function childTiles(t: TileCoord, grid: { cols: number; rows: number }): TileCoord[] {
+  const out: TileCoord[] = [];
+  for (let dy = 0; dy < 2; dy++) {
+    for (let dx = 0; dx < 2; dx++) {
+      const x = t.x * 2 + dx;
+      const y = t.y * 2 + dy;
+      if (x < grid.cols && y < grid.rows) out.push({ z: t.z + 1, x, y });
+    }
+  }
+  return out;
+}
+
+export interface CoverPlan {
+  /** Tiles to draw, coarse levels first (so finer ones paint over them). */
+  draw: TileCoord[];
+  /** Wanted tiles not loaded yet (to fetch). */
+  missing: TileCoord[];
+}
+
+const coordKey = (t: TileCoord) => `${t.z}/${t.x}/${t.y}`;
+
+/**
+ * For each wanted tile: draw it if loaded; otherwise draw the nearest loaded ancestor (up to
+ * `maxUp` levels) and any loaded descendants (up to `maxDown` levels), so the area is never blank
+ * while the wanted tile loads (Leaflet's grid layer behaviour).
+ */
+export function planCover(
+  wanted: TileCoord[],
+  isLoaded: (t: TileCoord) => boolean,
+  manifest: Pick<TileManifest, 'minZ' | 'maxZ' | 'width' | 'height'>,
+  maxUp = 4,
+  maxDown = 2,
+): CoverPlan {
+  const draw = new Map<string, TileCoord>();
+  const missing: TileCoord[] = [];
+  for (const t of wanted) {
+    if (isLoaded(t)) {
+      draw.set(coordKey(t), t);
+      continue;
+    }
+    missing.push(t);
+    let covered = false;
+    // Children first: sharper than a parent; a fully covered area needs no parent.
+    let level = [t];
+    for (let d = 1; d <= maxDown && t.z + d <= manifest.maxZ; d++) {
+      const grid = tileGrid(manifest.width, manifest.height, t.z + d);
+      level = level.flatMap((c) => childTiles(c, grid));
+      const loaded = level.filter(isLoaded);
+      for (const c of loaded) draw.set(coordKey(c), c);
+      if (loaded.length === level.length && level.length > 0) {
+        covered = true;
+        break;
+      }
+    }
+    if (covered) continue;
+    let p = t;
+    for (let u = 1; u <= maxUp && p.z > manifest.minZ; u++) {
+      p = parentTile(p);
+      if (isLoaded(p)) {
+        draw.set(coordKey(p), p);
+        break;
+      }
+    }
+  }
+  const ordered = [...draw.values()].sort((a, b) => a.z - b.z);
+  return { draw: ordered, missing };
+}

@@ -1,0 +1,183 @@
+import { describe, expect, it } from 'vitest';
+import type { ToolContext, ToolEvent, ToolEventOf } from './events';
+import { StateNode } from './state-node';
+import { ToolManager } from './tool-manager';
+
+const mods = { altKey: false, shiftKey: false, ctrlKey: false, metaKey: false };
+
+function fakeContext(markerAt?: { x: number; y: number; uid: string }) {
+  const calls: string[] = [];
+  let zoomEnabled = true;
+  const ctx: ToolContext = {
+    panBy: (dx, dy) => void calls.push(`pan ${dx} ${dy}`),
+    zoomAt: (f, x, y) => void calls.push(`zoom ${f} ${x} ${y}`),
+    isZoomEnabled: () => zoomEnabled,
+    hitTest: (x, y) => (markerAt && Math.hypot(x - markerAt.x, y - markerAt.y) < 14 ? markerAt.uid : null),
+    setHover: (uid) => void calls.push(`hover ${uid}`),
+    setCursor: (c) => void calls.push(`cursor ${c}`),
+    toMap: (x, y) => ({ x: x * 2, y: y * 2 }),
+    markerClick: (uid) => void calls.push(`markerclick ${uid}`),
+    mapClick: (x, y) => void calls.push(`mapclick ${x} ${y}`),
+    levelStep: (d) => void calls.push(`level ${d}`),
+  };
+  return { ctx, calls, setZoomEnabled: (v: boolean) => (zoomEnabled = v) };
+}
+
+const ptr = (type: 'pointer_down' | 'pointer_move' | 'pointer_up', screenX: number, screenY: number, time: number): ToolEvent => ({
+  type, screenX, screenY, time, button: 0, pointerId: 1, ...mods,
+});
+
+describe('pan tool', () => {
+  it('starts in pan.idle', () => {
+    expect(new ToolManager(fakeContext().ctx).path()).toBe('pan.idle');
+  });
+
+  it('press → pointing, move past 5 px → dragging with the whole delta, release → idle', () => {
+    const { ctx, calls } = fakeContext();
+    const tools = new ToolManager(ctx);
+    const paths: string[] = [];
+    tools.onPathChange((p) => paths.push(p));
+    tools.dispatch(ptr('pointer_down', 100, 100, 0));
+    expect(tools.path()).toBe('pan.pointing');
+    tools.dispatch(ptr('pointer_move', 102, 101, 10));
+    expect(tools.path()).toBe('pan.pointing');
+    expect(calls.filter((c) => c.startsWith('pan'))).toEqual([]);
+    tools.dispatch(ptr('pointer_move', 108, 100, 20));
+    expect(tools.path()).toBe('pan.dragging');
+    tools.dispatch(ptr('pointer_move', 120, 90, 30));
+    expect(calls.filter((c) => c.startsWith('pan'))).toEqual(['pan 8 0', 'pan 12 -10']);
+    tools.dispatch(ptr('pointer_up', 120, 90, 40));
+    expect(tools.path()).toBe('pan.idle');
+    expect(calls).not.toContain('mapclick 200 200');
+    expect(paths).toEqual(['pan.pointing', 'pan.dragging', 'pan.idle']);
+  });
+
+  it('a quick press and release on a marker is a marker click', () => {
+    const { ctx, calls } = fakeContext({ x: 50, y: 60, uid: 'm1' });
+    const tools = new ToolManager(ctx);
+    tools.dispatch(ptr('pointer_down', 52, 61, 1000));
+    tools.dispatch(ptr('pointer_up', 53, 62, 1299));
+    expect(calls).toContain('markerclick m1');
+    expect(tools.path()).toBe('pan.idle');
+  });
+
+  it('a quick press on empty map is a map click in map pixels', () => {
+    const { ctx, calls } = fakeContext({ x: 50, y: 60, uid: 'm1' });
+    const tools = new ToolManager(ctx);
+    tools.dispatch(ptr('pointer_down', 300, 200, 0));
+    tools.dispatch(ptr('pointer_up', 300, 200, 100));
+    expect(calls).toContain('mapclick 600 400');
+  });
+
+  it('a press held 300 ms or longer is not a click', () => {
+    const { ctx, calls } = fakeContext({ x: 50, y: 60, uid: 'm1' });
+    const tools = new ToolManager(ctx);
+    tools.dispatch(ptr('pointer_down', 50, 60, 0));
+    tools.dispatch(ptr('pointer_up', 50, 60, 300));
+    expect(calls.some((c) => c.includes('click'))).toBe(false);
+    expect(tools.path()).toBe('pan.idle');
+  });
+
+  it('a drag that returns to its start is not a click', () => {
+    const { ctx, calls } = fakeContext({ x: 50, y: 60, uid: 'm1' });
+    const tools = new ToolManager(ctx);
+    tools.dispatch(ptr('pointer_down', 50, 60, 0));
+    tools.dispatch(ptr('pointer_move', 70, 60, 50));
+    tools.dispatch(ptr('pointer_move', 50, 60, 100));
+    tools.dispatch(ptr('pointer_up', 50, 60, 120));
+    expect(calls.some((c) => c.includes('click'))).toBe(false);
+  });
+
+  it('ignores secondary buttons and returns to idle on cancel', () => {
+    const { ctx } = fakeContext();
+    const tools = new ToolManager(ctx);
+    tools.dispatch({ ...(ptr('pointer_down', 1, 1, 0) as ToolEventOf<'pointer_down'>), button: 2 });
+    expect(tools.path()).toBe('pan.idle');
+    tools.dispatch(ptr('pointer_down', 1, 1, 0));
+    tools.dispatch(ptr('pointer_move', 40, 1, 5));
+    tools.dispatch({ type: 'pointer_cancel', time: 6, pointerId: 1 });
+    expect(tools.path()).toBe('pan.idle');
+  });
+
+  it('hover over a marker sets the hover and a pointer cursor', () => {
+    const { ctx, calls } = fakeContext({ x: 50, y: 60, uid: 'm1' });
+    const tools = new ToolManager(ctx);
+    tools.dispatch(ptr('pointer_move', 51, 59, 0));
+    expect(calls.slice(-2)).toEqual(['hover m1', 'cursor pointer']);
+    tools.dispatch(ptr('pointer_move', 300, 300, 1));
+    expect(calls.slice(-2)).toEqual(['hover null', 'cursor grab']);
+  });
+});
+
+describe('map-wide defaults', () => {
+  const wheel = (deltaY: number, altKey = false): ToolEvent => ({ type: 'wheel', screenX: 10, screenY: 20, time: 0, deltaY, ...mods, altKey });
+
+  it('wheel zooms one step around the cursor', () => {
+    const { ctx, calls } = fakeContext();
+    const tools = new ToolManager(ctx);
+    tools.dispatch(wheel(-100));
+    tools.dispatch(wheel(100));
+    expect(calls).toEqual(['cursor grab', 'zoom 2 10 20', 'zoom 0.5 10 20']);
+  });
+
+  it('Alt+wheel steps the level and never zooms', () => {
+    const { ctx, calls } = fakeContext();
+    const tools = new ToolManager(ctx);
+    tools.dispatch(wheel(-100, true));
+    tools.dispatch(wheel(100, true));
+    expect(calls.filter((c) => c.startsWith('zoom'))).toEqual([]);
+    expect(calls.filter((c) => c.startsWith('level'))).toEqual(['level 1', 'level -1']);
+  });
+
+  it('wheel and double-click do nothing while zoom is disabled', () => {
+    const { ctx, calls, setZoomEnabled } = fakeContext();
+    const tools = new ToolManager(ctx);
+    setZoomEnabled(false);
+    tools.dispatch(wheel(-100));
+    tools.dispatch({ type: 'double_click', screenX: 5, screenY: 5, time: 0, ...mods });
+    expect(calls.filter((c) => c.startsWith('zoom'))).toEqual([]);
+    setZoomEnabled(true);
+    tools.dispatch({ type: 'double_click', screenX: 5, screenY: 6, time: 0, ...mods });
+    expect(calls.filter((c) => c.startsWith('zoom'))).toEqual(['zoom 2 5 6']);
+  });
+});
+
+describe('registering tools', () => {
+  class Marking extends StateNode {
+    readonly id = 'idle';
+    onPointerDown(e: ToolEventOf<'pointer_down'>) {
+      this.ctx.mapClick(e.screenX, e.screenY);
+    }
+  }
+  class DrawTool extends StateNode {
+    readonly id = 'draw';
+    constructor(ctx: ToolContext) {
+      super(ctx);
+      this.addChildren(new Marking(ctx));
+    }
+  }
+
+  it('a new tool slots in, handles its events, and Escape returns to pan', () => {
+    const { ctx, calls } = fakeContext();
+    const tools = new ToolManager(ctx);
+    tools.register('draw', (c) => new DrawTool(c));
+    const paths: string[] = [];
+    tools.onPathChange((p) => paths.push(p));
+    tools.setTool('draw');
+    expect(tools.path()).toBe('draw.idle');
+    tools.dispatch(ptr('pointer_down', 7, 8, 0));
+    expect(calls).toContain('mapclick 7 8');
+    tools.dispatch({ type: 'key_down', key: 'Escape', time: 0, ...mods });
+    expect(tools.path()).toBe('pan.idle');
+    expect(paths).toEqual(['draw.idle', 'pan.idle']);
+  });
+
+  it('rejects unknown tools and mismatched ids with clear errors', () => {
+    const tools = new ToolManager(fakeContext().ctx);
+    expect(() => tools.setTool('nope')).toThrow(/unknown tool "nope"/);
+    tools.register('edit', (c) => new DrawTool(c));
+    expect(() => tools.setTool('edit')).toThrow(/made a node with id "draw"/);
+    expect(tools.path()).toBe('pan.idle');
+    expect(() => tools.register('Bad Id', (c) => new DrawTool(c))).toThrow(/invalid tool id/);
+  });
+});
