@@ -92,9 +92,7 @@ export abstract class StateNode {
   }
 
   private root(): StateNode {
-    let node: StateNode = this;
-    while (node.parent) node = node.parent;
-    return node;
+    return this.parent ? this.parent.root() : this;
   }
 
   onChange(listener: () => void): () => void {
