@@ -245,3 +245,37 @@ export function recordTiles(page: Page) {
     },
   };
 }
+
+/** Points on the canvas where no panel sits (the map gets the events there). */
+export async function canvasPoint(page: Page, preferX: number, preferY: number): Promise<{ x: number; y: number }> {
+  const found = await page.evaluate(
+    ([px, py]) => {
+      const near: { x: number; y: number }[] = [];
+      for (let r = 0; r < 400; r += 20) {
+        for (const [dx, dy] of [[0, 0], [r, 0], [-r, 0], [0, r], [0, -r], [r, r], [-r, -r], [r, -r], [-r, r]]) {
+          near.push({ x: px + dx, y: py + dy });
+        }
+      }
+      return near.find((p) => document.elementFromPoint(p.x, p.y) instanceof HTMLCanvasElement) ?? null;
+    },
+    [preferX, preferY] as const,
+  );
+  if (!found) throw new Error(`no uncovered canvas point near ${preferX},${preferY}`);
+  return found;
+}
+
+/** Wheels until the zoom stops changing; returns every zoom seen. */
+export async function wheelUntilStill(page: Page, deltaY: number, at: { x: number; y: number }): Promise<number[]> {
+  await page.mouse.move(at.x, at.y);
+  const seen: number[] = [(await camera(page)).zoom];
+  let still = 0;
+  for (let i = 0; i < 120 && still < 4; i += 1) {
+    await page.mouse.wheel(0, deltaY);
+    await sleep(60);
+    const zoom = (await camera(page)).zoom;
+    still = zoom === seen[seen.length - 1] ? still + 1 : 0;
+    seen.push(zoom);
+  }
+  seen.push((await settleCamera(page)).zoom);
+  return seen;
+}

@@ -106,16 +106,25 @@ export function cropGray(image: Gray, left: number, top: number, width: number, 
 }
 
 /**
- * The point of strongest large-scale contrast: the luminance step summed over a coarse
- * neighbourhood (so a long road or coast edge wins over a speck of text), as pixel coordinates.
- * `margin` keeps the answer away from the picture's border.
+ * Points of strongest large-scale contrast inside `region` (pixel coordinates of the picture):
+ * the luminance step summed over a 5×5 neighbourhood, so a long road or coast edge wins over
+ * a speck. Returns up to `count` points, strongest first, at least `spacing` px apart.
  */
-export function strongestEdge(image: Gray, margin: number): { x: number; y: number; strength: number } {
+export function strongestEdges(
+  image: Gray,
+  region: { left: number; top: number; right: number; bottom: number },
+  count: number,
+  spacing: number,
+): { x: number; y: number; strength: number }[] {
   const { width, height, data } = image;
-  let best = { x: Math.floor(width / 2), y: Math.floor(height / 2), strength: -1 };
   const r = 2;
-  for (let y = Math.max(margin, r + 1); y < height - Math.max(margin, r + 1); y += 1) {
-    for (let x = Math.max(margin, r + 1); x < width - Math.max(margin, r + 1); x += 1) {
+  const scored: { x: number; y: number; strength: number }[] = [];
+  const x0 = Math.max(r + 1, Math.floor(region.left));
+  const x1 = Math.min(width - r - 2, Math.ceil(region.right));
+  const y0 = Math.max(r + 1, Math.floor(region.top));
+  const y1 = Math.min(height - r - 2, Math.ceil(region.bottom));
+  for (let y = y0; y <= y1; y += 1) {
+    for (let x = x0; x <= x1; x += 1) {
       let strength = 0;
       for (let dy = -r; dy <= r; dy += 1) {
         for (let dx = -r; dx <= r; dx += 1) {
@@ -123,8 +132,14 @@ export function strongestEdge(image: Gray, margin: number): { x: number; y: numb
           strength += Math.abs(data[i + 1] - data[i]) + Math.abs(data[i + width] - data[i]);
         }
       }
-      if (strength > best.strength) best = { x, y, strength };
+      if (strength > 0) scored.push({ x, y, strength });
     }
   }
-  return best;
+  scored.sort((a, b) => b.strength - a.strength);
+  const picked: { x: number; y: number; strength: number }[] = [];
+  for (const p of scored) {
+    if (picked.length >= count) break;
+    if (picked.every((q) => Math.hypot(q.x - p.x, q.y - p.y) >= spacing)) picked.push(p);
+  }
+  return picked;
 }
