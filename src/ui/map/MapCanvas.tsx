@@ -1,0 +1,85 @@
+/**
+ * The one React ⇄ engine touchpoint: mounts the PixiJS engine into a div, wires it to state,
+ * and disposes both on unmount. Safe under StrictMode's double effects: an engine that finishes
+ * starting after its effect was cleaned up is disposed at once.
+ */
+import { useEffect, useRef } from 'react';
+import { useTranslation } from 'react-i18next';
+import type { MapDefinition } from '../../domain/maps';
+import type { TileManifest } from '../../domain/tiles';
+import { createMapEngine } from '../../engine/index';
+import type { MapEngineApi } from '../../engine/types';
+import type { MarkerLoadResult } from '../../../workers/markers';
+import { iconUrl } from '../../api/icons';
+import { tileBase } from '../../api/tiles';
+import type { EngineHandle } from './automation';
+import type { MarkerSource } from './markerSource';
+import { type EngineWiring, wireEngine } from './wireEngine';
+
+export interface MapCanvasProps {
+  map: MapDefinition;
+  manifest: TileManifest;
+  source: MarkerSource;
+  /** The loaded markers, or null while they load. */
+  markers: MarkerLoadResult | null;
+  handle: EngineHandle;
+  onError: (error: unknown) => void;
+}
+
+export function MapCanvas({ map, manifest, source, markers, handle, onError }: MapCanvasProps) {
+  const { t } = useTranslation();
+  const hostRef = useRef<HTMLDivElement>(null);
+  const wiringRef = useRef<EngineWiring | null>(null);
+  const markersRef = useRef(markers);
+  const onErrorRef = useRef(onError);
+  useEffect(() => {
+    markersRef.current = markers;
+    onErrorRef.current = onError;
+  });
+
+  useEffect(() => {
+    const host = hostRef.current;
+    if (!host) return;
+    let cancelled = false;
+    let engine: MapEngineApi | null = null;
+    let wiring: EngineWiring | null = null;
+    const resize = () => engine?.resize();
+    const observer = typeof ResizeObserver === 'function' ? new ResizeObserver(resize) : null;
+    observer?.observe(host);
+
+    createMapEngine({ container: host, map, manifest, tileBase: tileBase(), iconUrl })
+      .then((created: MapEngineApi) => {
+        if (cancelled) {
+          created.dispose();
+          return;
+        }
+        engine = created;
+        handle.engine = created;
+        handle.host = host;
+        wiring = wireEngine({ engine: created, source, handle });
+        wiringRef.current = wiring;
+        if (markersRef.current) wiring.setMarkers(markersRef.current);
+      })
+      .catch((error: unknown) => {
+        if (!cancelled) onErrorRef.current(error);
+      });
+
+    return () => {
+      cancelled = true;
+      observer?.disconnect();
+      wiring?.dispose();
+      engine?.dispose();
+      if (handle.engine === engine) {
+        handle.engine = null;
+        handle.host = null;
+      }
+      wiringRef.current = null;
+    };
+  }, [map, manifest, source, handle]);
+
+  useEffect(() => {
+    if (markers) wiringRef.current?.setMarkers(markers);
+  }, [markers]);
+
+  return <div ref={hostRef} className="map-canvas" role="application" aria-label={t('map.canvasLabel', { name: t(`maps.${map.id}`, { defaultValue: map.name }) })} />;
+}

@@ -1,0 +1,160 @@
+import { act, render, screen, waitFor, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { http, HttpResponse } from 'msw';
+import { setupServer } from 'msw/node';
+import { createMemoryRouter, RouterProvider } from 'react-router';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
+import { setApiBase } from '../../api/client';
+import type { EngineOptions } from '../../engine/types';
+import { setCategoryHidden } from '../../state/filters';
+import { mapView } from '../../state/mapView';
+import { memoryStorage, setStorageBackend } from '../../state/storage';
+import { routes } from '../routes';
+import { createFakeEngine, type FakeEngine } from './testing/fakeEngine';
+import { createLocalMarkerSource } from './testing/localMarkerSource';
+
+const engines: FakeEngine[] = [];
+const engineOptions: EngineOptions[] = [];
+vi.mock('../../engine/index', () => ({
+  createMapEngine: vi.fn(async (options: EngineOptions) => {
+    const engine = createFakeEngine();
+    const canvas = document.createElement('canvas');
+    options.container.appendChild(canvas);
+    engines.push(engine);
+    engineOptions.push(options);
+    return engine;
+  }),
+}));
+vi.mock('./markerSource', () => ({ createMarkerSource: () => createLocalMarkerSource() }));
+
+const BASE = 'http://raidmap.test';
+const manifest = { map: 'factory', version: 'abc', tileSize: 256, minZ: 0, maxZ: 8, prebuiltMaxZ: 3, width: 3600, height: 3600, layers: ['basement', 'main', 'level2', 'level3'], format: 'webp' };
+const markerList = [
+  { uid: 'm-safe', map: 'factory', category: 'Loot', subCategory: 'Safe', level: 1, geometry: { x: 500, y: 400 }, name: 'Safe' },
+  { uid: 'm-exit', map: 'factory', category: 'Extractions', subCategory: 'PMC Extraction', level: 2, geometry: { x: 1500, y: 400 }, name: 'Gate 3' },
+  { uid: 'm-bad', map: 'factory', category: 'Loot', subCategory: 'Safe', level: 'x', geometry: { x: 1, y: 1 } },
+];
+
+const server = setupServer(
+  http.get(`${BASE}/tiles/factory/manifest.json`, () => HttpResponse.json(manifest)),
+  http.get(`${BASE}/api/be/markers/list`, () => HttpResponse.json({ markers: markerList })),
+);
+
+beforeAll(() => {
+  server.listen({ onUnhandledRequest: 'error' });
+  setApiBase(BASE);
+});
+beforeEach(() => {
+  setStorageBackend(memoryStorage());
+  engines.length = 0;
+  engineOptions.length = 0;
+});
+afterEach(() => {
+  server.resetHandlers();
+  setStorageBackend(null);
+  vi.restoreAllMocks();
+});
+afterAll(() => {
+  server.close();
+  setApiBase('');
+});
+
+function renderMap(path = '/map/factory') {
+  const router = createMemoryRouter(routes, { initialEntries: [path] });
+  const view = render(<RouterProvider router={router} />);
+  return { router, ...view };
+}
+
+describe('map page', () => {
+  it('sets the title and shows a loading indicator', async () => {
+    renderMap();
+    expect(document.title).toBe('Map - Factory - raidmap');
+    expect(screen.getByRole('status')).toHaveTextContent(/Loading/);
+    await waitFor(() => expect(engines).toHaveLength(1));
+  });
+
+  it('shows a clear error when the server is down, and retries', async () => {
+    server.use(
+      http.get(`${BASE}/tiles/factory/manifest.json`, () => HttpResponse.error()),
+      http.get(`${BASE}/api/be/markers/list`, () => HttpResponse.error()),
+    );
+    renderMap();
+    const alert = await screen.findByRole('alert');
+    expect(alert).toHaveTextContent('The map could not be loaded');
+    expect(alert).toHaveTextContent('The server could not be reached');
+    expect(screen.queryByRole('status')).toBeNull();
+    expect(engines).toHaveLength(0);
+
+    server.resetHandlers();
+    await userEvent.click(within(alert).getByRole('button', { name: 'Try again' }));
+    await waitFor(() => expect(screen.queryByRole('alert')).toBeNull());
+    await waitFor(() => expect(engines).toHaveLength(1));
+  });
+
+  it("shows the server's message when the API answers with an error", async () => {
+    server.use(http.get(`${BASE}/api/be/markers/list`, () => HttpResponse.json({ error: 'internal', message: 'Database is locked' }, { status: 500 })));
+    renderMap();
+    expect(await screen.findByRole('alert')).toHaveTextContent('The server answered: Database is locked');
+    expect(mapView.ready).toBe(false);
+  });
+
+  it('shows an error when the marker list is not JSON', async () => {
+    server.use(http.get(`${BASE}/api/be/markers/list`, () => new HttpResponse('<html>proxy error</html>', { headers: { 'content-type': 'text/html' } })));
+    renderMap();
+    expect(await screen.findByRole('alert')).toHaveTextContent(/marker list could not be read: .*not valid JSON/);
+  });
+
+  it('mounts the engine once, feeds it markers and exposes window.__map', async () => {
+    const warn = vi.spyOn(console, 'warn').mockImplementation(() => undefined);
+    const { unmount, container } = renderMap();
+    expect(window.__map?.mapId).toBe('factory');
+    expect(window.__map?.ready).toBe(false);
+    expect(window.__map?.camera()).toBeNull();
+
+    await waitFor(() => expect(engines[0]?.columns).not.toBeNull());
+    const engine = engines[0];
+    expect(engineOptions[0].map.id).toBe('factory');
+    expect(engineOptions[0].manifest.version).toBe('abc');
+    expect(engineOptions[0].iconUrl('safe')).toBe(`${BASE}/icons/safe.svg`);
+    expect(engine.columns?.uids).toEqual(['m-safe', 'm-exit']);
+    expect(warn).toHaveBeenCalledTimes(1);
+    expect(String(warn.mock.calls[0][0])).toMatch(/1 marker\(s\) of factory skipped.*m-bad.*level/);
+
+    act(() => engine.emit('ready', undefined));
+    await waitFor(() => expect(window.__map?.ready).toBe(true));
+    expect(screen.queryByRole('status')).toBeNull();
+
+    const api = window.__map!;
+    expect(api.renderer).toBe('webgl');
+    expect(api.camera()).toEqual({ x: 500, y: 400, zoom: 2 });
+    expect(api.stats()?.frames).toBe(3);
+    expect(api.markers()).toEqual([
+      { uid: 'm-safe', category: 'Loot', subCategory: 'Safe', level: 1, x: 500, y: 400, alpha: 1, visible: true },
+      { uid: 'm-exit', category: 'Extractions', subCategory: 'PMC Extraction', level: 2, x: 1500, y: 400, alpha: 0.2, visible: false },
+    ]);
+
+    // toScreen/toMap add the canvas's page offset to the engine's canvas-relative pixels.
+    const canvas = container.querySelector('canvas')!;
+    vi.spyOn(canvas, 'getBoundingClientRect').mockReturnValue({ left: 30, top: 40, right: 1030, bottom: 840, width: 1000, height: 800, x: 30, y: 40, toJSON: () => ({}) });
+    expect(api.toScreen(500, 400)).toEqual({ x: 530, y: 440 });
+    expect(api.toMap(530, 440)).toEqual({ x: 500, y: 400 });
+    expect(() => api.toScreen(Number.NaN, 1)).toThrow(/finite numbers/);
+
+    // Filters reach the engine through the worker.
+    act(() => setCategoryHidden('Loot', true));
+    await waitFor(() => expect(api.markers().map((m) => m.uid)).toEqual(['m-exit']));
+
+    unmount();
+    expect(engine.disposed).toBe(true);
+    expect(window.__map).toBeUndefined();
+  });
+
+  it('opens the map at its default level and follows engine clicks', async () => {
+    renderMap('/map/factory');
+    await waitFor(() => expect(engines[0]?.columns).not.toBeNull());
+    const engine = engines[0];
+    expect(engine.level).toBe(1);
+    act(() => engine.emit('markerclick', { uid: 'm-exit' }));
+    await waitFor(() => expect(engine.selected).toBe('m-exit'));
+  });
+});

@@ -1,0 +1,72 @@
+import { useCallback, useEffect, useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { Link, useParams } from 'react-router';
+import { useSnapshot } from 'valtio';
+import { getMap, type MapDefinition } from '../../domain/maps';
+import { mapView } from '../../state/mapView';
+import { NotFoundPage } from '../pages/NotFoundPage';
+import { useDocumentTitle } from '../useDocumentTitle';
+import { createEngineHandle, installMapAutomation } from './automation';
+import { MapCanvas } from './MapCanvas';
+import { useMapData } from './useMapData';
+
+/** Route `/map/:mapId`: the map full-window, or the not-found page for an unknown id. */
+export function MapPage() {
+  const { mapId = '' } = useParams();
+  const map = getMap(mapId);
+  if (!map) return <NotFoundPage unknownMap={mapId} />;
+  return <MapScreen key={map.id} map={map} />;
+}
+
+function MapScreen({ map }: { map: MapDefinition }) {
+  const { t } = useTranslation();
+  const name = t(`maps.${map.id}`, { defaultValue: map.name });
+  useDocumentTitle(t('title.map', { name }));
+
+  const [attempt, setAttempt] = useState(0);
+  const data = useMapData(map.id, attempt);
+  const { ready } = useSnapshot(mapView);
+  const [handle] = useState(createEngineHandle);
+  useEffect(() => installMapAutomation(map.id, handle), [map.id, handle]);
+
+  const { fail } = data;
+  const onEngineError = useCallback(
+    (error: unknown) => fail(t('map.errorEngine', { message: error instanceof Error ? error.message : String(error) })),
+    [fail, t],
+  );
+
+  const loading = !data.error && !ready;
+  return (
+    <div className="map-page">
+      {data.manifest && data.source && !data.error && (
+        <MapCanvas map={map} manifest={data.manifest} source={data.source} markers={data.markers} handle={handle} onError={onEngineError} />
+      )}
+      <header className="map-topbar">
+        <Link to="/" className="map-topbar__home">
+          {t('site.home')}
+        </Link>
+        <h1 className="map-topbar__title">{name}</h1>
+      </header>
+      {loading && (
+        <div className="map-status" role="status">
+          <span className="spinner" aria-hidden="true" />
+          {data.manifest && !data.markers ? t('map.loadingMarkers') : t('map.loading')}
+        </div>
+      )}
+      {data.error && (
+        <div className="map-error" role="alert">
+          <h2>{t('map.errorHeading')}</h2>
+          <p>{data.error}</p>
+          <div className="map-error__actions">
+            <button type="button" className="button" onClick={() => setAttempt((n) => n + 1)}>
+              {t('map.retry')}
+            </button>
+            <Link to="/" className="button button--ghost">
+              {t('site.home')}
+            </Link>
+          </div>
+        </div>
+      )}
+    </div>
+  );
+}

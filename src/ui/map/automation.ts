@@ -1,0 +1,132 @@
+/**
+ * `window.__map`: the page's automation surface for tests and embedders (docs/AUTOMATION.md).
+ * It reads the engine through a handle that MapCanvas fills in, so it can be installed as soon
+ * as the map page mounts, before the engine exists.
+ */
+import { findSubCategory } from '../../domain/categories';
+import type { MapId } from '../../domain/maps';
+import type { CameraView, FrameStats, MapEngineApi } from '../../engine/types';
+import { mapView } from '../../state/mapView';
+
+export interface AutomationMarker {
+  uid: string;
+  category: string;
+  subCategory: string;
+  level: number;
+  /** Map pixels. */
+  x: number;
+  y: number;
+  /** Current opacity (0.2 on other levels). */
+  alpha: number;
+  /** Inside the viewport and drawn. */
+  visible: boolean;
+}
+
+export interface MapAutomation {
+  /** True once the first tiles and the markers are drawn. */
+  readonly ready: boolean;
+  readonly mapId: MapId;
+  /** Map-pixel point at the centre of the canvas and the zoom (CSS px per map px); null before the engine starts. */
+  camera(): CameraView | null;
+  /** Map pixels → CSS pixels of the page (viewport: the map page never scrolls). */
+  toScreen(mapX: number, mapY: number): { x: number; y: number } | null;
+  /** CSS pixels of the page → map pixels. */
+  toMap(screenX: number, screenY: number): { x: number; y: number } | null;
+  /** Every marker that passes the current filters. */
+  markers(): AutomationMarker[];
+  /** 'webgl' (or what PixiJS fell back to); null before the engine starts. */
+  readonly renderer: MapEngineApi['renderer'] | null;
+  /** Per-frame timings of the engine's own work. */
+  stats(): FrameStats | null;
+}
+
+/** What the automation surface reads; MapCanvas and the wiring fill it in. */
+export interface EngineHandle {
+  engine: MapEngineApi | null;
+  /** The element the engine draws into (its canvas fills it). */
+  host: HTMLElement | null;
+  /** uids of the markers that pass the filters, or null before markers are loaded. */
+  passing: (() => ReadonlySet<string> | null) | null;
+}
+
+declare global {
+  interface Window {
+    __map?: MapAutomation;
+  }
+}
+
+export function createEngineHandle(): EngineHandle {
+  return { engine: null, host: null, passing: null };
+}
+
+function finite(name: string, a: number, b: number): void {
+  if (!Number.isFinite(a) || !Number.isFinite(b)) {
+    throw new TypeError(`__map.${name} needs two finite numbers, got (${String(a)}, ${String(b)})`);
+  }
+}
+
+function origin(handle: EngineHandle): { left: number; top: number } {
+  const el = handle.host?.querySelector('canvas') ?? handle.host;
+  if (!el) return { left: 0, top: 0 };
+  const rect = el.getBoundingClientRect();
+  return { left: rect.left + window.scrollX, top: rect.top + window.scrollY };
+}
+
+export function createMapAutomation(mapId: MapId, handle: EngineHandle): MapAutomation {
+  return {
+    get ready() {
+      return mapView.mapId === mapId && mapView.ready && handle.engine !== null;
+    },
+    mapId,
+    camera() {
+      const view = handle.engine?.camera();
+      return view ? { x: view.x, y: view.y, zoom: view.zoom } : null;
+    },
+    toScreen(mapX, mapY) {
+      finite('toScreen', mapX, mapY);
+      if (!handle.engine) return null;
+      const p = handle.engine.toScreen(mapX, mapY);
+      const o = origin(handle);
+      return { x: p.x + o.left, y: p.y + o.top };
+    },
+    toMap(screenX, screenY) {
+      finite('toMap', screenX, screenY);
+      if (!handle.engine) return null;
+      const o = origin(handle);
+      return handle.engine.toMap(screenX - o.left, screenY - o.top);
+    },
+    markers() {
+      const engine = handle.engine;
+      const passing = handle.passing?.();
+      if (!engine || !passing) return [];
+      return engine
+        .markerStates()
+        .filter((m) => passing.has(m.uid))
+        .map((m) => ({
+          uid: m.uid,
+          category: findSubCategory(m.subCategory)?.category ?? '',
+          subCategory: m.subCategory,
+          level: m.level,
+          x: m.x,
+          y: m.y,
+          alpha: m.alpha,
+          visible: m.visible,
+        }));
+    },
+    get renderer() {
+      return handle.engine?.renderer ?? null;
+    },
+    stats() {
+      return handle.engine?.stats() ?? null;
+    },
+  };
+}
+
+/** Installs `window.__map` for this map; the returned function removes it (only if still ours). */
+export function installMapAutomation(mapId: MapId, handle: EngineHandle): () => void {
+  const automation = createMapAutomation(mapId, handle);
+  window.__map = automation;
+  return () => {
+    if (window.__map === automation) delete window.__map;
+  };
+}

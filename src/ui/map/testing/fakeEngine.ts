@@ -1,0 +1,111 @@
+/**
+ * An in-memory MapEngineApi for tests of the UI wiring (jsdom has no WebGL). It keeps what
+ * it is given and answers with simple, exact math: screen = (map − centre) · zoom + size / 2.
+ */
+import { SUBCATEGORIES } from '../../../domain/categories';
+import type { CameraView, EngineEvents, MapEngineApi, MarkerColumns, MarkerState } from '../../../engine/types';
+
+type Listener = (payload: never) => void;
+
+export interface FakeEngine extends MapEngineApi {
+  calls: { method: string; args: unknown[] }[];
+  columns: MarkerColumns | null;
+  filter: Uint32Array | null;
+  level: number | null;
+  selected: string | null;
+  markerScale: number | null;
+  disposed: boolean;
+  emit<K extends keyof EngineEvents>(event: K, payload: EngineEvents[K]): void;
+  listenerCount(): number;
+}
+
+export function createFakeEngine(size = { width: 1000, height: 800 }, view: CameraView = { x: 500, y: 400, zoom: 2 }): FakeEngine {
+  const listeners = new Map<string, Set<Listener>>();
+  let camera = { ...view };
+  let ready = false;
+  const record = (method: string, ...args: unknown[]) => engine.calls.push({ method, args });
+
+  const engine: FakeEngine = {
+    renderer: 'webgl',
+    get ready() {
+      return ready;
+    },
+    calls: [],
+    columns: null,
+    filter: null,
+    level: null,
+    selected: null,
+    markerScale: null,
+    disposed: false,
+    setMarkers(columns) {
+      record('setMarkers', columns);
+      engine.columns = columns;
+      engine.filter = Uint32Array.from(columns.uids.keys());
+    },
+    setFilter(indices) {
+      record('setFilter', indices);
+      engine.filter = indices;
+    },
+    setLevel(num) {
+      record('setLevel', num);
+      engine.level = num;
+    },
+    setPlayer(player, ping) {
+      record('setPlayer', player, ping);
+    },
+    setMarkerScale(scale) {
+      record('setMarkerScale', scale);
+      engine.markerScale = scale;
+    },
+    setSelected(uid) {
+      record('setSelected', uid);
+      engine.selected = uid;
+    },
+    setZoomEnabled(enabled) {
+      record('setZoomEnabled', enabled);
+    },
+    camera: () => ({ ...camera }),
+    setView(next) {
+      camera = { ...camera, ...next };
+    },
+    toScreen: (mapX, mapY) => ({ x: (mapX - camera.x) * camera.zoom + size.width / 2, y: (mapY - camera.y) * camera.zoom + size.height / 2 }),
+    toMap: (screenX, screenY) => ({ x: (screenX - size.width / 2) / camera.zoom + camera.x, y: (screenY - size.height / 2) / camera.zoom + camera.y }),
+    markerStates() {
+      const c = engine.columns;
+      if (!c || !engine.filter) return [];
+      return Array.from(engine.filter, (i): MarkerState => {
+        const s = engine.toScreen(c.x[i], c.y[i]);
+        return {
+          uid: c.uids[i],
+          subCategory: SUBCATEGORIES[c.icon[i]].id,
+          level: c.level[i],
+          x: c.x[i],
+          y: c.y[i],
+          alpha: engine.level === null || c.level[i] === engine.level ? 1 : 0.2,
+          visible: s.x >= 0 && s.y >= 0 && s.x <= size.width && s.y <= size.height,
+        };
+      });
+    },
+    stats: () => ({ frames: 3, updateMs: { p50: 0.5, p95: 1 }, renderMs: { p50: 1, p95: 2 }, totalMs: { p50: 1.5, p95: 3 }, recent: [1, 1.5, 3] }),
+    on(event, listener) {
+      const set = listeners.get(event) ?? new Set();
+      listeners.set(event, set);
+      set.add(listener as Listener);
+      return () => set.delete(listener as Listener);
+    },
+    resize() {
+      record('resize');
+    },
+    dispose() {
+      record('dispose');
+      engine.disposed = true;
+      listeners.clear();
+    },
+    emit(event, payload) {
+      if (event === 'ready') ready = true;
+      listeners.get(event)?.forEach((l) => (l as (p: typeof payload) => void)(payload));
+    },
+    listenerCount: () => [...listeners.values()].reduce((n, s) => n + s.size, 0),
+  };
+  return engine;
+}

@@ -1,0 +1,95 @@
+/**
+ * Loads what the map page needs, in parallel: the tile manifest and the marker list (bytes
+ * straight into the worker). Failures become one readable message, never a crash.
+ */
+import { useCallback, useEffect, useState } from 'react';
+import { ApiError, isAbort } from '../../api/client';
+import { fetchMarkerList } from '../../api/markers';
+import { fetchTileManifest } from '../../api/tiles';
+import type { MapId } from '../../domain/maps';
+import type { TileManifest } from '../../domain/tiles';
+import type { MarkerLoadResult } from '../../../workers/markers';
+import { currentLanguage, i18n } from '../../i18n';
+import { loadFilters } from '../../state/filters';
+import { closeMap, openMap } from '../../state/mapView';
+import { markersFailed, markersLoaded, markersLoading, resetMarkers } from '../../state/markers';
+import { createMarkerSource, type MarkerSource } from './markerSource';
+
+export interface MapData {
+  manifest: TileManifest | null;
+  markers: MarkerLoadResult | null;
+  source: MarkerSource | null;
+  /** A message for the visitor, or null. */
+  error: string | null;
+}
+
+const EMPTY: MapData = { manifest: null, markers: null, source: null, error: null };
+
+/** A message for the visitor about why loading failed. */
+export function describeLoadError(error: unknown): string {
+  if (error instanceof ApiError) {
+    return error.offline ? i18n.t('map.errorOffline') : i18n.t('map.errorServer', { message: error.message });
+  }
+  const message = error instanceof Error ? error.message : String(error);
+  return i18n.t('map.errorMarkers', { message });
+}
+
+/** Warns once per load about markers dropped for bad data, with the first few reasons. */
+export function reportMarkerIssues(mapId: string, result: Pick<MarkerLoadResult, 'issues' | 'sampleIssues'>): void {
+  if (result.issues === 0) return;
+  const reasons = result.sampleIssues.map((i) => `#${i.index}${i.uid ? ` (${i.uid})` : ''}: ${i.message}`);
+  console.warn(`raidmap: ${result.issues} marker(s) of ${mapId} skipped for invalid data; first: ${reasons.join(' | ')}`);
+}
+
+export function useMapData(mapId: MapId, attempt: number): MapData & { fail: (error: string) => void } {
+  const [data, setData] = useState<MapData>(EMPTY);
+
+  useEffect(() => {
+    const controller = new AbortController();
+    const { signal } = controller;
+    let source: MarkerSource;
+    try {
+      source = createMarkerSource();
+    } catch (error) {
+      setData({ ...EMPTY, error: describeLoadError(error) });
+      return;
+    }
+    openMap(mapId);
+    loadFilters(mapId);
+    markersLoading();
+    setData({ ...EMPTY, source });
+
+    const fail = (error: unknown) => {
+      if (signal.aborted || isAbort(error)) return;
+      const message = describeLoadError(error);
+      markersFailed(message);
+      setData((d) => (d.error ? d : { ...d, error: message }));
+    };
+
+    fetchTileManifest(mapId, signal)
+      .then((manifest) => {
+        if (!signal.aborted) setData((d) => ({ ...d, manifest }));
+      })
+      .catch(fail);
+
+    fetchMarkerList(mapId, signal)
+      .then((buffer) => source.load(buffer, mapId, currentLanguage()))
+      .then((result) => {
+        if (signal.aborted) return;
+        reportMarkerIssues(mapId, result);
+        markersLoaded(result);
+        setData((d) => ({ ...d, markers: result }));
+      })
+      .catch(fail);
+
+    return () => {
+      controller.abort();
+      source.dispose();
+      closeMap();
+      resetMarkers();
+    };
+  }, [mapId, attempt]);
+
+  const fail = useCallback((error: string) => setData((d) => ({ ...d, error })), []);
+  return { ...data, fail };
+}

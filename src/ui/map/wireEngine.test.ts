@@ -1,0 +1,151 @@
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { i18n, setLanguage } from '../../i18n';
+import { filters, loadFilters, setCategoryHidden, setSubCategoryHidden } from '../../state/filters';
+import { closeMap, mapView, openMap, selectMarker, setMarkerScale } from '../../state/mapView';
+import { memoryStorage, setStorageBackend } from '../../state/storage';
+import { createEngineHandle } from './automation';
+import { createFakeEngine } from './testing/fakeEngine';
+import { createLocalMarkerSource } from './testing/localMarkerSource';
+import { wireEngine } from './wireEngine';
+
+const settle = () => new Promise((resolve) => setTimeout(resolve, 0));
+
+function marker(uid: string, category: string, subCategory: string, level = 1) {
+  return { uid, map: 'factory', category, subCategory, level, geometry: { x: 10, y: 20 }, name: uid, name_l10n: { ru: `ру-${uid}` } };
+}
+const list = [marker('safe', 'Loot', 'Safe'), marker('exit', 'Extractions', 'PMC Extraction', 2), marker('key', 'Keys', 'Key Spawn', -1)];
+const bytes = () => new TextEncoder().encode(JSON.stringify({ markers: list })).buffer as ArrayBuffer;
+
+async function setup() {
+  const engine = createFakeEngine();
+  const source = createLocalMarkerSource();
+  const handle = createEngineHandle();
+  handle.engine = engine;
+  const draws: (() => void)[] = [];
+  const wiring = wireEngine({ engine, source, handle, afterDraw: (fn) => draws.push(fn) });
+  const result = await source.load(bytes(), 'factory', 'en');
+  return { engine, source, handle, wiring, result, draw: () => draws.splice(0).forEach((fn) => fn()) };
+}
+
+beforeEach(() => {
+  setStorageBackend(memoryStorage());
+  openMap('factory');
+  loadFilters('factory');
+});
+afterEach(async () => {
+  closeMap();
+  setStorageBackend(null);
+  await setLanguage('en');
+});
+
+describe('wireEngine', () => {
+  it('pushes the initial view state to the engine', async () => {
+    setMarkerScale(1.5);
+    const { engine, wiring } = await setup();
+    expect(engine.level).toBe(1);
+    expect(engine.markerScale).toBe(1.5);
+    expect(engine.selected).toBeNull();
+    wiring.dispose();
+  });
+
+  it('hands markers over filtered, and is ready only after the engine ready event and the draw', async () => {
+    setCategoryHidden('Keys', true);
+    const { engine, wiring, result, handle, draw } = await setup();
+    wiring.setMarkers(result);
+    await settle();
+    expect(engine.columns?.uids).toEqual(['safe', 'exit', 'key']);
+    expect(Array.from(engine.filter!)).toEqual([0, 1]);
+    expect([...handle.passing!()!]).toEqual(['safe', 'exit']);
+    draw();
+    expect(mapView.ready).toBe(false);
+    engine.emit('ready', undefined);
+    expect(mapView.ready).toBe(true);
+    wiring.dispose();
+    expect(mapView.ready).toBe(false);
+  });
+
+  it('re-filters in the worker when the filters change', async () => {
+    const { engine, wiring, result, handle } = await setup();
+    wiring.setMarkers(result);
+    await settle();
+    expect(engine.filter?.length).toBe(3);
+    setSubCategoryHidden('Safe', true);
+    await settle();
+    await settle();
+    expect(Array.from(engine.filter!)).toEqual([1, 2]);
+    expect(handle.passing!()!.has('safe')).toBe(false);
+    expect(filters.hiddenSubCategories).toEqual(['Safe']);
+    wiring.dispose();
+  });
+
+  it('sets the level, the selection and the scale from state', async () => {
+    const { engine, wiring } = await setup();
+    mapView.level = -1;
+    selectMarker('exit');
+    setMarkerScale(2);
+    await settle();
+    expect(engine.level).toBe(-1);
+    expect(engine.selected).toBe('exit');
+    expect(engine.markerScale).toBe(2);
+    wiring.dispose();
+  });
+
+  it('turns engine events into actions', async () => {
+    const { engine, wiring } = await setup();
+    engine.emit('markerclick', { uid: 'safe' });
+    expect(mapView.selectedUid).toBe('safe');
+    engine.emit('mapclick', { mapX: 1, mapY: 2 });
+    expect(mapView.selectedUid).toBeNull();
+    engine.emit('levelstep', { direction: 1 });
+    expect(mapView.level).toBe(2);
+    engine.emit('levelstep', { direction: -1 });
+    engine.emit('levelstep', { direction: -1 });
+    engine.emit('levelstep', { direction: -1 });
+    expect(mapView.level).toBe(-1);
+    wiring.dispose();
+  });
+
+  it('relabels markers when the language changes', async () => {
+    const { engine, wiring, result } = await setup();
+    wiring.setMarkers(result);
+    await settle();
+    await setLanguage('ru');
+    await settle();
+    expect(engine.columns?.labels).toEqual(['ру-safe', 'ру-exit', 'ру-key']);
+    expect(engine.filter?.length).toBe(3);
+    wiring.dispose();
+  });
+
+  it('stops listening after dispose', async () => {
+    const { engine, wiring, result } = await setup();
+    wiring.setMarkers(result);
+    await settle();
+    wiring.dispose();
+    expect(engine.listenerCount()).toBe(0);
+    const calls = engine.calls.length;
+    setCategoryHidden('Loot', true);
+    mapView.level = 2;
+    await i18n.changeLanguage('ru');
+    await settle();
+    expect(engine.calls.length).toBe(calls);
+  });
+
+  it('applies the newest filter when answers arrive out of order', async () => {
+    const { engine, wiring, result, source } = await setup();
+    const slow = source.filter;
+    let first = true;
+    source.filter = async (query) => {
+      if (first) {
+        first = false;
+        await new Promise((resolve) => setTimeout(resolve, 20));
+      }
+      return slow(query);
+    };
+    wiring.setMarkers(result);
+    setCategoryHidden('Loot', true);
+    await new Promise((resolve) => setTimeout(resolve, 40));
+    expect(Array.from(engine.filter!)).toEqual([1, 2]);
+    expect(engine.columns?.uids.length).toBe(3);
+    wiring.dispose();
+  });
+});

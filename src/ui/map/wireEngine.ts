@@ -1,0 +1,137 @@
+/**
+ * The wiring between state and the engine: it subscribes to the valtio slices and calls the
+ * engine (filters → worker → engine.setFilter, level → engine.setLevel, …), and turns engine
+ * events into actions. Nothing else in the UI talks to the engine.
+ */
+import { subscribe } from 'valtio';
+import { subscribeKey } from 'valtio/utils';
+import type { MarkerColumns, MapEngineApi } from '../../engine/types';
+import type { MarkerLoadResult } from '../../../workers/markers';
+import { i18n, isLanguage } from '../../i18n';
+import { filterQuery, filters } from '../../state/filters';
+import { mapView, selectMarker, setReady, stepLevelBy } from '../../state/mapView';
+import type { EngineHandle } from './automation';
+import type { MarkerSource } from './markerSource';
+
+export interface EngineWiring {
+  /** Hands the loaded markers to the engine, filtered by the current filters. */
+  setMarkers(result: Pick<MarkerLoadResult, 'columns'>): void;
+  dispose(): void;
+}
+
+export interface WireOptions {
+  engine: MapEngineApi;
+  source: MarkerSource;
+  handle: EngineHandle;
+  /** Runs `fn` after the next frames are drawn (default: two animation frames). */
+  afterDraw?: (fn: () => void) => void;
+}
+
+function afterTwoFrames(fn: () => void): void {
+  if (typeof requestAnimationFrame !== 'function') {
+    setTimeout(fn, 32);
+    return;
+  }
+  requestAnimationFrame(() => requestAnimationFrame(() => fn()));
+}
+
+export function wireEngine({ engine, source, handle, afterDraw = afterTwoFrames }: WireOptions): EngineWiring {
+  let disposed = false;
+  let columns: MarkerColumns | null = null;
+  let pending: MarkerColumns | null = null;
+  let passing: Uint32Array | null = null;
+  let passingUids: Set<string> | null = null;
+  let filterSeq = 0;
+  let engineReady = engine.ready;
+  let markersDrawn = false;
+  const offs: Array<() => void> = [];
+
+  const updateReady = () => {
+    if (!disposed) setReady(engineReady && markersDrawn);
+  };
+
+  async function applyFilter(): Promise<void> {
+    if (!pending && !columns) return;
+    const seq = ++filterSeq;
+    let indices: Uint32Array;
+    try {
+      indices = await source.filter(filterQuery());
+    } catch (error) {
+      if (!disposed) console.error('raidmap: marker filter failed', error);
+      return;
+    }
+    if (disposed || seq !== filterSeq) return;
+    if (pending) {
+      columns = pending;
+      pending = null;
+      engine.setMarkers(columns);
+    }
+    engine.setFilter(indices);
+    passing = indices;
+    passingUids = null;
+    if (!markersDrawn) {
+      afterDraw(() => {
+        markersDrawn = true;
+        updateReady();
+      });
+    }
+  }
+
+  async function relabel(lang: string): Promise<void> {
+    if (!columns || !isLanguage(lang)) return;
+    try {
+      const labels = await source.relabel(lang);
+      if (disposed || !columns || labels.length !== columns.uids.length) return;
+      columns = { ...columns, labels };
+      engine.setMarkers(columns);
+      if (passing) engine.setFilter(passing);
+    } catch (error) {
+      if (!disposed) console.error('raidmap: relabelling markers failed', error);
+    }
+  }
+
+  engine.setLevel(mapView.level);
+  engine.setMarkerScale(mapView.markerScale);
+  engine.setSelected(mapView.selectedUid);
+
+  offs.push(
+    subscribe(filters, () => void applyFilter()),
+    subscribeKey(mapView, 'level', (level) => engine.setLevel(level)),
+    subscribeKey(mapView, 'selectedUid', (uid) => engine.setSelected(uid)),
+    subscribeKey(mapView, 'markerScale', (scale) => engine.setMarkerScale(scale)),
+    engine.on('ready', () => {
+      engineReady = true;
+      updateReady();
+    }),
+    engine.on('markerclick', ({ uid }) => selectMarker(uid)),
+    engine.on('mapclick', () => selectMarker(null)),
+    engine.on('levelstep', ({ direction }) => stepLevelBy(direction)),
+  );
+  const onLanguage = (lang: string) => void relabel(lang);
+  i18n.on('languageChanged', onLanguage);
+  offs.push(() => i18n.off('languageChanged', onLanguage));
+
+  handle.passing = () => {
+    if (!columns || !passing) return null;
+    if (!passingUids) {
+      const uids = columns.uids;
+      passingUids = new Set(Array.from(passing, (i) => uids[i]));
+    }
+    return passingUids;
+  };
+
+  return {
+    setMarkers(result) {
+      if (disposed) return;
+      pending = result.columns;
+      void applyFilter();
+    },
+    dispose() {
+      if (disposed) return;
+      disposed = true;
+      offs.forEach((off) => off());
+      handle.passing = null;
+      setReady(false);
+    },
+  };
+}

@@ -1,0 +1,20 @@
+import { useTranslation } from 'react-i18next';
+import { MapList } from '../MapList';
+import { useDocumentTitle } from '../useDocumentTitle';
+
+export function HomePage() {
+  const { t } = useTranslation();
+  useDocumentTitle(t('title.home'));
+  return (
+    <main className="page">
+      <header className="page__header">
+        <h1 className="brand">{t('site.name')}</h1>
+        <p className="page__tagline">{t('site.tagline')}</p>
+      </header>
+      <section aria-labelledby="maps-heading">
+        <h2 id="maps-heading">{t('home.heading')}</h2>
+        <MapList detailed />
+      </section>
+    </main>
+  );
+}
