@@ -1,0 +1,92 @@
+/**
+ * buildServer(options): the Fastify app (not listening), used by server/main.ts and by tests
+ * through `app.inject`. The database is opened and migrated by the caller and passed in.
+ */
+import path from 'node:path';
+import fastifyCompress from '@fastify/compress';
+import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
+import { REPO_ROOT } from './config';
+import { createRepositories, type Db, type Repositories } from './db';
+import { errorHandler, sendError } from './http/errors';
+import { JsonCache } from './http/json-cache';
+import { registerStaticSite } from './http/static-site';
+import { ITEMS_KEY, QUESTS_KEY, cacheRoutes } from './routes/caches';
+import { healthRoutes, type TileProgress } from './routes/health';
+import { markerRoutes } from './routes/markers';
+import { tilesPlugin } from './tiles/index';
+
+export interface BuildServerOptions {
+  /** An opened, migrated database (see openDatabase / migrateToLatest in server/db). */
+  db: Db;
+  /** Default: repositories over `db`. */
+  repos?: Repositories;
+  /** `$DATA_DIR/uploads`, served at /uploads/. Created when missing. */
+  uploadsDir: string;
+  /** Built site. Default: <repo>/dist. */
+  distDir?: string;
+  /** assets/ (icons at assets/icons, real maps at assets/maps). Default: <repo>/assets. */
+  assetsDir?: string;
+  /** Tile cache folder; required unless `tiles` is false. */
+  tilesDir?: string;
+  /** Serve /tiles (default true). */
+  tiles?: boolean;
+  /** Progress of the background tile build, for /api/be/health. Default: ready. */
+  tileProgress?: () => TileProgress;
+  logger?: FastifyServerOptions['logger'];
+}
+
+/** What later routes (admin, auth) need from the app: the repositories and the list caches. */
+export interface RaidmapContext {
+  repos: Repositories;
+  /** Marker lists by map id; invalidated whenever markers of a map change. */
+  markerLists: JsonCache;
+  /** Quest and item caches (keys 'quests' and 'items'). */
+  lists: JsonCache;
+}
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    raidmap: RaidmapContext;
+  }
+}
+
+export function buildServer(options: BuildServerOptions): FastifyInstance {
+  const repos = options.repos ?? createRepositories(options.db);
+  const assetsDir = options.assetsDir ?? path.join(REPO_ROOT, 'assets');
+  const distDir = options.distDir ?? path.join(REPO_ROOT, 'dist');
+  const tileProgress = options.tileProgress ?? (() => ({ ready: true, done: 0, total: 0 }));
+
+  const app = Fastify({
+    logger: options.logger ?? false,
+    // Marker uids, map ids and tile addresses are short; anything longer is a bad request.
+    routerOptions: { maxParamLength: 200 },
+    // Malformed URLs and the like get the same `{ error, message }` shape as everything else.
+    frameworkErrors: (error, _request, reply) => {
+      sendError(reply, error.statusCode && error.statusCode >= 400 && error.statusCode < 500 ? error.statusCode : 400, error.message);
+    },
+  });
+
+  const markerLists = new JsonCache((map) => repos.markers.listJsonByMap(map));
+  const lists = new JsonCache(async (key) => {
+    if (key === QUESTS_KEY) return JSON.stringify({ quests: await repos.quests.list() });
+    if (key === ITEMS_KEY) return JSON.stringify({ items: await repos.items.list() });
+    throw new Error(`no list named ${key}`);
+  });
+  const stopListening = repos.markers.onChange((map) => markerLists.invalidate(map));
+  app.addHook('onClose', async () => {
+    stopListening();
+  });
+  app.decorate('raidmap', { repos, markerLists, lists });
+
+  app.setErrorHandler(errorHandler);
+  app.register(fastifyCompress, { global: true, threshold: 1024 });
+  app.register(healthRoutes, { tileProgress });
+  app.register(markerRoutes, { markerLists });
+  app.register(cacheRoutes, { lists });
+  if (options.tiles !== false) {
+    if (!options.tilesDir) throw new Error('buildServer: tilesDir is required unless tiles is false');
+    app.register(tilesPlugin, { assetsDir, tilesDir: options.tilesDir });
+  }
+  registerStaticSite(app, { distDir, iconsDir: path.join(assetsDir, 'icons'), uploadsDir: options.uploadsDir });
+  return app;
+}

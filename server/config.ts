@@ -1,0 +1,77 @@
+/**
+ * Server settings read from the environment (see docs/SERVER.md). Parsing is pure: it takes
+ * the environment as an argument and throws a ConfigError naming the bad variable.
+ */
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { MAP_IDS, isMapId, type MapId } from '../src/domain/maps';
+
+export interface ServerConfig {
+  port: number;
+  host: string;
+  dataDir: string;
+  tilesDir: string;
+  uploadsDir: string;
+  /** `postgres://…` selects PostgreSQL; undefined selects the SQLite file `sqliteFile`. */
+  databaseUrl?: string;
+  sqliteFile: string;
+  markersPerMap: number;
+  seedMaps: MapId[];
+  /** Project folders (defaults relative to the repository root). */
+  distDir: string;
+  assetsDir: string;
+}
+
+export class ConfigError extends Error {
+  constructor(variable: string, problem: string) {
+    super(`${variable}: ${problem}`);
+    this.name = 'ConfigError';
+  }
+}
+
+export const REPO_ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+
+function positiveInt(env: NodeJS.ProcessEnv, name: string, fallback: number, max: number): number {
+  const raw = env[name];
+  if (raw === undefined || raw.trim() === '') return fallback;
+  const value = Number(raw);
+  if (!Number.isInteger(value) || value < 0 || value > max) {
+    throw new ConfigError(name, `expected a whole number from 0 to ${max}, got "${raw}"`);
+  }
+  return value;
+}
+
+export function parseSeedMaps(raw: string | undefined): MapId[] {
+  if (raw === undefined || raw.trim() === '' || raw.trim() === 'all') return [...MAP_IDS];
+  const ids = raw.split(',').map((s) => s.trim()).filter(Boolean);
+  const unknown = ids.filter((id) => !isMapId(id));
+  if (unknown.length > 0) {
+    throw new ConfigError('SEED_MAPS', `unknown map id(s) ${unknown.join(', ')}; known: ${MAP_IDS.join(', ')}`);
+  }
+  return [...new Set(ids)] as MapId[];
+}
+
+export function isPostgresUrl(url: string): boolean {
+  return /^postgres(ql)?:\/\//i.test(url);
+}
+
+export function loadConfig(env: NodeJS.ProcessEnv = process.env, cwd = process.cwd()): ServerConfig {
+  const dataDir = path.resolve(cwd, env.DATA_DIR?.trim() || 'data');
+  const databaseUrl = env.DATABASE_URL?.trim() || undefined;
+  if (databaseUrl !== undefined && !isPostgresUrl(databaseUrl)) {
+    throw new ConfigError('DATABASE_URL', 'expected a postgres:// or postgresql:// URL (leave it unset for SQLite)');
+  }
+  return {
+    port: positiveInt(env, 'PORT', 8080, 65535),
+    host: env.HOST?.trim() || '127.0.0.1',
+    dataDir,
+    tilesDir: path.resolve(cwd, env.TILES_DIR?.trim() || path.join(dataDir, 'tiles')),
+    uploadsDir: path.join(dataDir, 'uploads'),
+    databaseUrl,
+    sqliteFile: path.join(dataDir, 'raidmap.sqlite'),
+    markersPerMap: positiveInt(env, 'MARKERS_PER_MAP', 320, 1_000_000),
+    seedMaps: parseSeedMaps(env.SEED_MAPS),
+    distDir: path.resolve(cwd, env.DIST_DIR?.trim() || path.join(REPO_ROOT, 'dist')),
+    assetsDir: path.join(REPO_ROOT, 'assets'),
+  };
+}

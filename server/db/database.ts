@@ -1,0 +1,64 @@
+/**
+ * Opens the database: SQLite through better-sqlite3 (default, WAL mode) or PostgreSQL through
+ * pg, both behind one Kysely<Database>. Routes never touch this directly; the repositories do.
+ */
+import fs from 'node:fs';
+import path from 'node:path';
+import SQLite from 'better-sqlite3';
+import { Kysely, Migrator, PostgresDialect, SqliteDialect, type MigrationResult } from 'kysely';
+import pg from 'pg';
+import { isPostgresUrl } from '../config';
+import { migrationProvider } from './migrations';
+import type { Database } from './schema';
+
+export type Dialect = 'sqlite' | 'postgres';
+
+export interface Db {
+  kysely: Kysely<Database>;
+  dialect: Dialect;
+  /** Largest number of bound parameters one statement may carry on this dialect. */
+  maxParams: number;
+  close(): Promise<void>;
+}
+
+export interface OpenDatabaseOptions {
+  /** `postgres://…` for PostgreSQL; otherwise `sqliteFile` is used. */
+  databaseUrl?: string;
+  /** SQLite file path, or ':memory:'. */
+  sqliteFile?: string;
+}
+
+export function openDatabase(options: OpenDatabaseOptions): Db {
+  if (options.databaseUrl !== undefined) {
+    if (!isPostgresUrl(options.databaseUrl)) {
+      throw new Error('databaseUrl must start with postgres:// or postgresql://');
+    }
+    const pool = new pg.Pool({ connectionString: options.databaseUrl, max: 10 });
+    const kysely = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
+    return { kysely, dialect: 'postgres', maxParams: 65_000, close: () => kysely.destroy() };
+  }
+  const file = options.sqliteFile;
+  if (!file) throw new Error('openDatabase needs a databaseUrl or a sqliteFile');
+  if (file !== ':memory:') fs.mkdirSync(path.dirname(file), { recursive: true });
+  const sqlite = new SQLite(file);
+  sqlite.pragma('journal_mode = WAL');
+  sqlite.pragma('synchronous = NORMAL');
+  sqlite.pragma('foreign_keys = ON');
+  const kysely = new Kysely<Database>({ dialect: new SqliteDialect({ database: sqlite }) });
+  return { kysely, dialect: 'sqlite', maxParams: 32_000, close: () => kysely.destroy() };
+}
+
+export class MigrationError extends Error {
+  constructor(cause: unknown, readonly results: MigrationResult[]) {
+    super(`database migration failed: ${cause instanceof Error ? cause.message : String(cause)}`, { cause });
+    this.name = 'MigrationError';
+  }
+}
+
+/** Runs every pending migration. Safe to call on every start: applied ones are skipped. */
+export async function migrateToLatest(db: Db): Promise<MigrationResult[]> {
+  const migrator = new Migrator({ db: db.kysely, provider: migrationProvider });
+  const { error, results = [] } = await migrator.migrateToLatest();
+  if (error) throw new MigrationError(error, results);
+  return results;
+}

@@ -1,0 +1,191 @@
+/**
+ * Marker repository: maps rows ⇄ the domain Marker (src/domain/marker.ts) so routes never see
+ * SQL. Writers tell subscribers which map changed (the list cache listens).
+ */
+import type { Insertable, Kysely, Selectable } from 'kysely';
+import type { Marker, MarkerImage } from '../../src/domain/marker';
+import type { Db } from './database';
+import type { Database, MarkersTable } from './schema';
+
+type MarkerRow = Selectable<MarkersTable>;
+
+/** Fields of the spec's Marker that have their own columns; anything else goes to `extra`. */
+const KNOWN_FIELDS = new Set([
+  'uid', 'map', 'category', 'subCategory', 'level', 'geometry', 'name', 'desc', 'imgs',
+  'name_l10n', 'desc_l10n', 'questUid', 'itemsUid',
+]);
+
+function parseJson<T>(text: string, fallback: T): T {
+  try {
+    return JSON.parse(text) as T;
+  } catch {
+    return fallback;
+  }
+}
+
+export function markerToRow(marker: Marker, now: string): Insertable<MarkersTable> {
+  const extra: Record<string, unknown> = {};
+  for (const [key, value] of Object.entries(marker)) {
+    if (!KNOWN_FIELDS.has(key) && value !== undefined) extra[key] = value;
+  }
+  return {
+    uid: marker.uid,
+    map: marker.map,
+    category: marker.category,
+    sub_category: marker.subCategory,
+    level: marker.level,
+    x: marker.geometry.x,
+    y: marker.geometry.y,
+    name: marker.name,
+    desc: marker.desc,
+    imgs: JSON.stringify(marker.imgs),
+    name_l10n: JSON.stringify(marker.name_l10n),
+    desc_l10n: JSON.stringify(marker.desc_l10n),
+    quest_uid: marker.questUid ?? null,
+    items_uid: JSON.stringify(marker.itemsUid),
+    extra: JSON.stringify(extra),
+    created_at: now,
+    updated_at: now,
+  };
+}
+
+export function rowToMarker(row: MarkerRow): Marker {
+  const extra = parseJson<Record<string, unknown>>(row.extra, {});
+  return {
+    // Pass-through fields first, so a stray key can never shadow a real column.
+    ...(extra && typeof extra === 'object' && !Array.isArray(extra) ? extra : {}),
+    uid: row.uid,
+    map: row.map as Marker['map'],
+    category: row.category,
+    subCategory: row.sub_category,
+    level: Number(row.level),
+    geometry: { x: Number(row.x), y: Number(row.y) },
+    name: row.name,
+    desc: row.desc,
+    imgs: parseJson<MarkerImage[]>(row.imgs, []),
+    name_l10n: parseJson<Marker['name_l10n']>(row.name_l10n, {}),
+    desc_l10n: parseJson<Marker['desc_l10n']>(row.desc_l10n, {}),
+    questUid: row.quest_uid,
+    itemsUid: parseJson<string[]>(row.items_uid, []),
+  };
+}
+
+const EMPTY_JSON = new Set(['{}', '', 'null']);
+
+/**
+ * The JSON text of one marker, written straight from its row: the JSON columns are spliced in
+ * as stored (they were written by JSON.stringify), so a 100,000-marker list needs no re-parse.
+ * Equal to JSON.stringify(rowToMarker(row)) up to key order.
+ */
+export function markerRowJson(row: MarkerRow): string {
+  if (!EMPTY_JSON.has(row.extra)) return JSON.stringify(rowToMarker(row));
+  const q = JSON.stringify;
+  return (
+    `{"uid":${q(row.uid)},"map":${q(row.map)},"category":${q(row.category)},"subCategory":${q(row.sub_category)}` +
+    `,"level":${Number(row.level)},"geometry":{"x":${Number(row.x)},"y":${Number(row.y)}}` +
+    `,"name":${q(row.name)},"desc":${q(row.desc)},"imgs":${row.imgs || '[]'}` +
+    `,"name_l10n":${row.name_l10n || '{}'},"desc_l10n":${row.desc_l10n || '{}'}` +
+    `,"questUid":${q(row.quest_uid)},"itemsUid":${row.items_uid || '[]'}}`
+  );
+}
+
+export type MarkersChangedListener = (map: string) => void;
+
+export class MarkerRepository {
+  private readonly listeners = new Set<MarkersChangedListener>();
+  private readonly batchSize: number;
+
+  constructor(private readonly db: Db) {
+    // 17 columns a row; keep every statement under the dialect's parameter limit.
+    this.batchSize = Math.max(1, Math.min(2000, Math.floor(db.maxParams / 17)));
+  }
+
+  /** Calls `listener(map)` after markers of `map` were written. Returns the unsubscribe function. */
+  onChange(listener: MarkersChangedListener): () => void {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
+  }
+
+  /** Tells subscribers that markers of these maps changed (call after committing your own transaction). */
+  notifyChanged(maps: Iterable<string>): void {
+    for (const map of new Set(maps)) for (const listener of this.listeners) listener(map);
+  }
+
+  async listByMap(map: string): Promise<Marker[]> {
+    const rows = await this.db.kysely.selectFrom('markers').selectAll().where('map', '=', map).orderBy('uid').execute();
+    return rows.map(rowToMarker);
+  }
+
+  /** `{"markers":[…]}` for a map, as JSON text (the list endpoint's body). */
+  async listJsonByMap(map: string): Promise<string> {
+    const rows = await this.db.kysely.selectFrom('markers').selectAll().where('map', '=', map).orderBy('uid').execute();
+    return `{"markers":[${rows.map(markerRowJson).join(',')}]}`;
+  }
+
+  async get(uid: string): Promise<Marker | undefined> {
+    const row = await this.db.kysely.selectFrom('markers').selectAll().where('uid', '=', uid).executeTakeFirst();
+    return row ? rowToMarker(row) : undefined;
+  }
+
+  async count(map?: string): Promise<number> {
+    let query = this.db.kysely.selectFrom('markers').select((eb) => eb.fn.countAll<number | string>().as('n'));
+    if (map !== undefined) query = query.where('map', '=', map);
+    const row = await query.executeTakeFirstOrThrow();
+    return Number(row.n);
+  }
+
+  /** Number of markers per map, for maps that have any. */
+  async countByMap(): Promise<Record<string, number>> {
+    const rows = await this.db.kysely
+      .selectFrom('markers')
+      .select((eb) => ['map', eb.fn.countAll<number | string>().as('n')])
+      .groupBy('map')
+      .execute();
+    return Object.fromEntries(rows.map((r) => [r.map, Number(r.n)]));
+  }
+
+  /**
+   * Inserts markers in batches inside one transaction (all or nothing). Given an `executor`
+   * (the caller's transaction), it writes there and leaves `notifyChanged` to the caller.
+   */
+  async insertMany(markers: readonly Marker[], executor?: Kysely<Database>): Promise<void> {
+    if (markers.length === 0) return;
+    const now = new Date().toISOString();
+    const write = async (trx: Kysely<Database>) => {
+      for (let i = 0; i < markers.length; i += this.batchSize) {
+        const rows = markers.slice(i, i + this.batchSize).map((m) => markerToRow(m, now));
+        await trx.insertInto('markers').values(rows).execute();
+      }
+    };
+    if (executor) {
+      await write(executor);
+      return;
+    }
+    await this.db.kysely.transaction().execute(write);
+    this.notifyChanged(markers.map((m) => m.map));
+  }
+
+  async insert(marker: Marker): Promise<Marker> {
+    await this.insertMany([marker]);
+    return (await this.get(marker.uid))!;
+  }
+
+  /** Replaces a marker's fields (keeps created_at). Returns undefined when the uid is unknown. */
+  async update(marker: Marker): Promise<Marker | undefined> {
+    const before = await this.get(marker.uid);
+    if (!before) return undefined;
+    const { created_at: _created, uid: _uid, ...row } = markerToRow(marker, new Date().toISOString());
+    await this.db.kysely.updateTable('markers').set(row).where('uid', '=', marker.uid).execute();
+    this.notifyChanged([before.map, marker.map]);
+    return this.get(marker.uid);
+  }
+
+  /** Deletes a marker. Returns whether it existed. */
+  async remove(uid: string): Promise<boolean> {
+    const before = await this.get(uid);
+    if (!before) return false;
+    await this.db.kysely.deleteFrom('markers').where('uid', '=', uid).execute();
+    this.notifyChanged([before.map]);
+    return true;
+  }
+}

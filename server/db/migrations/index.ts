@@ -1,0 +1,16 @@
+/**
+ * The in-code migration provider: every migration, keyed by a name that sorts in the order
+ * they must run. Add a new file `000N_what.ts` and list it here; never edit a released one.
+ */
+import type { Migration, MigrationProvider } from 'kysely';
+import { init } from './0001_init';
+
+export const MIGRATIONS: Record<string, Migration> = {
+  '0001_init': init,
+};
+
+export const migrationProvider: MigrationProvider = {
+  async getMigrations() {
+    return MIGRATIONS;
+  },
+};

@@ -1,0 +1,36 @@
+/**
+ * One error shape for the whole API: `{ error, message }` with a 4xx or 5xx status.
+ * Anything thrown that is not a client error becomes a 500 with a generic message (logged).
+ */
+import { STATUS_CODES } from 'node:http';
+import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
+
+export interface ErrorBody {
+  error: string;
+  message: string;
+}
+
+export class HttpError extends Error {
+  constructor(readonly statusCode: number, message: string) {
+    super(message);
+    this.name = 'HttpError';
+  }
+}
+
+export function errorBody(statusCode: number, message: string): ErrorBody {
+  return { error: STATUS_CODES[statusCode] ?? 'Error', message };
+}
+
+export function sendError(reply: FastifyReply, statusCode: number, message: string): FastifyReply {
+  return reply.code(statusCode).header('cache-control', 'no-store').send(errorBody(statusCode, message));
+}
+
+export function errorHandler(error: FastifyError | HttpError | Error, request: FastifyRequest, reply: FastifyReply): FastifyReply {
+  const raw = (error as { statusCode?: unknown }).statusCode;
+  const status = typeof raw === 'number' && raw >= 400 && raw < 600 ? raw : 500;
+  if (status >= 500) {
+    request.log.error({ err: error }, 'request failed');
+    return sendError(reply, status, status === 500 ? 'internal server error' : error.message);
+  }
+  return sendError(reply, status, error.message || (STATUS_CODES[status] ?? 'request error'));
+}

@@ -1,0 +1,121 @@
+/**
+ * Static files: the built site (`dist/`, with an SPA fallback to index.html), marker icons
+ * (`/icons/` from assets/icons) and uploads (`/uploads/` from $DATA_DIR/uploads).
+ * Hashed build assets are cached for a year; index.html is always revalidated.
+ */
+import fs from 'node:fs';
+import path from 'node:path';
+import fastifyStatic from '@fastify/static';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { sendError } from './errors';
+
+export const IMMUTABLE = 'public, max-age=31536000, immutable';
+export const NO_CACHE = 'no-cache';
+/** Prefixes that never fall back to index.html: a miss there is a JSON 404. */
+export const NON_SPA_PREFIXES = ['/api', '/tiles', '/icons', '/uploads'] as const;
+
+export interface StaticSiteOptions {
+  /** Built site (vite's outDir). Missing: the API still works and page routes answer 404 JSON. */
+  distDir: string;
+  /** Folder of subcategory icons (`{slug}.svg`). */
+  iconsDir: string;
+  uploadsDir: string;
+}
+
+function underPrefix(urlPath: string, prefix: string): boolean {
+  return urlPath === prefix || urlPath.startsWith(`${prefix}/`);
+}
+
+/** Whether a request should get the SPA's index.html instead of a 404 (pure). */
+export function wantsSpaFallback(method: string, url: string): boolean {
+  if (method !== 'GET' && method !== 'HEAD') return false;
+  const urlPath = url.split(/[?#]/, 1)[0];
+  if (NON_SPA_PREFIXES.some((p) => underPrefix(urlPath, p))) return false;
+  const last = urlPath.slice(urlPath.lastIndexOf('/') + 1);
+  return !last.includes('.');
+}
+
+/** Cache-Control for a file of the built site, by its path inside dist (pure). */
+export function distCacheControl(relativePath: string): string {
+  const p = relativePath.split(path.sep).join('/').replace(/^\/+/, '');
+  if (p === 'index.html' || p.endsWith('/index.html')) return NO_CACHE;
+  // Vite writes content-hashed names under assets/: they never change.
+  if (p.startsWith('assets/')) return IMMUTABLE;
+  return 'public, max-age=3600';
+}
+
+/** index.html, re-read when its modification time changes (a rebuild while running). */
+class IndexHtml {
+  private cached?: { mtimeMs: number; body: Buffer };
+  constructor(private readonly file: string) {}
+
+  read(): Buffer | undefined {
+    let stat: fs.Stats;
+    try {
+      stat = fs.statSync(this.file);
+    } catch {
+      return undefined;
+    }
+    if (!this.cached || this.cached.mtimeMs !== stat.mtimeMs) {
+      this.cached = { mtimeMs: stat.mtimeMs, body: fs.readFileSync(this.file) };
+    }
+    return this.cached.body;
+  }
+}
+
+function isDirectory(dir: string): boolean {
+  try {
+    return fs.statSync(dir).isDirectory();
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * Registers the static roots and the not-found handler on the root instance (so the SPA
+ * fallback and JSON 404s apply to every route, the API's included).
+ */
+export function registerStaticSite(app: FastifyInstance, options: StaticSiteOptions): void {
+  fs.mkdirSync(options.uploadsDir, { recursive: true });
+  const distDir = path.resolve(options.distDir);
+  const index = new IndexHtml(path.join(distDir, 'index.html'));
+
+  if (isDirectory(options.iconsDir)) {
+    app.register(fastifyStatic, {
+      root: path.resolve(options.iconsDir),
+      prefix: '/icons/',
+      decorateReply: false,
+      cacheControl: false,
+      index: false,
+      setHeaders: (reply) => reply.header('cache-control', 'public, max-age=86400'),
+    });
+  }
+  app.register(fastifyStatic, {
+    root: path.resolve(options.uploadsDir),
+    prefix: '/uploads/',
+    decorateReply: false,
+    cacheControl: false,
+    index: false,
+    dotfiles: 'deny',
+    setHeaders: (reply) => reply.header('cache-control', 'public, max-age=86400'),
+  });
+  if (isDirectory(distDir)) {
+    app.register(fastifyStatic, {
+      root: distDir,
+      prefix: '/',
+      decorateReply: false,
+      cacheControl: false,
+      index: ['index.html'],
+      setHeaders: (reply, filePath) => reply.header('cache-control', distCacheControl(path.relative(distDir, filePath))),
+    });
+  }
+
+  app.setNotFoundHandler((request: FastifyRequest, reply: FastifyReply) => {
+    if (!wantsSpaFallback(request.method, request.url)) {
+      return sendError(reply, 404, `no route for ${request.method} ${request.url.split('?', 1)[0]}`);
+    }
+    const body = index.read();
+    if (!body) return sendError(reply, 404, 'the site is not built yet: run `npm run build`');
+    return reply.code(200).header('content-type', 'text/html; charset=utf-8').header('cache-control', NO_CACHE).send(body);
+  });
+}

@@ -1,0 +1,97 @@
+/**
+ * Entry point (`npm run serve`): reads the settings, migrates the database, seeds sample
+ * content into an empty one, starts listening at once, then warms the marker-list caches and
+ * prepares the tile pyramids in the background (progress in GET /api/be/health).
+ */
+import type { AddressInfo } from 'node:net';
+import { MAPS, MAP_IDS } from '../src/domain/maps';
+import { buildServer } from './app';
+import { ConfigError, loadConfig } from './config';
+import { createRepositories, migrateToLatest, openDatabase } from './db';
+import { negotiateEncoding } from './http/json-cache';
+import type { TileProgress } from './routes/health';
+import { seedIfEmpty } from './seed';
+import { prepareAllTiles } from './tiles/index';
+
+async function main(): Promise<void> {
+  const config = loadConfig();
+  const db = openDatabase({ databaseUrl: config.databaseUrl, sqliteFile: config.sqliteFile });
+  const where = config.databaseUrl ? 'PostgreSQL' : config.sqliteFile;
+  const migrations = await migrateToLatest(db);
+  if (migrations.length > 0) console.log(`database ${where}: applied ${migrations.map((m) => m.migrationName).join(', ')}`);
+
+  const repos = createRepositories(db);
+  const seed = await seedIfEmpty(db, repos, { maps: config.seedMaps, markersPerMap: config.markersPerMap, uploadsDir: config.uploadsDir });
+  if (seed.seeded) {
+    console.log(`seeded ${seed.markers} sample markers on ${config.seedMaps.length} map(s), ${seed.quests} quests, ${seed.items} items in ${seed.ms} ms`);
+  } else {
+    console.log(`database ${where} already has markers: not seeding`);
+  }
+
+  const progress: TileProgress = { ready: false, done: 0, total: 0 };
+  const app = buildServer({
+    db,
+    repos,
+    uploadsDir: config.uploadsDir,
+    distDir: config.distDir,
+    assetsDir: config.assetsDir,
+    tilesDir: config.tilesDir,
+    tileProgress: () => progress,
+    logger: process.env.LOG_REQUESTS === '1' ? { level: 'info' } : { level: 'warn' },
+  });
+
+  let closing = false;
+  const shutdown = async (signal: string) => {
+    if (closing) {
+      console.log(`${signal} again: exiting now`);
+      process.exit(1);
+    }
+    closing = true;
+    console.log(`${signal}: closing`);
+    try {
+      await app.close();
+      await db.close();
+      process.exit(0);
+    } catch (error) {
+      console.error('shutdown failed:', error);
+      process.exit(1);
+    }
+  };
+  process.on('SIGINT', () => void shutdown('SIGINT'));
+  process.on('SIGTERM', () => void shutdown('SIGTERM'));
+
+  await app.listen({ port: config.port, host: config.host });
+  const { port } = app.server.address() as AddressInfo;
+  console.log(`raidmap listening on http://${config.host}:${port}`);
+
+  // Background work: the first visitor should not pay for building a list or a tile.
+  void (async () => {
+    const counts = await repos.markers.countByMap();
+    for (const map of MAP_IDS) {
+      if (closing || !counts[map]) continue;
+      const body = await app.raidmap.markerLists.get(map);
+      await app.raidmap.markerLists.encoded(body, negotiateEncoding('br'));
+    }
+    if (closing) return;
+    await prepareAllTiles({
+      assetsDir: config.assetsDir,
+      tilesDir: config.tilesDir,
+      maps: Object.values(MAPS),
+      onProgress: (done, total) => {
+        progress.done = done;
+        progress.total = total;
+      },
+    });
+    progress.ready = true;
+    console.log('tiles ready');
+  })().catch((error: unknown) => console.error('background preparation failed:', error));
+}
+
+main().catch((error: unknown) => {
+  if (error instanceof ConfigError) {
+    console.error(`raidmap: bad setting ${error.message}`);
+  } else {
+    console.error('raidmap failed to start:', error);
+  }
+  process.exit(1);
+});
