@@ -2,6 +2,7 @@ import { act, render, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { http, HttpResponse } from 'msw';
 import { setupServer } from 'msw/node';
+import { StrictMode } from 'react';
 import { createMemoryRouter, RouterProvider } from 'react-router';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { setApiBase } from '../../api/client';
@@ -59,9 +60,10 @@ afterAll(() => {
   setApiBase('');
 });
 
-function renderMap(path = '/map/factory') {
+function renderMap(path = '/map/factory', strict = false) {
   const router = createMemoryRouter(routes, { initialEntries: [path] });
-  const view = render(<RouterProvider router={router} />);
+  const app = <RouterProvider router={router} />;
+  const view = render(strict ? <StrictMode>{app}</StrictMode> : app);
   return { router, ...view };
 }
 
@@ -111,7 +113,7 @@ describe('map page', () => {
     expect(window.__map?.ready).toBe(false);
     expect(window.__map?.camera()).toBeNull();
 
-    await waitFor(() => expect(engines[0]?.columns).not.toBeNull());
+    await waitFor(() => expect(engines[0]?.columns ?? null).not.toBeNull());
     const engine = engines[0];
     expect(engineOptions[0].map.id).toBe('factory');
     expect(engineOptions[0].manifest.version).toBe('abc');
@@ -151,10 +153,32 @@ describe('map page', () => {
 
   it('opens the map at its default level and follows engine clicks', async () => {
     renderMap('/map/factory');
-    await waitFor(() => expect(engines[0]?.columns).not.toBeNull());
+    await waitFor(() => expect(engines[0]?.columns ?? null).not.toBeNull());
     const engine = engines[0];
     expect(engine.level).toBe(1);
     act(() => engine.emit('markerclick', { uid: 'm-exit' }));
     await waitFor(() => expect(engine.selected).toBe('m-exit'));
+  });
+
+  it('keeps exactly one live engine under StrictMode double effects', async () => {
+    const { container, unmount } = renderMap('/map/factory', true);
+    await waitFor(() => expect(engines.filter((e) => !e.disposed && e.columns)).toHaveLength(1));
+    act(() => engines.find((e) => !e.disposed)!.emit('ready', undefined));
+    await waitFor(() => expect(window.__map?.ready).toBe(true));
+    expect(engines.filter((e) => !e.disposed)).toHaveLength(1);
+    expect(container.querySelectorAll('.map-canvas')).toHaveLength(1);
+    unmount();
+    expect(engines.every((e) => e.disposed)).toBe(true);
+    expect(window.__map).toBeUndefined();
+  });
+
+  it('leaves the map page through the home link and removes window.__map', async () => {
+    const { router } = renderMap();
+    await waitFor(() => expect(engines).toHaveLength(1));
+    await userEvent.click(screen.getByRole('link', { name: 'All maps' }));
+    expect(router.state.location.pathname).toBe('/');
+    expect(document.title).toBe('raidmap');
+    expect(engines[0].disposed).toBe(true);
+    expect(window.__map).toBeUndefined();
   });
 });
