@@ -1,0 +1,62 @@
+import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { MAP_IDS } from '../domain/maps';
+import en from './en.json';
+import ru from './ru.json';
+import { i18n, mapName, setLanguage } from './index';
+
+type Tree = { [key: string]: string | Tree };
+
+function flatten(tree: Tree, prefix = ''): string[] {
+  return Object.entries(tree).flatMap(([key, value]) => (typeof value === 'string' ? [`${prefix}${key}`] : flatten(value, `${prefix}${key}.`)));
+}
+
+/** Plural forms collapse to their base key (ru has _few and _many, en has not). */
+const base = (key: string) => key.replace(/_(zero|one|two|few|many|other)$/, '');
+
+function sourceFiles(dir: string): string[] {
+  return readdirSync(dir).flatMap((name) => {
+    const path = join(dir, name);
+    if (statSync(path).isDirectory()) return sourceFiles(path);
+    return /\.tsx?$/.test(name) && !/\.test\.tsx?$/.test(name) ? [path] : [];
+  });
+}
+
+describe('translations', () => {
+  it('have the same keys in English and Russian', () => {
+    expect([...new Set(flatten(ru as Tree).map(base))].sort()).toEqual([...new Set(flatten(en as Tree).map(base))].sort());
+  });
+
+  it('have no empty strings', () => {
+    for (const tree of [en, ru] as Tree[]) {
+      const walk = (t: Tree) => Object.values(t).forEach((v) => (typeof v === 'string' ? expect(v.trim()).not.toBe('') : walk(v)));
+      walk(tree);
+    }
+  });
+
+  it('cover every key the UI asks for', () => {
+    const keys = new Set(flatten(en as Tree).map(base));
+    const dir = join(__dirname, '..', 'ui');
+    const used = sourceFiles(dir).flatMap((file) => [...readFileSync(file, 'utf8').matchAll(/\bt\('([a-zA-Z]+\.[a-zA-Z.]+)'/g)].map((m) => m[1]));
+    expect(used.length).toBeGreaterThan(10);
+    expect(used.filter((key) => !keys.has(key))).toEqual([]);
+  });
+
+  it('name every map in both languages', () => {
+    for (const id of MAP_IDS) {
+      expect(en.maps[id]).toBeTruthy();
+      expect(ru.maps[id]).toBeTruthy();
+    }
+  });
+
+  it('switch language, with plurals per language', async () => {
+    expect(i18n.t('home.levels', { count: 5 })).toBe('5 levels');
+    await setLanguage('ru');
+    expect(i18n.t('home.levels', { count: 5 })).toBe('5 уровней');
+    expect(i18n.t('home.levels', { count: 2 })).toBe('2 уровня');
+    expect(mapName('customs', 'Customs')).toBe('Таможня');
+    await setLanguage('en');
+    expect(i18n.t('title.map', { name: 'Customs' })).toBe('Map - Customs - raidmap');
+  });
+});
