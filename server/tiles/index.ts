@@ -1,0 +1,68 @@
+/**
+ * The tile pipeline: map SVGs (real ones from assets/maps/{map}/map.svg, else generated
+ * samples) → one raster pyramid per layer → /tiles routes. See docs/TILES.md.
+ */
+import type { MapDefinition } from '../../src/domain/maps';
+import type { TileManifest } from '../../src/domain/tiles';
+import { getTileStore, type PrepareMapResult } from './store';
+
+export { tilesPlugin, TILE_CACHE_CONTROL, type TilesPluginOptions } from './plugin';
+export { generateSampleSvg } from './sample-map';
+export { getTileStore, TileStore, PIPELINE_VERSION, versionOf, type TileStoreOptions } from './store';
+
+export interface PrepareAllTilesOptions {
+  assetsDir: string;
+  tilesDir: string;
+  maps: MapDefinition[];
+  /** Called after each layer of each map: done and total count layers. */
+  onProgress?: (done: number, total: number) => void;
+}
+
+export interface PrepareAllTilesResult {
+  maps: PrepareMapResult[];
+  failed: { map: string; error: string }[];
+  ms: number;
+}
+
+/**
+ * Pre-builds levels 0..PREBUILT_MAX_Z of every layer of every map, skipping maps whose
+ * current version is complete on disk. A map that fails (a broken SVG) is logged and
+ * reported; the others still build. Never rejects for a single map's failure.
+ */
+export async function prepareAllTiles(opts: PrepareAllTilesOptions): Promise<PrepareAllTilesResult> {
+  const store = getTileStore(opts);
+  const started = performance.now();
+  const total = opts.maps.reduce((n, m) => n + m.layers.length, 0);
+  let done = 0;
+  opts.onProgress?.(0, total);
+  const result: PrepareAllTilesResult = { maps: [], failed: [], ms: 0 };
+  for (const map of opts.maps) {
+    let layersDone = 0;
+    try {
+      const source = await store.source(map);
+      const missing = store.missingLayers(source);
+      if (missing.length) {
+        console.warn(`tiles: ${map.id}: ${source.path} has no layer ${missing.map((m) => `"${m}"`).join(', ')} (looked for id=, inkscape:label=, data-name=); those tiles are empty`);
+      }
+      result.maps.push(
+        await store.prepareMap(map, () => {
+          layersDone++;
+          opts.onProgress?.(++done, total);
+        }),
+      );
+    } catch (err) {
+      const message = (err as Error).message;
+      console.error(`tiles: ${map.id}: could not build tiles: ${message}`);
+      result.failed.push({ map: map.id, error: message });
+      done += map.layers.length - layersDone;
+      opts.onProgress?.(done, total);
+    }
+  }
+  result.ms = performance.now() - started;
+  return result;
+}
+
+/** The manifest of a map's current tiles, or undefined for an unknown map. */
+export function loadManifest(map: string, opts: { assetsDir: string; tilesDir: string }): Promise<TileManifest | undefined> {
+  return getTileStore(opts).manifest(map);
+}

@@ -1,0 +1,81 @@
+/**
+ * Rasterising and encoding. resvg renders on the libuv thread pool (`renderAsync`) and
+ * sharp encodes there too, so the event loop only splices strings and moves buffers.
+ */
+import { renderAsync, type ResvgRenderOptions } from '@resvg/resvg-js';
+import sharp from 'sharp';
+import { regionSvg, type LayerSvg, type Region } from './svg-doc';
+import type { PixelRect } from './tile-math';
+
+/** RGBA pixels, premultiplied by alpha (as resvg leaves them). */
+export interface RgbaImage {
+  width: number;
+  height: number;
+  pixels: Buffer;
+}
+
+const GENERIC_FONTS = {
+  defaultFontFamily: 'DejaVu Sans',
+  sansSerifFamily: 'DejaVu Sans',
+  serifFamily: 'DejaVu Serif',
+  monospaceFamily: 'DejaVu Sans Mono',
+};
+
+function renderOptions(layer: LayerSvg): ResvgRenderOptions {
+  return {
+    fitTo: { mode: 'original' },
+    // System fonts cost a few ms a render: load them only when there is text to draw.
+    // A missing family falls back to the default one; with no font at all text is skipped.
+    font: layer.hasText ? { loadSystemFonts: true, ...GENERIC_FONTS } : { loadSystemFonts: false },
+    shapeRendering: 2,
+    textRendering: 1,
+    imageRendering: 0,
+    logLevel: 'off',
+  };
+}
+
+/** Draws a map-pixel region of one layer. A layer missing from the source draws as transparent. */
+export async function renderRegion(layer: LayerSvg, region: Region, mapSize: { width: number; height: number }): Promise<RgbaImage> {
+  const { outWidth: width, outHeight: height } = region;
+  if (!layer.found || width <= 0 || height <= 0) return { width, height, pixels: Buffer.alloc(Math.max(0, width * height * 4)) };
+  const image = await renderAsync(regionSvg(layer, region, mapSize), renderOptions(layer));
+  if (image.width !== width || image.height !== height) {
+    throw new Error(`resvg drew ${image.width}×${image.height} px where ${width}×${height} px were asked`);
+  }
+  return { width, height, pixels: image.pixels };
+}
+
+/** Whether every pixel of the rectangle is fully transparent. */
+export function isTransparent(image: RgbaImage, rect: PixelRect): boolean {
+  const { pixels, width } = image;
+  for (let row = rect.top; row < rect.top + rect.height; row++) {
+    const rowStart = (row * width + rect.left) * 4 + 3;
+    const rowEnd = rowStart + rect.width * 4;
+    for (let i = rowStart; i < rowEnd; i += 4) if (pixels[i] !== 0) return false;
+  }
+  return true;
+}
+
+const WEBP = { quality: 86, alphaQuality: 90, effort: 2 } as const;
+
+const emptyTiles = new Map<string, Promise<Buffer>>();
+
+/** A fully transparent WebP of the given size (tiny; shared). */
+export function transparentWebp(width: number, height: number): Promise<Buffer> {
+  const key = `${width}x${height}`;
+  let tile = emptyTiles.get(key);
+  if (!tile) {
+    tile = sharp({ create: { width, height, channels: 4, background: { r: 0, g: 0, b: 0, alpha: 0 } } }).webp({ lossless: true }).toBuffer();
+    emptyTiles.set(key, tile);
+  }
+  return tile;
+}
+
+/** Cuts one tile out of a rendered image and encodes it as WebP with alpha. */
+export async function encodeTile(image: RgbaImage, rect: PixelRect): Promise<Buffer> {
+  if (isTransparent(image, rect)) return transparentWebp(rect.width, rect.height);
+  return sharp(image.pixels, { raw: { width: image.width, height: image.height, channels: 4, premultiplied: true } })
+    .extract(rect)
+    .webp(WEBP)
+    .toBuffer();
+}
