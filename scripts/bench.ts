@@ -1,0 +1,136 @@
+/**
+ * `npm run bench` (after `npm run build`): the map engine under a fixed 8-second gesture of
+ * real wheel and drag input, on customs with 1,000 / 10,000 / 100,000 markers, at CPU
+ * throttle 1 and 4, median of several runs. Prints a table and writes JSON and Markdown to
+ * bench-results/. Method and results: docs/PERFORMANCE.md.
+ */
+import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import { cpus, totalmem, type as osType, release } from 'node:os';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { isMapId } from '../src/domain/maps';
+import { launchChromium } from '../e2e/support/chromium';
+import { freshDataDir, startServer, type RunningServer } from '../e2e/support/server';
+import { parseOptions } from './bench/options';
+import { markdownTable, markdownTargets, textTable } from './bench/report';
+import { measureRun } from './bench/run';
+import { checkTargets, medianOfRuns, type RunResult, type Summary } from './bench/stats';
+
+const repoRoot = resolve(dirname(fileURLToPath(import.meta.url)), '..');
+const VIEWPORT = { width: 1280, height: 800 };
+
+function log(message: string) {
+  process.stderr.write(`${message}\n`);
+}
+
+async function countMarkers(baseUrl: string, mapId: string): Promise<number> {
+  const response = await fetch(`${baseUrl}/api/be/markers/list?map=${mapId}`);
+  if (!response.ok) throw new Error(`marker list: HTTP ${response.status}`);
+  const body = (await response.json()) as { markers: unknown[] };
+  return body.markers.length;
+}
+
+async function main() {
+  const options = parseOptions(process.argv.slice(2));
+  if (!isMapId(options.map)) throw new Error(`unknown map "${options.map}"`);
+  const tilesDir = freshDataDir('raidmap-bench-tiles-');
+  const results: RunResult[] = [];
+  const notes: string[] = [];
+  let server: RunningServer | undefined;
+  const stopOnSignal = () => {
+    server?.killNow();
+    process.exit(130);
+  };
+  process.once('SIGINT', stopOnSignal);
+  process.once('SIGTERM', stopOnSignal);
+  const browser = await launchChromium();
+  const chromiumVersion = browser.version();
+  try {
+    for (const markers of options.markers) {
+      const dataDir = freshDataDir(`raidmap-bench-${markers}-`);
+      try {
+        log(`bench: starting the server with ${markers} markers on ${options.map}...`);
+        const seeded = Date.now();
+        server = await startServer({
+          repoRoot,
+          dataDir,
+          env: { SEED_MAPS: options.map, MARKERS_PER_MAP: String(markers), TILES_DIR: tilesDir },
+          startTimeoutMs: 600_000,
+          tilesTimeoutMs: 600_000,
+        });
+        const actual = await countMarkers(server.baseUrl, options.map);
+        log(`bench: server up in ${((Date.now() - seeded) / 1000).toFixed(1)} s with ${actual} markers on ${options.map}`);
+        if (actual !== markers) notes.push(`asked for ${markers} markers, the server seeded ${actual}`);
+
+        // A warm-up run renders and caches the deep tiles on the server, so runs compare.
+        log('bench: warm-up run');
+        await measureRun({ browser, baseUrl: server.baseUrl, mapId: options.map, markers, throttle: 1, run: 0, viewport: VIEWPORT });
+        for (const throttle of options.throttle) {
+          for (let run = 1; run <= options.runs; run += 1) {
+            const result = await measureRun({ browser, baseUrl: server.baseUrl, mapId: options.map, markers, throttle, run, viewport: VIEWPORT });
+            results.push(result);
+            log(
+              `bench: ${markers} markers, throttle ${throttle}, run ${run}: ${result.fps.toFixed(1)} fps, busy ${result.busyPct.toFixed(1)} %, ` +
+                `lag ${result.inputLagMs.toFixed(0)} ms, engine p95 ${result.engineP95.toFixed(2)} ms, ready ${result.readyMs.toFixed(0)} ms`,
+            );
+          }
+        }
+      } finally {
+        await server?.stop();
+        server = undefined;
+        rmSync(dataDir, { recursive: true, force: true });
+      }
+    }
+  } finally {
+    await browser.close();
+    rmSync(tilesDir, { recursive: true, force: true });
+  }
+
+  const summaries: Summary[] = [];
+  for (const markers of options.markers) {
+    for (const throttle of options.throttle) {
+      const group = results.filter((r) => r.markers === markers && r.throttle === throttle);
+      if (group.length > 0) summaries.push(medianOfRuns(group));
+    }
+  }
+  const targets = checkTargets(summaries);
+  const machine = {
+    cpu: cpus()[0]?.model ?? 'unknown',
+    cores: cpus().length,
+    memoryGiB: Math.round(totalmem() / 2 ** 30),
+    os: `${osType()} ${release()}`,
+    node: process.version,
+    chromium: chromiumVersion,
+    gpu: 'none (WebGL on SwiftShader)',
+  };
+  const date = new Date().toISOString();
+
+  console.log(`\nraidmap benchmark, ${options.map}, ${VIEWPORT.width}×${VIEWPORT.height}, medians of ${options.runs} runs (${date})`);
+  console.log(textTable(summaries));
+  console.log('\nTargets:');
+  for (const t of targets) console.log(`  ${t.met === null ? '  -   ' : t.met ? '  met ' : 'MISSED'}  ${t.target}: ${t.measured}`);
+  for (const note of notes) console.log(`note: ${note}`);
+
+  const outDir = resolve(repoRoot, options.outDir);
+  mkdirSync(outDir, { recursive: true });
+  const stamp = date.replace(/[:.]/g, '-');
+  const json = { date, machine, options, viewport: VIEWPORT, notes, runs: results, summaries, targets };
+  writeFileSync(join(outDir, `bench-${stamp}.json`), `${JSON.stringify(json, null, 2)}\n`);
+  writeFileSync(join(outDir, 'latest.json'), `${JSON.stringify(json, null, 2)}\n`);
+  const markdown = [
+    `Measured ${date} on ${machine.cpu} (${machine.cores} cores, ${machine.memoryGiB} GiB), ${machine.os}, Node ${machine.node}, Chromium ${machine.chromium}, ${machine.gpu}.`,
+    `Map ${options.map}, window ${VIEWPORT.width}×${VIEWPORT.height}, medians of ${options.runs} runs.`,
+    '',
+    markdownTable(summaries),
+    '',
+    markdownTargets(targets),
+    ...notes.map((note) => `\nNote: ${note}`),
+  ].join('\n');
+  writeFileSync(join(outDir, 'latest.md'), `${markdown}\n`);
+  log(`bench: wrote ${join(options.outDir, `bench-${stamp}.json`)} and ${join(options.outDir, 'latest.md')}`);
+}
+
+main().catch((error: Error) => {
+  console.error(`bench failed: ${error.message}`);
+  process.exit(1);
+});

@@ -1,0 +1,24 @@
+import { describe, expect, test } from 'vitest';
+import { DEFAULT_OPTIONS, parseOptions } from './options';
+
+describe('bench options', () => {
+  test('defaults: 1k/10k/100k markers, 3 runs, throttle 1 and 4 on customs', () => {
+    expect(parseOptions([])).toEqual(DEFAULT_OPTIONS);
+    expect(DEFAULT_OPTIONS).toMatchObject({ markers: [1000, 10000, 100000], runs: 3, throttle: [1, 4], map: 'customs' });
+  });
+  test('reads lists and numbers, with or without "="', () => {
+    expect(parseOptions(['--markers', '1000,10_000', '--runs=5', '--throttle', '1,2.5', '--map', 'woods'])).toMatchObject({
+      markers: [1000, 10000],
+      runs: 5,
+      throttle: [1, 2.5],
+      map: 'woods',
+    });
+  });
+  test('bad input is a clear error', () => {
+    expect(() => parseOptions(['--markers', 'lots'])).toThrow(/--markers needs a comma list/);
+    expect(() => parseOptions(['--runs', '0'])).toThrow(/--runs/);
+    expect(() => parseOptions(['--runs', '1.5'])).toThrow(/whole/);
+    expect(() => parseOptions(['--runs'])).toThrow(/needs a value/);
+    expect(() => parseOptions(['--fast'])).toThrow(/unknown option --fast/);
+  });
+});
