@@ -1,0 +1,163 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { SUBCATEGORIES } from '../../src/domain/categories';
+import { MAPS, MAP_IDS } from '../../src/domain/maps';
+import { validateMarkers, type Marker } from '../../src/domain/marker';
+import { TRADERS } from './quests';
+import { createRepositories, migrateToLatest, type Db, type Repositories } from '../db';
+import { seedIfEmpty, type SeedReport } from './index';
+import { sampleItems } from './items';
+import { sampleMarkers } from './markers';
+import { sampleQuests } from './quests';
+import { createRng } from './prng';
+import { SAMPLE_IMAGE_SIZE } from './images';
+import { testBackends, tempDir } from '../testing/databases';
+import sharp from 'sharp';
+
+describe('seeded random numbers', () => {
+  it('repeat for the same seed and differ between seeds', () => {
+    const a = createRng('x');
+    const b = createRng('x');
+    const c = createRng('y');
+    const seqA = Array.from({ length: 5 }, () => a.next());
+    expect(Array.from({ length: 5 }, () => b.next())).toEqual(seqA);
+    expect(Array.from({ length: 5 }, () => c.next())).not.toEqual(seqA);
+    expect(seqA.every((v) => v >= 0 && v < 1)).toBe(true);
+    expect(createRng(1).hex(24)).toMatch(/^[0-9a-f]{24}$/);
+  });
+});
+
+describe('sample markers', () => {
+  const quests = sampleQuests();
+  const items = sampleItems();
+
+  it('are the same on every run', () => {
+    const first = sampleMarkers({ map: MAPS.factory, count: 400, quests, items });
+    expect(sampleMarkers({ map: MAPS.factory, count: 400, quests, items })).toEqual(first);
+    expect(sampleQuests()).toEqual(quests);
+  });
+
+  it('scale to 100,000 markers with unique uids', () => {
+    const many = sampleMarkers({ map: MAPS.customs, count: 100_000, quests, items });
+    expect(many).toHaveLength(100_000);
+    expect(new Set(many.map((m) => m.uid)).size).toBe(100_000);
+  });
+
+  it('has about 40 quests from the nine traders and about 80 items, with unique ids', () => {
+    expect(quests.length).toBeGreaterThanOrEqual(38);
+    expect(items.length).toBeGreaterThanOrEqual(75);
+    expect(new Set(quests.map((q) => q.uid)).size).toBe(quests.length);
+    expect(new Set(items.map((i) => i.uid)).size).toBe(items.length);
+    expect(new Set(quests.map((q) => q.trader))).toEqual(new Set(TRADERS));
+    expect(quests.some((q) => q.requiredForKappa)).toBe(true);
+    expect(quests.some((q) => q.requiredForLightkeeper && !q.requiredForKappa)).toBe(true);
+    for (const q of quests) {
+      expect(q.ruName).toMatch(/[а-яА-Я]/);
+      expect(q.wikiUrl).toMatch(/^https:\/\//);
+    }
+    for (const i of items) expect(i.ruName).toMatch(/[а-яА-Я]/);
+  });
+});
+
+describe.each(testBackends())('seeding on $name', (backend) => {
+  let db: Db;
+  let repos: Repositories;
+  let uploadsDir: string;
+  let report: SeedReport;
+  const byMap = new Map<string, Marker[]>();
+
+  beforeAll(async () => {
+    db = await backend.open();
+    await migrateToLatest(db);
+    repos = createRepositories(db);
+    uploadsDir = path.join(tempDir(), 'uploads');
+    report = await seedIfEmpty(db, repos, { maps: MAP_IDS, markersPerMap: 320, uploadsDir });
+    for (const id of MAP_IDS) byMap.set(id, await repos.markers.listByMap(id));
+  });
+
+  afterAll(async () => {
+    await db.close();
+    fs.rmSync(path.dirname(uploadsDir), { recursive: true, force: true });
+  });
+
+  it('writes at least 320 valid markers per map', () => {
+    expect(report).toMatchObject({ seeded: true, markers: 320 * MAP_IDS.length });
+    for (const id of MAP_IDS) {
+      const markers = byMap.get(id)!;
+      expect(markers.length, id).toBeGreaterThanOrEqual(320);
+      const { issues } = validateMarkers(markers);
+      expect(issues, id).toEqual([]);
+    }
+  });
+
+  it('covers every subcategory on every level of every map, inside the map', () => {
+    for (const id of MAP_IDS) {
+      const map = MAPS[id];
+      const markers = byMap.get(id)!;
+      const pairs = new Set(markers.map((m) => `${m.subCategory}@${m.level}`));
+      for (const sub of SUBCATEGORIES) {
+        for (const level of map.levels) expect(pairs.has(`${sub.id}@${level.num}`), `${id} ${sub.id} level ${level.num}`).toBe(true);
+      }
+      const levelNums = new Set(map.levels.map((l) => l.num));
+      for (const m of markers) {
+        expect(levelNums.has(m.level)).toBe(true);
+        expect(m.geometry.x).toBeGreaterThanOrEqual(0);
+        expect(m.geometry.x).toBeLessThanOrEqual(map.size.width);
+        expect(m.geometry.y).toBeGreaterThanOrEqual(0);
+        expect(m.geometry.y).toBeLessThanOrEqual(map.size.height);
+      }
+    }
+  });
+
+  it('names and describes every marker in English and Russian', () => {
+    for (const markers of byMap.values()) {
+      for (const m of markers) {
+        expect(m.name_l10n.en).toBe(m.name);
+        expect(m.desc_l10n.en).toBe(m.desc);
+        expect(m.name).not.toBe('');
+        expect(m.name_l10n.ru).toMatch(/[а-яА-Я]/);
+        expect(m.desc_l10n.ru).toMatch(/[а-яА-Я]/);
+      }
+    }
+  });
+
+  it('links quest markers to sample quests and items to sample items', async () => {
+    const questUids = new Set((await repos.quests.list()).map((q) => q.uid));
+    const itemUids = new Set((await repos.items.list()).map((i) => i.uid));
+    const all = [...byMap.values()].flat();
+    const questMarkers = all.filter((m) => m.subCategory === 'Quest');
+    expect(questMarkers.length).toBeGreaterThan(0);
+    for (const m of questMarkers) expect(questUids.has(m.questUid!)).toBe(true);
+    for (const m of all.filter((x) => x.questUid)) expect(questUids.has(m.questUid!)).toBe(true);
+    const withItems = all.filter((m) => m.itemsUid.length > 0);
+    expect(withItems.length).toBeGreaterThan(all.length * 0.05);
+    for (const m of withItems) for (const uid of m.itemsUid) expect(itemUids.has(uid)).toBe(true);
+  });
+
+  it('gives about 10% of markers 1–3 images that exist on disk as 480×270 images', async () => {
+    const all = [...byMap.values()].flat();
+    const withImages = all.filter((m) => m.imgs.length > 0);
+    expect(withImages.length / all.length).toBeGreaterThan(0.06);
+    expect(withImages.length / all.length).toBeLessThan(0.14);
+    const files = new Set<string>();
+    for (const m of withImages) {
+      expect(m.imgs.length).toBeGreaterThanOrEqual(1);
+      expect(m.imgs.length).toBeLessThanOrEqual(3);
+      for (const img of m.imgs) {
+        expect(img.img).toMatch(/^\/uploads\/sample\/[a-z0-9-]+\.webp$/);
+        files.add(img.img.replace('/uploads/', ''));
+      }
+    }
+    for (const file of files) expect(fs.existsSync(path.join(uploadsDir, file)), file).toBe(true);
+    const meta = await sharp(path.join(uploadsDir, [...files][0])).metadata();
+    expect({ width: meta.width, height: meta.height, format: meta.format }).toEqual({ ...SAMPLE_IMAGE_SIZE, format: 'webp' });
+  });
+
+  it('does nothing when the database already has markers', async () => {
+    const again = await seedIfEmpty(db, repos, { maps: MAP_IDS, markersPerMap: 320, uploadsDir });
+    expect(again).toMatchObject({ seeded: false, markers: 0, quests: 0, items: 0, imagesWritten: 0 });
+    expect(await repos.markers.count()).toBe(320 * MAP_IDS.length);
+    expect(await repos.quests.count()).toBe(sampleQuests().length);
+  });
+});

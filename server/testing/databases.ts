@@ -1,0 +1,48 @@
+/**
+ * Database backends for server tests: a fresh SQLite file in a temp folder always, and
+ * PostgreSQL too when TEST_DATABASE_URL is set (scripts/ensure-postgres.sh prints one).
+ * Each `open()` returns an empty, un-migrated database.
+ */
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { sql } from 'kysely';
+import { openDatabase, type Db } from '../db/database';
+
+export interface TestBackend {
+  name: 'sqlite' | 'postgres';
+  open(): Promise<Db>;
+}
+
+export function tempDir(prefix = 'raidmap-test-'): string {
+  return fs.mkdtempSync(path.join(os.tmpdir(), prefix));
+}
+
+const TABLES = ['markers', 'quests', 'items', 'kysely_migration', 'kysely_migration_lock'];
+
+export function testBackends(): TestBackend[] {
+  const backends: TestBackend[] = [
+    {
+      name: 'sqlite',
+      open: async () => {
+        const dir = tempDir();
+        const db = openDatabase({ sqliteFile: path.join(dir, 'raidmap.sqlite') });
+        // Closing the database also removes its temp folder.
+        return { ...db, close: () => db.close().finally(() => fs.rmSync(dir, { recursive: true, force: true })) };
+      },
+    },
+  ];
+  const url = process.env.TEST_DATABASE_URL;
+  if (url) {
+    backends.push({
+      name: 'postgres',
+      open: async () => {
+        const db = openDatabase({ databaseUrl: url });
+        // Tests share one database: start each from an empty schema.
+        for (const table of TABLES) await sql`drop table if exists ${sql.table(table)} cascade`.execute(db.kysely);
+        return db;
+      },
+    });
+  }
+  return backends;
+}
