@@ -71,6 +71,14 @@ export function installProbe(): void {
   }
 }
 
+/**
+ * The probe as an init-script source. tsx/esbuild may wrap named functions in `__name(...)`
+ * calls that do not exist in the page, so the source brings a no-op `__name` of its own.
+ */
+export function probeScript(): string {
+  return `(() => { const __name = (f) => f; (${installProbe.toString()})(); })();`;
+}
+
 /** When the page finished handling an input (bubble time, else capture time). */
 export function handledAt(input: HandledInput): number {
   return input.end ?? input.start;

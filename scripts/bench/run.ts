@@ -6,7 +6,7 @@
  */
 import type { Browser, CDPSession } from 'playwright-core';
 import { buildGesture, type GestureEvent, type Viewport } from './gesture';
-import { handledAt, installProbe, type BenchProbe } from './probe';
+import { handledAt, probeScript, type BenchProbe } from './probe';
 import { percentile, summariseFrames, type RunResult } from './stats';
 
 export interface RunOptions {
@@ -76,7 +76,7 @@ export async function measureRun(options: RunOptions): Promise<RunResult> {
     const page = await context.newPage();
     const pageErrors: string[] = [];
     page.on('pageerror', (e) => pageErrors.push(e.message));
-    await page.addInitScript(installProbe);
+    await page.addInitScript({ content: probeScript() });
     const cdp = await context.newCDPSession(page);
     await cdp.send('Performance.enable');
     await cdp.send('Emulation.setCPUThrottlingRate', { rate: options.throttle });
