@@ -4,6 +4,7 @@
  */
 import type { MapDefinition } from '../domain/maps';
 import type { TileManifest } from '../domain/tiles';
+import type { ToolFactory } from '../tools/tool-manager';
 
 /** Column-wise marker data for the whole map, as the worker produces it (one row per marker). */
 export interface MarkerColumns {
@@ -69,6 +70,8 @@ export interface EngineEvents {
   levelstep: { direction: 1 | -1 };
   /** Pointer moved over the map (map pixels), for the admin status bar. */
   pointermove: { mapX: number; mapY: number; screenX: number; screenY: number };
+  /** The interaction state path changed, e.g. `pan.dragging` (admin status bar). */
+  toolchange: { path: string };
 }
 
 export interface EngineOptions {
@@ -104,5 +107,11 @@ export interface MapEngineApi {
   stats(): FrameStats;
   on<K extends keyof EngineEvents>(event: K, listener: (payload: EngineEvents[K]) => void): () => void;
   resize(): void;
+  /** Current interaction state path, e.g. `pan.idle` / `pan.dragging`. */
+  toolPath(): string;
+  /** Switches the interaction tool (`pan` is built in; others are registered first). */
+  setTool(id: string): void;
+  /** Adds an interaction tool (admin draw / edit / move) without changing the engine. */
+  registerTool(id: string, factory: ToolFactory): void;
   dispose(): void;
 }

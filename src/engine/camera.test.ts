@@ -1,0 +1,39 @@
+import { describe, expect, it } from 'vitest';
+import { MAPS } from '../domain/maps';
+import { Camera } from './camera';
+
+describe('Camera', () => {
+  it('opens at the map start zoom, centred on the map', () => {
+    const cam = new Camera(MAPS.customs, { width: 1280, height: 800 });
+    expect(cam.state).toEqual({ x: 2200, y: 1600, zoom: 0.6 });
+    expect(cam.toScreen(2200, 1600)).toEqual({ x: 640, y: 400 });
+  });
+
+  it('applies gestures, clamps last and notifies only on change', () => {
+    const cam = new Camera(MAPS.factory, { width: 800, height: 600 });
+    const seen: number[] = [];
+    const off = cam.onChange((v) => seen.push(v.zoom));
+    for (let i = 0; i < 20; i++) cam.zoomAt(2, 100, 100);
+    expect(cam.state.zoom).toBe(10);
+    const countAtMax = seen.length;
+    cam.zoomAt(2, 100, 100);
+    expect(seen.length).toBe(countAtMax);
+    for (let i = 0; i < 20; i++) cam.zoomAt(0.5, 400, 300);
+    expect(cam.state.zoom).toBe(0.12);
+    cam.panBy(1e9, 1e9);
+    expect(cam.state).toMatchObject({ x: 0, y: 0 });
+    off();
+    cam.panBy(-10, 0);
+    expect(seen.at(-1)).toBe(0.12);
+  });
+
+  it('set() takes partial views, ignores non-numbers and clamps', () => {
+    const cam = new Camera(MAPS.dev, { width: 100, height: 100 });
+    cam.set({ zoom: 3 });
+    expect(cam.state).toEqual({ x: 2000, y: 2000, zoom: 3 });
+    cam.set({ x: 99999, zoom: undefined });
+    expect(cam.state).toEqual({ x: 4000, y: 2000, zoom: 3 });
+    cam.panBy(Number.NaN, 5);
+    expect(cam.state).toEqual({ x: 4000, y: 2000, zoom: 3 });
+  });
+});

@@ -1,0 +1,88 @@
+/**
+ * The camera: {x, y, zoom} state, the viewport size, and the map's limits. Gestures hand it
+ * deltas (pan, zoom around a point); it applies them and clamps last. Listeners hear of
+ * changes synchronously; the engine coalesces them into one update per animation frame.
+ */
+import type { MapDefinition } from '../domain/maps';
+import {
+  clampView, mapToScreen, panBy, screenToMap, visibleMapRect, zoomAround,
+  type CameraLimits, type ViewportSize,
+} from './kernels/camera';
+import type { CameraView } from './types';
+
+export class Camera {
+  private view: CameraView;
+  private size: ViewportSize;
+  readonly limits: CameraLimits;
+  private readonly listeners = new Set<(view: CameraView) => void>();
+
+  constructor(map: Pick<MapDefinition, 'size' | 'startZoom' | 'minZoom' | 'maxZoom'>, viewport: ViewportSize) {
+    this.limits = { minZoom: map.minZoom, maxZoom: map.maxZoom, mapWidth: map.size.width, mapHeight: map.size.height };
+    this.size = { ...viewport };
+    this.view = clampView({ x: map.size.width / 2, y: map.size.height / 2, zoom: map.startZoom }, this.limits);
+  }
+
+  get state(): CameraView {
+    return { ...this.view };
+  }
+
+  get viewport(): ViewportSize {
+    return { ...this.size };
+  }
+
+  setViewport(viewport: ViewportSize): void {
+    if (!(viewport.width >= 0) || !(viewport.height >= 0)) return;
+    if (viewport.width === this.size.width && viewport.height === this.size.height) return;
+    this.size = { ...viewport };
+    this.notify();
+  }
+
+  set(view: Partial<CameraView>): void {
+    this.apply(clampView({ ...this.view, ...definedOnly(view) }, this.limits));
+  }
+
+  panBy(screenDx: number, screenDy: number): void {
+    if (!Number.isFinite(screenDx) || !Number.isFinite(screenDy)) return;
+    this.apply(panBy(this.view, screenDx, screenDy, this.limits));
+  }
+
+  zoomAt(factor: number, screenX: number, screenY: number): void {
+    this.apply(zoomAround(this.view, this.size, factor, screenX, screenY, this.limits));
+  }
+
+  toScreen(mapX: number, mapY: number): { x: number; y: number } {
+    return mapToScreen(this.view, this.size, mapX, mapY);
+  }
+
+  toMap(screenX: number, screenY: number): { x: number; y: number } {
+    return screenToMap(this.view, this.size, screenX, screenY);
+  }
+
+  visibleRect() {
+    return visibleMapRect(this.view, this.size);
+  }
+
+  onChange(listener: (view: CameraView) => void): () => void {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
+  }
+
+  private apply(next: CameraView): void {
+    if (next.x === this.view.x && next.y === this.view.y && next.zoom === this.view.zoom) return;
+    this.view = next;
+    this.notify();
+  }
+
+  private notify(): void {
+    const view = this.state;
+    for (const l of this.listeners) l(view);
+  }
+}
+
+function definedOnly(view: Partial<CameraView>): Partial<CameraView> {
+  const out: Partial<CameraView> = {};
+  if (typeof view.x === 'number') out.x = view.x;
+  if (typeof view.y === 'number') out.y = view.y;
+  if (typeof view.zoom === 'number') out.zoom = view.zoom;
+  return out;
+}

@@ -1,0 +1,39 @@
+import { describe, expect, it } from 'vitest';
+import { HitIndex, type DrawnMarkers } from './hit-index';
+
+function drawnSet(points: [index: number, x: number, y: number][]): DrawnMarkers {
+  return {
+    drawn: Uint32Array.from(points.map((p) => p[0])),
+    drawnCount: points.length,
+    screenX: Float32Array.from(points.map((p) => p[1])),
+    screenY: Float32Array.from(points.map((p) => p[2])),
+    iconCss: 28,
+  };
+}
+
+describe('HitIndex', () => {
+  it('finds the drawn marker under the pointer and misses empty space', () => {
+    const source = drawnSet([[10, 100, 100], [11, 300, 300]]);
+    const hits = new HitIndex(source);
+    expect(hits.hit(105, 95)).toBe(10);
+    expect(hits.hit(300, 310)).toBe(11);
+    expect(hits.hit(200, 200)).toBe(-1);
+    expect(hits.hit(Number.NaN, 0)).toBe(-1);
+  });
+
+  it('prefers the top-most of two stacked markers', () => {
+    const hits = new HitIndex(drawnSet([[1, 50, 50], [2, 50, 50]]));
+    expect(hits.hit(50, 50)).toBe(2);
+  });
+
+  it('follows the drawn set only after invalidate()', () => {
+    const source = drawnSet([[7, 100, 100]]);
+    const hits = new HitIndex(source);
+    expect(hits.hit(100, 100)).toBe(7);
+    source.screenX[0] = 500;
+    expect(hits.hit(100, 100)).toBe(7);
+    hits.invalidate();
+    expect(hits.hit(100, 100)).toBe(-1);
+    expect(hits.hit(500, 100)).toBe(7);
+  });
+});

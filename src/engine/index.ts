@@ -1,0 +1,59 @@
+/**
+ * The map engine: `createMapEngine(options)` mounts a PixiJS (WebGL) map into a container and
+ * returns the API of types.ts. See README.md for layers, coordinate spaces and the tile life.
+ */
+import { Application } from 'pixi.js';
+import { buildIconAtlas } from './icon-atlas';
+import { MapEngine } from './map-engine';
+import type { EngineOptions, MapEngineApi } from './types';
+
+export type * from './types';
+export { MapEngine, DEFAULT_TILE_BUDGET } from './map-engine';
+export { ICON_CSS } from './marker-layer';
+export { PING_MS } from './player-layer';
+
+function checkOptions(options: EngineOptions): void {
+  if (!options || typeof options !== 'object') throw new TypeError('createMapEngine: options are required');
+  if (!(options.container instanceof HTMLElement)) throw new TypeError('createMapEngine: container must be an HTMLElement');
+  if (!options.map?.id || !(options.map.size?.width > 0) || !(options.map.size?.height > 0)) {
+    throw new TypeError('createMapEngine: map must be a MapDefinition with a positive size');
+  }
+  const m = options.manifest;
+  if (!m || m.map !== options.map.id) {
+    throw new TypeError(`createMapEngine: manifest is for map "${m?.map}", not "${options.map.id}"`);
+  }
+  if (!Array.isArray(m.layers) || !(m.maxZ >= m.minZ) || !m.version) {
+    throw new TypeError('createMapEngine: manifest needs layers, a version and minZ ≤ maxZ');
+  }
+  if (typeof options.iconUrl !== 'function') throw new TypeError('createMapEngine: iconUrl must be a function');
+}
+
+export async function createMapEngine(options: EngineOptions): Promise<MapEngineApi> {
+  checkOptions(options);
+  const { container } = options;
+  const app = new Application();
+  await app.init({
+    preference: 'webgl',
+    antialias: false,
+    autoStart: false,
+    sharedTicker: false,
+    resolution: globalThis.devicePixelRatio || 1,
+    autoDensity: true,
+    width: Math.max(1, container.clientWidth),
+    height: Math.max(1, container.clientHeight),
+    backgroundColor: 0x161a1f,
+    eventFeatures: { move: false, globalMove: false, click: false, wheel: false },
+  });
+  app.ticker?.stop();
+  const canvas = app.canvas;
+  canvas.style.display = 'block';
+  canvas.setAttribute('aria-label', `${options.map.name} map`);
+  container.appendChild(canvas);
+  try {
+    const atlas = await buildIconAtlas(options.iconUrl);
+    return new MapEngine(app, atlas, options, options.manifest);
+  } catch (error) {
+    app.destroy({ removeView: true }, { children: true });
+    throw error;
+  }
+}

@@ -1,0 +1,78 @@
+/**
+ * DOM input → normalised tool events (screen CSS px relative to the element, ms timestamps).
+ * Pointer capture keeps a drag going outside the canvas; the wheel never scrolls the page.
+ */
+import type { Modifiers, ToolEvent } from '../tools/events';
+import { wheelDeltaPx } from './kernels/camera';
+
+const modifiers = (e: { altKey: boolean; shiftKey: boolean; ctrlKey: boolean; metaKey: boolean }): Modifiers => ({
+  altKey: e.altKey,
+  shiftKey: e.shiftKey,
+  ctrlKey: e.ctrlKey,
+  metaKey: e.metaKey,
+});
+
+function isTextInput(target: EventTarget | null): boolean {
+  const el = target as HTMLElement | null;
+  if (!el || typeof el.tagName !== 'string') return false;
+  return el.isContentEditable || ['INPUT', 'TEXTAREA', 'SELECT'].includes(el.tagName);
+}
+
+export class DomInput {
+  private readonly cleanups: (() => void)[] = [];
+
+  constructor(element: HTMLElement, private readonly dispatch: (event: ToolEvent) => void) {
+    element.style.touchAction = 'none';
+    const local = (e: MouseEvent) => {
+      const r = element.getBoundingClientRect();
+      return { screenX: e.clientX - r.left, screenY: e.clientY - r.top };
+    };
+    const pointer = (type: 'pointer_down' | 'pointer_move' | 'pointer_up') => (e: PointerEvent) => {
+      if (type === 'pointer_down') {
+        if (e.button === 0) element.setPointerCapture?.(e.pointerId);
+      }
+      this.dispatch({ type, ...local(e), time: e.timeStamp, button: e.button, pointerId: e.pointerId, ...modifiers(e) });
+    };
+    this.listen(element, 'pointerdown', pointer('pointer_down'));
+    this.listen(element, 'pointermove', pointer('pointer_move'));
+    this.listen(element, 'pointerup', pointer('pointer_up'));
+    this.listen(element, 'pointercancel', (e: PointerEvent) => this.dispatch({ type: 'pointer_cancel', time: e.timeStamp, pointerId: e.pointerId }));
+    this.listen(element, 'pointerleave', (e: PointerEvent) => this.dispatch({ type: 'pointer_leave', time: e.timeStamp }));
+    this.listen(
+      element,
+      'wheel',
+      (e: WheelEvent) => {
+        e.preventDefault();
+        this.dispatch({
+          type: 'wheel',
+          ...local(e),
+          time: e.timeStamp,
+          deltaY: wheelDeltaPx(e.deltaY, e.deltaMode, element.clientHeight || 800),
+          ...modifiers(e),
+        });
+      },
+      { passive: false },
+    );
+    this.listen(element, 'dblclick', (e: MouseEvent) => {
+      e.preventDefault();
+      this.dispatch({ type: 'double_click', ...local(e), time: e.timeStamp, ...modifiers(e) });
+    });
+    this.listen(element, 'contextmenu', (e: MouseEvent) => e.preventDefault());
+    const key = (type: 'key_down' | 'key_up') => (e: KeyboardEvent) => {
+      if (isTextInput(e.target)) return;
+      this.dispatch({ type, key: e.key, time: e.timeStamp, ...modifiers(e) });
+    };
+    this.listen(window, 'keydown', key('key_down'));
+    this.listen(window, 'keyup', key('key_up'));
+  }
+
+  dispose(): void {
+    for (const c of this.cleanups.splice(0)) c();
+  }
+
+  private listen<E extends Event>(target: EventTarget, type: string, handler: (e: E) => void, options?: AddEventListenerOptions): void {
+    const h = handler as EventListener;
+    target.addEventListener(type, h, options);
+    this.cleanups.push(() => target.removeEventListener(type, h, options));
+  }
+}

@@ -1,0 +1,143 @@
+/**
+ * Marker labels: always for `alwaysLabel` markers (extractions), and for the hovered and the
+ * selected marker; decluttered so they never pile up (higher-priority labels win). Text
+ * objects are BitmapText from one installed font, cached per marker, never made per frame.
+ */
+import { BitmapFont, BitmapText, Cache, Container } from 'pixi.js';
+import { declutter, type LabelCandidate } from './kernels/declutter';
+
+const FONT_SIZE = 12;
+const FONT_NAME = 'raidmap-label';
+const CHAR_WIDTH_ESTIMATE = FONT_SIZE * 0.58;
+const LABEL_HEIGHT = FONT_SIZE + 4;
+const MAX_CACHED = 400;
+
+export interface LabelSource {
+  drawn: Uint32Array;
+  drawnCount: number;
+  screenX: Float32Array;
+  screenY: Float32Array;
+  iconCss: number;
+  labels: readonly string[];
+  alwaysLabel: Uint8Array;
+  /** Priority of a marker's label (lower first). */
+  priority(index: number): number;
+  alpha(index: number): number;
+}
+
+const fontUsers = new Map<string, number>();
+
+function acquireFont(resolution: number): string {
+  const name = `${FONT_NAME}@${resolution}`;
+  if (!Cache.has(`${name}-bitmap`)) {
+    BitmapFont.install({
+      name,
+      resolution,
+      chars: [['a', 'z'], ['A', 'Z'], ['0', '9'], ['а', 'я'], ['А', 'Я'], 'ёЁ .,:;-–—()\'"/&#+!?№'],
+      style: {
+        fontFamily: 'system-ui, "Segoe UI", Roboto, Arial, sans-serif',
+        fontSize: FONT_SIZE,
+        fontWeight: '600',
+        fill: 0xffffff,
+        stroke: { color: 0x101418, width: 3, join: 'round' },
+      },
+    });
+  }
+  fontUsers.set(name, (fontUsers.get(name) ?? 0) + 1);
+  return name;
+}
+
+function releaseFont(name: string): void {
+  const users = (fontUsers.get(name) ?? 1) - 1;
+  fontUsers.set(name, users);
+  if (users <= 0) {
+    fontUsers.delete(name);
+    BitmapFont.uninstall(name);
+  }
+}
+
+export class LabelLayer {
+  readonly container = new Container({ label: 'labels' });
+  private readonly fontName: string;
+  private readonly texts = new Map<number, BitmapText>();
+  private shown = new Set<number>();
+  /** Labels placed by the last update. */
+  placed = 0;
+
+  constructor(resolution: number) {
+    this.fontName = acquireFont(Math.max(1, Math.min(3, Math.round(resolution * 2) / 2)));
+  }
+
+  update(source: LabelSource, hovered: number, selected: number): void {
+    const candidates: LabelCandidate[] = [];
+    const offsetY = source.iconCss / 2 + 1;
+    for (let k = 0; k < source.drawnCount; k++) {
+      const i = source.drawn[k];
+      const special = i === hovered || i === selected;
+      if (!special && source.alwaysLabel[i] !== 1) continue;
+      const text = source.labels[i];
+      if (!text) continue;
+      const width = this.texts.get(i)?.width ?? text.length * CHAR_WIDTH_ESTIMATE + 6;
+      const x = source.screenX[k];
+      const y = source.screenY[k] + offsetY;
+      candidates.push({
+        id: i,
+        priority: i === hovered ? -2 : i === selected ? -1 : source.priority(i),
+        minX: x - width / 2,
+        minY: y,
+        maxX: x + width / 2,
+        maxY: y + LABEL_HEIGHT,
+      });
+    }
+    const kept = new Set(declutter(candidates));
+    for (const i of this.shown) {
+      if (kept.has(i)) continue;
+      const t = this.texts.get(i);
+      if (t) t.visible = false;
+    }
+    for (const c of candidates) {
+      if (!kept.has(c.id)) continue;
+      const t = this.textFor(c.id, source.labels[c.id]);
+      t.visible = true;
+      t.alpha = c.id === hovered || c.id === selected ? 1 : source.alpha(c.id);
+      t.position.set(Math.round((c.minX + c.maxX) / 2 - t.width / 2), Math.round(c.minY));
+    }
+    this.shown = kept;
+    this.placed = kept.size;
+    this.trim();
+  }
+
+  /** Labels changed (language): drop cached texts. */
+  reset(): void {
+    for (const t of this.texts.values()) t.destroy();
+    this.texts.clear();
+    this.shown.clear();
+  }
+
+  dispose(): void {
+    this.reset();
+    this.container.destroy({ children: true });
+    releaseFont(this.fontName);
+  }
+
+  private textFor(index: number, label: string): BitmapText {
+    let t = this.texts.get(index);
+    if (t && t.text !== label) t.text = label;
+    if (!t) {
+      t = new BitmapText({ text: label, style: { fontFamily: this.fontName, fontSize: FONT_SIZE } });
+      this.texts.set(index, t);
+      this.container.addChild(t);
+    }
+    return t;
+  }
+
+  private trim(): void {
+    if (this.texts.size <= MAX_CACHED) return;
+    for (const [i, t] of this.texts) {
+      if (this.texts.size <= MAX_CACHED / 2) break;
+      if (this.shown.has(i)) continue;
+      t.destroy();
+      this.texts.delete(i);
+    }
+  }
+}

@@ -1,0 +1,347 @@
+/**
+ * The MapEngine facade: owns the Pixi application, the camera, the layers, the tools and the
+ * frame loop, and implements the public API of types.ts. It knows nothing of React, state or
+ * the API client.
+ *
+ * Stage, bottom to top: world (tiles per floor, in map pixels under the camera transform),
+ * selection ring, markers, labels, player, tool overlay (all in screen CSS pixels).
+ */
+import { Application, Container, Graphics } from 'pixi.js';
+import { SUBCATEGORIES } from '../domain/categories';
+import type { MapDefinition } from '../domain/maps';
+import type { TileManifest } from '../domain/tiles';
+import type { ToolContext } from '../tools/events';
+import { ToolManager, type ToolFactory } from '../tools/tool-manager';
+import { Camera } from './camera';
+import { Emitter } from './emitter';
+import { FrameLoop } from './frame-loop';
+import { HitIndex } from './hit-index';
+import type { IconAtlas } from './icon-atlas';
+import { DomInput } from './input';
+import { FrameStatsRecorder } from './kernels/frame-stats';
+import { ICON_PRIORITY } from './kernels/thinning';
+import { LabelLayer } from './label-layer';
+import { MarkerLayer } from './marker-layer';
+import { PlayerLayer } from './player-layer';
+import { TileLayer } from './tile-layer';
+import type {
+  CameraView, EngineEvents, EngineOptions, FrameStats, MapEngineApi, MarkerColumns, MarkerState, PlayerMarker,
+} from './types';
+
+export const DEFAULT_TILE_BUDGET = 192 * 1024 * 1024;
+
+export class MapEngine implements MapEngineApi {
+  readonly renderer: 'webgl' | 'webgpu' | 'canvas';
+  private readonly events = new Emitter<EngineEvents>();
+  private readonly camera_: Camera;
+  private readonly world = new Container({ label: 'world' });
+  private readonly selectionRing = new Graphics();
+  private readonly overlay = new Container({ label: 'tool-overlay' });
+  private readonly tiles: TileLayer;
+  private readonly markers: MarkerLayer;
+  private readonly labels: LabelLayer;
+  private readonly player = new PlayerLayer();
+  private readonly hits: HitIndex;
+  private readonly tools: ToolManager;
+  private readonly input: DomInput;
+  private readonly loop: FrameLoop;
+  private readonly stats_ = new FrameStatsRecorder(600);
+  private readonly resizeObserver: ResizeObserver | null;
+  private readonly dpr: number;
+  private readonly map: MapDefinition;
+  private uidIndex = new Map<string, number>();
+  private level: number;
+  private hovered = -1;
+  private selected = -1;
+  private zoomEnabled = true;
+  private markersSet = false;
+  private cameraDirty = true;
+  private markersDirty = true;
+  private labelsDirty = true;
+  private ready_ = false;
+  private disposed = false;
+  private readonly unsubscribers: (() => void)[] = [];
+
+  constructor(
+    private readonly app: Application,
+    private readonly atlas: IconAtlas,
+    private readonly options: EngineOptions,
+    manifest: TileManifest,
+  ) {
+    this.map = options.map;
+    this.dpr = app.renderer.resolution;
+    this.renderer = rendererName(app.renderer.name);
+    this.level = this.map.defaultLevel;
+    const container = options.container;
+    this.camera_ = new Camera(this.map, { width: app.screen.width, height: app.screen.height });
+    this.tiles = new TileLayer({
+      map: this.map,
+      manifest,
+      tileBase: options.tileBase ?? '',
+      budgetBytes: options.tileBudgetBytes ?? DEFAULT_TILE_BUDGET,
+      onTile: () => this.loop.invalidate(),
+    });
+    this.tiles.setLevel(this.level);
+    this.markers = new MarkerLayer(this.map, atlas);
+    this.labels = new LabelLayer(this.dpr);
+    this.hits = new HitIndex(this.markers);
+    this.world.addChild(this.tiles.container);
+    this.selectionRing.circle(0, 0, 1).stroke({ color: 0xffd54a, width: 0.14 });
+    this.selectionRing.visible = false;
+    app.stage.addChild(this.world, this.selectionRing, this.markers.container, this.labels.container, this.player.container, this.overlay);
+    app.stage.eventMode = 'none';
+
+    this.loop = new FrameLoop((now) => this.frame(now));
+    this.unsubscribers.push(this.camera_.onChange(() => {
+      this.cameraDirty = true;
+      this.loop.invalidate();
+    }));
+    this.tools = new ToolManager(this.toolContext());
+    this.unsubscribers.push(this.tools.onPathChange((path) => this.events.emit('toolchange', { path })));
+    this.input = new DomInput(app.canvas, (event) => {
+      this.tools.dispatch(event);
+      if (event.type === 'pointer_move' && this.events.has('pointermove')) {
+        const m = this.camera_.toMap(event.screenX, event.screenY);
+        this.events.emit('pointermove', { mapX: m.x, mapY: m.y, screenX: event.screenX, screenY: event.screenY });
+      }
+    });
+    this.resizeObserver = typeof ResizeObserver === 'function' ? new ResizeObserver(() => this.resize()) : null;
+    this.resizeObserver?.observe(container);
+    this.resize();
+    this.loop.invalidate();
+  }
+
+  get ready(): boolean {
+    return this.ready_;
+  }
+
+  setMarkers(columns: MarkerColumns): void {
+    this.markers.setMarkers(columns);
+    this.uidIndex = new Map(columns.uids.map((uid, i) => [uid, i]));
+    this.hovered = -1;
+    this.selected = -1;
+    this.markers.setSelected(-1);
+    this.labels.reset();
+    this.markersSet = true;
+    this.markDirty();
+  }
+
+  setFilter(indices: Uint32Array): void {
+    this.markers.setFilter(indices);
+    this.markDirty();
+  }
+
+  setLevel(num: number): void {
+    if (!this.map.levels.some((l) => l.num === num)) {
+      throw new Error(`map ${this.map.id} has no level ${num} (levels: ${this.map.levels.map((l) => l.num).join(', ')})`);
+    }
+    this.level = num;
+    this.tiles.setLevel(num);
+    this.markers.setLevel(num);
+    this.markDirty();
+  }
+
+  setPlayer(player: PlayerMarker | null, ping: boolean): void {
+    this.player.set(player, ping, performance.now());
+    this.loop.invalidate();
+  }
+
+  setMarkerScale(scale: number): void {
+    this.markers.setScale(scale);
+    this.markDirty();
+  }
+
+  setSelected(uid: string | null): void {
+    this.selected = uid === null ? -1 : (this.uidIndex.get(uid) ?? -1);
+    this.markers.setSelected(this.selected);
+    this.markDirty();
+  }
+
+  setZoomEnabled(enabled: boolean): void {
+    this.zoomEnabled = enabled;
+  }
+
+  camera(): CameraView {
+    return this.camera_.state;
+  }
+
+  setView(view: Partial<CameraView>): void {
+    this.camera_.set(view);
+  }
+
+  toScreen(mapX: number, mapY: number): { x: number; y: number } {
+    return this.camera_.toScreen(mapX, mapY);
+  }
+
+  toMap(screenX: number, screenY: number): { x: number; y: number } {
+    return this.camera_.toMap(screenX, screenY);
+  }
+
+  markerStates(): MarkerState[] {
+    const cols = this.markers.markers;
+    if (!cols) return [];
+    const out: MarkerState[] = [];
+    for (const i of this.markers.filtered()) {
+      out.push({
+        uid: cols.uids[i],
+        subCategory: SUBCATEGORIES[cols.icon[i]]?.id ?? 'unknown',
+        level: cols.level[i],
+        x: cols.x[i],
+        y: cols.y[i],
+        alpha: this.markers.alphaOf(i),
+        visible: this.markers.isDrawn(i),
+      });
+    }
+    return out;
+  }
+
+  stats(): FrameStats {
+    return this.stats_.snapshot();
+  }
+
+  on<K extends keyof EngineEvents>(event: K, listener: (payload: EngineEvents[K]) => void): () => void {
+    return this.events.on(event, listener);
+  }
+
+  resize(): void {
+    if (this.disposed) return;
+    const el = this.options.container;
+    const width = Math.max(1, Math.floor(el.clientWidth));
+    const height = Math.max(1, Math.floor(el.clientHeight));
+    if (width !== this.app.screen.width || height !== this.app.screen.height) this.app.renderer.resize(width, height);
+    this.camera_.setViewport({ width, height });
+    this.cameraDirty = true;
+    this.loop.invalidate();
+  }
+
+  toolPath(): string {
+    return this.tools.path();
+  }
+
+  setTool(id: string): void {
+    this.tools.setTool(id);
+  }
+
+  registerTool(id: string, factory: ToolFactory): void {
+    this.tools.register(id, factory);
+  }
+
+  /** Screen-space container above everything, for tool overlays (shapes being drawn). */
+  get toolOverlay(): Container {
+    return this.overlay;
+  }
+
+  dispose(): void {
+    if (this.disposed) return;
+    this.disposed = true;
+    this.loop.dispose();
+    this.input.dispose();
+    this.resizeObserver?.disconnect();
+    for (const u of this.unsubscribers.splice(0)) u();
+    this.tools.dispose();
+    this.events.clear();
+    this.tiles.dispose();
+    this.markers.dispose();
+    this.labels.dispose();
+    this.player.dispose();
+    this.atlas.destroy();
+    this.app.destroy({ removeView: true }, { children: true, texture: false });
+  }
+
+  private markDirty(): void {
+    this.markersDirty = true;
+    this.labelsDirty = true;
+    this.loop.invalidate();
+  }
+
+  private frame(now: number): boolean {
+    const t0 = performance.now();
+    const view = this.camera_.state;
+    const viewport = this.camera_.viewport;
+    const cameraChanged = this.cameraDirty;
+    this.cameraDirty = false;
+    this.world.scale.set(view.zoom);
+    this.world.position.set(viewport.width / 2 - view.x * view.zoom, viewport.height / 2 - view.y * view.zoom);
+    const tileState = this.tiles.update(view, viewport, this.dpr);
+    if (cameraChanged || this.markersDirty) {
+      this.markers.update(view, viewport);
+      this.hits.invalidate();
+      this.markersDirty = false;
+      this.labelsDirty = true;
+    }
+    const cols = this.markers.markers;
+    if (this.labelsDirty && cols) {
+      this.labels.update(
+        {
+          drawn: this.markers.drawn,
+          drawnCount: this.markers.drawnCount,
+          screenX: this.markers.screenX,
+          screenY: this.markers.screenY,
+          iconCss: this.markers.iconCss,
+          labels: cols.labels,
+          alwaysLabel: cols.alwaysLabel,
+          priority: (i) => (cols.level[i] === this.level ? 0 : 8) + (ICON_PRIORITY[cols.icon[i]] ?? 7),
+          alpha: (i) => this.markers.alphaOf(i),
+        },
+        this.hovered,
+        this.selected,
+      );
+      this.labelsDirty = false;
+    }
+    this.placeSelectionRing();
+    const animating = this.player.update((x, y) => this.camera_.toScreen(x, y), now);
+    const t1 = performance.now();
+    this.app.renderer.render(this.app.stage);
+    const t2 = performance.now();
+    this.stats_.record(t1 - t0, t2 - t1);
+    if (cameraChanged) this.events.emit('camerachange', view);
+    if (!this.ready_ && this.markersSet && tileState.settled) {
+      this.ready_ = true;
+      this.events.emit('ready', undefined);
+    }
+    return animating;
+  }
+
+  private placeSelectionRing(): void {
+    const sel = this.selected;
+    const cols = this.markers.markers;
+    if (sel < 0 || !cols || !this.markers.isDrawn(sel)) {
+      this.selectionRing.visible = false;
+      return;
+    }
+    const s = this.camera_.toScreen(cols.x[sel], cols.y[sel]);
+    this.selectionRing.visible = true;
+    this.selectionRing.position.set(s.x, s.y);
+    this.selectionRing.scale.set(this.markers.iconCss * 0.72);
+  }
+
+  private toolContext(): ToolContext {
+    return {
+      panBy: (dx, dy) => this.camera_.panBy(dx, dy),
+      zoomAt: (factor, x, y) => this.camera_.zoomAt(factor, x, y),
+      isZoomEnabled: () => this.zoomEnabled,
+      hitTest: (x, y) => {
+        const i = this.hits.hit(x, y);
+        return i >= 0 ? (this.markers.markers?.uids[i] ?? null) : null;
+      },
+      setHover: (uid) => {
+        const i = uid === null ? -1 : (this.uidIndex.get(uid) ?? -1);
+        if (i === this.hovered) return;
+        this.hovered = i;
+        this.labelsDirty = true;
+        this.loop.invalidate();
+      },
+      setCursor: (cursor) => {
+        this.app.canvas.style.cursor = cursor;
+      },
+      toMap: (x, y) => this.camera_.toMap(x, y),
+      markerClick: (uid) => this.events.emit('markerclick', { uid }),
+      mapClick: (mapX, mapY) => this.events.emit('mapclick', { mapX, mapY }),
+      levelStep: (direction) => this.events.emit('levelstep', { direction }),
+    };
+  }
+}
+
+function rendererName(name: string): 'webgl' | 'webgpu' | 'canvas' {
+  return name === 'webgpu' ? 'webgpu' : name === 'webgl' ? 'webgl' : 'canvas';
+}

@@ -1,0 +1,190 @@
+/**
+ * Tiles of every SVG layer (floor) of the map, in world space (map pixels; the parent
+ * container carries the camera transform). One container per layer, in manifest order
+ * (bottom first), each at the opacity of the selected level; layers at opacity 0 load nothing.
+ *
+ * Per update: pick the pyramid level for zoom × dpr, plan which loaded tiles cover the view
+ * (wanted ones, else parents / children), hand the missing tiles to the loader centre-out,
+ * and evict least-recently-drawn textures beyond the byte budget.
+ */
+import { Container, ImageSource, Sprite, Texture } from 'pixi.js';
+import { layerOpacities, type MapDefinition } from '../domain/maps';
+import { tileBounds, tilePath, type TileManifest } from '../domain/tiles';
+import type { ViewportSize } from './kernels/camera';
+import { planEviction, textureBytes } from './kernels/lru';
+import { planCover, tileKey, visibleTiles, type TileCoord } from './kernels/tiles';
+import { TileLoader, fetchImageBitmap, type TileFetcher, type TileRequest } from './tile-loader';
+import type { CameraView } from './types';
+
+interface CachedTile {
+  texture: Texture;
+  bytes: number;
+  lastUsed: number;
+}
+
+interface Floor {
+  id: string;
+  container: Container;
+  sprites: Sprite[];
+  opacity: number;
+}
+
+export interface TileLayerOptions {
+  map: MapDefinition;
+  manifest: TileManifest;
+  tileBase: string;
+  budgetBytes: number;
+  /** A tile arrived: the engine schedules a frame. */
+  onTile: () => void;
+  fetcher?: TileFetcher<ImageBitmap>;
+}
+
+export interface TileUpdate {
+  /** Every wanted tile of every shown layer is drawn (or failed). */
+  settled: boolean;
+  drawn: number;
+  missing: number;
+}
+
+export class TileLayer {
+  readonly container = new Container({ label: 'tiles' });
+  private readonly floors: Floor[];
+  private readonly cache = new Map<string, CachedTile>();
+  private readonly loader: TileLoader<ImageBitmap>;
+  private frame = 0;
+
+  constructor(private readonly options: TileLayerOptions) {
+    this.floors = options.manifest.layers.map((id) => {
+      const container = new Container({ label: `floor:${id}` });
+      this.container.addChild(container);
+      return { id, container, sprites: [], opacity: 1 };
+    });
+    this.loader = new TileLoader<ImageBitmap>({
+      fetcher: options.fetcher ?? fetchImageBitmap,
+      concurrency: 6,
+      onLoad: (key, bitmap) => this.store(key, bitmap),
+      onError: (key, error) => {
+        if ((error as { name?: string })?.name !== 'AbortError') console.warn(`raidmap: tile ${key} failed:`, error);
+      },
+    });
+  }
+
+  setLevel(levelNum: number): void {
+    const opacities = layerOpacities(this.options.map, levelNum);
+    for (const floor of this.floors) {
+      // A layer of the manifest the definition does not know is drawn at full opacity only on the main level.
+      floor.opacity = opacities[floor.id] ?? 0;
+      floor.container.alpha = floor.opacity;
+      floor.container.visible = floor.opacity > 0;
+    }
+  }
+
+  update(view: CameraView, viewport: ViewportSize, dpr: number): TileUpdate {
+    this.frame++;
+    const { manifest } = this.options;
+    const pinned = new Set<string>();
+    const perLayerMissing: TileRequest[][] = [];
+    let drawnTotal = 0;
+    let missingTotal = 0;
+    let unsettled = 0;
+    for (const floor of this.floors) {
+      if (floor.opacity <= 0) {
+        this.showSprites(floor, []);
+        continue;
+      }
+      const range = visibleTiles(view, viewport, dpr, manifest);
+      for (const t of range.tiles) pinned.add(tileKey(floor.id, t.z, t.x, t.y));
+      const plan = planCover(range.tiles, (t) => this.cache.has(tileKey(floor.id, t.z, t.x, t.y)), manifest);
+      this.showSprites(floor, plan.draw);
+      drawnTotal += plan.draw.length;
+      missingTotal += plan.missing.length;
+      const requests: TileRequest[] = [];
+      for (const t of plan.missing) {
+        const key = tileKey(floor.id, t.z, t.x, t.y);
+        if (!this.loader.hasFailed(key)) unsettled++;
+        requests.push({ key, url: `${this.options.tileBase}${tilePath(manifest, floor.id, t.z, t.x, t.y)}` });
+      }
+      perLayerMissing.push(requests);
+    }
+    // Interleave layers so every floor fills in centre-out at the same pace.
+    const queue: TileRequest[] = [];
+    const longest = Math.max(0, ...perLayerMissing.map((r) => r.length));
+    for (let i = 0; i < longest; i++) for (const r of perLayerMissing) if (i < r.length) queue.push(r[i]);
+    this.loader.want(queue);
+    this.evict(pinned);
+    return { settled: unsettled === 0, drawn: drawnTotal, missing: missingTotal };
+  }
+
+  /** Bytes of tile textures held. */
+  get bytes(): number {
+    let total = 0;
+    for (const t of this.cache.values()) total += t.bytes;
+    return total;
+  }
+
+  get cachedTiles(): number {
+    return this.cache.size;
+  }
+
+  dispose(): void {
+    this.loader.dispose();
+    for (const tile of this.cache.values()) destroyTexture(tile.texture);
+    this.cache.clear();
+    this.container.destroy({ children: true });
+  }
+
+  private store(key: string, bitmap: ImageBitmap): void {
+    const existing = this.cache.get(key);
+    if (existing) destroyTexture(existing.texture);
+    const source = new ImageSource({ resource: bitmap, alphaMode: 'premultiplied-alpha', scaleMode: 'linear' });
+    const texture = new Texture({ source });
+    this.cache.set(key, { texture, bytes: textureBytes(bitmap.width, bitmap.height), lastUsed: this.frame });
+    this.options.onTile();
+  }
+
+  private showSprites(floor: Floor, draw: TileCoord[]): void {
+    const { width, height } = this.options.manifest;
+    for (let i = 0; i < draw.length; i++) {
+      const t = draw[i];
+      const key = tileKey(floor.id, t.z, t.x, t.y);
+      const cached = this.cache.get(key)!;
+      cached.lastUsed = this.frame;
+      let sprite = floor.sprites[i];
+      if (!sprite) {
+        sprite = new Sprite();
+        floor.sprites.push(sprite);
+        floor.container.addChild(sprite);
+      }
+      const b = tileBounds(width, height, t.z, t.x, t.y);
+      sprite.texture = cached.texture;
+      sprite.position.set(b.minX, b.minY);
+      sprite.setSize(b.maxX - b.minX, b.maxY - b.minY);
+      sprite.visible = true;
+    }
+    for (let i = draw.length; i < floor.sprites.length; i++) {
+      floor.sprites[i].visible = false;
+      floor.sprites[i].texture = Texture.EMPTY;
+    }
+  }
+
+  private evict(pinned: Set<string>): void {
+    const entries = [...this.cache].map(([key, t]) => ({
+      key,
+      bytes: t.bytes,
+      lastUsed: t.lastUsed,
+      pinned: pinned.has(key) || t.lastUsed === this.frame,
+    }));
+    for (const key of planEviction(entries, this.options.budgetBytes)) {
+      const tile = this.cache.get(key);
+      if (!tile) continue;
+      destroyTexture(tile.texture);
+      this.cache.delete(key);
+    }
+  }
+}
+
+function destroyTexture(texture: Texture): void {
+  const resource = texture.source.resource as { close?: () => void } | undefined;
+  texture.destroy(true);
+  resource?.close?.();
+}

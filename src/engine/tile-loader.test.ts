@@ -1,0 +1,78 @@
+import { describe, expect, it } from 'vitest';
+import { TileLoader } from './tile-loader';
+
+interface Pending {
+  url: string;
+  signal: AbortSignal;
+  resolve: (v: string) => void;
+  reject: (e: unknown) => void;
+}
+
+function harness(concurrency = 2) {
+  const pending: Pending[] = [];
+  const loaded: string[] = [];
+  const errors: string[] = [];
+  let clock = 0;
+  const loader = new TileLoader<string>({
+    concurrency,
+    retryMs: 1000,
+    now: () => clock,
+    fetcher: (url, signal) => new Promise((resolve, reject) => pending.push({ url, signal, resolve, reject })),
+    onLoad: (key, value) => loaded.push(`${key}=${value}`),
+    onError: (key) => errors.push(key),
+  });
+  return { loader, pending, loaded, errors, tick: (ms: number) => (clock += ms) };
+}
+
+const req = (key: string) => ({ key, url: `/t/${key}` });
+const flush = () => new Promise((r) => setTimeout(r, 0));
+
+describe('TileLoader', () => {
+  it('starts at most `concurrency` requests, in the wanted order', async () => {
+    const h = harness(2);
+    h.loader.want([req('a'), req('b'), req('c')]);
+    expect(h.pending.map((p) => p.url)).toEqual(['/t/a', '/t/b']);
+    h.pending[0].resolve('A');
+    await flush();
+    expect(h.loaded).toEqual(['a=A']);
+    expect(h.pending.map((p) => p.url)).toEqual(['/t/a', '/t/b', '/t/c']);
+  });
+
+  it('drops queued tiles and aborts in-flight ones that are no longer wanted', async () => {
+    const h = harness(2);
+    h.loader.want([req('a'), req('b'), req('c')]);
+    h.loader.want([req('b'), req('d')]);
+    expect(h.pending[0].signal.aborted).toBe(true);
+    expect(h.pending[1].signal.aborted).toBe(false);
+    expect(h.pending.map((p) => p.url)).toEqual(['/t/a', '/t/b', '/t/d']);
+    h.pending[0].resolve('late');
+    await flush();
+    expect(h.loaded).toEqual([]);
+  });
+
+  it('does not retry a failed tile until retryMs has passed', async () => {
+    const h = harness(1);
+    h.loader.want([req('x')]);
+    h.pending[0].reject(new Error('404'));
+    await flush();
+    expect(h.errors).toEqual(['x']);
+    expect(h.loader.hasFailed('x')).toBe(true);
+    h.loader.want([req('x')]);
+    expect(h.pending).toHaveLength(1);
+    h.tick(1000);
+    h.loader.want([req('x')]);
+    expect(h.pending).toHaveLength(2);
+  });
+
+  it('aborts everything on dispose and ignores later results', async () => {
+    const h = harness(3);
+    h.loader.want([req('a'), req('b')]);
+    h.loader.dispose();
+    expect(h.pending.every((p) => p.signal.aborted)).toBe(true);
+    h.pending[0].resolve('A');
+    await flush();
+    expect(h.loaded).toEqual([]);
+    h.loader.want([req('c')]);
+    expect(h.pending).toHaveLength(2);
+  });
+});

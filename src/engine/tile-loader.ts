@@ -1,0 +1,120 @@
+/**
+ * Tile download queue: at most `concurrency` requests in flight, started in the order the
+ * layer wants them (centre-out). Each `want()` replaces the wanted list: queued tiles that left
+ * the view are dropped and in-flight ones aborted. A failed tile is not retried for `retryMs`.
+ */
+export interface TileRequest {
+  key: string;
+  url: string;
+}
+
+export type TileFetcher<T> = (url: string, signal: AbortSignal) => Promise<T>;
+
+export interface TileLoaderOptions<T> {
+  fetcher: TileFetcher<T>;
+  onLoad: (key: string, value: T) => void;
+  onError?: (key: string, error: unknown) => void;
+  concurrency?: number;
+  retryMs?: number;
+  now?: () => number;
+}
+
+export class TileLoader<T> {
+  private queue: TileRequest[] = [];
+  private readonly inFlight = new Map<string, AbortController>();
+  private readonly failedAt = new Map<string, number>();
+  private disposed = false;
+  private readonly concurrency: number;
+  private readonly retryMs: number;
+  private readonly now: () => number;
+
+  constructor(private readonly options: TileLoaderOptions<T>) {
+    this.concurrency = Math.max(1, options.concurrency ?? 6);
+    this.retryMs = options.retryMs ?? 10_000;
+    this.now = options.now ?? (() => performance.now());
+  }
+
+  /** Tiles wanted now, most important first; anything else pending is cancelled. */
+  want(requests: readonly TileRequest[]): void {
+    if (this.disposed) return;
+    const wanted = new Set(requests.map((r) => r.key));
+    for (const [key, controller] of this.inFlight) {
+      if (!wanted.has(key)) {
+        controller.abort();
+        this.inFlight.delete(key);
+      }
+    }
+    const t = this.now();
+    this.queue = requests.filter((r) => {
+      if (this.inFlight.has(r.key)) return false;
+      const failed = this.failedAt.get(r.key);
+      return failed === undefined || t - failed >= this.retryMs;
+    });
+    this.pump();
+  }
+
+  isLoading(key: string): boolean {
+    return this.inFlight.has(key);
+  }
+
+  hasFailed(key: string): boolean {
+    const failed = this.failedAt.get(key);
+    return failed !== undefined && this.now() - failed < this.retryMs;
+  }
+
+  get pending(): number {
+    return this.queue.length + this.inFlight.size;
+  }
+
+  dispose(): void {
+    this.disposed = true;
+    for (const controller of this.inFlight.values()) controller.abort();
+    this.inFlight.clear();
+    this.queue = [];
+  }
+
+  private pump(): void {
+    while (!this.disposed && this.inFlight.size < this.concurrency && this.queue.length > 0) {
+      const request = this.queue.shift()!;
+      this.start(request);
+    }
+  }
+
+  private start(request: TileRequest): void {
+    const controller = new AbortController();
+    this.inFlight.set(request.key, controller);
+    this.options
+      .fetcher(request.url, controller.signal)
+      .then(
+        (value) => {
+          if (this.inFlight.get(request.key) !== controller || this.disposed) {
+            release(value);
+            return;
+          }
+          this.inFlight.delete(request.key);
+          this.failedAt.delete(request.key);
+          this.options.onLoad(request.key, value);
+        },
+        (error: unknown) => {
+          if (this.inFlight.get(request.key) !== controller) return;
+          this.inFlight.delete(request.key);
+          this.failedAt.set(request.key, this.now());
+          this.options.onError?.(request.key, error);
+        },
+      )
+      .finally(() => this.pump());
+  }
+}
+
+/** Frees a value that arrived after its tile was cancelled (ImageBitmaps hold memory until closed). */
+function release(value: unknown): void {
+  if (value && typeof (value as { close?: unknown }).close === 'function') (value as { close: () => void }).close();
+}
+
+/** Fetches an image and decodes it off the main thread. */
+export async function fetchImageBitmap(url: string, signal: AbortSignal): Promise<ImageBitmap> {
+  const response = await fetch(url, { signal });
+  if (!response.ok) throw new Error(`tile ${url}: HTTP ${response.status}`);
+  const blob = await response.blob();
+  return createImageBitmap(blob, { premultiplyAlpha: 'premultiply' });
+}
