@@ -23,6 +23,7 @@ export function createFakeEngine(size = { width: 1000, height: 800 }, view: Came
   const listeners = new Map<string, Set<Listener>>();
   let camera = { ...view };
   let ready = false;
+  let tool = 'pan.idle';
   const record = (method: string, ...args: unknown[]) => engine.calls.push({ method, args });
 
   const engine: FakeEngine = {
@@ -95,6 +96,14 @@ export function createFakeEngine(size = { width: 1000, height: 800 }, view: Came
     },
     resize() {
       record('resize');
+    },
+    toolPath: () => tool,
+    setTool(id) {
+      record('setTool', id);
+      tool = `${id}.idle`;
+    },
+    registerTool(id) {
+      record('registerTool', id);
     },
     dispose() {
       record('dispose');
