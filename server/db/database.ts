@@ -18,6 +18,8 @@ export interface Db {
   dialect: Dialect;
   /** Largest number of bound parameters one statement may carry on this dialect. */
   maxParams: number;
+  /** PostgreSQL schema in use when one was chosen (pgSchema). */
+  schema?: string;
   close(): Promise<void>;
 }
 
@@ -26,6 +28,8 @@ export interface OpenDatabaseOptions {
   databaseUrl?: string;
   /** SQLite file path, or ':memory:'. */
   sqliteFile?: string;
+  /** PostgreSQL only: the schema to work in (search_path), e.g. one per test file. Default: the server's. */
+  pgSchema?: string;
 }
 
 export function openDatabase(options: OpenDatabaseOptions): Db {
@@ -33,9 +37,16 @@ export function openDatabase(options: OpenDatabaseOptions): Db {
     if (!isPostgresUrl(options.databaseUrl)) {
       throw new Error('databaseUrl must start with postgres:// or postgresql://');
     }
-    const pool = new pg.Pool({ connectionString: options.databaseUrl, max: 10 });
+    if (options.pgSchema !== undefined && !/^[a-z_][a-z0-9_]{0,62}$/.test(options.pgSchema)) {
+      throw new Error(`pgSchema must be a plain lower-case identifier, got "${options.pgSchema}"`);
+    }
+    const pool = new pg.Pool({
+      connectionString: options.databaseUrl,
+      max: 10,
+      ...(options.pgSchema ? { options: `-c search_path=${options.pgSchema}` } : {}),
+    });
     const kysely = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
-    return { kysely, dialect: 'postgres', maxParams: 65_000, close: () => kysely.destroy() };
+    return { kysely, dialect: 'postgres', maxParams: 65_000, schema: options.pgSchema, close: () => kysely.destroy() };
   }
   const file = options.sqliteFile;
   if (!file) throw new Error('openDatabase needs a databaseUrl or a sqliteFile');
@@ -57,7 +68,12 @@ export class MigrationError extends Error {
 
 /** Runs every pending migration. Safe to call on every start: applied ones are skipped. */
 export async function migrateToLatest(db: Db): Promise<MigrationResult[]> {
-  const migrator = new Migrator({ db: db.kysely, provider: migrationProvider });
+  const migrator = new Migrator({
+    db: db.kysely,
+    provider: migrationProvider,
+    // Kysely looks for its bookkeeping tables by schema, not through search_path.
+    ...(db.schema ? { migrationTableSchema: db.schema } : {}),
+  });
   const { error, results = [] } = await migrator.migrateToLatest();
   if (error) throw new MigrationError(error, results);
   return results;

@@ -18,7 +18,7 @@ export function tempDir(prefix = 'raidmap-test-'): string {
   return fs.mkdtempSync(path.join(os.tmpdir(), prefix));
 }
 
-const TABLES = ['markers', 'quests', 'items', 'kysely_migration', 'kysely_migration_lock'];
+let schemas = 0;
 
 export function testBackends(): TestBackend[] {
   const backends: TestBackend[] = [
@@ -37,10 +37,19 @@ export function testBackends(): TestBackend[] {
     backends.push({
       name: 'postgres',
       open: async () => {
-        const db = openDatabase({ databaseUrl: url });
-        // Tests share one database: start each from an empty schema.
-        for (const table of TABLES) await sql`drop table if exists ${sql.table(table)} cascade`.execute(db.kysely);
-        return db;
+        // Test files run in parallel on one database: each open() works in its own schema,
+        // dropped again on close.
+        const schema = `test_${process.pid}_${++schemas}`;
+        const db = openDatabase({ databaseUrl: url, pgSchema: schema });
+        await sql`drop schema if exists ${sql.id(schema)} cascade`.execute(db.kysely);
+        await sql`create schema ${sql.id(schema)}`.execute(db.kysely);
+        return {
+          ...db,
+          close: async () => {
+            await sql`drop schema if exists ${sql.id(schema)} cascade`.execute(db.kysely);
+            await db.close();
+          },
+        };
       },
     });
   }
