@@ -423,11 +423,11 @@ function floorPlan(b: Building, floor: number, opts: { floorFill: string; wall: 
 function drawDefs(w: World): string {
   const t = w.theme;
   return `<defs>
-<pattern id="trees" width="46" height="46" patternUnits="userSpaceOnUse"><rect width="46" height="46" fill="${t.forest}"/><circle cx="11" cy="12" r="9" fill="#3f5a30" opacity="0.75"/><circle cx="33" cy="25" r="11" fill="#3a532c" opacity="0.7"/><circle cx="15" cy="37" r="7" fill="#4d6a3a" opacity="0.8"/></pattern>
-<pattern id="plough" width="24" height="24" patternUnits="userSpaceOnUse" patternTransform="rotate(35)"><rect width="24" height="24" fill="${t.field}"/><path d="M0 12H24" stroke="#000" stroke-opacity="0.07" stroke-width="4"/></pattern>
-<radialGradient id="hill"><stop offset="0" stop-color="#5f4f33" stop-opacity="0.35"/><stop offset="1" stop-color="#5f4f33" stop-opacity="0"/></radialGradient>
-<linearGradient id="deep" x1="0" y1="0" x2="${w.theme.water === 'coast-west' ? '-1' : '0'}" y2="${w.theme.water === 'coast-west' ? '0' : '1'}"><stop offset="0" stop-color="#4a7ca6"/><stop offset="1" stop-color="#2c5479"/></linearGradient>
-<pattern id="parking" width="40" height="90" patternUnits="userSpaceOnUse"><rect width="40" height="90" fill="#5f5f5c"/><path d="M0 0V60" stroke="#e8e4d8" stroke-width="3"/></pattern>
+<pattern id="sample-trees" width="46" height="46" patternUnits="userSpaceOnUse"><rect width="46" height="46" fill="${t.forest}"/><circle cx="11" cy="12" r="9" fill="#3f5a30" opacity="0.75"/><circle cx="33" cy="25" r="11" fill="#3a532c" opacity="0.7"/><circle cx="15" cy="37" r="7" fill="#4d6a3a" opacity="0.8"/></pattern>
+<pattern id="sample-plough" width="24" height="24" patternUnits="userSpaceOnUse" patternTransform="rotate(35)"><rect width="24" height="24" fill="${t.field}"/><path d="M0 12H24" stroke="#000" stroke-opacity="0.07" stroke-width="4"/></pattern>
+<radialGradient id="sample-hill"><stop offset="0" stop-color="#5f4f33" stop-opacity="0.35"/><stop offset="1" stop-color="#5f4f33" stop-opacity="0"/></radialGradient>
+<linearGradient id="sample-deep" x1="0" y1="0" x2="${w.theme.water === 'coast-west' ? '-1' : '0'}" y2="${w.theme.water === 'coast-west' ? '0' : '1'}"><stop offset="0" stop-color="#4a7ca6"/><stop offset="1" stop-color="#2c5479"/></linearGradient>
+<pattern id="sample-parking" width="40" height="90" patternUnits="userSpaceOnUse"><rect width="40" height="90" fill="#5f5f5c"/><path d="M0 0V60" stroke="#e8e4d8" stroke-width="3"/></pattern>
 </defs>`;
 }
 
@@ -436,21 +436,21 @@ function drawMain(w: World, map: MapDefinition): string {
   const S = Math.min(W, H);
   const parts: string[] = [`<rect width="${W}" height="${H}" fill="${theme.ground}"/>`];
   if (theme.maze) return parts.join('') + drawMaze(w, `${map.id}:main`, false);
-  for (const f of w.fields) parts.push(`<path d="${smoothPath(f, true)}" fill="url(#plough)"/>`);
+  for (const f of w.fields) parts.push(`<path d="${smoothPath(f, true)}" fill="url(#sample-plough)"/>`);
   for (const h of w.hills) {
-    parts.push(`<ellipse cx="${n1(h.cx)}" cy="${n1(h.cy)}" rx="${n1(h.rx)}" ry="${n1(h.ry)}" fill="url(#hill)"/>`);
+    parts.push(`<ellipse cx="${n1(h.cx)}" cy="${n1(h.cy)}" rx="${n1(h.rx)}" ry="${n1(h.ry)}" fill="url(#sample-hill)"/>`);
     parts.push(`<path d="${h.rings.map((r) => smoothPath(r, true)).join('')}" fill="none" stroke="#5f5236" stroke-opacity="0.35" stroke-width="3"/>`);
   }
-  for (const f of w.forests) parts.push(`<path d="${smoothPath(f, true)}" fill="url(#trees)" stroke="#3b5230" stroke-width="4" stroke-opacity="0.6"/>`);
+  for (const f of w.forests) parts.push(`<path d="${smoothPath(f, true)}" fill="url(#sample-trees)" stroke="#3b5230" stroke-width="4" stroke-opacity="0.6"/>`);
   // Water.
   if (w.coast) {
     const sea = smoothPath(w.coast.sea.slice(0, w.coast.line.length), false) + w.coast.sea.slice(w.coast.line.length).map((p) => `L${n1(p[0])} ${n1(p[1])}`).join('') + 'Z';
     const shore = smoothPath(w.coast.line, false);
-    parts.push(`<clipPath id="sea-clip"><path d="${sea}"/></clipPath>`);
+    parts.push(`<clipPath id="sample-sea-clip"><path d="${sea}"/></clipPath>`);
     parts.push(`<path d="${shore}" fill="none" stroke="#d9c894" stroke-width="${n1(S * 0.03)}"/>`);
-    parts.push(`<path d="${sea}" fill="url(#deep)"/>`);
-    parts.push(`<path d="${shore}" fill="none" stroke="#6fa0c6" stroke-width="${n1(S * 0.05)}" clip-path="url(#sea-clip)"/>`);
-    parts.push(`<path d="${shore}" fill="none" stroke="#8db8d6" stroke-width="${n1(S * 0.018)}" clip-path="url(#sea-clip)"/>`);
+    parts.push(`<path d="${sea}" fill="url(#sample-deep)"/>`);
+    parts.push(`<path d="${shore}" fill="none" stroke="#6fa0c6" stroke-width="${n1(S * 0.05)}" clip-path="url(#sample-sea-clip)"/>`);
+    parts.push(`<path d="${shore}" fill="none" stroke="#8db8d6" stroke-width="${n1(S * 0.018)}" clip-path="url(#sample-sea-clip)"/>`);
     parts.push(`<path d="${shore}" fill="none" stroke="#9c8a5c" stroke-width="3" stroke-dasharray="14 10"/>`);
   }
   if (w.shorePoint) {
@@ -483,7 +483,7 @@ function drawMain(w: World, map: MapDefinition): string {
     const yard = 40;
     parts.push(`<rect x="${n1(W * c.x - yard)}" y="${n1(H * c.y - yard)}" width="${n1(W * c.w + yard * 2)}" height="${n1(H * c.h + yard * 2)}" fill="#8a877f" stroke="#55524b" stroke-width="6"/>`);
     const lot: Rect = { x: W * c.x, y: H * (c.y + c.h) + yard + S * 0.06, w: W * c.w * 0.35, h: S * 0.07 };
-    if (lot.y + lot.h < H - 20) parts.push(`<rect x="${n1(lot.x)}" y="${n1(lot.y)}" width="${n1(lot.w)}" height="${n1(lot.h)}" fill="url(#parking)"/>`);
+    if (lot.y + lot.h < H - 20) parts.push(`<rect x="${n1(lot.x)}" y="${n1(lot.y)}" width="${n1(lot.w)}" height="${n1(lot.h)}" fill="url(#sample-parking)"/>`);
     for (const h of w.halls) parts.push(floorPlan(h, 1, { floorFill: c.floor, wall: '#2f2e2b' }));
   }
   // Buildings: shadow, roof, ridge.

@@ -84,6 +84,17 @@ async function writeAtomic(file: string, body: Buffer | string): Promise<void> {
   await fs.rename(tmp, file);
 }
 
+/** Tiles encoded and written at once while building a level. */
+const ENCODE_CONCURRENCY = 4;
+
+async function forEachLimit<T>(items: readonly T[], limit: number, fn: (item: T) => Promise<void>): Promise<void> {
+  let next = 0;
+  const worker = async () => {
+    while (next < items.length) await fn(items[next++]);
+  };
+  await Promise.all(Array.from({ length: Math.min(limit, items.length) }, worker));
+}
+
 async function exists(file: string): Promise<boolean> {
   try {
     await fs.access(file);
@@ -246,18 +257,18 @@ export class TileStore {
     const scale = tileScale(z);
     const image = await renderRegion(this.layer(source, layerId), { mapX: 0, mapY: 0, scale, outWidth: level.width, outHeight: level.height }, map.size);
     this.renders++;
-    let written = 0;
     const cols = Math.ceil(level.width / TILE_SIZE);
     const rows = Math.ceil(level.height / TILE_SIZE);
-    for (let y = 0; y < rows; y++) {
-      for (let x = 0; x < cols; x++) {
-        const t = { z, x, y };
-        const file = this.tileFile(map.id, source.version, layerId, t);
-        if (await exists(file)) continue;
-        await this.writeTile(file, await encodeTile(image, tilePixelRect(map.size.width, map.size.height, t)));
-        written++;
-      }
-    }
+    const tiles: TileAddress[] = [];
+    for (let y = 0; y < rows; y++) for (let x = 0; x < cols; x++) tiles.push({ z, x, y });
+    let written = 0;
+    // A few tiles at a time keep the thread pool busy (encoding and writing are off the event loop).
+    await forEachLimit(tiles, ENCODE_CONCURRENCY, async (t) => {
+      const file = this.tileFile(map.id, source.version, layerId, t);
+      if (await exists(file)) return;
+      await this.writeTile(file, await encodeTile(image, tilePixelRect(map.size.width, map.size.height, t)));
+      written++;
+    });
     return written;
   }
 

@@ -126,20 +126,22 @@ function isNonRendering(el: SvgElement): boolean {
   return el.name.includes(':') || NON_RENDERING.has(el.name);
 }
 
-function* walk(el: SvgElement): Generator<SvgElement> {
+/** The elements that can draw: definitions (gradients, symbols, patterns…) and their insides are left out. */
+function* drawable(el: SvgElement): Generator<SvgElement> {
   yield el;
-  for (const c of el.children) yield* walk(c);
+  for (const c of el.children) if (!isNonRendering(c)) yield* drawable(c);
 }
 
 const LABEL_ATTRS = ['inkscape:label', 'data-name'];
 
 /**
- * Finds a layer: first an element whose `id` is the layer id; else a group whose
+ * Finds a layer among the drawable elements (a gradient or pattern of the same id is no
+ * layer): first an element whose `id` is the layer id; else a group whose
  * `inkscape:label` (Inkscape) or `data-name` (Illustrator) is the layer id, exactly, then
  * ignoring case.
  */
 export function findLayer(root: SvgElement, layerId: string): SvgElement | undefined {
-  const all = [...walk(root)];
+  const all = [...drawable(root)];
   const byId = all.find((el) => el.attrs.get('id') === layerId);
   if (byId) return byId;
   const groups = all.filter((el) => localName(el.name) === 'g');

@@ -86,13 +86,3 @@ export function metatilesOfLevel(mapWidth: number, mapHeight: number, z: number)
   }
   return out;
 }
-
-/** Number of tiles in levels 0..maxZ. */
-export function tileCount(mapWidth: number, mapHeight: number, maxZ: number): number {
-  let n = 0;
-  for (let z = MIN_TILE_Z; z <= maxZ; z++) {
-    const { cols, rows } = tileGrid(mapWidth, mapHeight, z);
-    n += cols * rows;
-  }
-  return n;
-}
