@@ -16,6 +16,8 @@ export interface PrepareAllTilesOptions {
   maps: MapDefinition[];
   /** Called after each layer of each map: done and total count layers. */
   onProgress?: (done: number, total: number) => void;
+  /** Stops the build between levels (on server shutdown); what is done stays done. */
+  signal?: AbortSignal;
 }
 
 export interface PrepareAllTilesResult {
@@ -37,6 +39,7 @@ export async function prepareAllTiles(opts: PrepareAllTilesOptions): Promise<Pre
   opts.onProgress?.(0, total);
   const result: PrepareAllTilesResult = { maps: [], failed: [], ms: 0 };
   for (const map of opts.maps) {
+    if (opts.signal?.aborted) break;
     let layersDone = 0;
     try {
       const source = await store.source(map);
@@ -45,12 +48,17 @@ export async function prepareAllTiles(opts: PrepareAllTilesOptions): Promise<Pre
         console.warn(`tiles: ${map.id}: ${source.path} has no layer ${missing.map((m) => `"${m}"`).join(', ')} (looked for id=, inkscape:label=, data-name=); those tiles are empty`);
       }
       result.maps.push(
-        await store.prepareMap(map, () => {
-          layersDone++;
-          opts.onProgress?.(++done, total);
-        }),
+        await store.prepareMap(
+          map,
+          () => {
+            layersDone++;
+            opts.onProgress?.(++done, total);
+          },
+          opts.signal,
+        ),
       );
     } catch (err) {
+      if (opts.signal?.aborted) break;
       const message = (err as Error).message;
       console.error(`tiles: ${map.id}: could not build tiles: ${message}`);
       result.failed.push({ map: map.id, error: message });

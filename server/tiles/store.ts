@@ -276,7 +276,7 @@ export class TileStore {
    * Makes levels 0..PREBUILT_MAX_Z of every layer of a map, unless this version is
    * already complete on disk; removes the map's other versions.
    */
-  async prepareMap(map: MapDefinition, onLayer?: (layerId: string) => void): Promise<PrepareMapResult> {
+  async prepareMap(map: MapDefinition, onLayer?: (layerId: string) => void, signal?: AbortSignal): Promise<PrepareMapResult> {
     const started = performance.now();
     this.maps.set(map.id, map);
     const source = await this.source(map);
@@ -292,7 +292,10 @@ export class TileStore {
     }
     let tilesWritten = 0;
     for (const layerId of map.layers) {
-      for (let z = MIN_TILE_Z; z <= PREBUILT_MAX_Z; z++) tilesWritten += await this.buildLevel(source, layerId, z);
+      for (let z = MIN_TILE_Z; z <= PREBUILT_MAX_Z; z++) {
+        signal?.throwIfAborted();
+        tilesWritten += await this.buildLevel(source, layerId, z);
+      }
       onLayer?.(layerId);
     }
     const ms = performance.now() - started;

@@ -1,0 +1,53 @@
+/** prepareAllTiles: progress, a broken map does not stop the others, abort, and the manifest it leads to. */
+import { copyFileSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { afterAll, describe, expect, it, vi } from 'vitest';
+import { MAPS, type MapDefinition } from '../../src/domain/maps';
+import { loadManifest, prepareAllTiles } from './index';
+
+const root = mkdtempSync(path.join(tmpdir(), 'raidmap-prepare-'));
+afterAll(() => rmSync(root, { recursive: true, force: true }));
+
+const small = (base: MapDefinition): MapDefinition => ({ ...base, size: { width: 512, height: 512 }, layers: ['main', 'level2'] });
+
+describe('prepareAllTiles', () => {
+  const assetsDir = path.join(root, 'assets');
+  const tilesDir = path.join(root, 'tiles');
+  mkdirSync(path.join(assetsDir, 'maps', 'dev'), { recursive: true });
+  mkdirSync(path.join(assetsDir, 'maps', 'factory'), { recursive: true });
+  writeFileSync(path.join(assetsDir, 'maps', 'dev', 'map.svg'), '<svg xmlns="http://www.w3.org/2000/svg"><g id="main"></svg>');
+  copyFileSync(path.resolve(__dirname, '../../tests/fixtures/svg/inkscape-layers.svg'), path.join(assetsDir, 'maps', 'factory', 'map.svg'));
+  const maps = [small(MAPS.dev), small(MAPS.factory)];
+
+  it('does nothing once aborted', async () => {
+    const controller = new AbortController();
+    controller.abort();
+    const result = await prepareAllTiles({ assetsDir, tilesDir, maps, signal: controller.signal });
+    expect(result.maps).toEqual([]);
+  });
+
+  it('builds the good maps, reports the broken one, and counts progress in layers', async () => {
+    const progress = vi.fn();
+    const error = vi.spyOn(console, 'error').mockImplementation(() => {});
+    const result = await prepareAllTiles({ assetsDir, tilesDir, maps, onProgress: progress });
+    error.mockRestore();
+    expect(result.failed).toEqual([{ map: 'dev', error: expect.stringContaining('does not match') }]);
+    expect(result.maps).toEqual([expect.objectContaining({ map: 'factory', built: true })]);
+    expect(progress).toHaveBeenNthCalledWith(1, 0, 4);
+    expect(progress).toHaveBeenLastCalledWith(4, 4);
+    const manifest = await loadManifest('factory', { assetsDir, tilesDir });
+    expect(manifest).toMatchObject({ map: 'factory', version: result.maps[0].version, width: 512, height: 512, layers: ['main', 'level2'] });
+    expect(await loadManifest('atlantis', { assetsDir, tilesDir })).toBeUndefined();
+  });
+
+  it('warns about layers the SVG lacks and still builds them (empty)', async () => {
+    const warn = vi.spyOn(console, 'warn').mockImplementation(() => {});
+    const map = { ...small(MAPS.factory), layers: ['main', 'level2', 'level3'] };
+    const result = await prepareAllTiles({ assetsDir, tilesDir, maps: [map] });
+    expect(warn).toHaveBeenCalledWith(expect.stringContaining('"level3"'));
+    warn.mockRestore();
+    expect(result.failed).toEqual([]);
+    expect(result.maps[0].built).toBe(true);
+  });
+});
