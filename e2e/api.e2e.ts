@@ -249,7 +249,6 @@ describe('tiles', () => {
       `/tiles/customs/${m.version}/${layer}/0/${cols}/0.${f}`,
       `/tiles/customs/${m.version}/${layer}/0/0/${rows}.${f}`,
       `/tiles/customs/${m.version}/${layer}/${m.maxZ + 1}/0/0.${f}`,
-      `/tiles/customs/${m.version}/${layer}/-1/0/0.${f}`,
       `/tiles/customs/not-the-version/${layer}/0/0/0.${f}`,
       `/tiles/customs/${m.version}/no-such-layer/0/0/0.${f}`,
       `/tiles/atlantis/${m.version}/${layer}/0/0/0.${f}`,
@@ -259,6 +258,12 @@ describe('tiles', () => {
       expect(header(res, 'content-type'), path).toMatch(/application\/json/);
     }
     expect((await rawGet('/tiles/atlantis/manifest.json')).status).toBe(404);
+    // Malformed coordinates are a client error too (400 or 404), with a JSON body.
+    for (const path of [`/tiles/customs/${m.version}/${layer}/-1/0/0.${f}`, `/tiles/customs/${m.version}/${layer}/0/x/0.${f}`]) {
+      const res = await rawGet(path);
+      expect([400, 404], path).toContain(res.status);
+      expect(header(res, 'content-type'), path).toMatch(/application\/json/);
+    }
   });
 });
 

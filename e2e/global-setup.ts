@@ -40,6 +40,10 @@ export default async function setup(project: TestProject): Promise<() => Promise
     throw error;
   }
   process.once('exit', onExit);
+  const running = server;
+  running.onUnexpectedExit((reason) => {
+    console.error(`\ne2e: the raidmap server ${reason} while the tests ran; every later test will fail to connect.\n--- last server output ---\n${running.logs().slice(-40).join('\n')}\n---`);
+  });
   project.provide('baseUrl', server.baseUrl);
   const { tiles } = server.health;
   console.log(`e2e: raidmap server at ${server.baseUrl} (tiles ${tiles.done}/${tiles.total}${tiles.ready ? ', ready' : ', still building'})`);

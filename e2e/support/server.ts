@@ -38,6 +38,8 @@ export interface RunningServer {
   stop(): Promise<void>;
   /** Synchronous SIGKILL of the server's process group, for process 'exit' handlers. */
   killNow(): void;
+  /** Calls back when the server exits on its own (not through stop()), with the reason. */
+  onUnexpectedExit(listener: (reason: string) => void): void;
 }
 
 export function freePort(): Promise<number> {
@@ -137,7 +139,11 @@ export async function startServer(options: StartServerOptions): Promise<RunningS
     exited = `exited with ${signal ?? `code ${code}`}`;
   });
 
-  const stop = () => stopChild(child);
+  let stopping = false;
+  const stop = () => {
+    stopping = true;
+    return stopChild(child);
+  };
   const fail = async (why: string): Promise<never> => {
     await stop();
     throw new Error(`raidmap server at ${baseUrl} ${why}\n--- server output ---\n${lines.join('\n')}`);
@@ -167,6 +173,11 @@ export async function startServer(options: StartServerOptions): Promise<RunningS
     logs: () => [...lines],
     health,
     stop,
+    onUnexpectedExit: (listener) => {
+      child.on('exit', (code, signal) => {
+        if (!stopping) listener(`exited with ${signal ?? `code ${code}`}`);
+      });
+    },
     killNow: () => {
       if (child.pid === undefined || child.exitCode !== null) return;
       try {
