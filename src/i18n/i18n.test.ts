@@ -60,3 +60,11 @@ describe('translations', () => {
     expect(i18n.t('title.map', { name: 'Customs' })).toBe('Map - Customs - raidmap');
   });
 });
+
+describe('UI languages', () => {
+  it('are exactly the marker languages', async () => {
+    const { LANGUAGES } = await import('../domain/marker');
+    const { UI_LANGUAGES } = await import('./index');
+    expect([...UI_LANGUAGES].sort()).toEqual([...LANGUAGES].sort());
+  });
+});

@@ -4,17 +4,21 @@
  */
 import i18next from 'i18next';
 import { initReactI18next } from 'react-i18next';
-import { LANGUAGES, type Language } from '../domain/marker';
+// Types only: the marker module pulls in zod, which the page itself does not need.
+import type { Language } from '../domain/marker';
 import { readStored, writeStored } from '../state/storage';
 import en from './en.json';
 import ru from './ru.json';
 
 export const LANGUAGE_KEY = 'map:lang';
 
-export const resources = { en: { translation: en }, ru: { translation: ru } } as const;
+export const resources = { en: { translation: en }, ru: { translation: ru } } as const satisfies Record<Language, unknown>;
+
+/** The UI languages: the marker languages (en, ru), each with its translation file. */
+export const UI_LANGUAGES = Object.keys(resources) as Language[];
 
 export function isLanguage(value: unknown): value is Language {
-  return typeof value === 'string' && (LANGUAGES as readonly string[]).includes(value);
+  return typeof value === 'string' && (UI_LANGUAGES as readonly string[]).includes(value);
 }
 
 /** The language the visitor chose before, else English (the site's default, whatever the browser says). */
@@ -29,7 +33,7 @@ void i18n.use(initReactI18next).init({
   resources,
   lng: initialLanguage(),
   fallbackLng: 'en',
-  supportedLngs: [...LANGUAGES],
+  supportedLngs: [...UI_LANGUAGES],
   interpolation: { escapeValue: false },
   initAsync: false,
   returnNull: false,

@@ -7,12 +7,12 @@ import { useEffect, useRef } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { MapDefinition } from '../../domain/maps';
 import type { TileManifest } from '../../domain/tiles';
-import { createMapEngine } from '../../engine/index';
 import type { MapEngineApi } from '../../engine/types';
 import type { MarkerLoadResult } from '../../../workers/markers';
 import { iconUrl } from '../../api/icons';
 import { tileBase } from '../../api/tiles';
 import type { EngineHandle } from './automation';
+import { loadEngineModule } from './engineModule';
 import type { MarkerSource } from './markerSource';
 import { type EngineWiring, wireEngine } from './wireEngine';
 
@@ -47,8 +47,10 @@ export function MapCanvas({ map, manifest, source, markers, handle, onError }: M
     const observer = typeof ResizeObserver === 'function' ? new ResizeObserver(resize) : null;
     observer?.observe(host);
 
-    createMapEngine({ container: host, map, manifest, tileBase: tileBase(), iconUrl })
-      .then((created: MapEngineApi) => {
+    loadEngineModule()
+      .then(({ createMapEngine }) => (cancelled ? null : createMapEngine({ container: host, map, manifest, tileBase: tileBase(), iconUrl })))
+      .then((created: MapEngineApi | null) => {
+        if (!created) return;
         if (cancelled) {
           created.dispose();
           return;

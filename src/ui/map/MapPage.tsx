@@ -7,6 +7,7 @@ import { mapView } from '../../state/mapView';
 import { NotFoundPage } from '../pages/NotFoundPage';
 import { useDocumentTitle } from '../useDocumentTitle';
 import { createEngineHandle, installMapAutomation } from './automation';
+import { loadEngineModule } from './engineModule';
 import { MapCanvas } from './MapCanvas';
 import { useMapData } from './useMapData';
 
@@ -28,6 +29,10 @@ function MapScreen({ map }: { map: MapDefinition }) {
   const { ready } = useSnapshot(mapView);
   const [handle] = useState(createEngineHandle);
   useEffect(() => installMapAutomation(map.id, handle), [map.id, handle]);
+  useEffect(() => {
+    // Start loading the engine chunk now, while the manifest and markers are fetched.
+    loadEngineModule().catch(() => undefined);
+  }, []);
 
   const { fail } = data;
   const onEngineError = useCallback(
