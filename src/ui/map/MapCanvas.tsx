@@ -43,9 +43,6 @@ export function MapCanvas({ map, manifest, source, markers, handle, onError }: M
     let cancelled = false;
     let engine: MapEngineApi | null = null;
     let wiring: EngineWiring | null = null;
-    const resize = () => engine?.resize();
-    const observer = typeof ResizeObserver === 'function' ? new ResizeObserver(resize) : null;
-    observer?.observe(host);
 
     loadEngineModule()
       .then(({ createMapEngine }) => (cancelled ? null : createMapEngine({ container: host, map, manifest, tileBase: tileBase(), iconUrl })))
@@ -68,7 +65,6 @@ export function MapCanvas({ map, manifest, source, markers, handle, onError }: M
 
     return () => {
       cancelled = true;
-      observer?.disconnect();
       wiring?.dispose();
       engine?.dispose();
       if (handle.engine === engine) {
