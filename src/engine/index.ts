@@ -2,7 +2,7 @@
  * The map engine: `createMapEngine(options)` mounts a PixiJS (WebGL) map into a container and
  * returns the API of types.ts. See README.md for layers, coordinate spaces and the tile life.
  */
-import { Application } from 'pixi.js';
+import { Application, Container, Graphics, Particle, ParticleContainer, Sprite, Texture } from 'pixi.js';
 import { buildIconAtlas } from './icon-atlas';
 import { MapEngine } from './map-engine';
 import type { EngineOptions, MapEngineApi } from './types';
@@ -28,10 +28,29 @@ function checkOptions(options: EngineOptions): void {
   if (typeof options.iconUrl !== 'function') throw new TypeError('createMapEngine: iconUrl must be a function');
 }
 
+/**
+ * Draws one of each kind of object the map uses so the renderer compiles its shaders now,
+ * while the icons download, rather than in the first real frame (seconds on software GL).
+ */
+function warmUp(app: Application): void {
+  const scene = new Container();
+  const sprite = new Sprite(Texture.WHITE);
+  const particles = new ParticleContainer({ texture: Texture.WHITE });
+  particles.addParticle(new Particle(Texture.WHITE));
+  const shape = new Graphics().circle(0, 0, 4).fill({ color: 0xffffff }).stroke({ color: 0, width: 1 });
+  sprite.alpha = 0.5;
+  scene.addChild(sprite, particles, shape);
+  app.renderer.render(scene);
+  scene.destroy({ children: true });
+}
+
 export async function createMapEngine(options: EngineOptions): Promise<MapEngineApi> {
   checkOptions(options);
   const { container } = options;
   const app = new Application();
+  // The icons download and decode while the renderer starts.
+  const atlasPromise = buildIconAtlas(options.iconUrl);
+  atlasPromise.catch(() => {});
   await app.init({
     preference: 'webgl',
     antialias: false,
@@ -50,7 +69,8 @@ export async function createMapEngine(options: EngineOptions): Promise<MapEngine
   canvas.setAttribute('aria-label', `${options.map.name} map`);
   container.appendChild(canvas);
   try {
-    const atlas = await buildIconAtlas(options.iconUrl);
+    warmUp(app);
+    const atlas = await atlasPromise;
     return new MapEngine(app, atlas, options, options.manifest);
   } catch (error) {
     app.destroy({ removeView: true }, { children: true });

@@ -33,7 +33,9 @@ function acquireFont(resolution: number): string {
     BitmapFont.install({
       name,
       resolution,
-      chars: [['a', 'z'], ['A', 'Z'], ['0', '9'], ['а', 'я'], ['А', 'Я'], 'ёЁ .,:;-–—()\'"/&#+!?№'],
+      // Glyphs are added on demand as labels need them; kerning pairs cost O(chars²) to measure.
+      chars: [['a', 'z'], ['A', 'Z'], ['0', '9'], ' -—'],
+      skipKerning: true,
       style: {
         fontFamily: 'system-ui, "Segoe UI", Roboto, Arial, sans-serif',
         fontSize: FONT_SIZE,

@@ -52,6 +52,8 @@ export class TileLayer {
   private readonly cache = new Map<string, CachedTile>();
   private readonly loader: TileLoader<ImageBitmap>;
   private frame = 0;
+  /** Tiles that failed to load (a failed tile is retried later). */
+  failures = 0;
 
   constructor(private readonly options: TileLayerOptions) {
     this.floors = options.manifest.layers.map((id) => {
@@ -64,7 +66,9 @@ export class TileLayer {
       concurrency: 6,
       onLoad: (key, bitmap) => this.store(key, bitmap),
       onError: (key, error) => {
-        if ((error as { name?: string })?.name !== 'AbortError') console.warn(`raidmap: tile ${key} failed:`, error);
+        if ((error as { name?: string })?.name === 'AbortError') return;
+        // One warning per engine: a broken tile server would otherwise flood the console.
+        if (this.failures++ === 0) console.warn(`raidmap: tile ${key} failed (further failures are counted, not logged):`, error);
       },
     });
   }
