@@ -18,6 +18,11 @@ export interface Db {
   dialect: Dialect;
   /** Largest number of bound parameters one statement may carry on this dialect. */
   maxParams: number;
+  /**
+   * SQLite only: the better-sqlite3 handle under Kysely, for bulk paths that need prepared
+   * statements (100,000-row inserts). Everything else goes through `kysely`.
+   */
+  sqlite?: SQLite.Database;
   /** PostgreSQL schema in use when one was chosen (pgSchema). */
   schema?: string;
   close(): Promise<void>;
@@ -56,7 +61,7 @@ export function openDatabase(options: OpenDatabaseOptions): Db {
   sqlite.pragma('synchronous = NORMAL');
   sqlite.pragma('foreign_keys = ON');
   const kysely = new Kysely<Database>({ dialect: new SqliteDialect({ database: sqlite }) });
-  return { kysely, dialect: 'sqlite', maxParams: 32_000, close: () => kysely.destroy() };
+  return { kysely, dialect: 'sqlite', maxParams: 32_000, sqlite, close: () => kysely.destroy() };
 }
 
 export class MigrationError extends Error {

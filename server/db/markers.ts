@@ -2,7 +2,7 @@
  * Marker repository: maps rows ⇄ the domain Marker (src/domain/marker.ts) so routes never see
  * SQL. Writers tell subscribers which map changed (the list cache listens).
  */
-import type { Insertable, Kysely, Selectable } from 'kysely';
+import { sql, type Insertable, type Kysely, type RawBuilder, type Selectable } from 'kysely';
 import type { Marker, MarkerImage } from '../../src/domain/marker';
 import type { Db } from './database';
 import type { Database, MarkersTable } from './schema';
@@ -89,6 +89,48 @@ export function markerRowJson(row: MarkerRow): string {
   );
 }
 
+const COLUMNS = [
+  'uid', 'map', 'category', 'sub_category', 'level', 'x', 'y', 'name', 'desc', 'imgs', 'name_l10n',
+  'desc_l10n', 'quest_uid', 'items_uid', 'extra', 'created_at', 'updated_at',
+] as const satisfies readonly (keyof MarkersTable)[];
+
+/**
+ * SQLite bulk insert through one prepared statement: several times faster than building
+ * multi-row statements. Runs inside the caller's transaction when one is open.
+ */
+function insertWithPreparedStatement(sqlite: NonNullable<Db['sqlite']>, markers: readonly Marker[], now: string): void {
+  const statement = sqlite.prepare(
+    `insert into markers (${COLUMNS.map((c) => `"${c}"`).join(', ')}) values (${COLUMNS.map(() => '?').join(', ')})`,
+  );
+  const run = () => {
+    for (const marker of markers) {
+      const row = markerToRow(marker, now);
+      statement.run(COLUMNS.map((c) => row[c] ?? null));
+    }
+  };
+  if (sqlite.inTransaction) run();
+  else sqlite.transaction(run)();
+}
+
+/**
+ * SQL that renders one marker row as its JSON text inside the database (C code, no per-row
+ * JavaScript): the same object as markerRowJson for rows without pass-through fields.
+ */
+function markerJsonSql(dialect: Db['dialect']): RawBuilder<string> {
+  if (dialect === 'postgres') {
+    return sql<string>`json_build_object(
+      'uid', uid, 'map', map, 'category', category, 'subCategory', sub_category, 'level', level,
+      'geometry', json_build_object('x', x, 'y', y), 'name', name, 'desc', "desc", 'imgs', imgs::json,
+      'name_l10n', name_l10n::json, 'desc_l10n', desc_l10n::json, 'questUid', quest_uid, 'itemsUid', items_uid::json)::text`;
+  }
+  const json = (column: string, empty: string) => sql.raw(`case when json_valid(${column}) then json(${column}) else json('${empty}') end`);
+  return sql<string>`json_object(
+    'uid', uid, 'map', map, 'category', category, 'subCategory', sub_category, 'level', level,
+    'geometry', json_object('x', x, 'y', y), 'name', name, 'desc', "desc", 'imgs', ${json('imgs', '[]')},
+    'name_l10n', ${json('name_l10n', '{}')}, 'desc_l10n', ${json('desc_l10n', '{}')}, 'questUid', quest_uid,
+    'itemsUid', ${json('items_uid', '[]')})`;
+}
+
 export type MarkersChangedListener = (map: string) => void;
 
 export class MarkerRepository {
@@ -118,8 +160,28 @@ export class MarkerRepository {
 
   /** `{"markers":[…]}` for a map, as JSON text (the list endpoint's body). */
   async listJsonByMap(map: string): Promise<string> {
-    const rows = await this.db.kysely.selectFrom('markers').selectAll().where('map', '=', map).orderBy('uid').execute();
-    return `{"markers":[${rows.map(markerRowJson).join(',')}]}`;
+    // The database writes each plain row's JSON; rows with pass-through fields are merged here.
+    const query = this.db.kysely
+      .selectFrom('markers')
+      .select(['uid', sql<string | null>`case when extra = '{}' then ${markerJsonSql(this.db.dialect)} end`.as('json')])
+      .where('map', '=', map)
+      .orderBy('uid');
+    let rows: { uid: string; json: string | null }[];
+    if (this.db.sqlite) {
+      // Same SQL, run as row arrays on the handle: several times faster for 100,000 rows.
+      const compiled = query.compile();
+      const arrays = this.db.sqlite.prepare(compiled.sql).raw().all(...compiled.parameters) as [string, string | null][];
+      rows = arrays.map(([uid, json]) => ({ uid, json }));
+    } else {
+      rows = await query.execute();
+    }
+    let withExtra = new Map<string, string>();
+    if (rows.some((r) => r.json === null)) {
+      const full = await this.db.kysely.selectFrom('markers').selectAll().where('map', '=', map).where('extra', '<>', '{}').execute();
+      withExtra = new Map(full.map((r) => [r.uid, markerRowJson(r)]));
+    }
+    const parts = rows.map((r) => r.json ?? withExtra.get(r.uid)).filter((p): p is string => p !== undefined);
+    return `{"markers":[${parts.join(',')}]}`;
   }
 
   async get(uid: string): Promise<Marker | undefined> {
@@ -151,6 +213,14 @@ export class MarkerRepository {
   async insertMany(markers: readonly Marker[], executor?: Kysely<Database>): Promise<void> {
     if (markers.length === 0) return;
     const now = new Date().toISOString();
+    const { sqlite } = this.db;
+    // SQLite: the caller's transaction (executor) or none open → the prepared-statement path.
+    // Another async transaction in flight → Kysely below, which waits for it.
+    if (sqlite && (executor !== undefined || !sqlite.inTransaction)) {
+      insertWithPreparedStatement(sqlite, markers, now);
+      if (!executor) this.notifyChanged(markers.map((m) => m.map));
+      return;
+    }
     const write = async (trx: Kysely<Database>) => {
       for (let i = 0; i < markers.length; i += this.batchSize) {
         const rows = markers.slice(i, i + this.batchSize).map((m) => markerToRow(m, now));
