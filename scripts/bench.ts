@@ -30,6 +30,15 @@ async function countMarkers(baseUrl: string, mapId: string): Promise<number> {
   return body.markers.length;
 }
 
+/** Fails the benchmark with the server's output when the server stopped answering. */
+async function assertServerUp(server: RunningServer): Promise<void> {
+  const ok = await fetch(`${server.baseUrl}/api/be/health`, { signal: AbortSignal.timeout(5000) }).then(
+    (r) => r.ok,
+    () => false,
+  );
+  if (!ok) throw new Error(`the server stopped answering during the run\n--- server output ---\n${server.logs().slice(-40).join('\n')}`);
+}
+
 async function main() {
   const options = parseOptions(process.argv.slice(2));
   if (!isMapId(options.map)) throw new Error(`unknown map "${options.map}"`);
@@ -65,10 +74,12 @@ async function main() {
         // A warm-up run renders and caches the deep tiles on the server, so runs compare.
         log('bench: warm-up run');
         await measureRun({ browser, baseUrl: server.baseUrl, mapId: options.map, markers, throttle: 1, run: 0, viewport: VIEWPORT });
+        await assertServerUp(server);
         for (const throttle of options.throttle) {
           for (let run = 1; run <= options.runs; run += 1) {
             const result = await measureRun({ browser, baseUrl: server.baseUrl, mapId: options.map, markers, throttle, run, viewport: VIEWPORT });
             results.push(result);
+            await assertServerUp(server);
             log(
               `bench: ${markers} markers, throttle ${throttle}, run ${run}: ${result.fps.toFixed(1)} fps, busy ${result.busyPct.toFixed(1)} %, ` +
                 `lag ${result.inputLagMs.toFixed(0)} ms, engine p95 ${result.engineP95.toFixed(2)} ms, ready ${result.readyMs.toFixed(0)} ms`,

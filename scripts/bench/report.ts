@@ -26,6 +26,8 @@ export const COLUMNS: Column[] = [
   { title: 'engine p95 ms', value: (s) => n(s.engineP95, 2) },
   { title: 'ready ms', value: (s) => n(s.readyMs, 0) },
   { title: 'heap MB', value: (s) => n(s.heapMB) },
+  { title: 'tiles', value: (s) => n(s.tileRequests, 0) },
+  { title: 'tile p95 ms', value: (s) => n(s.tileP95Ms, 0) },
 ];
 
 export function textTable(summaries: readonly Summary[]): string {

@@ -26,6 +26,7 @@ interface EngineStats {
   recent: number[];
 }
 
+const TILE_URL = /\/tiles\/[^/]+\/[^/]+\/[^/]+\/\d+\/\d+\/\d+\.(webp|png)/;
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 const nowEpoch = () => performance.timeOrigin + performance.now();
 
@@ -76,6 +77,16 @@ export async function measureRun(options: RunOptions): Promise<RunResult> {
     const page = await context.newPage();
     const pageErrors: string[] = [];
     page.on('pageerror', (e) => pageErrors.push(e.message));
+    // Tile requests during the gesture and how long each took to arrive.
+    let recordingTiles = false;
+    const tileMs: number[] = [];
+    let tileFailures = 0;
+    page.on('requestfinished', (request) => {
+      if (recordingTiles && TILE_URL.test(request.url())) tileMs.push(request.timing().responseEnd);
+    });
+    page.on('requestfailed', (request) => {
+      if (recordingTiles && TILE_URL.test(request.url())) tileFailures += 1;
+    });
     await page.addInitScript({ content: probeScript() });
     const cdp = await context.newCDPSession(page);
     await cdp.send('Performance.enable');
@@ -98,6 +109,7 @@ export async function measureRun(options: RunOptions): Promise<RunResult> {
     await page.evaluate(() => {
       (window as unknown as { __bench: BenchProbe }).__bench.recording = true;
     });
+    recordingTiles = true;
     const before = await metrics(cdp);
     const wallStart = nowEpoch();
     const startAt = wallStart + 50;
@@ -120,6 +132,7 @@ export async function measureRun(options: RunOptions): Promise<RunResult> {
     await sleep(300);
     const after = await metrics(cdp);
     const wallEnd = nowEpoch();
+    recordingTiles = false;
     const probe = await page.evaluate(() => {
       const p = (window as unknown as { __bench: BenchProbe }).__bench;
       p.recording = false;
@@ -171,6 +184,9 @@ export async function measureRun(options: RunOptions): Promise<RunResult> {
       readyMs,
       heapMB: after.JSHeapUsedSize / (1024 * 1024),
       gestureMs,
+      tileRequests: tileMs.length + tileFailures,
+      tileFailures,
+      tileP95Ms: percentile(tileMs, 0.95),
     };
   } finally {
     await context.close();

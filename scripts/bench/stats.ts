@@ -75,11 +75,16 @@ export interface RunResult {
   readyMs: number;
   heapMB: number;
   gestureMs: number;
+  /** Tile requests during the gesture, how many failed, and the p95 time to fetch one (ms). */
+  tileRequests: number;
+  tileFailures: number;
+  tileP95Ms: number;
 }
 
 export const NUMERIC_FIELDS = [
   'fps', 'frameP50', 'frameP95', 'frameP99', 'framesOver50', 'inputLagMs', 'maxPressLagMs',
   'longTasks', 'longestTaskMs', 'busyPct', 'engineP50', 'engineP95', 'engineFrames', 'readyMs', 'heapMB', 'gestureMs',
+  'tileRequests', 'tileFailures', 'tileP95Ms',
 ] as const satisfies readonly (keyof RunResult)[];
 
 export type Summary = Omit<RunResult, 'run'> & { runs: number };
