@@ -19,7 +19,7 @@ export class Camera {
   constructor(map: Pick<MapDefinition, 'size' | 'startZoom' | 'minZoom' | 'maxZoom'>, viewport: ViewportSize) {
     this.limits = { minZoom: map.minZoom, maxZoom: map.maxZoom, mapWidth: map.size.width, mapHeight: map.size.height };
     this.size = { ...viewport };
-    this.view = clampView({ x: map.size.width / 2, y: map.size.height / 2, zoom: map.startZoom }, this.limits);
+    this.view = clampView({ x: map.size.width / 2, y: map.size.height / 2, zoom: map.startZoom }, this.limits, this.size);
   }
 
   get state(): CameraView {
@@ -34,16 +34,17 @@ export class Camera {
     if (!(viewport.width >= 0) || !(viewport.height >= 0)) return;
     if (viewport.width === this.size.width && viewport.height === this.size.height) return;
     this.size = { ...viewport };
+    this.view = clampView(this.view, this.limits, this.size);
     this.notify();
   }
 
   set(view: Partial<CameraView>): void {
-    this.apply(clampView({ ...this.view, ...definedOnly(view) }, this.limits));
+    this.apply(clampView({ ...this.view, ...definedOnly(view) }, this.limits, this.size));
   }
 
   panBy(screenDx: number, screenDy: number): void {
     if (!Number.isFinite(screenDx) || !Number.isFinite(screenDy)) return;
-    this.apply(panBy(this.view, screenDx, screenDy, this.limits));
+    this.apply(panBy(this.view, screenDx, screenDy, this.limits, this.size));
   }
 
   zoomAt(factor: number, screenX: number, screenY: number): void {

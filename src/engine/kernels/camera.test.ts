@@ -17,9 +17,25 @@ describe('camera clamping', () => {
     expect(clampZoom(Number.NaN, limits)).toBe(0.12);
   });
 
-  it('keeps the centre on the map so it cannot be lost off-screen', () => {
+  it('without a viewport, keeps the centre on the map', () => {
     expect(clampView({ x: -500, y: 9000, zoom: 1 }, limits)).toEqual({ x: 0, y: 3200, zoom: 1 });
     expect(clampView({ x: Number.POSITIVE_INFINITY, y: Number.NaN, zoom: 1 }, limits)).toEqual({ x: 2200, y: 1600, zoom: 1 });
+  });
+
+  it('keeps a map larger than the view covering it (no empty margin)', () => {
+    // zoom 1: the view spans 1280 × 800 map px; half of it is 640 × 400.
+    expect(clampView({ x: -500, y: 9000, zoom: 1 }, limits, viewport)).toEqual({ x: 640, y: 2800, zoom: 1 });
+    expect(clampView({ x: 5000, y: 100, zoom: 1 }, limits, viewport)).toEqual({ x: 3760, y: 400, zoom: 1 });
+    expect(clampView({ x: 1000, y: 1000, zoom: 1 }, limits, viewport)).toEqual({ x: 1000, y: 1000, zoom: 1 });
+  });
+
+  it('centres a map smaller than the view, per axis', () => {
+    // zoom 0.2: the view spans 6400 × 4000 map px, wider and taller than the map.
+    expect(clampView({ x: 0, y: 0, zoom: 0.2 }, limits, viewport)).toEqual({ x: 2200, y: 1600, zoom: 0.2 });
+    // zoom 0.3: 4267 px wide (< 4400, clamped) and 2667 px tall (< 3200, clamped).
+    const v = clampView({ x: 0, y: 0, zoom: 0.3 }, limits, viewport);
+    expect(v.x).toBeCloseTo(640 / 0.3, 9);
+    expect(v.y).toBeCloseTo(400 / 0.3, 9);
   });
 });
 
@@ -66,16 +82,17 @@ describe('zoomAround', () => {
   it('stops at the min zoom and ignores bad factors', () => {
     const view = { x: 2000, y: 1500, zoom: 0.2 };
     expect(zoomAround(view, viewport, 0.1, 640, 400, limits).zoom).toBe(0.12);
-    expect(zoomAround(view, viewport, Number.NaN, 640, 400, limits)).toEqual(view);
-    expect(zoomAround(view, viewport, -2, 640, 400, limits)).toEqual(view);
+    expect(zoomAround(view, viewport, Number.NaN, 640, 400, limits)).toEqual({ x: 2200, y: 1600, zoom: 0.2 });
+    expect(zoomAround(view, viewport, -2, 640, 400, limits)).toEqual({ x: 2200, y: 1600, zoom: 0.2 });
   });
 });
 
 describe('panBy', () => {
   it('moves the map with the pointer and clamps last', () => {
     const view = { x: 2000, y: 1500, zoom: 2 };
-    expect(panBy(view, 100, -50, limits)).toEqual({ x: 1950, y: 1525, zoom: 2 });
-    expect(panBy(view, 1e7, 0, limits).x).toBe(0);
+    expect(panBy(view, 100, -50, limits, viewport)).toEqual({ x: 1950, y: 1525, zoom: 2 });
+    expect(panBy(view, 1e7, 0, limits, viewport).x).toBe(320);
+    expect(panBy(view, -1e7, 0, limits, viewport).x).toBe(4400 - 320);
   });
 });
 

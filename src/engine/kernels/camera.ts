@@ -30,12 +30,26 @@ export function clampZoom(zoom: number, limits: Pick<CameraLimits, 'minZoom' | '
   return Math.min(limits.maxZoom, Math.max(limits.minZoom, zoom));
 }
 
-/** Zoom clamped to the limits and the centre kept on the map, so the map can never be lost off-screen. */
-export function clampView(view: CameraView, limits: CameraLimits): CameraView {
+/**
+ * One axis of the centre clamp: a map wider than the view keeps the view inside it; a map
+ * narrower than the view is centred. Without a viewport size, the centre stays on the map.
+ */
+function clampAxis(centre: number, mapSize: number, viewSize: number | undefined, zoom: number): number {
+  if (!Number.isFinite(centre)) return mapSize / 2;
+  if (viewSize === undefined || !(viewSize > 0)) return Math.min(mapSize, Math.max(0, centre));
+  const half = viewSize / 2 / zoom;
+  if (2 * half >= mapSize) return mapSize / 2;
+  return Math.min(mapSize - half, Math.max(half, centre));
+}
+
+/** Zoom clamped to the limits, then the centre clamped so the map can never be lost off-screen. */
+export function clampView(view: CameraView, limits: CameraLimits, viewport?: ViewportSize): CameraView {
   const zoom = clampZoom(view.zoom, limits);
-  const x = Number.isFinite(view.x) ? Math.min(limits.mapWidth, Math.max(0, view.x)) : limits.mapWidth / 2;
-  const y = Number.isFinite(view.y) ? Math.min(limits.mapHeight, Math.max(0, view.y)) : limits.mapHeight / 2;
-  return { x, y, zoom };
+  return {
+    x: clampAxis(view.x, limits.mapWidth, viewport?.width, zoom),
+    y: clampAxis(view.y, limits.mapHeight, viewport?.height, zoom),
+    zoom,
+  };
 }
 
 export function mapToScreen(view: CameraView, viewport: ViewportSize, mapX: number, mapY: number): { x: number; y: number } {
@@ -64,17 +78,17 @@ export function zoomAround(
   screenY: number,
   limits: CameraLimits,
 ): CameraView {
-  if (!Number.isFinite(factor) || factor <= 0) return clampView(view, limits);
+  if (!Number.isFinite(factor) || factor <= 0) return clampView(view, limits, viewport);
   const zoom = clampZoom(view.zoom * factor, limits);
   const anchor = screenToMap(view, viewport, screenX, screenY);
   const offsetX = screenX - viewport.width / 2;
   const offsetY = screenY - viewport.height / 2;
-  return clampView({ x: anchor.x - offsetX / zoom, y: anchor.y - offsetY / zoom, zoom }, limits);
+  return clampView({ x: anchor.x - offsetX / zoom, y: anchor.y - offsetY / zoom, zoom }, limits, viewport);
 }
 
 /** Pans by a screen-space delta (the map follows the pointer). */
-export function panBy(view: CameraView, screenDx: number, screenDy: number, limits: CameraLimits): CameraView {
-  return clampView({ x: view.x - screenDx / view.zoom, y: view.y - screenDy / view.zoom, zoom: view.zoom }, limits);
+export function panBy(view: CameraView, screenDx: number, screenDy: number, limits: CameraLimits, viewport?: ViewportSize): CameraView {
+  return clampView({ x: view.x - screenDx / view.zoom, y: view.y - screenDy / view.zoom, zoom: view.zoom }, limits, viewport);
 }
 
 /** Wheel delta (pixels, deltaMode already normalised) → zoom factor of one discrete step. */
