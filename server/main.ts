@@ -73,7 +73,7 @@ async function main(): Promise<void> {
       await app.raidmap.markerLists.encoded(body, negotiateEncoding('br'));
     }
     if (closing) return;
-    await prepareAllTiles({
+    const tiles = await prepareAllTiles({
       assetsDir: config.assetsDir,
       tilesDir: config.tilesDir,
       maps: Object.values(MAPS),
@@ -83,7 +83,8 @@ async function main(): Promise<void> {
       },
     });
     progress.ready = true;
-    console.log('tiles ready');
+    const failed = tiles.failed.map((f) => `${f.map} (${f.error})`).join(', ');
+    console.log(`tiles ready in ${Math.round(tiles.ms)} ms${failed ? `; failed: ${failed}` : ''}`);
   })().catch((error: unknown) => console.error('background preparation failed:', error));
 }
 

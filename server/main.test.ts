@@ -1,0 +1,86 @@
+/**
+ * The real entry point as a process: first start seeds and listens, SIGTERM exits cleanly,
+ * a second start on the same DATA_DIR reuses the database.
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import fs from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { afterAll, describe, expect, it } from 'vitest';
+import { tempDir } from './testing/databases';
+
+const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+const tsx = path.join(repoRoot, 'node_modules', '.bin', 'tsx');
+
+interface Started {
+  child: ChildProcess;
+  baseUrl: string;
+  output: () => string;
+}
+
+function start(env: Record<string, string>): Promise<Started> {
+  const child = spawn(tsx, ['server/main.ts'], { cwd: repoRoot, env: { ...process.env, PORT: '0', HOST: '127.0.0.1', ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+  let text = '';
+  return new Promise((resolve, reject) => {
+    const timer = setTimeout(() => {
+      child.kill('SIGKILL');
+      reject(new Error(`server did not start:\n${text}`));
+    }, 60_000);
+    const onData = (chunk: Buffer) => {
+      text += chunk.toString();
+      const match = /raidmap listening on (http:\/\/\S+)/.exec(text);
+      if (match) {
+        clearTimeout(timer);
+        resolve({ child, baseUrl: match[1], output: () => text });
+      }
+    };
+    child.stdout!.on('data', onData);
+    child.stderr!.on('data', onData);
+    child.on('exit', (code) => {
+      clearTimeout(timer);
+      reject(new Error(`server exited with ${code}:\n${text}`));
+    });
+  });
+}
+
+function stop(child: ChildProcess): Promise<number | null> {
+  return new Promise((resolve) => {
+    child.removeAllListeners('exit');
+    child.on('exit', (code) => resolve(code));
+    child.kill('SIGTERM');
+  });
+}
+
+describe('server/main.ts', () => {
+  const dataDir = tempDir();
+  const env = { DATA_DIR: dataDir, SEED_MAPS: 'factory', MARKERS_PER_MAP: '200', TILES_DIR: path.join(dataDir, 'tiles') };
+  const running: ChildProcess[] = [];
+
+  afterAll(() => {
+    for (const child of running) if (child.exitCode === null) child.kill('SIGKILL');
+    fs.rmSync(dataDir, { recursive: true, force: true });
+  });
+
+  it('seeds, listens, serves and stops on SIGTERM; a restart reuses the database', async () => {
+    const first = await start(env);
+    running.push(first.child);
+    expect(first.output()).toMatch(/seeded 200 sample markers on 1 map/);
+    const health = await (await fetch(`${first.baseUrl}/api/be/health`)).json();
+    expect(health).toMatchObject({ status: 'ok', tiles: { ready: expect.any(Boolean), done: expect.any(Number), total: expect.any(Number) } });
+    const list = await (await fetch(`${first.baseUrl}/api/be/markers/list?map=factory`)).json();
+    expect(list.markers).toHaveLength(200);
+    expect(await stop(first.child)).toBe(0);
+    expect(fs.existsSync(path.join(dataDir, 'raidmap.sqlite'))).toBe(true);
+
+    const second = await start(env);
+    running.push(second.child);
+    expect(second.output()).toMatch(/already has markers: not seeding/);
+    const again = await (await fetch(`${second.baseUrl}/api/be/markers/list?map=factory`)).json();
+    expect(again).toEqual(list);
+    expect(await stop(second.child)).toBe(0);
+  }, 120_000);
+
+  it('refuses a bad setting with a message naming it', async () => {
+    await expect(start({ ...env, PORT: 'eighty' })).rejects.toThrow(/exited with 1[\s\S]*bad setting PORT/);
+  }, 60_000);
+});
