@@ -1,6 +1,8 @@
 /**
  * The main thread's handle on the markers worker. The marker list lives in the worker;
  * this side sends it the raw bytes (transferred) and gets typed arrays and index lists back.
+ * If the worker cannot start or crashes, every pending and later call rejects with a clear
+ * error instead of waiting forever.
  */
 import * as Comlink from 'comlink';
 import type { Language, Marker } from '../../domain/marker';
@@ -15,15 +17,55 @@ export interface MarkerSource {
   dispose(): void;
 }
 
-export function createMarkerSource(): MarkerSource {
-  const worker = new Worker(new URL('../../../workers/markers.worker.ts', import.meta.url), { type: 'module', name: 'markers' });
+/** What the source needs of a Worker (a real one in the browser, a fake in tests). */
+export type WorkerLike = Comlink.Endpoint & { terminate(): void };
+
+export class MarkerWorkerError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'MarkerWorkerError';
+  }
+}
+
+function spawnMarkersWorker(): WorkerLike {
+  return new Worker(new URL('../../../workers/markers.worker.ts', import.meta.url), { type: 'module', name: 'markers' });
+}
+
+export function createMarkerSource(spawn: () => WorkerLike = spawnMarkersWorker): MarkerSource {
+  const worker = spawn();
   const remote = Comlink.wrap<MarkersWorkerApi>(worker);
+  let rejectAll: (error: Error) => void = () => undefined;
+  const failed = new Promise<never>((_, reject) => {
+    rejectAll = reject;
+  });
+  failed.catch(() => undefined); // observed through `guard`; never an unhandled rejection
+  const onError = (event: Event) => {
+    const detail = (event as ErrorEvent).message;
+    rejectAll(new MarkerWorkerError(`The marker worker stopped${detail ? `: ${detail}` : ' (it could not be started)'}`));
+  };
+  worker.addEventListener('error', onError);
+  worker.addEventListener('messageerror', onError);
+  let closed = false;
+  const guard = <T>(call: () => Promise<T>): Promise<T> => {
+    if (closed) return Promise.reject(new MarkerWorkerError('The marker worker was closed'));
+    try {
+      return Promise.race([failed, call()]);
+    } catch (error) {
+      return Promise.reject(error);
+    }
+  };
+
   return {
-    load: (buffer, mapId, lang) => remote.load(Comlink.transfer(buffer, [buffer]), mapId, lang),
-    filter: (query) => remote.filter(query),
-    get: (uid) => remote.get(uid) as Promise<Marker | null>,
-    relabel: (lang) => remote.relabel(lang),
+    load: (buffer, mapId, lang) => guard(() => remote.load(Comlink.transfer(buffer, [buffer]), mapId, lang)),
+    filter: (query) => guard(() => remote.filter(query)),
+    get: (uid) => guard(() => remote.get(uid) as Promise<Marker | null>),
+    relabel: (lang) => guard(() => remote.relabel(lang)),
     dispose: () => {
+      if (closed) return;
+      closed = true;
+      worker.removeEventListener('error', onError);
+      worker.removeEventListener('messageerror', onError);
+      rejectAll(new MarkerWorkerError('The marker worker was closed'));
       remote[Comlink.releaseProxy]();
       worker.terminate();
     },

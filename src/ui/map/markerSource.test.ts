@@ -1,0 +1,77 @@
+import * as Comlink from 'comlink';
+import { describe, expect, it } from 'vitest';
+import { createMarkerStore } from '../../../workers/markers';
+import { createMarkerSource, MarkerWorkerError, type WorkerLike } from './markerSource';
+
+/** A worker whose other end is a MessageChannel port serving the real store. */
+function channelWorker(): WorkerLike & { port: MessagePort; terminated: boolean; fail(message: string): void } {
+  const { port1, port2 } = new MessageChannel();
+  const store = createMarkerStore();
+  Comlink.expose(
+    {
+      load: (buffer: ArrayBuffer, mapId: string, lang: 'en' | 'ru') => store.load(buffer, mapId, lang),
+      filter: (q: Parameters<typeof store.filter>[0]) => store.filter(q),
+      get: (uid: string) => store.get(uid),
+      relabel: (lang: 'en' | 'ru') => store.relabel(lang),
+    },
+    port2,
+  );
+  const errors = new EventTarget();
+  const worker = {
+    port: port2,
+    terminated: false,
+    postMessage: (message: unknown, transfer?: Transferable[]) => port1.postMessage(message, transfer ?? []),
+    addEventListener: (type: string, listener: EventListenerOrEventListenerObject) =>
+      type === 'message' ? port1.addEventListener(type, listener) : errors.addEventListener(type, listener),
+    removeEventListener: (type: string, listener: EventListenerOrEventListenerObject) =>
+      type === 'message' ? port1.removeEventListener(type, listener) : errors.removeEventListener(type, listener),
+    start: () => port1.start(),
+    terminate: () => {
+      worker.terminated = true;
+      port1.close();
+      port2.close();
+    },
+    fail: (message: string) => {
+      const event = new Event('error');
+      Object.defineProperty(event, 'message', { value: message });
+      errors.dispatchEvent(event);
+    },
+  };
+  return worker as never;
+}
+
+const bytes = (markers: unknown[]) => new TextEncoder().encode(JSON.stringify({ markers })).buffer as ArrayBuffer;
+const safe = { uid: 's1', map: 'lab', category: 'Loot', subCategory: 'Safe', level: 1, geometry: { x: 1, y: 2 } };
+
+describe('marker source', () => {
+  it('loads through the worker protocol and transfers the input buffer', async () => {
+    const worker = channelWorker();
+    const source = createMarkerSource(() => worker);
+    const buffer = bytes([safe]);
+    const result = await source.load(buffer, 'lab', 'en');
+    expect(buffer.byteLength).toBe(0); // transferred, not copied
+    expect(result.count).toBe(1);
+    expect(Array.from(result.columns.x)).toEqual([1]);
+    expect(Array.from(await source.filter({ hiddenCategories: [], hiddenSubCategories: [] }))).toEqual([0]);
+    expect((await source.get('s1'))?.subCategory).toBe('Safe');
+    source.dispose();
+    expect(worker.terminated).toBe(true);
+  });
+
+  it('rejects pending and later calls when the worker fails', async () => {
+    const worker = channelWorker();
+    worker.port.close(); // the worker never answers
+    const source = createMarkerSource(() => worker);
+    const pending = source.load(bytes([safe]), 'lab', 'en');
+    worker.fail('SyntaxError in markers.worker.js');
+    await expect(pending).rejects.toThrow(MarkerWorkerError);
+    await expect(pending).rejects.toThrow(/SyntaxError in markers.worker.js/);
+    await expect(source.filter({ hiddenCategories: [], hiddenSubCategories: [] })).rejects.toThrow(/marker worker stopped/);
+  });
+
+  it('rejects calls after dispose instead of hanging', async () => {
+    const source = createMarkerSource(() => channelWorker());
+    source.dispose();
+    await expect(source.relabel('en')).rejects.toThrow(/closed/);
+  });
+});
