@@ -277,3 +277,20 @@ describe('incremental builds', () => {
     expect(found.status).toBe(404);
   });
 });
+
+describe('groups far off a deep tile', () => {
+  const map = testMap([512, 512], ['main', 'level2']);
+  const { store } = setup('far-opacity.svg', map);
+
+  it('renders the tile (the far groups are culled, not handed to resvg)', async () => {
+    // z = 8: 32 tile pixels per map pixel; the metatile at the origin covers map 0..32.
+    const t = await tile(store, map, 'main', 8, 0, 0);
+    expect([t.width, t.height]).toEqual([256, 256]);
+    // The half-transparent red square (map 4..20) over white.
+    expectColour(t.at(200, 200), [255, 128, 128], 20);
+    expectColour(t.at(50, 50), [255, 255, 255]);
+    // And the far groups still draw where they are.
+    const far = await tile(store, map, 'main', 3, 1, 0);
+    expectColour(far.at(400 - 256 + 25, 35), [128, 128, 128], 20);
+  });
+});

@@ -4,6 +4,7 @@
  */
 import { renderAsync, type ResvgRenderOptions } from '@resvg/resvg-js';
 import sharp from 'sharp';
+import { FONT_OPTIONS } from './fonts';
 import { regionSvg, type LayerSvg, type Region } from './svg-doc';
 import type { PixelRect } from './tile-math';
 
@@ -14,19 +15,13 @@ export interface RgbaImage {
   pixels: Buffer;
 }
 
-const GENERIC_FONTS = {
-  defaultFontFamily: 'DejaVu Sans',
-  sansSerifFamily: 'DejaVu Sans',
-  serifFamily: 'DejaVu Serif',
-  monospaceFamily: 'DejaVu Sans Mono',
-};
 
 function renderOptions(layer: LayerSvg): ResvgRenderOptions {
   return {
     fitTo: { mode: 'original' },
-    // System fonts cost a few ms a render: load them only when there is text to draw.
-    // A missing family falls back to the default one; with no font at all text is skipped.
-    font: layer.hasText ? { loadSystemFonts: true, ...GENERIC_FONTS } : { loadSystemFonts: false },
+    // System fonts cost a few ms a render: load them only when there is text to draw
+    // (normalised layers have none: their text is paths).
+    font: layer.hasText ? FONT_OPTIONS : { loadSystemFonts: false },
     shapeRendering: 2,
     textRendering: 1,
     imageRendering: 0,

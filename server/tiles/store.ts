@@ -12,9 +12,10 @@ import path from 'node:path';
 import { MAPS, type MapDefinition } from '../../src/domain/maps';
 import { MIN_TILE_Z, PREBUILT_MAX_Z, TILE_SIZE, maxTileZ, tileScale, type TileManifest } from '../../src/domain/tiles';
 import { encodeTile, renderRegion } from './render';
+import { normalizeLayer } from './normalize';
 import { generateSampleSvg } from './sample-map';
 import { layerSvg, parseSvg, type LayerSvg, type SvgElement } from './svg-doc';
-import { isTileInRange, levelPixelSize, metatileOf, tilePixelRect, type Metatile, type TileAddress } from './tile-math';
+import { METATILE, isTileInRange, levelPixelSize, metatileOf, tilePixelRect, type Metatile, type TileAddress } from './tile-math';
 
 /** Bump when the rendering or cutting changes: every map gets a new version. */
 export const PIPELINE_VERSION = 'tiles-1';
@@ -39,7 +40,10 @@ export interface TileSource {
   /** Identity of the file it was read from (mtime and size), to notice a replaced file. */
   stamp: string;
   root?: SvgElement;
-  layers: Map<string, LayerSvg>;
+  /** Each layer with the others hidden (cheap: a rewrite of the source). */
+  plans: Map<string, LayerSvg>;
+  /** Each layer normalised for rendering (resvg's parser, on a worker thread), made on first use. */
+  layers: Map<string, Promise<LayerSvg>>;
 }
 
 export type TileLookup =
@@ -143,6 +147,7 @@ export class TileStore {
         text,
         version: versionOf(map, text),
         stamp,
+        plans: new Map(),
         layers: new Map(),
       };
     })();
@@ -155,20 +160,32 @@ export class TileStore {
     return this.sources.get(map.id) ?? this.source(map);
   }
 
-  /** One layer of the source, prepared for rendering (parsed once per version). */
-  layer(source: TileSource, layerId: string): LayerSvg {
-    let prepared = source.layers.get(layerId);
-    if (!prepared) {
+  /** One layer of the source with the other layers hidden. */
+  private plan(source: TileSource, layerId: string): LayerSvg {
+    let plan = source.plans.get(layerId);
+    if (!plan) {
       source.root ??= parseSvg(source.text);
-      prepared = layerSvg(source.text, source.root, layerId, { layers: source.map.layers, baseLayer: baseLayerOf(source.map) }, source.map.size);
-      source.layers.set(layerId, prepared);
+      plan = layerSvg(source.text, source.root, layerId, { layers: source.map.layers, baseLayer: baseLayerOf(source.map) }, source.map.size);
+      source.plans.set(layerId, plan);
     }
-    return prepared;
+    return plan;
+  }
+
+  /** One layer ready to render any region (normalised once per version). */
+  layer(source: TileSource, layerId: string): Promise<LayerSvg> {
+    let layer = source.layers.get(layerId);
+    if (!layer) {
+      layer = normalizeLayer(this.plan(source, layerId));
+      // A failure is not cached: the next request tries again.
+      layer.catch(() => source.layers.delete(layerId));
+      source.layers.set(layerId, layer);
+    }
+    return layer;
   }
 
   /** Layers of the map definition that the source lacks (they render empty). */
   missingLayers(source: TileSource): string[] {
-    return source.map.layers.filter((id) => !this.layer(source, id).found);
+    return source.map.layers.filter((id) => !this.plan(source, id).found);
   }
 
   async manifest(mapId: string): Promise<TileManifest | undefined> {
@@ -235,7 +252,7 @@ export class TileStore {
     const { map } = source;
     const scale = tileScale(meta.z);
     const image = await renderRegion(
-      this.layer(source, layerId),
+      await this.layer(source, layerId),
       { mapX: meta.rect.left / scale, mapY: meta.rect.top / scale, scale, outWidth: meta.rect.width, outHeight: meta.rect.height },
       map.size,
     );
@@ -250,25 +267,39 @@ export class TileStore {
     return out;
   }
 
-  /** Renders one whole pyramid level of a layer at once and writes the tiles not yet on disk. */
+  /**
+   * Renders one pyramid level of a layer in bands one metatile high (the full width, at
+   * most 1024 px tall: bounded memory, short pixel copies) and writes the tiles not yet on disk.
+   */
   private async buildLevel(source: TileSource, layerId: string, z: number): Promise<number> {
     const { map } = source;
     const level = levelPixelSize(map.size.width, map.size.height, z);
     const scale = tileScale(z);
-    const image = await renderRegion(this.layer(source, layerId), { mapX: 0, mapY: 0, scale, outWidth: level.width, outHeight: level.height }, map.size);
-    this.renders++;
+    const layer = await this.layer(source, layerId);
     const cols = Math.ceil(level.width / TILE_SIZE);
     const rows = Math.ceil(level.height / TILE_SIZE);
-    const tiles: TileAddress[] = [];
-    for (let y = 0; y < rows; y++) for (let x = 0; x < cols; x++) tiles.push({ z, x, y });
+    const bandRows = METATILE;
     let written = 0;
-    // A few tiles at a time keep the thread pool busy (encoding and writing are off the event loop).
-    await forEachLimit(tiles, ENCODE_CONCURRENCY, async (t) => {
-      const file = this.tileFile(map.id, source.version, layerId, t);
-      if (await exists(file)) return;
-      await this.writeTile(file, await encodeTile(image, tilePixelRect(map.size.width, map.size.height, t)));
-      written++;
-    });
+    for (let row0 = 0; row0 < rows; row0 += bandRows) {
+      const top = row0 * TILE_SIZE;
+      const tiles: TileAddress[] = [];
+      for (let y = row0; y < Math.min(rows, row0 + bandRows); y++) {
+        for (let x = 0; x < cols; x++) {
+          const t = { z, x, y };
+          if (!(await exists(this.tileFile(map.id, source.version, layerId, t)))) tiles.push(t);
+        }
+      }
+      if (!tiles.length) continue;
+      const height = Math.min(bandRows * TILE_SIZE, level.height - top);
+      const image = await renderRegion(layer, { mapX: 0, mapY: top / scale, scale, outWidth: level.width, outHeight: height }, map.size);
+      this.renders++;
+      // A few tiles at a time keep the thread pool busy (encoding and writing are off the event loop).
+      await forEachLimit(tiles, ENCODE_CONCURRENCY, async (t) => {
+        const r = tilePixelRect(map.size.width, map.size.height, t);
+        await this.writeTile(this.tileFile(map.id, source.version, layerId, t), await encodeTile(image, { ...r, top: r.top - top }));
+        written++;
+      });
+    }
     return written;
   }
 

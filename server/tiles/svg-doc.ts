@@ -19,6 +19,8 @@ export interface SvgElement {
   /** Offset just after the start tag's `>`. */
   tagEnd: number;
   selfClosing: boolean;
+  /** Offset just after the element's end (its end tag, or the `/>` of a self-closing tag). */
+  end: number;
   attrs: Map<string, string>;
   children: SvgElement[];
   parent: SvgElement | null;
@@ -70,6 +72,7 @@ export function parseSvg(text: string): SvgElement {
       if (!open || open.name !== name) {
         throw new SvgSourceError(`end tag </${name}> at offset ${lt} does not match ${open ? `<${open.name}>` : 'any open element'}`);
       }
+      open.end = gt;
       i = gt;
       continue;
     }
@@ -98,7 +101,7 @@ export function parseSvg(text: string): SvgElement {
       p = close + 1;
     }
     const parent = stack.length ? stack[stack.length - 1] : null;
-    const el: SvgElement = { name, start: lt, tagEnd: p, selfClosing, attrs, children: [], parent };
+    const el: SvgElement = { name, start: lt, tagEnd: p, selfClosing, end: selfClosing ? p : -1, attrs, children: [], parent };
     if (parent) parent.children.push(el);
     else if (!root) root = el;
     else throw new SvgSourceError(`more than one root element (second <${name}> at offset ${lt})`);
@@ -122,7 +125,7 @@ const NON_RENDERING = new Set([
   'linearGradient', 'radialGradient', 'filter', 'font', 'font-face', 'cursor', 'view',
 ]);
 
-function isNonRendering(el: SvgElement): boolean {
+export function isNonRendering(el: SvgElement): boolean {
   return el.name.includes(':') || NON_RENDERING.has(el.name);
 }
 
@@ -206,7 +209,7 @@ function tagWithDisplay(el: SvgElement, display: 'none' | 'inline'): string {
   return serializeTag(el.name, attrs, el.selfClosing);
 }
 
-function serializeTag(name: string, attrs: Map<string, string>, selfClosing: boolean): string {
+export function serializeTag(name: string, attrs: Map<string, string>, selfClosing: boolean): string {
   const body = [...attrs].map(([k, v]) => ` ${k}="${escapeAttr(v)}"`).join('');
   return `<${name}${body}${selfClosing ? '/>' : '>'}`;
 }
@@ -224,6 +227,8 @@ export interface LayerSvg {
   body: string;
   viewBox: ViewBox;
   hasText: boolean;
+  /** Culls the body to a region (set on normalised layers, see normalize.ts). */
+  cull?: (userRect: ViewBox) => string;
 }
 
 export interface LayerPlanOptions {
@@ -331,5 +336,8 @@ export function regionSvg(layer: LayerSvg, region: Region, mapSize: { width: num
   attrs.set('height', String(region.outHeight));
   attrs.set('viewBox', vb.map((n) => +n.toFixed(6)).join(' '));
   attrs.set('preserveAspectRatio', 'none');
-  return layer.head + serializeTag(layer.rootName, attrs, false) + layer.body;
+  // Leave out what lies a canvas or more away from the region: less to draw, and resvg
+  // cannot draw a group with opacity, clip, mask or filter that lies far off the canvas.
+  const body = layer.cull ? layer.cull({ x: vb[0] - vb[2], y: vb[1] - vb[3], width: vb[2] * 3, height: vb[3] * 3 }) : layer.body;
+  return layer.head + serializeTag(layer.rootName, attrs, false) + body;
 }

@@ -1,0 +1,78 @@
+import { afterAll, describe, expect, it } from 'vitest';
+import { culledBody, disposeNormalizer, elementBoxes, normalizeText, parseTransform, pathBox } from './normalize';
+import { parseSvg } from './svg-doc';
+
+afterAll(() => disposeNormalizer());
+
+describe('parseTransform', () => {
+  it('reads matrix, translate, scale and rotate lists', () => {
+    expect(parseTransform(undefined)).toEqual([1, 0, 0, 1, 0, 0]);
+    expect(parseTransform('matrix(1 0 0 1 64 0)')).toEqual([1, 0, 0, 1, 64, 0]);
+    expect(parseTransform('translate(10, 20) scale(2)')).toEqual([2, 0, 0, 2, 10, 20]);
+    const r = parseTransform('rotate(90 10 10)')!;
+    // (20, 10) turns about (10, 10) to (10, 20).
+    expect(r[0] * 20 + r[2] * 10 + r[4]).toBeCloseTo(10);
+    expect(r[1] * 20 + r[3] * 10 + r[5]).toBeCloseTo(20);
+  });
+
+  it('gives up on what it does not know', () => {
+    expect(parseTransform('perspective(3)')).toBeUndefined();
+    expect(parseTransform('matrix(1 2 3)')).toBeUndefined();
+  });
+});
+
+describe('pathBox', () => {
+  it('bounds absolute paths, control points included', () => {
+    expect(pathBox('M 0 0 L 10 5 C 20 -5 30 5 40 0 Z')).toEqual({ minX: 0, minY: -5, maxX: 40, maxY: 5 });
+    expect(pathBox('M10 10H50V30')).toEqual({ minX: 10, minY: 10, maxX: 50, maxY: 30 });
+  });
+
+  it('does not guess relative paths', () => {
+    expect(pathBox('m 0 0 l 10 10')).toBeUndefined();
+    expect(pathBox('')).toBeUndefined();
+  });
+});
+
+describe('elementBoxes and culledBody', () => {
+  const text = `<svg width="100" height="100" viewBox="0 0 100 100"><defs><clipPath id="c"><path d="M0 0L1 1"/></clipPath></defs>` +
+    `<g id="a" transform="matrix(2 0 0 2 0 0)"><path id="near" d="M 0 0 L 10 10" fill="#000"/><path id="far" d="M 400 400 L 410 410" fill="#000"/></g>` +
+    `<path id="stroked" d="M 0 500 L 10 500" stroke="#000" stroke-width="4"/><image id="img" x="50" y="50" width="10" height="10"/><g id="empty"/><foo id="unknown"/></svg>`;
+  const root = parseSvg(text);
+  const boxes = elementBoxes(root);
+  const byId = (id: string) => [...boxes].find(([el]) => el.attrs.get('id') === id)![1];
+
+  it('boxes elements in root units through transforms, with stroke margins', () => {
+    expect(byId('near')).toEqual({ minX: -1, minY: -1, maxX: 21, maxY: 21 });
+    expect(byId('a')).toEqual({ minX: -1, minY: -1, maxX: 821, maxY: 821 });
+    const stroked = byId('stroked')!;
+    expect(stroked.minY).toBeLessThanOrEqual(498);
+    expect(stroked.maxY).toBeGreaterThanOrEqual(502);
+    expect(byId('img')).toEqual({ minX: 50, minY: 50, maxX: 60, maxY: 60 });
+    expect(byId('empty')).toBeNull();
+    expect(byId('unknown')).toBeUndefined();
+  });
+
+  it('leaves out what lies wholly outside the region, keeps definitions and unknowns', () => {
+    const body = culledBody(text, root, boxes, { x: 0, y: 0, width: 100, height: 100 });
+    expect(body).toContain('id="near"');
+    expect(body).not.toContain('id="far"');
+    expect(body).not.toContain('id="stroked"');
+    expect(body).toContain('id="img"');
+    expect(body).toContain('<clipPath id="c">');
+    expect(body).toContain('id="unknown"');
+    expect(() => parseSvg(`<svg>${body}`)).not.toThrow();
+  });
+});
+
+describe('normalizeText', () => {
+  it("returns resvg's plain SVG (shapes and text as paths) from the worker", async () => {
+    const out = await normalizeText('<svg xmlns="http://www.w3.org/2000/svg" width="10" height="10"><rect width="5" height="5"/><text x="1" y="9" font-size="8">A</text></svg>', true);
+    expect(out).toContain('<path');
+    expect(out).not.toContain('<rect');
+    expect(out).not.toContain('<text');
+  });
+
+  it('rejects a document resvg cannot read', async () => {
+    await expect(normalizeText('<svg><g></svg', false)).rejects.toThrow(/resvg could not read/);
+  });
+});

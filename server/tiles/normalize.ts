@@ -1,0 +1,268 @@
+/**
+ * Normalising a layer once, culling it per region.
+ *
+ * resvg's own writer (`Resvg#toString`) turns a layer into plain SVG: shapes and text
+ * become absolute paths, `<use>` and symbols are resolved, hidden elements dropped,
+ * transforms written as matrices. From that we know each element's bounding box, so a
+ * region render gets only what lies near it. This matters twice: deep tiles parse and draw
+ * a fraction of the map, and resvg (2.6) aborts the process when a group with opacity,
+ * clip, mask or filter lies more than about two canvases off the canvas — culled
+ * elements never reach it.
+ */
+import { Worker } from 'node:worker_threads';
+import { FONT_OPTIONS } from './fonts';
+import { isNonRendering, parseSvg, serializeTag, type LayerSvg, type SvgElement, type ViewBox } from './svg-doc';
+
+/** Axis-aligned box in the root's user units. */
+export interface Box {
+  minX: number;
+  minY: number;
+  maxX: number;
+  maxY: number;
+}
+
+type Matrix = [number, number, number, number, number, number];
+const IDENTITY: Matrix = [1, 0, 0, 1, 0, 0];
+
+function multiply(m: Matrix, n: Matrix): Matrix {
+  return [
+    m[0] * n[0] + m[2] * n[1],
+    m[1] * n[0] + m[3] * n[1],
+    m[0] * n[2] + m[2] * n[3],
+    m[1] * n[2] + m[3] * n[3],
+    m[0] * n[4] + m[2] * n[5] + m[4],
+    m[1] * n[4] + m[3] * n[5] + m[5],
+  ];
+}
+
+const NUMBER = /[+-]?(?:\d+\.?\d*|\.\d+)(?:[eE][+-]?\d+)?/g;
+
+/** Parses an SVG transform list; undefined when it holds something unknown. */
+export function parseTransform(text: string | undefined): Matrix | undefined {
+  if (!text) return IDENTITY;
+  let m = IDENTITY;
+  const re = /(matrix|translate|scale|rotate|skewX|skewY)\s*\(([^)]*)\)/g;
+  let consumed = '';
+  for (let hit = re.exec(text); hit; hit = re.exec(text)) {
+    consumed += hit[0];
+    const a = (hit[2].match(NUMBER) ?? []).map(Number);
+    let t: Matrix;
+    switch (hit[1]) {
+      case 'matrix': if (a.length !== 6) return undefined; t = a as Matrix; break;
+      case 'translate': t = [1, 0, 0, 1, a[0] ?? 0, a[1] ?? 0]; break;
+      case 'scale': t = [a[0] ?? 1, 0, 0, a[1] ?? a[0] ?? 1, 0, 0]; break;
+      case 'rotate': {
+        const r = ((a[0] ?? 0) * Math.PI) / 180, c = Math.cos(r), s = Math.sin(r);
+        const [cx, cy] = [a[1] ?? 0, a[2] ?? 0];
+        t = multiply(multiply([1, 0, 0, 1, cx, cy], [c, s, -s, c, 0, 0]), [1, 0, 0, 1, -cx, -cy]);
+        break;
+      }
+      case 'skewX': t = [1, 0, Math.tan(((a[0] ?? 0) * Math.PI) / 180), 1, 0, 0]; break;
+      default: t = [1, Math.tan(((a[0] ?? 0) * Math.PI) / 180), 0, 1, 0, 0];
+    }
+    m = multiply(m, t);
+  }
+  return consumed.replace(/\s|,/g, '').length === text.replace(/\s|,/g, '').length ? m : undefined;
+}
+
+/** Box of a path's points (control points included, so it is never too small); undefined for relative or unknown commands. */
+export function pathBox(d: string): Box | undefined {
+  const box: Box = { minX: Infinity, minY: Infinity, maxX: -Infinity, maxY: -Infinity };
+  const add = (x: number, y: number) => {
+    box.minX = Math.min(box.minX, x); box.maxX = Math.max(box.maxX, x);
+    box.minY = Math.min(box.minY, y); box.maxY = Math.max(box.maxY, y);
+  };
+  let x = 0, y = 0;
+  for (const seg of d.match(/[a-zA-Z][^a-zA-Z]*/g) ?? []) {
+    const cmd = seg[0];
+    const n = (seg.slice(1).match(NUMBER) ?? []).map(Number);
+    switch (cmd) {
+      case 'M': case 'L': case 'C': case 'Q': case 'S': case 'T':
+        for (let i = 0; i + 1 < n.length; i += 2) add((x = n[i]), (y = n[i + 1]));
+        break;
+      case 'H': for (const v of n) add((x = v), y); break;
+      case 'V': for (const v of n) add(x, (y = v)); break;
+      case 'A':
+        for (let i = 0; i + 6 < n.length; i += 7) {
+          const r = Math.max(Math.abs(n[i]), Math.abs(n[i + 1]));
+          add(x - r, y - r); add(x + r, y + r);
+          x = n[i + 5]; y = n[i + 6];
+          add(x - r, y - r); add(x + r, y + r);
+        }
+        break;
+      case 'Z': case 'z': break;
+      default: return undefined;
+    }
+  }
+  return Number.isFinite(box.minX) ? box : undefined;
+}
+
+function transformBox(b: Box, m: Matrix): Box {
+  const pts = [[b.minX, b.minY], [b.maxX, b.minY], [b.minX, b.maxY], [b.maxX, b.maxY]].map(([x, y]) => [m[0] * x + m[2] * y + m[4], m[1] * x + m[3] * y + m[5]]);
+  return {
+    minX: Math.min(...pts.map((p) => p[0])), maxX: Math.max(...pts.map((p) => p[0])),
+    minY: Math.min(...pts.map((p) => p[1])), maxY: Math.max(...pts.map((p) => p[1])),
+  };
+}
+
+const grow = (b: Box, d: number): Box => ({ minX: b.minX - d, minY: b.minY - d, maxX: b.maxX + d, maxY: b.maxY + d });
+
+function union(a: Box | null, b: Box): Box {
+  return a ? { minX: Math.min(a.minX, b.minX), minY: Math.min(a.minY, b.minY), maxX: Math.max(a.maxX, b.maxX), maxY: Math.max(a.maxY, b.maxY) } : b;
+}
+
+function styleValue(el: SvgElement, name: string): string | undefined {
+  const m = el.attrs.get('style')?.match(new RegExp(`(?:^|;)\\s*${name}\\s*:\\s*([^;]+)`));
+  return m ? m[1].trim() : el.attrs.get(name);
+}
+
+/**
+ * Bounding boxes (root user units) of the drawable elements: null for an element that
+ * draws nothing, undefined where it cannot be known (those are never culled).
+ */
+export function elementBoxes(root: SvgElement): Map<SvgElement, Box | null | undefined> {
+  const boxes = new Map<SvgElement, Box | null | undefined>();
+  const visit = (el: SvgElement, parentCtm: Matrix): Box | null | undefined => {
+    const local = parseTransform(el.attrs.get('transform'));
+    let box: Box | null | undefined;
+    if (!local) box = undefined;
+    else {
+      const ctm = multiply(parentCtm, local);
+      const scale = Math.sqrt(Math.abs(ctm[0] * ctm[3] - ctm[1] * ctm[2])) || 1;
+      const name = el.name;
+      if (name === 'g' || name === 'a' || name === 'switch') {
+        box = null;
+        for (const c of el.children) {
+          if (isNonRendering(c)) continue;
+          const cb = visit(c, ctm);
+          if (cb === undefined) box = undefined;
+          else if (cb && box !== undefined) box = union(box, cb);
+        }
+      } else if (name === 'path') {
+        const local = pathBox(el.attrs.get('d') ?? '');
+        const stroke = styleValue(el, 'stroke');
+        const width = stroke && stroke !== 'none' ? Number(styleValue(el, 'stroke-width') ?? 1) : 0;
+        // Half the stroke, times the miter limit for sharp corners.
+        box = local ? grow(transformBox(local, ctm), (Number.isFinite(width) ? width : 10) * 2 * scale + 1) : undefined;
+      } else if (name === 'image') {
+        const [x, y, w, h] = ['x', 'y', 'width', 'height'].map((a) => Number(el.attrs.get(a) ?? 0));
+        box = [x, y, w, h].every(Number.isFinite) ? transformBox({ minX: x, minY: y, maxX: x + w, maxY: y + h }, ctm) : undefined;
+      } else {
+        box = undefined;
+      }
+      // A filter can draw beyond the element (blur, shadow): widen generously.
+      if (box && styleValue(el, 'filter') && styleValue(el, 'filter') !== 'none') {
+        box = grow(box, Math.max(box.maxX - box.minX, box.maxY - box.minY) + 50 * scale);
+      }
+    }
+    boxes.set(el, box);
+    return box;
+  };
+  for (const c of root.children) if (!isNonRendering(c)) visit(c, IDENTITY);
+  return boxes;
+}
+
+const intersects = (b: Box, r: ViewBox) => b.minX < r.x + r.width && b.maxX > r.x && b.minY < r.y + r.height && b.maxY > r.y;
+const inside = (b: Box, r: ViewBox) => b.minX >= r.x && b.maxX <= r.x + r.width && b.minY >= r.y && b.maxY <= r.y + r.height;
+
+/** The root's content with every element that lies wholly outside `keep` left out. */
+export function culledBody(text: string, root: SvgElement, boxes: Map<SvgElement, Box | null | undefined>, keep: ViewBox): string {
+  const out: string[] = [];
+  const emit = (el: SvgElement) => {
+    const box = boxes.get(el);
+    if (box === null) return;
+    if (box === undefined || inside(box, keep)) { out.push(text.slice(el.start, el.end)); return; }
+    if (!intersects(box, keep)) return;
+    if (el.selfClosing || el.name !== 'g') { out.push(text.slice(el.start, el.end)); return; }
+    out.push(text.slice(el.start, el.tagEnd));
+    for (const c of el.children) emit(c);
+    out.push(`</${el.name}>`);
+  };
+  for (const c of root.children) {
+    if (isNonRendering(c)) out.push(text.slice(c.start, c.end));
+    else emit(c);
+  }
+  return out.join('') + `</${root.name}>`;
+}
+
+// ---------------------------------------------------------------- the worker
+
+interface Pending {
+  resolve: (text: string) => void;
+  reject: (err: Error) => void;
+}
+
+let worker: Worker | undefined;
+const pending = new Map<number, Pending>();
+let nextId = 0;
+
+function failAll(err: Error): void {
+  for (const p of pending.values()) p.reject(err);
+  pending.clear();
+  worker = undefined;
+}
+
+function getWorker(): Worker {
+  if (!worker) {
+    const w = new Worker(new URL('./normalize-worker.mjs', import.meta.url));
+    // Idle, it does not keep the process alive.
+    w.unref();
+    w.on('message', (msg: { id: number; text?: string; error?: string }) => {
+      const p = pending.get(msg.id);
+      pending.delete(msg.id);
+      if (pending.size === 0) w.unref();
+      if (!p) return;
+      if (msg.text !== undefined) p.resolve(msg.text);
+      else p.reject(new Error(`resvg could not read the SVG: ${msg.error}`));
+    });
+    w.on('error', (err) => failAll(err));
+    w.on('exit', (code) => failAll(new Error(`SVG normaliser stopped (exit ${code})`)));
+    worker = w;
+  }
+  return worker;
+}
+
+/** resvg's normalised text of an SVG document, made on a worker thread. */
+export function normalizeText(doc: string, withFonts: boolean): Promise<string> {
+  const w = getWorker();
+  const id = nextId++;
+  w.ref();
+  return new Promise((resolve, reject) => {
+    pending.set(id, { resolve, reject });
+    w.postMessage({ id, doc, font: withFonts ? FONT_OPTIONS : { loadSystemFonts: false } });
+  });
+}
+
+/** Stops the worker thread (tests, shutdown); the next normalisation starts a new one. */
+export async function disposeNormalizer(): Promise<void> {
+  const w = worker;
+  worker = undefined;
+  if (w) await w.terminate();
+}
+
+/** The layer as resvg's normalised SVG, with a culling index. */
+export async function normalizeLayer(layer: LayerSvg): Promise<LayerSvg> {
+  if (!layer.found) return layer;
+  const vb = layer.viewBox;
+  const attrs = new Map(layer.rootAttrs);
+  attrs.set('width', String(vb.width));
+  attrs.set('height', String(vb.height));
+  attrs.set('viewBox', `${vb.x} ${vb.y} ${vb.width} ${vb.height}`);
+  const doc = layer.head + serializeTag(layer.rootName, attrs, false) + layer.body;
+  const text = await normalizeText(doc, layer.hasText);
+  const root = parseSvg(text);
+  const boxes = elementBoxes(root);
+  const rootAttrs = new Map(root.attrs);
+  for (const a of ['width', 'height', 'viewBox', 'preserveAspectRatio']) rootAttrs.delete(a);
+  return {
+    found: true,
+    head: '',
+    rootAttrs,
+    rootName: root.name,
+    body: text.slice(root.tagEnd),
+    viewBox: vb,
+    // Text is paths now: no fonts needed to draw it.
+    hasText: false,
+    cull: (keep) => culledBody(text, root, boxes, keep),
+  };
+}
