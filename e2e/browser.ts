@@ -195,7 +195,10 @@ export interface TileRequest {
   z: number;
   x: number;
   y: number;
+  /** HTTP status; null while in flight; 0 when the request failed or was cancelled. */
   status: number | null;
+  /** Why it failed (e.g. net::ERR_ABORTED when the engine cancelled it), if it did. */
+  failure?: string;
 }
 
 const TILE_URL = /\/tiles\/([^/]+)\/([^/]+)\/([^/]+)\/(\d+)\/(\d+)\/(\d+)\.(webp|png)(?:\?|$)/;
@@ -217,10 +220,11 @@ export function recordTiles(page: Page) {
     lastActivity = Date.now();
     tiles.push({ ...tile, status: null });
   });
-  const finish = (url: string, status: number | null) => {
+  const finish = (url: string, status: number | null, failure?: string) => {
     const entry = tiles.find((t) => t.url === url && t.status === null);
     if (!entry) return;
     entry.status = status;
+    if (failure) entry.failure = failure;
     pending = Math.max(0, pending - 1);
     lastActivity = Date.now();
   };
@@ -230,7 +234,7 @@ export function recordTiles(page: Page) {
     finish(request.url(), response?.status() ?? 0);
   });
   page.on('requestfailed', (request) => {
-    if (parseTileUrl(request.url())) finish(request.url(), 0);
+    if (parseTileUrl(request.url())) finish(request.url(), 0, request.failure()?.errorText ?? 'failed');
   });
   return {
     tiles,

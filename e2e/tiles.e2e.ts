@@ -67,11 +67,14 @@ describe('tiles at a deep zoom (customs)', () => {
     // Deep tiles (z ≥ 6) were requested, served, and cover the point we zoomed to.
     const deep = tiles.tiles.filter((t) => t.z >= 6 && t.layer === layer);
     expect(deep.length, `tile levels requested: ${[...new Set(tiles.tiles.map((t) => t.z))].join(',')}`).toBeGreaterThan(0);
-    expect(deep.every((t) => t.status === 200)).toBe(true);
+    // Every deep tile the server answered was served; the engine may cancel the ones it no
+    // longer wants while zooming, but none may fail otherwise.
+    const bad = deep.filter((t) => t.status !== 200 && t.failure !== 'net::ERR_ABORTED');
+    expect(bad.map((t) => `${t.url}: ${t.status} ${t.failure ?? ''}`)).toEqual([]);
     const under = await toMap(page, target.screenX, target.screenY);
     const covering = deep.filter((t) => {
       const b = tileBounds(manifest.width, manifest.height, t.z, t.x, t.y);
-      return under.x >= b.minX && under.x < b.maxX && under.y >= b.minY && under.y < b.maxY;
+      return t.status === 200 && under.x >= b.minX && under.x < b.maxX && under.y >= b.minY && under.y < b.maxY;
     });
     expect(covering.length, 'deep tiles under the zoom point').toBeGreaterThan(0);
 
@@ -87,6 +90,9 @@ describe('tiles at a deep zoom (customs)', () => {
 
     const sharpNow = edgeSharpness(shot);
     const sharpStretched = edgeSharpness(stretched);
+    if (process.env.E2E_VERBOSE) {
+      console.log(`tiles: zoomed at map ${target.mapX.toFixed(0)},${target.mapY.toFixed(0)}; deep levels ${[...new Set(deep.map((t) => t.z))].join(',')}; sharpness ${sharpNow.toFixed(1)} on screen vs ${sharpStretched.toFixed(1)} stretched`);
+    }
     expect(sharpNow, `sharpness on screen ${sharpNow.toFixed(1)} vs stretched 1:1 level ${sharpStretched.toFixed(1)}`).toBeGreaterThan(20);
     expect(sharpNow).toBeGreaterThan(2 * sharpStretched);
   });
