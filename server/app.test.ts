@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import zlib from 'node:zlib';
 import type { FastifyInstance, InjectOptions } from 'fastify';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { MAPS } from '../src/domain/maps';
 import { markerSchema, type Marker } from '../src/domain/marker';
 import { buildServer } from './app';
@@ -114,6 +114,21 @@ describe.each(testBackends())('HTTP API on $name', (backend) => {
       }
       const stale = await app.inject({ url: '/api/be/markers/list?map=factory', headers: { 'if-none-match': '"stale"' } });
       expect(stale.statusCode).toBe(200);
+    });
+
+    it('reads the database once per map, not once per request', async () => {
+      const load = vi.spyOn(repos.markers, 'listJsonByMap');
+      try {
+        repos.markers.notifyChanged(['customs']);
+        for (let i = 0; i < 5; i++) {
+          const res = await app.inject({ url: `/api/be/markers/list?map=customs&i=${i}`, headers: { 'accept-encoding': i % 2 ? 'br' : 'gzip' } });
+          expect(res.statusCode).toBe(200);
+        }
+        expect(load).toHaveBeenCalledTimes(1);
+        expect(load).toHaveBeenCalledWith('customs');
+      } finally {
+        load.mockRestore();
+      }
     });
 
     it('serves the list from the cache until markers of that map change', async () => {

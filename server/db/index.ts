@@ -5,7 +5,7 @@ import { ItemRepository } from './items';
 import type { Db } from './database';
 
 export { openDatabase, migrateToLatest, MigrationError, type Db, type Dialect } from './database';
-export { MarkerRepository, markerRowJson, markerToRow, rowToMarker } from './markers';
+export { MarkerRepository, markerToRow, rowToMarker } from './markers';
 export { QuestRepository, type Quest } from './quests';
 export { ItemRepository, type Item } from './items';
 

@@ -70,25 +70,6 @@ export function rowToMarker(row: MarkerRow): Marker {
   };
 }
 
-const EMPTY_JSON = new Set(['{}', '', 'null']);
-
-/**
- * The JSON text of one marker, written straight from its row: the JSON columns are spliced in
- * as stored (they were written by JSON.stringify), so a 100,000-marker list needs no re-parse.
- * Equal to JSON.stringify(rowToMarker(row)) up to key order.
- */
-export function markerRowJson(row: MarkerRow): string {
-  if (!EMPTY_JSON.has(row.extra)) return JSON.stringify(rowToMarker(row));
-  const q = JSON.stringify;
-  return (
-    `{"uid":${q(row.uid)},"map":${q(row.map)},"category":${q(row.category)},"subCategory":${q(row.sub_category)}` +
-    `,"level":${Number(row.level)},"geometry":{"x":${Number(row.x)},"y":${Number(row.y)}}` +
-    `,"name":${q(row.name)},"desc":${q(row.desc)},"imgs":${row.imgs || '[]'}` +
-    `,"name_l10n":${row.name_l10n || '{}'},"desc_l10n":${row.desc_l10n || '{}'}` +
-    `,"questUid":${q(row.quest_uid)},"itemsUid":${row.items_uid || '[]'}}`
-  );
-}
-
 const COLUMNS = [
   'uid', 'map', 'category', 'sub_category', 'level', 'x', 'y', 'name', 'desc', 'imgs', 'name_l10n',
   'desc_l10n', 'quest_uid', 'items_uid', 'extra', 'created_at', 'updated_at',
@@ -114,7 +95,7 @@ function insertWithPreparedStatement(sqlite: NonNullable<Db['sqlite']>, markers:
 
 /**
  * SQL that renders one marker row as its JSON text inside the database (C code, no per-row
- * JavaScript): the same object as markerRowJson for rows without pass-through fields.
+ * JavaScript): the same object as rowToMarker for rows without pass-through fields.
  */
 function markerJsonSql(dialect: Db['dialect']): RawBuilder<string> {
   if (dialect === 'postgres') {
@@ -178,7 +159,7 @@ export class MarkerRepository {
     let withExtra = new Map<string, string>();
     if (rows.some((r) => r.json === null)) {
       const full = await this.db.kysely.selectFrom('markers').selectAll().where('map', '=', map).where('extra', '<>', '{}').execute();
-      withExtra = new Map(full.map((r) => [r.uid, markerRowJson(r)]));
+      withExtra = new Map(full.map((r) => [r.uid, JSON.stringify(rowToMarker(r))]));
     }
     const parts = rows.map((r) => r.json ?? withExtra.get(r.uid)).filter((p): p is string => p !== undefined);
     return `{"markers":[${parts.join(',')}]}`;

@@ -60,6 +60,29 @@ describe('sample markers', () => {
   });
 });
 
+describe('the benchmark data set', () => {
+  it('seeds 100,000 markers for one map in seconds (SQLite)', async () => {
+    const db = await testBackends()[0].open();
+    const uploadsDir = path.join(tempDir(), 'uploads');
+    try {
+      await migrateToLatest(db);
+      const repos = createRepositories(db);
+      const started = performance.now();
+      const report = await seedIfEmpty(db, repos, { maps: ['customs'], markersPerMap: 100_000, uploadsDir });
+      const ms = performance.now() - started;
+      expect(report.markers).toBe(100_000);
+      expect(await repos.markers.count('customs')).toBe(100_000);
+      // 5–8 s on a heavily loaded 2-core machine, images included; the bound leaves room for a busy CI.
+      expect(ms).toBeLessThan(30_000);
+      const list = JSON.parse(await repos.markers.listJsonByMap('customs')) as { markers: Marker[] };
+      expect(list.markers).toHaveLength(100_000);
+    } finally {
+      await db.close();
+      fs.rmSync(path.dirname(uploadsDir), { recursive: true, force: true });
+    }
+  }, 90_000);
+});
+
 describe.each(testBackends())('seeding on $name', (backend) => {
   let db: Db;
   let repos: Repositories;
