@@ -1,5 +1,5 @@
 /** The /tiles routes through fastify.inject, on the real sample maps. */
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import Fastify, { type FastifyInstance } from 'fastify';
@@ -106,5 +106,23 @@ describe('GET /tiles/:map/:version/:layer/:z/:x/:y.webp', () => {
     const res = await app.inject({ method: 'GET', url: url() });
     expect(res.statusCode).toBe(400);
     expect(res.json()).toMatchObject({ error: 'Bad Request', message: expect.stringContaining('integer') });
+  });
+});
+
+describe('a real map that is not well-formed SVG', () => {
+  it('answers 500 JSON with the reason for its manifest', async () => {
+    const dir = mkdtempSync(path.join(tmpdir(), 'raidmap-tiles-broken-'));
+    try {
+      mkdirSync(path.join(dir, 'assets', 'maps', 'woods'), { recursive: true });
+      writeFileSync(path.join(dir, 'assets', 'maps', 'woods', 'map.svg'), '<svg><g id="main"></svg>');
+      const broken = Fastify();
+      await broken.register(tilesPlugin, { assetsDir: path.join(dir, 'assets'), tilesDir: path.join(dir, 'tiles') });
+      const res = await broken.inject({ method: 'GET', url: '/tiles/woods/manifest.json' });
+      expect(res.statusCode).toBe(500);
+      expect(res.json()).toMatchObject({ error: 'Internal Server Error', message: expect.stringContaining('does not match') });
+      await broken.close();
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });

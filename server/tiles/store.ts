@@ -192,6 +192,8 @@ export class TileStore {
     const map = this.getMap(mapId);
     if (!map) return undefined;
     const source = await this.source(map);
+    // A source that is not well-formed SVG fails here, with the reason, rather than tile by tile.
+    source.root ??= parseSvg(source.text);
     return manifestOf(map, source.version);
   }
 
