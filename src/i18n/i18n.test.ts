@@ -43,6 +43,13 @@ describe('translations', () => {
     expect(used.filter((key) => !keys.has(key))).toEqual([]);
   });
 
+  it('hold no string the UI never asks for', () => {
+    const dir = join(__dirname, '..', 'ui');
+    const source = sourceFiles(dir).map((file) => readFileSync(file, 'utf8')).join('\n');
+    const keys = [...new Set(flatten(en as Tree).map(base))].filter((key) => !key.startsWith('maps.'));
+    expect(keys.filter((key) => !source.includes(`'${key}'`))).toEqual([]);
+  });
+
   it('name every map in both languages', () => {
     for (const id of MAP_IDS) {
       expect(en.maps[id]).toBeTruthy();

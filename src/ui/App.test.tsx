@@ -1,6 +1,7 @@
 import { render, screen, within } from '@testing-library/react';
 import { createMemoryRouter, RouterProvider } from 'react-router';
 import { describe, expect, it, vi } from 'vitest';
+import type { RouteObject } from 'react-router';
 import { MAP_IDS, MAPS } from '../domain/maps';
 import { routes } from './routes';
 
@@ -48,5 +49,21 @@ describe('not-found page', () => {
     renderAt('/map/%3Cb%3Ebold%3C%2Fb%3E');
     expect(screen.getByText(/There is no map called “<b>bold<\/b>”/)).toBeInTheDocument();
     expect(document.querySelector('b')).toBeNull();
+  });
+});
+
+describe('error page', () => {
+  function Boom(): never {
+    throw new Error('render failed');
+  }
+
+  it('replaces a page that throws with a readable error and the map links', () => {
+    const quiet = vi.spyOn(console, 'error').mockImplementation(() => undefined);
+    const withBoom: RouteObject[] = [{ ...routes[0], children: [{ path: '/boom', element: <Boom /> }] }];
+    render(<RouterProvider router={createMemoryRouter(withBoom, { initialEntries: ['/boom'] })} />);
+    expect(screen.getByRole('alert')).toHaveTextContent('Something went wrong');
+    expect(within(screen.getByRole('list', { name: 'Maps' })).getAllByRole('link')).toHaveLength(12);
+    expect(document.title).toBe('Error - raidmap');
+    quiet.mockRestore();
   });
 });
