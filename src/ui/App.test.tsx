@@ -59,7 +59,7 @@ describe('error page', () => {
 
   it('replaces a page that throws with a readable error and the map links', () => {
     const quiet = vi.spyOn(console, 'error').mockImplementation(() => undefined);
-    const withBoom: RouteObject[] = [{ ...routes[0], children: [{ path: '/boom', element: <Boom /> }] }];
+    const withBoom: RouteObject[] = [{ errorElement: routes[0].errorElement, children: [{ path: '/boom', element: <Boom /> }] }];
     render(<RouterProvider router={createMemoryRouter(withBoom, { initialEntries: ['/boom'] })} />);
     expect(screen.getByRole('alert')).toHaveTextContent('Something went wrong');
     expect(within(screen.getByRole('list', { name: 'Maps' })).getAllByRole('link')).toHaveLength(12);
