@@ -231,7 +231,7 @@ function buildWorld(map: MapDefinition): World {
     };
     split(outer, 0);
     w.halls = halls.map((r, i) => ({ ...r, floors: 1 + Math.floor(rng() * topFloor), seed: hashString(`${map.id}:hall:${i}`) }));
-    ensureUpperFloors(w.halls, topFloor, rng);
+    ensureUpperFloors(w.halls, topFloor);
     const bySize = [...w.halls].sort((a, b) => b.w * b.h - a.w * a.h);
     const used = new Set<Building>();
     for (const name of theme.districts) {
@@ -296,7 +296,9 @@ function buildWorld(map: MapDefinition): World {
       const count = Math.round(between(rng, theme.buildings[0], theme.buildings[1]));
       let placed = 0;
       for (let tries = 0; tries < count * 30 && placed < count; tries++) {
-        const bw = S * between(rng, 0.018, 0.05), bh = S * between(rng, 0.018, 0.045);
+        // The first building of a district is its landmark: larger, and it has the upper floors.
+        const big = placed === 0 ? 1.8 : 1;
+        const bw = S * between(rng, 0.018, 0.05) * big, bh = S * between(rng, 0.018, 0.045) * big;
         const spread = S * 0.09;
         const b: Rect = { x: d.x + between(rng, -spread, spread) - bw / 2, y: d.y + between(rng, -spread, spread) - bh / 2, w: bw, h: bh };
         if (b.x < 20 || b.y < 20 || b.x + b.w > W - 20 || b.y + b.h > H - 20) continue;
@@ -310,6 +312,7 @@ function buildWorld(map: MapDefinition): World {
     }
     const bySize = [...w.buildings].sort((a, b) => b.w * b.h - a.w * a.h);
     bySize.forEach((b, i) => { b.floors = i < 4 ? topFloor : i < 14 ? 1 + Math.floor(rng() * topFloor) : 1; });
+    ensureUpperFloors(w.buildings, topFloor);
   }
 
   // Fields, forests and hills, away from the districts.
@@ -352,7 +355,7 @@ function coastAt(line: Pt[], at: number, axis: 0 | 1): number {
 }
 
 /** Every upper floor gets at least three buildings. */
-function ensureUpperFloors(list: Building[], topFloor: number, rng: Rng): void {
+function ensureUpperFloors(list: Building[], topFloor: number): void {
   const bySize = [...list].sort((a, b) => b.w * b.h - a.w * a.h);
   for (let f = 2; f <= topFloor; f++) {
     let have = list.filter((b) => b.floors >= f).length;
@@ -361,7 +364,6 @@ function ensureUpperFloors(list: Building[], topFloor: number, rng: Rng): void {
       if (b.floors < f) { b.floors = f; have++; }
     }
   }
-  void rng;
 }
 
 // ---------------------------------------------------------------- drawing
@@ -427,6 +429,7 @@ function drawDefs(w: World): string {
 <pattern id="sample-plough" width="24" height="24" patternUnits="userSpaceOnUse" patternTransform="rotate(35)"><rect width="24" height="24" fill="${t.field}"/><path d="M0 12H24" stroke="#000" stroke-opacity="0.07" stroke-width="4"/></pattern>
 <radialGradient id="sample-hill"><stop offset="0" stop-color="#5f4f33" stop-opacity="0.35"/><stop offset="1" stop-color="#5f4f33" stop-opacity="0"/></radialGradient>
 <linearGradient id="sample-deep" x1="0" y1="0" x2="${w.theme.water === 'coast-west' ? '-1' : '0'}" y2="${w.theme.water === 'coast-west' ? '0' : '1'}"><stop offset="0" stop-color="#4a7ca6"/><stop offset="1" stop-color="#2c5479"/></linearGradient>
+<pattern id="sample-ground" width="90" height="90" patternUnits="userSpaceOnUse"><path d="M8 14l5-3M40 22l4 3M70 9l-3 5M22 52l5 2M58 60l-4 3M84 44l-3-4M12 80l4-2M46 84l3-4" stroke="#000" stroke-opacity="0.12" stroke-width="2.5" stroke-linecap="round"/><circle cx="30" cy="35" r="2.5" fill="#fff" fill-opacity="0.12"/><circle cx="75" cy="75" r="3" fill="#fff" fill-opacity="0.1"/><circle cx="60" cy="30" r="2" fill="#000" fill-opacity="0.1"/></pattern>
 <pattern id="sample-parking" width="40" height="90" patternUnits="userSpaceOnUse"><rect width="40" height="90" fill="#5f5f5c"/><path d="M0 0V60" stroke="#e8e4d8" stroke-width="3"/></pattern>
 </defs>`;
 }
@@ -434,7 +437,7 @@ function drawDefs(w: World): string {
 function drawMain(w: World, map: MapDefinition): string {
   const { W, H, theme, rng } = w;
   const S = Math.min(W, H);
-  const parts: string[] = [`<rect width="${W}" height="${H}" fill="${theme.ground}"/>`];
+  const parts: string[] = [`<rect width="${W}" height="${H}" fill="${theme.ground}"/><rect width="${W}" height="${H}" fill="url(#sample-ground)"/>`];
   if (theme.maze) return parts.join('') + drawMaze(w, `${map.id}:main`, false);
   for (const f of w.fields) parts.push(`<path d="${smoothPath(f, true)}" fill="url(#sample-plough)"/>`);
   for (const h of w.hills) {
