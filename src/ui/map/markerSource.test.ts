@@ -1,7 +1,7 @@
 import * as Comlink from 'comlink';
 import { describe, expect, it } from 'vitest';
 import { createMarkerStore } from '../../../workers/markers';
-import { createMarkerSource, MarkerWorkerError, type WorkerLike } from './markerSource';
+import { createMarkerSource, isWorkerClosed, MarkerWorkerError, type WorkerLike } from './markerSource';
 
 /** A worker whose other end is a MessageChannel port serving the real store. */
 function channelWorker(): WorkerLike & { port: MessagePort; terminated: boolean; fail(message: string): void } {
@@ -67,11 +67,14 @@ describe('marker source', () => {
     await expect(pending).rejects.toThrow(MarkerWorkerError);
     await expect(pending).rejects.toThrow(/SyntaxError in markers.worker.js/);
     await expect(source.filter({ hiddenCategories: [], hiddenSubCategories: [] })).rejects.toThrow(/marker worker stopped/);
+    expect(isWorkerClosed(await pending.catch((e: unknown) => e))).toBe(false);
   });
 
   it('rejects calls after dispose instead of hanging', async () => {
     const source = createMarkerSource(() => channelWorker());
     source.dispose();
-    await expect(source.relabel('en')).rejects.toThrow(/closed/);
+    const error = await source.relabel('en').catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(MarkerWorkerError);
+    expect(isWorkerClosed(error)).toBe(true);
   });
 });

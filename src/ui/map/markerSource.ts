@@ -21,10 +21,19 @@ export interface MarkerSource {
 export type WorkerLike = Comlink.Endpoint & { terminate(): void };
 
 export class MarkerWorkerError extends Error {
-  constructor(message: string) {
+  /** 'closed': the page disposed the worker (expected while leaving); 'failed': it crashed or never started. */
+  readonly reason: 'closed' | 'failed';
+
+  constructor(reason: 'closed' | 'failed', message: string) {
     super(message);
     this.name = 'MarkerWorkerError';
+    this.reason = reason;
   }
+}
+
+/** True for calls cut short because the page closed the worker: nothing to report. */
+export function isWorkerClosed(error: unknown): boolean {
+  return error instanceof MarkerWorkerError && error.reason === 'closed';
 }
 
 function spawnMarkersWorker(): WorkerLike {
@@ -41,13 +50,13 @@ export function createMarkerSource(spawn: () => WorkerLike = spawnMarkersWorker)
   failed.catch(() => undefined); // observed through `guard`; never an unhandled rejection
   const onError = (event: Event) => {
     const detail = (event as ErrorEvent).message;
-    rejectAll(new MarkerWorkerError(`The marker worker stopped${detail ? `: ${detail}` : ' (it could not be started)'}`));
+    rejectAll(new MarkerWorkerError('failed', `The marker worker stopped${detail ? `: ${detail}` : ' (it could not be started)'}`));
   };
   worker.addEventListener('error', onError);
   worker.addEventListener('messageerror', onError);
   let closed = false;
   const guard = <T>(call: () => Promise<T>): Promise<T> => {
-    if (closed) return Promise.reject(new MarkerWorkerError('The marker worker was closed'));
+    if (closed) return Promise.reject(new MarkerWorkerError('closed', 'The marker worker was closed'));
     try {
       return Promise.race([failed, call()]);
     } catch (error) {
@@ -65,7 +74,7 @@ export function createMarkerSource(spawn: () => WorkerLike = spawnMarkersWorker)
       closed = true;
       worker.removeEventListener('error', onError);
       worker.removeEventListener('messageerror', onError);
-      rejectAll(new MarkerWorkerError('The marker worker was closed'));
+      rejectAll(new MarkerWorkerError('closed', 'The marker worker was closed'));
       remote[Comlink.releaseProxy]();
       worker.terminate();
     },

@@ -130,6 +130,33 @@ describe('wireEngine', () => {
     expect(engine.calls.length).toBe(calls);
   });
 
+  it('stays quiet when the worker is closed under a pending filter, and reports a crash', async () => {
+    const { wiring, result, source } = await setup();
+    const errors: unknown[][] = [];
+    const original = console.error;
+    console.error = (...args: unknown[]) => void errors.push(args);
+    try {
+      const { MarkerWorkerError } = await import('./markerSource');
+      source.filter = async () => {
+        throw new MarkerWorkerError('closed', 'The marker worker was closed');
+      };
+      wiring.setMarkers(result);
+      await settle();
+      expect(errors).toEqual([]);
+      source.filter = async () => {
+        throw new MarkerWorkerError('failed', 'The marker worker stopped: boom');
+      };
+      setCategoryHidden('Loot', true);
+      await settle();
+      await settle();
+      expect(errors).toHaveLength(1);
+      expect(String(errors[0][1])).toMatch(/boom/);
+    } finally {
+      console.error = original;
+      wiring.dispose();
+    }
+  });
+
   it('applies the newest filter when answers arrive out of order', async () => {
     const { engine, wiring, result, source } = await setup();
     const slow = source.filter;

@@ -11,7 +11,7 @@ import { i18n, isLanguage } from '../../i18n';
 import { filterQuery, filters } from '../../state/filters';
 import { mapView, selectMarker, setReady, stepLevelBy } from '../../state/mapView';
 import type { EngineHandle } from './automation';
-import type { MarkerSource } from './markerSource';
+import { isWorkerClosed, type MarkerSource } from './markerSource';
 
 export interface EngineWiring {
   /** Hands the loaded markers to the engine, filtered by the current filters. */
@@ -57,7 +57,7 @@ export function wireEngine({ engine, source, handle, afterDraw = afterTwoFrames 
     try {
       indices = await source.filter(filterQuery());
     } catch (error) {
-      if (!disposed) console.error('raidmap: marker filter failed', error);
+      if (!disposed && !isWorkerClosed(error)) console.error('raidmap: marker filter failed', error);
       return;
     }
     if (disposed || seq !== filterSeq) return;
@@ -86,7 +86,7 @@ export function wireEngine({ engine, source, handle, afterDraw = afterTwoFrames 
       engine.setMarkers(columns);
       if (passing) engine.setFilter(passing);
     } catch (error) {
-      if (!disposed) console.error('raidmap: relabelling markers failed', error);
+      if (!disposed && !isWorkerClosed(error)) console.error('raidmap: relabelling markers failed', error);
     }
   }
 
