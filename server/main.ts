@@ -8,7 +8,6 @@ import { MAPS, MAP_IDS } from '../src/domain/maps';
 import { buildServer } from './app';
 import { ConfigError, loadConfig } from './config';
 import { createRepositories, migrateToLatest, openDatabase } from './db';
-import { negotiateEncoding } from './http/json-cache';
 import type { TileProgress } from './routes/health';
 import { seedIfEmpty } from './seed';
 import { prepareAllTiles } from './tiles/index';
@@ -70,7 +69,7 @@ async function main(): Promise<void> {
     for (const map of MAP_IDS) {
       if (closing || !counts[map]) continue;
       const body = await app.raidmap.markerLists.get(map);
-      await app.raidmap.markerLists.encoded(body, negotiateEncoding('br'));
+      await app.raidmap.markerLists.encoded(body, 'br');
     }
     if (closing) return;
     const tiles = await prepareAllTiles({
