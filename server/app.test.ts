@@ -281,13 +281,15 @@ describe('buildServer without a built site or tiles', () => {
   });
 
   it('refuses to start tiles without a tiles folder', async () => {
-    const root0 = path.join(tempDir(), 'never-created');
+    const parent = tempDir();
+    const root0 = path.join(parent, 'never-created');
     const db = await testBackends()[0].open();
     try {
       expect(() => buildServer({ db, uploadsDir: path.join(root0, 'uploads'), tiles: true })).toThrow(/tilesDir/);
       expect(fs.existsSync(root0)).toBe(false);
     } finally {
       await db.close();
+      fs.rmSync(parent, { recursive: true, force: true });
     }
   });
 });
