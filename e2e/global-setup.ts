@@ -6,7 +6,7 @@
  */
 import { rmSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { dirname, resolve } from 'node:path';
+import { dirname, join, resolve } from 'node:path';
 import type { TestProject } from 'vitest/node';
 import { freshDataDir, startServer, type RunningServer } from './support/server';
 
@@ -14,6 +14,8 @@ declare module 'vitest' {
   export interface ProvidedContext {
     /** Base URL of the server under test, e.g. http://127.0.0.1:41234 */
     baseUrl: string;
+    /** The tile folder that server built (tests may start more servers on it). */
+    tilesDir: string;
   }
 }
 
@@ -45,6 +47,7 @@ export default async function setup(project: TestProject): Promise<() => Promise
     console.error(`\ne2e: the raidmap server ${reason} while the tests ran; every later test will fail to connect.\n--- last server output ---\n${running.logs().slice(-40).join('\n')}\n---`);
   });
   project.provide('baseUrl', server.baseUrl);
+  project.provide('tilesDir', process.env.TILES_DIR ?? join(dataDir, 'tiles'));
   const { tiles } = server.health;
   console.log(`e2e: raidmap server at ${server.baseUrl} (tiles ${tiles.done}/${tiles.total}${tiles.ready ? ', ready' : ', still building'})`);
 
