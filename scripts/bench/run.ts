@@ -153,10 +153,13 @@ export async function measureRun(options: RunOptions): Promise<RunResult> {
     );
 
     const lastHandled = Math.max(...probe.inputs.filter((i) => i.type === lastType).map(handledAt));
-    const inputLagMs = Number.isFinite(lastHandled) ? Math.max(0, lastHandled - lastSent) : Number.NaN;
+    // Lag is measured from each event's scheduled time (a late send counts against the page
+    // too, but sends are on time to a millisecond: they never wait for the page).
+    const lastScheduled = startAt + events[events.length - 1].t;
+    const inputLagMs = Number.isFinite(lastHandled) ? Math.max(0, lastHandled - lastScheduled) : Number.NaN;
 
     // Presses and releases are never coalesced: match them in order with what was sent.
-    const sentPresses = events.flatMap((e, i) => (e.type === 'mousePressed' || e.type === 'mouseReleased' ? [sent[i]] : []));
+    const sentPresses = events.flatMap((e) => (e.type === 'mousePressed' || e.type === 'mouseReleased' ? [startAt + e.t] : []));
     const down = probe.inputs.some((i) => i.type === 'pointerdown') ? ['pointerdown', 'pointerup'] : ['mousedown', 'mouseup'];
     const handledPresses = probe.inputs.filter((i) => down.includes(i.type)).map(handledAt);
     const pressLags = handledPresses.slice(0, sentPresses.length).map((t, i) => t - sentPresses[i]);
