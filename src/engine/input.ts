@@ -20,15 +20,18 @@ function isTextInput(target: EventTarget | null): boolean {
 
 export class DomInput {
   private readonly cleanups: (() => void)[] = [];
+  /** The element's page rectangle, cached: reading it per event could force a layout. */
+  private rect: { left: number; top: number; height: number } | null = null;
 
-  constructor(element: HTMLElement, private readonly dispatch: (event: ToolEvent) => void) {
+  constructor(private readonly element: HTMLElement, private readonly dispatch: (event: ToolEvent) => void) {
     element.style.touchAction = 'none';
     const local = (e: MouseEvent) => {
-      const r = element.getBoundingClientRect();
+      const r = this.bounds();
       return { screenX: e.clientX - r.left, screenY: e.clientY - r.top };
     };
     const pointer = (type: 'pointer_down' | 'pointer_move' | 'pointer_up') => (e: PointerEvent) => {
       if (type === 'pointer_down') {
+        this.rect = null;
         if (e.button === 0) element.setPointerCapture?.(e.pointerId);
       }
       this.dispatch({ type, ...local(e), time: e.timeStamp, button: e.button, pointerId: e.pointerId, ...modifiers(e) });
@@ -47,7 +50,7 @@ export class DomInput {
           type: 'wheel',
           ...local(e),
           time: e.timeStamp,
-          deltaY: wheelDeltaPx(e.deltaY, e.deltaMode, element.clientHeight || 800),
+          deltaY: wheelDeltaPx(e.deltaY, e.deltaMode, this.bounds().height || 800),
           ...modifiers(e),
         });
       },
@@ -64,6 +67,21 @@ export class DomInput {
     };
     this.listen(window, 'keydown', key('key_down'));
     this.listen(window, 'keyup', key('key_up'));
+    this.listen(element, 'pointerenter', () => this.invalidateBounds());
+    this.listen(window, 'scroll', () => this.invalidateBounds(), { capture: true, passive: true });
+  }
+
+  /** The element moved or resized: re-read its rectangle at the next event. */
+  invalidateBounds(): void {
+    this.rect = null;
+  }
+
+  private bounds(): { left: number; top: number; height: number } {
+    if (!this.rect) {
+      const r = this.element.getBoundingClientRect();
+      this.rect = { left: r.left, top: r.top, height: r.height };
+    }
+    return this.rect;
   }
 
   dispose(): void {

@@ -62,6 +62,8 @@ export class LabelLayer {
   readonly container = new Container({ label: 'labels' });
   private readonly fontName: string;
   private readonly texts = new Map<number, BitmapText>();
+  /** Measured width of each cached text (reading BitmapText.width lays it out). */
+  private readonly widths = new Map<number, number>();
   private shown = new Set<number>();
   /** Labels placed by the last update. */
   placed = 0;
@@ -70,7 +72,12 @@ export class LabelLayer {
     this.fontName = acquireFont(Math.max(1, Math.min(3, Math.round(resolution * 2) / 2)));
   }
 
-  update(source: LabelSource, hovered: number, selected: number): void {
+  /**
+   * Places the labels; returns true when a label first measured wider than its estimate
+   * (the caller runs another update next frame so the declutter uses the real width).
+   */
+  update(source: LabelSource, hovered: number, selected: number): boolean {
+    let underestimated = false;
     const candidates: LabelCandidate[] = [];
     const offsetY = source.iconCss / 2 + 1;
     for (let k = 0; k < source.drawnCount; k++) {
@@ -79,7 +86,7 @@ export class LabelLayer {
       if (!special && source.alwaysLabel[i] !== 1) continue;
       const text = source.labels[i];
       if (!text) continue;
-      const width = this.texts.get(i)?.width ?? text.length * CHAR_WIDTH_ESTIMATE + 6;
+      const width = this.widths.get(i) ?? text.length * CHAR_WIDTH_ESTIMATE + 6;
       const x = source.screenX[k];
       const y = source.screenY[k] + offsetY;
       candidates.push({
@@ -99,20 +106,24 @@ export class LabelLayer {
     }
     for (const c of candidates) {
       if (!kept.has(c.id)) continue;
+      const measured = this.widths.has(c.id);
       const t = this.textFor(c.id, source.labels[c.id]);
+      if (!measured && this.widths.get(c.id)! > c.maxX - c.minX) underestimated = true;
       t.visible = true;
       t.alpha = c.id === hovered || c.id === selected ? 1 : source.alpha(c.id);
-      t.position.set(Math.round((c.minX + c.maxX) / 2 - t.width / 2), Math.round(c.minY));
+      t.position.set(Math.round((c.minX + c.maxX) / 2 - this.widths.get(c.id)! / 2), Math.round(c.minY));
     }
     this.shown = kept;
     this.placed = kept.size;
     this.trim();
+    return underestimated;
   }
 
   /** Labels changed (language): drop cached texts. */
   reset(): void {
     for (const t of this.texts.values()) t.destroy();
     this.texts.clear();
+    this.widths.clear();
     this.shown.clear();
   }
 
@@ -124,10 +135,14 @@ export class LabelLayer {
 
   private textFor(index: number, label: string): BitmapText {
     let t = this.texts.get(index);
-    if (t && t.text !== label) t.text = label;
+    if (t && t.text !== label) {
+      t.text = label;
+      this.widths.set(index, t.width);
+    }
     if (!t) {
       t = new BitmapText({ text: label, style: { fontFamily: this.fontName, fontSize: FONT_SIZE } });
       this.texts.set(index, t);
+      this.widths.set(index, t.width);
       this.container.addChild(t);
     }
     return t;
@@ -140,6 +155,7 @@ export class LabelLayer {
       if (this.shown.has(i)) continue;
       t.destroy();
       this.texts.delete(i);
+      this.widths.delete(i);
     }
   }
 }

@@ -24,6 +24,7 @@ import { LabelLayer } from './label-layer';
 import { MarkerLayer } from './marker-layer';
 import { PlayerLayer } from './player-layer';
 import { TileLayer } from './tile-layer';
+import { createWorkerTileFetcher, type WorkerTileFetcher } from './tile-fetch-protocol';
 import type {
   CameraView, EngineEvents, EngineOptions, FrameStats, MapEngineApi, MarkerColumns, MarkerState, PlayerMarker,
 } from './types';
@@ -38,6 +39,8 @@ export class MapEngine implements MapEngineApi {
   private readonly selectionRing = new Graphics();
   private readonly overlay = new Container({ label: 'tool-overlay' });
   private readonly tiles: TileLayer;
+  /** Fetches and decodes tiles off the main thread (null: main-thread fallback). */
+  private readonly tileFetcher: WorkerTileFetcher | null;
   private readonly markers: MarkerLayer;
   private readonly labels: LabelLayer;
   private readonly player = new PlayerLayer();
@@ -74,7 +77,9 @@ export class MapEngine implements MapEngineApi {
     this.level = this.map.defaultLevel;
     const container = options.container;
     this.camera_ = new Camera(this.map, { width: app.screen.width, height: app.screen.height });
+    this.tileFetcher = createWorkerTileFetcher();
     this.tiles = new TileLayer({
+      fetcher: this.tileFetcher?.fetch,
       map: this.map,
       manifest,
       tileBase: options.tileBase ?? '',
@@ -210,6 +215,7 @@ export class MapEngine implements MapEngineApi {
     const height = Math.max(1, Math.floor(el.clientHeight));
     if (width !== this.app.screen.width || height !== this.app.screen.height) this.app.renderer.resize(width, height);
     this.camera_.setViewport({ width, height });
+    this.input?.invalidateBounds();
     this.cameraDirty = true;
     this.loop.invalidate();
   }
@@ -241,6 +247,7 @@ export class MapEngine implements MapEngineApi {
     this.tools.dispose();
     this.events.clear();
     this.tiles.dispose();
+    this.tileFetcher?.dispose();
     this.markers.dispose();
     this.labels.dispose();
     this.player.dispose();
@@ -271,7 +278,8 @@ export class MapEngine implements MapEngineApi {
     }
     const cols = this.markers.markers;
     if (this.labelsDirty && cols) {
-      this.labels.update(
+      this.labelsDirty = false;
+      const again = this.labels.update(
         {
           drawn: this.markers.drawn,
           drawnCount: this.markers.drawnCount,
@@ -286,7 +294,10 @@ export class MapEngine implements MapEngineApi {
         this.hovered,
         this.selected,
       );
-      this.labelsDirty = false;
+      if (again) {
+        this.labelsDirty = true;
+        this.loop.invalidate();
+      }
     }
     this.placeSelectionRing();
     const animating = this.player.update((x, y) => this.camera_.toScreen(x, y), now);
@@ -299,7 +310,7 @@ export class MapEngine implements MapEngineApi {
       this.ready_ = true;
       this.events.emit('ready', undefined);
     }
-    return animating;
+    return animating || tileState.waiting > 0;
   }
 
   private placeSelectionRing(): void {

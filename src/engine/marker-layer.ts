@@ -17,8 +17,8 @@ import type { CameraView, MarkerColumns } from './types';
 
 /** On-screen icon size (CSS px) at marker scale 1. */
 export const ICON_CSS = 28;
-/** Thinning cell (CSS px): a little smaller than the icon so neighbours may touch but not pile. */
-const CELL_FACTOR = 0.85;
+/** Thinning cell (CSS px) relative to the icon: one icon per cell, so neighbours may touch but not pile. */
+const CELL_FACTOR = 1;
 /** Importance ranks: the category priority, and other-level markers after all of the selected level. */
 const OTHER_LEVEL_RANK = 8;
 const MAX_RANK = 16;

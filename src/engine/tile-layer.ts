@@ -22,6 +22,12 @@ interface CachedTile {
   lastUsed: number;
 }
 
+/**
+ * New tile textures shown per frame: each is uploaded to the GPU in the frame that first
+ * draws it, so arrivals are spread over frames (fallbacks cover the rest meanwhile).
+ */
+export const UPLOADS_PER_FRAME = 8;
+
 interface Floor {
   id: string;
   container: Container;
@@ -44,12 +50,17 @@ export interface TileUpdate {
   settled: boolean;
   drawn: number;
   missing: number;
+  /** Tiles decoded and waiting for an upload slot: the engine runs another frame. */
+  waiting: number;
 }
 
 export class TileLayer {
   readonly container = new Container({ label: 'tiles' });
   private readonly floors: Floor[];
   private readonly cache = new Map<string, CachedTile>();
+  /** Decoded tiles waiting for their upload slot, oldest first. */
+  private readonly arrived = new Map<string, ImageBitmap>();
+  private cacheBytes = 0;
   private readonly loader: TileLoader<ImageBitmap>;
   private frame = 0;
   /** Tiles that failed to load (a failed tile is retried later). */
@@ -85,6 +96,7 @@ export class TileLayer {
 
   update(view: CameraView, viewport: ViewportSize, dpr: number): TileUpdate {
     this.frame++;
+    this.admitArrived();
     const { manifest } = this.options;
     const pinned = new Set<string>();
     const perLayerMissing: TileRequest[][] = [];
@@ -106,6 +118,7 @@ export class TileLayer {
       for (const t of plan.missing) {
         const key = tileKey(floor.id, t.z, t.x, t.y);
         if (!this.loader.hasFailed(key)) unsettled++;
+        if (this.arrived.has(key)) continue;
         requests.push({ key, url: `${this.options.tileBase}${tilePath(manifest, floor.id, t.z, t.x, t.y)}` });
       }
       perLayerMissing.push(requests);
@@ -115,15 +128,19 @@ export class TileLayer {
     const longest = Math.max(0, ...perLayerMissing.map((r) => r.length));
     for (let i = 0; i < longest; i++) for (const r of perLayerMissing) if (i < r.length) queue.push(r[i]);
     this.loader.want(queue);
-    this.evict(pinned);
-    return { settled: unsettled === 0, drawn: drawnTotal, missing: missingTotal };
+    // Arrivals that left the view before their slot are dropped.
+    for (const [key, bitmap] of this.arrived) {
+      if (pinned.has(key)) continue;
+      bitmap.close();
+      this.arrived.delete(key);
+    }
+    if (this.cacheBytes > this.options.budgetBytes) this.evict(pinned);
+    return { settled: unsettled === 0, drawn: drawnTotal, missing: missingTotal, waiting: this.arrived.size };
   }
 
   /** Bytes of tile textures held. */
   get bytes(): number {
-    let total = 0;
-    for (const t of this.cache.values()) total += t.bytes;
-    return total;
+    return this.cacheBytes;
   }
 
   get cachedTiles(): number {
@@ -134,16 +151,35 @@ export class TileLayer {
     this.loader.dispose();
     for (const tile of this.cache.values()) destroyTexture(tile.texture);
     this.cache.clear();
+    for (const bitmap of this.arrived.values()) bitmap.close();
+    this.arrived.clear();
+    this.cacheBytes = 0;
     this.container.destroy({ children: true });
   }
 
   private store(key: string, bitmap: ImageBitmap): void {
-    const existing = this.cache.get(key);
-    if (existing) destroyTexture(existing.texture);
-    const source = new ImageSource({ resource: bitmap, alphaMode: 'premultiplied-alpha', scaleMode: 'linear' });
-    const texture = new Texture({ source });
-    this.cache.set(key, { texture, bytes: textureBytes(bitmap.width, bitmap.height), lastUsed: this.frame });
+    this.arrived.get(key)?.close();
+    this.arrived.set(key, bitmap);
     this.options.onTile();
+  }
+
+  /** Moves up to UPLOADS_PER_FRAME arrived tiles into the cache (they draw, and upload, this frame). */
+  private admitArrived(): void {
+    let admitted = 0;
+    for (const [key, bitmap] of this.arrived) {
+      if (admitted >= UPLOADS_PER_FRAME) break;
+      this.arrived.delete(key);
+      const existing = this.cache.get(key);
+      if (existing) {
+        destroyTexture(existing.texture);
+        this.cacheBytes -= existing.bytes;
+      }
+      const source = new ImageSource({ resource: bitmap, alphaMode: 'premultiplied-alpha', scaleMode: 'linear' });
+      const bytes = textureBytes(bitmap.width, bitmap.height);
+      this.cache.set(key, { texture: new Texture({ source }), bytes, lastUsed: this.frame });
+      this.cacheBytes += bytes;
+      admitted++;
+    }
   }
 
   private showSprites(floor: Floor, draw: TileCoord[]): void {
@@ -183,6 +219,7 @@ export class TileLayer {
       if (!tile) continue;
       destroyTexture(tile.texture);
       this.cache.delete(key);
+      this.cacheBytes -= tile.bytes;
     }
   }
 }
