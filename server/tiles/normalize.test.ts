@@ -1,5 +1,5 @@
 import { afterAll, describe, expect, it } from 'vitest';
-import { culledBody, disposeNormalizer, elementBoxes, normalizeText, parseTransform, pathBox } from './normalize';
+import { culledBody, cullIndex, disposeNormalizer, elementBoxes, normalizeText, parseTransform, pathBox } from './normalize';
 import { parseSvg } from './svg-doc';
 
 afterAll(() => disposeNormalizer());
@@ -53,7 +53,7 @@ describe('elementBoxes and culledBody', () => {
   });
 
   it('leaves out what lies wholly outside the region, keeps definitions and unknowns', () => {
-    const body = culledBody(text, root, boxes, { x: 0, y: 0, width: 100, height: 100 });
+    const body = culledBody(cullIndex(text), { x: 0, y: 0, width: 100, height: 100 });
     expect(body).toContain('id="near"');
     expect(body).not.toContain('id="far"');
     expect(body).not.toContain('id="stroked"');
@@ -61,6 +61,29 @@ describe('elementBoxes and culledBody', () => {
     expect(body).toContain('<clipPath id="c">');
     expect(body).toContain('id="unknown"');
     expect(() => parseSvg(`<svg>${body}`)).not.toThrow();
+  });
+});
+
+describe('anchors in layer groups', () => {
+  const doc = (group: string) => `<svg><defs><clipPath id="u"><path d="M0 0L9 9"/></clipPath><clipPath id="b" clipPathUnits="objectBoundingBox"><path d="M0 0L1 1"/></clipPath><filter id="f"/></defs>` +
+    `<g id="grp" ${group} transform="matrix(2 0 0 2 10 0)"><path d="M 0 0 L 100 100" fill="#000"/></g></svg>`;
+  const body = (group: string) => culledBody(cullIndex(doc(group)), { x: 0, y: 0, width: 20, height: 20 });
+  const anchor = /<path d="M([-\d.e]+) ([-\d.e]+)h[^"]*Z" fill="#000" fill-opacity="0"\/>/;
+
+  it('puts a transparent anchor at the canvas centre, in the group\'s own units, when the group reaches off the canvas', () => {
+    const hit = body('opacity="0.5"').match(anchor);
+    expect(hit).not.toBeNull();
+    // Canvas centre (10, 10) in root units is ((10 - 10) / 2, 10 / 2) inside the group.
+    expect(Number(hit![1])).toBeCloseTo(0);
+    expect(Number(hit![2])).toBeCloseTo(5);
+    expect(body('clip-path="url(#u)"')).toMatch(anchor);
+  });
+
+  it('adds none where it would change the drawing, or where the group is no layer', () => {
+    expect(body('')).not.toMatch(anchor);
+    expect(body('clip-path="url(#b)"')).not.toMatch(anchor);
+    expect(body('filter="url(#f)"')).not.toMatch(anchor);
+    expect(culledBody(cullIndex(doc('opacity="0.5"')), { x: 0, y: 0, width: 500, height: 500 })).not.toMatch(anchor);
   });
 });
 

@@ -21,7 +21,7 @@ export interface Box {
   maxY: number;
 }
 
-type Matrix = [number, number, number, number, number, number];
+export type Matrix = [number, number, number, number, number, number];
 const IDENTITY: Matrix = [1, 0, 0, 1, 0, 0];
 
 function multiply(m: Matrix, n: Matrix): Matrix {
@@ -120,7 +120,7 @@ function styleValue(el: SvgElement, name: string): string | undefined {
  * Bounding boxes (root user units) of the drawable elements: null for an element that
  * draws nothing, undefined where it cannot be known (those are never culled).
  */
-export function elementBoxes(root: SvgElement): Map<SvgElement, Box | null | undefined> {
+export function elementBoxes(root: SvgElement, ctms?: Map<SvgElement, Matrix>): Map<SvgElement, Box | null | undefined> {
   const boxes = new Map<SvgElement, Box | null | undefined>();
   const visit = (el: SvgElement, parentCtm: Matrix): Box | null | undefined => {
     const local = parseTransform(el.attrs.get('transform'));
@@ -128,6 +128,7 @@ export function elementBoxes(root: SvgElement): Map<SvgElement, Box | null | und
     if (!local) box = undefined;
     else {
       const ctm = multiply(parentCtm, local);
+      ctms?.set(el, ctm);
       const scale = Math.sqrt(Math.abs(ctm[0] * ctm[3] - ctm[1] * ctm[2])) || 1;
       const name = el.name;
       if (name === 'g' || name === 'a' || name === 'switch') {
@@ -150,9 +151,9 @@ export function elementBoxes(root: SvgElement): Map<SvgElement, Box | null | und
       } else {
         box = undefined;
       }
-      // A filter can draw beyond the element (blur, shadow): widen generously.
+      // A filter draws in its region, by default the box widened by 10 % on each side.
       if (box && styleValue(el, 'filter') && styleValue(el, 'filter') !== 'none') {
-        box = grow(box, Math.max(box.maxX - box.minX, box.maxY - box.minY) + 50 * scale);
+        box = grow(box, Math.max(box.maxX - box.minX, box.maxY - box.minY) * 0.2 + 2 * scale);
       }
     }
     boxes.set(el, box);
@@ -165,17 +166,85 @@ export function elementBoxes(root: SvgElement): Map<SvgElement, Box | null | und
 const intersects = (b: Box, r: ViewBox) => b.minX < r.x + r.width && b.maxX > r.x && b.minY < r.y + r.height && b.maxY > r.y;
 const inside = (b: Box, r: ViewBox) => b.minX >= r.x && b.maxX <= r.x + r.width && b.minY >= r.y && b.maxY <= r.y + r.height;
 
-/** The root's content with every element that lies wholly outside `keep` left out. */
-export function culledBody(text: string, root: SvgElement, boxes: Map<SvgElement, Box | null | undefined>, keep: ViewBox): string {
+function invert(m: Matrix): Matrix | undefined {
+  const det = m[0] * m[3] - m[1] * m[2];
+  if (!det || !Number.isFinite(det)) return undefined;
+  return [m[3] / det, -m[1] / det, -m[2] / det, m[0] / det, (m[2] * m[5] - m[3] * m[4]) / det, (m[1] * m[4] - m[0] * m[5]) / det];
+}
+
+const refId = (value: string | undefined) => value?.match(/url\(\s*['"]?#([^'")\s]+)/)?.[1];
+
+/**
+ * Whether a group draws into a layer of its own in resvg (the case that can abort the
+ * process), and whether a transparent anchor may be added to it without changing what it
+ * draws: not when a clip path or mask is sized by the group's bounding box, nor for
+ * filters (their region follows the bounding box).
+ */
+function layerKind(el: SvgElement, defs: Map<string, SvgElement>): 'none' | 'anchor' | 'cull-only' {
+  const opacity = styleValue(el, 'opacity');
+  const clip = refId(styleValue(el, 'clip-path'));
+  const mask = refId(styleValue(el, 'mask'));
+  const filter = styleValue(el, 'filter');
+  const isLayer = (opacity !== undefined && Number(opacity) !== 1) || clip || mask || (filter && filter !== 'none');
+  if (!isLayer) return 'none';
+  if (filter && filter !== 'none') return 'cull-only';
+  if (clip && defs.get(clip)?.attrs.get('clipPathUnits') === 'objectBoundingBox') return 'cull-only';
+  if (mask && defs.get(mask)?.attrs.get('maskContentUnits') === 'objectBoundingBox') return 'cull-only';
+  return 'anchor';
+}
+
+export interface CullIndex {
+  text: string;
+  root: SvgElement;
+  boxes: Map<SvgElement, Box | null | undefined>;
+  ctms: Map<SvgElement, Matrix>;
+  defs: Map<string, SvgElement>;
+}
+
+export function cullIndex(text: string): CullIndex {
+  const root = parseSvg(text);
+  const ctms = new Map<SvgElement, Matrix>();
+  const boxes = elementBoxes(root, ctms);
+  const defs = new Map<string, SvgElement>();
+  const collect = (el: SvgElement) => {
+    const id = el.attrs.get('id');
+    if (id) defs.set(id, el);
+    el.children.forEach(collect);
+  };
+  root.children.filter(isNonRendering).forEach(collect);
+  return { text, root, boxes, ctms, defs };
+}
+
+/**
+ * The root's content for drawing `canvas` (root user units): elements whose box misses
+ * it are left out; groups that draw into a layer of their own get a transparent anchor
+ * inside the canvas, so resvg never sees such a layer far off the canvas (an estimated
+ * box can be larger than resvg's own, keeping a group that resvg then finds off-canvas).
+ */
+export function culledBody(index: CullIndex, canvas: ViewBox): string {
+  const { text, root, boxes, ctms, defs } = index;
+  // A hair wider than the canvas, for anti-aliased edges.
+  const keep = { x: canvas.x - canvas.width * 0.01, y: canvas.y - canvas.height * 0.01, width: canvas.width * 1.02, height: canvas.height * 1.02 };
+  const cx = canvas.x + canvas.width / 2, cy = canvas.y + canvas.height / 2;
   const out: string[] = [];
+  const anchor = (el: SvgElement): string => {
+    const inv = invert(ctms.get(el) ?? IDENTITY);
+    if (!inv) return '';
+    const x = inv[0] * cx + inv[2] * cy + inv[4], y = inv[1] * cx + inv[3] * cy + inv[5];
+    const d = Math.max(Math.abs(inv[0]), Math.abs(inv[3]), 1e-6) * 1e-3;
+    return `<path d="M${x} ${y}h${d}v${d}h${-d}Z" fill="#000" fill-opacity="0"/>`;
+  };
   const emit = (el: SvgElement) => {
     const box = boxes.get(el);
     if (box === null) return;
-    if (box === undefined || inside(box, keep)) { out.push(text.slice(el.start, el.end)); return; }
-    if (!intersects(box, keep)) return;
-    if (el.selfClosing || el.name !== 'g') { out.push(text.slice(el.start, el.end)); return; }
+    if (box !== undefined && !intersects(box, keep)) return;
+    if (el.name !== 'g' || el.selfClosing) { out.push(text.slice(el.start, el.end)); return; }
     out.push(text.slice(el.start, el.tagEnd));
-    for (const c of el.children) emit(c);
+    if (layerKind(el, defs) === 'anchor' && !(box && inside(box, keep))) out.push(anchor(el));
+    for (const c of el.children) {
+      if (isNonRendering(c)) out.push(text.slice(c.start, c.end));
+      else emit(c);
+    }
     out.push(`</${el.name}>`);
   };
   for (const c of root.children) {
@@ -250,8 +319,8 @@ export async function normalizeLayer(layer: LayerSvg): Promise<LayerSvg> {
   attrs.set('viewBox', `${vb.x} ${vb.y} ${vb.width} ${vb.height}`);
   const doc = layer.head + serializeTag(layer.rootName, attrs, false) + layer.body;
   const text = await normalizeText(doc, layer.hasText);
-  const root = parseSvg(text);
-  const boxes = elementBoxes(root);
+  const index = cullIndex(text);
+  const root = index.root;
   const rootAttrs = new Map(root.attrs);
   for (const a of ['width', 'height', 'viewBox', 'preserveAspectRatio']) rootAttrs.delete(a);
   return {
@@ -263,6 +332,6 @@ export async function normalizeLayer(layer: LayerSvg): Promise<LayerSvg> {
     viewBox: vb,
     // Text is paths now: no fonts needed to draw it.
     hasText: false,
-    cull: (keep) => culledBody(text, root, boxes, keep),
+    cull: (canvas) => culledBody(index, canvas),
   };
 }

@@ -227,8 +227,8 @@ export interface LayerSvg {
   body: string;
   viewBox: ViewBox;
   hasText: boolean;
-  /** Culls the body to a region (set on normalised layers, see normalize.ts). */
-  cull?: (userRect: ViewBox) => string;
+  /** The body for drawing one region (user units) only (set on normalised layers, see normalize.ts). */
+  cull?: (canvas: ViewBox) => string;
 }
 
 export interface LayerPlanOptions {
@@ -336,8 +336,8 @@ export function regionSvg(layer: LayerSvg, region: Region, mapSize: { width: num
   attrs.set('height', String(region.outHeight));
   attrs.set('viewBox', vb.map((n) => +n.toFixed(6)).join(' '));
   attrs.set('preserveAspectRatio', 'none');
-  // Leave out what lies a canvas or more away from the region: less to draw, and resvg
-  // cannot draw a group with opacity, clip, mask or filter that lies far off the canvas.
-  const body = layer.cull ? layer.cull({ x: vb[0] - vb[2], y: vb[1] - vb[3], width: vb[2] * 3, height: vb[3] * 3 }) : layer.body;
+  // Leave out what lies off the region: less to draw, and resvg cannot draw a group with
+  // opacity, clip, mask or filter that lies far off the canvas (see normalize.ts).
+  const body = layer.cull ? layer.cull({ x: vb[0], y: vb[1], width: vb[2], height: vb[3] }) : layer.body;
   return layer.head + serializeTag(layer.rootName, attrs, false) + body;
 }
