@@ -10,11 +10,13 @@ import sharp from 'sharp';
 import { afterAll, describe, expect, it } from 'vitest';
 import { MAPS, type MapDefinition } from '../../src/domain/maps';
 import { PREBUILT_MAX_Z } from '../../src/domain/tiles';
+import { disposeNormalizer } from './normalize';
 import { TileStore } from './store';
 
 const FIXTURES = path.resolve(__dirname, '../../tests/fixtures/svg');
 const tmpRoots: string[] = [];
 afterAll(() => tmpRoots.forEach((d) => rmSync(d, { recursive: true, force: true })));
+afterAll(() => disposeNormalizer());
 
 function testMap(size: [number, number], layers: string[]): MapDefinition {
   return { ...MAPS.dev, size: { width: size[0], height: size[1] }, maxZoom: 10, layers };

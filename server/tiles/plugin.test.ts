@@ -7,6 +7,7 @@ import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MAPS } from '../../src/domain/maps';
 import { PREBUILT_MAX_Z, maxTileZ, type TileManifest } from '../../src/domain/tiles';
+import { disposeNormalizer } from './normalize';
 import { tilesPlugin, TILE_CACHE_CONTROL } from './plugin';
 
 let app: FastifyInstance;
@@ -23,6 +24,7 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await app.close();
+  await disposeNormalizer();
   rmSync(root, { recursive: true, force: true });
 });
 

@@ -5,9 +5,11 @@ import path from 'node:path';
 import { afterAll, describe, expect, it, vi } from 'vitest';
 import { MAPS, type MapDefinition } from '../../src/domain/maps';
 import { loadManifest, prepareAllTiles } from './index';
+import { disposeNormalizer } from './normalize';
 
 const root = mkdtempSync(path.join(tmpdir(), 'raidmap-prepare-'));
 afterAll(() => rmSync(root, { recursive: true, force: true }));
+afterAll(() => disposeNormalizer());
 
 const small = (base: MapDefinition): MapDefinition => ({ ...base, size: { width: 512, height: 512 }, layers: ['main', 'level2'] });
 

@@ -1,6 +1,12 @@
 /** The generated sample maps: well-formed, sized to the spec, one layer group each, and drawn as promised. */
-import { describe, expect, it } from 'vitest';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
 import { MAPS, MAP_IDS } from '../../src/domain/maps';
+import { tileGrid } from '../../src/domain/tiles';
+import { disposeNormalizer } from './normalize';
+import { TileStore } from './store';
 import { renderRegion } from './render';
 import { generateSampleSvg } from './sample-map';
 import { findLayer, layerSvg, parseSvg } from './svg-doc';
@@ -76,4 +82,26 @@ it('gives each map its own terrain', () => {
   expect(texts[MAP_IDS.indexOf('shoreline')]).toContain('sample-sea-clip');
   expect(texts[MAP_IDS.indexOf('lighthouse')]).toContain('sample-sea-clip');
   expect(texts[MAP_IDS.indexOf('woods')]).toContain('url(#sample-trees)');
+});
+
+describe('deep tiles of every sample layer', () => {
+  const root = mkdtempSync(path.join(tmpdir(), 'raidmap-sample-deep-'));
+  afterAll(() => rmSync(root, { recursive: true, force: true }));
+  afterAll(() => disposeNormalizer());
+  const store = new TileStore({ assetsDir: path.join(root, 'assets'), tilesDir: path.join(root, 'tiles') });
+
+  it.each(MAP_IDS)('%s renders tiles at z 5 and at its deepest level across the map', async (id) => {
+    const map = MAPS[id];
+    const manifest = (await store.manifest(id))!;
+    for (const layer of map.layers) {
+      for (const z of [5, manifest.maxZ]) {
+        const { cols, rows } = tileGrid(map.size.width, map.size.height, z);
+        for (const [fx, fy] of [[0.13, 0.87], [0.5, 0.5], [0.91, 0.07]]) {
+          const t = { z, x: Math.floor(cols * fx), y: Math.floor(rows * fy) };
+          const found = await store.tile(id, manifest.version, layer, t);
+          expect(found.status, `${id} ${layer} ${z}/${t.x}/${t.y}`).toBe(200);
+        }
+      }
+    }
+  });
 });
