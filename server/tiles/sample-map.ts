@@ -568,13 +568,15 @@ function drawUnderground(w: World, layerId: string, map: MapDefinition): string 
   parts.push(`<path d="${path}" fill="none" stroke="#0b0c0e" stroke-width="${n1(tunnel + 14)}" stroke-linejoin="round"/>`);
   parts.push(`<path d="${path}" fill="none" stroke="#4a4f57" stroke-width="${n1(tunnel)}" stroke-linejoin="round"/>`);
   parts.push(`<path d="${path}" fill="none" stroke="#c9a13b" stroke-width="2.5" stroke-dasharray="10 18" stroke-opacity="0.7"/>`);
+  // Rooms first, then their names, so no room covers a name.
+  const names: string[] = [];
   nodes.forEach((p, i) => {
     const rw = S * between(rng, 0.05, 0.09), rh = S * between(rng, 0.04, 0.07);
     const room: Building = { x: p[0] - rw / 2, y: p[1] - rh / 2, w: rw, h: rh, floors: 1, seed: hashString(`${map.id}:${layerId}:room:${i}`) };
     parts.push(floorPlan(room, -1, { floorFill: '#3a3f47', wall: '#0d0e10', dark: true }));
-    if (i < w.districts.length || i % 2 === 0) parts.push(label(p[0], p[1] - rh / 2 - S * 0.012, ROOM_NAMES[(hashString(layerId) + i) % ROOM_NAMES.length], S * 0.02, true));
+    if (i < w.districts.length || i % 2 === 0) names.push(label(p[0], p[1] - rh / 2 - S * 0.012, ROOM_NAMES[(hashString(layerId) + i) % ROOM_NAMES.length], S * 0.02, true, W));
   });
-  return parts.join('\n');
+  return [...parts, ...names].join('\n');
 }
 
 /** A grid maze (depth-first carving); walls on the main floor, lit corridors underground. */
