@@ -1,6 +1,6 @@
 /**
  * Pre-builds the tile pyramids (levels 0..PREBUILT_MAX_Z of every layer) ahead of the
- * server, and reports the time taken. Incremental: a map whose version is complete on disk
+ * server, two maps at a time, and reports the time taken. Incremental: a map whose version is complete on disk
  * is skipped.
  *   npm run tiles -- [map ...]
  * Env: DATA_DIR (./data), TILES_DIR ($DATA_DIR/tiles), ASSETS_DIR (./assets).
@@ -24,6 +24,7 @@ const result = await prepareAllTiles({
   assetsDir,
   tilesDir,
   maps,
+  concurrency: 2,
   onProgress: (done, total) => process.stdout.write(`\rlayers ${done}/${total}`),
 });
 process.stdout.write('\n');

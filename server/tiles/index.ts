@@ -18,6 +18,11 @@ export interface PrepareAllTilesOptions {
   onProgress?: (done: number, total: number) => void;
   /** Stops the build between levels (on server shutdown); what is done stays done. */
   signal?: AbortSignal;
+  /**
+   * Maps built at once (default 1: a server in the background leaves the other core to
+   * requests; the `npm run tiles` script uses 2).
+   */
+  concurrency?: number;
 }
 
 export interface PrepareAllTilesResult {
@@ -38,8 +43,8 @@ export async function prepareAllTiles(opts: PrepareAllTilesOptions): Promise<Pre
   let done = 0;
   opts.onProgress?.(0, total);
   const result: PrepareAllTilesResult = { maps: [], failed: [], ms: 0 };
-  for (const map of opts.maps) {
-    if (opts.signal?.aborted) break;
+  const buildOne = async (map: MapDefinition) => {
+    if (opts.signal?.aborted) return;
     let layersDone = 0;
     try {
       const source = await store.source(map);
@@ -58,14 +63,21 @@ export async function prepareAllTiles(opts: PrepareAllTilesOptions): Promise<Pre
         ),
       );
     } catch (err) {
-      if (opts.signal?.aborted) break;
+      if (opts.signal?.aborted) return;
       const message = (err as Error).message;
       console.error(`tiles: ${map.id}: could not build tiles: ${message}`);
       result.failed.push({ map: map.id, error: message });
       done += map.layers.length - layersDone;
       opts.onProgress?.(done, total);
     }
-  }
+  };
+  const queue = [...opts.maps];
+  const workers = Array.from({ length: Math.max(1, Math.min(opts.concurrency ?? 1, queue.length)) }, async () => {
+    for (let map = queue.shift(); map; map = queue.shift()) await buildOne(map);
+  });
+  await Promise.all(workers);
+  // Report in the order the maps were given.
+  result.maps.sort((a, b) => opts.maps.findIndex((m) => m.id === a.map) - opts.maps.findIndex((m) => m.id === b.map));
   result.ms = performance.now() - started;
   return result;
 }

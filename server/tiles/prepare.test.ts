@@ -52,4 +52,16 @@ describe('prepareAllTiles', () => {
     expect(result.failed).toEqual([]);
     expect(result.maps[0].built).toBe(true);
   });
+
+  it('builds several maps at once when asked, reporting them in the given order', async () => {
+    const dir = path.join(root, 'tiles-concurrent');
+    mkdirSync(path.join(assetsDir, 'maps', 'woods'), { recursive: true });
+    copyFileSync(path.resolve(__dirname, '../../tests/fixtures/svg/use-symbol.svg'), path.join(assetsDir, 'maps', 'woods', 'map.svg'));
+    const two = [small(MAPS.woods), small(MAPS.factory)];
+    const progress = vi.fn();
+    const result = await prepareAllTiles({ assetsDir, tilesDir: dir, maps: two, concurrency: 2, onProgress: progress });
+    expect(result.failed).toEqual([]);
+    expect(result.maps.map((m) => [m.map, m.built])).toEqual([['woods', true], ['factory', true]]);
+    expect(progress).toHaveBeenLastCalledWith(4, 4);
+  });
 });

@@ -175,7 +175,10 @@ export class TileStore {
   layer(source: TileSource, layerId: string): Promise<LayerSvg> {
     let layer = source.layers.get(layerId);
     if (!layer) {
-      layer = normalizeLayer(this.plan(source, layerId));
+      const plan = this.plan(source, layerId);
+      layer = normalizeLayer(plan);
+      // The rewritten source is only needed until it is normalised.
+      layer.then(() => source.plans.set(layerId, { ...plan, body: '' }), () => undefined);
       // A failure is not cached: the next request tries again.
       layer.catch(() => source.layers.delete(layerId));
       source.layers.set(layerId, layer);
