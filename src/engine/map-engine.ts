@@ -61,7 +61,11 @@ export class MapEngine implements MapEngineApi {
   private cameraDirty = true;
   private markersDirty = true;
   private labelsDirty = true;
+  /** Tiles need re-planning: camera, level, size or a tile arrival changed. */
+  private tilesDirty = true;
+  private lastTileState = { settled: false, drawn: 0, missing: 0, waiting: 0, recheckInMs: 0 };
   private ready_ = false;
+  private recheckTimer: ReturnType<typeof setTimeout> | null = null;
   private disposed = false;
   private readonly unsubscribers: (() => void)[] = [];
 
@@ -84,7 +88,10 @@ export class MapEngine implements MapEngineApi {
       manifest,
       tileBase: options.tileBase ?? '',
       budgetBytes: options.tileBudgetBytes ?? DEFAULT_TILE_BUDGET,
-      onTile: () => this.loop.invalidate(),
+      onTile: () => {
+        this.tilesDirty = true;
+        this.loop.invalidate();
+      },
     });
     this.tiles.setLevel(this.level);
     this.markers = new MarkerLayer(this.map, atlas);
@@ -142,6 +149,7 @@ export class MapEngine implements MapEngineApi {
     }
     this.level = num;
     this.tiles.setLevel(num);
+    this.tilesDirty = true;
     this.markers.setLevel(num);
     this.markDirty();
   }
@@ -241,18 +249,20 @@ export class MapEngine implements MapEngineApi {
     if (this.disposed) return;
     this.disposed = true;
     this.loop.dispose();
+    if (this.recheckTimer !== null) clearTimeout(this.recheckTimer);
     this.input.dispose();
     this.resizeObserver?.disconnect();
     for (const u of this.unsubscribers.splice(0)) u();
     this.tools.dispose();
     this.events.clear();
+    // The renderer goes first, so no texture is destroyed while still bound for drawing.
+    this.app.destroy({ removeView: true }, { children: true, texture: false });
     this.tiles.dispose();
     this.tileFetcher?.dispose();
     this.markers.dispose();
     this.labels.dispose();
     this.player.dispose();
     this.atlas.destroy();
-    this.app.destroy({ removeView: true }, { children: true, texture: false });
   }
 
   private markDirty(): void {
@@ -269,7 +279,20 @@ export class MapEngine implements MapEngineApi {
     this.cameraDirty = false;
     this.world.scale.set(view.zoom);
     this.world.position.set(viewport.width / 2 - view.x * view.zoom, viewport.height / 2 - view.y * view.zoom);
-    const tileState = this.tiles.update(view, viewport, this.dpr);
+    if (cameraChanged || this.tilesDirty) {
+      this.tilesDirty = false;
+      this.lastTileState = this.tiles.update(view, viewport, this.dpr, now);
+      // Tiles waiting for an upload slot need the next frame too.
+      if (this.lastTileState.waiting > 0) this.tilesDirty = true;
+    }
+    const tileState = this.lastTileState;
+    if (tileState.recheckInMs > 0 && this.recheckTimer === null) {
+      this.recheckTimer = setTimeout(() => {
+        this.recheckTimer = null;
+        this.tilesDirty = true;
+        this.loop.invalidate();
+      }, tileState.recheckInMs);
+    }
     if (cameraChanged || this.markersDirty) {
       this.markers.update(view, viewport);
       this.hits.invalidate();

@@ -62,9 +62,17 @@ export interface TilePort {
 export class WorkerTileFetcher {
   private nextId = 1;
   private readonly pending = new Map<number, Pending>();
+  private readonly origin: string;
 
   constructor(private readonly port: TilePort, private readonly baseUrl: string) {
     port.onmessage = (event) => this.receive(event.data);
+    this.origin = new URL(baseUrl).origin;
+  }
+
+  /** Absolute URL for the worker (its own base differs); cheap for the usual `/tiles/...`. */
+  private absolute(url: string): string {
+    if (url.startsWith('/') && !url.startsWith('//')) return this.origin + url;
+    return new URL(url, this.baseUrl).href;
   }
 
   readonly fetch: TileFetcher<ImageBitmap> = (url, signal) =>
@@ -84,7 +92,7 @@ export class WorkerTileFetcher {
         },
         { once: true },
       );
-      this.port.postMessage({ type: 'load', id, url: new URL(url, this.baseUrl).href });
+      this.port.postMessage({ type: 'load', id, url: this.absolute(url) });
     });
 
   dispose(): void {

@@ -28,6 +28,13 @@ interface CachedTile {
  */
 export const UPLOADS_PER_FRAME = 8;
 
+/**
+ * After the pyramid level changes, only tiles with nothing to stand in for them are fetched
+ * for this long: a quick run of wheel steps passes through levels without requesting (and
+ * then aborting) each one. Fallbacks cover the view meanwhile.
+ */
+export const LEVEL_SETTLE_MS = 150;
+
 interface Floor {
   id: string;
   container: Container;
@@ -52,6 +59,8 @@ export interface TileUpdate {
   missing: number;
   /** Tiles decoded and waiting for an upload slot: the engine runs another frame. */
   waiting: number;
+  /** > 0: fetches were deferred while the level settles; update again after this many ms. */
+  recheckInMs: number;
 }
 
 export class TileLayer {
@@ -63,6 +72,8 @@ export class TileLayer {
   private cacheBytes = 0;
   private readonly loader: TileLoader<ImageBitmap>;
   private frame = 0;
+  private lastZ = Number.NaN;
+  private zChangedAt = 0;
   /** Tiles that failed to load (a failed tile is retried later). */
   failures = 0;
 
@@ -94,10 +105,17 @@ export class TileLayer {
     }
   }
 
-  update(view: CameraView, viewport: ViewportSize, dpr: number): TileUpdate {
+  update(view: CameraView, viewport: ViewportSize, dpr: number, now: number): TileUpdate {
     this.frame++;
     this.admitArrived();
     const { manifest } = this.options;
+    const range = visibleTiles(view, viewport, dpr, manifest);
+    if (range.z !== this.lastZ) {
+      this.lastZ = range.z;
+      this.zChangedAt = now;
+    }
+    const settleLeft = LEVEL_SETTLE_MS - (now - this.zChangedAt);
+    let deferred = 0;
     const pinned = new Set<string>();
     const perLayerMissing: TileRequest[][] = [];
     let drawnTotal = 0;
@@ -108,16 +126,20 @@ export class TileLayer {
         this.showSprites(floor, []);
         continue;
       }
-      const range = visibleTiles(view, viewport, dpr, manifest);
       for (const t of range.tiles) pinned.add(tileKey(floor.id, t.z, t.x, t.y));
       const plan = planCover(range.tiles, (t) => this.cache.has(tileKey(floor.id, t.z, t.x, t.y)), manifest);
       this.showSprites(floor, plan.draw);
       drawnTotal += plan.draw.length;
       missingTotal += plan.missing.length;
       const requests: TileRequest[] = [];
+      const fetchNow = settleLeft > 0 ? plan.uncovered : plan.missing;
+      deferred += plan.missing.length - fetchNow.length;
       for (const t of plan.missing) {
+        const missingKey = tileKey(floor.id, t.z, t.x, t.y);
+        if (!this.loader.hasFailed(missingKey)) unsettled++;
+      }
+      for (const t of fetchNow) {
         const key = tileKey(floor.id, t.z, t.x, t.y);
-        if (!this.loader.hasFailed(key)) unsettled++;
         if (this.arrived.has(key)) continue;
         requests.push({ key, url: `${this.options.tileBase}${tilePath(manifest, floor.id, t.z, t.x, t.y)}` });
       }
@@ -128,14 +150,14 @@ export class TileLayer {
     const longest = Math.max(0, ...perLayerMissing.map((r) => r.length));
     for (let i = 0; i < longest; i++) for (const r of perLayerMissing) if (i < r.length) queue.push(r[i]);
     this.loader.want(queue);
-    // Arrivals that left the view before their slot are dropped.
-    for (const [key, bitmap] of this.arrived) {
-      if (pinned.has(key)) continue;
-      bitmap.close();
-      this.arrived.delete(key);
-    }
     if (this.cacheBytes > this.options.budgetBytes) this.evict(pinned);
-    return { settled: unsettled === 0, drawn: drawnTotal, missing: missingTotal, waiting: this.arrived.size };
+    return {
+      settled: unsettled === 0,
+      drawn: drawnTotal,
+      missing: missingTotal,
+      waiting: this.arrived.size,
+      recheckInMs: deferred > 0 ? Math.max(1, settleLeft) : 0,
+    };
   }
 
   /** Bytes of tile textures held. */

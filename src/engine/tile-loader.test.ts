@@ -8,7 +8,7 @@ interface Pending {
   reject: (e: unknown) => void;
 }
 
-function harness(concurrency = 2) {
+function harness(concurrency = 2, abortUnwanted = false) {
   const pending: Pending[] = [];
   const loaded: string[] = [];
   const errors: string[] = [];
@@ -16,6 +16,7 @@ function harness(concurrency = 2) {
   const loader = new TileLoader<string>({
     concurrency,
     retryMs: 1000,
+    abortUnwanted,
     now: () => clock,
     fetcher: (url, signal) => new Promise((resolve, reject) => pending.push({ url, signal, resolve, reject })),
     onLoad: (key, value) => loaded.push(`${key}=${value}`),
@@ -38,8 +39,21 @@ describe('TileLoader', () => {
     expect(h.pending.map((p) => p.url)).toEqual(['/t/a', '/t/b', '/t/c']);
   });
 
-  it('drops queued tiles and aborts in-flight ones that are no longer wanted', async () => {
+  it('drops queued tiles; in-flight ones that left the view finish and are delivered', async () => {
     const h = harness(2);
+    h.loader.want([req('a'), req('b'), req('c')]);
+    h.loader.want([req('d')]);
+    expect(h.pending.map((p) => p.signal.aborted)).toEqual([false, false]);
+    expect(h.loader.isLoading('a')).toBe(true);
+    h.pending[0].resolve('A');
+    await flush();
+    expect(h.loaded).toEqual(['a=A']);
+    // The freed slot goes to the wanted tile, never to the dropped 'c'.
+    expect(h.pending.map((p) => p.url)).toEqual(['/t/a', '/t/b', '/t/d']);
+  });
+
+  it('with abortUnwanted, aborts in-flight tiles that are no longer wanted', async () => {
+    const h = harness(2, true);
     h.loader.want([req('a'), req('b'), req('c')]);
     h.loader.want([req('b'), req('d')]);
     expect(h.pending[0].signal.aborted).toBe(true);

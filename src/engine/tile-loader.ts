@@ -1,7 +1,9 @@
 /**
  * Tile download queue: at most `concurrency` requests in flight, started in the order the
  * layer wants them (centre-out). Each `want()` replaces the wanted list: queued tiles that left
- * the view are dropped and in-flight ones aborted. A failed tile is not retried for `retryMs`.
+ * the view are dropped. In-flight tiles that left the view finish (a tile is small, and it
+ * serves as a fallback later) unless `abortUnwanted` is set. A failed tile is not retried for
+ * `retryMs`.
  */
 export interface TileRequest {
   key: string;
@@ -17,6 +19,8 @@ export interface TileLoaderOptions<T> {
   concurrency?: number;
   retryMs?: number;
   now?: () => number;
+  /** Abort in-flight requests that are no longer wanted (default false: let them finish). */
+  abortUnwanted?: boolean;
 }
 
 export class TileLoader<T> {
@@ -37,11 +41,13 @@ export class TileLoader<T> {
   /** Tiles wanted now, most important first; anything else pending is cancelled. */
   want(requests: readonly TileRequest[]): void {
     if (this.disposed) return;
-    const wanted = new Set(requests.map((r) => r.key));
-    for (const [key, controller] of this.inFlight) {
-      if (!wanted.has(key)) {
-        controller.abort();
-        this.inFlight.delete(key);
+    if (this.options.abortUnwanted) {
+      const wanted = new Set(requests.map((r) => r.key));
+      for (const [key, controller] of this.inFlight) {
+        if (!wanted.has(key)) {
+          controller.abort();
+          this.inFlight.delete(key);
+        }
       }
     }
     const t = this.now();

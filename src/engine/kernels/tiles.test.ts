@@ -96,6 +96,7 @@ describe('planCover', () => {
     const plan = planCover(wanted, (t) => loaded.has(k(t)), manifest);
     expect(plan.missing.map(k)).toEqual(['4/10/8', '4/11/8']);
     expect(plan.draw.map(k)).toEqual(['3/5/4']);
+    expect(plan.uncovered).toEqual([]);
   });
 
   it('uses loaded children (zooming out) and no parent when they cover the tile', () => {
@@ -114,5 +115,13 @@ describe('planCover', () => {
     const plan = planCover(wanted, () => false, manifest);
     expect(plan.draw).toEqual([]);
     expect(plan.missing).toHaveLength(2);
+    expect(plan.uncovered.map(k)).toEqual(['4/10/8', '4/11/8']);
+  });
+
+  it('a tile partly covered by children is not uncovered', () => {
+    const loaded = new Set(['5/20/16']);
+    const plan = planCover([{ z: 4, x: 10, y: 8 }], (t) => loaded.has(k(t)), manifest);
+    expect(plan.missing.map(k)).toEqual(['4/10/8']);
+    expect(plan.uncovered).toEqual([]);
   });
 });

@@ -87,6 +87,8 @@ export interface CoverPlan {
   draw: TileCoord[];
   /** Wanted tiles not loaded yet (to fetch). */
   missing: TileCoord[];
+  /** Missing tiles with no loaded parent or child to stand in: a blank area until they load. */
+  uncovered: TileCoord[];
 }
 
 const coordKey = (t: TileCoord) => `${t.z}/${t.x}/${t.y}`;
@@ -105,6 +107,7 @@ export function planCover(
 ): CoverPlan {
   const draw = new Map<string, TileCoord>();
   const missing: TileCoord[] = [];
+  const uncovered: TileCoord[] = [];
   for (const t of wanted) {
     if (isLoaded(t)) {
       draw.set(coordKey(t), t);
@@ -112,6 +115,7 @@ export function planCover(
     }
     missing.push(t);
     let covered = false;
+    let partly = false;
     // Children first: sharper than a parent; a fully covered area needs no parent.
     let level = [t];
     for (let d = 1; d <= maxDown && t.z + d <= manifest.maxZ; d++) {
@@ -119,6 +123,7 @@ export function planCover(
       level = level.flatMap((c) => childTiles(c, grid));
       const loaded = level.filter(isLoaded);
       for (const c of loaded) draw.set(coordKey(c), c);
+      if (loaded.length > 0) partly = true;
       if (loaded.length === level.length && level.length > 0) {
         covered = true;
         break;
@@ -126,14 +131,17 @@ export function planCover(
     }
     if (covered) continue;
     let p = t;
+    let parentFound = false;
     for (let u = 1; u <= maxUp && p.z > manifest.minZ; u++) {
       p = parentTile(p);
       if (isLoaded(p)) {
         draw.set(coordKey(p), p);
+        parentFound = true;
         break;
       }
     }
+    if (!parentFound && !partly) uncovered.push(t);
   }
   const ordered = [...draw.values()].sort((a, b) => a.z - b.z);
-  return { draw: ordered, missing };
+  return { draw: ordered, missing, uncovered };
 }
