@@ -4,7 +4,7 @@
  */
 import { describe, expect, test } from 'vitest';
 import type { Page } from 'playwright-core';
-import { MAP_IDS, MAPS } from '../src/domain/maps';
+import { MAP_IDS, MAPS, markerOpacity } from '../src/domain/maps';
 import { markers, mapInfo, openMap, recordTiles, settleCamera, useBrowser } from './browser';
 import { colourCount, decodeRgba, luminanceStdDev, meanDiffAround, toGray } from './support/image';
 
@@ -83,8 +83,11 @@ describe('every map opens', () => {
       expect(m.alpha).toBeGreaterThanOrEqual(0);
       expect(m.alpha).toBeLessThanOrEqual(1);
     }
-    // Markers on the selected level are opaque; others are faded (spec: 0.2).
+    // Markers on the selected (default) level are opaque; others are faded (spec: 0.2).
     expect(visible.some((m) => m.alpha === 1)).toBe(true);
+    const level = MAPS[mapId].defaultLevel;
+    const wrongAlpha = listed.filter((m) => Math.abs(m.alpha - markerOpacity(m.level, level)) > 1e-6);
+    expect(wrongAlpha.slice(0, 3), 'markers whose opacity does not match their level').toEqual([]);
 
     // The map opens at its start zoom.
     const cam = await settleCamera(page);
