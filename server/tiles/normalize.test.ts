@@ -22,8 +22,13 @@ describe('parseTransform', () => {
 });
 
 describe('pathBox', () => {
-  it('bounds absolute paths, control points included', () => {
-    expect(pathBox('M 0 0 L 10 5 C 20 -5 30 5 40 0 Z')).toEqual({ minX: 0, minY: -5, maxX: 40, maxY: 5 });
+  it('bounds absolute paths by the curves themselves, not their control points', () => {
+    const arch = pathBox('M 0 0 C 0 -40 40 -40 40 0')!;
+    expect(arch.minY).toBeCloseTo(-30);
+    expect([arch.minX, arch.maxX, arch.maxY]).toEqual([0, 40, 0]);
+    const quad = pathBox('M 0 0 Q 20 40 40 0 Z')!;
+    expect(quad.maxY).toBeCloseTo(20);
+    expect(pathBox('M 0 0 L 10 5 C 20 -5 30 5 40 0 Z')).toMatchObject({ minX: 0, maxX: 40, maxY: 5 });
     expect(pathBox('M10 10H50V30')).toEqual({ minX: 10, minY: 10, maxX: 50, maxY: 30 });
   });
 

@@ -65,19 +65,72 @@ export function parseTransform(text: string | undefined): Matrix | undefined {
   return consumed.replace(/\s|,/g, '').length === text.replace(/\s|,/g, '').length ? m : undefined;
 }
 
-/** Box of a path's points (control points included, so it is never too small); undefined for relative or unknown commands. */
+/** Parameters in (0, 1) where a quadratic a·t² + b·t + c is zero. */
+function roots01(a: number, b: number, c: number): number[] {
+  const out: number[] = [];
+  if (Math.abs(a) < 1e-12) {
+    if (Math.abs(b) > 1e-12) out.push(-c / b);
+  } else {
+    const disc = b * b - 4 * a * c;
+    if (disc >= 0) {
+      const q = Math.sqrt(disc);
+      out.push((-b + q) / (2 * a), (-b - q) / (2 * a));
+    }
+  }
+  return out.filter((t) => t > 0 && t < 1);
+}
+
+/** Extremes of one axis of a cubic Bézier (p0 … p3) between its ends. */
+function cubicExtremes(p0: number, p1: number, p2: number, p3: number): number[] {
+  const ts = roots01(-p0 + 3 * p1 - 3 * p2 + p3, 2 * (p0 - 2 * p1 + p2), p1 - p0);
+  return ts.map((t) => (1 - t) ** 3 * p0 + 3 * (1 - t) ** 2 * t * p1 + 3 * (1 - t) * t * t * p2 + t ** 3 * p3);
+}
+
+function quadExtremes(p0: number, p1: number, p2: number): number[] {
+  const den = p0 - 2 * p1 + p2;
+  if (Math.abs(den) < 1e-12) return [];
+  const t = (p0 - p1) / den;
+  return t > 0 && t < 1 ? [(1 - t) ** 2 * p0 + 2 * (1 - t) * t * p1 + t * t * p2] : [];
+}
+
+/**
+ * The box of a path's geometry: curves by their true extremes, not their control points,
+ * so the box is never larger than the drawing (which matters for resvg, see culledBody).
+ * Undefined for relative or unknown commands.
+ */
 export function pathBox(d: string): Box | undefined {
   const box: Box = { minX: Infinity, minY: Infinity, maxX: -Infinity, maxY: -Infinity };
-  const add = (x: number, y: number) => {
-    box.minX = Math.min(box.minX, x); box.maxX = Math.max(box.maxX, x);
-    box.minY = Math.min(box.minY, y); box.maxY = Math.max(box.maxY, y);
-  };
-  let x = 0, y = 0;
+  const addX = (v: number) => { box.minX = Math.min(box.minX, v); box.maxX = Math.max(box.maxX, v); };
+  const addY = (v: number) => { box.minY = Math.min(box.minY, v); box.maxY = Math.max(box.maxY, v); };
+  const add = (px: number, py: number) => { addX(px); addY(py); };
+  let x = 0, y = 0, startX = 0, startY = 0;
   for (const seg of d.match(/[a-zA-Z][^a-zA-Z]*/g) ?? []) {
     const cmd = seg[0];
     const n = (seg.slice(1).match(NUMBER) ?? []).map(Number);
     switch (cmd) {
-      case 'M': case 'L': case 'C': case 'Q': case 'S': case 'T':
+      case 'M':
+        for (let i = 0; i + 1 < n.length; i += 2) add((x = n[i]), (y = n[i + 1]));
+        if (n.length >= 2) { startX = n[0]; startY = n[1]; }
+        break;
+      case 'L':
+        for (let i = 0; i + 1 < n.length; i += 2) add((x = n[i]), (y = n[i + 1]));
+        break;
+      case 'C':
+        for (let i = 0; i + 5 < n.length; i += 6) {
+          cubicExtremes(x, n[i], n[i + 2], n[i + 4]).forEach(addX);
+          cubicExtremes(y, n[i + 1], n[i + 3], n[i + 5]).forEach(addY);
+          add((x = n[i + 4]), (y = n[i + 5]));
+        }
+        break;
+      case 'Q':
+        for (let i = 0; i + 3 < n.length; i += 4) {
+          quadExtremes(x, n[i], n[i + 2]).forEach(addX);
+          quadExtremes(y, n[i + 1], n[i + 3]).forEach(addY);
+          add((x = n[i + 2]), (y = n[i + 3]));
+        }
+        break;
+      case 'S': case 'T':
+        // Smooth curves: their control points bound them (rare in resvg's output).
         for (let i = 0; i + 1 < n.length; i += 2) add((x = n[i]), (y = n[i + 1]));
         break;
       case 'H': for (const v of n) add((x = v), y); break;
@@ -90,7 +143,7 @@ export function pathBox(d: string): Box | undefined {
           add(x - r, y - r); add(x + r, y + r);
         }
         break;
-      case 'Z': case 'z': break;
+      case 'Z': case 'z': x = startX; y = startY; break;
       default: return undefined;
     }
   }
@@ -143,17 +196,22 @@ export function elementBoxes(root: SvgElement, ctms?: Map<SvgElement, Matrix>): 
         const local = pathBox(el.attrs.get('d') ?? '');
         const stroke = styleValue(el, 'stroke');
         const width = stroke && stroke !== 'none' ? Number(styleValue(el, 'stroke-width') ?? 1) : 0;
-        // Half the stroke, times the miter limit for sharp corners.
-        box = local ? grow(transformBox(local, ctm), (Number.isFinite(width) ? width : 10) * 2 * scale + 1) : undefined;
+        // Half the stroke; with miter joins (the default), enough for right-angle corners
+        // (√2/2 of the width). Sharper miters reach further: boxes err small, not large.
+        const join = styleValue(el, 'stroke-linejoin') ?? 'miter';
+        const reach = (Number.isFinite(width) ? width : 1) * (join === 'round' || join === 'bevel' ? 0.5 : 0.75);
+        box = local ? grow(transformBox(local, ctm), reach * scale + 0.5 * scale) : undefined;
       } else if (name === 'image') {
         const [x, y, w, h] = ['x', 'y', 'width', 'height'].map((a) => Number(el.attrs.get(a) ?? 0));
         box = [x, y, w, h].every(Number.isFinite) ? transformBox({ minX: x, minY: y, maxX: x + w, maxY: y + h }, ctm) : undefined;
       } else {
         box = undefined;
       }
-      // A filter draws in its region, by default the box widened by 10 % on each side.
+      // A filter draws in its region, by default the box widened by 10 % on each side (a
+      // larger region set in the SVG is not read: the box errs small, as everywhere here).
       if (box && styleValue(el, 'filter') && styleValue(el, 'filter') !== 'none') {
-        box = grow(box, Math.max(box.maxX - box.minX, box.maxY - box.minY) * 0.2 + 2 * scale);
+        const dx = (box.maxX - box.minX) * 0.1, dy = (box.maxY - box.minY) * 0.1;
+        box = { minX: box.minX - dx, minY: box.minY - dy, maxX: box.maxX + dx, maxY: box.maxY + dy };
       }
     }
     boxes.set(el, box);
@@ -217,9 +275,10 @@ export function cullIndex(text: string): CullIndex {
 
 /**
  * The root's content for drawing `canvas` (root user units): elements whose box misses
- * it are left out; groups that draw into a layer of their own get a transparent anchor
- * inside the canvas, so resvg never sees such a layer far off the canvas (an estimated
- * box can be larger than resvg's own, keeping a group that resvg then finds off-canvas).
+ * it are left out. Boxes err small (exact curve extremes, half the stroke), and resvg's
+ * own boxes are axis-aligned the same way, so a kept group is on resvg's canvas too. As a
+ * second guard, a layer group reaching outside the canvas gets a transparent anchor inside
+ * it, which pins resvg's box to the canvas whatever the estimate.
  */
 export function culledBody(index: CullIndex, canvas: ViewBox): string {
   const { text, root, boxes, ctms, defs } = index;

@@ -9,7 +9,7 @@ import { disposeNormalizer } from './normalize';
 import { TileStore } from './store';
 import { renderRegion } from './render';
 import { generateSampleSvg } from './sample-map';
-import { findLayer, layerSvg, parseSvg } from './svg-doc';
+import { findLayer, layerSvg, parseSvg, type ViewBox } from './svg-doc';
 
 const SCALE = 1 / 16;
 
@@ -101,6 +101,29 @@ describe('deep tiles of every sample layer', () => {
           const found = await store.tile(id, manifest.version, layer, t);
           expect(found.status, `${id} ${layer} ${z}/${t.x}/${t.y}`).toBe(200);
         }
+      }
+    }
+  });
+});
+
+describe('culling', () => {
+  const root = mkdtempSync(path.join(tmpdir(), 'raidmap-cull-'));
+  afterAll(() => rmSync(root, { recursive: true, force: true }));
+  const store = new TileStore({ assetsDir: path.join(root, 'assets'), tilesDir: path.join(root, 'tiles') });
+
+  it.each(['customs', 'shoreline', 'factory', 'woods'] as const)('leaves the pixels of %s unchanged (tight culling against culling to a region twice as large)', async (id) => {
+    const map = MAPS[id];
+    const source = await store.source(map);
+    for (const layerId of map.layers.slice(0, 3)) {
+      const layer = await store.layer(source, layerId);
+      const loose = { ...layer, cull: (c: ViewBox) => layer.cull!({ x: c.x - c.width / 2, y: c.y - c.height / 2, width: c.width * 2, height: c.height * 2 }) };
+      for (const [fx, fy, scale] of [[0.3, 0.4, 4], [0.62, 0.55, 16], [0.45, 0.2, 1], [0.8, 0.77, 32]]) {
+        const region = { mapX: map.size.width * fx, mapY: map.size.height * fy, scale, outWidth: 512, outHeight: 384 };
+        const a = await renderRegion(layer, region, map.size);
+        const b = await renderRegion(loose, region, map.size);
+        let worst = 0;
+        for (let i = 0; i < a.pixels.length; i++) worst = Math.max(worst, Math.abs(a.pixels[i] - b.pixels[i]));
+        expect(worst, `${id} ${layerId} at ${fx},${fy} ×${scale}`).toBeLessThanOrEqual(2);
       }
     }
   });
