@@ -2,11 +2,11 @@ import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { MAP_IDS } from '../domain/maps';
-import en from './en.json';
-import ru from './ru.json';
-import { i18n, mapName, setLanguage } from './index';
+import { bundle, i18n, mapName, setLanguage, type TranslationTree as Tree } from './index';
 
-type Tree = { [key: string]: string | Tree };
+const en = bundle('en');
+const ru = bundle('ru');
+const mapsOf = (tree: Tree) => tree.maps as Tree;
 
 function flatten(tree: Tree, prefix = ''): string[] {
   return Object.entries(tree).flatMap(([key, value]) => (typeof value === 'string' ? [`${prefix}${key}`] : flatten(value, `${prefix}${key}.`)));
@@ -25,18 +25,18 @@ function sourceFiles(dir: string): string[] {
 
 describe('translations', () => {
   it('have the same keys in English and Russian', () => {
-    expect([...new Set(flatten(ru as Tree).map(base))].sort()).toEqual([...new Set(flatten(en as Tree).map(base))].sort());
+    expect([...new Set(flatten(ru).map(base))].sort()).toEqual([...new Set(flatten(en).map(base))].sort());
   });
 
   it('have no empty strings', () => {
-    for (const tree of [en, ru] as Tree[]) {
+    for (const tree of [en, ru]) {
       const walk = (t: Tree) => Object.values(t).forEach((v) => (typeof v === 'string' ? expect(v.trim()).not.toBe('') : walk(v)));
       walk(tree);
     }
   });
 
   it('cover every key the UI asks for', () => {
-    const keys = new Set(flatten(en as Tree).map(base));
+    const keys = new Set(flatten(en).map(base));
     const dir = join(__dirname, '..', 'ui');
     const used = sourceFiles(dir).flatMap((file) => [...readFileSync(file, 'utf8').matchAll(/\bt\('([a-zA-Z]+\.[a-zA-Z.]+)'/g)].map((m) => m[1]));
     expect(used.length).toBeGreaterThan(10);
@@ -46,14 +46,14 @@ describe('translations', () => {
   it('hold no string the UI never asks for', () => {
     const dir = join(__dirname, '..', 'ui');
     const source = sourceFiles(dir).map((file) => readFileSync(file, 'utf8')).join('\n');
-    const keys = [...new Set(flatten(en as Tree).map(base))].filter((key) => !key.startsWith('maps.'));
+    const keys = [...new Set(flatten(en).map(base))].filter((key) => !key.startsWith('maps.'));
     expect(keys.filter((key) => !source.includes(`'${key}'`))).toEqual([]);
   });
 
   it('name every map in both languages', () => {
     for (const id of MAP_IDS) {
-      expect(en.maps[id]).toBeTruthy();
-      expect(ru.maps[id]).toBeTruthy();
+      expect(mapsOf(en)[id]).toBeTruthy();
+      expect(mapsOf(ru)[id]).toBeTruthy();
     }
   });
 

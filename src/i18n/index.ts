@@ -1,18 +1,35 @@
 /**
- * i18next set-up: every UI string lives in en.json and ru.json. Initialised synchronously
- * with bundled resources, so the first render already has its text.
+ * i18next set-up: every UI string lives in `locales/{lang}/*.json` — one file per feature
+ * (core, panels, popups…), each holding its own top-level sections, merged here into one
+ * bundle per language. Initialised synchronously with bundled resources, so the first render
+ * already has its text.
  */
 import i18next from 'i18next';
 import { initReactI18next } from 'react-i18next';
 // Types only: the marker module pulls in zod, which the page itself does not need.
 import type { Language } from '../domain/marker';
 import { readStored, writeStored } from '../state/storage';
-import en from './en.json';
-import ru from './ru.json';
 
 export const LANGUAGE_KEY = 'map:lang';
 
-export const resources = { en: { translation: en }, ru: { translation: ru } } as const satisfies Record<Language, unknown>;
+export type TranslationTree = { [key: string]: string | TranslationTree };
+
+const localeFiles = import.meta.glob<TranslationTree>('./locales/*/*.json', { eager: true, import: 'default' });
+
+/** All translation files of one language merged; two files may not define the same top-level section. */
+export function bundle(lang: Language): TranslationTree {
+  const merged: TranslationTree = {};
+  for (const [path, tree] of Object.entries(localeFiles)) {
+    if (!path.startsWith(`./locales/${lang}/`)) continue;
+    for (const [section, value] of Object.entries(tree)) {
+      if (section in merged) throw new Error(`i18n: section "${section}" is defined twice for ${lang} (${path})`);
+      merged[section] = value;
+    }
+  }
+  return merged;
+}
+
+export const resources = { en: { translation: bundle('en') }, ru: { translation: bundle('ru') } } as const satisfies Record<Language, unknown>;
 
 /** The UI languages: the marker languages (en, ru), each with its translation file. */
 export const UI_LANGUAGES = Object.keys(resources) as Language[];
