@@ -26,6 +26,8 @@ export const COLUMNS: Column[] = [
   { title: 'engine p95 ms', value: (s) => n(s.engineP95, 2) },
   { title: 'ready ms', value: (s) => n(s.readyMs, 0) },
   { title: 'heap MB', value: (s) => n(s.heapMB) },
+  { title: 'GPU proc CPU %', value: (s) => n(s.gpuCpuPct, 0) },
+  { title: 'renderer CPU %', value: (s) => n(s.rendererCpuPct, 0) },
   { title: 'tiles', value: (s) => n(s.tileRequests, 0) },
   { title: 'tile p95 ms', value: (s) => n(s.tileP95Ms, 0) },
 ];

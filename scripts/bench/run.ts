@@ -7,6 +7,7 @@
 import type { Browser, CDPSession } from 'playwright-core';
 import { buildGesture, type GestureEvent, type Viewport } from './gesture';
 import { handledAt, probeScript, type BenchProbe } from './probe';
+import { cpuPercent, snapshot } from './process-cpu';
 import { percentile, summariseFrames, type RunResult } from './stats';
 
 export interface RunOptions {
@@ -111,6 +112,7 @@ export async function measureRun(options: RunOptions): Promise<RunResult> {
     });
     recordingTiles = true;
     const before = await metrics(cdp);
+    const cpuBefore = snapshot();
     const wallStart = nowEpoch();
     const startAt = wallStart + 50;
 
@@ -131,6 +133,7 @@ export async function measureRun(options: RunOptions): Promise<RunResult> {
     }
     await sleep(300);
     const after = await metrics(cdp);
+    const cpuAfter = snapshot();
     const wallEnd = nowEpoch();
     recordingTiles = false;
     const probe = await page.evaluate(() => {
@@ -187,6 +190,8 @@ export async function measureRun(options: RunOptions): Promise<RunResult> {
       readyMs,
       heapMB: after.JSHeapUsedSize / (1024 * 1024),
       gestureMs,
+      gpuCpuPct: cpuPercent(cpuBefore, cpuAfter, 'gpu'),
+      rendererCpuPct: cpuPercent(cpuBefore, cpuAfter, 'renderer'),
       tileRequests: tileMs.length + tileFailures,
       tileFailures,
       tileP95Ms: percentile(tileMs, 0.95),

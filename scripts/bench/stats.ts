@@ -75,6 +75,9 @@ export interface RunResult {
   readyMs: number;
   heapMB: number;
   gestureMs: number;
+  /** CPU of Chromium's GPU process (SwiftShader) and of the renderer process over the gesture, % of one core. */
+  gpuCpuPct: number;
+  rendererCpuPct: number;
   /** Tile requests during the gesture, how many failed, and the p95 time to fetch one (ms). */
   tileRequests: number;
   tileFailures: number;
@@ -84,7 +87,7 @@ export interface RunResult {
 export const NUMERIC_FIELDS = [
   'fps', 'frameP50', 'frameP95', 'frameP99', 'framesOver50', 'inputLagMs', 'maxPressLagMs',
   'longTasks', 'longestTaskMs', 'busyPct', 'engineP50', 'engineP95', 'engineFrames', 'readyMs', 'heapMB', 'gestureMs',
-  'tileRequests', 'tileFailures', 'tileP95Ms',
+  'gpuCpuPct', 'rendererCpuPct', 'tileRequests', 'tileFailures', 'tileP95Ms',
 ] as const satisfies readonly (keyof RunResult)[];
 
 export type Summary = Omit<RunResult, 'run'> & { runs: number };
