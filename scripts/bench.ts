@@ -42,7 +42,8 @@ async function assertServerUp(server: RunningServer): Promise<void> {
 async function main() {
   const options = parseOptions(process.argv.slice(2));
   if (!isMapId(options.map)) throw new Error(`unknown map "${options.map}"`);
-  const tilesDir = freshDataDir('raidmap-bench-tiles-');
+  const tilesDir = options.tilesDir ? resolve(options.tilesDir) : freshDataDir('raidmap-bench-tiles-');
+  if (options.tilesDir) mkdirSync(tilesDir, { recursive: true });
   const results: RunResult[] = [];
   const notes: string[] = [];
   let server: RunningServer | undefined;
@@ -94,7 +95,7 @@ async function main() {
     }
   } finally {
     await browser.close();
-    rmSync(tilesDir, { recursive: true, force: true });
+    if (!options.tilesDir) rmSync(tilesDir, { recursive: true, force: true });
   }
 
   const summaries: Summary[] = [];

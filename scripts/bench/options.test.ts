@@ -14,6 +14,10 @@ describe('bench options', () => {
       map: 'woods',
     });
   });
+  test('--tiles-dir keeps a tile folder between runs', () => {
+    expect(parseOptions(['--tiles-dir', '/tmp/tiles']).tilesDir).toBe('/tmp/tiles');
+    expect(parseOptions([]).tilesDir).toBeUndefined();
+  });
   test('bad input is a clear error', () => {
     expect(() => parseOptions(['--markers', 'lots'])).toThrow(/--markers needs a comma list/);
     expect(() => parseOptions(['--runs', '0'])).toThrow(/--runs/);

@@ -6,6 +6,8 @@ export interface BenchOptions {
   throttle: number[];
   map: string;
   outDir: string;
+  /** A tile folder to use and keep (reused between bench runs); a fresh temp one when unset. */
+  tilesDir?: string;
 }
 
 export const DEFAULT_OPTIONS: BenchOptions = {
@@ -16,7 +18,7 @@ export const DEFAULT_OPTIONS: BenchOptions = {
   outDir: 'bench-results',
 };
 
-export const USAGE = `usage: npm run bench -- [--markers 1000,10000,100000] [--runs 3] [--throttle 1,4] [--map customs] [--out bench-results]`;
+export const USAGE = `usage: npm run bench -- [--markers 1000,10000,100000] [--runs 3] [--throttle 1,4] [--map customs] [--out bench-results] [--tiles-dir /path/kept/between/runs]`;
 
 function positiveList(flag: string, value: string, integer: boolean): number[] {
   const parts = value.split(',').map((p) => p.trim().replace(/_/g, ''));
@@ -54,6 +56,9 @@ export function parseOptions(argv: readonly string[]): BenchOptions {
         break;
       case '--out':
         options.outDir = value();
+        break;
+      case '--tiles-dir':
+        options.tilesDir = value();
         break;
       case '--help':
       case '-h':
