@@ -11,6 +11,8 @@ const FONT_NAME = 'raidmap-label';
 const CHAR_WIDTH_ESTIMATE = FONT_SIZE * 0.58;
 const LABEL_HEIGHT = FONT_SIZE + 4;
 const MAX_CACHED = 400;
+/** New text objects made per update; the rest appear in the next frames (spreads the layout cost). */
+export const NEW_LABELS_PER_FRAME = 24;
 
 export interface LabelSource {
   drawn: Uint32Array;
@@ -73,8 +75,8 @@ export class LabelLayer {
   }
 
   /**
-   * Places the labels; returns true when a label first measured wider than its estimate
-   * (the caller runs another update next frame so the declutter uses the real width).
+   * Places the labels; returns true when another update is due next frame: a label first
+   * measured wider than its estimate, or more new labels were due than one frame makes.
    */
   update(source: LabelSource, hovered: number, selected: number): boolean {
     let underestimated = false;
@@ -104,9 +106,16 @@ export class LabelLayer {
       const t = this.texts.get(i);
       if (t) t.visible = false;
     }
+    let created = 0;
     for (const c of candidates) {
       if (!kept.has(c.id)) continue;
       const measured = this.widths.has(c.id);
+      if (!measured && created >= NEW_LABELS_PER_FRAME) {
+        kept.delete(c.id);
+        underestimated = true;
+        continue;
+      }
+      if (!measured) created++;
       const t = this.textFor(c.id, source.labels[c.id]);
       if (!measured && this.widths.get(c.id)! > c.maxX - c.minX) underestimated = true;
       t.visible = true;

@@ -12,7 +12,7 @@ import { layerOpacities, type MapDefinition } from '../domain/maps';
 import { tileBounds, tilePath, type TileManifest } from '../domain/tiles';
 import type { ViewportSize } from './kernels/camera';
 import { planEviction, textureBytes } from './kernels/lru';
-import { planCover, tileKey, visibleTiles, type TileCoord } from './kernels/tiles';
+import { numKey, planCover, visibleTiles, type TileCoord } from './kernels/tiles';
 import { TileLoader, fetchImageBitmap, type TileFetcher, type TileRequest } from './tile-loader';
 import type { CameraView } from './types';
 
@@ -36,6 +36,7 @@ export const UPLOADS_PER_FRAME = 8;
 export const LEVEL_SETTLE_MS = 150;
 
 interface Floor {
+  index: number;
   id: string;
   container: Container;
   sprites: Sprite[];
@@ -66,9 +67,9 @@ export interface TileUpdate {
 export class TileLayer {
   readonly container = new Container({ label: 'tiles' });
   private readonly floors: Floor[];
-  private readonly cache = new Map<string, CachedTile>();
+  private readonly cache = new Map<number, CachedTile>();
   /** Decoded tiles waiting for their upload slot, oldest first. */
-  private readonly arrived = new Map<string, ImageBitmap>();
+  private readonly arrived = new Map<number, ImageBitmap>();
   private cacheBytes = 0;
   private readonly loader: TileLoader<ImageBitmap>;
   private frame = 0;
@@ -78,15 +79,15 @@ export class TileLayer {
   failures = 0;
 
   constructor(private readonly options: TileLayerOptions) {
-    this.floors = options.manifest.layers.map((id) => {
+    this.floors = options.manifest.layers.map((id, index) => {
       const container = new Container({ label: `floor:${id}` });
       this.container.addChild(container);
-      return { id, container, sprites: [], opacity: 1 };
+      return { index, id, container, sprites: [], opacity: 1 };
     });
     this.loader = new TileLoader<ImageBitmap>({
       fetcher: options.fetcher ?? fetchImageBitmap,
       concurrency: 6,
-      onLoad: (key, bitmap) => this.store(key, bitmap),
+      onLoad: (key, bitmap) => this.store(Number(key), bitmap),
       onError: (key, error) => {
         if ((error as { name?: string })?.name === 'AbortError') return;
         // One warning per engine: a broken tile server would otherwise flood the console.
@@ -116,7 +117,7 @@ export class TileLayer {
     }
     const settleLeft = LEVEL_SETTLE_MS - (now - this.zChangedAt);
     let deferred = 0;
-    const pinned = new Set<string>();
+    const pinned = new Set<number>();
     const perLayerMissing: TileRequest[][] = [];
     let drawnTotal = 0;
     let missingTotal = 0;
@@ -126,8 +127,8 @@ export class TileLayer {
         this.showSprites(floor, []);
         continue;
       }
-      for (const t of range.tiles) pinned.add(tileKey(floor.id, t.z, t.x, t.y));
-      const plan = planCover(range.tiles, (t) => this.cache.has(tileKey(floor.id, t.z, t.x, t.y)), manifest);
+      for (const t of range.tiles) pinned.add(numKey(floor.index, t.z, t.x, t.y));
+      const plan = planCover(range.tiles, (t) => this.cache.has(numKey(floor.index, t.z, t.x, t.y)), manifest);
       this.showSprites(floor, plan.draw);
       drawnTotal += plan.draw.length;
       missingTotal += plan.missing.length;
@@ -135,13 +136,12 @@ export class TileLayer {
       const fetchNow = settleLeft > 0 ? plan.uncovered : plan.missing;
       deferred += plan.missing.length - fetchNow.length;
       for (const t of plan.missing) {
-        const missingKey = tileKey(floor.id, t.z, t.x, t.y);
-        if (!this.loader.hasFailed(missingKey)) unsettled++;
+        if (!this.loader.hasFailed(String(numKey(floor.index, t.z, t.x, t.y)))) unsettled++;
       }
       for (const t of fetchNow) {
-        const key = tileKey(floor.id, t.z, t.x, t.y);
+        const key = numKey(floor.index, t.z, t.x, t.y);
         if (this.arrived.has(key)) continue;
-        requests.push({ key, url: `${this.options.tileBase}${tilePath(manifest, floor.id, t.z, t.x, t.y)}` });
+        requests.push({ key: String(key), url: `${this.options.tileBase}${tilePath(manifest, floor.id, t.z, t.x, t.y)}` });
       }
       perLayerMissing.push(requests);
     }
@@ -179,7 +179,7 @@ export class TileLayer {
     this.container.destroy({ children: true });
   }
 
-  private store(key: string, bitmap: ImageBitmap): void {
+  private store(key: number, bitmap: ImageBitmap): void {
     this.arrived.get(key)?.close();
     this.arrived.set(key, bitmap);
     this.options.onTile();
@@ -208,8 +208,7 @@ export class TileLayer {
     const { width, height } = this.options.manifest;
     for (let i = 0; i < draw.length; i++) {
       const t = draw[i];
-      const key = tileKey(floor.id, t.z, t.x, t.y);
-      const cached = this.cache.get(key)!;
+      const cached = this.cache.get(numKey(floor.index, t.z, t.x, t.y))!;
       cached.lastUsed = this.frame;
       let sprite = floor.sprites[i];
       if (!sprite) {
@@ -229,14 +228,15 @@ export class TileLayer {
     }
   }
 
-  private evict(pinned: Set<string>): void {
+  private evict(pinned: Set<number>): void {
     const entries = [...this.cache].map(([key, t]) => ({
-      key,
+      key: String(key),
       bytes: t.bytes,
       lastUsed: t.lastUsed,
       pinned: pinned.has(key) || t.lastUsed === this.frame,
     }));
-    for (const key of planEviction(entries, this.options.budgetBytes)) {
+    for (const evicted of planEviction(entries, this.options.budgetBytes)) {
+      const key = Number(evicted);
       const tile = this.cache.get(key);
       if (!tile) continue;
       destroyTexture(tile.texture);

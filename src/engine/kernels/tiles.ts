@@ -17,6 +17,15 @@ export function tileKey(layer: string, z: number, x: number, y: number): string 
 }
 
 /**
+ * Numeric cache key of a tile of a floor: no string building in the per-frame planning.
+ * x and y stay below 4096 (MAX_TILE_Z on a map under 32,768 px), z below 16.
+ */
+export function numKey(floorIndex: number, z: number, x: number, y: number): number {
+  return ((floorIndex * 16 + z) * 4096 + x) * 4096 + y;
+}
+
+
+/**
  * How far below the exact level a level may be used before the next (sharper) one is picked:
  * with 0.25, a tile is drawn at most 2^0.25 ≈ 1.19× enlarged on the device.
  */
