@@ -8,6 +8,8 @@ import { getTileStore, type PrepareMapResult } from './store';
 
 export { tilesPlugin, TILE_CACHE_CONTROL, type TilesPluginOptions } from './plugin';
 export { generateSampleSvg } from './sample-map';
+/** Stops the SVG normaliser's worker thread (it is unref'd, so this is only for tidy shutdowns and tests). */
+export { disposeNormalizer } from './normalize';
 export { getTileStore, TileStore, PIPELINE_VERSION, versionOf, type TileStoreOptions } from './store';
 
 export interface PrepareAllTilesOptions {

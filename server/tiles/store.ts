@@ -18,7 +18,7 @@ import { layerSvg, parseSvg, type LayerSvg, type SvgElement } from './svg-doc';
 import { METATILE, isTileInRange, levelPixelSize, metatileOf, tilePixelRect, type Metatile, type TileAddress } from './tile-math';
 
 /** Bump when the rendering or cutting changes: every map gets a new version. */
-export const PIPELINE_VERSION = 'tiles-1';
+export const PIPELINE_VERSION = 'tiles-2';
 export const TILE_FORMAT = 'webp' as const;
 const COMPLETE_MARKER = '.complete';
 
