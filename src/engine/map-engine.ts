@@ -145,7 +145,9 @@ export class MapEngine implements MapEngineApi {
 
   setLevel(num: number): void {
     if (!this.map.levels.some((l) => l.num === num)) {
-      throw new Error(`map ${this.map.id} has no level ${num} (levels: ${this.map.levels.map((l) => l.num).join(', ')})`);
+      // A stale level from another map must not break the page: say so and show the default.
+      console.warn(`raidmap: map ${this.map.id} has no level ${num} (levels: ${this.map.levels.map((l) => l.num).join(', ')}); showing level ${this.map.defaultLevel}`);
+      num = this.map.defaultLevel;
     }
     this.level = num;
     this.tiles.setLevel(num);
