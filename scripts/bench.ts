@@ -5,7 +5,7 @@
  * bench-results/. Method and results: docs/PERFORMANCE.md.
  */
 import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
-import { cpus, totalmem, type as osType, release } from 'node:os';
+import { cpus, loadavg, totalmem, type as osType, release } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { isMapId } from '../src/domain/maps';
@@ -42,6 +42,7 @@ async function assertServerUp(server: RunningServer): Promise<void> {
 async function main() {
   const options = parseOptions(process.argv.slice(2));
   if (!isMapId(options.map)) throw new Error(`unknown map "${options.map}"`);
+  const loadAtStart = loadavg()[0];
   const tilesDir = options.tilesDir ? resolve(options.tilesDir) : freshDataDir('raidmap-bench-tiles-');
   if (options.tilesDir) mkdirSync(tilesDir, { recursive: true });
   const results: RunResult[] = [];
@@ -114,10 +115,13 @@ async function main() {
     node: process.version,
     chromium: chromiumVersion,
     gpu: 'none (WebGL on SwiftShader)',
+    /** 1-minute load average when the benchmark started and ended: other work on the machine skews every figure. */
+    loadAverage: { start: Number(loadAtStart.toFixed(2)), end: Number(loadavg()[0].toFixed(2)) },
   };
   const date = new Date().toISOString();
 
   console.log(`\nraidmap benchmark, ${options.map}, ${VIEWPORT.width}×${VIEWPORT.height}, medians of ${options.runs} runs (${date})`);
+  console.log(`load average ${machine.loadAverage.start} → ${machine.loadAverage.end} on ${machine.cores} cores`);
   console.log(textTable(summaries));
   console.log('\nTargets:');
   for (const t of targets) console.log(`  ${t.met === null ? '  -   ' : t.met ? '  met ' : 'MISSED'}  ${t.target}: ${t.measured}`);
@@ -131,7 +135,8 @@ async function main() {
   writeFileSync(join(outDir, 'latest.json'), `${JSON.stringify(json, null, 2)}\n`);
   const markdown = [
     `Measured ${date} on ${machine.cpu} (${machine.cores} cores, ${machine.memoryGiB} GiB), ${machine.os}, Node ${machine.node}, Chromium ${machine.chromium}, ${machine.gpu}.`,
-    `Map ${options.map}, window ${VIEWPORT.width}×${VIEWPORT.height}, medians of ${options.runs} runs.`,
+    `Map ${options.map}, window ${VIEWPORT.width}×${VIEWPORT.height}, medians of ${options.runs} runs. ` +
+      `1-minute load average ${machine.loadAverage.start} at the start, ${machine.loadAverage.end} at the end (${machine.cores} cores).`,
     '',
     markdownTable(summaries),
     '',
