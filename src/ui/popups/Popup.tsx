@@ -1,0 +1,88 @@
+/**
+ * The shared popup frame: a dialog with a title bar, a "Close" button and Escape to close.
+ * Content is whatever the caller renders inside. Used by the help popup, the marker popup,
+ * the quest-limit notice and the pro popups.
+ */
+import { useEffect, useRef, type ReactNode } from 'react';
+import { useTranslation } from 'react-i18next';
+import './popup.css';
+
+export interface PopupProps {
+  /** Shown in the title bar and used as the dialog's accessible name. */
+  title: string;
+  onClose: () => void;
+  children: ReactNode;
+  /** CSS max width in pixels (default 560). */
+  maxWidth?: number;
+  /** Extra class on the dialog (e.g. an enlarged variant). */
+  className?: string;
+  /** Buttons shown in the title bar before "Close". */
+  actions?: ReactNode;
+  /** Dim the page behind and close on a click outside (default true). */
+  backdrop?: boolean;
+}
+
+/** Open popups, oldest first. */
+const openPopups: Array<{ close: () => void }> = [];
+
+export function Popup({ title, onClose, children, maxWidth = 560, className, actions, backdrop = true }: PopupProps) {
+  const { t } = useTranslation();
+  const dialogRef = useRef<HTMLDivElement>(null);
+  const closeRef = useRef(onClose);
+  closeRef.current = onClose;
+
+  useEffect(() => {
+    // Escape closes only the popup opened last.
+    const entry = { close: () => closeRef.current() };
+    openPopups.push(entry);
+    const onKey = (event: KeyboardEvent) => {
+      if (event.key !== 'Escape' || event.defaultPrevented || openPopups[openPopups.length - 1] !== entry) return;
+      event.preventDefault();
+      entry.close();
+    };
+    document.addEventListener('keydown', onKey);
+    return () => {
+      document.removeEventListener('keydown', onKey);
+      openPopups.splice(openPopups.indexOf(entry), 1);
+    };
+  }, []);
+
+  useEffect(() => {
+    // Move focus into the dialog so keyboard users land on it; give it back on close.
+    const previous = document.activeElement instanceof HTMLElement ? document.activeElement : null;
+    dialogRef.current?.focus({ preventScroll: true });
+    return () => previous?.focus({ preventScroll: true });
+  }, []);
+
+  const dialog = (
+    <div
+      ref={dialogRef}
+      role="dialog"
+      aria-label={title}
+      tabIndex={-1}
+      className={['popup', className].filter(Boolean).join(' ')}
+      style={{ maxWidth }}
+      onMouseDown={(event) => event.stopPropagation()}
+    >
+      <div className="popup__bar">
+        <h2 className="popup__title">
+          {title}
+        </h2>
+        <div className="popup__actions">
+          {actions}
+          <button type="button" className="popup__close" aria-label={t('popup.close')} title={t('popup.close')} onClick={onClose}>
+            <span aria-hidden="true">×</span>
+          </button>
+        </div>
+      </div>
+      <div className="popup__body">{children}</div>
+    </div>
+  );
+
+  if (!backdrop) return <div className="popup-anchor">{dialog}</div>;
+  return (
+    <div className="popup-backdrop" onMouseDown={onClose}>
+      {dialog}
+    </div>
+  );
+}
