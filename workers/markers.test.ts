@@ -131,3 +131,46 @@ describe('marker store filter', () => {
     expect(store.get('missing')).toBeNull();
   });
 });
+
+describe('marker store quest filter', () => {
+  const store = createMarkerStore();
+  const list = [
+    marker('plain'),
+    marker('q1a', { category: 'Quests', subCategory: 'Quest', questUid: 'q1' }),
+    marker('q1b', { category: 'Quests', subCategory: 'Quest', questUid: 'q1', level: 2 }),
+    marker('q2', { category: 'Quests', subCategory: 'Quest', questUid: 'q2' }),
+    marker('gone', { category: 'Quests', subCategory: 'Quest', questUid: 'retired' }),
+    marker('unlinked', { category: 'Quests', subCategory: 'Quest', questUid: null }),
+  ];
+  store.load(encode({ markers: list }), 'customs', 'en');
+  const none = { hiddenCategories: [], hiddenSubCategories: [] };
+  const uids = (indices: Uint32Array) => Array.from(indices, (i) => list[i].uid);
+
+  it('draws quest-linked markers only while their quest is selected', () => {
+    expect(uids(store.filter({ ...none, selectedQuests: [] }))).toEqual(['plain', 'unlinked']);
+    expect(uids(store.filter({ ...none, selectedQuests: ['q1'] }))).toEqual(['plain', 'q1a', 'q1b', 'unlinked']);
+    expect(uids(store.filter({ ...none, selectedQuests: ['q1', 'q2'] }))).toEqual(['plain', 'q1a', 'q1b', 'q2', 'unlinked']);
+  });
+
+  it('drops markers of quests that are not in the quest list, even when selected', () => {
+    const known = ['q1', 'q2'];
+    expect(uids(store.filter({ ...none, knownQuests: known }))).toEqual(['plain', 'q1a', 'q1b', 'q2', 'unlinked']);
+    expect(uids(store.filter({ ...none, knownQuests: known, selectedQuests: ['q2', 'retired'] }))).toEqual(['plain', 'q2', 'unlinked']);
+    expect(uids(store.filter({ ...none, knownQuests: [], selectedQuests: ['q1'] }))).toEqual(['plain', 'unlinked']);
+  });
+
+  it('leaves quest markers unrestricted when neither list is sent', () => {
+    expect(uids(store.filter(none))).toEqual(list.map((m) => m.uid));
+  });
+
+  it('still applies categories and levels to a selected quest', () => {
+    const selected = { ...none, selectedQuests: ['q1'], knownQuests: ['q1'] };
+    expect(uids(store.filter({ ...selected, levels: [2] }))).toEqual(['q1b']);
+    expect(uids(store.filter({ ...selected, hiddenCategories: ['Quests'] }))).toEqual(['plain']);
+  });
+
+  it('rejects quest lists that are not string lists', () => {
+    expect(() => store.filter({ ...none, selectedQuests: 'q1' } as never)).toThrow(/selectedQuests/);
+    expect(() => store.filter({ ...none, knownQuests: [1] } as never)).toThrow(MarkerListError);
+  });
+});

@@ -13,6 +13,16 @@ export interface MarkerFilterQuery {
   hiddenSubCategories: string[];
   /** Only markers on these levels; all levels when absent. */
   levels?: number[];
+  /**
+   * The quests the visitor follows. A marker linked to a quest (`questUid`) is drawn only while
+   * its quest is selected. When absent, quest-linked markers are not restricted.
+   */
+  selectedQuests?: string[];
+  /**
+   * uids of the quest list (the server's quest cache). Markers linked to a quest that is not in
+   * it are dropped (spec §5). When absent (the list is not loaded yet), none are dropped.
+   */
+  knownQuests?: string[];
 }
 
 export interface MarkerLoadResult {
@@ -92,11 +102,17 @@ export function filterIndices(markers: readonly Marker[], query: MarkerFilterQue
   const hiddenCategories = new Set(query.hiddenCategories);
   const hiddenSubCategories = new Set(query.hiddenSubCategories);
   const levels = query.levels ? new Set(query.levels) : null;
+  const selectedQuests = query.selectedQuests ? new Set(query.selectedQuests) : null;
+  const knownQuests = query.knownQuests ? new Set(query.knownQuests) : null;
   const out = new Uint32Array(markers.length);
   let n = 0;
   markers.forEach((m, i) => {
     if (hiddenCategories.has(m.category) || hiddenSubCategories.has(m.subCategory)) return;
     if (levels && !levels.has(m.level)) return;
+    if (m.questUid) {
+      if (knownQuests && !knownQuests.has(m.questUid)) return;
+      if (selectedQuests && !selectedQuests.has(m.questUid)) return;
+    }
     out[n++] = i;
   });
   return out.slice(0, n);
@@ -113,7 +129,9 @@ function isFilterQuery(query: unknown): query is MarkerFilterQuery {
   const strings = (v: unknown) => Array.isArray(v) && v.every((s) => typeof s === 'string');
   return (
     !!q && typeof q === 'object' && strings(q.hiddenCategories) && strings(q.hiddenSubCategories) &&
-    (q.levels === undefined || (Array.isArray(q.levels) && q.levels.every((l) => Number.isFinite(l))))
+    (q.levels === undefined || (Array.isArray(q.levels) && q.levels.every((l) => Number.isFinite(l)))) &&
+    (q.selectedQuests === undefined || strings(q.selectedQuests)) &&
+    (q.knownQuests === undefined || strings(q.knownQuests))
   );
 }
 
@@ -144,7 +162,7 @@ export function createMarkerStore(): MarkerStore {
       };
     },
     filter(query) {
-      if (!isFilterQuery(query)) throw new MarkerListError('filter query must have hiddenCategories, hiddenSubCategories (string lists) and optional levels (numbers)');
+      if (!isFilterQuery(query)) throw new MarkerListError('filter query must have hiddenCategories, hiddenSubCategories (string lists), optional levels (numbers) and optional selectedQuests, knownQuests (string lists)');
       return filterIndices(markers, query);
     },
     get(uid) {
