@@ -1,16 +1,17 @@
-/** The map page's layout: whether the side panels show (top bar "Show panels / Hide panels"). */
+/** The map page's layout: whether the side panels are shown (the top bar's Show / Hide panels). */
 import { proxy } from 'valtio';
 
 export interface LayoutState {
-  panelsVisible: boolean;
+  /** Both side panels (categories left, levels / quests / settings right). */
+  panelsShown: boolean;
 }
 
-export const layout = proxy<LayoutState>({ panelsVisible: true });
+export const layout = proxy<LayoutState>({ panelsShown: true });
 
-export function setPanelsVisible(visible: boolean): void {
-  layout.panelsVisible = visible;
+export function setPanelsShown(shown: boolean): void {
+  layout.panelsShown = shown;
 }
 
 export function togglePanels(): void {
-  layout.panelsVisible = !layout.panelsVisible;
+  layout.panelsShown = !layout.panelsShown;
 }

@@ -1,11 +1,12 @@
 /**
- * The signed-in user (spec §3 User). Accounts come in a later issue: until then a visitor is
- * never signed in, so never pro.
+ * The signed-in user. Until the account system arrives (issue 4) nobody signs in: the user
+ * is null, which the role table reads as a visitor (not pro).
  */
 import { proxy } from 'valtio';
-import type { RoleFlags } from '../domain/roles';
+import { can, roleOf, type Capability, type RoleFlags } from '../domain/roles';
 
 export interface SessionUser extends RoleFlags {
+  /** Quest uids the user marked done / hidden (spec §3 User). */
   questsDone: string[];
   questsHidden: string[];
 }
@@ -16,7 +17,16 @@ export interface SessionState {
 
 export const session = proxy<SessionState>({ user: null });
 
-/** True for a paying user: more than 3 quests, look arrow, own progress, settings. */
+export function setSessionUser(user: SessionUser | null): void {
+  session.user = user;
+}
+
+/** True for a signed-in pro user (admins are not pro: the role table gives them their own column). */
 export function isPro(): boolean {
-  return session.user?.pro === true;
+  return roleOf(session.user) === 'pro';
+}
+
+/** May the current user use this capability (role table, spec §6)? */
+export function sessionCan(capability: Capability): boolean {
+  return can(session.user, capability);
 }
