@@ -13,6 +13,7 @@ import { registerStaticSite } from './http/static-site';
 import { ITEMS_KEY, QUESTS_KEY, cacheRoutes } from './routes/caches';
 import { healthRoutes, type TileProgress } from './routes/health';
 import { markerRoutes } from './routes/markers';
+import { questRoutes } from './routes/quests';
 import { tilesPlugin } from './tiles/index';
 
 export interface BuildServerOptions {
@@ -83,6 +84,7 @@ export function buildServer(options: BuildServerOptions): FastifyInstance {
   app.register(healthRoutes, { tileProgress });
   app.register(markerRoutes, { markerLists });
   app.register(cacheRoutes, { lists });
+  app.register(questRoutes, { db: options.db, markers: repos.markers });
   if (options.tiles !== false) {
     if (!options.tilesDir) throw new Error('buildServer: tilesDir is required unless tiles is false');
     app.register(tilesPlugin, { assetsDir, tilesDir: options.tilesDir });
