@@ -9,7 +9,10 @@ import type { MarkerColumns, MapEngineApi } from '../../engine/types';
 import type { MarkerLoadResult } from '../../../workers/markers';
 import { i18n, isLanguage } from '../../i18n';
 import { filterQuery, filters } from '../../state/filters';
+import { MAPS } from '../../domain/maps';
 import { mapView, selectMarker, setReady, stepLevelBy } from '../../state/mapView';
+import { questFilterQuery, quests } from '../../state/quests';
+import { wirePlayer } from '../topbar/wirePlayer';
 import type { EngineHandle } from './automation';
 import { isWorkerClosed, type MarkerSource } from './markerSource';
 
@@ -55,7 +58,7 @@ export function wireEngine({ engine, source, handle, afterDraw = afterTwoFrames 
     const seq = ++filterSeq;
     let indices: Uint32Array;
     try {
-      indices = await source.filter(filterQuery());
+      indices = await source.filter({ ...filterQuery(), ...questFilterQuery() });
     } catch (error) {
       if (!disposed && !isWorkerClosed(error)) console.error('raidmap: marker filter failed', error);
       return;
@@ -96,6 +99,8 @@ export function wireEngine({ engine, source, handle, afterDraw = afterTwoFrames 
 
   offs.push(
     subscribe(filters, () => void applyFilter()),
+    subscribeKey(quests, 'selected', () => void applyFilter()),
+    subscribeKey(quests, 'list', () => void applyFilter()),
     subscribeKey(mapView, 'level', (level) => engine.setLevel(level)),
     subscribeKey(mapView, 'selectedUid', (uid) => engine.setSelected(uid)),
     subscribeKey(mapView, 'markerScale', (scale) => engine.setMarkerScale(scale)),
@@ -107,6 +112,7 @@ export function wireEngine({ engine, source, handle, afterDraw = afterTwoFrames 
     engine.on('mapclick', () => selectMarker(null)),
     engine.on('levelstep', ({ direction }) => stepLevelBy(direction)),
   );
+  if (mapView.mapId) offs.push(wirePlayer(engine, MAPS[mapView.mapId]));
   const onLanguage = (lang: string) => void relabel(lang);
   i18n.on('languageChanged', onLanguage);
   offs.push(() => i18n.off('languageChanged', onLanguage));
