@@ -7,6 +7,7 @@ import { findSubCategory } from '../../domain/categories';
 import type { MapId } from '../../domain/maps';
 import type { CameraView, FrameStats, MapEngineApi } from '../../engine/types';
 import { mapView } from '../../state/mapView';
+import { quests } from '../../state/quests';
 
 export interface AutomationMarker {
   uid: string;
@@ -38,6 +39,10 @@ export interface MapAutomation {
   readonly renderer: MapEngineApi['renderer'] | null;
   /** Per-frame timings of the engine's own work. */
   stats(): FrameStats | null;
+  /** The selected level's number (1 is the main level). */
+  level(): number;
+  /** uids of the quests followed on the map. */
+  selectedQuests(): string[];
 }
 
 /** What the automation surface reads; MapCanvas and the wiring fill it in. */
@@ -118,6 +123,12 @@ export function createMapAutomation(mapId: MapId, handle: EngineHandle): MapAuto
     },
     stats() {
       return handle.engine?.stats() ?? null;
+    },
+    level() {
+      return mapView.level;
+    },
+    selectedQuests() {
+      return [...quests.selected];
     },
   };
 }
