@@ -6,7 +6,9 @@
 import { findSubCategory } from '../../domain/categories';
 import type { MapId } from '../../domain/maps';
 import type { CameraView, FrameStats, MapEngineApi } from '../../engine/types';
+import type { PlayerPosition } from '../../domain/position';
 import { mapView } from '../../state/mapView';
+import { currentPlayer } from '../../state/player';
 import { quests } from '../../state/quests';
 
 export interface AutomationMarker {
@@ -39,6 +41,8 @@ export interface MapAutomation {
   readonly renderer: MapEngineApi['renderer'] | null;
   /** Per-frame timings of the engine's own work. */
   stats(): FrameStats | null;
+  /** The where-am-I position {x, y, z, look} in the spec's convention (docs/AUTOMATION.md), or null. */
+  player(): PlayerPosition | null;
   /** The selected level's number (1 is the main level). */
   level(): number;
   /** uids of the quests followed on the map. */
@@ -123,6 +127,9 @@ export function createMapAutomation(mapId: MapId, handle: EngineHandle): MapAuto
     },
     stats() {
       return handle.engine?.stats() ?? null;
+    },
+    player() {
+      return mapView.mapId === mapId ? currentPlayer() : null;
     },
     level() {
       return mapView.level;

@@ -1,0 +1,53 @@
+/**
+ * Player position → engine: on every update the where-am-I marker moves (with a 2 s ping),
+ * the level follows the height, and when the map is zoomed in beyond its start zoom the view
+ * centres on the player. The look arrow is a pro feature (role table: lookArrow).
+ */
+import { subscribe } from 'valtio';
+import { levelForHeight, type MapDefinition } from '../../domain/maps';
+import { lookArrowAngle, playerToMap, type PlayerPosition } from '../../domain/position';
+import type { MapEngineApi, PlayerMarker } from '../../engine/types';
+import { setLevel } from '../../state/mapView';
+import { player } from '../../state/player';
+import { session, sessionCan } from '../../state/session';
+
+/** The engine's where-am-I marker for a position; the arrow only where the user may see it. */
+export function playerMarker(position: PlayerPosition, map: Pick<MapDefinition, 'transform'>, showArrow: boolean): PlayerMarker {
+  const { mapX, mapY } = playerToMap(position, map);
+  return { mapX, mapY, arrowAngle: showArrow ? lookArrowAngle(position.look, map) : null };
+}
+
+/** Subscribes the engine to the player position; returns the unsubscribe function. */
+export function wirePlayer(engine: MapEngineApi, map: MapDefinition): () => void {
+  let lastUpdate = -1;
+
+  const show = (ping: boolean) => {
+    const position = player.position;
+    if (!position) {
+      engine.setPlayer(null, false);
+      return;
+    }
+    const marker = playerMarker(position, map, sessionCan('lookArrow'));
+    if (ping) {
+      setLevel(levelForHeight(map, position.z));
+      if (engine.camera().zoom > map.startZoom) engine.setView({ x: marker.mapX, y: marker.mapY });
+    }
+    engine.setPlayer(marker, ping);
+  };
+
+  const onPlayer = () => {
+    if (player.updates === lastUpdate) return;
+    lastUpdate = player.updates;
+    show(true);
+  };
+
+  if (player.position) onPlayer();
+  else lastUpdate = player.updates;
+  const offPlayer = subscribe(player, onPlayer);
+  // Signing in or out shows or hides the arrow without a new ping.
+  const offSession = subscribe(session, () => show(false));
+  return () => {
+    offPlayer();
+    offSession();
+  };
+}
