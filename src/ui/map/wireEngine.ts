@@ -10,10 +10,8 @@ import type { MarkerLoadResult } from '../../../workers/markers';
 import { i18n, isLanguage } from '../../i18n';
 import { filterQuery, filters } from '../../state/filters';
 import { MAPS } from '../../domain/maps';
-import { MAPS } from '../../domain/maps';
 import { mapView, selectMarker, setReady, stepLevelBy } from '../../state/mapView';
 import { questFilterQuery, quests } from '../../state/quests';
-import { wirePlayer } from '../topbar/wirePlayer';
 import { wirePlayer } from '../topbar/wirePlayer';
 import type { EngineHandle } from './automation';
 import { isWorkerClosed, type MarkerSource } from './markerSource';
@@ -114,7 +112,6 @@ export function wireEngine({ engine, source, handle, afterDraw = afterTwoFrames 
     engine.on('mapclick', () => selectMarker(null)),
     engine.on('levelstep', ({ direction }) => stepLevelBy(direction)),
   );
-  if (mapView.mapId) offs.push(wirePlayer(engine, MAPS[mapView.mapId]));
   if (mapView.mapId) offs.push(wirePlayer(engine, MAPS[mapView.mapId]));
   const onLanguage = (lang: string) => void relabel(lang);
   i18n.on('languageChanged', onLanguage);
