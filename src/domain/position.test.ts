@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { MAPS } from './maps';
-import { NO_POSITION, lookArrowAngle, parsePosHash, parseScreenshotName, playerToMap, yawFromQuaternion } from './position';
+import { NO_POSITION, lookArrowAngle, parsePosHash, parseScreenshotName, playerToMap, recogniseScreenshotName, yawFromQuaternion } from './position';
 import { gameToMap } from './transform';
 
 describe('screenshot file names', () => {
@@ -23,6 +23,12 @@ describe('screenshot file names', () => {
     for (const name of ['', 'screenshot.png', '2024-05-01[12-34]_a, b, c_0,0,0,1_1 (0).png', '_1, 2_', '_1e999, 2, 3_']) {
       expect(parseScreenshotName(name), name).toEqual(NO_POSITION);
     }
+  });
+
+  it('tells a name without a position (null) from one at 0, 0, 0', () => {
+    expect(recogniseScreenshotName('screenshot.png')).toBeNull();
+    expect(recogniseScreenshotName('_1e999, 2, 3_')).toBeNull();
+    expect(recogniseScreenshotName('2024-05-01[12-34]_0, 0, 0_0, 0, 0, 1_1 (0).png')).toEqual({ x: 0, y: 0, z: 0, look: 0 });
   });
 
   it('keeps the position with look null when the rotation is missing or degenerate', () => {

@@ -28,11 +28,16 @@ const QUAD = new RegExp(String.raw`_\s*(${NUM})\s*,\s*(${NUM})\s*,\s*(${NUM})\s*
  * (spec §5: all values 0, look null); a name with a position but no valid rotation gives look null.
  */
 export function parseScreenshotName(fileName: string): PlayerPosition {
+  return recogniseScreenshotName(fileName) ?? { ...NO_POSITION };
+}
+
+/** As parseScreenshotName, but null when the name holds no position (so the UI can say so). */
+export function recogniseScreenshotName(fileName: string): PlayerPosition | null {
   const text = fileName.trim();
   const pos = TRIPLE.exec(text);
-  if (!pos) return { ...NO_POSITION };
+  if (!pos) return null;
   const [gameX, gameY, gameZ] = pos.slice(1, 4).map(Number);
-  if (![gameX, gameY, gameZ].every(Number.isFinite)) return { ...NO_POSITION };
+  if (![gameX, gameY, gameZ].every(Number.isFinite)) return null;
   const rest = text.slice(pos.index + pos[0].length - 1);
   const quat = QUAD.exec(rest);
   const look = quat ? yawFromQuaternion(quat.slice(1, 5).map(Number) as [number, number, number, number]) : null;
