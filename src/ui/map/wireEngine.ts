@@ -13,6 +13,7 @@ import { MAPS } from '../../domain/maps';
 import { mapView, selectMarker, setReady, stepLevelBy } from '../../state/mapView';
 import { questFilterQuery, quests } from '../../state/quests';
 import { wirePlayer } from '../topbar/wirePlayer';
+import { wirePopup } from '../popup/wirePopup';
 import type { EngineHandle } from './automation';
 import { isWorkerClosed, type MarkerSource } from './markerSource';
 
@@ -113,6 +114,7 @@ export function wireEngine({ engine, source, handle, afterDraw = afterTwoFrames 
     engine.on('levelstep', ({ direction }) => stepLevelBy(direction)),
   );
   if (mapView.mapId) offs.push(wirePlayer(engine, MAPS[mapView.mapId]));
+  offs.push(wirePopup(engine));
   const onLanguage = (lang: string) => void relabel(lang);
   i18n.on('languageChanged', onLanguage);
   offs.push(() => i18n.off('languageChanged', onLanguage));
