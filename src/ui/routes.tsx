@@ -4,6 +4,7 @@ import { MapPage } from './map/MapPage';
 import { ErrorPage } from './pages/ErrorPage';
 import { HomePage } from './pages/HomePage';
 import { NotFoundPage } from './pages/NotFoundPage';
+import { PilotPage } from './pages/PilotPage';
 
 /** The site's routes; later issues add /progression/quests and /pilot here. */
 export const routes: RouteObject[] = [
@@ -12,6 +13,7 @@ export const routes: RouteObject[] = [
     children: [
       { path: '/', element: <HomePage /> },
       { path: '/map/:mapId', element: <MapPage /> },
+      { path: '/pilot', element: <PilotPage /> },
       { path: '*', element: <NotFoundPage /> },
     ],
   },

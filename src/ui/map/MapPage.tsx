@@ -5,6 +5,8 @@ import { useSnapshot } from 'valtio';
 import { getMap, type MapDefinition } from '../../domain/maps';
 import { mapView } from '../../state/mapView';
 import { NotFoundPage } from '../pages/NotFoundPage';
+import { MarkerPopup } from '../popup/MarkerPopup';
+import { TopBar } from '../topbar/TopBar';
 import { useDocumentTitle } from '../useDocumentTitle';
 import { createEngineHandle, installMapAutomation } from './automation';
 import { loadEngineModule } from './engineModule';
@@ -46,18 +48,14 @@ function MapScreen({ map }: { map: MapDefinition }) {
       {data.manifest && data.source && !data.error && (
         <MapCanvas map={map} manifest={data.manifest} source={data.source} markers={data.markers} handle={handle} onError={onEngineError} />
       )}
-      <header className="map-topbar">
-        <Link to="/" className="map-topbar__home">
-          {t('site.home')}
-        </Link>
-        <h1 className="map-topbar__title">{name}</h1>
-      </header>
+      <TopBar title={name} />
       {loading && (
         <div className="map-status" role="status">
           <span className="spinner" aria-hidden="true" />
           {data.manifest && !data.markers ? t('map.loadingMarkers') : t('map.loading')}
         </div>
       )}
+      <MarkerPopup map={map} source={data.source} loaded={!!data.markers && !data.error} />
       {data.error && (
         <div className="map-error" role="alert">
           <h2>{t('map.errorHeading')}</h2>

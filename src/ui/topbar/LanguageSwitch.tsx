@@ -1,0 +1,26 @@
+import { useTranslation } from 'react-i18next';
+import type { Language } from '../../domain/marker';
+import { setLanguage, UI_LANGUAGES } from '../../i18n';
+
+const LABELS: Record<Language, string> = { en: 'EN', ru: 'RU' };
+
+/** EN / RU: switches the UI (and the marker labels, through the wiring's relabel). */
+export function LanguageSwitch() {
+  const { t, i18n } = useTranslation();
+  return (
+    <div className="language-switch" role="group" aria-label={t('topbar.language')}>
+      {UI_LANGUAGES.map((lang) => (
+        <button
+          key={lang}
+          type="button"
+          lang={lang}
+          className="topbar-button language-switch__button"
+          aria-pressed={i18n.language === lang}
+          onClick={() => void setLanguage(lang)}
+        >
+          {LABELS[lang]}
+        </button>
+      ))}
+    </div>
+  );
+}

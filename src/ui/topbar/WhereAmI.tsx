@@ -1,0 +1,81 @@
+import { useId, useRef, useState, type ClipboardEvent, type FormEvent } from 'react';
+import { useTranslation } from 'react-i18next';
+import { useSnapshot } from 'valtio';
+import { NO_POSITION, recogniseScreenshotName } from '../../domain/position';
+import { player, setPlayerPosition } from '../../state/player';
+
+type Result = 'none' | 'found' | 'notRecognised';
+
+const round2 = (n: number) => Math.round(n * 100) / 100;
+
+/**
+ * The where-am-I box: a screenshot file name pasted (applied at once) or typed (applied on
+ * Enter or when the box loses focus) becomes the player position. A name that is not
+ * recognised puts the player at 0, 0, 0 with no look (spec §5) and says so.
+ */
+export function WhereAmI({ onHelp }: { onHelp: () => void }) {
+  const { t } = useTranslation();
+  const inputId = useId();
+  const hintId = useId();
+  const [value, setValue] = useState('');
+  const [result, setResult] = useState<Result>('none');
+  const applied = useRef<string | null>(null);
+  const { position } = useSnapshot(player);
+
+  const apply = (text: string) => {
+    applied.current = text;
+    // parseScreenshotName's rule, told apart: not recognised → 0, 0, 0 and look null (spec §5).
+    const recognised = recogniseScreenshotName(text);
+    setPlayerPosition(recognised ?? NO_POSITION);
+    setResult(recognised ? 'found' : 'notRecognised');
+  };
+
+  const onPaste = (event: ClipboardEvent<HTMLInputElement>) => {
+    const text = event.clipboardData.getData('text');
+    if (!text) return;
+    event.preventDefault();
+    setValue(text);
+    apply(text);
+  };
+
+  const onSubmit = (event: FormEvent) => {
+    event.preventDefault();
+    apply(value);
+  };
+
+  return (
+    <form className="where-am-i" onSubmit={onSubmit}>
+      <label htmlFor={inputId} className="where-am-i__label">
+        {t('whereAmI.fileName')}
+      </label>
+      <div className="where-am-i__row">
+        <input
+          id={inputId}
+          className="where-am-i__input"
+          type="text"
+          value={value}
+          autoFocus
+          spellCheck={false}
+          autoComplete="off"
+          placeholder={t('whereAmI.placeholder')}
+          aria-describedby={hintId}
+          onChange={(event) => setValue(event.target.value)}
+          onPaste={onPaste}
+          onBlur={() => {
+            if (value.trim() && value !== applied.current) apply(value);
+          }}
+        />
+        <button type="button" className="topbar-button topbar-button--hint" onClick={onHelp}>
+          {t('whereAmI.help')}
+        </button>
+      </div>
+      <p id={hintId} className={`where-am-i__hint where-am-i__hint--${result}`} role="status">
+        {result === 'notRecognised' && t('whereAmI.notRecognised')}
+        {result === 'found' &&
+          position &&
+          t('whereAmI.found', { x: round2(position.x), y: round2(position.y), z: round2(position.z) })}
+        {result === 'none' && t('whereAmI.intro')}
+      </p>
+    </form>
+  );
+}
