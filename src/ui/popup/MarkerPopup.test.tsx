@@ -1,0 +1,252 @@
+import '../../i18n';
+import { act, render, screen, waitFor, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { http, HttpResponse } from 'msw';
+import { setupServer } from 'msw/node';
+import { createMemoryRouter, RouterProvider, useLocation } from 'react-router';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { setApiBase } from '../../api/client';
+import { MAPS } from '../../domain/maps';
+import { setLanguage } from '../../i18n';
+import { filters, loadFilters, setCategoryHidden, setSubCategoryHidden } from '../../state/filters';
+import { resetLookups } from '../../state/items';
+import { closeMap, mapView, openMap, selectMarker } from '../../state/mapView';
+import { popup, POPUP_STORAGE_KEY, resetPopup } from '../../state/popup';
+import { quests, resetQuests } from '../../state/quests';
+import { memoryStorage, setStorageBackend } from '../../state/storage';
+import { createLocalMarkerSource } from '../map/testing/localMarkerSource';
+import { MarkerPopup } from './MarkerPopup';
+
+const BASE = 'http://raidmap.test';
+const questList = [
+  { uid: 'q-delivery', name: 'Delivery from the Past', ruName: 'Посылка из прошлого', trader: 'Prapor', requiredForKappa: true, requiredForLightkeeper: false, wikiUrl: 'https://wiki.example/Delivery' },
+];
+const itemList = [
+  { uid: 'i-key', name: 'Factory exit key', ruName: 'Ключ от выхода с завода' },
+  { uid: 'i-gpu', name: 'Graphics card', ruName: 'Видеокарта' },
+];
+const markerList = [
+  {
+    uid: 'm-safe',
+    map: 'factory',
+    category: 'Loot',
+    subCategory: 'Safe',
+    level: 2,
+    geometry: { x: 500, y: 400 },
+    name: 'Office safe',
+    name_l10n: { en: 'Office safe', ru: 'Сейф в офисе' },
+    desc: '<b>Opens</b> with <img src=x onerror="window.hacked=1"> a key',
+    desc_l10n: { ru: 'Открывается ключом' },
+    imgs: [
+      { img: '/uploads/sample/safe-1.webp', name: 'Door', desc: 'From the hall' },
+      { img: '/uploads/sample/safe-2.webp', name: 'Inside', desc: '' },
+      { img: '/uploads/sample/safe-3.webp', name: 'Key', desc: '' },
+    ],
+    questUid: 'q-delivery',
+    itemsUid: ['i-key', 'i-gpu', 'i-unknown'],
+  },
+  {
+    uid: 'm-exit',
+    map: 'factory',
+    category: 'Extractions',
+    subCategory: 'PMC Extraction',
+    level: -1,
+    geometry: { x: 1500, y: 2600 },
+    name: 'Gate 3',
+    imgs: [
+      { img: '/uploads/sample/exit-1.webp', name: 'Gate', desc: '' },
+      { img: '/uploads/sample/exit-2.webp', name: 'Gate side', desc: '' },
+    ],
+  },
+];
+
+const server = setupServer(
+  http.get(`${BASE}/api/be/quests`, () => HttpResponse.json({ quests: questList })),
+  http.get(`${BASE}/api/be/items`, () => HttpResponse.json({ items: itemList })),
+);
+
+let storage: ReturnType<typeof memoryStorage>;
+beforeAll(() => {
+  server.listen({ onUnhandledRequest: 'error' });
+  setApiBase(BASE);
+});
+beforeEach(() => {
+  storage = memoryStorage();
+  setStorageBackend(storage);
+  resetPopup();
+  resetLookups();
+  resetQuests();
+  openMap('factory');
+  loadFilters('factory');
+});
+afterEach(async () => {
+  server.resetHandlers();
+  setStorageBackend(null);
+  closeMap();
+  await setLanguage('en');
+});
+afterAll(() => {
+  server.close();
+  setApiBase('');
+});
+
+function Location() {
+  const location = useLocation();
+  return <output data-testid="location">{location.pathname + location.search}</output>;
+}
+
+async function renderPopup(path = '/map/factory') {
+  const source = createLocalMarkerSource();
+  const buffer = await new Response(JSON.stringify({ markers: markerList })).arrayBuffer();
+  await source.load(buffer, 'factory', 'en');
+  const router = createMemoryRouter(
+    [
+      {
+        path: '/map/:mapId',
+        element: (
+          <>
+            <MarkerPopup map={MAPS.factory} source={source} loaded />
+            <Location />
+          </>
+        ),
+      },
+      { path: '/progression/quests', element: <Location /> },
+    ],
+    { initialEntries: [path] },
+  );
+  render(<RouterProvider router={router} />);
+  return { router, source };
+}
+
+const location = () => screen.getByTestId('location').textContent;
+
+describe('marker popup', () => {
+  it('opens for the selected marker with its name, description as text, level, quest link and item names', async () => {
+    await renderPopup();
+    expect(screen.queryByRole('dialog')).toBeNull();
+    act(() => selectMarker('m-safe'));
+    const dialog = await screen.findByRole('dialog', { name: 'Office safe' });
+    // The description is text: its markup shows literally and creates no element.
+    expect(dialog).toHaveTextContent('<b>Opens</b> with <img src=x onerror="window.hacked=1"> a key');
+    expect(dialog.querySelector('b')).toBeNull();
+    expect(dialog.querySelectorAll('img')).toHaveLength(1);
+    expect(within(dialog).getByText('Level').nextElementSibling).toHaveTextContent('Level 2');
+    const link = await within(dialog).findByRole('link', { name: 'Delivery from the Past' });
+    expect(link).toHaveAttribute('href', '/progression/quests?quest=q-delivery');
+    await waitFor(() => expect(within(dialog).getByText('Factory exit key')).toBeInTheDocument());
+    expect(within(dialog).getByText('Graphics card')).toBeInTheDocument();
+    expect(within(dialog).getByText('i-unknown')).toBeInTheDocument();
+    expect(popup.uid).toBe('m-safe');
+
+    await userEvent.click(link);
+    expect(location()).toBe('/progression/quests?quest=q-delivery');
+  });
+
+  it('follows the language: name, description, item and quest names in Russian', async () => {
+    await renderPopup();
+    act(() => selectMarker('m-safe'));
+    await screen.findByRole('dialog', { name: 'Office safe' });
+    await act(() => setLanguage('ru'));
+    const dialog = await screen.findByRole('dialog', { name: 'Сейф в офисе' });
+    expect(dialog).toHaveTextContent('Открывается ключом');
+    await waitFor(() => expect(within(dialog).getByText('Ключ от выхода с завода')).toBeInTheDocument());
+    expect(within(dialog).getByRole('link', { name: 'Посылка из прошлого' })).toBeInTheDocument();
+    expect(within(dialog).getByText('Уровень').nextElementSibling).toHaveTextContent('Этаж 2');
+  });
+
+  it('pages images with a counter, and a different marker starts at image 0', async () => {
+    await renderPopup();
+    act(() => selectMarker('m-safe'));
+    const dialog = await screen.findByRole('dialog', { name: 'Office safe' });
+    const image = () => within(screen.getByRole('dialog')).getByRole('img');
+    expect(dialog).toHaveTextContent('1 / 3');
+    expect(image()).toHaveAttribute('src', '/uploads/sample/safe-1.webp');
+    expect(screen.getByRole('button', { name: 'Previous' })).toBeDisabled();
+    await userEvent.click(screen.getByRole('button', { name: 'Next' }));
+    await userEvent.click(screen.getByRole('button', { name: 'Next' }));
+    expect(dialog).toHaveTextContent('3 / 3');
+    expect(image()).toHaveAttribute('src', '/uploads/sample/safe-3.webp');
+    expect(screen.getByRole('button', { name: 'Next' })).toBeDisabled();
+    await userEvent.click(screen.getByRole('button', { name: 'Previous' }));
+    expect(dialog).toHaveTextContent('2 / 3');
+
+    act(() => selectMarker('m-exit'));
+    const exit = await screen.findByRole('dialog', { name: 'Gate 3' });
+    expect(exit).toHaveTextContent('1 / 2');
+    expect(image()).toHaveAttribute('src', '/uploads/sample/exit-1.webp');
+    expect(within(exit).getByText('Level').nextElementSibling).toHaveTextContent('Basement');
+    expect(within(exit).queryByRole('link')).toBeNull();
+  });
+
+  it('enlarges and shrinks, remembering the choice in localStorage map_popup', async () => {
+    await renderPopup();
+    act(() => selectMarker('m-exit'));
+    await screen.findByRole('dialog', { name: 'Gate 3' });
+    await userEvent.click(screen.getByRole('button', { name: 'Enlarge' }));
+    expect(storage.getItem(POPUP_STORAGE_KEY)).toBe('xlsize');
+    expect(document.querySelector('.marker-popup--xl')).not.toBeNull();
+    await userEvent.click(screen.getByRole('button', { name: 'Shrink' }));
+    expect(storage.getItem(POPUP_STORAGE_KEY)).toBeNull();
+    expect(document.querySelector('.marker-popup--xl')).toBeNull();
+  });
+
+  it('opens enlarged when the choice was remembered', async () => {
+    storage.setItem(POPUP_STORAGE_KEY, 'xlsize');
+    await renderPopup();
+    act(() => selectMarker('m-exit'));
+    await screen.findByRole('dialog', { name: 'Gate 3' });
+    expect(screen.getByRole('button', { name: 'Shrink' })).toBeInTheDocument();
+    expect(document.querySelector('.marker-popup--xl')).not.toBeNull();
+  });
+
+  it('closes on Escape and clears the quest and obj query parameters, keeping the rest', async () => {
+    await renderPopup('/map/factory?obj=m-exit&quest=q-delivery&lang=x');
+    await screen.findByRole('dialog', { name: 'Gate 3' });
+    await userEvent.keyboard('{Escape}');
+    await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
+    expect(mapView.selectedUid).toBeNull();
+    expect(popup.uid).toBeNull();
+    expect(location()).toBe('/map/factory?lang=x');
+  });
+
+  it('closes with the Close button too', async () => {
+    await renderPopup('/map/factory?quest=q-delivery');
+    act(() => selectMarker('m-exit'));
+    await screen.findByRole('dialog', { name: 'Gate 3' });
+    await userEvent.click(screen.getByRole('button', { name: 'Close' }));
+    expect(screen.queryByRole('dialog')).toBeNull();
+    await waitFor(() => expect(location()).toBe('/map/factory'));
+  });
+
+  it('tells the wiring while the pointer is over it', async () => {
+    await renderPopup();
+    act(() => selectMarker('m-exit'));
+    const dialog = await screen.findByRole('dialog', { name: 'Gate 3' });
+    await userEvent.hover(dialog);
+    expect(popup.pointerOver).toBe(true);
+    await userEvent.unhover(dialog);
+    expect(popup.pointerOver).toBe(false);
+  });
+
+  it('?obj= shows the hidden category, the level and the popup, and asks to centre on the marker', async () => {
+    setCategoryHidden('Loot', true);
+    setSubCategoryHidden('Safe', true);
+    await renderPopup('/map/factory?obj=m-safe');
+    await screen.findByRole('dialog', { name: 'Office safe' });
+    expect(filters.hiddenCategories).toEqual([]);
+    expect(filters.hiddenSubCategories).toEqual([]);
+    expect(mapView.level).toBe(2);
+    expect(mapView.selectedUid).toBe('m-safe');
+    expect(popup.focus).toEqual({ x: 500, y: 400 });
+    // Its quest is followed, so the quest-linked marker is drawn.
+    expect(quests.selected).toEqual(['q-delivery']);
+    expect(location()).toBe('/map/factory?obj=m-safe');
+  });
+
+  it('ignores an ?obj= that names no marker', async () => {
+    await renderPopup('/map/factory?obj=nope');
+    await act(() => new Promise((resolve) => setTimeout(resolve, 20)));
+    expect(screen.queryByRole('dialog')).toBeNull();
+    expect(mapView.selectedUid).toBeNull();
+  });
+});
