@@ -8,6 +8,7 @@ import type { MapId } from '../../domain/maps';
 import type { CameraView, FrameStats, MapEngineApi } from '../../engine/types';
 import type { PlayerPosition } from '../../domain/position';
 import { mapView } from '../../state/mapView';
+import { popup } from '../../state/popup';
 import { currentPlayer } from '../../state/player';
 import { quests } from '../../state/quests';
 
@@ -47,6 +48,8 @@ export interface MapAutomation {
   level(): number;
   /** uids of the quests followed on the map. */
   selectedQuests(): string[];
+  /** uid of the marker whose popup is open, or null. */
+  popup(): string | null;
 }
 
 /** What the automation surface reads; MapCanvas and the wiring fill it in. */
@@ -136,6 +139,9 @@ export function createMapAutomation(mapId: MapId, handle: EngineHandle): MapAuto
     },
     selectedQuests() {
       return [...quests.selected];
+    },
+    popup() {
+      return mapView.mapId === mapId && mapView.selectedUid !== null && popup.uid === mapView.selectedUid ? popup.uid : null;
     },
   };
 }
