@@ -1,0 +1,253 @@
+import { act, render, screen, waitFor, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { http, HttpResponse } from 'msw';
+import { setupServer } from 'msw/node';
+import { createMemoryRouter, RouterProvider } from 'react-router';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
+import { setApiBase } from '../../api/client';
+import { MAPS } from '../../domain/maps';
+import { lookArrowAngle, parseScreenshotName, playerToMap } from '../../domain/position';
+import type { EngineOptions, PlayerMarker } from '../../engine/types';
+import { i18n, setLanguage } from '../../i18n';
+import { layout, setPanelsShown } from '../../state/layout';
+import { mapView } from '../../state/mapView';
+import { player } from '../../state/player';
+import { setSessionUser } from '../../state/session';
+import { memoryStorage, setStorageBackend } from '../../state/storage';
+import { createFakeEngine, type FakeEngine } from '../map/testing/fakeEngine';
+import { createLocalMarkerSource } from '../map/testing/localMarkerSource';
+import { routes } from '../routes';
+
+const engines: FakeEngine[] = [];
+vi.mock('../../engine/index', () => ({
+  createMapEngine: vi.fn(async (options: EngineOptions) => {
+    const engine = createFakeEngine();
+    options.container.appendChild(document.createElement('canvas'));
+    engines.push(engine);
+    return engine;
+  }),
+}));
+vi.mock('../map/markerSource', () => ({ createMarkerSource: () => createLocalMarkerSource() }));
+
+const BASE = 'http://raidmap.test';
+const manifest = { map: 'factory', version: 'abc', tileSize: 256, minZ: 0, maxZ: 8, prebuiltMaxZ: 3, width: 3600, height: 3600, layers: ['basement', 'main', 'level2', 'level3'], format: 'webp' };
+const markerList = [{ uid: 'm-safe', map: 'factory', category: 'Loot', subCategory: 'Safe', level: 1, geometry: { x: 500, y: 400 }, name: 'Safe' }];
+
+const server = setupServer(
+  http.get(`${BASE}/tiles/factory/manifest.json`, () => HttpResponse.json(manifest)),
+  http.get(`${BASE}/api/be/markers/list`, () => HttpResponse.json({ markers: markerList })),
+  // Other panels' calls (quests, items) are not this test's concern.
+  http.get(`${BASE}/*`, () => HttpResponse.json({ error: 'not_found', message: 'not in this test' }, { status: 404 })),
+);
+
+const VALID = '2024-05-01[12-34]_123.45, 4, -90.12_0.12345, -0.54321, 0.11111, 0.82345_12.34 (0).png';
+const factory = MAPS.factory;
+
+beforeAll(() => {
+  server.listen({ onUnhandledRequest: 'error' });
+  setApiBase(BASE);
+});
+beforeEach(() => {
+  setStorageBackend(memoryStorage());
+  engines.length = 0;
+  setPanelsShown(true);
+});
+afterEach(async () => {
+  server.resetHandlers();
+  setStorageBackend(null);
+  setSessionUser(null);
+  vi.restoreAllMocks();
+  if (i18n.language !== 'en') await setLanguage('en');
+});
+afterAll(() => {
+  server.close();
+  setApiBase('');
+});
+
+function renderMap(path = '/map/factory') {
+  const router = createMemoryRouter(routes, { initialEntries: [path] });
+  const view = render(<RouterProvider router={router} />);
+  return { router, ...view };
+}
+
+async function engineWithMarkers(): Promise<FakeEngine> {
+  await waitFor(() => expect(engines[0]?.columns ?? null).not.toBeNull());
+  return engines[0];
+}
+
+const playerCalls = (engine: FakeEngine) =>
+  engine.calls.filter((c) => c.method === 'setPlayer').map((c) => ({ marker: c.args[0] as PlayerMarker | null, ping: c.args[1] as boolean }));
+
+describe('top bar', () => {
+  it('toggles both side panels, the label following', async () => {
+    renderMap();
+    await userEvent.click(screen.getByRole('button', { name: 'Hide panels' }));
+    expect(layout.panelsShown).toBe(false);
+    await userEvent.click(screen.getByRole('button', { name: 'Show panels' }));
+    expect(layout.panelsShown).toBe(true);
+    expect(screen.getByRole('button', { name: 'Hide panels' })).toBeInTheDocument();
+  });
+
+  it('enters and leaves full screen through the Fullscreen API, the label following the state', async () => {
+    let element: Element | null = null;
+    const change = () => document.dispatchEvent(new Event('fullscreenchange'));
+    Object.defineProperty(document, 'fullscreenElement', { configurable: true, get: () => element });
+    const request = vi.fn(async () => {
+      element = document.documentElement;
+      change();
+    });
+    const exit = vi.fn(async () => {
+      element = null;
+      change();
+    });
+    document.documentElement.requestFullscreen = request;
+    document.exitFullscreen = exit;
+    try {
+      renderMap();
+      await userEvent.click(screen.getByRole('button', { name: 'Full screen' }));
+      expect(request).toHaveBeenCalledTimes(1);
+      await userEvent.click(await screen.findByRole('button', { name: 'Exit full screen' }));
+      expect(exit).toHaveBeenCalledTimes(1);
+      expect(await screen.findByRole('button', { name: 'Full screen' })).toBeInTheDocument();
+      // Leaving with the browser's own Esc also updates the label.
+      await userEvent.click(screen.getByRole('button', { name: 'Full screen' }));
+      act(() => {
+        element = null;
+        change();
+      });
+      expect(screen.getByRole('button', { name: 'Full screen' })).toBeInTheDocument();
+    } finally {
+      Reflect.deleteProperty(document.documentElement, 'requestFullscreen');
+      Reflect.deleteProperty(document, 'exitFullscreen');
+      Reflect.deleteProperty(document, 'fullscreenElement');
+    }
+  });
+
+  it('switches the language of the labels to Russian and back', async () => {
+    renderMap();
+    const group = screen.getByRole('group', { name: 'Language' });
+    expect(within(group).getByRole('button', { name: 'EN' })).toHaveAttribute('aria-pressed', 'true');
+    await userEvent.click(within(group).getByRole('button', { name: 'RU' }));
+    expect(await screen.findByRole('button', { name: 'Скрыть панели' })).toBeInTheDocument();
+    expect(screen.getByRole('button', { name: 'Где я' })).toBeInTheDocument();
+    expect(screen.getByRole('group', { name: 'Язык' })).toBeInTheDocument();
+    expect(document.documentElement.lang).toBe('ru');
+    await userEvent.click(screen.getByRole('button', { name: 'EN' }));
+    expect(await screen.findByRole('button', { name: 'Hide panels' })).toBeInTheDocument();
+    expect(document.documentElement.lang).toBe('en');
+  });
+});
+
+describe('where am I', () => {
+  it('reveals the file-name box; a pasted name moves the player, pings, picks the level by height and centres', async () => {
+    renderMap();
+    const engine = await engineWithMarkers();
+    const button = screen.getByRole('button', { name: 'Where am I' });
+    expect(button).toHaveAttribute('aria-expanded', 'false');
+    expect(screen.queryByRole('textbox', { name: 'Screenshot file name' })).toBeNull();
+    await userEvent.click(button);
+    expect(button).toHaveAttribute('aria-expanded', 'true');
+    const box = screen.getByRole('textbox', { name: 'Screenshot file name' });
+    await userEvent.click(box);
+    await userEvent.paste(VALID);
+
+    const expected = parseScreenshotName(VALID);
+    expect(player.position).toEqual(expected);
+    expect(window.__map?.player()).toEqual(expected);
+    expect(box).toHaveValue(VALID);
+    expect(box).toHaveAccessibleDescription('You are at X 123.45, Y -90.12, height 4.');
+    await waitFor(() => expect(mapView.level).toBe(2));
+    await waitFor(() => expect(engine.level).toBe(2));
+
+    const target = playerToMap(expected, factory);
+    await waitFor(() => expect(playerCalls(engine).at(-1)).toEqual({ marker: { mapX: target.mapX, mapY: target.mapY, arrowAngle: null }, ping: true }));
+    // Zoomed in (2 > start zoom 0.7): the view is centred on the player.
+    expect(engine.camera()).toMatchObject({ x: target.mapX, y: target.mapY });
+  });
+
+  it('resets to 0, 0, 0 with no look and says so when the name is not recognised', async () => {
+    renderMap();
+    const engine = await engineWithMarkers();
+    await userEvent.click(screen.getByRole('button', { name: 'Where am I' }));
+    await userEvent.click(screen.getByRole('textbox', { name: 'Screenshot file name' }));
+    await userEvent.paste(VALID);
+    await userEvent.clear(screen.getByRole('textbox', { name: 'Screenshot file name' }));
+    await userEvent.paste('holiday photo.png');
+    expect(player.position).toEqual({ x: 0, y: 0, z: 0, look: null });
+    expect(window.__map?.player()).toEqual({ x: 0, y: 0, z: 0, look: null });
+    expect(screen.getByRole('textbox', { name: 'Screenshot file name' })).toHaveAccessibleDescription(/^That file name was not recognised/);
+    await waitFor(() => expect(mapView.level).toBe(1));
+    const origin = playerToMap({ x: 0, y: 0, z: 0, look: null }, factory);
+    await waitFor(() => expect(playerCalls(engine).at(-1)?.marker).toEqual({ mapX: origin.mapX, mapY: origin.mapY, arrowAngle: null }));
+  });
+
+  it('applies a typed name on Enter', async () => {
+    renderMap();
+    await userEvent.click(screen.getByRole('button', { name: 'Where am I' }));
+    await userEvent.type(screen.getByRole('textbox', { name: 'Screenshot file name' }), '2024-01-01[[00-00]_1.5, -2, 3_0, 0, 0, 1_0 (0).png');
+    expect(player.position).toBeNull();
+    await userEvent.keyboard('{Enter}');
+    expect(player.position).toEqual({ x: 1.5, y: 3, z: -2, look: 0 });
+  });
+
+  it('shows the look arrow to pro users only', async () => {
+    setSessionUser({ pro: true, admin: false, questsDone: [], questsHidden: [] });
+    renderMap();
+    const engine = await engineWithMarkers();
+    await userEvent.click(screen.getByRole('button', { name: 'Where am I' }));
+    await userEvent.click(screen.getByRole('textbox', { name: 'Screenshot file name' }));
+    await userEvent.paste(VALID);
+    const look = parseScreenshotName(VALID).look;
+    await waitFor(() => expect(playerCalls(engine).at(-1)?.marker?.arrowAngle).toBe(lookArrowAngle(look, factory)));
+    expect(playerCalls(engine).at(-1)?.marker?.arrowAngle).not.toBeNull();
+    act(() => setSessionUser(null));
+    await waitFor(() => expect(playerCalls(engine).at(-1)).toMatchObject({ marker: { arrowAngle: null }, ping: false }));
+  });
+
+  it('opens the help popup with the four position hints and the /pilot link', async () => {
+    const { router } = renderMap();
+    await userEvent.click(screen.getByRole('button', { name: 'Where am I' }));
+    await userEvent.click(screen.getByRole('button', { name: 'Help' }));
+    const dialog = screen.getByRole('dialog', { name: 'Where am I: finding your position' });
+    const images = within(dialog).getAllByRole('img');
+    expect(images).toHaveLength(4);
+    for (const img of images) expect(img.getAttribute('src')).toMatch(/^\/public-images\/pos-hints\/\d-[a-z-]+\.svg$/);
+    expect(images[0]).toHaveAccessibleName(/Screenshot key/);
+    await userEvent.keyboard('{Escape}');
+    expect(screen.queryByRole('dialog')).toBeNull();
+
+    await userEvent.click(screen.getByRole('button', { name: 'Help' }));
+    await userEvent.click(within(screen.getByRole('dialog')).getByRole('link', { name: 'Live position feed' }));
+    expect(router.state.location.pathname).toBe('/pilot');
+    expect(await screen.findByRole('heading', { name: 'Live position feed', level: 1 })).toBeInTheDocument();
+    expect(screen.getByRole('link', { name: 'Back to the maps' })).toHaveAttribute('href', '/');
+  });
+});
+
+describe('#pos= hash', () => {
+  it('sets the player on load and is removed from the address, path and query kept', async () => {
+    const { router } = renderMap('/map/factory?quest=q1#pos=10.5_-20_4');
+    const engine = await engineWithMarkers();
+    expect(player.position).toEqual({ x: 10.5, y: -20, z: 4, look: null });
+    await waitFor(() => expect(router.state.location.hash).toBe(''));
+    expect(router.state.location.pathname).toBe('/map/factory');
+    expect(router.state.location.search).toBe('?quest=q1');
+    await waitFor(() => expect(engine.level).toBe(2));
+    await waitFor(() => expect(playerCalls(engine).some((c) => c.ping && c.marker !== null)).toBe(true));
+  });
+
+  it('is ignored unless it has exactly three numbers', async () => {
+    const { router } = renderMap('/map/factory#pos=1_2');
+    await engineWithMarkers();
+    expect(player.position).toBeNull();
+    expect(window.__map?.player()).toBeNull();
+    expect(router.state.location.hash).toBe('#pos=1_2');
+  });
+
+  it('is forgotten when the map page closes', async () => {
+    const { unmount } = renderMap('/map/factory#pos=1_2_3');
+    await waitFor(() => expect(player.position).toEqual({ x: 1, y: 2, z: 3, look: null }));
+    unmount();
+    expect(player.position).toBeNull();
+  });
+});

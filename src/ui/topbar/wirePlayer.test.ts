@@ -1,0 +1,72 @@
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { MAPS } from '../../domain/maps';
+import { lookArrowAngle, playerToMap } from '../../domain/position';
+import type { PlayerMarker } from '../../engine/types';
+import { closeMap, mapView, openMap } from '../../state/mapView';
+import { setPlayerPosition } from '../../state/player';
+import { setSessionUser } from '../../state/session';
+import { createFakeEngine } from '../map/testing/fakeEngine';
+import { playerMarker, wirePlayer } from './wirePlayer';
+
+const factory = MAPS.factory;
+const flush = () => new Promise((resolve) => setTimeout(resolve, 0));
+const setPlayerCalls = (engine: ReturnType<typeof createFakeEngine>) =>
+  engine.calls.filter((c) => c.method === 'setPlayer').map((c) => [c.args[0] as PlayerMarker | null, c.args[1] as boolean] as const);
+
+beforeEach(() => openMap('factory'));
+afterEach(() => {
+  setPlayerPosition(null);
+  setSessionUser(null);
+  closeMap();
+});
+
+describe('playerMarker', () => {
+  it('puts the player in map pixels, with the arrow only when asked', () => {
+    const position = { x: 10, y: -20, z: 1, look: 90 };
+    const { mapX, mapY } = playerToMap(position, factory);
+    expect(playerMarker(position, factory, false)).toEqual({ mapX, mapY, arrowAngle: null });
+    expect(playerMarker(position, factory, true)).toEqual({ mapX, mapY, arrowAngle: lookArrowAngle(90, factory) });
+    expect(playerMarker({ ...position, look: null }, factory, true).arrowAngle).toBeNull();
+  });
+});
+
+describe('wirePlayer', () => {
+  it('does not move the view when the map is at or below its start zoom', async () => {
+    const engine = createFakeEngine({ width: 1000, height: 800 }, { x: 100, y: 200, zoom: factory.startZoom });
+    const off = wirePlayer(engine, factory);
+    setPlayerPosition({ x: 5, y: 6, z: -3, look: null });
+    await flush();
+    expect(engine.camera()).toEqual({ x: 100, y: 200, zoom: factory.startZoom });
+    expect(mapView.level).toBe(-1);
+    expect(setPlayerCalls(engine)).toHaveLength(1);
+    expect(setPlayerCalls(engine)[0][1]).toBe(true);
+    off();
+  });
+
+  it('pings again when the same position is set twice, and removes the marker for null', async () => {
+    const engine = createFakeEngine();
+    const off = wirePlayer(engine, factory);
+    setPlayerPosition({ x: 5, y: 6, z: 0, look: null });
+    await flush();
+    setPlayerPosition({ x: 5, y: 6, z: 0, look: null });
+    await flush();
+    setPlayerPosition(null);
+    await flush();
+    const calls = setPlayerCalls(engine);
+    expect(calls.map(([, ping]) => ping)).toEqual([true, true, false]);
+    expect(calls[2][0]).toBeNull();
+    off();
+    setPlayerPosition({ x: 1, y: 1, z: 0, look: null });
+    await flush();
+    expect(setPlayerCalls(engine)).toHaveLength(3);
+  });
+
+  it('shows a position set before the engine existed at once', () => {
+    setPlayerPosition({ x: 1, y: 2, z: 4, look: null });
+    const engine = createFakeEngine();
+    const off = wirePlayer(engine, factory);
+    expect(setPlayerCalls(engine)).toHaveLength(1);
+    expect(mapView.level).toBe(2);
+    off();
+  });
+});
