@@ -53,6 +53,11 @@ export class MarkerLayer {
   /** 1 for markers passing the filter (rebuilt with the indices). */
   private passFlag = new Uint8Array(0);
   private readonly scratch: number[] = [];
+  private lastSel = -1;
+  private lastScale = 1;
+  private lastLevel = Number.NaN;
+  /** Markers or filter replaced: the next update re-uploads static particle data. */
+  private staticDirty = true;
   private keys = new Float64Array(0);
 
   constructor(private readonly map: MapDefinition, private readonly atlas: IconAtlas) {
@@ -84,6 +89,7 @@ export class MarkerLayer {
     this.drawnFlag = new Uint8Array(n);
     this.drawnCount = 0;
     this.dirtyIndex = true;
+    this.staticDirty = true;
   }
 
   setFilter(indices: Uint32Array): void {
@@ -168,8 +174,12 @@ export class MarkerLayer {
     const cx = viewport.width / 2;
     const cy = viewport.height / 2;
     const children = this.container.particleChildren;
+    // Icon, scale and alpha are static particle data: upload them only when the drawn list or
+    // its look changed (a pan that keeps the same markers only moves positions).
+    let staticChanged = n !== this.drawnCount || sel !== this.lastSel || this.scale !== this.lastScale || this.level !== this.lastLevel;
     for (let k = 0; k < n; k++) {
       const i = keys[k] % INDEX_SPAN;
+      if (!staticChanged && this.drawn[k] !== i) staticChanged = true;
       this.drawn[k] = i;
       this.drawnFlag[i] = 1;
       const sx = (cols.x[i] - view.x) * view.zoom + cx;
@@ -190,7 +200,11 @@ export class MarkerLayer {
     }
     children.length = n;
     this.drawnCount = n;
-    this.container.update();
+    this.lastSel = sel;
+    this.lastScale = this.scale;
+    this.lastLevel = this.level;
+    if (staticChanged || this.staticDirty) this.container.update();
+    this.staticDirty = false;
   }
 
   dispose(): void {
