@@ -1,0 +1,123 @@
+/**
+ * Route `/progression/quests`: every quest of the quest cache (name in the current language,
+ * trader, Kappa / Lightkeeper flags, wiki link, links to the maps where it has markers),
+ * sorted like the map's quest list. `?quest=` (one uid or a comma list) highlights those
+ * quests and scrolls the first one into view.
+ */
+import { useEffect, useMemo, useRef } from 'react';
+import { useTranslation } from 'react-i18next';
+import { Link, useSearchParams } from 'react-router';
+import { useSnapshot } from 'valtio';
+import { parseQuestParam, questName, sortQuests } from '../../domain/quests';
+import { isLanguage, mapName } from '../../i18n';
+import { loadQuestMaps, lookups } from '../../state/items';
+import { loadQuests, quests } from '../../state/quests';
+import { useDocumentTitle } from '../useDocumentTitle';
+import './quests-page.css';
+
+/** The element id of a quest's entry (uids may hold any character, so it is encoded). */
+export function questAnchor(uid: string): string {
+  return `quest-${encodeURIComponent(uid)}`;
+}
+
+export function QuestsPage() {
+  const { t, i18n } = useTranslation();
+  const lang = isLanguage(i18n.language) ? i18n.language : 'en';
+  useDocumentTitle(t('questsPage.title'));
+  const [searchParams] = useSearchParams();
+  const highlighted = useMemo(() => new Set(parseQuestParam(searchParams.get('quest'))), [searchParams]);
+  const { status, list } = useSnapshot(quests);
+  const { questMaps } = useSnapshot(lookups);
+
+  useEffect(() => {
+    void loadQuests();
+    void loadQuestMaps();
+  }, []);
+
+  const sorted = useMemo(() => sortQuests(list, lang), [list, lang]);
+
+  // Scroll the first highlighted quest into view once the list is there.
+  const scrolledFor = useRef<string | null>(null);
+  useEffect(() => {
+    const key = [...highlighted].join(',');
+    if (status !== 'ready' || !key || scrolledFor.current === key) return;
+    const first = sorted.find((q) => highlighted.has(q.uid));
+    if (!first) return;
+    scrolledFor.current = key;
+    document.getElementById(questAnchor(first.uid))?.scrollIntoView?.({ block: 'center' });
+  }, [status, sorted, highlighted]);
+
+  return (
+    <main className="page quests-page">
+      <header className="page__header">
+        <Link to="/" className="brand">
+          {t('site.name')}
+        </Link>
+        <h1>{t('questsPage.heading')}</h1>
+        <p className="page__tagline">{t('questsPage.intro')}</p>
+      </header>
+
+      {(status === 'idle' || status === 'loading') && (
+        <p role="status" className="quests-page__status">
+          <span className="spinner" aria-hidden="true" />
+          {t('questsPage.loading')}
+        </p>
+      )}
+      {status === 'error' && (
+        <div role="alert" className="quests-page__status">
+          <p>{t('questsPage.error')}</p>
+          <button type="button" className="button" onClick={() => void loadQuests()}>
+            {t('questsPage.retry')}
+          </button>
+        </div>
+      )}
+
+      {status === 'ready' && (
+        <>
+          <p className="quests-page__count">{t('questsPage.count', { count: sorted.length })}</p>
+          <ul className="quests-page__list" aria-label={t('questsPage.listLabel')}>
+            {sorted.map((quest) => {
+              const mark = highlighted.has(quest.uid);
+              const maps = questMaps[quest.uid] ?? [];
+              return (
+                <li
+                  key={quest.uid}
+                  id={questAnchor(quest.uid)}
+                  className={`quests-page__quest${mark ? ' quests-page__quest--highlight' : ''}`}
+                  aria-current={mark ? 'true' : undefined}
+                  data-uid={quest.uid}
+                >
+                  <h2 className="quests-page__name">{questName(quest, lang)}</h2>
+                  <p className="quests-page__meta">
+                    <span>
+                      {t('questsPage.trader')}: <strong>{quest.trader}</strong>
+                    </span>
+                    {quest.requiredForKappa && <span className="quests-page__flag">{t('questsPage.kappa')}</span>}
+                    {quest.requiredForLightkeeper && <span className="quests-page__flag quests-page__flag--lk">{t('questsPage.lightkeeper')}</span>}
+                    {quest.wikiUrl && (
+                      <a href={quest.wikiUrl} target="_blank" rel="noreferrer noopener">
+                        {t('questsPage.wiki')}
+                      </a>
+                    )}
+                  </p>
+                  <p className="quests-page__maps">
+                    <span className="quests-page__maps-label">{t('questsPage.maps')}:</span>{' '}
+                    {maps.length === 0 ? (
+                      <span className="quests-page__none">{t('questsPage.noMaps')}</span>
+                    ) : (
+                      maps.map((id) => (
+                        <Link key={id} to={`/map/${encodeURIComponent(id)}?quest=${encodeURIComponent(quest.uid)}`} className="quests-page__map">
+                          {mapName(id, id)}
+                        </Link>
+                      ))
+                    )}
+                  </p>
+                </li>
+              );
+            })}
+          </ul>
+        </>
+      )}
+    </main>
+  );
+}
