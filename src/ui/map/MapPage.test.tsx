@@ -39,6 +39,7 @@ const markerList = [
 const server = setupServer(
   http.get(`${BASE}/tiles/factory/manifest.json`, () => HttpResponse.json(manifest)),
   http.get(`${BASE}/api/be/markers/list`, () => HttpResponse.json({ markers: markerList })),
+  http.get(`${BASE}/api/be/quests`, () => HttpResponse.json({ quests: [] })),
 );
 
 beforeAll(() => {

@@ -6,6 +6,7 @@ import { getMap, type MapDefinition } from '../../domain/maps';
 import { mapView } from '../../state/mapView';
 import { NotFoundPage } from '../pages/NotFoundPage';
 import { MarkerPopup } from '../popup/MarkerPopup';
+import { MapPanels } from '../panels/MapPanels';
 import { TopBar } from '../topbar/TopBar';
 import { useDocumentTitle } from '../useDocumentTitle';
 import { createEngineHandle, installMapAutomation } from './automation';
@@ -49,6 +50,7 @@ function MapScreen({ map }: { map: MapDefinition }) {
         <MapCanvas map={map} manifest={data.manifest} source={data.source} markers={data.markers} handle={handle} onError={onEngineError} />
       )}
       <TopBar title={name} />
+      <MapPanels map={map} />
       {loading && (
         <div className="map-status" role="status">
           <span className="spinner" aria-hidden="true" />

@@ -1,0 +1,77 @@
+/**
+ * Left panel: the spec's categories and subcategories, each subcategory with its icon and the
+ * count of its markers on this map. Checkboxes change the filter slice; the wiring re-filters
+ * in the worker at once.
+ */
+import { useTranslation } from 'react-i18next';
+import { useSnapshot } from 'valtio';
+import { iconUrl } from '../../api/icons';
+import { CATEGORIES, slug } from '../../domain/categories';
+import { filters, showAllCategories } from '../../state/filters';
+import { markers } from '../../state/markers';
+import { categoryCheck, subCategoryShown, toggleCategoryRow, toggleSubCategoryRow } from './categoryActions';
+import { categoryLabel, subCategoryLabel } from './labels';
+
+export function CategoryPanel() {
+  const { t } = useTranslation();
+  const hidden = useSnapshot(filters);
+  const { counts } = useSnapshot(markers);
+
+  return (
+    <aside className="map-panel map-panel--left" aria-label={t('panels.categories')}>
+      <div className="map-panel__head">
+        <h2 className="map-panel__title">{t('panels.categories')}</h2>
+        <button type="button" className="map-panel__link" onClick={showAllCategories}>
+          {t('panels.showAll')}
+        </button>
+      </div>
+      <ul className="category-list">
+        {CATEGORIES.map((category) => {
+          const check = categoryCheck(hidden, category);
+          const total = category.subCategories.reduce((sum, s) => sum + (counts[s.id] ?? 0), 0);
+          return (
+            <li key={category.id} className="category-list__group">
+              <div className="category-row category-row--category">
+                <label className="category-row__label">
+                  <input
+                    type="checkbox"
+                    checked={check === 'all'}
+                    ref={(el) => {
+                      if (el) el.indeterminate = check === 'some';
+                    }}
+                    onChange={() => toggleCategoryRow(category)}
+                  />
+                  <span>{categoryLabel(t, category.id)}</span>
+                </label>
+                <span className="category-row__count" title={t('panels.markerCount', { count: total })}>
+                  {total}
+                </span>
+              </div>
+              <ul className="category-list__subs">
+                {category.subCategories.map((sub) => {
+                  const count = counts[sub.id] ?? 0;
+                  return (
+                    <li key={sub.id} className={`category-row${count === 0 ? ' category-row--empty' : ''}`}>
+                      <label className="category-row__label">
+                        <input
+                          type="checkbox"
+                          checked={subCategoryShown(hidden, category.id, sub.id)}
+                          onChange={() => toggleSubCategoryRow(category, sub.id)}
+                        />
+                        <img className="category-row__icon" src={iconUrl(slug(sub.id))} alt="" width={20} height={20} loading="lazy" />
+                        <span>{subCategoryLabel(t, sub.id)}</span>
+                      </label>
+                      <span className="category-row__count" title={t('panels.markerCount', { count })}>
+                        {count}
+                      </span>
+                    </li>
+                  );
+                })}
+              </ul>
+            </li>
+          );
+        })}
+      </ul>
+    </aside>
+  );
+}

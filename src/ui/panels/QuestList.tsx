@@ -1,0 +1,52 @@
+/**
+ * The quest list: the server's quest cache sorted by the current language (Russian names in
+ * ru), each with a checkbox to follow it on the map. Free users follow at most 3.
+ */
+import { useMemo } from 'react';
+import { useTranslation } from 'react-i18next';
+import { useSnapshot } from 'valtio';
+import { FREE_QUEST_LIMIT, questName, sortQuests } from '../../domain/quests';
+import { isLanguage } from '../../i18n';
+import { quests, toggleQuest } from '../../state/quests';
+import { isPro, session } from '../../state/session';
+
+export function QuestList() {
+  const { t, i18n } = useTranslation();
+  const lang = isLanguage(i18n.language) ? i18n.language : 'en';
+  const { list, selected, status } = useSnapshot(quests);
+  useSnapshot(session);
+  const pro = isPro();
+  const sorted = useMemo(() => sortQuests(list, lang), [list, lang]);
+
+  return (
+    <section className="map-panel__section quest-list" aria-labelledby="quest-list-title">
+      <div className="map-panel__head">
+        <h2 id="quest-list-title" className="map-panel__title">
+          {t('panels.quests')}
+        </h2>
+        <span className="quest-list__followed" aria-live="polite">
+          {pro ? t('panels.questsFollowedPro', { count: selected.length }) : t('panels.questsFollowed', { count: selected.length, limit: FREE_QUEST_LIMIT })}
+        </span>
+      </div>
+      {(status === 'idle' || status === 'loading') && <p className="map-panel__note">{t('panels.questsLoading')}</p>}
+      {status === 'error' && <p className="map-panel__note map-panel__note--error">{t('panels.questsError')}</p>}
+      {status === 'ready' && sorted.length === 0 && <p className="map-panel__note">{t('panels.questsEmpty')}</p>}
+      {sorted.length > 0 && (
+        <ul className="quest-list__items">
+          {sorted.map((quest) => {
+            const on = selected.includes(quest.uid);
+            return (
+              <li key={quest.uid} className={`quest-list__item${on ? ' quest-list__item--on' : ''}`}>
+                <label className="quest-list__label">
+                  <input type="checkbox" checked={on} onChange={() => toggleQuest(quest.uid)} />
+                  <span>{questName(quest, lang)}</span>
+                </label>
+                <span className="quest-list__trader">{quest.trader}</span>
+              </li>
+            );
+          })}
+        </ul>
+      )}
+    </section>
+  );
+}

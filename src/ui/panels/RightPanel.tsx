@@ -1,0 +1,19 @@
+/** Right panel: levels (multi-level maps), the quest list and the Settings button. */
+import { useTranslation } from 'react-i18next';
+import type { MapDefinition } from '../../domain/maps';
+import { LevelList } from './LevelList';
+import { QuestList } from './QuestList';
+import { SettingsButton } from './SettingsButton';
+
+export function RightPanel({ map, onUpsell }: { map: Pick<MapDefinition, 'id' | 'levels'>; onUpsell: () => void }) {
+  const { t } = useTranslation();
+  return (
+    <aside className="map-panel map-panel--right" aria-label={t('panels.rightPanel')}>
+      <LevelList map={map} />
+      <QuestList />
+      <div className="map-panel__footer">
+        <SettingsButton onUpsell={onUpsell} />
+      </div>
+    </aside>
+  );
+}

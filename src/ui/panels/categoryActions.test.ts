@@ -1,0 +1,52 @@
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { CATEGORIES } from '../../domain/categories';
+import { filterQuery, filters, loadFilters } from '../../state/filters';
+import { memoryStorage, setStorageBackend } from '../../state/storage';
+import { categoryCheck, subCategoryShown, toggleCategoryRow, toggleSubCategoryRow } from './categoryActions';
+
+const extractions = CATEGORIES.find((c) => c.id === 'Extractions')!;
+
+beforeEach(() => {
+  setStorageBackend(memoryStorage());
+  loadFilters('customs');
+});
+afterEach(() => setStorageBackend(null));
+
+describe('category checkboxes', () => {
+  it('start all shown', () => {
+    for (const c of CATEGORIES) expect(categoryCheck(filters, c)).toBe('all');
+  });
+
+  it('a checked category row hides the category, and shows all of it again', () => {
+    toggleCategoryRow(extractions);
+    expect(filterQuery()).toEqual({ hiddenCategories: ['Extractions'], hiddenSubCategories: [] });
+    expect(categoryCheck(filters, extractions)).toBe('none');
+    expect(subCategoryShown(filters, 'Extractions', 'Transition')).toBe(false);
+    toggleCategoryRow(extractions);
+    expect(filterQuery()).toEqual({ hiddenCategories: [], hiddenSubCategories: [] });
+  });
+
+  it('a subcategory hides alone; the row is then mixed and a click shows all', () => {
+    toggleSubCategoryRow(extractions, 'Transition');
+    expect(categoryCheck(filters, extractions)).toBe('some');
+    expect(filterQuery().hiddenSubCategories).toEqual(['Transition']);
+    toggleCategoryRow(extractions);
+    expect(categoryCheck(filters, extractions)).toBe('all');
+    expect(filterQuery()).toEqual({ hiddenCategories: [], hiddenSubCategories: [] });
+  });
+
+  it('hiding every subcategory leaves the row unchecked', () => {
+    for (const s of extractions.subCategories) toggleSubCategoryRow(extractions, s.id);
+    expect(categoryCheck(filters, extractions)).toBe('none');
+    toggleCategoryRow(extractions);
+    expect(categoryCheck(filters, extractions)).toBe('all');
+  });
+
+  it('showing one subcategory of a hidden category shows only that one', () => {
+    toggleCategoryRow(extractions);
+    toggleSubCategoryRow(extractions, 'Scav Extraction');
+    expect(filters.hiddenCategories).toEqual([]);
+    expect(extractions.subCategories.filter((s) => subCategoryShown(filters, 'Extractions', s.id)).map((s) => s.id)).toEqual(['Scav Extraction']);
+    expect(categoryCheck(filters, extractions)).toBe('some');
+  });
+});
