@@ -20,6 +20,8 @@ export interface LabelSource {
   screenX: Float32Array;
   screenY: Float32Array;
   iconCss: number;
+  /** Viewport width (CSS px): labels are shifted to stay inside it. */
+  viewportWidth: number;
   labels: readonly string[];
   alwaysLabel: Uint8Array;
   /** Priority of a marker's label (lower first). */
@@ -89,14 +91,15 @@ export class LabelLayer {
       const text = source.labels[i];
       if (!text) continue;
       const width = this.widths.get(i) ?? text.length * CHAR_WIDTH_ESTIMATE + 6;
-      const x = source.screenX[k];
       const y = source.screenY[k] + offsetY;
+      // Centred under the icon, shifted (not cut) at the viewport's left and right edges.
+      const minX = Math.max(2, Math.min(source.viewportWidth - width - 2, source.screenX[k] - width / 2));
       candidates.push({
         id: i,
         priority: i === hovered ? -2 : i === selected ? -1 : source.priority(i),
-        minX: x - width / 2,
+        minX,
         minY: y,
-        maxX: x + width / 2,
+        maxX: minX + width,
         maxY: y + LABEL_HEIGHT,
       });
     }
@@ -120,7 +123,9 @@ export class LabelLayer {
       if (!measured && this.widths.get(c.id)! > c.maxX - c.minX) underestimated = true;
       t.visible = true;
       t.alpha = c.id === hovered || c.id === selected ? 1 : source.alpha(c.id);
-      t.position.set(Math.round((c.minX + c.maxX) / 2 - this.widths.get(c.id)! / 2), Math.round(c.minY));
+      const width = this.widths.get(c.id)!;
+      const left = Math.max(2, Math.min(source.viewportWidth - width - 2, (c.minX + c.maxX) / 2 - width / 2));
+      t.position.set(Math.round(left), Math.round(c.minY));
     }
     this.shown = kept;
     this.placed = kept.size;

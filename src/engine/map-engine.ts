@@ -311,6 +311,7 @@ export class MapEngine implements MapEngineApi {
           screenX: this.markers.screenX,
           screenY: this.markers.screenY,
           iconCss: this.markers.iconCss,
+          viewportWidth: viewport.width,
           labels: cols.labels,
           alwaysLabel: cols.alwaysLabel,
           priority: (i) => (cols.level[i] === this.level ? 0 : 8) + (ICON_PRIORITY[cols.icon[i]] ?? 7),
