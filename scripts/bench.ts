@@ -13,7 +13,7 @@ import { launchChromium } from '../e2e/support/chromium';
 import { freshDataDir, startServer, type RunningServer } from '../e2e/support/server';
 import { parseOptions } from './bench/options';
 import { markdownTable, markdownTargets, textTable } from './bench/report';
-import { measureRun } from './bench/run';
+import { measureRun, type RunOptions } from './bench/run';
 import { checkTargets, medianOfRuns, type RunResult, type Summary } from './bench/stats';
 
 const repoRoot = resolve(dirname(fileURLToPath(import.meta.url)), '..');
@@ -37,6 +37,20 @@ async function assertServerUp(server: RunningServer): Promise<void> {
     () => false,
   );
   if (!ok) throw new Error(`the server stopped answering during the run\n--- server output ---\n${server.logs().slice(-40).join('\n')}`);
+}
+
+/** One run, tried twice: a run that fails twice is noted and left out, the benchmark goes on. */
+async function measureWithRetry(options: RunOptions, notes: string[]): Promise<RunResult | null> {
+  for (let attempt = 1; attempt <= 2; attempt += 1) {
+    try {
+      return await measureRun(options);
+    } catch (error) {
+      const what = `${options.markers} markers, throttle ${options.throttle}, run ${options.run}, attempt ${attempt}: ${(error as Error).message.split('\n')[0]}`;
+      log(`bench: failed: ${what}`);
+      notes.push(`run failed: ${what}`);
+    }
+  }
+  return null;
 }
 
 async function main() {
@@ -79,9 +93,13 @@ async function main() {
         await assertServerUp(server);
         for (const throttle of options.throttle) {
           for (let run = 1; run <= options.runs; run += 1) {
-            const result = await measureRun({ browser, baseUrl: server.baseUrl, mapId: options.map, markers, throttle, run, viewport: VIEWPORT });
-            results.push(result);
+            const result = await measureWithRetry(
+              { browser, baseUrl: server.baseUrl, mapId: options.map, markers, throttle, run, viewport: VIEWPORT },
+              notes,
+            );
             await assertServerUp(server);
+            if (!result) continue;
+            results.push(result);
             log(
               `bench: ${markers} markers, throttle ${throttle}, run ${run}: ${result.fps.toFixed(1)} fps, busy ${result.busyPct.toFixed(1)} %, ` +
                 `lag ${result.inputLagMs.toFixed(0)} ms, engine p95 ${result.engineP95.toFixed(2)} ms, ready ${result.readyMs.toFixed(0)} ms`,

@@ -94,10 +94,20 @@ export async function measureRun(options: RunOptions): Promise<RunResult> {
     await cdp.send('Emulation.setCPUThrottlingRate', { rate: options.throttle });
 
     await page.goto(`${options.baseUrl}/map/${options.mapId}`, { waitUntil: 'domcontentloaded' });
-    await page.waitForFunction(() => (window as unknown as { __bench?: BenchProbe }).__bench?.readyAt != null, undefined, {
-      timeout: 120_000,
-      polling: 100,
-    });
+    try {
+      await page.waitForFunction(() => (window as unknown as { __bench?: BenchProbe }).__bench?.readyAt != null, undefined, {
+        timeout: 120_000,
+        polling: 250,
+      });
+    } catch (error) {
+      const state = await page
+        .evaluate(() => {
+          const api = (window as unknown as { __map?: { ready?: boolean; markers?: () => unknown[] } }).__map;
+          return api ? `window.__map exists, ready=${String(api.ready)}, markers=${api.markers?.().length ?? 'n/a'}` : 'no window.__map';
+        })
+        .catch((e: Error) => `page unreadable: ${e.message}`);
+      throw new Error(`the map did not become ready (${state}); page errors: ${pageErrors.join('; ') || 'none'}: ${(error as Error).message.split('\n')[0]}`);
+    }
     const readyMs = await page.evaluate(() => (window as unknown as { __bench: BenchProbe }).__bench.readyAt ?? Number.NaN);
     await sleep(options.settleMs ?? 2000);
 
