@@ -25,6 +25,8 @@ export interface RunOptions {
 interface EngineStats {
   frames: number;
   recent: number[];
+  updateMs?: { p95: number };
+  renderMs?: { p95: number };
 }
 
 const TILE_URL = /\/tiles\/[^/]+\/[^/]+\/[^/]+\/\d+\/\d+\/\d+\.(webp|png)/;
@@ -155,7 +157,7 @@ export async function measureRun(options: RunOptions): Promise<RunResult> {
       const api = (window as unknown as { __map?: { stats?: () => EngineStats } }).__map;
       if (!api?.stats) return null;
       const s = api.stats();
-      return { frames: s.frames, recent: [...s.recent] };
+      return { frames: s.frames, recent: [...s.recent], updateP95: s.updateMs?.p95 ?? Number.NaN, renderP95: s.renderMs?.p95 ?? Number.NaN };
     });
     if (pageErrors.length > 0) throw new Error(`page errors during the run: ${pageErrors.slice(0, 3).join('; ')}`);
 
@@ -197,6 +199,8 @@ export async function measureRun(options: RunOptions): Promise<RunResult> {
       engineP50: percentile(engineWork, 0.5),
       engineP95: percentile(engineWork, 0.95),
       engineFrames: engineWork.length,
+      engineUpdateP95: engine?.updateP95 ?? Number.NaN,
+      engineRenderP95: engine?.renderP95 ?? Number.NaN,
       readyMs,
       heapMB: after.JSHeapUsedSize / (1024 * 1024),
       gestureMs,

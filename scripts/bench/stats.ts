@@ -71,6 +71,9 @@ export interface RunResult {
   engineP50: number;
   engineP95: number;
   engineFrames: number;
+  /** The engine's own split (stats().updateMs / renderMs p95 over its recent frames): JS update vs renderer.render(). */
+  engineUpdateP95: number;
+  engineRenderP95: number;
   /** Navigation start to window.__map.ready (ms). */
   readyMs: number;
   heapMB: number;
@@ -86,7 +89,7 @@ export interface RunResult {
 
 export const NUMERIC_FIELDS = [
   'fps', 'frameP50', 'frameP95', 'frameP99', 'framesOver50', 'inputLagMs', 'maxPressLagMs',
-  'longTasks', 'longestTaskMs', 'busyPct', 'engineP50', 'engineP95', 'engineFrames', 'readyMs', 'heapMB', 'gestureMs',
+  'longTasks', 'longestTaskMs', 'busyPct', 'engineP50', 'engineP95', 'engineFrames', 'engineUpdateP95', 'engineRenderP95', 'readyMs', 'heapMB', 'gestureMs',
   'gpuCpuPct', 'rendererCpuPct', 'tileRequests', 'tileFailures', 'tileP95Ms',
 ] as const satisfies readonly (keyof RunResult)[];
 
