@@ -1,0 +1,94 @@
+/**
+ * Where am I in Chromium: a pasted screenshot name moves the player (and the level follows the
+ * height), a name without a position puts it at 0, 0, 0 with no look, and `#pos=x_y_z` sets it
+ * on load and leaves the address.
+ */
+import { describe, expect, test } from 'vitest';
+import type { Page } from 'playwright-core';
+import { parseScreenshotName } from '../src/domain/position';
+import { baseUrl, openMap, useBrowser } from './browser';
+
+const browser = useBrowser();
+
+const VALID = '2024-05-01[12-34]_123.45, 4, -90.12_0.12345, -0.54321, 0.11111, 0.82345_12.34 (0).png';
+
+type PlayerApi = { player(): unknown; level(): number; ready: boolean };
+
+const player = (page: Page) => page.evaluate(() => (window as unknown as { __map: PlayerApi }).__map.player());
+const level = (page: Page) => page.evaluate(() => (window as unknown as { __map: PlayerApi }).__map.level());
+
+/** Pastes text into the focused element the way the browser does (a paste event with clipboard data). */
+async function paste(page: Page, text: string): Promise<void> {
+  await page.evaluate((value) => {
+    const data = new DataTransfer();
+    data.setData('text/plain', value);
+    document.activeElement?.dispatchEvent(new ClipboardEvent('paste', { clipboardData: data, bubbles: true, cancelable: true }));
+  }, text);
+}
+
+describe('where am I', () => {
+  test('a pasted screenshot name sets the player and the level follows its height', async () => {
+    const { page } = await browser.newPage();
+    await openMap(page, 'factory');
+    expect(await player(page)).toBeNull();
+    expect(await level(page)).toBe(1);
+
+    await page.getByRole('button', { name: 'Where am I' }).click();
+    const box = page.getByRole('textbox', { name: 'Screenshot file name' });
+    await box.focus();
+    await paste(page, VALID);
+
+    await expect.poll(() => player(page)).toEqual(parseScreenshotName(VALID));
+    expect(await box.inputValue()).toBe(VALID);
+    await expect.poll(() => level(page)).toBe(2);
+  });
+
+  test('a name without a position resets the player to 0, 0, 0 and look null, and says so', async () => {
+    const { page } = await browser.newPage();
+    await openMap(page, 'factory');
+    await page.getByRole('button', { name: 'Where am I' }).click();
+    const box = page.getByRole('textbox', { name: 'Screenshot file name' });
+    await box.focus();
+    await paste(page, VALID);
+    await expect.poll(() => level(page)).toBe(2);
+
+    await box.fill('');
+    await paste(page, 'IMG_2024-05-01.png');
+    await expect.poll(() => player(page)).toEqual({ x: 0, y: 0, z: 0, look: null });
+    await expect.poll(() => page.getByText('That file name was not recognised').isVisible()).toBe(true);
+    // Height 0 is the main level of Factory.
+    await expect.poll(() => level(page)).toBe(1);
+  });
+
+  test('a typed name is applied on Enter', async () => {
+    const { page } = await browser.newPage();
+    await openMap(page, 'customs');
+    await page.getByRole('button', { name: 'Where am I' }).click();
+    await page.getByRole('textbox', { name: 'Screenshot file name' }).fill('2024-05-01[12-34]_-100.5, 8, 200_0, 0, 0, 1_1 (0).png');
+    await page.keyboard.press('Enter');
+    await expect.poll(() => player(page)).toEqual({ x: -100.5, y: 200, z: 8, look: 0 });
+    await expect.poll(() => level(page)).toBe(3);
+  });
+});
+
+describe('#pos= hash', () => {
+  test('sets the player on load and disappears from the address, path and query kept', async () => {
+    const { page } = await browser.newPage();
+    await page.goto(`${baseUrl()}/map/factory?foo=1#pos=12.5_-30_4`, { waitUntil: 'domcontentloaded' });
+    await page.waitForFunction(() => (window as unknown as { __map?: PlayerApi }).__map?.ready === true, undefined, { timeout: 45_000 });
+    expect(await player(page)).toEqual({ x: 12.5, y: -30, z: 4, look: null });
+    await expect.poll(() => page.evaluate(() => location.hash)).toBe('');
+    const url = new URL(page.url());
+    expect(url.pathname).toBe('/map/factory');
+    expect(url.searchParams.get('foo')).toBe('1');
+    await expect.poll(() => level(page)).toBe(2);
+  });
+
+  test('is ignored unless it has exactly three numbers', async () => {
+    const { page } = await browser.newPage();
+    await page.goto(`${baseUrl()}/map/factory#pos=1_2_x`, { waitUntil: 'domcontentloaded' });
+    await page.waitForFunction(() => (window as unknown as { __map?: PlayerApi }).__map?.ready === true, undefined, { timeout: 45_000 });
+    expect(await player(page)).toBeNull();
+    expect(await page.evaluate(() => location.hash)).toBe('#pos=1_2_x');
+  });
+});

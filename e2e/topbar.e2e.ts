@@ -1,0 +1,82 @@
+/**
+ * The top bar in Chromium: full screen through the Fullscreen API with its label following,
+ * Show / Hide panels, the help popup's four position hints (really loaded), the /pilot page,
+ * and the language switch.
+ */
+import { describe, expect, test } from 'vitest';
+import { openMap, useBrowser } from './browser';
+
+const browser = useBrowser();
+
+describe('top bar', () => {
+  test('Full screen enters and leaves full screen, the label following the state', async () => {
+    const { page } = await browser.newPage();
+    await openMap(page, 'factory');
+    const fullscreen = () => page.evaluate(() => document.fullscreenElement !== null);
+    expect(await fullscreen()).toBe(false);
+
+    await page.getByRole('button', { name: 'Full screen', exact: true }).click();
+    await expect.poll(fullscreen).toBe(true);
+    await expect.poll(() => page.getByRole('button', { name: 'Exit full screen' }).isVisible()).toBe(true);
+
+    await page.getByRole('button', { name: 'Exit full screen' }).click();
+    await expect.poll(fullscreen).toBe(false);
+    await expect.poll(() => page.getByRole('button', { name: 'Full screen', exact: true }).isVisible()).toBe(true);
+  });
+
+  test('Hide panels and Show panels swap labels', async () => {
+    const { page } = await browser.newPage();
+    await openMap(page, 'customs');
+    await page.getByRole('button', { name: 'Hide panels' }).click();
+    await expect.poll(() => page.getByRole('button', { name: 'Show panels' }).isVisible()).toBe(true);
+    await page.getByRole('button', { name: 'Show panels' }).click();
+    await expect.poll(() => page.getByRole('button', { name: 'Hide panels' }).isVisible()).toBe(true);
+  });
+
+  test('the help popup shows four loaded position hints and links to /pilot', async () => {
+    const { page } = await browser.newPage();
+    await openMap(page, 'factory');
+    await page.getByRole('button', { name: 'Where am I' }).click();
+    await page.getByRole('button', { name: 'Help' }).click();
+    const dialog = page.getByRole('dialog', { name: 'Where am I: finding your position' });
+    await dialog.waitFor();
+    const images = dialog.getByRole('img');
+    expect(await images.count()).toBe(4);
+    await expect
+      .poll(() => images.evaluateAll((list) => list.map((img) => (img as HTMLImageElement).complete && (img as HTMLImageElement).naturalWidth > 0)))
+      .toEqual([true, true, true, true]);
+    const sources = await images.evaluateAll((list) => list.map((img) => new URL((img as HTMLImageElement).src).pathname));
+    for (const src of sources) expect(src).toMatch(/^\/public-images\/pos-hints\/\d-[a-z-]+\.svg$/);
+
+    await page.keyboard.press('Escape');
+    await expect.poll(() => dialog.count()).toBe(0);
+
+    await page.getByRole('button', { name: 'Help' }).click();
+    await dialog.getByRole('link', { name: 'Live position feed' }).click();
+    await page.waitForURL(/\/pilot$/);
+    await page.getByRole('heading', { name: 'Live position feed', level: 1 }).waitFor();
+    expect(await page.title()).toBe('Live position - raidmap');
+    await page.getByRole('link', { name: 'Back to the maps' }).click();
+    await page.waitForURL((url) => url.pathname === '/');
+  });
+
+  test('the language switch turns the labels Russian and back', async () => {
+    const { page } = await browser.newPage();
+    await openMap(page, 'factory');
+    await page.getByRole('group', { name: 'Language' }).getByRole('button', { name: 'RU' }).click();
+    await page.getByRole('button', { name: 'Скрыть панели' }).waitFor();
+    expect(await page.getByRole('button', { name: 'Где я' }).isVisible()).toBe(true);
+    expect(await page.getByRole('button', { name: 'Во весь экран' }).isVisible()).toBe(true);
+    expect(await page.evaluate(() => document.documentElement.lang)).toBe('ru');
+    await expect.poll(() => page.title()).toBe('Карта - Завод - raidmap');
+
+    // The choice survives a reload.
+    await page.reload({ waitUntil: 'domcontentloaded' });
+    await page.getByRole('button', { name: 'Скрыть панели' }).waitFor();
+
+    await page.getByRole('group', { name: 'Язык' }).getByRole('button', { name: 'EN' }).click();
+    await page.getByRole('button', { name: 'Hide panels' }).waitFor();
+    expect(await page.getByRole('button', { name: 'Where am I' }).isVisible()).toBe(true);
+    expect(await page.evaluate(() => document.documentElement.lang)).toBe('en');
+  });
+});
