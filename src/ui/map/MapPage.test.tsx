@@ -40,6 +40,7 @@ const server = setupServer(
   http.get(`${BASE}/tiles/factory/manifest.json`, () => HttpResponse.json(manifest)),
   http.get(`${BASE}/api/be/markers/list`, () => HttpResponse.json({ markers: markerList })),
   http.get(`${BASE}/api/be/quests`, () => HttpResponse.json({ quests: [] })),
+  http.get(`${BASE}/api/be/quests/maps`, () => HttpResponse.json({ maps: {} })),
 );
 
 beforeAll(() => {

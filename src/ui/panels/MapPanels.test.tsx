@@ -10,6 +10,7 @@ import type { Quest } from '../../domain/quests';
 import type { EngineOptions } from '../../engine/types';
 import { setLanguage } from '../../i18n';
 import { filters } from '../../state/filters';
+import { resetLookups } from '../../state/items';
 import { setPanelsShown } from '../../state/layout';
 import { mapView } from '../../state/mapView';
 import { quests, resetQuests } from '../../state/quests';
@@ -62,7 +63,7 @@ const server = setupServer(
   http.get(`${BASE}/api/be/markers/list`, () => HttpResponse.json({ markers: markerList })),
   http.get(`${BASE}/api/be/quests`, () => HttpResponse.json({ quests: questList })),
   http.get(`${BASE}/api/be/items`, () => HttpResponse.json({ items: [] })),
-  http.get(`${BASE}/api/be/quests/maps`, () => HttpResponse.json({ maps: {} })),
+  http.get(`${BASE}/api/be/quests/maps`, () => HttpResponse.json({ maps: { 'q-delivery': ['customs', 'factory'], 'q-checking': ['customs'], 'q-debut': ['factory'] } })),
 );
 
 beforeAll(() => {
@@ -73,6 +74,7 @@ beforeEach(() => {
   setStorageBackend(memoryStorage());
   engines.length = 0;
   resetQuests();
+  resetLookups();
 });
 afterEach(async () => {
   server.resetHandlers();
@@ -177,13 +179,28 @@ describe('levels', () => {
 });
 
 describe('quests', () => {
-  const questNames = () => within(document.querySelector<HTMLElement>('.quest-list')!).getAllByRole('checkbox').map((c) => c.closest('label')!.textContent);
+  const questNames = () => within(document.querySelector<HTMLElement>('.quest-list__items')!).getAllByRole('checkbox').map((c) => c.closest('label')!.textContent);
 
   it('sorts by name, and by Russian name in ru', async () => {
     await readyMap();
     await waitFor(() => expect(questNames()).toEqual(['Checking', 'Debut', 'Delivery From the Past', 'Shortage']));
     await act(() => setLanguage('ru'));
     await waitFor(() => expect(questNames()).toEqual(['Дебют', 'Дефицит', 'Посылка из прошлого', 'Проверка на вшивость']));
+  });
+
+  it('can show only the quests with markers on this map, and always the followed ones', async () => {
+    await readyMap();
+    await waitFor(() => expect(questNames()).toHaveLength(4));
+    await userEvent.click(within(rightPanel()).getByRole('checkbox', { name: 'Checking' }));
+    const only = within(rightPanel()).getByRole('checkbox', { name: 'Only quests on this map' });
+    expect(only).not.toBeChecked();
+    await waitFor(() => expect(screen.getByText('Shortage').closest('li')).toHaveAttribute('title', 'No markers on this map'));
+    await userEvent.click(only);
+    expect(questNames()).toEqual(['Checking', 'Debut', 'Delivery From the Past']);
+    await userEvent.click(within(rightPanel()).getByRole('checkbox', { name: 'Checking' }));
+    expect(questNames()).toEqual(['Debut', 'Delivery From the Past']);
+    await userEvent.click(only);
+    expect(questNames()).toHaveLength(4);
   });
 
   it('shows a followed quest’s markers and drops markers of unknown quests', async () => {

@@ -6,6 +6,7 @@
 import { useEffect, useState } from 'react';
 import { useSnapshot } from 'valtio';
 import type { MapDefinition } from '../../domain/maps';
+import { loadQuestMaps } from '../../state/items';
 import { layout } from '../../state/layout';
 import { closeLimitNotice, loadQuests, quests } from '../../state/quests';
 import { LimitNotice } from '../popups/LimitNotice';
@@ -22,6 +23,7 @@ export function MapPanels({ map }: { map: Pick<MapDefinition, 'id' | 'levels'> }
   useQuestUrl();
   useEffect(() => {
     void loadQuests();
+    void loadQuestMaps();
   }, []);
 
   return (

@@ -10,7 +10,7 @@ export function RightPanel({ map, onUpsell }: { map: Pick<MapDefinition, 'id' | 
   return (
     <aside className="map-panel map-panel--right" aria-label={t('panels.rightPanel')}>
       <LevelList map={map} />
-      <QuestList />
+      <QuestList mapId={map.id} />
       <div className="map-panel__footer">
         <SettingsButton onUpsell={onUpsell} />
       </div>
