@@ -1,4 +1,5 @@
 import { useState } from 'react';
+import { createPortal } from 'react-dom';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import { useSnapshot } from 'valtio';
@@ -44,7 +45,8 @@ export function TopBar({ title }: { title: string }) {
         <LanguageSwitch />
       </div>
       {whereOpen && <WhereAmI onHelp={() => setHelpOpen(true)} />}
-      {helpOpen && <HelpPopup onClose={() => setHelpOpen(false)} />}
+      {/* On the body, so no panel's stacking order can cover it. */}
+      {helpOpen && createPortal(<HelpPopup onClose={() => setHelpOpen(false)} />, document.body)}
     </header>
   );
 }
