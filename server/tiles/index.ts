@@ -10,6 +10,8 @@ export { tilesPlugin, TILE_CACHE_CONTROL, type TilesPluginOptions } from './plug
 export { generateSampleSvg } from './sample-map';
 /** Stops the SVG normaliser's worker thread (it is unref'd, so this is only for tidy shutdowns and tests). */
 export { disposeNormalizer } from './normalize';
+/** Stops the resvg render processes (idle ones keep nothing alive and exit with the server; for tidy shutdowns and tests). */
+export { disposeRenderPool } from './render-pool';
 export { getTileStore, TileStore, PIPELINE_VERSION, versionOf, type TileStoreOptions } from './store';
 
 export interface PrepareAllTilesOptions {

@@ -1,10 +1,12 @@
 /**
- * Rasterising and encoding. resvg renders on the libuv thread pool (`renderAsync`) and
- * sharp encodes there too, so the event loop only splices strings and moves buffers.
+ * Rasterising and encoding. resvg renders in a pool of child processes (render-pool.ts: a
+ * resvg panic aborts its process, and must not take the server with it); sharp encodes on
+ * the libuv thread pool, so the event loop only splices strings and moves buffers.
  */
-import { renderAsync, type ResvgRenderOptions } from '@resvg/resvg-js';
+import type { ResvgRenderOptions } from '@resvg/resvg-js';
 import sharp from 'sharp';
 import { FONT_OPTIONS } from './fonts';
+import { renderPool } from './render-pool';
 import { regionSvg, type LayerSvg, type Region } from './svg-doc';
 import type { PixelRect } from './tile-math';
 
@@ -16,7 +18,7 @@ export interface RgbaImage {
 }
 
 
-function renderOptions(layer: LayerSvg): ResvgRenderOptions {
+export function renderOptions(layer: LayerSvg): ResvgRenderOptions {
   return {
     fitTo: { mode: 'original' },
     // System fonts cost a few ms a render: load them only when there is text to draw
@@ -29,11 +31,15 @@ function renderOptions(layer: LayerSvg): ResvgRenderOptions {
   };
 }
 
-/** Draws a map-pixel region of one layer. A layer missing from the source draws as transparent. */
+/**
+ * Draws a map-pixel region of one layer. A layer missing from the source draws as
+ * transparent. Rejects (the server lives on) when resvg crashes or hangs on the region.
+ */
 export async function renderRegion(layer: LayerSvg, region: Region, mapSize: { width: number; height: number }): Promise<RgbaImage> {
   const { outWidth: width, outHeight: height } = region;
   if (!layer.found || width <= 0 || height <= 0) return { width, height, pixels: Buffer.alloc(Math.max(0, width * height * 4)) };
-  const image = await renderAsync(regionSvg(layer, region, mapSize), renderOptions(layer));
+  const label = `a ${width}×${height} px region (map ${+region.mapX.toFixed(2)}, ${+region.mapY.toFixed(2)} at ${region.scale}×)`;
+  const image = await renderPool().render(regionSvg(layer, region, mapSize), renderOptions(layer), label);
   if (image.width !== width || image.height !== height) {
     throw new Error(`resvg drew ${image.width}×${image.height} px where ${width}×${height} px were asked`);
   }
