@@ -21,6 +21,8 @@ export default defineConfig({
           environment: 'jsdom',
           include: ['src/**/*.test.tsx', 'tests/**/*.test.tsx'],
           setupFiles: ['tests/setup-dom.ts'],
+          // Generous: on a shared 2-core machine a render-heavy test can take seconds; a hang still fails.
+          testTimeout: 30_000,
         },
       },
     ],
