@@ -10,6 +10,7 @@ import { isLanguage } from '../../i18n';
 import { lookups } from '../../state/items';
 import { quests, toggleQuest } from '../../state/quests';
 import { isPro, session } from '../../state/session';
+import { traderLabel } from './labels';
 
 export function QuestList({ mapId }: { mapId: string }) {
   const { t, i18n } = useTranslation();
@@ -58,7 +59,7 @@ export function QuestList({ mapId }: { mapId: string }) {
                   <input type="checkbox" checked={on} onChange={() => toggleQuest(quest.uid)} />
                   <span>{questName(quest, lang)}</span>
                 </label>
-                <span className="quest-list__trader">{quest.trader}</span>
+                <span className="quest-list__trader">{traderLabel(t, quest.trader)}</span>
               </li>
             );
           })}

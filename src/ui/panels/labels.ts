@@ -67,6 +67,20 @@ export const LEVEL_KEYS: Readonly<Record<string, string>> = {
   'Lower Maze': 'levelNames.lowerMaze',
 };
 
+/** Traders (quest givers) by their English name. */
+export const TRADER_KEYS: Readonly<Record<string, string>> = {
+  Prapor: 'traderNames.prapor',
+  Therapist: 'traderNames.therapist',
+  Fence: 'traderNames.fence',
+  Skier: 'traderNames.skier',
+  Peacekeeper: 'traderNames.peacekeeper',
+  Mechanic: 'traderNames.mechanic',
+  Ragman: 'traderNames.ragman',
+  Jaeger: 'traderNames.jaeger',
+  Ref: 'traderNames.ref',
+  Lightkeeper: 'traderNames.lightkeeper',
+};
+
 /** A category's name in the current language (its id when it has no key). */
 export function categoryLabel(t: TFunction, id: string): string {
   const key = CATEGORY_KEYS[id];
@@ -83,4 +97,10 @@ export function levelLabel(t: TFunction, level: Pick<LevelDef, 'num' | 'name'>):
   if (/^Level \d+$/.test(level.name)) return t('levelNames.upper', { num: level.num });
   const key = LEVEL_KEYS[level.name];
   return key ? t(key) : level.name;
+}
+
+/** A trader's name in the current language (the name as given when unknown). */
+export function traderLabel(t: TFunction, trader: string): string {
+  const key = TRADER_KEYS[trader];
+  return key ? t(key) : trader;
 }
