@@ -24,13 +24,17 @@ describe('top bar', () => {
     await expect.poll(() => page.getByRole('button', { name: 'Full screen', exact: true }).isVisible()).toBe(true);
   });
 
-  test('Hide panels and Show panels swap labels', async () => {
+  test('Hide panels hides both side panels and Show panels brings them back', async () => {
     const { page } = await browser.newPage();
     await openMap(page, 'customs');
+    const panels = page.getByRole('complementary');
+    expect(await panels.count()).toBe(2);
     await page.getByRole('button', { name: 'Hide panels' }).click();
     await expect.poll(() => page.getByRole('button', { name: 'Show panels' }).isVisible()).toBe(true);
+    await expect.poll(() => panels.count()).toBe(0);
     await page.getByRole('button', { name: 'Show panels' }).click();
     await expect.poll(() => page.getByRole('button', { name: 'Hide panels' }).isVisible()).toBe(true);
+    await expect.poll(() => panels.count()).toBe(2);
   });
 
   test('the help popup shows four loaded position hints and links to /pilot', async () => {
