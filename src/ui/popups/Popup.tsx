@@ -70,8 +70,11 @@ export function Popup({ title, onClose, children, maxWidth = 560, className, act
         </h2>
         <div className="popup__actions">
           {actions}
-          <button type="button" className="popup__close" aria-label={t('popup.close')} title={t('popup.close')} onClick={onClose}>
-            <span aria-hidden="true">×</span>
+          <button type="button" className="popup__close" onClick={onClose}>
+            <span className="popup__close-icon" aria-hidden="true">
+              ×
+            </span>
+            {t('popup.close')}
           </button>
         </div>
       </div>
