@@ -1,3 +1,9 @@
+import { execFile } from 'node:child_process';
+import { promises as fs } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import { promisify } from 'node:util';
 import { renderAsync, type ResvgRenderOptions } from '@resvg/resvg-js';
 import { afterAll, describe, expect, it } from 'vitest';
 import { RenderPool, defaultPoolSize, disposeRenderPool, renderPool } from './render-pool';
@@ -119,6 +125,33 @@ describe('RenderPool', () => {
     expect((await p.render(PICTURE, OPTIONS)).width).toBe(300);
     await p.dispose();
     expect(p.pids()).toEqual([]);
+  });
+
+  it('keeps a script alive while it renders and disposes, and lets it end when idle', async () => {
+    // Idle children are unref'd: a script must still wait for a render and for dispose().
+    const dir = await fs.mkdtemp(path.join(os.tmpdir(), 'render-pool-'));
+    const script = path.join(dir, 'script.mts');
+    const poolModule = pathToFileURL(fileURLToPath(new URL('./render-pool.ts', import.meta.url))).href;
+    await fs.writeFile(
+      script,
+      `import { RenderPool } from ${JSON.stringify(poolModule)};
+const pool = new RenderPool({ size: 1 });
+const image = await pool.render(${JSON.stringify(PICTURE)}, ${JSON.stringify(OPTIONS)});
+const [pid] = pool.pids();
+await pool.dispose();
+let alive = true;
+try { process.kill(pid, 0); } catch { alive = false; }
+console.log(JSON.stringify({ width: image.width, alive }));
+// Nothing more: the script must end by itself.
+`,
+    );
+    try {
+      const tsx = fileURLToPath(new URL('../../node_modules/tsx/dist/cli.mjs', import.meta.url));
+      const { stdout } = await promisify(execFile)(process.execPath, [tsx, script], { timeout: 60_000 });
+      expect(JSON.parse(stdout.trim().split('\n').pop()!)).toEqual({ width: 300, alive: false });
+    } finally {
+      await fs.rm(dir, { recursive: true, force: true });
+    }
   });
 
   it('sizes itself from TILE_RENDER_PROCESSES, else at most two', () => {

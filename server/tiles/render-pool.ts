@@ -138,6 +138,7 @@ export class RenderPool {
           if (slot.gone) return resolve();
           slot.child.once('close', () => resolve());
           slot.killedFor = CLOSED;
+          this.setIdle(slot, false);
           slot.child.kill('SIGKILL');
         }),
     );
@@ -199,15 +200,21 @@ export class RenderPool {
     return slot;
   }
 
-  /** An idle child keeps no one alive; a busy one keeps the parent waiting for its answer. */
+  /**
+   * An idle child keeps no one alive; a busy one (or one being stopped) keeps the parent
+   * waiting for its answer, or for its end.
+   */
   private setIdle(slot: Slot, idle: boolean): void {
     const { child } = slot;
+    const stderr = child.stderr as { ref?: () => void; unref?: () => void } | null;
     if (idle) {
       child.unref();
       child.channel?.unref();
-      (child.stderr as { unref?: () => void } | null)?.unref?.();
+      stderr?.unref?.();
     } else {
+      child.ref();
       child.channel?.ref();
+      stderr?.ref?.();
     }
   }
 
