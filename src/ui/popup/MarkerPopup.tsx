@@ -105,6 +105,10 @@ export function MarkerPopup({ map, source, loaded }: MarkerPopupProps) {
 
   // Closing (from any cause) clears the quest and obj query parameters, keeping the rest.
   const wasOpen = useRef(false);
+  const latestParams = useRef(searchParams);
+  useEffect(() => {
+    latestParams.current = searchParams;
+  });
   useEffect(() => {
     if (selectedUid) {
       wasOpen.current = true;
@@ -112,6 +116,7 @@ export function MarkerPopup({ map, source, loaded }: MarkerPopupProps) {
     }
     if (!wasOpen.current) return;
     wasOpen.current = false;
+    if (!latestParams.current.has('obj') && !latestParams.current.has('quest')) return;
     setSearchParams(
       (params) => {
         const next = new URLSearchParams(params);
