@@ -189,13 +189,6 @@ function MarkerPopupView({ map, marker, onClose }: ViewProps) {
         {image && (
           <figure className="marker-popup__figure" aria-label={t('markerPopup.images')}>
             <img className="marker-popup__image" src={image.img} alt={image.name || name} />
-            {(image.name || image.desc) && (
-              <figcaption>
-                {image.name && <strong>{image.name}</strong>}
-                {image.name && image.desc ? ' — ' : ''}
-                {image.desc}
-              </figcaption>
-            )}
             {images.length > 1 && (
               <div className="marker-popup__pager">
                 <button type="button" onClick={() => stepImage(-1, images.length)} disabled={index === 0}>
@@ -208,6 +201,13 @@ function MarkerPopupView({ map, marker, onClose }: ViewProps) {
                   {t('markerPopup.next')}
                 </button>
               </div>
+            )}
+            {(image.name || image.desc) && (
+              <figcaption>
+                {image.name && <strong>{image.name}</strong>}
+                {image.name && image.desc ? ' — ' : ''}
+                {image.desc}
+              </figcaption>
             )}
           </figure>
         )}
