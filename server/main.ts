@@ -10,7 +10,7 @@ import { ConfigError, loadConfig } from './config';
 import { createRepositories, migrateToLatest, openDatabase } from './db';
 import type { TileProgress } from './routes/health';
 import { seedIfEmpty } from './seed';
-import { prepareAllTiles } from './tiles/index';
+import { disposeRenderPool, prepareAllTiles } from './tiles/index';
 
 async function main(): Promise<void> {
   const config = loadConfig();
@@ -40,6 +40,7 @@ async function main(): Promise<void> {
   });
 
   let closing = false;
+  const tileBuild = new AbortController();
   const shutdown = async (signal: string) => {
     if (closing) {
       console.log(`${signal} again: exiting now`);
@@ -47,8 +48,11 @@ async function main(): Promise<void> {
     }
     closing = true;
     console.log(`${signal}: closing`);
+    tileBuild.abort();
     try {
       await app.close();
+      // app.close() stopped the resvg children (tiles plugin); a build job may have started one since.
+      await disposeRenderPool();
       await db.close();
       process.exit(0);
     } catch (error) {
@@ -76,11 +80,13 @@ async function main(): Promise<void> {
       assetsDir: config.assetsDir,
       tilesDir: config.tilesDir,
       maps: Object.values(MAPS),
+      signal: tileBuild.signal,
       onProgress: (done, total) => {
         progress.done = done;
         progress.total = total;
       },
     });
+    if (closing) return;
     progress.ready = true;
     const failed = tiles.failed.map((f) => `${f.map} (${f.error})`).join(', ');
     console.log(`tiles ready in ${Math.round(tiles.ms)} ms${failed ? `; failed: ${failed}` : ''}`);

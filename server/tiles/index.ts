@@ -8,9 +8,12 @@ import { getTileStore, type PrepareMapResult } from './store';
 
 export { tilesPlugin, TILE_CACHE_CONTROL, type TilesPluginOptions } from './plugin';
 export { generateSampleSvg } from './sample-map';
-/** Stops the SVG normaliser's worker thread (it is unref'd, so this is only for tidy shutdowns and tests). */
+/** The same as disposeRenderPool: normalising and rendering share the resvg child processes. */
 export { disposeNormalizer } from './normalize';
-/** Stops the resvg render processes (idle ones keep nothing alive and exit with the server; for tidy shutdowns and tests). */
+/**
+ * Stops the resvg child processes that normalise and render (idle ones keep nothing alive and
+ * exit with the server; for tidy shutdowns and tests). The tiles plugin calls it on close.
+ */
 export { disposeRenderPool } from './render-pool';
 export { getTileStore, TileStore, PIPELINE_VERSION, versionOf, type TileStoreOptions } from './store';
 
@@ -37,8 +40,9 @@ export interface PrepareAllTilesResult {
 
 /**
  * Pre-builds levels 0..PREBUILT_MAX_Z of every layer of every map, skipping maps whose
- * current version is complete on disk. A map that fails (a broken SVG) is logged and
- * reported; the others still build. Never rejects for a single map's failure.
+ * current version is complete on disk. A map that fails (a broken SVG, resvg crashing on a
+ * layer in its child process) is logged and reported; the others still build. Never rejects
+ * for a single map's failure.
  */
 export async function prepareAllTiles(opts: PrepareAllTilesOptions): Promise<PrepareAllTilesResult> {
   const store = getTileStore(opts);

@@ -1,6 +1,24 @@
-import { afterAll, describe, expect, it } from 'vitest';
-import { culledBody, cullIndex, disposeNormalizer, elementBoxes, normalizeText, parseTransform, pathBox } from './normalize';
-import { parseSvg } from './svg-doc';
+import { copyFileSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import Fastify from 'fastify';
+import { afterAll, describe, expect, it, vi } from 'vitest';
+import { MAPS, type MapDefinition } from '../../src/domain/maps';
+import { prepareAllTiles } from './index';
+import { culledBody, cullIndex, disposeNormalizer, elementBoxes, normalizeLayer, normalizeText, parseTransform, pathBox } from './normalize';
+import { tilesPlugin } from './plugin';
+import { renderPool } from './render-pool';
+import { parseSvg, type LayerSvg } from './svg-doc';
+
+/**
+ * resvg's writer has no known panic of its own, so render-child.mjs also rasterises a
+ * document holding this marker while normalising it (tests only): with the far-off group
+ * with opacity below, resvg really panics (geom.rs) in the normaliser's process. Set before
+ * any child starts (children read it once).
+ */
+const PANIC_MARKER = 'data-test="normalize-panic"';
+process.env.TILES_TEST_NORMALIZE_PANIC_MARKER = PANIC_MARKER;
+const PANIC_GROUP = `<g ${PANIC_MARKER} opacity="0.4"><rect x="40000" y="40000" width="50" height="50"/></g>`;
 
 afterAll(() => disposeNormalizer());
 
@@ -93,7 +111,7 @@ describe('anchors in layer groups', () => {
 });
 
 describe('normalizeText', () => {
-  it("returns resvg's plain SVG (shapes and text as paths) from the worker", async () => {
+  it("returns resvg's plain SVG (shapes and text as paths) from a child process", async () => {
     const out = await normalizeText('<svg xmlns="http://www.w3.org/2000/svg" width="10" height="10"><rect width="5" height="5"/><text x="1" y="9" font-size="8">A</text></svg>', true);
     expect(out).toContain('<path');
     expect(out).not.toContain('<rect');
@@ -102,5 +120,97 @@ describe('normalizeText', () => {
 
   it('rejects a document resvg cannot read', async () => {
     await expect(normalizeText('<svg><g></svg', false)).rejects.toThrow(/resvg could not read/);
+  });
+});
+
+function alive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+describe('a resvg crash while normalising', () => {
+  const layer = (body: string): LayerSvg => ({
+    found: true,
+    head: '',
+    rootAttrs: new Map([['xmlns', 'http://www.w3.org/2000/svg']]),
+    rootName: 'svg',
+    body: `${body}</svg>`,
+    viewBox: { x: 0, y: 0, width: 512, height: 512 },
+    hasText: false,
+  });
+
+  it('rejects only that layer, naming it; the next normalisation works in a fresh child', async () => {
+    const crashesBefore = renderPool().crashes;
+    const crashed = normalizeLayer(layer(PANIC_GROUP), { map: 'dev', layer: 'main' });
+    const next = normalizeLayer(layer('<rect width="512" height="512" fill="#f00"/>'), { map: 'dev', layer: 'level2' });
+    await expect(crashed).rejects.toThrow(/^resvg crashed while preparing layer "main" of map "dev" \(render process ended with (signal SIGABRT|exit code \d+): .*Option::unwrap.*geom\.rs/);
+    const good = await next;
+    expect(good.body).toContain('<path');
+    expect(good.cull).toBeTypeOf('function');
+    expect(renderPool().crashes).toBe(crashesBefore + 1);
+    // Without the marker, the same group normalises (the crash was resvg's, not the document's).
+    expect((await normalizeLayer(layer(PANIC_GROUP.replace(PANIC_MARKER, '')))).body).toContain('opacity="0.4"');
+  });
+
+  it('prepareAllTiles reports that map failed and builds the others; its tiles answer JSON 500; close leaves no child', async () => {
+    const root = mkdtempSync(path.join(tmpdir(), 'raidmap-normalize-crash-'));
+    try {
+      const assetsDir = path.join(root, 'assets');
+      const tilesDir = path.join(root, 'tiles');
+      mkdirSync(path.join(assetsDir, 'maps', 'dev'), { recursive: true });
+      mkdirSync(path.join(assetsDir, 'maps', 'factory'), { recursive: true });
+      writeFileSync(
+        path.join(assetsDir, 'maps', 'dev', 'map.svg'),
+        `<svg xmlns="http://www.w3.org/2000/svg" width="512" height="512" viewBox="0 0 512 512"><g id="main">${PANIC_GROUP}</g><g id="level2"><rect width="10" height="10"/></g></svg>`,
+      );
+      copyFileSync(path.resolve(__dirname, '../../tests/fixtures/svg/inkscape-layers.svg'), path.join(assetsDir, 'maps', 'factory', 'map.svg'));
+      const small = (base: MapDefinition): MapDefinition => ({ ...base, size: { width: 512, height: 512 }, layers: ['main', 'level2'] });
+      const maps = [small(MAPS.dev), small(MAPS.factory)];
+
+      const error = vi.spyOn(console, 'error').mockImplementation(() => {});
+      const result = await prepareAllTiles({ assetsDir, tilesDir, maps });
+      error.mockRestore();
+      expect(result.failed).toEqual([{ map: 'dev', error: expect.stringMatching(/^resvg crashed while preparing layer "main" of map "dev" \(/) }]);
+      expect(result.maps.map((m) => [m.map, m.built])).toEqual([['factory', true]]);
+
+      const app = Fastify();
+      // The same store as prepareAllTiles (same folders), with the small map definitions.
+      await app.register(tilesPlugin, { assetsDir, tilesDir });
+      try {
+        const manifest = (await app.inject({ method: 'GET', url: '/tiles/dev/manifest.json' })).json();
+        const res = await app.inject({ method: 'GET', url: `/tiles/dev/${manifest.version}/main/0/0/0.webp` });
+        expect(res.statusCode).toBe(500);
+        expect(res.json()).toEqual({ error: 'Internal Server Error', message: expect.stringContaining('resvg crashed while preparing layer "main" of map "dev"') });
+        const ok = await app.inject({ method: 'GET', url: `/tiles/dev/${manifest.version}/level2/0/0/0.webp` });
+        expect(ok.statusCode).toBe(200);
+      } finally {
+        const pids = renderPool().pids();
+        expect(pids.length).toBeGreaterThan(0);
+        await app.close();
+        expect(renderPool().pids()).toEqual([]);
+        for (const pid of pids) expect(alive(pid)).toBe(false);
+      }
+    } finally {
+      rmSync(root, { recursive: true, force: true });
+    }
+  });
+
+  it('disposeNormalizer leaves no child and rejects work in flight; the next normalisation starts one', async () => {
+    const doc = '<svg xmlns="http://www.w3.org/2000/svg" width="10" height="10"><rect width="5" height="5"/></svg>';
+    await normalizeText(doc, false);
+    const pids = renderPool().pids();
+    expect(pids.length).toBeGreaterThan(0);
+    const pending = normalizeText(doc, false).catch((err: Error) => err.message);
+    await disposeNormalizer();
+    expect(await pending).toBe('the render pool was closed');
+    expect(renderPool().stats()).toEqual({ children: 0, busy: 0, queued: 0 });
+    for (const pid of pids) expect(alive(pid)).toBe(false);
+    expect(await normalizeText(doc, false)).toContain('<path');
+    await disposeNormalizer();
+    expect(renderPool().pids()).toEqual([]);
   });
 });

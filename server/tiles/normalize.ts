@@ -9,8 +9,8 @@
  * clip, mask or filter lies more than about two canvases off the canvas — culled
  * elements never reach it.
  */
-import { Worker } from 'node:worker_threads';
 import { FONT_OPTIONS } from './fonts';
+import { disposeRenderPool, renderPool } from './render-pool';
 import { isNonRendering, parseSvg, serializeTag, type LayerSvg, type SvgElement, type ViewBox } from './svg-doc';
 
 /** Axis-aligned box in the root's user units. */
@@ -313,63 +313,37 @@ export function culledBody(index: CullIndex, canvas: ViewBox): string {
   return out.join('') + `</${root.name}>`;
 }
 
-// ---------------------------------------------------------------- the worker
+// ---------------------------------------------------------------- resvg, in a child process
 
-interface Pending {
-  resolve: (text: string) => void;
-  reject: (err: Error) => void;
+/**
+ * resvg's normalised text of an SVG document, made in a child process of the render pool
+ * (render-pool.ts): a Rust panic in resvg aborts whatever process it runs in, so it must not
+ * be the server's. A crash rejects with "resvg crashed while preparing <label> …"; a document
+ * resvg refuses, with "resvg could not read <label>: …".
+ */
+export function normalizeText(doc: string, withFonts: boolean, label = 'the SVG'): Promise<string> {
+  return renderPool().normalize(doc, withFonts ? FONT_OPTIONS : { loadSystemFonts: false }, label);
 }
 
-let worker: Worker | undefined;
-const pending = new Map<number, Pending>();
-let nextId = 0;
-
-function failAll(err: Error): void {
-  for (const p of pending.values()) p.reject(err);
-  pending.clear();
-  worker = undefined;
+/**
+ * Stops the resvg child processes (tests, shutdown); the next normalisation or render starts
+ * new ones. The same as `disposeRenderPool()`: normalising and rendering share the pool.
+ */
+export function disposeNormalizer(): Promise<void> {
+  return disposeRenderPool();
 }
 
-function getWorker(): Worker {
-  if (!worker) {
-    const w = new Worker(new URL('./normalize-worker.mjs', import.meta.url));
-    // Idle, it does not keep the process alive.
-    w.unref();
-    w.on('message', (msg: { id: number; text?: string; error?: string }) => {
-      const p = pending.get(msg.id);
-      pending.delete(msg.id);
-      if (pending.size === 0) w.unref();
-      if (!p) return;
-      if (msg.text !== undefined) p.resolve(msg.text);
-      else p.reject(new Error(`resvg could not read the SVG: ${msg.error}`));
-    });
-    w.on('error', (err) => failAll(err));
-    w.on('exit', (code) => failAll(new Error(`SVG normaliser stopped (exit ${code})`)));
-    worker = w;
-  }
-  return worker;
+/** Names a layer in errors: `layer "main" of map "factory"`. */
+export interface LayerName {
+  map: string;
+  layer: string;
 }
 
-/** resvg's normalised text of an SVG document, made on a worker thread. */
-export function normalizeText(doc: string, withFonts: boolean): Promise<string> {
-  const w = getWorker();
-  const id = nextId++;
-  w.ref();
-  return new Promise((resolve, reject) => {
-    pending.set(id, { resolve, reject });
-    w.postMessage({ id, doc, font: withFonts ? FONT_OPTIONS : { loadSystemFonts: false } });
-  });
-}
-
-/** Stops the worker thread (tests, shutdown); the next normalisation starts a new one. */
-export async function disposeNormalizer(): Promise<void> {
-  const w = worker;
-  worker = undefined;
-  if (w) await w.terminate();
-}
-
-/** The layer as resvg's normalised SVG, with a culling index. */
-export async function normalizeLayer(layer: LayerSvg): Promise<LayerSvg> {
+/**
+ * The layer as resvg's normalised SVG, with a culling index. `name` names it in errors
+ * ("resvg crashed while preparing layer "main" of map "factory" …").
+ */
+export async function normalizeLayer(layer: LayerSvg, name?: LayerName): Promise<LayerSvg> {
   if (!layer.found) return layer;
   const vb = layer.viewBox;
   const attrs = new Map(layer.rootAttrs);
@@ -377,7 +351,7 @@ export async function normalizeLayer(layer: LayerSvg): Promise<LayerSvg> {
   attrs.set('height', String(vb.height));
   attrs.set('viewBox', `${vb.x} ${vb.y} ${vb.width} ${vb.height}`);
   const doc = layer.head + serializeTag(layer.rootName, attrs, false) + layer.body;
-  const text = await normalizeText(doc, layer.hasText);
+  const text = await normalizeText(doc, layer.hasText, name ? `layer "${name.layer}" of map "${name.map}"` : 'a layer');
   const index = cullIndex(text);
   const root = index.root;
   const rootAttrs = new Map(root.attrs);

@@ -4,9 +4,12 @@
  *   GET /tiles/:map/:version/:layer/:z/:x/:y.:format        → the tile (immutable for a year)
  * A tile not on disk yet is rendered on the spot and cached, so none is ever missing while
  * the background build runs. Errors are JSON `{ error, message }`: 400 for a malformed
- * address, 404 for an unknown map, layer, version or a tile outside the pyramid.
+ * address, 404 for an unknown map, layer, version or a tile outside the pyramid, 500 when a
+ * tile could not be made (resvg crashed preparing or rendering it: the server goes on).
+ * Closing the app stops the resvg child processes (render-pool.ts).
  */
 import type { FastifyPluginAsync, FastifyReply } from 'fastify';
+import { disposeRenderPool } from './render-pool';
 import { getTileStore, TILE_FORMAT } from './store';
 
 export interface TilesPluginOptions {
@@ -35,6 +38,10 @@ interface TileParams {
 export const tilesPlugin: FastifyPluginAsync<TilesPluginOptions> = async (app, opts) => {
   if (!opts?.assetsDir || !opts?.tilesDir) throw new Error('tilesPlugin needs { assetsDir, tilesDir }');
   const store = getTileStore(opts);
+  // The pool is process-wide; the next job after this starts new children.
+  app.addHook('onClose', async () => {
+    await disposeRenderPool();
+  });
 
   app.get<{ Params: { map: string } }>('/tiles/:map/manifest.json', async (req, reply) => {
     try {

@@ -6,7 +6,11 @@
  * behind it go to the next free (or a fresh) child. A render that takes longer than the
  * timeout kills its child the same way.
  *
- * Children start on the first render and each takes one job at a time; idle, they keep
+ * The same children also normalise layers for normalize.ts (`normalize`: resvg's parser and
+ * writer, `Resvg#toString`), which can panic just the same: a crash there rejects that
+ * layer's preparation ("resvg crashed while preparing layer … of map …") and nothing else.
+ *
+ * Children start on the first job and each takes one job at a time; idle, they keep
  * neither the server nor a test run alive, and they exit on their own when the parent goes
  * away (their IPC channel closes). Pixels travel with advanced serialization (no JSON).
  */
@@ -27,22 +31,33 @@ export interface RenderPoolOptions {
   size?: number;
   /** A render taking longer than this kills its child (default 60 s). */
   timeoutMs?: number;
+  /** A normalisation taking longer than this kills its child (default 5 min: a whole layer). */
+  normalizeTimeoutMs?: number;
 }
 
 export const DEFAULT_RENDER_TIMEOUT_MS = 60_000;
+export const DEFAULT_NORMALIZE_TIMEOUT_MS = 300_000;
 
 const CLOSED = 'the render pool was closed';
 
 const CHILD_SCRIPT = fileURLToPath(new URL('./render-child.mjs', import.meta.url));
 
+/** What a child is asked to do: rasterise a document, or write resvg's normalised text of one. */
+type JobWork =
+  | { kind: 'render'; svg: string; options: ResvgRenderOptions }
+  | { kind: 'normalize'; doc: string; font: NonNullable<ResvgRenderOptions['font']> };
+
 interface Job {
   id: number;
-  svg: string;
-  options: ResvgRenderOptions;
+  work: JobWork;
   label: string;
-  resolve: (image: RenderedPixels) => void;
+  timeoutMs: number;
+  resolve: (value: RenderedPixels | string) => void;
   reject: (err: Error) => void;
 }
+
+/** How errors name a job's work: "resvg crashed while rendering …" / "… while preparing …". */
+const VERB = { render: 'rendering', normalize: 'preparing' } as const;
 
 interface Slot {
   child: ChildProcess;
@@ -60,6 +75,8 @@ interface ChildReply {
   width?: number;
   height?: number;
   pixels?: Uint8Array;
+  /** resvg's normalised SVG (normalize jobs). */
+  text?: string;
   error?: string;
 }
 
@@ -92,6 +109,7 @@ function panicOf(stderr: string): string | undefined {
 export class RenderPool {
   readonly size: number;
   readonly timeoutMs: number;
+  readonly normalizeTimeoutMs: number;
   private readonly slots = new Set<Slot>();
   private readonly queue: Job[] = [];
   private nextId = 0;
@@ -103,12 +121,25 @@ export class RenderPool {
   constructor(opts: RenderPoolOptions = {}) {
     this.size = Math.max(1, Math.floor(opts.size ?? defaultPoolSize()));
     this.timeoutMs = opts.timeoutMs ?? DEFAULT_RENDER_TIMEOUT_MS;
+    this.normalizeTimeoutMs = opts.normalizeTimeoutMs ?? DEFAULT_NORMALIZE_TIMEOUT_MS;
   }
 
   /** Rasterises an SVG document in a child; `label` names it in errors. */
   render(svg: string, options: ResvgRenderOptions, label = 'an SVG document'): Promise<RenderedPixels> {
-    return new Promise<RenderedPixels>((resolve, reject) => {
-      this.queue.push({ id: this.nextId++, svg, options, label, resolve, reject });
+    return this.enqueue({ kind: 'render', svg, options }, label, this.timeoutMs) as Promise<RenderedPixels>;
+  }
+
+  /**
+   * resvg's normalised text of an SVG document (`Resvg#toString`), made in a child; `label`
+   * names it in errors ("resvg crashed while preparing <label> …").
+   */
+  normalize(doc: string, font: NonNullable<ResvgRenderOptions['font']>, label = 'an SVG document'): Promise<string> {
+    return this.enqueue({ kind: 'normalize', doc, font }, label, this.normalizeTimeoutMs) as Promise<string>;
+  }
+
+  private enqueue(work: JobWork, label: string, timeoutMs: number): Promise<RenderedPixels | string> {
+    return new Promise<RenderedPixels | string>((resolve, reject) => {
+      this.queue.push({ id: this.nextId++, work, label, timeoutMs, resolve, reject });
       this.dispatch();
     });
   }
@@ -120,7 +151,7 @@ export class RenderPool {
     return { children: this.slots.size, busy, queued: this.queue.length };
   }
 
-  /** Process ids of the live children; `busy` only those rendering (tests). */
+  /** Process ids of the live children; `busy` only those working (tests). */
   pids(which: 'all' | 'busy' = 'all'): number[] {
     return [...this.slots].filter((s) => which === 'all' || s.job).map((s) => s.child.pid).filter((p): p is number => p !== undefined);
   }
@@ -160,7 +191,7 @@ export class RenderPool {
           slot = this.spawn();
         } catch (err) {
           const job = this.queue.shift()!;
-          job.reject(new Error(`could not start a render process for ${job.label}: ${(err as Error).message}`));
+          job.reject(new Error(`could not start a render process for ${VERB[job.work.kind]} ${job.label}: ${(err as Error).message}`));
           continue;
         }
       }
@@ -222,10 +253,10 @@ export class RenderPool {
     slot.job = job;
     this.setIdle(slot, false);
     slot.timer = setTimeout(() => {
-      slot.killedFor = `resvg took longer than ${(this.timeoutMs / 1000).toFixed(0)} s rendering ${job.label}: its process was killed`;
+      slot.killedFor = `resvg took longer than ${(job.timeoutMs / 1000).toFixed(0)} s ${VERB[job.work.kind]} ${job.label}: its process was killed`;
       slot.child.kill('SIGKILL');
-    }, this.timeoutMs);
-    slot.child.send({ id: job.id, svg: job.svg, options: job.options }, (err) => {
+    }, job.timeoutMs);
+    slot.child.send({ id: job.id, ...job.work }, (err) => {
       if (!err || slot.gone) return;
       slot.killedFor ??= `could not hand ${job.label} to the render process: ${err.message}`;
       slot.child.kill('SIGKILL');
@@ -239,7 +270,10 @@ export class RenderPool {
     slot.job = undefined;
     slot.timer = undefined;
     this.setIdle(slot, true);
-    if (msg.error !== undefined || !msg.pixels) {
+    if (job.work.kind === 'normalize') {
+      if (msg.error !== undefined || msg.text === undefined) job.reject(new Error(`resvg could not read ${job.label}: ${msg.error ?? 'no text came back'}`));
+      else job.resolve(msg.text);
+    } else if (msg.error !== undefined || !msg.pixels) {
       job.reject(new Error(`resvg could not render ${job.label}: ${msg.error ?? 'no pixels came back'}`));
     } else {
       const p = msg.pixels;
@@ -261,7 +295,10 @@ export class RenderPool {
       if (slot.killedFor !== CLOSED) this.crashes++;
       const panic = panicOf(slot.stderr);
       job.reject(
-        new Error(slot.killedFor ?? `resvg crashed while rendering ${job.label} (render process ended with ${how}${panic ? `: ${panic}` : ''}); other renders go on`),
+        new Error(
+          slot.killedFor ??
+            `resvg crashed while ${VERB[job.work.kind]} ${job.label} (render process ended with ${how}${panic ? `: ${panic}` : ''}); ${job.work.kind === 'render' ? 'other renders go on' : 'the server goes on'}`,
+        ),
       );
     }
     // Jobs waiting get a fresh child.
@@ -271,13 +308,13 @@ export class RenderPool {
 
 let shared: RenderPool | undefined;
 
-/** The process-wide pool the tile pipeline renders with. */
+/** The process-wide pool the tile pipeline renders and normalises with. */
 export function renderPool(): RenderPool {
   shared ??= new RenderPool();
   return shared;
 }
 
-/** Stops the shared pool's children (shutdown, tests); the next render starts new ones. */
+/** Stops the shared pool's children (shutdown, tests); the next job starts new ones. */
 export async function disposeRenderPool(): Promise<void> {
   await shared?.dispose();
 }

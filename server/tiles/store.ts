@@ -176,7 +176,7 @@ export class TileStore {
     let layer = source.layers.get(layerId);
     if (!layer) {
       const plan = this.plan(source, layerId);
-      layer = normalizeLayer(plan);
+      layer = normalizeLayer(plan, { map: source.map.id, layer: layerId });
       // The rewritten source is only needed until it is normalised.
       layer.then(() => source.plans.set(layerId, { ...plan, body: '' }), () => undefined);
       // A failure is not cached: the next request tries again.
