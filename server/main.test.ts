@@ -10,7 +10,6 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { tempDir } from './testing/databases';
 
 const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
-const tsx = path.join(repoRoot, 'node_modules', '.bin', 'tsx');
 
 interface Started {
   child: ChildProcess;
@@ -19,7 +18,9 @@ interface Started {
 }
 
 function start(env: Record<string, string>): Promise<Started> {
-  const child = spawn(tsx, ['server/main.ts'], { cwd: repoRoot, env: { ...process.env, PORT: '0', HOST: '127.0.0.1', ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+  // Node itself with tsx's loader, not the tsx CLI: the CLI relays signals with a short grace
+  // period and may kill a server that is still closing, which would hide the real exit code.
+  const child = spawn(process.execPath, ['--import', 'tsx', 'server/main.ts'], { cwd: repoRoot, env: { ...process.env, PORT: '0', HOST: '127.0.0.1', ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
   let text = '';
   return new Promise((resolve, reject) => {
     const timer = setTimeout(() => {
