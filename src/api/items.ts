@@ -1,11 +1,8 @@
 import { getJson } from './client';
 
-/** An item cache entry (spec §3 Item). */
-export interface Item {
-  uid: string;
-  name: string;
-  ruName: string;
-}
+import type { Item } from '../domain/quests';
+
+export type { Item };
 
 export async function fetchItems(signal?: AbortSignal): Promise<Item[]> {
   const body = await getJson<{ items?: Item[] }>('/api/be/items', { signal });

@@ -1,15 +1,8 @@
 import { getJson } from './client';
 
-/** A quest cache entry (spec §3 Quest). */
-export interface Quest {
-  uid: string;
-  name: string;
-  ruName: string;
-  trader: string;
-  requiredForKappa: boolean;
-  requiredForLightkeeper: boolean;
-  wikiUrl: string;
-}
+import type { Quest } from '../domain/quests';
+
+export type { Quest };
 
 export async function fetchQuests(signal?: AbortSignal): Promise<Quest[]> {
   const body = await getJson<{ quests?: Quest[] }>('/api/be/quests', { signal });
