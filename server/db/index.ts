@@ -2,19 +2,25 @@
 import { MarkerRepository } from './markers';
 import { QuestRepository } from './quests';
 import { ItemRepository } from './items';
+import { SessionRepository } from './sessions';
+import { UserRepository } from './users';
 import type { Db } from './database';
 
 export { openDatabase, migrateToLatest, MigrationError, type Db, type Dialect } from './database';
 export { MarkerRepository, markerToRow, rowToMarker } from './markers';
 export { QuestRepository, type Quest } from './quests';
 export { ItemRepository, type Item } from './items';
+export { UserRepository, UserNameTakenError, type User } from './users';
+export { SessionRepository, type Session } from './sessions';
 
 export interface Repositories {
   markers: MarkerRepository;
   quests: QuestRepository;
   items: ItemRepository;
+  users: UserRepository;
+  sessions: SessionRepository;
 }
 
 export function createRepositories(db: Db): Repositories {
-  return { markers: new MarkerRepository(db), quests: new QuestRepository(db), items: new ItemRepository(db) };
+  return { markers: new MarkerRepository(db), quests: new QuestRepository(db), items: new ItemRepository(db), users: new UserRepository(db), sessions: new SessionRepository(db) };
 }

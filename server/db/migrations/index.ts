@@ -4,9 +4,11 @@
  */
 import type { Migration, MigrationProvider } from 'kysely';
 import { init } from './0001_init';
+import { users } from './0002_users';
 
 export const MIGRATIONS: Record<string, Migration> = {
   '0001_init': init,
+  '0002_users': users,
 };
 
 export const migrationProvider: MigrationProvider = {
