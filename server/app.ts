@@ -5,15 +5,19 @@
 import path from 'node:path';
 import fastifyCompress from '@fastify/compress';
 import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
+import { registerAuth, type AuthOptions } from './auth';
 import { REPO_ROOT } from './config';
 import { createRepositories, type Db, type Repositories } from './db';
 import { errorHandler, sendError } from './http/errors';
 import { JsonCache } from './http/json-cache';
 import { registerStaticSite } from './http/static-site';
 import { ITEMS_KEY, QUESTS_KEY, cacheRoutes } from './routes/caches';
+import { adminRoutes } from './routes/admin';
+import { authRoutes } from './routes/auth';
 import { healthRoutes, type TileProgress } from './routes/health';
 import { markerRoutes } from './routes/markers';
 import { questRoutes } from './routes/quests';
+import { userRoutes } from './routes/user';
 import { tilesPlugin } from './tiles/index';
 
 export interface BuildServerOptions {
@@ -34,6 +38,8 @@ export interface BuildServerOptions {
   /** Progress of the background tile build, for /api/be/health. Default: ready. */
   tileProgress?: () => TileProgress;
   logger?: FastifyServerOptions['logger'];
+  /** Accounts: clock for sessions and rate limits (tests). */
+  auth?: AuthOptions;
 }
 
 /** What later routes (admin, auth) need from the app: the repositories and the list caches. */
@@ -85,6 +91,10 @@ export function buildServer(options: BuildServerOptions): FastifyInstance {
   app.register(markerRoutes, { markerLists });
   app.register(cacheRoutes, { lists });
   app.register(questRoutes, { db: options.db, markers: repos.markers });
+  registerAuth(app, repos, options.auth);
+  app.register(authRoutes);
+  app.register(userRoutes);
+  app.register(adminRoutes, { uploadsDir: options.uploadsDir });
   if (options.tiles !== false) {
     if (!options.tilesDir) throw new Error('buildServer: tilesDir is required unless tiles is false');
     app.register(tilesPlugin, { assetsDir, tilesDir: options.tilesDir });

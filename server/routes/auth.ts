@@ -1,0 +1,97 @@
+/**
+ * POST /api/be/auth/register, /login, /logout (JSON bodies). Sign-up and sign-in set the
+ * session cookie; failed sign-ins are rate-limited per account name and per address.
+ */
+import type { FastifyInstance } from 'fastify';
+import { z } from 'zod';
+import { clearSessionCookie, loadUser, startSession } from '../auth';
+import { dummyHash, hashPassword, verifyPassword } from '../auth/password';
+import { ACCOUNT_RULE, ADDRESS_RULE } from '../auth/rate-limit';
+import { UserNameTakenError, type User } from '../db';
+import { sendError } from '../http/errors';
+
+export const AUTH_BODY_LIMIT = 64 * 1024;
+
+/** One clear sentence for the first problem of a JSON body. */
+export function bodyIssue(error: z.ZodError): string {
+  const issue = error.issues[0];
+  if (!issue) return 'invalid request body';
+  if (issue.path.length === 0) return issue.code === 'invalid_type' ? 'the request body must be a JSON object' : issue.message;
+  if (issue.message.startsWith(String(issue.path[0]))) return issue.message;
+  return `${issue.path.join('.')}: ${issue.message}`;
+}
+
+export const credentialsSchema = z.object({
+  name: z
+    .string({ error: 'name must be text' })
+    .min(3, 'name must be 3 to 32 characters')
+    .max(32, 'name must be 3 to 32 characters')
+    .regex(/^[A-Za-z0-9_-]+$/, 'name may use only letters, digits, _ and -'),
+  password: z
+    .string({ error: 'password must be text' })
+    .min(8, 'password must be 8 to 200 characters')
+    .max(200, 'password must be 8 to 200 characters'),
+});
+
+const loginSchema = z.object({
+  name: z.string({ error: 'name must be text' }).max(200, 'name is too long'),
+  password: z.string({ error: 'password must be text' }).max(200, 'password is too long'),
+});
+
+export function publicUser(user: User): { name: string; pro: boolean; admin: boolean; questsDone: string[]; questsHidden: string[] } {
+  return { name: user.name, pro: user.pro, admin: user.admin, questsDone: user.questsDone, questsHidden: user.questsHidden };
+}
+
+const LOGIN_FAILED = 'wrong name or password';
+
+export async function authRoutes(app: FastifyInstance): Promise<void> {
+  const opts = { bodyLimit: AUTH_BODY_LIMIT };
+
+  app.post('/api/be/auth/register', opts, async (request, reply) => {
+    const parsed = credentialsSchema.safeParse(request.body);
+    if (!parsed.success) return sendError(reply, 400, bodyIssue(parsed.error));
+    const { name, password } = parsed.data;
+    const { users } = app.auth.repos;
+    if (await users.getByName(name)) return sendError(reply, 409, `the name "${name}" is taken`);
+    let user: User;
+    try {
+      user = await users.create({ name, passwordHash: await hashPassword(password) });
+    } catch (error) {
+      if (error instanceof UserNameTakenError) return sendError(reply, 409, `the name "${name}" is taken`);
+      throw error;
+    }
+    await startSession(app, request, reply, user);
+    return reply.code(201).header('cache-control', 'no-store').send({ user: publicUser(user) });
+  });
+
+  app.post('/api/be/auth/login', opts, async (request, reply) => {
+    const parsed = loginSchema.safeParse(request.body);
+    if (!parsed.success) return sendError(reply, 400, bodyIssue(parsed.error));
+    const { name, password } = parsed.data;
+    const { limiter } = app.auth;
+    const accountKey = `name:${name.toLowerCase()}`;
+    const addressKey = `ip:${request.ip}`;
+    const wait = Math.max(limiter.check(accountKey, ACCOUNT_RULE), limiter.check(addressKey, ADDRESS_RULE));
+    if (wait > 0) {
+      reply.header('retry-after', String(wait));
+      return sendError(reply, 429, `too many failed sign-in attempts; try again in ${Math.ceil(wait / 60)} minute(s)`);
+    }
+    const user = await app.auth.repos.users.getByName(name);
+    const ok = await verifyPassword(password, user?.passwordHash ?? (await dummyHash()));
+    if (!user || !ok) {
+      limiter.fail(accountKey, ACCOUNT_RULE);
+      limiter.fail(addressKey, ADDRESS_RULE);
+      return sendError(reply, 401, LOGIN_FAILED);
+    }
+    limiter.reset(accountKey);
+    await startSession(app, request, reply, user);
+    return reply.header('cache-control', 'no-store').send({ user: publicUser(user) });
+  });
+
+  app.post('/api/be/auth/logout', opts, async (request, reply) => {
+    await loadUser(request, reply);
+    if (request.sessionId) await app.auth.repos.sessions.remove(request.sessionId);
+    clearSessionCookie(request, reply);
+    return reply.header('cache-control', 'no-store').send({ ok: true });
+  });
+}
