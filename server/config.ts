@@ -17,6 +17,8 @@ export interface ServerConfig {
   sqliteFile: string;
   markersPerMap: number;
   seedMaps: MapId[];
+  /** Create the demo accounts visitor / pro / admin (password `demo`) in an empty users table. Default on; `DEMO_ACCOUNTS=0` turns it off. */
+  demoAccounts: boolean;
   /** Project folders (defaults relative to the repository root). */
   distDir: string;
   assetsDir: string;
@@ -51,6 +53,14 @@ export function parseSeedMaps(raw: string | undefined): MapId[] {
   return [...new Set(ids)] as MapId[];
 }
 
+export function parseFlag(env: NodeJS.ProcessEnv, name: string, fallback: boolean): boolean {
+  const raw = env[name]?.trim().toLowerCase();
+  if (raw === undefined || raw === '') return fallback;
+  if (['1', 'on', 'true', 'yes'].includes(raw)) return true;
+  if (['0', 'off', 'false', 'no'].includes(raw)) return false;
+  throw new ConfigError(name, `expected 1 or 0 (on/off), got "${env[name]}"`);
+}
+
 export function isPostgresUrl(url: string): boolean {
   return /^postgres(ql)?:\/\//i.test(url);
 }
@@ -71,6 +81,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, cwd = process.c
     sqliteFile: path.join(dataDir, 'raidmap.sqlite'),
     markersPerMap: positiveInt(env, 'MARKERS_PER_MAP', 320, 1_000_000),
     seedMaps: parseSeedMaps(env.SEED_MAPS),
+    demoAccounts: parseFlag(env, 'DEMO_ACCOUNTS', true),
     distDir: path.resolve(cwd, env.DIST_DIR?.trim() || path.join(REPO_ROOT, 'dist')),
     assetsDir: path.join(REPO_ROOT, 'assets'),
   };

@@ -6,6 +6,7 @@
 import type { AddressInfo } from 'node:net';
 import { MAPS, MAP_IDS } from '../src/domain/maps';
 import { buildServer } from './app';
+import { createDemoAccounts } from './auth/demo';
 import { ConfigError, loadConfig } from './config';
 import { createRepositories, migrateToLatest, openDatabase } from './db';
 import type { TileProgress } from './routes/health';
@@ -26,6 +27,8 @@ async function main(): Promise<void> {
   } else {
     console.log(`database ${where} already has markers: not seeding`);
   }
+
+  await createDemoAccounts(repos, { enabled: config.demoAccounts, nodeEnv: process.env.NODE_ENV });
 
   const progress: TileProgress = { ready: false, done: 0, total: 0 };
   const app = buildServer({
