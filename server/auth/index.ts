@@ -69,6 +69,8 @@ export async function startSession(app: FastifyInstance, request: FastifyRequest
   const now = app.auth.now();
   const expiresAt = now + SESSION_TTL_MS;
   const id = hashToken(token);
+  // Sign-ins are rare: a good moment to drop sessions that expired unseen.
+  await app.auth.repos.sessions.purgeExpired(new Date(now).toISOString());
   await app.auth.repos.sessions.create({
     id,
     userId: user.id,
