@@ -327,6 +327,9 @@ describe.each(testBackends())('accounts and permissions on $name', (backend) => 
       expect((await upload({ uid: 'noindex', map: 'factory', base64: PNG.toString('base64') })).statusCode).toBe(400);
       const big = await upload({ uid: `${someMarker.uid}-0`, map: 'factory', base64: 'A'.repeat(9 * 1024 * 1024) });
       expect(big.statusCode).toBe(413);
+      // A non-admin is turned away before the body is read.
+      const early = await json('POST', '/api/be/admin/maps/marker/upload/base64', { base64: 'A'.repeat(9 * 1024 * 1024) }, cookies.pro);
+      expect(early.statusCode).toBe(403);
     });
   });
 });

@@ -120,7 +120,7 @@ export async function loadUser(request: FastifyRequest, reply: FastifyReply): Pr
   return user;
 }
 
-/** preHandler: 401 without a valid session. */
+/** Route hook (onRequest, before the body is read): 401 without a valid session. */
 export async function requireUser(request: FastifyRequest, reply: FastifyReply): Promise<void> {
   const user = await loadUser(request, reply);
   if (!user) {
@@ -128,7 +128,7 @@ export async function requireUser(request: FastifyRequest, reply: FastifyReply):
   }
 }
 
-/** preHandler: 401 without a valid session, 403 for a signed-in user who is not an admin. */
+/** Route hook (onRequest, before the body is read): 401 without a valid session, 403 for a signed-in user who is not an admin. */
 export async function requireAdmin(request: FastifyRequest, reply: FastifyReply): Promise<void> {
   const user = await loadUser(request, reply);
   if (!user) {

@@ -65,7 +65,7 @@ export function decodeBase64Image(input: string): { bytes: Buffer; type: ImageTy
 
 export async function adminRoutes(app: FastifyInstance, { uploadsDir }: AdminRoutesOptions): Promise<void> {
   const markers = () => app.raidmap.repos.markers;
-  const guard = { preHandler: requireAdmin, bodyLimit: AUTH_BODY_LIMIT };
+  const guard = { onRequest: requireAdmin, bodyLimit: AUTH_BODY_LIMIT };
 
   app.post('/api/be/admin/marker/add', guard, async (request, reply) => {
     const body = request.body;
@@ -92,7 +92,7 @@ export async function adminRoutes(app: FastifyInstance, { uploadsDir }: AdminRou
 
   app.post(
     '/api/be/admin/maps/marker/upload/base64',
-    { preHandler: requireAdmin, bodyLimit: UPLOAD_BODY_LIMIT },
+    { onRequest: requireAdmin, bodyLimit: UPLOAD_BODY_LIMIT },
     async (request, reply) => {
       const parsed = uploadSchema.safeParse(request.body);
       if (!parsed.success) return sendError(reply, 400, bodyIssue(parsed.error));

@@ -24,11 +24,11 @@ const progressSchema = z
   });
 
 export async function userRoutes(app: FastifyInstance): Promise<void> {
-  app.get('/api/be/user', { preHandler: requireUser }, async (request, reply) => {
+  app.get('/api/be/user', { onRequest: requireUser }, async (request, reply) => {
     return reply.header('cache-control', 'no-store').send(publicUser(request.user!));
   });
 
-  app.post('/api/be/user/progress', { preHandler: requireUser, bodyLimit: AUTH_BODY_LIMIT }, async (request, reply) => {
+  app.post('/api/be/user/progress', { onRequest: requireUser, bodyLimit: AUTH_BODY_LIMIT }, async (request, reply) => {
     const user = request.user!;
     const allowed = access(user, 'questProgress');
     if (allowed === 'upsell') {
