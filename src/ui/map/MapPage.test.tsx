@@ -13,6 +13,7 @@ import { memoryStorage, setStorageBackend } from '../../state/storage';
 import { routes } from '../routes';
 import { createFakeEngine, type FakeEngine } from './testing/fakeEngine';
 import { createLocalMarkerSource } from './testing/localMarkerSource';
+import { TEST_API_BASE as BASE, mapApiHandlers } from './testing/mapApi';
 
 const engines: FakeEngine[] = [];
 const engineOptions: EngineOptions[] = [];
@@ -28,20 +29,13 @@ vi.mock('../../engine/index', () => ({
 }));
 vi.mock('./markerSource', () => ({ createMarkerSource: () => createLocalMarkerSource() }));
 
-const BASE = 'http://raidmap.test';
-const manifest = { map: 'factory', version: 'abc', tileSize: 256, minZ: 0, maxZ: 8, prebuiltMaxZ: 3, width: 3600, height: 3600, layers: ['basement', 'main', 'level2', 'level3'], format: 'webp' };
 const markerList = [
   { uid: 'm-safe', map: 'factory', category: 'Loot', subCategory: 'Safe', level: 1, geometry: { x: 500, y: 400 }, name: 'Safe' },
   { uid: 'm-exit', map: 'factory', category: 'Extractions', subCategory: 'PMC Extraction', level: 2, geometry: { x: 1500, y: 400 }, name: 'Gate 3' },
   { uid: 'm-bad', map: 'factory', category: 'Loot', subCategory: 'Safe', level: 'x', geometry: { x: 1, y: 1 } },
 ];
 
-const server = setupServer(
-  http.get(`${BASE}/tiles/factory/manifest.json`, () => HttpResponse.json(manifest)),
-  http.get(`${BASE}/api/be/markers/list`, () => HttpResponse.json({ markers: markerList })),
-  http.get(`${BASE}/api/be/quests`, () => HttpResponse.json({ quests: [] })),
-  http.get(`${BASE}/api/be/quests/maps`, () => HttpResponse.json({ maps: {} })),
-);
+const server = setupServer(...mapApiHandlers({ markers: markerList }));
 
 beforeAll(() => {
   server.listen({ onUnhandledRequest: 'error' });

@@ -1,6 +1,5 @@
 import { act, render, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { http, HttpResponse } from 'msw';
 import { setupServer } from 'msw/node';
 import { createMemoryRouter, RouterProvider } from 'react-router';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
@@ -20,6 +19,7 @@ import { createFakeEngine, type FakeEngine } from '../map/testing/fakeEngine';
 import { createLocalMarkerSource } from '../map/testing/localMarkerSource';
 import { routes } from '../routes';
 import { LevelList } from './LevelList';
+import { TEST_API_BASE as BASE, mapApiHandlers } from '../map/testing/mapApi';
 
 const engines: FakeEngine[] = [];
 vi.mock('../../engine/index', () => ({
@@ -32,8 +32,6 @@ vi.mock('../../engine/index', () => ({
 }));
 vi.mock('../map/markerSource', () => ({ createMarkerSource: () => createLocalMarkerSource() }));
 
-const BASE = 'http://raidmap.test';
-const manifest = { map: 'factory', version: 'abc', tileSize: 256, minZ: 0, maxZ: 8, prebuiltMaxZ: 3, width: 3600, height: 3600, layers: ['basement', 'main', 'level2', 'level3'], format: 'webp' };
 
 const quest = (uid: string, name: string, ruName: string): Quest => ({ uid, name, ruName, trader: 'Prapor', requiredForKappa: true, requiredForLightkeeper: false, wikiUrl: `https://wiki.test/${uid}` });
 const questList = [
@@ -58,13 +56,7 @@ const markerList = [
   marker('Quest', 'Quests', { questUid: 'q-retired' }),
 ];
 
-const server = setupServer(
-  http.get(`${BASE}/tiles/factory/manifest.json`, () => HttpResponse.json(manifest)),
-  http.get(`${BASE}/api/be/markers/list`, () => HttpResponse.json({ markers: markerList })),
-  http.get(`${BASE}/api/be/quests`, () => HttpResponse.json({ quests: questList })),
-  http.get(`${BASE}/api/be/items`, () => HttpResponse.json({ items: [] })),
-  http.get(`${BASE}/api/be/quests/maps`, () => HttpResponse.json({ maps: { 'q-delivery': ['customs', 'factory'], 'q-checking': ['customs'], 'q-debut': ['factory'] } })),
-);
+const server = setupServer(...mapApiHandlers({ markers: markerList, quests: questList, questMaps: { 'q-delivery': ['customs', 'factory'], 'q-checking': ['customs'], 'q-debut': ['factory'] } }));
 
 beforeAll(() => {
   server.listen({ onUnhandledRequest: 'error' });

@@ -5,7 +5,6 @@
  */
 import { act, render, screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { http, HttpResponse } from 'msw';
 import { setupServer } from 'msw/node';
 import { createMemoryRouter, RouterProvider } from 'react-router';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
@@ -18,6 +17,7 @@ import { memoryStorage, setStorageBackend } from '../../state/storage';
 import { createFakeEngine, type FakeEngine } from '../map/testing/fakeEngine';
 import { createLocalMarkerSource } from '../map/testing/localMarkerSource';
 import { routes } from '../routes';
+import { TEST_API_BASE as BASE, mapApiHandlers } from '../map/testing/mapApi';
 
 const engines: FakeEngine[] = [];
 vi.mock('../../engine/index', () => ({
@@ -33,20 +33,12 @@ vi.mock('../map/markerSource', async (importOriginal) => ({
   createMarkerSource: () => createLocalMarkerSource(),
 }));
 
-const BASE = 'http://raidmap.test';
-const manifest = { map: 'factory', version: 'abc', tileSize: 256, minZ: 0, maxZ: 8, prebuiltMaxZ: 3, width: 3600, height: 3600, layers: ['basement', 'main', 'level2', 'level3'], format: 'webp' };
 const markerList = [
   { uid: 'm-safe', map: 'factory', category: 'Loot', subCategory: 'Safe', level: 1, geometry: { x: 500, y: 400 }, name: 'Office safe', desc: 'Behind the desk' },
   { uid: 'm-exit', map: 'factory', category: 'Extractions', subCategory: 'PMC Extraction', level: 2, geometry: { x: 1500, y: 2600 }, name: 'Gate 3' },
 ];
 
-const server = setupServer(
-  http.get(`${BASE}/tiles/factory/manifest.json`, () => HttpResponse.json(manifest)),
-  http.get(`${BASE}/api/be/markers/list`, () => HttpResponse.json({ markers: markerList })),
-  http.get(`${BASE}/api/be/quests`, () => HttpResponse.json({ quests: [] })),
-  http.get(`${BASE}/api/be/items`, () => HttpResponse.json({ items: [] })),
-  http.get(`${BASE}/api/be/quests/maps`, () => HttpResponse.json({ maps: {} })),
-);
+const server = setupServer(...mapApiHandlers({ markers: markerList }));
 
 beforeAll(() => {
   server.listen({ onUnhandledRequest: 'error' });

@@ -1,6 +1,5 @@
 import { act, render, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { http, HttpResponse } from 'msw';
 import { setupServer } from 'msw/node';
 import { createMemoryRouter, RouterProvider } from 'react-router';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
@@ -17,6 +16,7 @@ import { memoryStorage, setStorageBackend } from '../../state/storage';
 import { createFakeEngine, type FakeEngine } from '../map/testing/fakeEngine';
 import { createLocalMarkerSource } from '../map/testing/localMarkerSource';
 import { routes } from '../routes';
+import { TEST_API_BASE as BASE, mapApiHandlers } from '../map/testing/mapApi';
 
 const engines: FakeEngine[] = [];
 vi.mock('../../engine/index', () => ({
@@ -29,16 +29,11 @@ vi.mock('../../engine/index', () => ({
 }));
 vi.mock('../map/markerSource', () => ({ createMarkerSource: () => createLocalMarkerSource() }));
 
-const BASE = 'http://raidmap.test';
-const manifest = { map: 'factory', version: 'abc', tileSize: 256, minZ: 0, maxZ: 8, prebuiltMaxZ: 3, width: 3600, height: 3600, layers: ['basement', 'main', 'level2', 'level3'], format: 'webp' };
 const markerList = [{ uid: 'm-safe', map: 'factory', category: 'Loot', subCategory: 'Safe', level: 1, geometry: { x: 500, y: 400 }, name: 'Safe' }];
 
-const server = setupServer(
-  http.get(`${BASE}/tiles/factory/manifest.json`, () => HttpResponse.json(manifest)),
-  http.get(`${BASE}/api/be/markers/list`, () => HttpResponse.json({ markers: markerList })),
-  // Other panels' calls (quests, items) are not this test's concern.
-  http.get(`${BASE}/*`, () => HttpResponse.json({ error: 'not_found', message: 'not in this test' }, { status: 404 })),
-);
+// q1 is in the quest list, so `?quest=q1` stays in the address (unknown quests are pruned).
+const questQ1 = { uid: 'q1', name: 'Debut', ruName: 'Дебют', trader: 'Prapor', requiredForKappa: true, requiredForLightkeeper: false, wikiUrl: 'https://wiki.test/q1' };
+const server = setupServer(...mapApiHandlers({ markers: markerList, quests: [questQ1] }));
 
 const VALID = '2024-05-01[12-34]_123.45, 4, -90.12_0.12345, -0.54321, 0.11111, 0.82345_12.34 (0).png';
 const factory = MAPS.factory;
