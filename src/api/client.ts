@@ -86,3 +86,21 @@ export async function getArrayBuffer(path: string, init?: RequestInit): Promise<
 export function isAbort(error: unknown): boolean {
   return (error as Error)?.name === 'AbortError';
 }
+
+/**
+ * A state-changing call: the body (if any) goes as JSON, which the server requires of every
+ * such call (its CSRF rule). Answers the parsed JSON body, or throws ApiError.
+ */
+export async function sendJson<T>(path: string, method: 'POST' | 'PUT' | 'DELETE', body?: unknown, init?: RequestInit): Promise<T> {
+  const response = await request(path, {
+    ...init,
+    method,
+    headers: { accept: 'application/json', 'content-type': 'application/json', ...init?.headers },
+    body: JSON.stringify(body ?? {}),
+  });
+  try {
+    return (await response.json()) as T;
+  } catch {
+    throw new ApiError(apiUrl(path), response.status, 'bad_json', 'The server sent a response that is not valid JSON');
+  }
+}

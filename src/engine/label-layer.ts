@@ -1,9 +1,11 @@
 /**
- * Marker labels: always for `alwaysLabel` markers (extractions), and for the hovered and the
- * selected marker; decluttered so they never pile up (higher-priority labels win). Text
+ * Marker labels. In the default `auto` mode: always for `alwaysLabel` markers (extractions),
+ * and for the hovered and the selected marker (`all`: every drawn marker; `hover`: only the
+ * hovered and selected one); decluttered so they never pile up (higher-priority labels win). Text
  * objects are BitmapText from one installed font, cached per marker, never made per frame.
  */
 import { BitmapFont, BitmapText, Cache, Container } from 'pixi.js';
+import type { LabelMode } from '../domain/settings';
 import { declutter, type LabelCandidate } from './kernels/declutter';
 
 const FONT_SIZE = 12;
@@ -69,11 +71,19 @@ export class LabelLayer {
   /** Measured width of each cached text (reading BitmapText.width lays it out). */
   private readonly widths = new Map<number, number>();
   private shown = new Set<number>();
+  private mode: LabelMode = 'auto';
   /** Labels placed by the last update. */
   placed = 0;
 
   constructor(resolution: number) {
     this.fontName = acquireFont(Math.max(1, Math.min(3, Math.round(resolution * 2) / 2)));
+  }
+
+  /** Changes which labels show; false when it was already so. */
+  setMode(mode: LabelMode): boolean {
+    if (mode === this.mode) return false;
+    this.mode = mode;
+    return true;
   }
 
   /**
@@ -87,7 +97,7 @@ export class LabelLayer {
     for (let k = 0; k < source.drawnCount; k++) {
       const i = source.drawn[k];
       const special = i === hovered || i === selected;
-      if (!special && source.alwaysLabel[i] !== 1) continue;
+      if (!special && (this.mode === 'hover' || (this.mode === 'auto' && source.alwaysLabel[i] !== 1))) continue;
       const text = source.labels[i];
       if (!text) continue;
       const width = this.widths.get(i) ?? text.length * CHAR_WIDTH_ESTIMATE + 6;

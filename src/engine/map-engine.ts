@@ -9,6 +9,7 @@
 import { Application, Container, Graphics } from 'pixi.js';
 import { SUBCATEGORIES } from '../domain/categories';
 import type { MapDefinition } from '../domain/maps';
+import type { LabelMode } from '../domain/settings';
 import type { TileManifest } from '../domain/tiles';
 import type { ToolContext } from '../tools/events';
 import { ToolManager, type ToolFactory } from '../tools/tool-manager';
@@ -164,6 +165,12 @@ export class MapEngine implements MapEngineApi {
   setMarkerScale(scale: number): void {
     this.markers.setScale(scale);
     this.markDirty();
+  }
+
+  setLabelMode(mode: LabelMode): void {
+    if (!this.labels.setMode(mode)) return;
+    this.labelsDirty = true;
+    this.loop.invalidate();
   }
 
   setSelected(uid: string | null): void {

@@ -3,6 +3,7 @@
  * valtio or the API client; the UI feeds it plain data and listens to its events.
  */
 import type { MapDefinition } from '../domain/maps';
+import type { LabelMode } from '../domain/settings';
 import type { TileManifest } from '../domain/tiles';
 import type { ToolFactory } from '../tools/tool-manager';
 
@@ -86,6 +87,8 @@ export interface EngineOptions {
   tileBudgetBytes?: number;
 }
 
+export type { LabelMode };
+
 export interface MapEngineApi {
   readonly renderer: 'webgl' | 'webgpu' | 'canvas';
   readonly ready: boolean;
@@ -95,6 +98,8 @@ export interface MapEngineApi {
   setLevel(num: number): void;
   setPlayer(player: PlayerMarker | null, ping: boolean): void;
   setMarkerScale(scale: number): void;
+  /** Which labels show: `auto` (hover, always for extractions), `all` (every drawn marker, decluttered), `hover`. */
+  setLabelMode(mode: LabelMode): void;
   /** Highlight a marker (open popup) or none. */
   setSelected(uid: string | null): void;
   /** Stop or allow wheel zoom (while the pointer is over a popup). */

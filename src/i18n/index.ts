@@ -8,9 +8,8 @@ import i18next from 'i18next';
 import { initReactI18next } from 'react-i18next';
 // Types only: the marker module pulls in zod, which the page itself does not need.
 import type { Language } from '../domain/marker';
+import { mergeSettings, parseSettings, SETTINGS_KEY } from '../domain/settings';
 import { readStored, writeStored } from '../state/storage';
-
-export const LANGUAGE_KEY = 'map:lang';
 
 export type TranslationTree = { [key: string]: string | TranslationTree };
 
@@ -38,10 +37,12 @@ export function isLanguage(value: unknown): value is Language {
   return typeof value === 'string' && (UI_LANGUAGES as readonly string[]).includes(value);
 }
 
-/** The language the visitor chose before, else English (the site's default, whatever the browser says). */
+/**
+ * The language the visitor chose before (the `language` of `map:settings`), else English
+ * (the site's default, whatever the browser says).
+ */
 export function initialLanguage(): Language {
-  const stored = readStored(LANGUAGE_KEY);
-  return isLanguage(stored) ? stored : 'en';
+  return parseSettings(readStored(SETTINGS_KEY)).language;
 }
 
 export const i18n = i18next.createInstance();
@@ -60,9 +61,10 @@ export function currentLanguage(): Language {
   return isLanguage(i18n.language) ? i18n.language : 'en';
 }
 
-/** Switches the UI language and remembers it. */
+/** Switches the UI language and remembers it in `map:settings` (the other settings kept). */
 export async function setLanguage(lang: Language): Promise<void> {
-  writeStored(LANGUAGE_KEY, lang);
+  const stored = parseSettings(readStored(SETTINGS_KEY));
+  writeStored(SETTINGS_KEY, JSON.stringify(mergeSettings(stored, { language: lang })));
   await i18n.changeLanguage(lang);
 }
 

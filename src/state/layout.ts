@@ -1,12 +1,24 @@
-/** The map page's layout: whether the side panels are shown (the top bar's Show / Hide panels). */
+/**
+ * The page's layout: whether the side panels are shown (the top bar's Show / Hide panels),
+ * and which shared popups are open: the pro upsell (any pro feature a visitor tries), the
+ * account dialog (sign in / create account) and the settings popup.
+ */
 import { proxy } from 'valtio';
+
+export type AccountDialog = 'signIn' | 'signUp';
 
 export interface LayoutState {
   /** Both side panels (categories left, levels / quests / settings right). */
   panelsShown: boolean;
+  /** The pro-upsell popup. Opening it changes nothing else. */
+  upsellOpen: boolean;
+  /** The account dialog, on its sign-in or sign-up form, or closed. */
+  accountDialog: AccountDialog | null;
+  /** The settings popup (pro). */
+  settingsOpen: boolean;
 }
 
-export const layout = proxy<LayoutState>({ panelsShown: true });
+export const layout = proxy<LayoutState>({ panelsShown: true, upsellOpen: false, accountDialog: null, settingsOpen: false });
 
 export function setPanelsShown(shown: boolean): void {
   layout.panelsShown = shown;
@@ -14,4 +26,29 @@ export function setPanelsShown(shown: boolean): void {
 
 export function togglePanels(): void {
   layout.panelsShown = !layout.panelsShown;
+}
+
+export function openUpsell(): void {
+  layout.upsellOpen = true;
+}
+
+export function closeUpsell(): void {
+  layout.upsellOpen = false;
+}
+
+export function openAccountDialog(form: AccountDialog = 'signIn'): void {
+  layout.upsellOpen = false;
+  layout.accountDialog = form;
+}
+
+export function closeAccountDialog(): void {
+  layout.accountDialog = null;
+}
+
+export function openSettings(): void {
+  layout.settingsOpen = true;
+}
+
+export function closeSettings(): void {
+  layout.settingsOpen = false;
 }

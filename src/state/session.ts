@@ -1,21 +1,37 @@
 /**
- * The signed-in user. Until the account system arrives (issue 4) nobody signs in: the user
- * is null, which the role table reads as a visitor (not pro).
+ * The signed-in user and what they may do. `loadSession()` asks the server once per page
+ * (GET /api/be/user; 401 means nobody is signed in); sign in, sign up and sign out go through
+ * the account API. Quest actions (pro) refresh the user first, apply the domain rule, then
+ * save the one list that changed — a visitor gets the upsell and no request is made.
  */
 import { proxy } from 'valtio';
-import { can, roleOf, type Capability, type RoleFlags } from '../domain/roles';
+import * as account from '../api/account';
+import { ApiError } from '../api/client';
+import { applyQuestAction, type QuestAction } from '../domain/quests';
+import { access, can, roleOf, type Capability, type RoleFlags } from '../domain/roles';
+import { openUpsell } from './layout';
 
 export interface SessionUser extends RoleFlags {
+  /** The account name (empty in tests that only care about roles). */
+  name?: string;
   /** Quest uids the user marked done / hidden (spec §3 User). */
   questsDone: string[];
   questsHidden: string[];
 }
 
+/** `unknown` until the server answered GET /api/be/user once (the user is treated as a visitor meanwhile). */
+export type SessionStatus = 'unknown' | 'loading' | 'ready' | 'error';
+
 export interface SessionState {
   user: SessionUser | null;
+  status: SessionStatus;
+  /** Quest uid whose action is being saved, or null. */
+  pendingQuest: string | null;
+  /** Why the last quest action failed (server message), or null. Cleared by the next action. */
+  progressError: string | null;
 }
 
-export const session = proxy<SessionState>({ user: null });
+export const session = proxy<SessionState>({ user: null, status: 'unknown', pendingQuest: null, progressError: null });
 
 export function setSessionUser(user: SessionUser | null): void {
   session.user = user;
@@ -29,4 +45,111 @@ export function isPro(): boolean {
 /** May the current user use this capability (role table, spec §6)? */
 export function sessionCan(capability: Capability): boolean {
   return can(session.user, capability);
+}
+
+function message(error: unknown): string {
+  if (error instanceof ApiError) return error.message;
+  return error instanceof Error ? error.message : String(error);
+}
+
+let loading: Promise<void> | null = null;
+
+/** Asks the server who is signed in, once; later calls reuse the answer. Never throws. */
+export function loadSession(): Promise<void> {
+  if (session.status === 'ready') return Promise.resolve();
+  if (loading) return loading;
+  session.status = 'loading';
+  loading = account
+    .fetchUser()
+    .then((user) => {
+      session.user = user;
+      session.status = 'ready';
+    })
+    .catch((error: unknown) => {
+      // The server could not say: carry on as a visitor; the next page load asks again.
+      session.status = 'error';
+      console.warn('raidmap: could not read the signed-in user', error);
+    })
+    .finally(() => {
+      loading = null;
+    });
+  return loading;
+}
+
+/** Signs in; throws ApiError with the server's message (wrong name or password, too many attempts). */
+export async function signIn(credentials: account.Credentials): Promise<SessionUser> {
+  const user = await account.login(credentials);
+  session.user = user;
+  session.status = 'ready';
+  return user;
+}
+
+/** Creates an account and signs it in; throws ApiError (name rules, name taken). */
+export async function signUp(credentials: account.Credentials): Promise<SessionUser> {
+  const user = await account.register(credentials);
+  session.user = user;
+  session.status = 'ready';
+  return user;
+}
+
+/** Signs out on the server, then forgets the user here even if the server could not be reached. */
+export async function signOut(): Promise<void> {
+  try {
+    await account.logout();
+  } finally {
+    session.user = null;
+    session.status = 'ready';
+    session.progressError = null;
+  }
+}
+
+export type QuestActionResult = 'saved' | 'upsell' | 'notShown' | 'busy' | 'failed';
+
+/**
+ * complete / reopen / hide / show a quest (spec §4). A visitor (signed in or not) sees the
+ * upsell and nothing is sent; an admin has no such action. For a pro user the user is
+ * refreshed from the server first (progress may have changed in another tab), then the
+ * changed list is saved and the server's answer becomes the session user.
+ */
+export async function runQuestAction(action: QuestAction, questUid: string): Promise<QuestActionResult> {
+  const rule = access(session.user, 'questProgress');
+  if (rule === 'upsell') {
+    openUpsell();
+    return 'upsell';
+  }
+  if (rule !== 'yes') return 'notShown';
+  if (session.pendingQuest) return 'busy';
+  session.pendingQuest = questUid;
+  session.progressError = null;
+  try {
+    const fresh = await account.fetchUser();
+    session.user = fresh;
+    if (!fresh || !can(fresh, 'questProgress')) {
+      // Signed out or no longer pro in the meantime: nothing is saved.
+      if (access(fresh, 'questProgress') === 'upsell') openUpsell();
+      return 'upsell';
+    }
+    const next = applyQuestAction(fresh, action, questUid);
+    const patch = action === 'complete' || action === 'reopen' ? { questsDone: next.questsDone } : { questsHidden: next.questsHidden };
+    session.user = await account.saveProgress(patch);
+    return 'saved';
+  } catch (error) {
+    session.progressError = message(error);
+    return 'failed';
+  } finally {
+    session.pendingQuest = null;
+  }
+}
+
+export function clearProgressError(): void {
+  session.progressError = null;
+}
+
+/** Back to a signed-out visitor with nothing asked yet (tests). */
+export function resetSession(): void {
+  loading = null;
+  session.user = null;
+  session.status = 'unknown';
+  session.pendingQuest = null;
+  session.progressError = null;
 }

@@ -14,6 +14,7 @@ export interface FakeEngine extends MapEngineApi {
   level: number | null;
   selected: string | null;
   markerScale: number | null;
+  labelMode: string | null;
   disposed: boolean;
   emit<K extends keyof EngineEvents>(event: K, payload: EngineEvents[K]): void;
   listenerCount(): number;
@@ -37,6 +38,7 @@ export function createFakeEngine(size = { width: 1000, height: 800 }, view: Came
     level: null,
     selected: null,
     markerScale: null,
+    labelMode: null,
     disposed: false,
     setMarkers(columns) {
       record('setMarkers', columns);
@@ -53,6 +55,10 @@ export function createFakeEngine(size = { width: 1000, height: 800 }, view: Came
     },
     setPlayer(player, ping) {
       record('setPlayer', player, ping);
+    },
+    setLabelMode(mode) {
+      record('setLabelMode', mode);
+      engine.labelMode = mode;
     },
     setMarkerScale(scale) {
       record('setMarkerScale', scale);

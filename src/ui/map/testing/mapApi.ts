@@ -3,6 +3,7 @@
  * list, the quest and item caches and the quest → maps lookup. Tests pass only what they vary.
  */
 import { http, HttpResponse } from 'msw';
+import type { AccountUser } from '../../../api/account';
 import type { Item, Quest } from '../../../domain/quests';
 import type { TileManifest } from '../../../domain/tiles';
 
@@ -29,4 +30,66 @@ export function mapApiHandlers({ markers, quests = [], items = [], questMaps = {
     http.get(`${base}/api/be/items`, () => HttpResponse.json({ items })),
     http.get(`${base}/api/be/quests/maps`, () => HttpResponse.json({ maps: questMaps })),
   ];
+}
+
+/**
+ * The account calls, mocked: a server that knows one user (or nobody, `null`), answers
+ * GET /api/be/user, sign-in / sign-up / sign-out and progress saves, and records every
+ * account request so tests can prove that none was made.
+ */
+export interface MockAccountServer {
+  user: AccountUser | null;
+  /** Every account request, as "METHOD /path". */
+  requests: string[];
+  /** Progress bodies received. */
+  progressBodies: unknown[];
+  handlers: ReturnType<typeof http.get>[];
+}
+
+export function accountServer(initial: AccountUser | null, password = 'demo-pass'): MockAccountServer {
+  const base = TEST_API_BASE;
+  const server: MockAccountServer = { user: initial ? { ...initial } : null, requests: [], progressBodies: [], handlers: [] };
+  let signedIn = initial !== null;
+  const known = initial ? { ...initial } : null;
+  const note = (request: Request) => server.requests.push(`${request.method} ${new URL(request.url).pathname}`);
+  const unauthorized = () => HttpResponse.json({ error: 'unauthorized', message: 'sign in first' }, { status: 401 });
+  server.handlers = [
+    http.get(`${base}/api/be/user`, ({ request }) => {
+      note(request);
+      return signedIn && server.user ? HttpResponse.json(server.user) : unauthorized();
+    }),
+    http.post(`${base}/api/be/auth/login`, async ({ request }) => {
+      note(request);
+      const body = (await request.json()) as { name?: string; password?: string };
+      if (!known || body.name !== known.name || body.password !== password) {
+        return HttpResponse.json({ error: 'unauthorized', message: 'wrong name or password' }, { status: 401 });
+      }
+      signedIn = true;
+      server.user = server.user ?? { ...known };
+      return HttpResponse.json({ user: server.user });
+    }),
+    http.post(`${base}/api/be/auth/register`, async ({ request }) => {
+      note(request);
+      const body = (await request.json()) as { name?: string; password?: string };
+      if (known && body.name === known.name) return HttpResponse.json({ error: 'conflict', message: `the name "${body.name}" is taken` }, { status: 409 });
+      signedIn = true;
+      server.user = { name: body.name ?? '', pro: false, admin: false, questsDone: [], questsHidden: [] };
+      return HttpResponse.json({ user: server.user }, { status: 201 });
+    }),
+    http.post(`${base}/api/be/auth/logout`, ({ request }) => {
+      note(request);
+      signedIn = false;
+      return HttpResponse.json({ ok: true });
+    }),
+    http.post(`${base}/api/be/user/progress`, async ({ request }) => {
+      note(request);
+      if (!signedIn || !server.user) return unauthorized();
+      if (!server.user.pro || server.user.admin) return HttpResponse.json({ error: 'forbidden', message: 'saving quest progress is a pro feature' }, { status: 403 });
+      const body = (await request.json()) as Partial<AccountUser>;
+      server.progressBodies.push(body);
+      server.user = { ...server.user, ...body };
+      return HttpResponse.json(server.user);
+    }),
+  ];
+  return server;
 }

@@ -1,0 +1,62 @@
+/**
+ * Accounts (docs/SERVER.md "Accounts and permissions"): sign up, sign in, sign out, the
+ * current user, and saving quest progress. The session itself is an HTTP-only cookie the
+ * browser sends; nothing here reads or stores it.
+ */
+import { ApiError, getJson, sendJson } from './client';
+
+/** The user as `GET /api/be/user` answers it. */
+export interface AccountUser {
+  name: string;
+  pro: boolean;
+  admin: boolean;
+  questsDone: string[];
+  questsHidden: string[];
+}
+
+export interface Credentials {
+  name: string;
+  password: string;
+}
+
+function isAccountUser(value: unknown): value is AccountUser {
+  const v = value as Partial<AccountUser> | null;
+  const strings = (list: unknown) => Array.isArray(list) && list.every((s) => typeof s === 'string');
+  return !!v && typeof v.name === 'string' && typeof v.pro === 'boolean' && typeof v.admin === 'boolean' && strings(v.questsDone) && strings(v.questsHidden);
+}
+
+function userFrom(path: string, value: unknown): AccountUser {
+  if (!isAccountUser(value)) throw new ApiError(path, 200, 'bad_user', 'The server sent a user without name, roles or progress');
+  return { name: value.name, pro: value.pro, admin: value.admin, questsDone: [...value.questsDone], questsHidden: [...value.questsHidden] };
+}
+
+/** The signed-in user, or null when nobody is (401). Other failures throw ApiError. */
+export async function fetchUser(signal?: AbortSignal): Promise<AccountUser | null> {
+  try {
+    return userFrom('/api/be/user', await getJson<unknown>('/api/be/user', { signal, cache: 'no-store' }));
+  } catch (error) {
+    if (error instanceof ApiError && error.status === 401) return null;
+    throw error;
+  }
+}
+
+/** Creates an account and signs it in. 400 (rules), 409 (name taken) come back as ApiError. */
+export async function register(credentials: Credentials): Promise<AccountUser> {
+  const body = await sendJson<{ user?: unknown }>('/api/be/auth/register', 'POST', credentials);
+  return userFrom('/api/be/auth/register', body?.user);
+}
+
+/** Signs in. 401 (wrong name or password) and 429 (too many attempts) come back as ApiError. */
+export async function login(credentials: Credentials): Promise<AccountUser> {
+  const body = await sendJson<{ user?: unknown }>('/api/be/auth/login', 'POST', credentials);
+  return userFrom('/api/be/auth/login', body?.user);
+}
+
+export async function logout(): Promise<void> {
+  await sendJson<unknown>('/api/be/auth/logout', 'POST', {});
+}
+
+/** Saves one progress list (exactly one of the two) and answers the updated user. */
+export async function saveProgress(patch: { questsDone: string[] } | { questsHidden: string[] }): Promise<AccountUser> {
+  return userFrom('/api/be/user/progress', await sendJson<unknown>('/api/be/user/progress', 'POST', patch));
+}
