@@ -1,6 +1,7 @@
 /**
- * The map page's view state: which map, which level, whether it is ready, the selected
- * marker and the marker size. The per-frame camera is not here: ask the engine for it.
+ * The map page's view state: which map, which level, whether it is ready and the selected
+ * marker. The per-frame camera is not here: ask the engine for it; the marker size and label
+ * mode are settings (state/settings.ts).
  */
 import { proxy } from 'valtio';
 import { type MapId, MAPS, stepLevel } from '../domain/maps';
@@ -13,13 +14,9 @@ export interface MapViewState {
   ready: boolean;
   /** uid of the selected marker (open popup), or null. */
   selectedUid: string | null;
-  /** Marker icon scale, 1 = default size. */
-  markerScale: number;
 }
 
-export const MARKER_SCALE_RANGE = { min: 0.5, max: 3 } as const;
-
-export const mapView = proxy<MapViewState>({ mapId: null, level: 1, ready: false, selectedUid: null, markerScale: 1 });
+export const mapView = proxy<MapViewState>({ mapId: null, level: 1, ready: false, selectedUid: null });
 
 export function openMap(mapId: MapId): void {
   mapView.mapId = mapId;
@@ -53,9 +50,4 @@ export function setReady(ready: boolean): void {
 
 export function selectMarker(uid: string | null): void {
   mapView.selectedUid = uid;
-}
-
-export function setMarkerScale(scale: number): void {
-  if (!Number.isFinite(scale)) return;
-  mapView.markerScale = Math.min(MARKER_SCALE_RANGE.max, Math.max(MARKER_SCALE_RANGE.min, scale));
 }

@@ -1,6 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { filterQuery, filters, filtersKey, loadFilters, parseStoredFilters, setCategoryHidden, showAllCategories, toggleCategory, toggleSubCategory } from './filters';
-import { closeMap, mapView, openMap, selectMarker, setLevel, setMarkerScale, stepLevelBy } from './mapView';
+import { closeMap, mapView, openMap, selectMarker, setLevel, stepLevelBy } from './mapView';
 import { markers, markersFailed, markersLoaded, markersLoading } from './markers';
 import { memoryStorage, setStorageBackend } from './storage';
 
@@ -88,15 +88,6 @@ describe('mapView', () => {
     closeMap();
     stepLevelBy(1);
     expect(mapView.mapId).toBeNull();
-  });
-
-  it('clamps the marker scale and ignores non-numbers', () => {
-    setMarkerScale(10);
-    expect(mapView.markerScale).toBe(3);
-    setMarkerScale(Number.NaN);
-    expect(mapView.markerScale).toBe(3);
-    setMarkerScale(0.1);
-    expect(mapView.markerScale).toBe(0.5);
   });
 });
 

@@ -1,7 +1,9 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { i18n, setLanguage } from '../../i18n';
 import { filters, loadFilters, setCategoryHidden, setSubCategoryHidden } from '../../state/filters';
-import { closeMap, mapView, openMap, selectMarker, setMarkerScale } from '../../state/mapView';
+import { closeMap, mapView, openMap, selectMarker } from '../../state/mapView';
+import { setSessionUser } from '../../state/session';
+import { resetSettings, updateSettings } from '../../state/settings';
 import { memoryStorage, setStorageBackend } from '../../state/storage';
 import { createEngineHandle } from './automation';
 import { createFakeEngine } from './testing/fakeEngine';
@@ -32,18 +34,24 @@ beforeEach(() => {
   openMap('factory');
   loadFilters('factory');
 });
+const pro = { name: 'pro', pro: true, admin: false, questsDone: [], questsHidden: [] };
+
 afterEach(async () => {
   closeMap();
+  setSessionUser(null);
+  resetSettings();
   setStorageBackend(null);
   await setLanguage('en');
 });
 
 describe('wireEngine', () => {
-  it('pushes the initial view state to the engine', async () => {
-    setMarkerScale(1.5);
+  it('pushes the initial view state and a pro user\'s marker size and labels to the engine', async () => {
+    setSessionUser(pro);
+    updateSettings({ markerSize: 1.5, labels: 'all' });
     const { engine, wiring } = await setup();
     expect(engine.level).toBe(1);
     expect(engine.markerScale).toBe(1.5);
+    expect(engine.labelMode).toBe('all');
     expect(engine.selected).toBeNull();
     wiring.dispose();
   });
@@ -78,15 +86,32 @@ describe('wireEngine', () => {
     wiring.dispose();
   });
 
-  it('sets the level, the selection and the scale from state', async () => {
+  it('sets the level, the selection and the pro settings from state', async () => {
+    setSessionUser(pro);
     const { engine, wiring } = await setup();
     mapView.level = -1;
     selectMarker('exit');
-    setMarkerScale(2);
+    updateSettings({ markerSize: 2, labels: 'hover' });
     await settle();
     expect(engine.level).toBe(-1);
     expect(engine.selected).toBe('exit');
     expect(engine.markerScale).toBe(2);
+    expect(engine.labelMode).toBe('hover');
+    wiring.dispose();
+  });
+
+  it('gives visitors the default size and labels whatever is stored, and applies them on signing in', async () => {
+    updateSettings({ markerSize: 2, labels: 'hover' });
+    const { engine, wiring } = await setup();
+    expect(engine.markerScale).toBe(1);
+    expect(engine.labelMode).toBe('auto');
+    setSessionUser(pro);
+    await settle();
+    expect(engine.markerScale).toBe(2);
+    expect(engine.labelMode).toBe('hover');
+    setSessionUser(null);
+    await settle();
+    expect(engine.markerScale).toBe(1);
     wiring.dispose();
   });
 

@@ -12,6 +12,8 @@ import { filterQuery, filters } from '../../state/filters';
 import { MAPS } from '../../domain/maps';
 import { mapView, selectMarker, setReady, stepLevelBy } from '../../state/mapView';
 import { questFilterQuery, quests } from '../../state/quests';
+import { session } from '../../state/session';
+import { effectiveSettings, settings } from '../../state/settings';
 import { wirePlayer } from '../topbar/wirePlayer';
 import { wirePopup } from '../popup/wirePopup';
 import type { EngineHandle } from './automation';
@@ -94,8 +96,18 @@ export function wireEngine({ engine, source, handle, afterDraw = afterTwoFrames 
     }
   }
 
+  // Marker size and labels follow the settings in force (pro); own progress changes the filter.
+  let applied = effectiveSettings();
+  const applySettings = () => {
+    const next = effectiveSettings();
+    if (next.markerSize !== applied.markerSize) engine.setMarkerScale(next.markerSize);
+    if (next.labels !== applied.labels) engine.setLabelMode(next.labels);
+    applied = next;
+  };
+
   engine.setLevel(mapView.level);
-  engine.setMarkerScale(mapView.markerScale);
+  engine.setMarkerScale(applied.markerSize);
+  engine.setLabelMode(applied.labels);
   engine.setSelected(mapView.selectedUid);
 
   offs.push(
@@ -104,7 +116,11 @@ export function wireEngine({ engine, source, handle, afterDraw = afterTwoFrames 
     subscribeKey(quests, 'list', () => void applyFilter()),
     subscribeKey(mapView, 'level', (level) => engine.setLevel(level)),
     subscribeKey(mapView, 'selectedUid', (uid) => engine.setSelected(uid)),
-    subscribeKey(mapView, 'markerScale', (scale) => engine.setMarkerScale(scale)),
+    subscribe(settings, applySettings),
+    subscribe(session, applySettings),
+    // Own progress hides the markers of done and hidden quests: the user or the setting changes it.
+    subscribeKey(session, 'user', () => void applyFilter()),
+    subscribeKey(settings, 'ownProgress', () => void applyFilter()),
     engine.on('ready', () => {
       engineReady = true;
       updateReady();

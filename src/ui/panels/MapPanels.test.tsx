@@ -10,7 +10,7 @@ import type { EngineOptions } from '../../engine/types';
 import { setLanguage } from '../../i18n';
 import { filters } from '../../state/filters';
 import { resetLookups } from '../../state/items';
-import { setPanelsShown } from '../../state/layout';
+import { closeUpsell, setPanelsShown } from '../../state/layout';
 import { mapView } from '../../state/mapView';
 import { quests, resetQuests } from '../../state/quests';
 import { session } from '../../state/session';
@@ -73,6 +73,7 @@ afterEach(async () => {
   setStorageBackend(null);
   session.user = null;
   setPanelsShown(true);
+  closeUpsell();
   await setLanguage('en');
   vi.restoreAllMocks();
 });

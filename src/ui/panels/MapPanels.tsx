@@ -3,11 +3,11 @@
  * themselves hide with the top bar's Show / Hide panels), so `?quest=` keeps following the
  * selection while the panels are hidden.
  */
-import { useEffect, useState } from 'react';
+import { useEffect } from 'react';
 import { useSnapshot } from 'valtio';
 import type { MapDefinition } from '../../domain/maps';
 import { loadQuestMaps } from '../../state/items';
-import { layout } from '../../state/layout';
+import { closeUpsell, layout, openUpsell } from '../../state/layout';
 import { closeLimitNotice, loadQuests, quests } from '../../state/quests';
 import { LimitNotice } from '../popups/LimitNotice';
 import { UpsellPopup } from '../popups/UpsellPopup';
@@ -17,9 +17,8 @@ import { useQuestUrl } from './useQuestUrl';
 import './panels.css';
 
 export function MapPanels({ map }: { map: Pick<MapDefinition, 'id' | 'levels'> }) {
-  const { panelsShown } = useSnapshot(layout);
+  const { panelsShown, upsellOpen } = useSnapshot(layout);
   const { limitNotice } = useSnapshot(quests);
-  const [upsell, setUpsell] = useState(false);
   useQuestUrl();
   useEffect(() => {
     void loadQuests();
@@ -31,7 +30,7 @@ export function MapPanels({ map }: { map: Pick<MapDefinition, 'id' | 'levels'> }
       {panelsShown && (
         <>
           <CategoryPanel />
-          <RightPanel map={map} onUpsell={() => setUpsell(true)} />
+          <RightPanel map={map} onUpsell={openUpsell} />
         </>
       )}
       {limitNotice && (
@@ -39,11 +38,11 @@ export function MapPanels({ map }: { map: Pick<MapDefinition, 'id' | 'levels'> }
           onClose={closeLimitNotice}
           onPro={() => {
             closeLimitNotice();
-            setUpsell(true);
+            openUpsell();
           }}
         />
       )}
-      {upsell && <UpsellPopup onClose={() => setUpsell(false)} />}
+      {upsellOpen && <UpsellPopup onClose={closeUpsell} />}
     </>
   );
 }
