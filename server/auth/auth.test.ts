@@ -7,6 +7,7 @@ import { buildServer } from '../app';
 import { createRepositories, migrateToLatest, type Db, type Repositories } from '../db';
 import { seedIfEmpty } from '../seed';
 import { tempDir, testBackends } from '../testing/databases';
+import { SIGNED_IN_COOKIE } from '../../src/domain/account';
 import { hashToken, SESSION_COOKIE, SESSION_TTL_MS } from './index';
 import { hashPassword, verifyPassword } from './password';
 
@@ -126,6 +127,23 @@ describe.each(testBackends())('accounts and permissions on $name', (backend) => 
       } finally {
         process.env.NODE_ENV = previous;
       }
+    });
+
+    it('sets a script-readable signed-in hint beside the session, and clears it with the session', async () => {
+      const cookies = (res: { headers: Record<string, unknown> }) => ([] as string[]).concat((res.headers['set-cookie'] as string | string[] | undefined) ?? []);
+      const res = await login('pro1', 'password1');
+      const session = cookies(res).find((c) => c.startsWith(`${SESSION_COOKIE}=`))!;
+      const hint = cookies(res).find((c) => c.startsWith(`${SIGNED_IN_COOKIE}=`))!;
+      expect(session).toMatch(/HttpOnly/);
+      expect(hint).toMatch(new RegExp(`^${SIGNED_IN_COOKIE}=1;`));
+      expect(hint).not.toMatch(/HttpOnly/);
+      expect(hint).toMatch(/SameSite=Lax/);
+      const out = await json('POST', '/api/be/auth/logout', undefined, cookieOf(res));
+      expect(cookies(out).some((c) => c.startsWith(`${SIGNED_IN_COOKIE}=;`))).toBe(true);
+      // A hint without a session is dropped, and the hint alone signs nobody in.
+      const stray = await json('GET', '/api/be/user', undefined, `${SIGNED_IN_COOKIE}=1`);
+      expect(stray.statusCode).toBe(401);
+      expect(cookies(stray).some((c) => c.startsWith(`${SIGNED_IN_COOKIE}=;`))).toBe(true);
     });
 
     it('answers 401 with one generic message for a wrong password or an unknown name', async () => {

@@ -9,6 +9,7 @@
 import { createHash, randomBytes } from 'node:crypto';
 import fastifyCookie from '@fastify/cookie';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { SIGNED_IN_COOKIE } from '../../src/domain/account';
 import type { Repositories, User } from '../db';
 import { sendError } from '../http/errors';
 import { RateLimiter } from './rate-limit';
@@ -57,10 +58,13 @@ function setSessionCookie(request: FastifyRequest, reply: FastifyReply, token: s
     secure: isSecure(request),
     expires: new Date(expiresAt),
   });
+  // The page's hint that someone may be signed in (src/domain/account.ts): no secret in it.
+  reply.setCookie(SIGNED_IN_COOKIE, '1', { path: '/', httpOnly: false, sameSite: 'lax', secure: isSecure(request), expires: new Date(expiresAt) });
 }
 
 export function clearSessionCookie(request: FastifyRequest, reply: FastifyReply): void {
   reply.clearCookie(SESSION_COOKIE, { path: '/', httpOnly: true, sameSite: 'lax', secure: isSecure(request) });
+  reply.clearCookie(SIGNED_IN_COOKIE, { path: '/', httpOnly: false, sameSite: 'lax', secure: isSecure(request) });
 }
 
 /** Creates a server-side session for `user` and sets its cookie. */
@@ -89,7 +93,11 @@ export async function loadUser(request: FastifyRequest, reply: FastifyReply): Pr
   const token = request.cookies[SESSION_COOKIE];
   request.user = null;
   request.sessionId = null;
-  if (!token || token.length > 200) return null;
+  if (!token || token.length > 200) {
+    // A hint left without its session (the session cookie was removed): drop it too.
+    if (request.cookies[SIGNED_IN_COOKIE] !== undefined) clearSessionCookie(request, reply);
+    return null;
+  }
   const id = hashToken(token);
   const { sessions, users } = app.auth.repos;
   const session = await sessions.get(id);

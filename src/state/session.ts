@@ -7,6 +7,7 @@
 import { proxy } from 'valtio';
 import * as account from '../api/account';
 import { ApiError } from '../api/client';
+import { hasSignedInHint } from '../domain/account';
 import { applyQuestAction, type QuestAction } from '../domain/quests';
 import { access, can, roleOf, type Capability, type RoleFlags } from '../domain/roles';
 import { openUpsell } from './layout';
@@ -54,10 +55,23 @@ function message(error: unknown): string {
 
 let loading: Promise<void> | null = null;
 
-/** Asks the server who is signed in, once; later calls reuse the answer. Never throws. */
+/** False only when the page can see that nobody is signed in (no signed-in hint cookie). */
+function maybeSignedIn(): boolean {
+  return typeof document === 'undefined' || hasSignedInHint(document.cookie);
+}
+
+/**
+ * Asks the server who is signed in, once; later calls reuse the answer. Never throws. Without
+ * the signed-in hint cookie (src/domain/account.ts) nobody is, and no request is made.
+ */
 export function loadSession(): Promise<void> {
   if (session.status === 'ready') return Promise.resolve();
   if (loading) return loading;
+  if (!maybeSignedIn()) {
+    session.user = null;
+    session.status = 'ready';
+    return Promise.resolve();
+  }
   session.status = 'loading';
   loading = account
     .fetchUser()

@@ -4,6 +4,7 @@
  */
 import { http, HttpResponse } from 'msw';
 import type { AccountUser } from '../../../api/account';
+import { SIGNED_IN_COOKIE } from '../../../domain/account';
 import type { Item, Quest } from '../../../domain/quests';
 import type { TileManifest } from '../../../domain/tiles';
 
@@ -33,7 +34,8 @@ export function mapApiHandlers({ markers, quests = [], items = [], questMaps = {
 }
 
 /**
- * The account calls, mocked: a server that knows one user (or nobody, `null`), answers
+ * The account calls, mocked: a server that knows one user (or nobody, `null`; the signed-in
+ * hint cookie is set in the document accordingly, as the real server does), answers
  * GET /api/be/user, sign-in / sign-up / sign-out and progress saves, and records every
  * account request so tests can prove that none was made.
  */
@@ -46,10 +48,17 @@ export interface MockAccountServer {
   handlers: ReturnType<typeof http.get>[];
 }
 
+/** Sets or clears the signed-in hint cookie in the test's document, as the real server does. */
+function setHint(on: boolean): void {
+  if (typeof document === 'undefined') return;
+  document.cookie = on ? `${SIGNED_IN_COOKIE}=1; path=/` : `${SIGNED_IN_COOKIE}=; path=/; expires=Thu, 01 Jan 1970 00:00:00 GMT`;
+}
+
 export function accountServer(initial: AccountUser | null, password = 'demo-pass'): MockAccountServer {
   const base = TEST_API_BASE;
   const server: MockAccountServer = { user: initial ? { ...initial } : null, requests: [], progressBodies: [], handlers: [] };
   let signedIn = initial !== null;
+  setHint(signedIn);
   const known = initial ? { ...initial } : null;
   const note = (request: Request) => server.requests.push(`${request.method} ${new URL(request.url).pathname}`);
   const unauthorized = () => HttpResponse.json({ error: 'unauthorized', message: 'sign in first' }, { status: 401 });
@@ -65,6 +74,7 @@ export function accountServer(initial: AccountUser | null, password = 'demo-pass
         return HttpResponse.json({ error: 'unauthorized', message: 'wrong name or password' }, { status: 401 });
       }
       signedIn = true;
+      setHint(true);
       server.user = server.user ?? { ...known };
       return HttpResponse.json({ user: server.user });
     }),
@@ -73,12 +83,14 @@ export function accountServer(initial: AccountUser | null, password = 'demo-pass
       const body = (await request.json()) as { name?: string; password?: string };
       if (known && body.name === known.name) return HttpResponse.json({ error: 'conflict', message: `the name "${body.name}" is taken` }, { status: 409 });
       signedIn = true;
+      setHint(true);
       server.user = { name: body.name ?? '', pro: false, admin: false, questsDone: [], questsHidden: [] };
       return HttpResponse.json({ user: server.user }, { status: 201 });
     }),
     http.post(`${base}/api/be/auth/logout`, ({ request }) => {
       note(request);
       signedIn = false;
+      setHint(false);
       return HttpResponse.json({ ok: true });
     }),
     http.post(`${base}/api/be/user/progress`, async ({ request }) => {
