@@ -3,7 +3,6 @@ import {
   FREE_QUEST_LIMIT, addToSelection, applyQuestAction, dropUnknownQuestMarkers, isQuestActive,
   normalizeSelection, parseQuestParam, removeFromSelection, sortQuests,
 } from './quests';
-import { access, can, roleOf } from './roles';
 
 describe('quest selection', () => {
   it('de-duplicates and cuts to 3 for free users, with the limit flag', () => {
@@ -59,27 +58,5 @@ describe('quest actions', () => {
     expect(isQuestActive('q', empty)).toBe(true);
     expect(isQuestActive('q', { questsDone: ['q'], questsHidden: [] })).toBe(false);
     expect(isQuestActive('q', { questsDone: [], questsHidden: ['q'] })).toBe(false);
-  });
-});
-
-describe('role table', () => {
-  it('maps flags to roles, admin first', () => {
-    expect(roleOf(null)).toBe('visitor');
-    expect(roleOf({ pro: true, admin: false })).toBe('pro');
-    expect(roleOf({ pro: true, admin: true })).toBe('admin');
-  });
-  it('answers every cell of the spec table', () => {
-    const visitor = { pro: false, admin: false };
-    const pro = { pro: true, admin: false };
-    const admin = { pro: false, admin: true };
-    expect(can(visitor, 'view') && can(pro, 'view') && can(admin, 'view')).toBe(true);
-    expect([access(visitor, 'questProgress'), access(pro, 'questProgress'), access(admin, 'questProgress')]).toEqual(['upsell', 'yes', 'notShown']);
-    expect([access(visitor, 'questsBeyondLimit'), access(pro, 'questsBeyondLimit'), access(admin, 'questsBeyondLimit')]).toEqual(['no', 'yes', 'notShown']);
-    for (const c of ['lookArrow', 'ownProgress', 'settings'] as const) {
-      expect([access(visitor, c), access(pro, c), access(admin, c)]).toEqual(['upsell', 'yes', 'notShown']);
-    }
-    for (const c of ['editMarkers', 'adminTools'] as const) {
-      expect([can(visitor, c), can(pro, c), can(admin, c)]).toEqual([false, false, true]);
-    }
   });
 });
