@@ -169,8 +169,18 @@ describe('marker store quest filter', () => {
     expect(uids(store.filter({ ...selected, hiddenCategories: ['Quests'] }))).toEqual(['plain']);
   });
 
-  it('rejects quest lists that are not string lists', () => {
+  it('drops the markers of done and hidden quests (own progress), even when followed', () => {
+    expect(uids(store.filter({ ...none, hiddenQuests: ['q1'] }))).toEqual(['plain', 'q2', 'gone', 'unlinked']);
+    expect(uids(store.filter({ ...none, selectedQuests: ['q1', 'q2'], hiddenQuests: ['q2'] }))).toEqual(['plain', 'q1a', 'q1b', 'unlinked']);
+    expect(uids(store.filter({ ...none, selectedQuests: ['q1', 'q2'], knownQuests: ['q1', 'q2'], hiddenQuests: ['q1', 'q2'] }))).toEqual(['plain', 'unlinked']);
+    // An empty list hides nothing; markers without a quest are never touched.
+    expect(uids(store.filter({ ...none, hiddenQuests: [] }))).toEqual(list.map((m) => m.uid));
+  });
+
+  it('rejects quest lists that are not string lists, naming every field', () => {
     expect(() => store.filter({ ...none, selectedQuests: 'q1' } as never)).toThrow(/selectedQuests/);
     expect(() => store.filter({ ...none, knownQuests: [1] } as never)).toThrow(MarkerListError);
+    expect(() => store.filter({ ...none, hiddenQuests: 'q1' } as never)).toThrow(MarkerListError);
+    expect(() => store.filter({ ...none, hiddenQuests: [null] } as never)).toThrow(/hiddenCategories.*levels.*selectedQuests, knownQuests, hiddenQuests/);
   });
 });

@@ -23,6 +23,11 @@ export interface MarkerFilterQuery {
    * it are dropped (spec §5). When absent (the list is not loaded yet), none are dropped.
    */
   knownQuests?: string[];
+  /**
+   * Quests whose markers are dropped even while followed: with own progress (pro), the user's
+   * done and hidden quests (spec §4). When absent, none are dropped for progress.
+   */
+  hiddenQuests?: string[];
 }
 
 export interface MarkerLoadResult {
@@ -104,6 +109,7 @@ export function filterIndices(markers: readonly Marker[], query: MarkerFilterQue
   const levels = query.levels ? new Set(query.levels) : null;
   const selectedQuests = query.selectedQuests ? new Set(query.selectedQuests) : null;
   const knownQuests = query.knownQuests ? new Set(query.knownQuests) : null;
+  const hiddenQuests = query.hiddenQuests ? new Set(query.hiddenQuests) : null;
   const out = new Uint32Array(markers.length);
   let n = 0;
   markers.forEach((m, i) => {
@@ -111,6 +117,7 @@ export function filterIndices(markers: readonly Marker[], query: MarkerFilterQue
     if (levels && !levels.has(m.level)) return;
     if (m.questUid) {
       if (knownQuests && !knownQuests.has(m.questUid)) return;
+      if (hiddenQuests && hiddenQuests.has(m.questUid)) return;
       if (selectedQuests && !selectedQuests.has(m.questUid)) return;
     }
     out[n++] = i;
@@ -131,7 +138,8 @@ function isFilterQuery(query: unknown): query is MarkerFilterQuery {
     !!q && typeof q === 'object' && strings(q.hiddenCategories) && strings(q.hiddenSubCategories) &&
     (q.levels === undefined || (Array.isArray(q.levels) && q.levels.every((l) => Number.isFinite(l)))) &&
     (q.selectedQuests === undefined || strings(q.selectedQuests)) &&
-    (q.knownQuests === undefined || strings(q.knownQuests))
+    (q.knownQuests === undefined || strings(q.knownQuests)) &&
+    (q.hiddenQuests === undefined || strings(q.hiddenQuests))
   );
 }
 
@@ -162,7 +170,7 @@ export function createMarkerStore(): MarkerStore {
       };
     },
     filter(query) {
-      if (!isFilterQuery(query)) throw new MarkerListError('filter query must have hiddenCategories, hiddenSubCategories (string lists), optional levels (numbers) and optional selectedQuests, knownQuests (string lists)');
+      if (!isFilterQuery(query)) throw new MarkerListError('filter query must have hiddenCategories, hiddenSubCategories (string lists), optional levels (numbers) and optional selectedQuests, knownQuests, hiddenQuests (string lists)');
       return filterIndices(markers, query);
     },
     get(uid) {
