@@ -3,10 +3,25 @@ import { setupServer } from 'msw/node';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { setApiBase } from '../api/client';
 import type { Quest } from '../domain/quests';
-import { closeLimitNotice, loadQuests, questFilterQuery, quests, resetQuests, selectQuests, setQuestList, toggleQuest } from './quests';
-import { session } from './session';
+import { accountServer, TEST_API_BASE } from '../ui/map/testing/mapApi';
+import {
+  closeLimitNotice,
+  enforceQuestLimit,
+  loadQuests,
+  questFilterQuery,
+  questMarks,
+  quests,
+  resetQuests,
+  runQuestActionAt,
+  selectQuests,
+  setQuestList,
+  toggleQuest,
+} from './quests';
+import { resetSession, session } from './session';
+import { resetSettings, updateSettings } from './settings';
+import { memoryStorage, setStorageBackend } from './storage';
 
-const BASE = 'http://raidmap.test';
+const BASE = TEST_API_BASE;
 const quest = (uid: string): Quest => ({ uid, name: `Quest ${uid}`, ruName: `Квест ${uid}`, trader: 'Prapor', requiredForKappa: true, requiredForLightkeeper: false, wikiUrl: `https://wiki.test/${uid}` });
 const list = ['a', 'b', 'c', 'd', 'e'].map(quest);
 
@@ -15,10 +30,15 @@ beforeAll(() => {
   server.listen({ onUnhandledRequest: 'error' });
   setApiBase(BASE);
 });
-beforeEach(() => resetQuests());
+beforeEach(() => {
+  setStorageBackend(memoryStorage());
+  resetQuests();
+});
 afterEach(() => {
   server.resetHandlers();
-  session.user = null;
+  resetSession();
+  resetSettings();
+  setStorageBackend(null);
 });
 afterAll(() => {
   server.close();
@@ -72,6 +92,71 @@ describe('quest selection', () => {
     expect(questFilterQuery()).toEqual({ selectedQuests: ['b'] });
     setQuestList(list);
     expect(questFilterQuery()).toEqual({ selectedQuests: ['b'], knownQuests: ['a', 'b', 'c', 'd', 'e'] });
+  });
+
+  it('cuts a pro selection to 3 with the notice once the user is pro no longer', () => {
+    session.user = { pro: true, admin: false, questsDone: [], questsHidden: [] };
+    selectQuests(['a', 'b', 'c', 'd']);
+    enforceQuestLimit();
+    expect(quests.selected).toEqual(['a', 'b', 'c', 'd']);
+    expect(quests.limitNotice).toBe(false);
+    session.user = null;
+    enforceQuestLimit();
+    expect(quests.selected).toEqual(['a', 'b', 'c']);
+    expect(quests.limitNotice).toBe(true);
+    closeLimitNotice();
+    enforceQuestLimit();
+    expect(quests.limitNotice).toBe(false);
+  });
+});
+
+describe('own progress', () => {
+  const pro = { name: 'pro', pro: true, admin: false, questsDone: ['a', 'c'], questsHidden: ['c', 'd'] };
+
+  it('leaves the done and hidden quests off the map for a pro user with own progress on', () => {
+    selectQuests(['a', 'b']);
+    session.user = { ...pro };
+    expect(questFilterQuery()).toEqual({ selectedQuests: ['a', 'b'], hiddenQuests: ['a', 'c', 'd'] });
+    setQuestList(list);
+    expect(questFilterQuery().hiddenQuests).toEqual(['a', 'c', 'd']);
+    expect(questFilterQuery().knownQuests).toHaveLength(5);
+  });
+
+  it('hides nothing when own progress is off, or for visitors and admins whatever the setting says', () => {
+    session.user = { ...pro };
+    updateSettings({ ownProgress: false });
+    expect(questFilterQuery()).not.toHaveProperty('hiddenQuests');
+    updateSettings({ ownProgress: true });
+    for (const user of [null, { ...pro, pro: false }, { ...pro, admin: true }]) {
+      session.user = user;
+      expect(questFilterQuery()).not.toHaveProperty('hiddenQuests');
+    }
+  });
+
+  it('marks done and hidden quests for everyone but admins', () => {
+    expect(questMarks({ ...pro }, 'c')).toEqual({ done: true, hidden: true });
+    expect(questMarks({ ...pro }, 'a')).toEqual({ done: true, hidden: false });
+    expect(questMarks({ ...pro }, 'b')).toEqual({ done: false, hidden: false });
+    // A former pro user keeps seeing their own progress; an admin sees none.
+    expect(questMarks({ ...pro, pro: false }, 'd')).toEqual({ done: false, hidden: true });
+    expect(questMarks({ ...pro, admin: true }, 'a')).toEqual({ done: false, hidden: false });
+    expect(questMarks(null, 'a')).toEqual({ done: false, hidden: false });
+  });
+});
+
+describe('quest actions from a place of the page', () => {
+  it('remembers where a failed action came from, so the error shows there only', async () => {
+    const account = accountServer({ name: 'pro', pro: true, admin: false, questsDone: [], questsHidden: [] });
+    server.use(...account.handlers);
+    session.user = { ...account.user! };
+    server.use(http.post(`${BASE}/api/be/user/progress`, () => HttpResponse.json({ error: 'internal', message: 'the database is away' }, { status: 500 }), { once: true }));
+    expect(await runQuestActionAt('popup', 'complete', 'a')).toBe('failed');
+    expect(quests.progressErrorAt).toBe('popup');
+    expect(session.progressError).toBe('the database is away');
+    expect(await runQuestActionAt('row-b', 'hide', 'b')).toBe('saved');
+    // A later success clears the error; where it was no longer matters.
+    expect(session.progressError).toBeNull();
+    expect(session.user?.questsHidden).toEqual(['b']);
   });
 });
 

@@ -2,11 +2,15 @@
  * The quest cache (GET /api/be/quests, loaded once per page session) and the quests the
  * visitor follows on the map. Selection rules are the domain's (src/domain/quests.ts):
  * ids de-duplicated, free users cut to 3, a fourth addition ignored with a limit notice.
+ * Also how the user's own progress shows: done quests dimmed, hidden ones marked, and with
+ * own progress in force (pro) their markers left off the map.
  */
 import { proxy, ref } from 'valtio';
 import { fetchQuests } from '../api/quests';
-import { addToSelection, normalizeSelection, removeFromSelection, type Quest } from '../domain/quests';
-import { isPro } from './session';
+import { addToSelection, normalizeSelection, removeFromSelection, type Quest, type QuestAction, type QuestProgress } from '../domain/quests';
+import { roleOf, type RoleFlags } from '../domain/roles';
+import { isPro, runQuestAction, session, type QuestActionResult } from './session';
+import { effectiveSettings } from './settings';
 
 export type QuestsStatus = 'idle' | 'loading' | 'ready' | 'error';
 
@@ -18,9 +22,11 @@ export interface QuestsState {
   selected: string[];
   /** The limit notice shows (a selection was cut, or a fourth quest was refused). */
   limitNotice: boolean;
+  /** The place of the page (a list row, the marker popup…) whose quest action failed last: the error shows there. */
+  progressErrorAt: string | null;
 }
 
-export const quests = proxy<QuestsState>({ status: 'idle', list: [], selected: [], limitNotice: false });
+export const quests = proxy<QuestsState>({ status: 'idle', list: [], selected: [], limitNotice: false, progressErrorAt: null });
 
 let loading: Promise<void> | null = null;
 
@@ -81,10 +87,56 @@ export function closeLimitNotice(): void {
   quests.limitNotice = false;
 }
 
-/** The worker's quest filter: followed quests, and the known quest uids once the list is loaded. */
-export function questFilterQuery(): { selectedQuests: string[]; knownQuests?: string[] } {
-  const selectedQuests = [...quests.selected];
-  return quests.status === 'ready' ? { selectedQuests, knownQuests: quests.list.map((q) => q.uid) } : { selectedQuests };
+/**
+ * The free limit applied again to what is followed: when a pro user signs out (or is pro no
+ * longer), more than 3 followed quests are cut to 3 and the limit notice shows.
+ */
+export function enforceQuestLimit(): void {
+  const { ids, limited } = normalizeSelection(quests.selected, isPro());
+  if (!limited) return;
+  quests.selected = ids;
+  quests.limitNotice = true;
+}
+
+export interface QuestFilterQuery {
+  selectedQuests: string[];
+  knownQuests?: string[];
+  hiddenQuests?: string[];
+}
+
+/**
+ * The worker's quest filter: followed quests, the known quest uids once the list is loaded,
+ * and, while own progress is in force (pro, setting on), the done and hidden quests.
+ */
+export function questFilterQuery(): QuestFilterQuery {
+  const query: QuestFilterQuery = { selectedQuests: [...quests.selected] };
+  if (quests.status === 'ready') query.knownQuests = quests.list.map((q) => q.uid);
+  const user = session.user;
+  if (user && effectiveSettings(user).ownProgress) query.hiddenQuests = [...new Set([...user.questsDone, ...user.questsHidden])];
+  return query;
+}
+
+export interface QuestMarks {
+  /** Completed: shown dimmed. */
+  done: boolean;
+  /** Hidden by the user: marked, and left out of the list while own progress is in force. */
+  hidden: boolean;
+}
+
+/** How a quest shows to this user (spec §4): admins see no progress at all, everyone else their own. */
+export function questMarks(user: (RoleFlags & Partial<QuestProgress>) | null | undefined, questUid: string): QuestMarks {
+  if (!user || roleOf(user) === 'admin') return { done: false, hidden: false };
+  return { done: !!user.questsDone?.includes(questUid), hidden: !!user.questsHidden?.includes(questUid) };
+}
+
+/**
+ * complete / reopen / hide / show (state/session's runQuestAction) on behalf of one place of
+ * the page, so that a failure is shown at that place and nowhere else.
+ */
+export async function runQuestActionAt(place: string, action: QuestAction, questUid: string): Promise<QuestActionResult> {
+  const result = await runQuestAction(action, questUid);
+  if (result === 'failed') quests.progressErrorAt = place;
+  return result;
 }
 
 /** Back to nothing loaded and nothing followed (tests). */
@@ -94,4 +146,5 @@ export function resetQuests(): void {
   quests.list = [];
   quests.selected = [];
   quests.limitNotice = false;
+  quests.progressErrorAt = null;
 }

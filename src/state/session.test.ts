@@ -1,12 +1,29 @@
-import { afterEach, describe, expect, it } from 'vitest';
-import { layout, setPanelsShown, togglePanels } from './layout';
+import { http, HttpResponse } from 'msw';
+import { setupServer } from 'msw/node';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import type { AccountUser } from '../api/account';
+import { setApiBase } from '../api/client';
+import { accountServer, TEST_API_BASE } from '../ui/map/testing/mapApi';
+import { closeUpsell, layout, setPanelsShown, togglePanels } from './layout';
 import { currentPlayer, player, setPlayerPosition } from './player';
-import { isPro, sessionCan, setSessionUser } from './session';
+import { isPro, resetSession, runQuestAction, session, sessionCan, setSessionUser } from './session';
 
+const server = setupServer();
+
+beforeAll(() => {
+  server.listen({ onUnhandledRequest: 'error' });
+  setApiBase(TEST_API_BASE);
+});
 afterEach(() => {
-  setSessionUser(null);
+  server.resetHandlers();
+  resetSession();
+  closeUpsell();
   setPanelsShown(true);
   setPlayerPosition(null);
+});
+afterAll(() => {
+  server.close();
+  setApiBase('');
 });
 
 describe('session', () => {
@@ -47,5 +64,111 @@ describe('player', () => {
     expect(player.position?.x).toBe(1);
     setPlayerPosition(null);
     expect(currentPlayer()).toBeNull();
+  });
+});
+
+describe('quest actions', () => {
+  const pro: AccountUser = { name: 'pro', pro: true, admin: false, questsDone: ['q-old'], questsHidden: ['q-gone'] };
+
+  /** A mocked account server that knows `user`, with the session signed in as `signedInAs` (default: the same user). */
+  function signedIn(user: AccountUser | null, signedInAs: AccountUser | null = user) {
+    const account = accountServer(user);
+    server.use(...account.handlers);
+    setSessionUser(signedInAs && { ...signedInAs, questsDone: [...signedInAs.questsDone], questsHidden: [...signedInAs.questsHidden] });
+    return account;
+  }
+
+  it('shows a signed-out visitor the upsell and sends nothing', async () => {
+    const account = signedIn(null);
+    expect(await runQuestAction('complete', 'q1')).toBe('upsell');
+    expect(layout.upsellOpen).toBe(true);
+    expect(account.requests).toEqual([]);
+    expect(session.user).toBeNull();
+  });
+
+  it('shows a signed-in user without pro the upsell and sends nothing', async () => {
+    const visitor = { ...pro, name: 'visitor', pro: false };
+    const account = signedIn(visitor);
+    for (const action of ['complete', 'reopen', 'hide', 'show'] as const) {
+      closeUpsell();
+      expect(await runQuestAction(action, 'q-old')).toBe('upsell');
+      expect(layout.upsellOpen).toBe(true);
+    }
+    expect(account.requests).toEqual([]);
+    expect(session.user).toEqual(visitor);
+  });
+
+  it('gives an admin no such action: nothing sent, no upsell', async () => {
+    const account = signedIn({ ...pro, name: 'admin', pro: false, admin: true });
+    expect(await runQuestAction('hide', 'q1')).toBe('notShown');
+    expect(layout.upsellOpen).toBe(false);
+    expect(account.requests).toEqual([]);
+  });
+
+  it('refreshes a pro user first, saves only the changed list, and takes the server’s answer', async () => {
+    // Another tab completed q-other meanwhile: the refresh picks it up and the save keeps it.
+    const account = signedIn({ ...pro, questsDone: ['q-old', 'q-other'] }, pro);
+    const pending = runQuestAction('complete', 'q1');
+    expect(session.pendingQuest).toBe('q1');
+    expect(await pending).toBe('saved');
+    expect(account.requests).toEqual(['GET /api/be/user', 'POST /api/be/user/progress']);
+    expect(account.progressBodies).toEqual([{ questsDone: ['q-old', 'q-other', 'q1'] }]);
+    expect(session.user).toEqual(account.user);
+    expect(session.user?.questsDone).toEqual(['q-old', 'q-other', 'q1']);
+    expect(session.pendingQuest).toBeNull();
+
+    expect(await runQuestAction('show', 'q-gone')).toBe('saved');
+    expect(account.progressBodies[1]).toEqual({ questsHidden: [] });
+    expect(await runQuestAction('hide', 'q2')).toBe('saved');
+    expect(account.progressBodies[2]).toEqual({ questsHidden: ['q2'] });
+    expect(await runQuestAction('reopen', 'q-old')).toBe('saved');
+    expect(account.progressBodies[3]).toEqual({ questsDone: ['q-other', 'q1'] });
+    expect(session.user).toEqual({ ...pro, questsDone: ['q-other', 'q1'], questsHidden: ['q2'] });
+    expect(session.progressError).toBeNull();
+  });
+
+  it('saves nothing when the refresh finds the user no longer pro, and shows the upsell', async () => {
+    const account = signedIn({ ...pro, pro: false }, pro);
+    expect(await runQuestAction('complete', 'q1')).toBe('upsell');
+    expect(account.requests).toEqual(['GET /api/be/user']);
+    expect(session.user?.pro).toBe(false);
+    expect(session.user?.questsDone).toEqual(['q-old']);
+    expect(layout.upsellOpen).toBe(true);
+    expect(session.pendingQuest).toBeNull();
+  });
+
+  it('saves nothing when the refresh finds the user signed out', async () => {
+    const account = signedIn(pro);
+    server.use(http.get(`${TEST_API_BASE}/api/be/user`, () => HttpResponse.json({ error: 'unauthorized', message: 'sign in first' }, { status: 401 })));
+    expect(await runQuestAction('complete', 'q1')).toBe('upsell');
+    expect(account.progressBodies).toEqual([]);
+    expect(session.user).toBeNull();
+  });
+
+  it('reports a failed save with the server’s message and leaves the user as it was', async () => {
+    const account = signedIn(pro);
+    server.use(http.post(`${TEST_API_BASE}/api/be/user/progress`, () => HttpResponse.json({ error: 'internal', message: 'progress could not be stored' }, { status: 500 })));
+    expect(await runQuestAction('complete', 'q1')).toBe('failed');
+    expect(session.progressError).toBe('progress could not be stored');
+    expect(session.user).toEqual(pro);
+    expect(session.pendingQuest).toBeNull();
+    expect(account.requests).toEqual(['GET /api/be/user']);
+  });
+
+  it('reports a failed refresh and sends no save', async () => {
+    const account = signedIn(pro);
+    server.use(http.get(`${TEST_API_BASE}/api/be/user`, () => HttpResponse.json({ error: 'unavailable', message: 'the server is restarting' }, { status: 503 })));
+    expect(await runQuestAction('hide', 'q1')).toBe('failed');
+    expect(session.progressError).toBe('the server is restarting');
+    expect(session.user).toEqual(pro);
+    expect(account.progressBodies).toEqual([]);
+  });
+
+  it('answers busy while another action is being saved', async () => {
+    const account = signedIn(pro);
+    const first = runQuestAction('complete', 'q1');
+    expect(await runQuestAction('complete', 'q2')).toBe('busy');
+    expect(await first).toBe('saved');
+    expect(account.progressBodies).toEqual([{ questsDone: ['q-old', 'q1'] }]);
   });
 });
