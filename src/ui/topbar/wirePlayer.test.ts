@@ -4,7 +4,9 @@ import { lookArrowAngle, playerToMap } from '../../domain/position';
 import type { PlayerMarker } from '../../engine/types';
 import { closeMap, mapView, openMap } from '../../state/mapView';
 import { setPlayerPosition } from '../../state/player';
-import { setSessionUser } from '../../state/session';
+import { session, setSessionUser } from '../../state/session';
+import { loadSettings, settings, updateSettings } from '../../state/settings';
+import { memoryStorage, setStorageBackend } from '../../state/storage';
 import { createFakeEngine } from '../map/testing/fakeEngine';
 import { playerMarker, wirePlayer } from './wirePlayer';
 
@@ -13,11 +15,20 @@ const flush = () => new Promise((resolve) => setTimeout(resolve, 0));
 const setPlayerCalls = (engine: ReturnType<typeof createFakeEngine>) =>
   engine.calls.filter((c) => c.method === 'setPlayer').map((c) => [c.args[0] as PlayerMarker | null, c.args[1] as boolean] as const);
 
-beforeEach(() => openMap('factory'));
+const pro = { name: 'pro', pro: true, admin: false, questsDone: [], questsHidden: [] };
+const admin = { name: 'admin', pro: false, admin: true, questsDone: [], questsHidden: [] };
+
+beforeEach(() => {
+  setStorageBackend(memoryStorage());
+  loadSettings();
+  openMap('factory');
+});
 afterEach(() => {
   setPlayerPosition(null);
   setSessionUser(null);
   closeMap();
+  setStorageBackend(null);
+  loadSettings();
 });
 
 describe('playerMarker', () => {
@@ -68,5 +79,105 @@ describe('wirePlayer', () => {
     expect(setPlayerCalls(engine)).toHaveLength(1);
     expect(mapView.level).toBe(2);
     off();
+  });
+
+  describe('look arrow', () => {
+    const LOOK = { x: 5, y: 6, z: 0, look: 90 };
+    const arrow = lookArrowAngle(LOOK.look, factory);
+    const arrows = (engine: ReturnType<typeof createFakeEngine>) => setPlayerCalls(engine).map(([marker, ping]) => [marker?.arrowAngle ?? null, ping]);
+
+    it('shows for a pro user with the setting on, and never for visitors or admins', async () => {
+      setPlayerPosition(LOOK);
+      for (const user of [null, { ...pro, pro: false }, admin]) {
+        setSessionUser(user);
+        const engine = createFakeEngine();
+        const off = wirePlayer(engine, factory);
+        expect(arrows(engine)).toEqual([[null, true]]);
+        off();
+      }
+      setSessionUser(pro);
+      const engine = createFakeEngine();
+      const off = wirePlayer(engine, factory);
+      expect(arrows(engine)).toEqual([[arrow, true]]);
+      off();
+    });
+
+    it('redraws without a ping when the setting is switched, and only when the arrow changes', async () => {
+      setSessionUser(pro);
+      setPlayerPosition(LOOK);
+      const engine = createFakeEngine();
+      const off = wirePlayer(engine, factory);
+      updateSettings({ lookArrow: false });
+      await flush();
+      updateSettings({ markerSize: 1.5 });
+      await flush();
+      updateSettings({ lookArrow: true });
+      await flush();
+      expect(arrows(engine)).toEqual([
+        [arrow, true],
+        [null, false],
+        [arrow, false],
+      ]);
+      off();
+    });
+
+    it('follows the session: signing out hides the arrow, a pro user signing in gets it back', async () => {
+      setSessionUser(pro);
+      setPlayerPosition(LOOK);
+      const engine = createFakeEngine();
+      const off = wirePlayer(engine, factory);
+      setSessionUser(null);
+      await flush();
+      // A session change that does not touch the arrow draws nothing.
+      session.progressError = 'offline';
+      await flush();
+      setSessionUser(pro);
+      await flush();
+      expect(arrows(engine)).toEqual([
+        [arrow, true],
+        [null, false],
+        [arrow, false],
+      ]);
+      session.progressError = null;
+      off();
+    });
+
+    it('keeps a visitor without the arrow whatever the setting says', async () => {
+      setPlayerPosition(LOOK);
+      const engine = createFakeEngine();
+      const off = wirePlayer(engine, factory);
+      updateSettings({ lookArrow: false });
+      await flush();
+      updateSettings({ lookArrow: true });
+      await flush();
+      expect(arrows(engine)).toEqual([[null, true]]);
+      expect(settings.lookArrow).toBe(true);
+      off();
+    });
+
+    it('draws nothing when there is no position, then the new arrow state with the next position', async () => {
+      setSessionUser(pro);
+      const engine = createFakeEngine();
+      const off = wirePlayer(engine, factory);
+      updateSettings({ lookArrow: false });
+      await flush();
+      expect(setPlayerCalls(engine)).toEqual([]);
+      setPlayerPosition(LOOK);
+      await flush();
+      expect(arrows(engine)).toEqual([[null, true]]);
+      off();
+    });
+
+    it('stops listening when disposed', async () => {
+      setSessionUser(pro);
+      setPlayerPosition(LOOK);
+      const engine = createFakeEngine();
+      const off = wirePlayer(engine, factory);
+      off();
+      updateSettings({ lookArrow: false });
+      setSessionUser(null);
+      await flush();
+      expect(setPlayerCalls(engine)).toHaveLength(1);
+    });
   });
 });

@@ -1,7 +1,8 @@
 /**
  * Player position → engine: on every update the where-am-I marker moves (with a 2 s ping),
  * the level follows the height, and when the map is zoomed in beyond its start zoom the view
- * centres on the player. The look arrow is a pro feature (role table: lookArrow).
+ * centres on the player. The look arrow shows when the settings in force have it: a pro user
+ * with "Look direction arrow" on (role table: lookArrow; map settings: lookArrow).
  */
 import { subscribe } from 'valtio';
 import { levelForHeight, type MapDefinition } from '../../domain/maps';
@@ -9,7 +10,8 @@ import { lookArrowAngle, playerToMap, type PlayerPosition } from '../../domain/p
 import type { MapEngineApi, PlayerMarker } from '../../engine/types';
 import { setLevel } from '../../state/mapView';
 import { player } from '../../state/player';
-import { session, sessionCan } from '../../state/session';
+import { session } from '../../state/session';
+import { effectiveSettings, settings } from '../../state/settings';
 
 /** The engine's where-am-I marker for a position; the arrow only where the user may see it. */
 export function playerMarker(position: PlayerPosition, map: Pick<MapDefinition, 'transform'>, showArrow: boolean): PlayerMarker {
@@ -20,14 +22,17 @@ export function playerMarker(position: PlayerPosition, map: Pick<MapDefinition, 
 /** Subscribes the engine to the player position; returns the unsubscribe function. */
 export function wirePlayer(engine: MapEngineApi, map: MapDefinition): () => void {
   let lastUpdate = -1;
+  /** Whether the marker has its arrow: read afresh at each draw and on each session or settings change. */
+  let arrowShown = effectiveSettings().lookArrow;
 
   const show = (ping: boolean) => {
     const position = player.position;
+    arrowShown = effectiveSettings().lookArrow;
     if (!position) {
       engine.setPlayer(null, false);
       return;
     }
-    const marker = playerMarker(position, map, sessionCan('lookArrow'));
+    const marker = playerMarker(position, map, arrowShown);
     if (ping) {
       setLevel(levelForHeight(map, position.z));
       if (engine.camera().zoom > map.startZoom) engine.setView({ x: marker.mapX, y: marker.mapY });
@@ -44,10 +49,18 @@ export function wirePlayer(engine: MapEngineApi, map: MapDefinition): () => void
   if (player.position) onPlayer();
   else lastUpdate = player.updates;
   const offPlayer = subscribe(player, onPlayer);
-  // Signing in or out shows or hides the arrow without a new ping.
-  const offSession = subscribe(session, () => show(false));
+  // Signing in or out, or switching the arrow in the settings, redraws without a new ping.
+  const onArrow = () => {
+    const wanted = effectiveSettings().lookArrow;
+    if (wanted === arrowShown) return;
+    arrowShown = wanted;
+    if (player.position) show(false);
+  };
+  const offSession = subscribe(session, onArrow);
+  const offSettings = subscribe(settings, onArrow);
   return () => {
     offPlayer();
     offSession();
+    offSettings();
   };
 }
