@@ -5,14 +5,14 @@ import { LevelList } from './LevelList';
 import { QuestList } from './QuestList';
 import { SettingsButton } from './SettingsButton';
 
-export function RightPanel({ map, onUpsell }: { map: Pick<MapDefinition, 'id' | 'levels'>; onUpsell: () => void }) {
+export function RightPanel({ map }: { map: Pick<MapDefinition, 'id' | 'levels'> }) {
   const { t } = useTranslation();
   return (
     <aside className="map-panel map-panel--right" aria-label={t('panels.rightPanel')}>
       <LevelList map={map} />
       <QuestList mapId={map.id} />
       <div className="map-panel__footer">
-        <SettingsButton onUpsell={onUpsell} />
+        <SettingsButton />
       </div>
     </aside>
   );

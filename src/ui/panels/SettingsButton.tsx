@@ -1,20 +1,15 @@
 /**
- * The Settings button (spec §6): a visitor sees it marked Pro and gets the pro-upsell popup;
- * pro users get the settings popup (issue 4); admins do not see it.
+ * The Settings button (spec §6): pro users open the settings popup; a visitor sees it marked
+ * Pro and gets the pro-upsell popup instead (nothing else changes); admins do not see it.
  */
 import { useId } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useSnapshot } from 'valtio';
 import { access } from '../../domain/roles';
+import { openSettings, openUpsell } from '../../state/layout';
 import { session } from '../../state/session';
 
-export interface SettingsButtonProps {
-  onUpsell: () => void;
-  /** Opens the settings popup; while there is none the button is disabled for pro users. */
-  onSettings?: () => void;
-}
-
-export function SettingsButton({ onUpsell, onSettings }: SettingsButtonProps) {
+export function SettingsButton() {
   const { t } = useTranslation();
   const { user } = useSnapshot(session);
   const noteId = useId();
@@ -22,14 +17,14 @@ export function SettingsButton({ onUpsell, onSettings }: SettingsButtonProps) {
   if (rule === 'notShown' || rule === 'no') return null;
   if (rule === 'yes') {
     return (
-      <button type="button" className="map-panel__button" onClick={onSettings} disabled={!onSettings}>
+      <button type="button" className="map-panel__button" aria-haspopup="dialog" onClick={openSettings}>
         {t('panels.settings')}
       </button>
     );
   }
   return (
     <>
-      <button type="button" className="map-panel__button" aria-describedby={noteId} onClick={onUpsell}>
+      <button type="button" className="map-panel__button" aria-haspopup="dialog" aria-describedby={noteId} onClick={openUpsell}>
         {t('panels.settings')}
         <span className="pro-badge" aria-hidden="true">
           {t('panels.pro')}

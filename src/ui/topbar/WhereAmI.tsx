@@ -3,6 +3,7 @@ import { useTranslation } from 'react-i18next';
 import { useSnapshot } from 'valtio';
 import { NO_POSITION, recogniseScreenshotName } from '../../domain/position';
 import { player, setPlayerPosition } from '../../state/player';
+import { LookArrowToggle } from '../settings/LookArrowToggle';
 
 type Result = 'none' | 'found' | 'notRecognised';
 
@@ -11,7 +12,8 @@ const round2 = (n: number) => Math.round(n * 100) / 100;
 /**
  * The where-am-I box: a screenshot file name pasted (applied at once) or typed (applied on
  * Enter or when the box loses focus) becomes the player position. A name that is not
- * recognised puts the player at 0, 0, 0 with no look (spec §5) and says so.
+ * recognised puts the player at 0, 0, 0 with no look (spec §5) and says so. Below it, the
+ * look-direction arrow toggle (pro; marked Pro for visitors, absent for admins).
  */
 export function WhereAmI({ onHelp }: { onHelp: () => void }) {
   const { t } = useTranslation();
@@ -76,6 +78,7 @@ export function WhereAmI({ onHelp }: { onHelp: () => void }) {
           t('whereAmI.found', { x: round2(position.x), y: round2(position.y), z: round2(position.z) })}
         {result === 'none' && t('whereAmI.intro')}
       </p>
+      <LookArrowToggle />
     </form>
   );
 }

@@ -1,0 +1,49 @@
+/**
+ * "Look direction arrow" where the player marker is set (the where-am-I bar). A pro user
+ * switches the setting itself (kept in `map:settings`, the same one as in the settings
+ * popup); a visitor sees it unchecked and marked Pro, and trying it opens the upsell with
+ * nothing changed; an admin does not see it (role table: lookArrow).
+ */
+import { useId } from 'react';
+import { useTranslation } from 'react-i18next';
+import { useSnapshot } from 'valtio';
+import { access } from '../../domain/roles';
+import { openUpsell } from '../../state/layout';
+import { session } from '../../state/session';
+import { settings, updateSettings } from '../../state/settings';
+
+export function LookArrowToggle() {
+  const { t } = useTranslation();
+  const { user } = useSnapshot(session);
+  const { lookArrow } = useSnapshot(settings);
+  const noteId = useId();
+  const rule = access(user, 'lookArrow');
+  if (rule !== 'yes' && rule !== 'upsell') return null;
+  const upsell = rule === 'upsell';
+
+  return (
+    <span className={upsell ? 'look-arrow-toggle look-arrow-toggle--pro' : 'look-arrow-toggle'}>
+      <label className="look-arrow-toggle__label">
+        {/* Controlled: for a visitor it stays unticked, since a change only opens the upsell.
+            (No preventDefault on the click: React restores a controlled box itself.) */}
+        <input
+          type="checkbox"
+          checked={upsell ? false : lookArrow}
+          aria-describedby={upsell ? noteId : undefined}
+          onChange={(event) => (upsell ? openUpsell() : updateSettings({ lookArrow: event.target.checked }))}
+        />
+        <span>{t('settings.lookArrow')}</span>
+        {upsell && (
+          <span className="pro-badge" aria-hidden="true">
+            {t('panels.pro')}
+          </span>
+        )}
+      </label>
+      {upsell && (
+        <span id={noteId} hidden>
+          {t('panels.proFeature')}
+        </span>
+      )}
+    </span>
+  );
+}
