@@ -1,4 +1,5 @@
 import { useTranslation } from 'react-i18next';
+import { AccountMenu } from '../account/AccountMenu';
 import { MapList } from '../MapList';
 import { useDocumentTitle } from '../useDocumentTitle';
 
@@ -8,7 +9,10 @@ export function HomePage() {
   return (
     <main className="page">
       <header className="page__header">
-        <h1 className="brand">{t('site.name')}</h1>
+        <div className="page__header-bar">
+          <h1 className="brand">{t('site.name')}</h1>
+          <AccountMenu />
+        </div>
         <p className="page__tagline">{t('site.tagline')}</p>
       </header>
       <section aria-labelledby="maps-heading">

@@ -4,6 +4,7 @@ import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import { useSnapshot } from 'valtio';
 import { layout, togglePanels } from '../../state/layout';
+import { AccountMenu } from '../account/AccountMenu';
 import { HelpPopup } from '../popups/HelpPopup';
 import { LanguageSwitch } from './LanguageSwitch';
 import { useFullscreen } from './useFullscreen';
@@ -11,7 +12,7 @@ import { usePosHash } from './usePosHash';
 import { WhereAmI } from './WhereAmI';
 import './topbar.css';
 
-/** The map page's top bar: home, map name, Show / Hide panels, Full screen, Where am I, language. */
+/** The map page's top bar: home, map name, Show / Hide panels, Full screen, Where am I, language, account. */
 export function TopBar({ title }: { title: string }) {
   const { t } = useTranslation();
   const { panelsShown } = useSnapshot(layout);
@@ -43,6 +44,7 @@ export function TopBar({ title }: { title: string }) {
           {t('topbar.whereAmI')}
         </button>
         <LanguageSwitch />
+        <AccountMenu />
       </div>
       {whereOpen && <WhereAmI onHelp={() => setHelpOpen(true)} />}
       {/* On the body, so no panel's stacking order can cover it. */}

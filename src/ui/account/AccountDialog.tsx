@@ -1,0 +1,156 @@
+/**
+ * The account dialog (layout.accountDialog): sign in, or create an account, with a name and a
+ * password. The sign-up form states the server's rules and checks them before sending; a
+ * refusal from the server (wrong password, name taken, too many attempts) shows as an alert
+ * and the dialog stays open. On success the session holds the user and the dialog closes.
+ */
+import { useEffect, useId, useRef, useState, type FormEvent } from 'react';
+import { useTranslation } from 'react-i18next';
+import { ApiError } from '../../api/client';
+import { closeAccountDialog, openAccountDialog } from '../../state/layout';
+import { signIn, signUp } from '../../state/session';
+import { Popup } from '../popups/Popup';
+import { accountErrorText, type AccountForm } from './accountError';
+import { nameProblem, passwordProblem, type NameProblem, type PasswordProblem } from './credentialRules';
+import './account.css';
+
+export interface AccountDialogProps {
+  form: AccountForm;
+  /** Called once the user is signed in and the dialog has closed. */
+  onSignedIn: () => void;
+}
+
+export function AccountDialog({ form, onSignedIn }: AccountDialogProps) {
+  const { t } = useTranslation();
+  const [name, setName] = useState('');
+  const [password, setPassword] = useState('');
+  const [submitted, setSubmitted] = useState(false);
+  const [sending, setSending] = useState(false);
+  const [error, setError] = useState<string | null>(null);
+  const nameRef = useRef<HTMLInputElement>(null);
+  const passwordRef = useRef<HTMLInputElement>(null);
+  const id = useId();
+  const signingUp = form === 'signUp';
+
+  // After the popup has focused itself: start typing in the name field.
+  useEffect(() => {
+    nameRef.current?.focus();
+  }, [form]);
+
+  // Sign-in only needs both fields filled; sign-up checks the server's rules as the user types.
+  const nameIssue: NameProblem | null = signingUp ? nameProblem(name) : name === '' ? 'empty' : null;
+  const passwordIssue: PasswordProblem | null = signingUp ? passwordProblem(password) : password === '' ? 'empty' : null;
+  const showNameIssue = nameIssue !== null && (submitted || nameIssue !== 'empty');
+  const showPasswordIssue = passwordIssue !== null && (submitted || passwordIssue !== 'empty');
+
+  const nameText = showNameIssue
+    ? nameIssue === 'empty'
+      ? t('account.dialog.nameEmpty')
+      : nameIssue === 'characters'
+        ? t('account.dialog.nameCharacters')
+        : t('account.dialog.nameLength')
+    : signingUp
+      ? t('account.dialog.nameHint')
+      : null;
+  const passwordText = showPasswordIssue
+    ? passwordIssue === 'empty'
+      ? t('account.dialog.passwordEmpty')
+      : t('account.dialog.passwordLength')
+    : signingUp
+      ? t('account.dialog.passwordHint')
+      : null;
+
+  function switchForm() {
+    setSubmitted(false);
+    setError(null);
+    openAccountDialog(signingUp ? 'signIn' : 'signUp');
+  }
+
+  async function submit(event: FormEvent<HTMLFormElement>) {
+    event.preventDefault();
+    if (sending) return;
+    setSubmitted(true);
+    if (nameIssue || passwordIssue) {
+      (nameIssue ? nameRef : passwordRef).current?.focus();
+      return;
+    }
+    setSending(true);
+    setError(null);
+    try {
+      await (signingUp ? signUp : signIn)({ name, password });
+    } catch (caught) {
+      setError(accountErrorText(t, caught, form, name));
+      setSending(false);
+      // Put the caret where the fix goes: the name when it is taken, else the password.
+      const field = caught instanceof ApiError && caught.status === 409 ? nameRef.current : passwordRef.current;
+      field?.focus();
+      field?.select();
+      return;
+    }
+    closeAccountDialog();
+    onSignedIn();
+  }
+
+  const title = signingUp ? t('account.dialog.signUpTitle') : t('account.dialog.signInTitle');
+  return (
+    <Popup title={title} onClose={closeAccountDialog} maxWidth={380} className="account-dialog">
+      <form className="account-dialog__form" noValidate onSubmit={(event) => void submit(event)}>
+        <div className="account-dialog__field">
+          <label htmlFor={`${id}-name`}>{t('account.dialog.name')}</label>
+          <input
+            ref={nameRef}
+            id={`${id}-name`}
+            className="account-dialog__input"
+            type="text"
+            name="username"
+            autoComplete="username"
+            autoCapitalize="none"
+            spellCheck={false}
+            value={name}
+            onChange={(event) => setName(event.target.value)}
+            aria-invalid={showNameIssue}
+            aria-describedby={nameText ? `${id}-name-hint` : undefined}
+          />
+          {nameText && (
+            <p id={`${id}-name-hint`} className={showNameIssue ? 'account-dialog__hint account-dialog__hint--problem' : 'account-dialog__hint'} aria-live="polite">
+              {nameText}
+            </p>
+          )}
+        </div>
+        <div className="account-dialog__field">
+          <label htmlFor={`${id}-password`}>{t('account.dialog.password')}</label>
+          <input
+            ref={passwordRef}
+            id={`${id}-password`}
+            className="account-dialog__input"
+            type="password"
+            name="password"
+            autoComplete={signingUp ? 'new-password' : 'current-password'}
+            value={password}
+            onChange={(event) => setPassword(event.target.value)}
+            aria-invalid={showPasswordIssue}
+            aria-describedby={passwordText ? `${id}-password-hint` : undefined}
+          />
+          {passwordText && (
+            <p id={`${id}-password-hint`} className={showPasswordIssue ? 'account-dialog__hint account-dialog__hint--problem' : 'account-dialog__hint'} aria-live="polite">
+              {passwordText}
+            </p>
+          )}
+        </div>
+        {error && (
+          <p role="alert" className="account-dialog__error">
+            {error}
+          </p>
+        )}
+        <div className="account-dialog__actions">
+          <button type="submit" className="button" disabled={sending} aria-busy={sending}>
+            {signingUp ? t('account.dialog.signUp') : t('account.dialog.signIn')}
+          </button>
+          <button type="button" className="account-dialog__switch" onClick={switchForm}>
+            {signingUp ? t('account.dialog.toSignIn') : t('account.dialog.toSignUp')}
+          </button>
+        </div>
+      </form>
+    </Popup>
+  );
+}

@@ -1,0 +1,378 @@
+import { act, render, screen, waitFor, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { http, HttpResponse } from 'msw';
+import { setupServer } from 'msw/node';
+import { createMemoryRouter } from 'react-router';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
+import type { AccountUser } from '../../api/account';
+import { SIGNED_IN_COOKIE } from '../../domain/account';
+import { setApiBase } from '../../api/client';
+import { setLanguage } from '../../i18n';
+import { closeAccountDialog, closeUpsell, layout } from '../../state/layout';
+import { resetSession, session } from '../../state/session';
+import { memoryStorage, setStorageBackend } from '../../state/storage';
+import { App } from '../App';
+import { accountServer, TEST_API_BASE as BASE, type MockAccountServer } from '../map/testing/mapApi';
+import { routes } from '../routes';
+
+// The map page is not opened here; keep PixiJS (no WebGL in jsdom) out of the module graph.
+vi.mock('../../engine/index', () => ({ createMapEngine: vi.fn() }));
+
+const account = (name: string, roles: Partial<Pick<AccountUser, 'pro' | 'admin'>> = {}): AccountUser => ({
+  name,
+  pro: roles.pro ?? false,
+  admin: roles.admin ?? false,
+  questsDone: [],
+  questsHidden: [],
+});
+const PASSWORD = 'demo-pass';
+
+const server = setupServer();
+
+beforeAll(() => {
+  server.listen({ onUnhandledRequest: 'error' });
+  setApiBase(BASE);
+});
+beforeEach(() => {
+  setStorageBackend(memoryStorage());
+});
+afterEach(async () => {
+  server.resetHandlers();
+  setSignedInHint(false);
+  resetSession();
+  closeAccountDialog();
+  closeUpsell();
+  setStorageBackend(null);
+  await setLanguage('en');
+});
+afterAll(() => {
+  server.close();
+  setApiBase('');
+});
+
+/** Sets or clears the signed-in hint cookie the real server keeps beside the session. */
+function setSignedInHint(on: boolean): void {
+  document.cookie = on ? `${SIGNED_IN_COOKIE}=1; path=/` : `${SIGNED_IN_COOKIE}=; path=/; expires=Thu, 01 Jan 1970 00:00:00 GMT`;
+}
+
+/**
+ * The account server, with `user` signed in at the start or (signedIn false) known to it but
+ * signed out in this browser: no hint cookie, so the page asks nothing at start.
+ */
+function serve(user: AccountUser | null, { signedIn = true } = {}): MockAccountServer {
+  const api = accountServer(user, PASSWORD);
+  server.use(...api.handlers);
+  if (!signedIn) setSignedInHint(false);
+  return api;
+}
+
+/** The whole app on the home page, as main.tsx starts it (so the session is read once). */
+function renderHome() {
+  const router = createMemoryRouter(routes, { initialEntries: ['/'] });
+  return render(<App router={router} />);
+}
+
+const signInButton = () => screen.findByRole('button', { name: 'Sign in' });
+
+async function fillAndSubmit(dialog: HTMLElement, name: string, password: string, submit: string) {
+  await userEvent.type(within(dialog).getByRole('textbox', { name: 'Name' }), name);
+  await userEvent.type(within(dialog).getByLabelText('Password'), password);
+  await userEvent.click(within(dialog).getByRole('button', { name: submit }));
+}
+
+describe('account menu at start', () => {
+  it('offers "Sign in" to a signed-out visitor without asking the server (no signed-in hint)', async () => {
+    const api = serve(null);
+    renderHome();
+    expect(await signInButton()).toBeEnabled();
+    expect(screen.queryByRole('button', { name: 'Checking whether you are signed in' })).toBeNull();
+    expect(api.requests).toEqual([]);
+    expect(session.status).toBe('ready');
+  });
+
+  it('reads GET /api/be/user once at start, with a neutral placeholder instead of "Sign in" meanwhile', async () => {
+    const api = serve(account('pro', { pro: true }));
+    let answer: () => void = () => undefined;
+    const answered = new Promise<void>((resolve) => (answer = resolve));
+    server.use(
+      http.get(`${BASE}/api/be/user`, async () => {
+        await answered;
+        // Fall through to the account server's own handler.
+      }),
+    );
+    renderHome();
+    const placeholder = await screen.findByRole('button', { name: 'Checking whether you are signed in' });
+    expect(placeholder).toBeDisabled();
+    expect(screen.queryByRole('button', { name: 'Sign in' })).toBeNull();
+    await waitFor(() => expect(session.status).toBe('loading'));
+    act(() => answer());
+    expect(await screen.findByRole('button', { name: 'pro Pro' })).toBeInTheDocument();
+    expect(screen.queryByRole('button', { name: 'Checking whether you are signed in' })).toBeNull();
+    expect(api.requests).toEqual(['GET /api/be/user']);
+  });
+
+  it('shows a signed-in user by name and badge without ever offering "Sign in"', async () => {
+    serve(account('pro', { pro: true }));
+    renderHome();
+    expect(screen.queryByRole('button', { name: 'Sign in' })).toBeNull();
+    const button = await screen.findByRole('button', { name: /^pro/ });
+    expect(button).toHaveAccessibleName('pro Pro');
+    expect(within(button).getByText('Pro')).toHaveClass('account-menu__badge--pro');
+    expect(screen.queryByRole('button', { name: 'Sign in' })).toBeNull();
+  });
+
+  it('shows the admin badge and says "Admin account" in the menu', async () => {
+    serve(account('admin', { admin: true }));
+    renderHome();
+    const button = await screen.findByRole('button', { name: 'admin Admin' });
+    await userEvent.click(button);
+    expect(screen.getByText('Admin account')).toBeInTheDocument();
+    expect(screen.getByText('Signed in as admin')).toBeInTheDocument();
+  });
+
+  it('says so when the server could not tell, and still offers "Sign in"', async () => {
+    setSignedInHint(true);
+    server.use(http.get(`${BASE}/api/be/user`, () => HttpResponse.json({ error: 'internal', message: 'database down' }, { status: 500 })));
+    const warn = vi.spyOn(console, 'warn').mockImplementation(() => undefined);
+    renderHome();
+    expect(await signInButton()).toBeEnabled();
+    expect(screen.getByText('Could not check your sign-in')).toBeInTheDocument();
+    expect(warn).toHaveBeenCalled();
+    warn.mockRestore();
+  });
+});
+
+describe('sign in', () => {
+  it('with the right password closes the dialog, shows the name and badge and gives focus back to the menu button', async () => {
+    const api = serve(account('pro', { pro: true }), { signedIn: false });
+    renderHome();
+    await userEvent.click(await signInButton());
+    const dialog = screen.getByRole('dialog', { name: 'Sign in' });
+    const name = within(dialog).getByRole('textbox', { name: 'Name' });
+    expect(name).toHaveFocus();
+    expect(name).toHaveAttribute('autocomplete', 'username');
+    expect(within(dialog).getByLabelText('Password')).toHaveAttribute('autocomplete', 'current-password');
+    await fillAndSubmit(dialog, 'pro', PASSWORD, 'Sign in');
+
+    const button = await screen.findByRole('button', { name: 'pro Pro' });
+    expect(screen.queryByRole('dialog')).toBeNull();
+    expect(layout.accountDialog).toBeNull();
+    await waitFor(() => expect(button).toHaveFocus());
+    expect(button).toHaveAttribute('aria-haspopup', 'menu');
+    expect(button).toHaveAttribute('aria-expanded', 'false');
+    expect(session.user?.name).toBe('pro');
+    expect(api.requests).toEqual(['POST /api/be/auth/login']);
+  });
+
+  it('with a wrong password shows the server message and keeps the dialog open', async () => {
+    serve(account('pro', { pro: true }), { signedIn: false });
+    renderHome();
+    await userEvent.click(await signInButton());
+    const dialog = screen.getByRole('dialog', { name: 'Sign in' });
+    await fillAndSubmit(dialog, 'pro', 'not-the-password', 'Sign in');
+
+    expect(await within(dialog).findByRole('alert')).toHaveTextContent('wrong name or password');
+    expect(screen.getByRole('dialog', { name: 'Sign in' })).toBe(dialog);
+    expect(within(dialog).getByLabelText('Password')).toHaveFocus();
+    expect(within(dialog).getByRole('button', { name: 'Sign in' })).toBeEnabled();
+    expect(session.user).toBeNull();
+  });
+
+  it('submits on Enter', async () => {
+    const api = serve(account('visitor'), { signedIn: false });
+    renderHome();
+    await userEvent.click(await signInButton());
+    const dialog = screen.getByRole('dialog', { name: 'Sign in' });
+    await userEvent.type(within(dialog).getByRole('textbox', { name: 'Name' }), 'visitor');
+    await userEvent.type(within(dialog).getByLabelText('Password'), `${PASSWORD}{Enter}`);
+    // A signed-in user without pro has no badge.
+    expect(await screen.findByRole('button', { name: 'visitor' })).toBeInTheDocument();
+    expect(api.requests).toContain('POST /api/be/auth/login');
+  });
+
+  it('disables the submit button while the request is on its way', async () => {
+    serve(account('pro', { pro: true }), { signedIn: false });
+    let release: () => void = () => undefined;
+    server.use(
+      http.post(`${BASE}/api/be/auth/login`, async () => {
+        await new Promise<void>((resolve) => (release = resolve));
+        return HttpResponse.json({ user: account('pro', { pro: true }) });
+      }),
+    );
+    renderHome();
+    await userEvent.click(await signInButton());
+    const dialog = screen.getByRole('dialog', { name: 'Sign in' });
+    await fillAndSubmit(dialog, 'pro', PASSWORD, 'Sign in');
+    await waitFor(() => expect(within(dialog).getByRole('button', { name: 'Sign in' })).toBeDisabled());
+    act(() => release());
+    expect(await screen.findByRole('button', { name: 'pro Pro' })).toBeInTheDocument();
+  });
+
+  it('asks for both fields before sending anything', async () => {
+    const api = serve(account('pro', { pro: true }), { signedIn: false });
+    renderHome();
+    await userEvent.click(await signInButton());
+    const dialog = screen.getByRole('dialog', { name: 'Sign in' });
+    await userEvent.click(within(dialog).getByRole('button', { name: 'Sign in' }));
+    const name = within(dialog).getByRole('textbox', { name: 'Name' });
+    expect(name).toHaveAccessibleDescription('Enter your name');
+    expect(name).toHaveAttribute('aria-invalid', 'true');
+    expect(name).toHaveFocus();
+    expect(within(dialog).getByLabelText('Password')).toHaveAccessibleDescription('Enter your password');
+    expect(api.requests).toEqual([]);
+  });
+
+  it('closes on Escape, focus back on "Sign in", nothing sent', async () => {
+    const api = serve(null);
+    renderHome();
+    const button = await signInButton();
+    await userEvent.click(button);
+    expect(screen.getByRole('dialog', { name: 'Sign in' })).toBeInTheDocument();
+    await userEvent.keyboard('{Escape}');
+    expect(screen.queryByRole('dialog')).toBeNull();
+    expect(button).toHaveFocus();
+    expect(api.requests).toEqual([]);
+  });
+
+  it('shows the refusal in Russian when the page is in Russian', async () => {
+    serve(account('pro', { pro: true }), { signedIn: false });
+    await setLanguage('ru');
+    renderHome();
+    await userEvent.click(await screen.findByRole('button', { name: 'Войти' }));
+    const dialog = screen.getByRole('dialog', { name: 'Вход' });
+    await userEvent.type(within(dialog).getByRole('textbox', { name: 'Имя' }), 'pro');
+    await userEvent.type(within(dialog).getByLabelText('Пароль'), 'wrong-password');
+    await userEvent.click(within(dialog).getByRole('button', { name: 'Войти' }));
+    expect(await within(dialog).findByRole('alert')).toHaveTextContent('неверное имя или пароль');
+  });
+});
+
+describe('create account', () => {
+  it('states the rules before submitting, checks them as the user types and sends nothing while they fail', async () => {
+    const api = serve(account('pro', { pro: true }), { signedIn: false });
+    renderHome();
+    await userEvent.click(await signInButton());
+    await userEvent.click(within(screen.getByRole('dialog', { name: 'Sign in' })).getByRole('button', { name: 'Create an account' }));
+    const dialog = screen.getByRole('dialog', { name: 'Create account' });
+    const name = within(dialog).getByRole('textbox', { name: 'Name' });
+    const password = within(dialog).getByLabelText('Password');
+    expect(name).toHaveAccessibleDescription('3 to 32 characters: letters, digits, _ or -');
+    expect(password).toHaveAccessibleDescription('8 to 200 characters');
+    expect(password).toHaveAttribute('autocomplete', 'new-password');
+    expect(name).toHaveAttribute('aria-invalid', 'false');
+
+    await userEvent.type(name, 'ab');
+    expect(name).toHaveAccessibleDescription('The name must be 3 to 32 characters long');
+    expect(name).toHaveAttribute('aria-invalid', 'true');
+    await userEvent.type(name, ' c');
+    expect(name).toHaveAccessibleDescription('The name may use only Latin letters, digits, _ and -');
+    await userEvent.type(password, 'short');
+    expect(password).toHaveAccessibleDescription('The password must be 8 to 200 characters long');
+
+    await userEvent.click(within(dialog).getByRole('button', { name: 'Create account' }));
+    expect(name).toHaveFocus();
+    expect(api.requests).toEqual([]);
+
+    await userEvent.clear(name);
+    await userEvent.type(name, 'abc');
+    expect(name).toHaveAccessibleDescription('3 to 32 characters: letters, digits, _ or -');
+    expect(name).toHaveAttribute('aria-invalid', 'false');
+  });
+
+  it('shows the 409 message for a taken name, then creates the account with a free one', async () => {
+    const api = serve(account('pro', { pro: true }), { signedIn: false });
+    renderHome();
+    await userEvent.click(await signInButton());
+    await userEvent.click(screen.getByRole('button', { name: 'Create an account' }));
+    const dialog = screen.getByRole('dialog', { name: 'Create account' });
+    await fillAndSubmit(dialog, 'pro', 'long-enough-password', 'Create account');
+    expect(await within(dialog).findByRole('alert')).toHaveTextContent('the name "pro" is taken');
+    const name = within(dialog).getByRole('textbox', { name: 'Name' });
+    expect(name).toHaveFocus();
+
+    await userEvent.clear(name);
+    await userEvent.type(name, 'newcomer');
+    await userEvent.click(within(dialog).getByRole('button', { name: 'Create account' }));
+    const button = await screen.findByRole('button', { name: 'newcomer' });
+    expect(screen.queryByRole('dialog')).toBeNull();
+    expect(api.requests.filter((r) => r === 'POST /api/be/auth/register')).toHaveLength(2);
+    await userEvent.click(button);
+    expect(screen.getByText('Free account, without pro')).toBeInTheDocument();
+  });
+
+  it('switches back to the sign-in form', async () => {
+    serve(null);
+    renderHome();
+    await userEvent.click(await signInButton());
+    await userEvent.click(screen.getByRole('button', { name: 'Create an account' }));
+    await userEvent.click(screen.getByRole('button', { name: 'I already have an account' }));
+    const dialog = screen.getByRole('dialog', { name: 'Sign in' });
+    expect(within(dialog).getByRole('textbox', { name: 'Name' })).toHaveFocus();
+    expect(within(dialog).getByRole('textbox', { name: 'Name' })).not.toHaveAccessibleDescription();
+  });
+});
+
+describe('account menu', () => {
+  it('opens a menu with the name, the role and "Sign out", focus on the first item', async () => {
+    serve(account('pro', { pro: true }));
+    renderHome();
+    const button = await screen.findByRole('button', { name: 'pro Pro' });
+    await userEvent.click(button);
+    expect(button).toHaveAttribute('aria-expanded', 'true');
+    const menu = screen.getByRole('menu', { name: 'pro Pro' });
+    expect(within(menu).getByRole('menuitem', { name: 'Sign out' })).toHaveFocus();
+    expect(screen.getByText('Signed in as pro')).toBeInTheDocument();
+    expect(screen.getByText('Pro account')).toBeInTheDocument();
+  });
+
+  it('closes on Escape (focus back on the button) and on a click outside', async () => {
+    serve(account('pro', { pro: true }));
+    renderHome();
+    const button = await screen.findByRole('button', { name: 'pro Pro' });
+    await userEvent.click(button);
+    await userEvent.keyboard('{Escape}');
+    expect(screen.queryByRole('menu')).toBeNull();
+    expect(button).toHaveAttribute('aria-expanded', 'false');
+    expect(button).toHaveFocus();
+
+    await userEvent.click(button);
+    expect(screen.getByRole('menu')).toBeInTheDocument();
+    await userEvent.click(screen.getByRole('heading', { name: 'raidmap', level: 1 }));
+    expect(screen.queryByRole('menu')).toBeNull();
+  });
+
+  it('opens from the keyboard with the arrow keys', async () => {
+    serve(account('pro', { pro: true }));
+    renderHome();
+    const button = await screen.findByRole('button', { name: 'pro Pro' });
+    button.focus();
+    await userEvent.keyboard('{ArrowDown}');
+    expect(screen.getByRole('menuitem', { name: 'Sign out' })).toHaveFocus();
+  });
+
+  it('signs out: POST /api/be/auth/logout, then "Sign in" again with the focus on it', async () => {
+    const api = serve(account('pro', { pro: true }));
+    renderHome();
+    await userEvent.click(await screen.findByRole('button', { name: 'pro Pro' }));
+    await userEvent.click(screen.getByRole('menuitem', { name: 'Sign out' }));
+    const button = await signInButton();
+    await waitFor(() => expect(button).toHaveFocus());
+    expect(api.requests).toEqual(['GET /api/be/user', 'POST /api/be/auth/logout']);
+    expect(session.user).toBeNull();
+    expect(screen.queryByRole('alert')).toBeNull();
+  });
+
+  it('signs out here even when the server cannot be told, and says so', async () => {
+    serve(account('pro', { pro: true }));
+    server.use(http.post(`${BASE}/api/be/auth/logout`, () => HttpResponse.json({ error: 'internal', message: 'database down' }, { status: 500 })));
+    renderHome();
+    await userEvent.click(await screen.findByRole('button', { name: 'pro Pro' }));
+    await userEvent.click(screen.getByRole('menuitem', { name: 'Sign out' }));
+    expect(await screen.findByRole('alert')).toHaveTextContent('You are signed out on this page, but the server could not be told (database down).');
+    expect(screen.getByRole('button', { name: 'Sign in' })).toBeInTheDocument();
+    expect(session.user).toBeNull();
+    // Opening the sign-in dialog clears the notice.
+    await userEvent.click(screen.getByRole('button', { name: 'Sign in' }));
+    expect(screen.queryByText(/server could not be told/)).toBeNull();
+  });
+});
