@@ -5,7 +5,7 @@
  */
 import { findSubCategory } from '../../domain/categories';
 import type { MapId } from '../../domain/maps';
-import type { CameraView, FrameStats, MapEngineApi } from '../../engine/types';
+import type { CameraView, FrameStats, MapEngineApi, PlayerMarker } from '../../engine/types';
 import type { PlayerPosition } from '../../domain/position';
 import { mapView } from '../../state/mapView';
 import { popup } from '../../state/popup';
@@ -44,6 +44,11 @@ export interface MapAutomation {
   stats(): FrameStats | null;
   /** The where-am-I position {x, y, z, look} in the spec's convention (docs/AUTOMATION.md), or null. */
   player(): PlayerPosition | null;
+  /**
+   * The look arrow on the where-am-I marker as handed to the engine: its screen angle in
+   * degrees, or null when none is drawn (no position, no look, not pro, or the setting off).
+   */
+  playerArrow(): number | null;
   /** The selected level's number (1 is the main level). */
   level(): number;
   /** uids of the quests followed on the map. */
@@ -59,6 +64,8 @@ export interface EngineHandle {
   host: HTMLElement | null;
   /** uids of the markers that pass the filters, or null before markers are loaded. */
   passing: (() => ReadonlySet<string> | null) | null;
+  /** The where-am-I marker last handed to the engine, or null. */
+  playerMarker: PlayerMarker | null;
 }
 
 declare global {
@@ -68,7 +75,7 @@ declare global {
 }
 
 export function createEngineHandle(): EngineHandle {
-  return { engine: null, host: null, passing: null };
+  return { engine: null, host: null, passing: null, playerMarker: null };
 }
 
 function finite(name: string, a: number, b: number): void {
@@ -133,6 +140,9 @@ export function createMapAutomation(mapId: MapId, handle: EngineHandle): MapAuto
     },
     player() {
       return mapView.mapId === mapId ? currentPlayer() : null;
+    },
+    playerArrow() {
+      return handle.playerMarker?.arrowAngle ?? null;
     },
     level() {
       return mapView.level;

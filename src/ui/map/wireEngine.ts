@@ -129,7 +129,7 @@ export function wireEngine({ engine, source, handle, afterDraw = afterTwoFrames 
     engine.on('mapclick', () => selectMarker(null)),
     engine.on('levelstep', ({ direction }) => stepLevelBy(direction)),
   );
-  if (mapView.mapId) offs.push(wirePlayer(engine, MAPS[mapView.mapId]));
+  if (mapView.mapId) offs.push(wirePlayer(engine, MAPS[mapView.mapId], (marker) => (handle.playerMarker = marker)));
   offs.push(wirePopup(engine));
   const onLanguage = (lang: string) => void relabel(lang);
   i18n.on('languageChanged', onLanguage);
@@ -155,6 +155,7 @@ export function wireEngine({ engine, source, handle, afterDraw = afterTwoFrames 
       disposed = true;
       offs.forEach((off) => off());
       handle.passing = null;
+      handle.playerMarker = null;
       setReady(false);
     },
   };

@@ -19,8 +19,11 @@ export function playerMarker(position: PlayerPosition, map: Pick<MapDefinition, 
   return { mapX, mapY, arrowAngle: showArrow ? lookArrowAngle(position.look, map) : null };
 }
 
-/** Subscribes the engine to the player position; returns the unsubscribe function. */
-export function wirePlayer(engine: MapEngineApi, map: MapDefinition): () => void {
+/**
+ * Subscribes the engine to the player position; returns the unsubscribe function. `onDrawn`
+ * hears every marker handed to the engine (the automation surface reports it).
+ */
+export function wirePlayer(engine: MapEngineApi, map: MapDefinition, onDrawn?: (marker: PlayerMarker | null) => void): () => void {
   let lastUpdate = -1;
   /** Whether the marker has its arrow: read afresh at each draw and on each session or settings change. */
   let arrowShown = effectiveSettings().lookArrow;
@@ -30,6 +33,7 @@ export function wirePlayer(engine: MapEngineApi, map: MapDefinition): () => void
     arrowShown = effectiveSettings().lookArrow;
     if (!position) {
       engine.setPlayer(null, false);
+      onDrawn?.(null);
       return;
     }
     const marker = playerMarker(position, map, arrowShown);
@@ -38,6 +42,7 @@ export function wirePlayer(engine: MapEngineApi, map: MapDefinition): () => void
       if (engine.camera().zoom > map.startZoom) engine.setView({ x: marker.mapX, y: marker.mapY });
     }
     engine.setPlayer(marker, ping);
+    onDrawn?.(marker);
   };
 
   const onPlayer = () => {
