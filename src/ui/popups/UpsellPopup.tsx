@@ -1,14 +1,22 @@
 /**
  * The pro-upsell popup (spec §1, §6): what the paid subscription is and what it adds.
- * Opening it changes nothing; it only explains.
+ * Opening it changes nothing; it only explains. Pro is switched on for an account by the
+ * site's operator, so a signed-out visitor is offered "Sign in" (they may already have it),
+ * and a signed-in one is told which account lacks it.
  */
 import { useTranslation } from 'react-i18next';
+import { useSnapshot } from 'valtio';
 import { FREE_QUEST_LIMIT } from '../../domain/quests';
+import { roleOf } from '../../domain/roles';
+import { openAccountDialog } from '../../state/layout';
+import { session } from '../../state/session';
 import { Popup } from './Popup';
 import './UpsellPopup.css';
 
 export function UpsellPopup({ onClose }: { onClose: () => void }) {
   const { t } = useTranslation();
+  const { user } = useSnapshot(session);
+  const signedInWithoutPro = user !== null && roleOf(user) === 'visitor';
   return (
     <Popup title={t('proUpsell.title')} onClose={onClose} maxWidth={420} className="upsell-popup">
       <p className="upsell-popup__intro">{t('proUpsell.intro')}</p>
@@ -18,8 +26,21 @@ export function UpsellPopup({ onClose }: { onClose: () => void }) {
         <li>{t('proUpsell.quests', { limit: FREE_QUEST_LIMIT })}</li>
         <li>{t('proUpsell.settings')}</li>
       </ul>
-      <p className="upsell-popup__note">{t('proUpsell.soon')}</p>
+      {!user && <p className="upsell-popup__note">{t('proUpsell.signedOut')}</p>}
+      {signedInWithoutPro && <p className="upsell-popup__note">{t('proUpsell.signedInWithoutPro', { name: user.name ?? '' })}</p>}
       <div className="upsell-popup__actions">
+        {!user && (
+          <button
+            type="button"
+            className="button button--ghost"
+            onClick={() => {
+              onClose();
+              openAccountDialog('signIn');
+            }}
+          >
+            {t('proUpsell.signIn')}
+          </button>
+        )}
         <button type="button" className="button" onClick={onClose}>
           {t('proUpsell.ok')}
         </button>

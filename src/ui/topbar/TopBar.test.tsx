@@ -4,19 +4,20 @@ import { setupServer } from 'msw/node';
 import { createMemoryRouter, RouterProvider } from 'react-router';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { setApiBase } from '../../api/client';
+import { SIGNED_IN_COOKIE } from '../../domain/account';
 import { MAPS } from '../../domain/maps';
 import { lookArrowAngle, parseScreenshotName, playerToMap } from '../../domain/position';
 import type { EngineOptions, PlayerMarker } from '../../engine/types';
 import { i18n, setLanguage } from '../../i18n';
-import { layout, setPanelsShown } from '../../state/layout';
+import { closeAccountDialog, closeUpsell, layout, openUpsell, setPanelsShown } from '../../state/layout';
 import { mapView } from '../../state/mapView';
 import { player } from '../../state/player';
-import { setSessionUser } from '../../state/session';
+import { loadSession, resetSession, session, setSessionUser } from '../../state/session';
 import { memoryStorage, setStorageBackend } from '../../state/storage';
 import { createFakeEngine, type FakeEngine } from '../map/testing/fakeEngine';
 import { createLocalMarkerSource } from '../map/testing/localMarkerSource';
 import { routes } from '../routes';
-import { TEST_API_BASE as BASE, mapApiHandlers } from '../map/testing/mapApi';
+import { accountServer, TEST_API_BASE as BASE, mapApiHandlers } from '../map/testing/mapApi';
 
 const engines: FakeEngine[] = [];
 vi.mock('../../engine/index', () => ({
@@ -51,6 +52,10 @@ afterEach(async () => {
   server.resetHandlers();
   setStorageBackend(null);
   setSessionUser(null);
+  resetSession();
+  closeAccountDialog();
+  closeUpsell();
+  document.cookie = `${SIGNED_IN_COOKIE}=; path=/; expires=Thu, 01 Jan 1970 00:00:00 GMT`;
   vi.restoreAllMocks();
   if (i18n.language !== 'en') await setLanguage('en');
 });
@@ -130,6 +135,44 @@ describe('top bar', () => {
     await userEvent.click(screen.getByRole('button', { name: 'EN' }));
     expect(await screen.findByRole('button', { name: 'Hide panels' })).toBeInTheDocument();
     expect(document.documentElement.lang).toBe('en');
+  });
+});
+
+describe('account menu in the top bar', () => {
+  it('ends the row with "Sign in" for a visitor; the upsell\'s "Sign in" opens the dialog and signing in shows the account', async () => {
+    const api = accountServer({ name: 'pro', pro: true, admin: false, questsDone: [], questsHidden: [] }, 'demo-pass');
+    server.use(...api.handlers);
+    // Signed out in this browser: no signed-in hint, so the session is known at once.
+    document.cookie = `${SIGNED_IN_COOKIE}=; path=/; expires=Thu, 01 Jan 1970 00:00:00 GMT`;
+    await loadSession();
+    renderMap();
+    const bar = screen.getByRole('banner');
+    const signIn = within(bar).getByRole('button', { name: 'Sign in' });
+    const row = bar.querySelector('.topbar__row');
+    expect(row?.lastElementChild?.contains(signIn)).toBe(true);
+
+    act(() => openUpsell());
+    const upsell = await screen.findByRole('dialog', { name: 'raidmap Pro' });
+    await userEvent.click(within(upsell).getByRole('button', { name: 'Sign in' }));
+    expect(screen.queryByRole('dialog', { name: 'raidmap Pro' })).toBeNull();
+    const dialog = screen.getByRole('dialog', { name: 'Sign in' });
+    await userEvent.type(within(dialog).getByRole('textbox', { name: 'Name' }), 'pro');
+    await userEvent.type(within(dialog).getByLabelText('Password'), 'demo-pass{Enter}');
+
+    const account = await within(bar).findByRole('button', { name: 'pro Pro' });
+    expect(screen.queryByRole('dialog')).toBeNull();
+    await waitFor(() => expect(account).toHaveFocus());
+    expect(session.user?.pro).toBe(true);
+    expect(api.requests).toEqual(['POST /api/be/auth/login']);
+  });
+
+  it('shows the account of a signed-in admin with its badge', async () => {
+    const api = accountServer({ name: 'admin', pro: false, admin: true, questsDone: [], questsHidden: [] });
+    server.use(...api.handlers);
+    await loadSession();
+    renderMap();
+    expect(await within(screen.getByRole('banner')).findByRole('button', { name: 'admin Admin' })).toHaveAttribute('aria-haspopup', 'menu');
+    expect(api.requests).toEqual(['GET /api/be/user']);
   });
 });
 
