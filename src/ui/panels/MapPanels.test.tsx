@@ -1,9 +1,12 @@
 import { act, render, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
+import { http, HttpResponse } from 'msw';
 import { setupServer } from 'msw/node';
 import { createMemoryRouter, RouterProvider } from 'react-router';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
+import type { AccountUser } from '../../api/account';
 import { setApiBase } from '../../api/client';
+import { SIGNED_IN_COOKIE } from '../../domain/account';
 import type { LevelDef } from '../../domain/maps';
 import type { Quest } from '../../domain/quests';
 import type { EngineOptions } from '../../engine/types';
@@ -13,13 +16,14 @@ import { resetLookups } from '../../state/items';
 import { closeUpsell, setPanelsShown } from '../../state/layout';
 import { mapView } from '../../state/mapView';
 import { quests, resetQuests } from '../../state/quests';
-import { session } from '../../state/session';
+import { loadSession, resetSession, session, signOut } from '../../state/session';
+import { resetSettings, updateSettings } from '../../state/settings';
 import { memoryStorage, setStorageBackend } from '../../state/storage';
 import { createFakeEngine, type FakeEngine } from '../map/testing/fakeEngine';
 import { createLocalMarkerSource } from '../map/testing/localMarkerSource';
 import { routes } from '../routes';
 import { LevelList } from './LevelList';
-import { TEST_API_BASE as BASE, mapApiHandlers } from '../map/testing/mapApi';
+import { accountServer, TEST_API_BASE as BASE, mapApiHandlers } from '../map/testing/mapApi';
 
 const engines: FakeEngine[] = [];
 vi.mock('../../engine/index', () => ({
@@ -70,8 +74,10 @@ beforeEach(() => {
 });
 afterEach(async () => {
   server.resetHandlers();
+  resetSession();
+  resetSettings();
+  document.cookie = `${SIGNED_IN_COOKIE}=; path=/; expires=Thu, 01 Jan 1970 00:00:00 GMT`;
   setStorageBackend(null);
-  session.user = null;
   setPanelsShown(true);
   closeUpsell();
   await setLanguage('en');
@@ -97,6 +103,16 @@ async function readyMap(path?: string) {
 }
 
 const passing = () => window.__map!.markers().map((m) => m.uid);
+
+const proUser: AccountUser = { name: 'pro', pro: true, admin: false, questsDone: [], questsHidden: [] };
+
+/** The mocked account server knows `user` (null: nobody signed in), and the page has asked it who is signed in. */
+async function signedIn(user: AccountUser | null) {
+  const account = accountServer(user);
+  server.use(...account.handlers);
+  await act(() => loadSession());
+  return account;
+}
 const categories = () => screen.getByRole('complementary', { name: 'Categories' });
 const rightPanel = () => screen.getByRole('complementary', { name: 'Levels and quests' });
 
@@ -232,6 +248,7 @@ describe('quests', () => {
   });
 
   it('selects ?quest= on load: de-duplicated, cut to 3, with the notice', async () => {
+    server.use(...accountServer(null).handlers);
     const { router } = await readyMap('/map/factory?quest=q-debut,q-shortage,q-checking,q-delivery,q-debut');
     await waitFor(() => expect(window.__map!.selectedQuests()).toEqual(['q-debut', 'q-shortage', 'q-checking']));
     await waitFor(() => expect(router.state.location.search).toBe('?quest=q-debut%2Cq-shortage%2Cq-checking'));
@@ -242,11 +259,178 @@ describe('quests', () => {
   });
 
   it('lets a pro user follow more than 3', async () => {
-    session.user = { pro: true, admin: false, questsDone: [], questsHidden: [] };
+    await signedIn(proUser);
     await readyMap('/map/factory?quest=q-debut,q-shortage,q-checking,q-delivery');
     await waitFor(() => expect(window.__map!.selectedQuests()).toHaveLength(4));
     expect(screen.queryByRole('dialog')).toBeNull();
     expect(within(rightPanel()).getByText('4 followed')).toBeInTheDocument();
+  });
+
+  it('applies a link of more than 3 quests only once it knows who is signed in: a pro user is not cut', async () => {
+    const account = accountServer(proUser);
+    let answer!: () => void;
+    const answered = new Promise<void>((resolve) => (answer = resolve));
+    server.use(
+      http.get(`${BASE}/api/be/user`, async () => {
+        await answered;
+        return HttpResponse.json(account.user);
+      }),
+      ...account.handlers,
+    );
+    const { router } = await readyMap('/map/factory?quest=q-debut,q-shortage,q-checking,q-delivery');
+    // The page asked who is signed in and waits: nothing followed or cut yet, the link kept.
+    expect(session.status).toBe('loading');
+    expect(quests.selected).toEqual([]);
+    expect(router.state.location.search).toBe('?quest=q-debut,q-shortage,q-checking,q-delivery');
+    expect(screen.queryByRole('dialog')).toBeNull();
+    answer();
+    await waitFor(() => expect(window.__map!.selectedQuests()).toEqual(['q-debut', 'q-shortage', 'q-checking', 'q-delivery']));
+    expect(quests.limitNotice).toBe(false);
+    expect(screen.queryByRole('dialog')).toBeNull();
+    await waitFor(() => expect(passing()).toEqual(['m1', 'm2', 'm3', 'm4', 'm5', 'm6']));
+  });
+
+  it('applies a link within the limit at once, without asking who is signed in', async () => {
+    const account = accountServer(null);
+    server.use(...account.handlers);
+    await readyMap('/map/factory?quest=q-debut,q-checking');
+    await waitFor(() => expect(window.__map!.selectedQuests()).toEqual(['q-debut', 'q-checking']));
+    expect(session.status).toBe('unknown');
+    expect(account.requests).toEqual([]);
+  });
+
+  it('cuts to 3 with the notice when a pro user signs out', async () => {
+    await signedIn(proUser);
+    const { router } = await readyMap('/map/factory?quest=q-debut,q-shortage,q-checking,q-delivery');
+    await waitFor(() => expect(quests.selected).toHaveLength(4));
+    await act(() => signOut());
+    await waitFor(() => expect(quests.selected).toEqual(['q-debut', 'q-shortage', 'q-checking']));
+    expect(screen.getByRole('dialog', { name: 'Quest limit' })).toBeInTheDocument();
+    await waitFor(() => expect(router.state.location.search).toBe('?quest=q-debut%2Cq-shortage%2Cq-checking'));
+    expect(within(rightPanel()).getByText('3 of 3 followed')).toBeInTheDocument();
+  });
+});
+
+describe('quest progress in the quest list', () => {
+  const row = (uid: string) => document.querySelector<HTMLElement>(`li.quest-list__item[data-quest-uid="${uid}"]`)!;
+  const listed = () => [...document.querySelectorAll('li.quest-list__item')].map((li) => li.getAttribute('data-quest-uid'));
+
+  it('shows visitors the actions marked Pro: a click opens the upsell and sends nothing', async () => {
+    const account = accountServer(null);
+    server.use(...account.handlers);
+    await readyMap('/map/factory?quest=q-checking');
+    await waitFor(() => expect(listed()).toHaveLength(4));
+    const checking = row('q-checking');
+    const complete = within(checking).getByRole('button', { name: 'Complete: Checking' });
+    expect(complete).toHaveAccessibleDescription('A Pro feature');
+    expect(complete).toHaveAttribute('title', 'Mark as completed (a Pro feature)');
+    await userEvent.click(within(checking).getByRole('button', { name: 'Hide: Checking' }));
+    expect(screen.getByRole('dialog', { name: 'raidmap Pro' })).toBeInTheDocument();
+    await userEvent.click(screen.getByRole('button', { name: 'Got it' }));
+    await userEvent.click(complete);
+    expect(screen.getByRole('dialog', { name: 'raidmap Pro' })).toBeInTheDocument();
+    expect(account.requests).toEqual([]);
+    expect(checking).not.toHaveClass('quest-list__item--done');
+    expect(listed()).toHaveLength(4);
+    expect(quests.selected).toEqual(['q-checking']);
+  });
+
+  it('lets a pro user complete and reopen: done rows dimmed, their markers off the map with own progress', async () => {
+    const account = await signedIn({ ...proUser, questsDone: ['q-checking'] });
+    await readyMap('/map/factory?quest=q-delivery,q-checking');
+    await waitFor(() => expect(listed()).toHaveLength(4));
+    expect(row('q-checking')).toHaveClass('quest-list__item--done');
+    expect(row('q-checking')).toHaveTextContent('Completed');
+    expect(row('q-delivery')).not.toHaveClass('quest-list__item--done');
+    expect(within(row('q-checking')).queryByRole('button', { name: 'Complete: Checking' })).toBeNull();
+    // Followed but done: its marker (m6) stays off the map.
+    await waitFor(() => expect(passing()).toEqual(['m1', 'm2', 'm3', 'm4', 'm5']));
+
+    const before = account.requests.length;
+    await userEvent.click(within(row('q-delivery')).getByRole('button', { name: 'Complete: Delivery From the Past' }));
+    await waitFor(() => expect(row('q-delivery')).toHaveClass('quest-list__item--done'));
+    expect(account.requests.slice(before)).toEqual(['GET /api/be/user', 'POST /api/be/user/progress']);
+    expect(account.progressBodies).toEqual([{ questsDone: ['q-checking', 'q-delivery'] }]);
+    await waitFor(() => expect(passing()).toEqual(['m1', 'm2', 'm3', 'm4']));
+
+    await userEvent.click(within(row('q-checking')).getByRole('button', { name: 'Reopen: Checking' }));
+    await waitFor(() => expect(row('q-checking')).not.toHaveClass('quest-list__item--done'));
+    expect(account.progressBodies[1]).toEqual({ questsDone: ['q-delivery'] });
+    await waitFor(() => expect(passing()).toEqual(['m1', 'm2', 'm3', 'm4', 'm6']));
+    expect(quests.selected).toEqual(['q-delivery', 'q-checking']);
+  });
+
+  it('leaves hidden quests out with own progress, with a toggle to bring them back and show them again', async () => {
+    const account = await signedIn({ ...proUser, questsHidden: ['q-shortage'] });
+    await readyMap();
+    await waitFor(() => expect(listed()).toEqual(['q-checking', 'q-debut', 'q-delivery']));
+    await userEvent.click(within(rightPanel()).getByRole('button', { name: 'Show hidden quests (1)' }));
+    expect(listed()).toEqual(['q-checking', 'q-debut', 'q-delivery', 'q-shortage']);
+    expect(row('q-shortage')).toHaveClass('quest-list__item--hidden');
+    expect(row('q-shortage')).toHaveTextContent('Hidden');
+
+    await userEvent.click(within(row('q-shortage')).getByRole('button', { name: 'Show: Shortage' }));
+    await waitFor(() => expect(row('q-shortage')).not.toHaveClass('quest-list__item--hidden'));
+    expect(account.progressBodies).toEqual([{ questsHidden: [] }]);
+    expect(within(rightPanel()).queryByRole('button', { name: /hidden quests/ })).toBeNull();
+
+    // Hidden again while the hidden quests are shown: it stays until they are put away.
+    await userEvent.click(within(row('q-debut')).getByRole('button', { name: 'Hide: Debut' }));
+    await waitFor(() => expect(row('q-debut')).toHaveClass('quest-list__item--hidden'));
+    await userEvent.click(within(rightPanel()).getByRole('button', { name: 'Hide hidden quests' }));
+    expect(listed()).toEqual(['q-checking', 'q-delivery', 'q-shortage']);
+    expect(within(rightPanel()).getByRole('button', { name: 'Show hidden quests (1)' })).toBeInTheDocument();
+  });
+
+  it('marks hidden quests but keeps them, and their markers, while own progress is off', async () => {
+    updateSettings({ ownProgress: false });
+    await signedIn({ ...proUser, questsDone: ['q-checking'], questsHidden: ['q-delivery'] });
+    await readyMap('/map/factory?quest=q-delivery,q-checking');
+    await waitFor(() => expect(listed()).toHaveLength(4));
+    expect(row('q-delivery')).toHaveClass('quest-list__item--hidden');
+    expect(row('q-checking')).toHaveClass('quest-list__item--done');
+    expect(within(rightPanel()).queryByRole('button', { name: /hidden quests/ })).toBeNull();
+    await waitFor(() => expect(passing()).toEqual(['m1', 'm2', 'm3', 'm4', 'm5', 'm6']));
+    await act(async () => updateSettings({ ownProgress: true }));
+    await waitFor(() => expect(passing()).toEqual(['m1', 'm2', 'm3', 'm4']));
+    expect(listed()).toEqual(['q-checking', 'q-debut', 'q-shortage']);
+  });
+
+  it('shows a failed save in the row it came from, with Dismiss; the buttons wait meanwhile', async () => {
+    await signedIn(proUser);
+    let answer!: () => void;
+    const answered = new Promise<void>((resolve) => (answer = resolve));
+    server.use(
+      http.post(`${BASE}/api/be/user/progress`, async () => {
+        await answered;
+        return HttpResponse.json({ error: 'internal', message: 'progress could not be stored' }, { status: 500 });
+      }),
+    );
+    await readyMap();
+    await waitFor(() => expect(listed()).toHaveLength(4));
+    await userEvent.click(within(row('q-debut')).getByRole('button', { name: 'Complete: Debut' }));
+    await waitFor(() => expect(within(row('q-debut')).getByRole('button', { name: 'Complete: Debut' })).toBeDisabled());
+    expect(within(row('q-shortage')).getByRole('button', { name: 'Hide: Shortage' })).toBeDisabled();
+    expect(within(row('q-debut')).getByRole('group')).toHaveAttribute('aria-busy', 'true');
+    answer();
+    const alert = await within(row('q-debut')).findByRole('alert');
+    expect(alert).toHaveTextContent('Your progress could not be saved: progress could not be stored');
+    expect(screen.getAllByRole('alert')).toHaveLength(1);
+    expect(row('q-debut')).not.toHaveClass('quest-list__item--done');
+    expect(within(row('q-debut')).getByRole('button', { name: 'Complete: Debut' })).toBeEnabled();
+    await userEvent.click(within(alert).getByRole('button', { name: 'Dismiss' }));
+    expect(screen.queryByRole('alert')).toBeNull();
+    expect(session.progressError).toBeNull();
+  });
+
+  it('shows admins no quest actions and no dimming', async () => {
+    const account = await signedIn({ ...proUser, name: 'admin', pro: false, admin: true, questsDone: ['q-checking'], questsHidden: ['q-debut'] });
+    await readyMap();
+    await waitFor(() => expect(listed()).toHaveLength(4));
+    expect(within(rightPanel()).queryByRole('button', { name: /^(Complete|Reopen|Hide|Show):/ })).toBeNull();
+    expect(row('q-checking')).not.toHaveClass('quest-list__item--done');
+    expect(row('q-debut')).not.toHaveClass('quest-list__item--hidden');
+    expect(account.requests).toEqual(['GET /api/be/user']);
   });
 });
 

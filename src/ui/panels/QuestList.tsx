@@ -1,6 +1,9 @@
 /**
  * The quest list: the server's quest cache sorted by the current language (Russian names in
- * ru), each with a checkbox to follow it on the map. Free users follow at most 3.
+ * ru), each with a checkbox to follow it on the map and its quest actions (QuestActions).
+ * Free users follow at most 3. The user's own progress shows here too (spec §4): completed
+ * quests are dimmed for everyone but admins, hidden ones marked; while own progress is in
+ * force (pro, setting on) hidden quests are left out, with a toggle to bring them back.
  */
 import { useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -8,8 +11,10 @@ import { useSnapshot } from 'valtio';
 import { FREE_QUEST_LIMIT, questName, sortQuests } from '../../domain/quests';
 import { isLanguage } from '../../i18n';
 import { lookups } from '../../state/items';
-import { quests, toggleQuest } from '../../state/quests';
+import { questMarks, quests, toggleQuest } from '../../state/quests';
 import { isPro, session } from '../../state/session';
+import { effectiveSettings, settings } from '../../state/settings';
+import { QuestActions } from '../quests/QuestActions';
 import { traderLabel } from './labels';
 
 export function QuestList({ mapId }: { mapId: string }) {
@@ -17,13 +22,18 @@ export function QuestList({ mapId }: { mapId: string }) {
   const lang = isLanguage(i18n.language) ? i18n.language : 'en';
   const { list, selected, status } = useSnapshot(quests);
   const { questMaps, questMapsStatus } = useSnapshot(lookups);
-  useSnapshot(session);
+  const { user } = useSnapshot(session);
+  const stored = useSnapshot(settings);
   const pro = isPro();
+  const ownProgress = effectiveSettings(user, stored).ownProgress;
   const [thisMapOnly, setThisMapOnly] = useState(false);
+  const [hiddenShown, setHiddenShown] = useState(false);
   const sorted = useMemo(() => sortQuests(list, lang), [list, lang]);
   // Which quests have markers on this map, once the server has said (else every quest counts).
   const onThisMap = (uid: string) => questMapsStatus !== 'ready' || (questMaps[uid] ?? []).includes(mapId);
-  const shown = thisMapOnly ? sorted.filter((q) => onThisMap(q.uid) || selected.includes(q.uid)) : sorted;
+  const byMap = thisMapOnly ? sorted.filter((q) => onThisMap(q.uid) || selected.includes(q.uid)) : sorted;
+  const hiddenCount = ownProgress ? byMap.filter((q) => questMarks(user, q.uid).hidden).length : 0;
+  const shown = ownProgress && !hiddenShown ? byMap.filter((q) => !questMarks(user, q.uid).hidden) : byMap;
 
   return (
     <section className="map-panel__section quest-list" aria-labelledby="quest-list-title">
@@ -43,23 +53,35 @@ export function QuestList({ mapId }: { mapId: string }) {
           <span>{t('panels.questsThisMap')}</span>
         </label>
       )}
+      {hiddenCount > 0 && (
+        <button type="button" className="map-panel__link quest-list__hidden-toggle" aria-pressed={hiddenShown} onClick={() => setHiddenShown(!hiddenShown)}>
+          {hiddenShown ? t('questProgress.hideHidden') : t('questProgress.showHidden', { count: hiddenCount })}
+        </button>
+      )}
       {status === 'ready' && shown.length === 0 && <p className="map-panel__note">{t('panels.questsEmpty')}</p>}
       {shown.length > 0 && (
         <ul className="quest-list__items">
           {shown.map((quest) => {
             const on = selected.includes(quest.uid);
             const here = onThisMap(quest.uid);
+            const { done, hidden } = questMarks(user, quest.uid);
+            const classes = [
+              'quest-list__item',
+              on && 'quest-list__item--on',
+              !here && 'quest-list__item--elsewhere',
+              done && 'quest-list__item--done',
+              hidden && 'quest-list__item--hidden',
+            ];
             return (
-              <li
-                key={quest.uid}
-                className={['quest-list__item', on && 'quest-list__item--on', !here && 'quest-list__item--elsewhere'].filter(Boolean).join(' ')}
-                title={here ? undefined : t('panels.questElsewhere')}
-              >
+              <li key={quest.uid} className={classes.filter(Boolean).join(' ')} data-quest-uid={quest.uid} title={here ? undefined : t('panels.questElsewhere')}>
                 <label className="quest-list__label">
                   <input type="checkbox" checked={on} onChange={() => toggleQuest(quest.uid)} />
                   <span>{questName(quest, lang)}</span>
                 </label>
+                {done && <span className="quest-list__state">{t('questProgress.done')}</span>}
+                {hidden && <span className="quest-list__state">{t('questProgress.hidden')}</span>}
                 <span className="quest-list__trader">{traderLabel(t, quest.trader)}</span>
+                <QuestActions quest={quest} variant="row" />
               </li>
             );
           })}

@@ -2,12 +2,18 @@
  * `?quest=` ⇄ the followed quests: on mount the parameter (one uid or a comma list) selects
  * those quests (de-duplicated, cut to the limit with the notice); afterwards the parameter
  * follows the selection, so a reload keeps it. Other parameters are left alone.
+ *
+ * How many quests a link may follow depends on who is signed in (pro: more than 3), so a link
+ * longer than the free limit waits until the session has been asked (loadSession) before it
+ * is applied: a pro user is not cut to 3 by a page that did not know yet. And when a pro user
+ * signs out, the selection is cut to the free limit with the notice.
  */
 import { useEffect, useRef } from 'react';
 import { useSearchParams } from 'react-router';
 import { subscribeKey } from 'valtio/utils';
-import { parseQuestParam } from '../../domain/quests';
-import { quests, selectQuests } from '../../state/quests';
+import { normalizeSelection, parseQuestParam } from '../../domain/quests';
+import { enforceQuestLimit, quests, selectQuests } from '../../state/quests';
+import { loadSession, session } from '../../state/session';
 
 export const QUEST_PARAM = 'quest';
 
@@ -17,7 +23,8 @@ export function useQuestUrl(): void {
   latest.current = { params, setParams };
 
   useEffect(() => {
-    selectQuests(parseQuestParam(latest.current.params.get(QUEST_PARAM)));
+    let disposed = false;
+    const offs: Array<() => void> = [subscribeKey(session, 'user', enforceQuestLimit)];
     const write = () => {
       const { params: current, setParams: set } = latest.current;
       const value = quests.selected.join(',');
@@ -27,7 +34,21 @@ export function useQuestUrl(): void {
       else next.delete(QUEST_PARAM);
       set(next, { replace: true, preventScrollReset: true });
     };
-    write();
-    return subscribeKey(quests, 'selected', write);
+    const apply = (linked: string[]) => {
+      if (disposed) return;
+      selectQuests(linked);
+      write();
+      offs.push(subscribeKey(quests, 'selected', write));
+    };
+
+    const linked = parseQuestParam(latest.current.params.get(QUEST_PARAM));
+    const settled = session.status === 'ready' || session.status === 'error';
+    // Within the free limit the role changes nothing: apply at once. Beyond it, know the user first.
+    if (settled || !normalizeSelection(linked, false).limited) apply(linked);
+    else void loadSession().then(() => apply(linked));
+    return () => {
+      disposed = true;
+      offs.forEach((off) => off());
+    };
   }, []);
 }

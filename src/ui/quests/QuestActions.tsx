@@ -1,0 +1,117 @@
+/**
+ * The quest actions (spec §4 "Quest actions (pro)") for one quest — the one component that
+ * draws them, in the quest list rows, the marker popup and on the quests page. What shows is
+ * the role table's (questProgress, spec §6): a pro user gets Complete / Reopen and Hide / Show;
+ * a visitor the same buttons marked Pro, which open the upsell and change nothing (no request);
+ * an admin nothing at all. A failed save is shown here, under the buttons that were used.
+ */
+import { useId } from 'react';
+import { useTranslation } from 'react-i18next';
+import { useSnapshot } from 'valtio';
+import { questName, type Quest, type QuestAction } from '../../domain/quests';
+import { access } from '../../domain/roles';
+import { isLanguage } from '../../i18n';
+import { questMarks, quests, runQuestActionAt } from '../../state/quests';
+import { clearProgressError, session } from '../../state/session';
+import './quest-actions.css';
+
+/** Where the actions sit: a compact row in the quest list, the marker popup, a quest card. */
+export type QuestActionsVariant = 'row' | 'popup' | 'page';
+
+export interface QuestActionsProps {
+  quest: Pick<Quest, 'uid' | 'name' | 'ruName'>;
+  variant: QuestActionsVariant;
+  /** Extra class on the group (the marker popup's `marker-popup__quest-actions`). */
+  className?: string;
+}
+
+interface ActionButton {
+  action: QuestAction;
+  /** The accessible name: "Complete: <quest name>". */
+  label: string;
+  /** The tooltip: what the button does. */
+  tip: string;
+}
+
+export function QuestActions({ quest, variant, className }: QuestActionsProps) {
+  const { t, i18n } = useTranslation();
+  const lang = isLanguage(i18n.language) ? i18n.language : 'en';
+  const { user, pendingQuest, progressError } = useSnapshot(session);
+  const { progressErrorAt } = useSnapshot(quests);
+  const place = useId();
+  const noteId = useId();
+
+  const rule = access(user, 'questProgress');
+  if (rule !== 'yes' && rule !== 'upsell') return null;
+  const upsell = rule === 'upsell';
+  const name = questName(quest, lang);
+  const { done, hidden } = questMarks(user, quest.uid);
+  const buttons: ActionButton[] = [
+    done
+      ? { action: 'reopen', label: t('questProgress.reopen', { name }), tip: t('questProgress.reopenTip') }
+      : { action: 'complete', label: t('questProgress.complete', { name }), tip: t('questProgress.completeTip') },
+    hidden
+      ? { action: 'show', label: t('questProgress.show', { name }), tip: t('questProgress.showTip') }
+      : { action: 'hide', label: t('questProgress.hide', { name }), tip: t('questProgress.hideTip') },
+  ];
+  // The session saves one action at a time: every quest's buttons wait while one is saved.
+  const saving = pendingQuest === quest.uid;
+  const waiting = !upsell && pendingQuest !== null;
+  const classes = ['quest-actions', `quest-actions--${variant}`, upsell && 'quest-actions--upsell', className].filter(Boolean).join(' ');
+
+  return (
+    <>
+      <div role="group" aria-label={t('questProgress.group', { name })} aria-busy={saving || undefined} className={classes}>
+        {buttons.map(({ action, label, tip }) => (
+          <button
+            key={action}
+            type="button"
+            className={`quest-actions__button quest-actions__button--${action}`}
+            aria-label={label}
+            aria-describedby={upsell ? noteId : undefined}
+            title={upsell ? t('questProgress.proTip', { tip }) : tip}
+            disabled={waiting}
+            onClick={() => void runQuestActionAt(place, action, quest.uid)}
+          >
+            <ActionIcon action={action} />
+          </button>
+        ))}
+        {upsell && (
+          <>
+            <span className="quest-actions__pro" aria-hidden="true">
+              {t('questProgress.pro')}
+            </span>
+            <span id={noteId} hidden>
+              {t('questProgress.proFeature')}
+            </span>
+          </>
+        )}
+      </div>
+      {progressError && progressErrorAt === place && (
+        <div role="alert" className="quest-actions__error">
+          <span>{t('questProgress.error', { message: progressError })}</span>
+          <button type="button" className="quest-actions__dismiss" onClick={clearProgressError}>
+            {t('questProgress.dismiss')}
+          </button>
+        </div>
+      )}
+    </>
+  );
+}
+
+/** Small line icons (24-unit grid): a tick, a circular arrow, an eye, a crossed-out eye. */
+function ActionIcon({ action }: { action: QuestAction }) {
+  return (
+    <svg className="quest-actions__icon" viewBox="0 0 24 24" aria-hidden="true" focusable="false">
+      {action === 'complete' && <path d="M4 12.5l5 5L20 6.5" />}
+      {action === 'reopen' && <path d="M4 5v5h5M5.2 15a8 8 0 1 0 .9-8.3L4 10" />}
+      {action === 'hide' && <path d="M3 3l18 18M10.6 5.1A10 10 0 0 1 12 5c6 0 10 7 10 7a17 17 0 0 1-3.2 3.9M6.6 6.6C3.9 8.4 2 12 2 12s4 7 10 7a9.6 9.6 0 0 0 5.4-1.6M9.9 9.9a3 3 0 0 0 4.2 4.2" />}
+      {action === 'show' && (
+        <>
+          <path d="M2 12s4-7 10-7 10 7 10 7-4 7-10 7S2 12 2 12z" />
+          <circle cx="12" cy="12" r="3" />
+        </>
+      )}
+    </svg>
+  );
+}
