@@ -7,7 +7,7 @@
  */
 import { proxy, ref } from 'valtio';
 import { fetchQuests } from '../api/quests';
-import { addToSelection, normalizeSelection, removeFromSelection, type Quest, type QuestAction, type QuestProgress } from '../domain/quests';
+import { addToSelection, normalizeSelection, removeFromSelection, type Quest, type QuestAction } from '../domain/quests';
 import { roleOf, type RoleFlags } from '../domain/roles';
 import { isPro, runQuestAction, session, type QuestActionResult } from './session';
 import { effectiveSettings } from './settings';
@@ -124,7 +124,7 @@ export interface QuestMarks {
 }
 
 /** How a quest shows to this user (spec §4): admins see no progress at all, everyone else their own. */
-export function questMarks(user: (RoleFlags & Partial<QuestProgress>) | null | undefined, questUid: string): QuestMarks {
+export function questMarks(user: (RoleFlags & { questsDone?: readonly string[]; questsHidden?: readonly string[] }) | null | undefined, questUid: string): QuestMarks {
   if (!user || roleOf(user) === 'admin') return { done: false, hidden: false };
   return { done: !!user.questsDone?.includes(questUid), hidden: !!user.questsHidden?.includes(questUid) };
 }
