@@ -1,0 +1,45 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import { ApiError } from '../../api/client';
+import { i18n, setLanguage } from '../../i18n';
+import { memoryStorage, setStorageBackend } from '../../state/storage';
+import { accountErrorText, minutesToWait } from './accountError';
+
+const refusal = (status: number, message: string) => new ApiError('/api/be/auth/login', status, `http_${status}`, message);
+const t = i18n.t.bind(i18n);
+
+afterEach(async () => {
+  await setLanguage('en');
+  setStorageBackend(null);
+});
+
+describe('account error text', () => {
+  it('reads the wait from the server\'s 429 message', () => {
+    expect(minutesToWait('too many failed sign-in attempts; try again in 15 minute(s)')).toBe(15);
+    expect(minutesToWait('slow down')).toBeNull();
+  });
+
+  it('names the wait in minutes, in English and in Russian plural forms', async () => {
+    expect(accountErrorText(t, refusal(429, 'too many failed sign-in attempts; try again in 1 minute(s)'), 'signIn', 'pro')).toBe('too many failed sign-in attempts; try again in 1 minute');
+    expect(accountErrorText(t, refusal(429, 'too many failed sign-in attempts; try again in 5 minute(s)'), 'signIn', 'pro')).toBe('too many failed sign-in attempts; try again in 5 minutes');
+    expect(accountErrorText(t, refusal(429, 'busy'), 'signIn', 'pro')).toBe('too many failed sign-in attempts; try again later');
+    setStorageBackend(memoryStorage());
+    await setLanguage('ru');
+    expect(accountErrorText(t, refusal(429, 'try again in 2 minute(s)'), 'signIn', 'pro')).toBe('слишком много неудачных попыток входа; попробуйте снова через 2 минуты');
+    expect(accountErrorText(t, refusal(429, 'try again in 5 minute(s)'), 'signIn', 'pro')).toBe('слишком много неудачных попыток входа; попробуйте снова через 5 минут');
+    expect(accountErrorText(t, refusal(409, 'the name "pro" is taken'), 'signUp', 'pro')).toBe('имя «pro» уже занято');
+  });
+
+  it('translates wrong credentials and a taken name only on the form they belong to', () => {
+    expect(accountErrorText(t, refusal(401, 'wrong name or password'), 'signIn', 'pro')).toBe('wrong name or password');
+    expect(accountErrorText(t, refusal(409, 'the name "pro" is taken'), 'signUp', 'pro')).toBe('the name "pro" is taken');
+    expect(accountErrorText(t, refusal(401, 'sign in first'), 'signUp', 'pro')).toBe('The server refused: sign in first');
+  });
+
+  it('says when the server cannot be reached, and passes other messages through', () => {
+    expect(accountErrorText(t, new ApiError('/api/be/auth/login', 0, 'network', 'Could not reach the server (Failed to fetch)'), 'signIn', 'pro')).toBe(
+      'Could not reach the server. Check your connection and try again.',
+    );
+    expect(accountErrorText(t, refusal(400, 'name must be 3 to 32 characters'), 'signUp', 'ab')).toBe('The server refused: name must be 3 to 32 characters');
+    expect(accountErrorText(t, new TypeError('boom'), 'signIn', 'pro')).toBe('Something went wrong: boom');
+  });
+});
