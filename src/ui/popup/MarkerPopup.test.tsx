@@ -5,16 +5,21 @@ import { http, HttpResponse } from 'msw';
 import { setupServer } from 'msw/node';
 import { createMemoryRouter, RouterProvider, useLocation } from 'react-router';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import type { AccountUser } from '../../api/account';
 import { setApiBase } from '../../api/client';
+import { SIGNED_IN_COOKIE } from '../../domain/account';
 import { MAPS } from '../../domain/maps';
 import { setLanguage } from '../../i18n';
 import { filters, loadFilters, setCategoryHidden, setSubCategoryHidden } from '../../state/filters';
 import { resetLookups } from '../../state/items';
 import { closeMap, mapView, openMap, selectMarker } from '../../state/mapView';
 import { popup, POPUP_STORAGE_KEY, resetPopup } from '../../state/popup';
+import { closeUpsell, layout } from '../../state/layout';
 import { quests, resetQuests } from '../../state/quests';
+import { loadSession, resetSession } from '../../state/session';
 import { memoryStorage, setStorageBackend } from '../../state/storage';
 import { createLocalMarkerSource } from '../map/testing/localMarkerSource';
+import { accountServer } from '../map/testing/mapApi';
 import { MarkerPopup } from './MarkerPopup';
 
 const BASE = 'http://raidmap.test';
@@ -81,6 +86,9 @@ beforeEach(() => {
 });
 afterEach(async () => {
   server.resetHandlers();
+  resetSession();
+  closeUpsell();
+  document.cookie = `${SIGNED_IN_COOKIE}=; path=/; expires=Thu, 01 Jan 1970 00:00:00 GMT`;
   setStorageBackend(null);
   closeMap();
   await setLanguage('en');
@@ -248,5 +256,95 @@ describe('marker popup', () => {
     await act(() => new Promise((resolve) => setTimeout(resolve, 20)));
     expect(screen.queryByRole('dialog')).toBeNull();
     expect(mapView.selectedUid).toBeNull();
+  });
+});
+
+describe('marker popup quest actions', () => {
+  const proUser: AccountUser = { name: 'pro', pro: true, admin: false, questsDone: [], questsHidden: [] };
+  const actions = () => document.querySelector<HTMLElement>('.marker-popup__quest-actions');
+
+  async function signedIn(user: AccountUser | null) {
+    const account = accountServer(user);
+    server.use(...account.handlers);
+    await act(() => loadSession());
+    return account;
+  }
+
+  async function openSafe() {
+    await renderPopup();
+    act(() => selectMarker('m-safe'));
+    const dialog = await screen.findByRole('dialog', { name: 'Office safe' });
+    await within(dialog).findByRole('link', { name: 'Delivery from the Past' });
+    return dialog;
+  }
+
+  it('shows visitors the actions marked Pro under the quest link; a click opens the upsell and sends nothing', async () => {
+    const account = await signedIn(null);
+    const dialog = await openSafe();
+    const group = within(dialog).getByRole('group', { name: 'Progress: Delivery from the Past' });
+    expect(group).toBe(actions());
+    expect(group).toHaveTextContent('Pro');
+    const complete = within(group).getByRole('button', { name: 'Complete: Delivery from the Past' });
+    expect(complete).toHaveAccessibleDescription('A Pro feature');
+    await userEvent.click(complete);
+    expect(layout.upsellOpen).toBe(true);
+    closeUpsell();
+    await userEvent.click(within(group).getByRole('button', { name: 'Hide: Delivery from the Past' }));
+    expect(layout.upsellOpen).toBe(true);
+    expect(account.requests).toEqual([]);
+    // The popup stays open on its marker.
+    expect(mapView.selectedUid).toBe('m-safe');
+  });
+
+  it('lets a pro user reopen and complete from the popup; a done quest’s link is dimmed', async () => {
+    const account = await signedIn({ ...proUser, questsDone: ['q-delivery'] });
+    const dialog = await openSafe();
+    const link = within(dialog).getByRole('link', { name: 'Delivery from the Past' });
+    expect(link).toHaveClass('marker-popup__quest-link--done');
+    const group = actions()!;
+    expect(group).not.toHaveTextContent('Pro');
+    await userEvent.click(within(group).getByRole('button', { name: 'Reopen: Delivery from the Past' }));
+    await within(group).findByRole('button', { name: 'Complete: Delivery from the Past' });
+    expect(link).not.toHaveClass('marker-popup__quest-link--done');
+    expect(account.requests).toEqual(['GET /api/be/user', 'GET /api/be/user', 'POST /api/be/user/progress']);
+    expect(account.progressBodies).toEqual([{ questsDone: [] }]);
+
+    await userEvent.click(within(group).getByRole('button', { name: 'Hide: Delivery from the Past' }));
+    await within(group).findByRole('button', { name: 'Show: Delivery from the Past' });
+    expect(account.progressBodies[1]).toEqual({ questsHidden: ['q-delivery'] });
+    expect(layout.upsellOpen).toBe(false);
+  });
+
+  it('shows a failed save in the popup with the server’s message', async () => {
+    await signedIn(proUser);
+    server.use(http.post(`${BASE}/api/be/user/progress`, () => HttpResponse.json({ error: 'internal', message: 'progress could not be stored' }, { status: 500 })));
+    const dialog = await openSafe();
+    await userEvent.click(within(dialog).getByRole('button', { name: 'Complete: Delivery from the Past' }));
+    expect(await within(dialog).findByRole('alert')).toHaveTextContent('Your progress could not be saved: progress could not be stored');
+    expect(within(dialog).getByRole('link', { name: 'Delivery from the Past' })).not.toHaveClass('marker-popup__quest-link--done');
+    await userEvent.click(within(dialog).getByRole('button', { name: 'Dismiss' }));
+    expect(within(dialog).queryByRole('alert')).toBeNull();
+  });
+
+  it('shows admins no quest actions and no dimming', async () => {
+    await signedIn({ ...proUser, name: 'admin', pro: false, admin: true, questsDone: ['q-delivery'] });
+    const dialog = await openSafe();
+    expect(actions()).toBeNull();
+    expect(within(dialog).queryByRole('button', { name: /Delivery from the Past/ })).toBeNull();
+    expect(within(dialog).getByRole('link', { name: 'Delivery from the Past' })).not.toHaveClass('marker-popup__quest-link--done');
+  });
+
+  it('has no quest actions for a marker without a quest, and names the quest in Russian', async () => {
+    await signedIn(proUser);
+    await renderPopup();
+    act(() => selectMarker('m-exit'));
+    await screen.findByRole('dialog', { name: 'Gate 3' });
+    expect(actions()).toBeNull();
+    act(() => selectMarker('m-safe'));
+    await screen.findByRole('dialog', { name: 'Office safe' });
+    await act(() => setLanguage('ru'));
+    const dialog = await screen.findByRole('dialog', { name: 'Сейф в офисе' });
+    await waitFor(() => expect(within(dialog).getByRole('button', { name: 'Отметить выполненным: Посылка из прошлого' })).toBeInTheDocument());
+    expect(within(dialog).getByRole('button', { name: 'Скрыть: Посылка из прошлого' })).toHaveAttribute('title', 'Скрыть этот квест');
   });
 });

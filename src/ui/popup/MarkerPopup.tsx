@@ -4,6 +4,8 @@
  * previous / next and a counter, its level, its quest link and its items. Normal or enlarged
  * (remembered in localStorage `map_popup`). Closing it (Close, Escape, a click on empty map)
  * clears the `obj` and `quest` query parameters. It also opens the `?obj=` marker on load.
+ * A quest marker's popup carries the quest actions (QuestActions) under the quest link, which
+ * is dimmed once the quest is done (not for admins).
  * It talks to state only; the wiring turns `popup.pointerOver` and `popup.focus` into engine calls.
  */
 import { useCallback, useEffect, useRef, useState } from 'react';
@@ -17,9 +19,11 @@ import { setCategoryHidden, setSubCategoryHidden } from '../../state/filters';
 import { itemName, loadItems, lookups, questLabel } from '../../state/items';
 import { mapView, selectMarker, setLevel } from '../../state/mapView';
 import { loadPopupSize, popup, requestFocus, setPointerOverPopup, showPopupFor, stepImage, toggleEnlarged } from '../../state/popup';
-import { loadQuests, quests, toggleQuest } from '../../state/quests';
+import { loadQuests, questMarks, quests, toggleQuest } from '../../state/quests';
+import { session } from '../../state/session';
 import { isWorkerClosed, type MarkerSource } from '../map/markerSource';
 import { Popup } from '../popups/Popup';
+import { QuestActions } from '../quests/QuestActions';
 import './popup.css';
 
 export interface MarkerPopupProps {
@@ -146,6 +150,7 @@ function MarkerPopupView({ map, marker, onClose }: ViewProps) {
   const { imageIndex, enlarged } = useSnapshot(popup);
   const { items } = useSnapshot(lookups);
   const { list: questList } = useSnapshot(quests);
+  const { user } = useSnapshot(session);
 
   useEffect(() => {
     if (marker.questUid) void loadQuests();
@@ -159,6 +164,10 @@ function MarkerPopupView({ map, marker, onClose }: ViewProps) {
   const images = marker.imgs;
   const index = Math.min(imageIndex, Math.max(0, images.length - 1));
   const image = images[index];
+  const questUid = marker.questUid;
+  const questTitle = questUid ? questLabel(questList, questUid, lang) : '';
+  // Until the quest list is there, the actions name the quest by its label (the uid).
+  const quest = questUid ? (questList.find((q) => q.uid === questUid) ?? { uid: questUid, name: questTitle, ruName: questTitle }) : null;
   const level = map.levels.find((l) => l.num === marker.level);
   const levelName = !level
     ? String(marker.level)
@@ -215,11 +224,17 @@ function MarkerPopupView({ map, marker, onClose }: ViewProps) {
         <dl className="marker-popup__facts">
           <dt>{t('markerPopup.level')}</dt>
           <dd>{levelName}</dd>
-          {marker.questUid && (
+          {quest && (
             <>
               <dt>{t('markerPopup.quest')}</dt>
-              <dd>
-                <Link to={`/progression/quests?quest=${encodeURIComponent(marker.questUid)}`}>{questLabel(questList, marker.questUid, lang)}</Link>
+              <dd className="marker-popup__quest">
+                <Link
+                  to={`/progression/quests?quest=${encodeURIComponent(quest.uid)}`}
+                  className={questMarks(user, quest.uid).done ? 'marker-popup__quest-link marker-popup__quest-link--done' : 'marker-popup__quest-link'}
+                >
+                  {questTitle}
+                </Link>
+                <QuestActions quest={quest} variant="popup" className="marker-popup__quest-actions" />
               </dd>
             </>
           )}
