@@ -4,10 +4,15 @@ import { http, HttpResponse } from 'msw';
 import { setupServer } from 'msw/node';
 import { createMemoryRouter, RouterProvider } from 'react-router';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
+import type { AccountUser } from '../../api/account';
 import { setApiBase } from '../../api/client';
+import { SIGNED_IN_COOKIE } from '../../domain/account';
 import { setLanguage } from '../../i18n';
 import { resetLookups } from '../../state/items';
+import { closeUpsell } from '../../state/layout';
 import { resetQuests } from '../../state/quests';
+import { resetSession, session } from '../../state/session';
+import { accountServer } from '../map/testing/mapApi';
 import { routes } from '../routes';
 
 const BASE = 'http://raidmap.test';
@@ -32,6 +37,9 @@ beforeEach(() => {
 });
 afterEach(async () => {
   server.resetHandlers();
+  resetSession();
+  closeUpsell();
+  document.cookie = `${SIGNED_IN_COOKIE}=; path=/; expires=Thu, 01 Jan 1970 00:00:00 GMT`;
   vi.restoreAllMocks();
   await setLanguage('en');
 });
@@ -103,5 +111,73 @@ describe('/progression/quests', () => {
     await userEvent.click(screen.getByRole('button', { name: 'Try again' }));
     await screen.findByRole('list', { name: 'Quests' });
     expect(names()).toHaveLength(3);
+  });
+});
+
+describe('/progression/quests with quest progress', () => {
+  const proUser: AccountUser = { name: 'pro', pro: true, admin: false, questsDone: ['q-b'], questsHidden: ['q-c'] };
+  const card = (name: string) => screen.getByRole('heading', { name }).closest('li')!;
+
+  function withAccount(user: AccountUser | null) {
+    const account = accountServer(user);
+    server.use(...account.handlers);
+    return account;
+  }
+
+  it('asks who is signed in, dims completed quests, marks hidden ones, and saves actions for a pro user', async () => {
+    const account = withAccount(proUser);
+    renderAt('/progression/quests');
+    await screen.findByRole('list', { name: 'Quests' });
+    await waitFor(() => expect(card('Bad Rep Evidence')).toHaveClass('quests-page__quest--done'));
+    expect(account.requests).toEqual(['GET /api/be/user']);
+    expect(card('Bad Rep Evidence')).toHaveTextContent('Completed');
+    expect(card('Checking')).toHaveClass('quests-page__quest--hidden');
+    expect(card('Checking')).not.toHaveClass('quests-page__quest--done');
+    expect(card('Checking')).toHaveTextContent('Hidden');
+    expect(card('Acquaintance')).not.toHaveClass('quests-page__quest--done');
+    expect(within(card('Bad Rep Evidence')).getByRole('button', { name: 'Reopen: Bad Rep Evidence' })).toBeInTheDocument();
+    expect(within(card('Checking')).getByRole('button', { name: 'Show: Checking' })).toBeInTheDocument();
+
+    await userEvent.click(within(card('Acquaintance')).getByRole('button', { name: 'Complete: Acquaintance' }));
+    await waitFor(() => expect(card('Acquaintance')).toHaveClass('quests-page__quest--done'));
+    expect(account.progressBodies).toEqual([{ questsDone: ['q-b', 'q-a'] }]);
+    expect(account.requests).toEqual(['GET /api/be/user', 'GET /api/be/user', 'POST /api/be/user/progress']);
+    expect(within(card('Acquaintance')).getByRole('button', { name: 'Reopen: Acquaintance' })).toBeInTheDocument();
+  });
+
+  it('shows visitors the actions marked Pro: the upsell opens on the page and nothing is sent', async () => {
+    const account = withAccount(null);
+    renderAt('/progression/quests');
+    await screen.findByRole('list', { name: 'Quests' });
+    const acquaintance = card('Acquaintance');
+    const hide = within(acquaintance).getByRole('button', { name: 'Hide: Acquaintance' });
+    expect(hide).toHaveAccessibleDescription('A Pro feature');
+    await userEvent.click(hide);
+    const upsell = screen.getByRole('dialog', { name: 'raidmap Pro' });
+    expect(upsell).toHaveTextContent('paid subscription');
+    await userEvent.click(within(upsell).getByRole('button', { name: 'Got it' }));
+    expect(screen.queryByRole('dialog')).toBeNull();
+    expect(account.requests).toEqual([]);
+    expect(session.user).toBeNull();
+    expect(acquaintance).not.toHaveClass('quests-page__quest--hidden');
+  });
+
+  it('dims completed quests for a signed-in user without pro too', async () => {
+    withAccount({ ...proUser, pro: false });
+    renderAt('/progression/quests');
+    await screen.findByRole('list', { name: 'Quests' });
+    await waitFor(() => expect(card('Bad Rep Evidence')).toHaveClass('quests-page__quest--done'));
+    expect(within(card('Bad Rep Evidence')).getByRole('button', { name: 'Reopen: Bad Rep Evidence' })).toHaveAccessibleDescription('A Pro feature');
+  });
+
+  it('shows admins neither progress nor actions', async () => {
+    const account = withAccount({ ...proUser, name: 'admin', pro: false, admin: true });
+    renderAt('/progression/quests');
+    await screen.findByRole('list', { name: 'Quests' });
+    await waitFor(() => expect(account.requests).toEqual(['GET /api/be/user']));
+    await waitFor(() => expect(session.user?.admin).toBe(true));
+    expect(card('Bad Rep Evidence')).not.toHaveClass('quests-page__quest--done');
+    expect(card('Checking')).not.toHaveClass('quests-page__quest--hidden');
+    expect(screen.queryByRole('button', { name: /^(Complete|Reopen|Hide|Show):/ })).toBeNull();
   });
 });

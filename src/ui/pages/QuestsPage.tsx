@@ -2,7 +2,9 @@
  * Route `/progression/quests`: every quest of the quest cache (name in the current language,
  * trader, Kappa / Lightkeeper flags, wiki link, links to the maps where it has markers),
  * sorted like the map's quest list. `?quest=` (one uid or a comma list) highlights those
- * quests and scrolls the first one into view.
+ * quests and scrolls the first one into view. The user's progress shows here as on the map:
+ * completed quests dimmed and hidden ones marked (not for admins), with the quest actions on
+ * each card; the page asks who is signed in (loadSession) and shows the upsell itself.
  */
 import { useEffect, useMemo, useRef } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -11,7 +13,11 @@ import { useSnapshot } from 'valtio';
 import { parseQuestParam, questName, sortQuests } from '../../domain/quests';
 import { isLanguage, mapName } from '../../i18n';
 import { loadQuestMaps, lookups } from '../../state/items';
-import { loadQuests, quests } from '../../state/quests';
+import { closeUpsell, layout } from '../../state/layout';
+import { loadQuests, questMarks, quests } from '../../state/quests';
+import { loadSession, session } from '../../state/session';
+import { UpsellPopup } from '../popups/UpsellPopup';
+import { QuestActions } from '../quests/QuestActions';
 import { useDocumentTitle } from '../useDocumentTitle';
 import './quests-page.css';
 
@@ -28,8 +34,11 @@ export function QuestsPage() {
   const highlighted = useMemo(() => new Set(parseQuestParam(searchParams.get('quest'))), [searchParams]);
   const { status, list } = useSnapshot(quests);
   const { questMaps } = useSnapshot(lookups);
+  const { user } = useSnapshot(session);
+  const { upsellOpen } = useSnapshot(layout);
 
   useEffect(() => {
+    void loadSession();
     void loadQuests();
     void loadQuestMaps();
   }, []);
@@ -79,15 +88,22 @@ export function QuestsPage() {
             {sorted.map((quest) => {
               const mark = highlighted.has(quest.uid);
               const maps = questMaps[quest.uid] ?? [];
+              const { done, hidden } = questMarks(user, quest.uid);
+              const classes = ['quests-page__quest', mark && 'quests-page__quest--highlight', done && 'quests-page__quest--done', hidden && 'quests-page__quest--hidden'];
               return (
                 <li
                   key={quest.uid}
                   id={questAnchor(quest.uid)}
-                  className={`quests-page__quest${mark ? ' quests-page__quest--highlight' : ''}`}
+                  className={classes.filter(Boolean).join(' ')}
                   aria-current={mark ? 'true' : undefined}
                   data-uid={quest.uid}
                 >
-                  <h2 className="quests-page__name">{questName(quest, lang)}</h2>
+                  <div className="quests-page__head">
+                    <h2 className="quests-page__name">{questName(quest, lang)}</h2>
+                    {done && <span className="quests-page__state quests-page__state--done">{t('questProgress.done')}</span>}
+                    {hidden && <span className="quests-page__state quests-page__state--hidden">{t('questProgress.hidden')}</span>}
+                    <QuestActions quest={quest} variant="page" className="quests-page__actions" />
+                  </div>
                   <p className="quests-page__meta">
                     <span>
                       {t('questsPage.trader')}: <strong>{quest.trader}</strong>
@@ -118,6 +134,7 @@ export function QuestsPage() {
           </ul>
         </>
       )}
+      {upsellOpen && <UpsellPopup onClose={closeUpsell} />}
     </main>
   );
 }

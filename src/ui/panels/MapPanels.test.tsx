@@ -283,10 +283,13 @@ describe('quests', () => {
     expect(quests.selected).toEqual([]);
     expect(router.state.location.search).toBe('?quest=q-debut,q-shortage,q-checking,q-delivery');
     expect(screen.queryByRole('dialog')).toBeNull();
+    // Nor are quest actions shown before the role is known.
+    expect(within(rightPanel()).queryByRole('button', { name: 'Complete: Debut' })).toBeNull();
     answer();
     await waitFor(() => expect(window.__map!.selectedQuests()).toEqual(['q-debut', 'q-shortage', 'q-checking', 'q-delivery']));
     expect(quests.limitNotice).toBe(false);
     expect(screen.queryByRole('dialog')).toBeNull();
+    expect(within(rightPanel()).getByRole('button', { name: 'Complete: Debut' })).toHaveAccessibleDescription('Mark as completed');
     await waitFor(() => expect(passing()).toEqual(['m1', 'm2', 'm3', 'm4', 'm5', 'm6']));
   });
 

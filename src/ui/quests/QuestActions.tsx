@@ -3,7 +3,8 @@
  * draws them, in the quest list rows, the marker popup and on the quests page. What shows is
  * the role table's (questProgress, spec §6): a pro user gets Complete / Reopen and Hide / Show;
  * a visitor the same buttons marked Pro, which open the upsell and change nothing (no request);
- * an admin nothing at all. A failed save is shown here, under the buttons that were used.
+ * an admin nothing at all; nobody anything while the page is still asking who is signed in.
+ * A failed save is shown here, under the buttons that were used.
  */
 import { useId } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -36,13 +37,14 @@ interface ActionButton {
 export function QuestActions({ quest, variant, className }: QuestActionsProps) {
   const { t, i18n } = useTranslation();
   const lang = isLanguage(i18n.language) ? i18n.language : 'en';
-  const { user, pendingQuest, progressError } = useSnapshot(session);
+  const { user, status, pendingQuest, progressError } = useSnapshot(session);
   const { progressErrorAt } = useSnapshot(quests);
   const place = useId();
   const noteId = useId();
 
   const rule = access(user, 'questProgress');
-  if (rule !== 'yes' && rule !== 'upsell') return null;
+  // While the session loads the role is not known: show no one the wrong controls.
+  if (status === 'loading' || (rule !== 'yes' && rule !== 'upsell')) return null;
   const upsell = rule === 'upsell';
   const name = questName(quest, lang);
   const { done, hidden } = questMarks(user, quest.uid);
