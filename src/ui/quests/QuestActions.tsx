@@ -78,15 +78,16 @@ export function QuestActions({ quest, variant, className }: QuestActionsProps) {
             <ActionIcon action={action} />
           </button>
         ))}
+        {/* In a list row a dot on each button marks Pro (CSS); elsewhere a badge. */}
+        {upsell && variant !== 'row' && (
+          <span className="quest-actions__pro" aria-hidden="true">
+            {t('questProgress.pro')}
+          </span>
+        )}
         {upsell && (
-          <>
-            <span className="quest-actions__pro" aria-hidden="true">
-              {t('questProgress.pro')}
-            </span>
-            <span id={noteId} hidden>
-              {t('questProgress.proFeature')}
-            </span>
-          </>
+          <span id={noteId} hidden>
+            {t('questProgress.proFeature')}
+          </span>
         )}
       </div>
       {progressError && progressErrorAt === place && (
