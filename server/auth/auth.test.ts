@@ -7,7 +7,8 @@ import { buildServer } from '../app';
 import { createRepositories, migrateToLatest, type Db, type Repositories } from '../db';
 import { seedIfEmpty } from '../seed';
 import { tempDir, testBackends } from '../testing/databases';
-import { SIGNED_IN_COOKIE } from '../../src/domain/account';
+import { nameProblem, passwordProblem, SIGNED_IN_COOKIE } from '../../src/domain/account';
+import { credentialsSchema } from '../routes/auth';
 import { hashToken, SESSION_COOKIE, SESSION_TTL_MS } from './index';
 import { hashPassword, verifyPassword } from './password';
 
@@ -349,5 +350,19 @@ describe.each(testBackends())('accounts and permissions on $name', (backend) => 
       const early = await json('POST', '/api/be/admin/maps/marker/upload/base64', { base64: 'A'.repeat(9 * 1024 * 1024) }, cookies.pro);
       expect(early.statusCode).toBe(403);
     });
+  });
+});
+
+describe('the sign-up schema', () => {
+  const names = ['', 'ab', 'abc', 'a'.repeat(32), 'a'.repeat(33), 'pro_user-2', 'with space', 'ünïcode', 'a.b', '-_-', 'x'.repeat(40) + '!'];
+  const passwords = ['', '1234567', '12345678', 'x'.repeat(200), 'x'.repeat(201), 'пароль-длинный'];
+
+  it('accepts exactly what the domain rules accept (the sign-up form checks those)', () => {
+    for (const name of names) {
+      for (const password of passwords) {
+        const client = nameProblem(name) === null && passwordProblem(password) === null;
+        expect(credentialsSchema.safeParse({ name, password }).success, `${name} / ${password}`).toBe(client);
+      }
+    }
   });
 });

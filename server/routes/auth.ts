@@ -4,6 +4,7 @@
  */
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
+import { NAME_CHARACTERS, NAME_LENGTH, PASSWORD_LENGTH } from '../../src/domain/account';
 import { clearSessionCookie, loadUser, startSession } from '../auth';
 import { dummyHash, hashPassword, verifyPassword } from '../auth/password';
 import { ACCOUNT_RULE, ADDRESS_RULE } from '../auth/rate-limit';
@@ -21,16 +22,20 @@ export function bodyIssue(error: z.ZodError): string {
   return `${issue.path.join('.')}: ${issue.message}`;
 }
 
+const nameLength = `name must be ${NAME_LENGTH.min} to ${NAME_LENGTH.max} characters`;
+const passwordLength = `password must be ${PASSWORD_LENGTH.min} to ${PASSWORD_LENGTH.max} characters`;
+
+/** Sign-up: the domain's account rules (src/domain/account.ts), which the sign-up form checks too. */
 export const credentialsSchema = z.object({
   name: z
     .string({ error: 'name must be text' })
-    .min(3, 'name must be 3 to 32 characters')
-    .max(32, 'name must be 3 to 32 characters')
-    .regex(/^[A-Za-z0-9_-]+$/, 'name may use only letters, digits, _ and -'),
+    .min(NAME_LENGTH.min, nameLength)
+    .max(NAME_LENGTH.max, nameLength)
+    .regex(NAME_CHARACTERS, 'name may use only letters, digits, _ and -'),
   password: z
     .string({ error: 'password must be text' })
-    .min(8, 'password must be 8 to 200 characters')
-    .max(200, 'password must be 8 to 200 characters'),
+    .min(PASSWORD_LENGTH.min, passwordLength)
+    .max(PASSWORD_LENGTH.max, passwordLength),
 });
 
 const loginSchema = z.object({

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { hasSignedInHint, SIGNED_IN_COOKIE } from './account';
+import { hasSignedInHint, nameProblem, passwordProblem, SIGNED_IN_COOKIE } from './account';
 
 describe('signed-in hint', () => {
   it('is found only as the exact cookie with value 1', () => {
@@ -8,5 +8,34 @@ describe('signed-in hint', () => {
     expect(hasSignedInHint('')).toBe(false);
     expect(hasSignedInHint(`${SIGNED_IN_COOKIE}=0`)).toBe(false);
     expect(hasSignedInHint(`x${SIGNED_IN_COOKIE}=1`)).toBe(false);
+  });
+});
+
+describe('account name rule', () => {
+  it.each([
+    ['', 'empty'],
+    ['ab', 'length'],
+    ['abc', null],
+    ['a'.repeat(32), null],
+    ['a'.repeat(33), 'length'],
+    ['pro_user-2', null],
+    ['with space', 'characters'],
+    ['ünïcode', 'characters'],
+    ['a.b', 'characters'],
+    [' abc', 'characters'],
+  ])('%j → %s', (name, problem) => {
+    expect(nameProblem(name)).toBe(problem);
+  });
+});
+
+describe('password rule', () => {
+  it.each([
+    ['', 'empty'],
+    ['1234567', 'length'],
+    ['12345678', null],
+    ['x'.repeat(200), null],
+    ['x'.repeat(201), 'length'],
+  ])('%j → %s', (password, problem) => {
+    expect(passwordProblem(password)).toBe(problem);
   });
 });

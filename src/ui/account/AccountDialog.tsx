@@ -11,7 +11,7 @@ import { closeAccountDialog, openAccountDialog } from '../../state/layout';
 import { signIn, signUp } from '../../state/session';
 import { Popup } from '../popups/Popup';
 import { accountErrorText, type AccountForm } from './accountError';
-import { nameProblem, passwordProblem, type NameProblem, type PasswordProblem } from './credentialRules';
+import { nameProblem, passwordProblem, type NameProblem, type PasswordProblem } from '../../domain/account';
 import './account.css';
 
 export interface AccountDialogProps {
