@@ -6,27 +6,15 @@ import { StrictMode } from 'react';
 import { createMemoryRouter, RouterProvider } from 'react-router';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { setApiBase } from '../../api/client';
-import type { EngineOptions } from '../../engine/types';
 import { setCategoryHidden } from '../../state/filters';
 import { mapView } from '../../state/mapView';
 import { memoryStorage, setStorageBackend } from '../../state/storage';
 import { routes } from '../routes';
-import { createFakeEngine, type FakeEngine } from './testing/fakeEngine';
 import { createLocalMarkerSource } from './testing/localMarkerSource';
 import { TEST_API_BASE as BASE, mapApiHandlers } from './testing/mapApi';
+import { engines, engineOptions, resetEngines } from './testing/engineModuleMock';
 
-const engines: FakeEngine[] = [];
-const engineOptions: EngineOptions[] = [];
-vi.mock('../../engine/index', () => ({
-  createMapEngine: vi.fn(async (options: EngineOptions) => {
-    const engine = createFakeEngine();
-    const canvas = document.createElement('canvas');
-    options.container.appendChild(canvas);
-    engines.push(engine);
-    engineOptions.push(options);
-    return engine;
-  }),
-}));
+vi.mock('../../engine/index', () => import('./testing/engineModuleMock'));
 vi.mock('./markerSource', () => ({ createMarkerSource: () => createLocalMarkerSource() }));
 
 const markerList = [
@@ -43,8 +31,7 @@ beforeAll(() => {
 });
 beforeEach(() => {
   setStorageBackend(memoryStorage());
-  engines.length = 0;
-  engineOptions.length = 0;
+  resetEngines();
 });
 afterEach(() => {
   server.resetHandlers();

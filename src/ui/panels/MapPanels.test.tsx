@@ -9,7 +9,6 @@ import { setApiBase } from '../../api/client';
 import { SIGNED_IN_COOKIE } from '../../domain/account';
 import type { LevelDef } from '../../domain/maps';
 import type { Quest } from '../../domain/quests';
-import type { EngineOptions } from '../../engine/types';
 import { setLanguage } from '../../i18n';
 import { filters } from '../../state/filters';
 import { resetLookups } from '../../state/items';
@@ -19,21 +18,13 @@ import { quests, resetQuests } from '../../state/quests';
 import { loadSession, resetSession, session, signOut } from '../../state/session';
 import { resetSettings, updateSettings } from '../../state/settings';
 import { memoryStorage, setStorageBackend } from '../../state/storage';
-import { createFakeEngine, type FakeEngine } from '../map/testing/fakeEngine';
 import { createLocalMarkerSource } from '../map/testing/localMarkerSource';
 import { routes } from '../routes';
 import { LevelList } from './LevelList';
 import { accountServer, TEST_API_BASE as BASE, mapApiHandlers } from '../map/testing/mapApi';
+import { engines, resetEngines } from '../map/testing/engineModuleMock';
 
-const engines: FakeEngine[] = [];
-vi.mock('../../engine/index', () => ({
-  createMapEngine: vi.fn(async (options: EngineOptions) => {
-    const engine = createFakeEngine();
-    options.container.appendChild(document.createElement('canvas'));
-    engines.push(engine);
-    return engine;
-  }),
-}));
+vi.mock('../../engine/index', () => import('../map/testing/engineModuleMock'));
 vi.mock('../map/markerSource', () => ({ createMarkerSource: () => createLocalMarkerSource() }));
 
 
@@ -68,7 +59,7 @@ beforeAll(() => {
 });
 beforeEach(() => {
   setStorageBackend(memoryStorage());
-  engines.length = 0;
+  resetEngines();
   resetQuests();
   resetLookups();
 });
@@ -460,7 +451,7 @@ describe('settings', () => {
     expect(within(rightPanel()).getByRole('button', { name: 'Settings' })).not.toHaveTextContent('Pro');
     unmount();
     session.user = { pro: false, admin: true, questsDone: [], questsHidden: [] };
-    engines.length = 0;
+    resetEngines();
     await readyMap();
     expect(within(rightPanel()).queryByRole('button', { name: 'Settings' })).toBeNull();
   });

@@ -9,25 +9,17 @@ import { setupServer } from 'msw/node';
 import { createMemoryRouter, RouterProvider } from 'react-router';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { setApiBase } from '../../api/client';
-import type { EngineOptions } from '../../engine/types';
 import { resetLookups } from '../../state/items';
 import { resetPopup } from '../../state/popup';
 import { resetQuests } from '../../state/quests';
 import { memoryStorage, setStorageBackend } from '../../state/storage';
-import { createFakeEngine, type FakeEngine } from '../map/testing/fakeEngine';
+import type { FakeEngine } from '../map/testing/fakeEngine';
 import { createLocalMarkerSource } from '../map/testing/localMarkerSource';
 import { routes } from '../routes';
 import { TEST_API_BASE as BASE, mapApiHandlers } from '../map/testing/mapApi';
+import { engines, resetEngines } from '../map/testing/engineModuleMock';
 
-const engines: FakeEngine[] = [];
-vi.mock('../../engine/index', () => ({
-  createMapEngine: vi.fn(async (options: EngineOptions) => {
-    const engine = createFakeEngine();
-    options.container.appendChild(document.createElement('canvas'));
-    engines.push(engine);
-    return engine;
-  }),
-}));
+vi.mock('../../engine/index', () => import('../map/testing/engineModuleMock'));
 vi.mock('../map/markerSource', async (importOriginal) => ({
   ...(await importOriginal<typeof import('../map/markerSource')>()),
   createMarkerSource: () => createLocalMarkerSource(),
@@ -46,7 +38,7 @@ beforeAll(() => {
 });
 beforeEach(() => {
   setStorageBackend(memoryStorage());
-  engines.length = 0;
+  resetEngines();
   resetPopup();
   resetQuests();
   resetLookups();

@@ -6,26 +6,17 @@ import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } 
 import type { AccountUser } from '../../api/account';
 import { setApiBase } from '../../api/client';
 import { DEFAULT_SETTINGS, SETTINGS_KEY, type MapSettings } from '../../domain/settings';
-import type { EngineOptions } from '../../engine/types';
 import { i18n } from '../../i18n';
 import { closeSettings, closeUpsell, layout, setPanelsShown } from '../../state/layout';
 import { resetSession, setSessionUser } from '../../state/session';
 import { loadSettings, settings } from '../../state/settings';
 import { memoryStorage, setStorageBackend } from '../../state/storage';
-import { createFakeEngine, type FakeEngine } from '../map/testing/fakeEngine';
 import { createLocalMarkerSource } from '../map/testing/localMarkerSource';
 import { accountServer, TEST_API_BASE as BASE, mapApiHandlers, type MockAccountServer } from '../map/testing/mapApi';
 import { routes } from '../routes';
+import { engines, resetEngines } from '../map/testing/engineModuleMock';
 
-const engines: FakeEngine[] = [];
-vi.mock('../../engine/index', () => ({
-  createMapEngine: vi.fn(async (options: EngineOptions) => {
-    const engine = createFakeEngine();
-    options.container.appendChild(document.createElement('canvas'));
-    engines.push(engine);
-    return engine;
-  }),
-}));
+vi.mock('../../engine/index', () => import('../map/testing/engineModuleMock'));
 vi.mock('../map/markerSource', () => ({ createMarkerSource: () => createLocalMarkerSource() }));
 
 const markerList = [{ uid: 'm-safe', map: 'factory', category: 'Loot', subCategory: 'Safe', level: 1, geometry: { x: 500, y: 400 }, name: 'Safe' }];
@@ -60,7 +51,7 @@ beforeEach(() => {
   storage.data.set(SETTINGS_KEY, JSON.stringify(SAVED));
   setStorageBackend(storage);
   loadSettings();
-  engines.length = 0;
+  resetEngines();
   setPanelsShown(true);
 });
 afterEach(async () => {

@@ -7,27 +7,20 @@ import { setApiBase } from '../../api/client';
 import { SIGNED_IN_COOKIE } from '../../domain/account';
 import { MAPS } from '../../domain/maps';
 import { lookArrowAngle, parseScreenshotName, playerToMap } from '../../domain/position';
-import type { EngineOptions, PlayerMarker } from '../../engine/types';
+import type { PlayerMarker } from '../../engine/types';
 import { i18n, setLanguage } from '../../i18n';
 import { closeAccountDialog, closeUpsell, layout, openUpsell, setPanelsShown } from '../../state/layout';
 import { mapView } from '../../state/mapView';
 import { player } from '../../state/player';
 import { loadSession, resetSession, session, setSessionUser } from '../../state/session';
 import { memoryStorage, setStorageBackend } from '../../state/storage';
-import { createFakeEngine, type FakeEngine } from '../map/testing/fakeEngine';
+import type { FakeEngine } from '../map/testing/fakeEngine';
 import { createLocalMarkerSource } from '../map/testing/localMarkerSource';
 import { routes } from '../routes';
 import { accountServer, TEST_API_BASE as BASE, mapApiHandlers } from '../map/testing/mapApi';
+import { engines, resetEngines } from '../map/testing/engineModuleMock';
 
-const engines: FakeEngine[] = [];
-vi.mock('../../engine/index', () => ({
-  createMapEngine: vi.fn(async (options: EngineOptions) => {
-    const engine = createFakeEngine();
-    options.container.appendChild(document.createElement('canvas'));
-    engines.push(engine);
-    return engine;
-  }),
-}));
+vi.mock('../../engine/index', () => import('../map/testing/engineModuleMock'));
 vi.mock('../map/markerSource', () => ({ createMarkerSource: () => createLocalMarkerSource() }));
 
 const markerList = [{ uid: 'm-safe', map: 'factory', category: 'Loot', subCategory: 'Safe', level: 1, geometry: { x: 500, y: 400 }, name: 'Safe' }];
@@ -45,7 +38,7 @@ beforeAll(() => {
 });
 beforeEach(() => {
   setStorageBackend(memoryStorage());
-  engines.length = 0;
+  resetEngines();
   setPanelsShown(true);
 });
 afterEach(async () => {
