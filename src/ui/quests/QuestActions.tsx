@@ -80,7 +80,7 @@ export function QuestActions({ quest, variant, className }: QuestActionsProps) {
         ))}
         {/* In a list row a dot on each button marks Pro (CSS); elsewhere a badge. */}
         {upsell && variant !== 'row' && (
-          <span className="quest-actions__pro" aria-hidden="true">
+          <span className="pro-badge quest-actions__pro" aria-hidden="true">
             {t('questProgress.pro')}
           </span>
         )}
