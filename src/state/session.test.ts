@@ -4,7 +4,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { AccountUser } from '../api/account';
 import { setApiBase } from '../api/client';
 import { accountServer, TEST_API_BASE } from '../ui/map/testing/mapApi';
-import { closeUpsell, layout, setPanelsShown, togglePanels } from './layout';
+import { closeAccountDialog, closeUpsell, layout, setPanelsShown, togglePanels } from './layout';
 import { currentPlayer, player, setPlayerPosition } from './player';
 import { isPro, resetSession, runQuestAction, session, sessionCan, setSessionUser } from './session';
 
@@ -18,6 +18,7 @@ afterEach(() => {
   server.resetHandlers();
   resetSession();
   closeUpsell();
+  closeAccountDialog();
   setPanelsShown(true);
   setPlayerPosition(null);
 });
@@ -137,12 +138,14 @@ describe('quest actions', () => {
     expect(session.pendingQuest).toBeNull();
   });
 
-  it('saves nothing when the refresh finds the user signed out', async () => {
+  it('saves nothing when the refresh finds the session ended, and asks to sign in again', async () => {
     const account = signedIn(pro);
     server.use(http.get(`${TEST_API_BASE}/api/be/user`, () => HttpResponse.json({ error: 'unauthorized', message: 'sign in first' }, { status: 401 })));
-    expect(await runQuestAction('complete', 'q1')).toBe('upsell');
+    expect(await runQuestAction('complete', 'q1')).toBe('signedOut');
     expect(account.progressBodies).toEqual([]);
     expect(session.user).toBeNull();
+    expect(layout.accountDialog).toBe('signIn');
+    expect(layout.upsellOpen).toBe(false);
   });
 
   it('reports a failed save with the server’s message and leaves the user as it was', async () => {

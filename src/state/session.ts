@@ -10,7 +10,7 @@ import { ApiError } from '../api/client';
 import { hasSignedInHint } from '../domain/account';
 import { applyQuestAction, type QuestAction } from '../domain/quests';
 import { access, can, roleOf, type Capability, type RoleFlags } from '../domain/roles';
-import { openUpsell } from './layout';
+import { openAccountDialog, openUpsell } from './layout';
 
 export interface SessionUser extends RoleFlags {
   /** The account name (empty in tests that only care about roles). */
@@ -117,7 +117,7 @@ export async function signOut(): Promise<void> {
   }
 }
 
-export type QuestActionResult = 'saved' | 'upsell' | 'notShown' | 'busy' | 'failed';
+export type QuestActionResult = 'saved' | 'upsell' | 'signedOut' | 'notShown' | 'busy' | 'failed';
 
 /**
  * complete / reopen / hide / show a quest (spec §4). A visitor (signed in or not) sees the
@@ -138,8 +138,13 @@ export async function runQuestAction(action: QuestAction, questUid: string): Pro
   try {
     const fresh = await account.fetchUser();
     session.user = fresh;
-    if (!fresh || !can(fresh, 'questProgress')) {
-      // Signed out or no longer pro in the meantime: nothing is saved.
+    if (!fresh) {
+      // The session ended meanwhile (expired, or signed out elsewhere): sign in again; nothing is saved.
+      openAccountDialog('signIn');
+      return 'signedOut';
+    }
+    if (!can(fresh, 'questProgress')) {
+      // No longer pro (or now an admin): nothing is saved.
       if (access(fresh, 'questProgress') === 'upsell') openUpsell();
       return 'upsell';
     }

@@ -16,6 +16,7 @@ import { loadQuestMaps, lookups } from '../../state/items';
 import { closeUpsell, layout } from '../../state/layout';
 import { loadQuests, questMarks, quests } from '../../state/quests';
 import { loadSession, session } from '../../state/session';
+import { AccountMenu } from '../account/AccountMenu';
 import { UpsellPopup } from '../popups/UpsellPopup';
 import { QuestActions } from '../quests/QuestActions';
 import { useDocumentTitle } from '../useDocumentTitle';
@@ -59,9 +60,12 @@ export function QuestsPage() {
   return (
     <main className="page quests-page">
       <header className="page__header">
-        <Link to="/" className="brand">
-          {t('site.name')}
-        </Link>
+        <div className="page__header-bar">
+          <Link to="/" className="brand">
+            {t('site.name')}
+          </Link>
+          <AccountMenu />
+        </div>
         <h1>{t('questsPage.heading')}</h1>
         <p className="page__tagline">{t('questsPage.intro')}</p>
       </header>
