@@ -4,6 +4,7 @@
  */
 import { Application, Container, Graphics, Particle, ParticleContainer, Sprite, Texture } from 'pixi.js';
 import { buildIconAtlas } from './icon-atlas';
+import { batchTextureLimit } from './kernels/renderer-info';
 import { MapEngine } from './map-engine';
 import type { EngineOptions, MapEngineApi } from './types';
 
@@ -26,6 +27,19 @@ function checkOptions(options: EngineOptions): void {
     throw new TypeError('createMapEngine: manifest needs layers, a version and minZ ≤ maxZ');
   }
   if (typeof options.iconUrl !== 'function') throw new TypeError('createMapEngine: iconUrl must be a function');
+}
+
+/**
+ * Textures per draw batch for this driver (kernels/renderer-info.ts: one on a software
+ * rasteriser). Must run before the first render, which makes the batchers and their shader.
+ */
+function tuneBatching(app: Application): void {
+  const renderer = app.renderer as unknown as { gl?: WebGLRenderingContext; limits?: { maxBatchableTextures?: number } };
+  const { gl, limits } = renderer;
+  if (!gl || !limits || typeof limits.maxBatchableTextures !== 'number') return;
+  const info = gl.getExtension('WEBGL_debug_renderer_info');
+  const name: unknown = info ? gl.getParameter(info.UNMASKED_RENDERER_WEBGL) : null;
+  limits.maxBatchableTextures = batchTextureLimit(typeof name === 'string' ? name : null, limits.maxBatchableTextures);
 }
 
 /**
@@ -69,6 +83,7 @@ export async function createMapEngine(options: EngineOptions): Promise<MapEngine
   canvas.setAttribute('aria-label', `${options.map.name} map`);
   container.appendChild(canvas);
   try {
+    tuneBatching(app);
     warmUp(app);
     const atlas = await atlasPromise;
     return new MapEngine(app, atlas, options, options.manifest);
