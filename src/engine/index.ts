@@ -5,7 +5,7 @@
 import { Application, Container, Graphics, Particle, ParticleContainer, Sprite, Texture } from 'pixi.js';
 import { buildIconAtlas } from './icon-atlas';
 import { batchTextureLimit } from './kernels/renderer-info';
-import { MapEngine } from './map-engine';
+import { MapEngine, disposeStartedTiles, startTiles } from './map-engine';
 import type { EngineOptions, MapEngineApi } from './types';
 
 export type * from './types';
@@ -62,21 +62,30 @@ export async function createMapEngine(options: EngineOptions): Promise<MapEngine
   checkOptions(options);
   const { container } = options;
   const app = new Application();
-  // The icons download and decode while the renderer starts.
+  const resolution = globalThis.devicePixelRatio || 1;
+  const width = Math.max(1, container.clientWidth);
+  const height = Math.max(1, container.clientHeight);
+  // The icons and the first view's tiles download and decode while the renderer starts.
   const atlasPromise = buildIconAtlas(options.iconUrl);
   atlasPromise.catch(() => {});
-  await app.init({
-    preference: 'webgl',
-    antialias: false,
-    autoStart: false,
-    sharedTicker: false,
-    resolution: globalThis.devicePixelRatio || 1,
-    autoDensity: true,
-    width: Math.max(1, container.clientWidth),
-    height: Math.max(1, container.clientHeight),
-    backgroundColor: 0x161a1f,
-    eventFeatures: { move: false, globalMove: false, click: false, wheel: false },
-  });
+  const tiles = startTiles(options, { width, height }, resolution);
+  try {
+    await app.init({
+      preference: 'webgl',
+      antialias: false,
+      autoStart: false,
+      sharedTicker: false,
+      resolution,
+      autoDensity: true,
+      width,
+      height,
+      backgroundColor: 0x161a1f,
+      eventFeatures: { move: false, globalMove: false, click: false, wheel: false },
+    });
+  } catch (error) {
+    disposeStartedTiles(tiles);
+    throw error;
+  }
   app.ticker?.stop();
   const canvas = app.canvas;
   canvas.style.display = 'block';
@@ -86,9 +95,10 @@ export async function createMapEngine(options: EngineOptions): Promise<MapEngine
     tuneBatching(app);
     warmUp(app);
     const atlas = await atlasPromise;
-    return new MapEngine(app, atlas, options, options.manifest);
+    return new MapEngine(app, atlas, options, tiles);
   } catch (error) {
     app.destroy({ removeView: true }, { children: true });
+    disposeStartedTiles(tiles);
     throw error;
   }
 }

@@ -10,7 +10,6 @@ import { Application, Container, Graphics } from 'pixi.js';
 import { SUBCATEGORIES } from '../domain/categories';
 import type { MapDefinition } from '../domain/maps';
 import type { LabelMode } from '../domain/settings';
-import type { TileManifest } from '../domain/tiles';
 import type { ToolContext } from '../tools/events';
 import { ToolManager, type ToolFactory } from '../tools/tool-manager';
 import { Camera } from './camera';
@@ -19,6 +18,7 @@ import { FrameLoop } from './frame-loop';
 import { HitIndex } from './hit-index';
 import type { IconAtlas } from './icon-atlas';
 import { DomInput } from './input';
+import type { ViewportSize } from './kernels/camera';
 import { FrameStatsRecorder } from './kernels/frame-stats';
 import { ICON_PRIORITY } from './kernels/thinning';
 import { LabelLayer } from './label-layer';
@@ -31,6 +31,38 @@ import type {
 } from './types';
 
 export const DEFAULT_TILE_BUDGET = 192 * 1024 * 1024;
+
+/** The tile side of an engine, started before its renderer (see startTiles). */
+export interface StartedTiles {
+  layer: TileLayer;
+  /** Fetches and decodes tiles off the main thread (null: main-thread fallback). */
+  fetcher: WorkerTileFetcher | null;
+}
+
+/**
+ * Starts the tile worker and requests the first view's tiles (the default level, the start
+ * zoom, the container's size), so they download and decode while the renderer initialises.
+ * Arrived tiles wait for the engine, which uploads and draws them from its first frame.
+ */
+export function startTiles(options: EngineOptions, viewport: ViewportSize, dpr: number): StartedTiles {
+  const fetcher = createWorkerTileFetcher();
+  const layer = new TileLayer({
+    fetcher: fetcher?.fetch,
+    map: options.map,
+    manifest: options.manifest,
+    tileBase: options.tileBase ?? '',
+    budgetBytes: options.tileBudgetBytes ?? DEFAULT_TILE_BUDGET,
+  });
+  layer.setLevel(options.map.defaultLevel);
+  layer.update(new Camera(options.map, viewport).state, viewport, dpr, performance.now());
+  return { layer, fetcher };
+}
+
+/** Stops what startTiles started, for an engine that never came to be. */
+export function disposeStartedTiles(tiles: StartedTiles): void {
+  tiles.layer.dispose();
+  tiles.fetcher?.dispose();
+}
 
 export class MapEngine implements MapEngineApi {
   readonly renderer: 'webgl' | 'webgpu' | 'canvas';
@@ -74,7 +106,7 @@ export class MapEngine implements MapEngineApi {
     private readonly app: Application,
     private readonly atlas: IconAtlas,
     private readonly options: EngineOptions,
-    manifest: TileManifest,
+    started: StartedTiles,
   ) {
     this.map = options.map;
     this.dpr = app.renderer.resolution;
@@ -82,18 +114,8 @@ export class MapEngine implements MapEngineApi {
     this.level = this.map.defaultLevel;
     const container = options.container;
     this.camera_ = new Camera(this.map, { width: app.screen.width, height: app.screen.height });
-    this.tileFetcher = createWorkerTileFetcher();
-    this.tiles = new TileLayer({
-      fetcher: this.tileFetcher?.fetch,
-      map: this.map,
-      manifest,
-      tileBase: options.tileBase ?? '',
-      budgetBytes: options.tileBudgetBytes ?? DEFAULT_TILE_BUDGET,
-      onTile: () => {
-        this.tilesDirty = true;
-        this.loop.invalidate();
-      },
-    });
+    this.tileFetcher = started.fetcher;
+    this.tiles = started.layer;
     this.tiles.setLevel(this.level);
     this.markers = new MarkerLayer(this.map, atlas);
     this.labels = new LabelLayer(this.dpr);
@@ -105,6 +127,14 @@ export class MapEngine implements MapEngineApi {
     app.stage.eventMode = 'none';
 
     this.loop = new FrameLoop((now) => this.frame(now));
+    this.tiles.attach({
+      onTile: () => {
+        this.tilesDirty = true;
+        this.loop.invalidate();
+      },
+      // Uploading when a tile is admitted (not at its first draw) puts the cost under the upload budget.
+      upload: (texture) => app.renderer.texture.initSource(texture.source),
+    });
     this.unsubscribers.push(this.camera_.onChange(() => {
       this.cameraDirty = true;
       this.loop.invalidate();
@@ -341,6 +371,7 @@ export class MapEngine implements MapEngineApi {
     if (cameraChanged) this.events.emit('camerachange', view);
     if (!this.ready_ && this.markersSet && tileState.settled) {
       this.ready_ = true;
+      this.tiles.endStartup();
       this.events.emit('ready', undefined);
     }
     return animating || tileState.waiting > 0;

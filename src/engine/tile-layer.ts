@@ -5,28 +5,44 @@
  *
  * Per update: pick the pyramid level for zoom × dpr, plan which loaded tiles cover the view
  * (wanted ones, else parents / children), hand the missing tiles to the loader centre-out,
- * and evict least-recently-drawn textures beyond the byte budget.
+ * and evict least-recently-drawn textures beyond the byte budget. An update whose view needs
+ * the same tiles as the last one, with nothing arrived or changed since, keeps the last plan.
  */
 import { Container, ImageSource, Sprite, Texture } from 'pixi.js';
 import { layerOpacities, type MapDefinition } from '../domain/maps';
 import { tileBounds, tilePath, type TileManifest } from '../domain/tiles';
 import type { ViewportSize } from './kernels/camera';
+import { FrameBudget } from './kernels/frame-budget';
 import { planEviction, textureBytes } from './kernels/lru';
-import { numKey, planCover, visibleTiles, type TileCoord } from './kernels/tiles';
+import { numKey, planCover, splitNumKey, visibleTiles, type TileCoord } from './kernels/tiles';
 import { TileLoader, fetchImageBitmap, type TileFetcher, type TileRequest } from './tile-loader';
 import type { CameraView } from './types';
 
 interface CachedTile {
   texture: Texture;
+  /** The tile's own sprite, placed once in its floor's container for its pyramid level. */
+  sprite: Sprite;
+  floor: number;
   bytes: number;
   lastUsed: number;
 }
 
 /**
- * New tile textures shown per frame: each is uploaded to the GPU in the frame that first
- * draws it, so arrivals are spread over frames (fallbacks cover the rest meanwhile).
+ * Main-thread time (ms) a frame may spend uploading arrived tiles to the GPU; at least one is
+ * uploaded per frame. The rest wait for the next frames (fallbacks cover them meanwhile).
  */
-export const UPLOADS_PER_FRAME = 8;
+export const UPLOAD_BUDGET_MS = 3;
+/** Tile requests in flight once the map is ready. */
+export const CONCURRENCY = 6;
+/**
+ * Start-up (until the engine says the map is ready): the first view is one burst of wanted
+ * tiles and nobody pans yet. A frame may spend this long on uploads, so the view fills in
+ * within a few frames, and twice the requests are in flight: the browser queues those beyond
+ * its connections to the server and starts them as connections free up, even while the main
+ * thread is busy starting the page (the loader itself only starts requests between tasks).
+ */
+export const STARTUP_UPLOAD_BUDGET_MS = 16;
+export const STARTUP_CONCURRENCY = 12;
 
 /**
  * After the pyramid level changes, only tiles with nothing to stand in for them are fetched
@@ -39,7 +55,10 @@ interface Floor {
   index: number;
   id: string;
   container: Container;
-  sprites: Sprite[];
+  /** One container per pyramid level, coarse first: a fallback parent draws under its children. */
+  levels: Container[];
+  /** Keys of the tiles shown now: a frame that draws the same tiles changes nothing. */
+  shown: Set<number>;
   opacity: number;
 }
 
@@ -48,9 +67,16 @@ export interface TileLayerOptions {
   manifest: TileManifest;
   tileBase: string;
   budgetBytes: number;
+  fetcher?: TileFetcher<ImageBitmap>;
+  now?: () => number;
+}
+
+/** What the engine hands the layer once its renderer runs (the layer may start loading before). */
+export interface TileLayerHooks {
   /** A tile arrived: the engine schedules a frame. */
   onTile: () => void;
-  fetcher?: TileFetcher<ImageBitmap>;
+  /** Uploads a new tile texture to the GPU now, so the upload budget counts it. */
+  upload: (texture: Texture) => void;
 }
 
 export interface TileUpdate {
@@ -75,28 +101,53 @@ export class TileLayer {
   private frame = 0;
   private lastZ = Number.NaN;
   private zChangedAt = 0;
+  private hooks: TileLayerHooks | null = null;
+  private readonly uploads: FrameBudget;
+  private startingUp = true;
+  /** The last plan's tile range and result, and whether anything since could change it. */
+  private lastRange = '';
+  private lastUpdate: TileUpdate | null = null;
+  private changed = true;
   /** Tiles that failed to load (a failed tile is retried later). */
   failures = 0;
 
   constructor(private readonly options: TileLayerOptions) {
     this.floors = options.manifest.layers.map((id, index) => {
       const container = new Container({ label: `floor:${id}` });
+      const levels: Container[] = [];
+      for (let z = 0; z <= options.manifest.maxZ; z++) levels.push(container.addChild(new Container({ label: `z${z}` })));
       this.container.addChild(container);
-      return { index, id, container, sprites: [], opacity: 1 };
+      return { index, id, container, levels, shown: new Set<number>(), opacity: 1 };
     });
+    this.uploads = new FrameBudget(UPLOAD_BUDGET_MS, options.now ?? (() => performance.now()));
     this.loader = new TileLoader<ImageBitmap>({
       fetcher: options.fetcher ?? fetchImageBitmap,
-      concurrency: 6,
+      concurrency: STARTUP_CONCURRENCY,
       onLoad: (key, bitmap) => this.store(Number(key), bitmap),
       onError: (key, error) => {
         if ((error as { name?: string })?.name === 'AbortError') return;
+        this.changed = true;
         // One warning per engine: a broken tile server would otherwise flood the console.
         if (this.failures++ === 0) console.warn(`raidmap: tile ${key} failed (further failures are counted, not logged):`, error);
       },
     });
   }
 
+  /** Connects the layer to the engine: arrivals schedule frames, textures upload within the budget. */
+  attach(hooks: TileLayerHooks): void {
+    this.hooks = hooks;
+    if (this.arrived.size > 0) hooks.onTile();
+  }
+
+  /** The map is ready: from now on, the interactive upload budget and concurrency. */
+  endStartup(): void {
+    if (!this.startingUp) return;
+    this.startingUp = false;
+    this.loader.setConcurrency(CONCURRENCY);
+  }
+
   setLevel(levelNum: number): void {
+    this.changed = true;
     const opacities = layerOpacities(this.options.map, levelNum);
     for (const floor of this.floors) {
       // A layer of the manifest the definition does not know is drawn at full opacity only on the main level.
@@ -108,9 +159,19 @@ export class TileLayer {
 
   update(view: CameraView, viewport: ViewportSize, dpr: number, now: number): TileUpdate {
     this.frame++;
-    this.admitArrived();
+    if (this.admitArrived(this.startingUp ? STARTUP_UPLOAD_BUDGET_MS : UPLOAD_BUDGET_MS) > 0) this.changed = true;
     const { manifest } = this.options;
     const range = visibleTiles(view, viewport, dpr, manifest);
+    const rangeKey = `${range.z}:${range.minX}:${range.maxX}:${range.minY}:${range.maxY}`;
+    const last = this.lastUpdate;
+    // Same tiles wanted, nothing arrived, failed or changed level since, no fetch deferred and
+    // no failed tile waiting for its retry: the last plan stands (same sprites, same requests).
+    const retryDue = last !== null && last.settled && last.missing > 0;
+    if (!this.changed && last !== null && rangeKey === this.lastRange && last.recheckInMs === 0 && !retryDue) {
+      return { ...last, waiting: this.arrived.size };
+    }
+    this.changed = false;
+    this.lastRange = rangeKey;
     if (range.z !== this.lastZ) {
       this.lastZ = range.z;
       this.zChangedAt = now;
@@ -151,13 +212,14 @@ export class TileLayer {
     for (let i = 0; i < longest; i++) for (const r of perLayerMissing) if (i < r.length) queue.push(r[i]);
     this.loader.want(queue);
     if (this.cacheBytes > this.options.budgetBytes) this.evict(pinned);
-    return {
+    this.lastUpdate = {
       settled: unsettled === 0,
       drawn: drawnTotal,
       missing: missingTotal,
       waiting: this.arrived.size,
       recheckInMs: deferred > 0 ? Math.max(1, settleLeft) : 0,
     };
+    return this.lastUpdate;
   }
 
   /** Bytes of tile textures held. */
@@ -171,7 +233,10 @@ export class TileLayer {
 
   dispose(): void {
     this.loader.dispose();
-    for (const tile of this.cache.values()) destroyTexture(tile.texture);
+    for (const tile of this.cache.values()) {
+      tile.sprite.destroy();
+      destroyTexture(tile.texture);
+    }
     this.cache.clear();
     for (const bitmap of this.arrived.values()) bitmap.close();
     this.arrived.clear();
@@ -182,50 +247,57 @@ export class TileLayer {
   private store(key: number, bitmap: ImageBitmap): void {
     this.arrived.get(key)?.close();
     this.arrived.set(key, bitmap);
-    this.options.onTile();
+    this.hooks?.onTile();
   }
 
-  /** Moves up to UPLOADS_PER_FRAME arrived tiles into the cache (they draw, and upload, this frame). */
-  private admitArrived(): void {
-    let admitted = 0;
+  /** Moves arrived tiles into the cache and uploads them within the budget; returns how many. */
+  private admitArrived(budgetMs: number): number {
+    const budget = this.uploads;
+    budget.start(budgetMs);
     for (const [key, bitmap] of this.arrived) {
-      if (admitted >= UPLOADS_PER_FRAME) break;
+      if (!budget.take()) break;
       this.arrived.delete(key);
-      const existing = this.cache.get(key);
-      if (existing) {
-        destroyTexture(existing.texture);
-        this.cacheBytes -= existing.bytes;
-      }
       const source = new ImageSource({ resource: bitmap, alphaMode: 'premultiplied-alpha', scaleMode: 'linear' });
       const bytes = textureBytes(bitmap.width, bitmap.height);
-      this.cache.set(key, { texture: new Texture({ source }), bytes, lastUsed: this.frame });
+      const texture = new Texture({ source });
+      this.hooks?.upload(texture);
+      const existing = this.cache.get(key);
+      if (existing) {
+        // A tile fetched again (after a failure elsewhere): same sprite, new texture.
+        existing.sprite.texture = texture;
+        destroyTexture(existing.texture);
+        this.cacheBytes += bytes - existing.bytes;
+        existing.texture = texture;
+        existing.bytes = bytes;
+        continue;
+      }
+      const { floor, z, x, y } = splitNumKey(key);
+      const { width, height } = this.options.manifest;
+      const b = tileBounds(width, height, z, x, y);
+      const sprite = new Sprite({ texture, x: b.minX, y: b.minY, width: b.maxX - b.minX, height: b.maxY - b.minY, visible: false });
+      this.floors[floor].levels[z].addChild(sprite);
+      this.cache.set(key, { texture, sprite, floor, bytes, lastUsed: this.frame });
       this.cacheBytes += bytes;
-      admitted++;
     }
+    return budget.taken;
   }
 
+  /** Shows the floor's planned tiles and hides the rest; only tiles whose state changes are touched. */
   private showSprites(floor: Floor, draw: TileCoord[]): void {
-    const { width, height } = this.options.manifest;
-    for (let i = 0; i < draw.length; i++) {
-      const t = draw[i];
-      const cached = this.cache.get(numKey(floor.index, t.z, t.x, t.y))!;
+    const next = new Set<number>();
+    for (const t of draw) {
+      const key = numKey(floor.index, t.z, t.x, t.y);
+      const cached = this.cache.get(key)!;
       cached.lastUsed = this.frame;
-      let sprite = floor.sprites[i];
-      if (!sprite) {
-        sprite = new Sprite();
-        floor.sprites.push(sprite);
-        floor.container.addChild(sprite);
-      }
-      const b = tileBounds(width, height, t.z, t.x, t.y);
-      sprite.texture = cached.texture;
-      sprite.position.set(b.minX, b.minY);
-      sprite.setSize(b.maxX - b.minX, b.maxY - b.minY);
-      sprite.visible = true;
+      cached.sprite.visible = true;
+      next.add(key);
     }
-    for (let i = draw.length; i < floor.sprites.length; i++) {
-      floor.sprites[i].visible = false;
-      floor.sprites[i].texture = Texture.EMPTY;
+    for (const key of floor.shown) {
+      if (next.has(key)) continue;
+      const cached = this.cache.get(key);
+      if (cached) cached.sprite.visible = false;
     }
+    floor.shown = next;
   }
 
   private evict(pinned: Set<number>): void {
@@ -239,6 +311,8 @@ export class TileLayer {
       const key = Number(evicted);
       const tile = this.cache.get(key);
       if (!tile) continue;
+      this.floors[tile.floor].shown.delete(key);
+      tile.sprite.destroy();
       destroyTexture(tile.texture);
       this.cache.delete(key);
       this.cacheBytes -= tile.bytes;

@@ -89,4 +89,23 @@ describe('TileLoader', () => {
     h.loader.want([req('c')]);
     expect(h.pending).toHaveLength(2);
   });
+
+  it('starts queued tiles at once when the concurrency is raised, and lets extra ones finish when it is cut', async () => {
+    const h = harness(1);
+    h.loader.want([req('a'), req('b'), req('c'), req('d')]);
+    expect(h.pending).toHaveLength(1);
+    h.loader.setConcurrency(3);
+    expect(h.pending.map((p) => p.url)).toEqual(['/t/a', '/t/b', '/t/c']);
+    h.loader.setConcurrency(1);
+    expect(h.pending.map((p) => p.signal.aborted)).toEqual([false, false, false]);
+    h.pending[0].resolve('A');
+    await flush();
+    // Still two in flight (b, c): above the new limit, so d waits.
+    expect(h.pending).toHaveLength(3);
+    h.pending[1].resolve('B');
+    h.pending[2].resolve('C');
+    await flush();
+    expect(h.loaded).toEqual(['a=A', 'b=B', 'c=C']);
+    expect(h.pending.map((p) => p.url)).toEqual(['/t/a', '/t/b', '/t/c', '/t/d']);
+  });
 });

@@ -28,7 +28,7 @@ export class TileLoader<T> {
   private readonly inFlight = new Map<string, AbortController>();
   private readonly failedAt = new Map<string, number>();
   private disposed = false;
-  private readonly concurrency: number;
+  private concurrency: number;
   private readonly retryMs: number;
   private readonly now: () => number;
 
@@ -56,6 +56,12 @@ export class TileLoader<T> {
       const failed = this.failedAt.get(r.key);
       return failed === undefined || t - failed >= this.retryMs;
     });
+    this.pump();
+  }
+
+  /** Changes how many requests may be in flight; a raise starts queued ones now, a cut lets extra ones finish. */
+  setConcurrency(concurrency: number): void {
+    this.concurrency = Math.max(1, concurrency);
     this.pump();
   }
 

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { MAPS } from '../../domain/maps';
 import { MAX_TILE_Z, tileGrid } from '../../domain/tiles';
-import { numKey } from './tiles';
+import { numKey, splitNumKey } from './tiles';
 
 describe('numKey', () => {
   it('is unique over every floor, level and tile of the largest map', () => {
@@ -22,5 +22,13 @@ describe('numKey', () => {
     }
     expect(seen.size).toBe(count);
     expect(Number.isSafeInteger(numKey(7, 15, 4095, 4095))).toBe(true);
+  });
+});
+
+describe('splitNumKey', () => {
+  it('gives back the floor and the tile of a key', () => {
+    for (const [floor, z, x, y] of [[0, 0, 0, 0], [3, 5, 17, 12], [7, 15, 4095, 4095], [1, 8, 4000, 9]]) {
+      expect(splitNumKey(numKey(floor, z, x, y))).toEqual({ floor, z, x, y });
+    }
   });
 });

@@ -118,6 +118,21 @@ describe('planCover', () => {
     expect(plan.uncovered.map(k)).toEqual(['4/10/8', '4/11/8']);
   });
 
+  it('goes two levels down: grandchildren that cover the tile need no parent', () => {
+    const loaded = new Set<string>(['3/5/4']);
+    for (let y = 32; y < 36; y++) for (let x = 40; x < 44; x++) loaded.add(`6/${x}/${y}`);
+    const plan = planCover([{ z: 4, x: 10, y: 8 }], (t) => loaded.has(k(t)), manifest);
+    expect(plan.draw).toHaveLength(16);
+    expect(plan.draw.every((t) => t.z === 6)).toBe(true);
+    expect(plan.uncovered).toEqual([]);
+  });
+
+  it('draws each fallback once, coarse levels first, whatever the wanted order', () => {
+    const loaded = new Set(['2/2/2', '5/22/16', '5/20/16']);
+    const plan = planCover(wanted, (t) => loaded.has(k(t)), manifest);
+    expect(plan.draw.map(k)).toEqual(['2/2/2', '5/20/16', '5/22/16']);
+  });
+
   it('a tile partly covered by children is not uncovered', () => {
     const loaded = new Set(['5/20/16']);
     const plan = planCover([{ z: 4, x: 10, y: 8 }], (t) => loaded.has(k(t)), manifest);

@@ -24,6 +24,14 @@ export function numKey(floorIndex: number, z: number, x: number, y: number): num
   return ((floorIndex * 16 + z) * 4096 + x) * 4096 + y;
 }
 
+/** Inverse of numKey: the floor index and the tile's coordinates. */
+export function splitNumKey(key: number): { floor: number; z: number; x: number; y: number } {
+  const y = key % 4096;
+  const x = Math.floor(key / 4096) % 4096;
+  const floorAndZ = Math.floor(key / (4096 * 4096));
+  return { floor: Math.floor(floorAndZ / 16), z: floorAndZ % 16, x, y };
+}
+
 
 /**
  * How far below the exact level a level may be used before the next (sharper) one is picked:
@@ -100,12 +108,14 @@ export interface CoverPlan {
   uncovered: TileCoord[];
 }
 
-const coordKey = (t: TileCoord) => `${t.z}/${t.x}/${t.y}`;
+/** Numeric key of a tile within one layer (x, y < 4096, z < 16, as numKey). */
+const coordKey = (t: TileCoord) => (t.z * 4096 + t.x) * 4096 + t.y;
 
 /**
  * For each wanted tile: draw it if loaded; otherwise draw the nearest loaded ancestor (up to
  * `maxUp` levels) and any loaded descendants (up to `maxDown` levels), so the area is never blank
- * while the wanted tile loads (Leaflet's grid layer behaviour).
+ * while the wanted tile loads (Leaflet's grid layer behaviour). Runs on every camera change
+ * that needs other tiles: numeric keys and two reused arrays, no per-tile strings or closures.
  */
 export function planCover(
   wanted: TileCoord[],
@@ -114,9 +124,11 @@ export function planCover(
   maxUp = 4,
   maxDown = 2,
 ): CoverPlan {
-  const draw = new Map<string, TileCoord>();
+  const draw = new Map<number, TileCoord>();
   const missing: TileCoord[] = [];
   const uncovered: TileCoord[] = [];
+  let level: TileCoord[] = [];
+  let deeper: TileCoord[] = [];
   for (const t of wanted) {
     if (isLoaded(t)) {
       draw.set(coordKey(t), t);
@@ -126,14 +138,30 @@ export function planCover(
     let covered = false;
     let partly = false;
     // Children first: sharper than a parent; a fully covered area needs no parent.
-    let level = [t];
+    level.length = 0;
+    level.push(t);
     for (let d = 1; d <= maxDown && t.z + d <= manifest.maxZ; d++) {
       const grid = tileGrid(manifest.width, manifest.height, t.z + d);
-      level = level.flatMap((c) => childTiles(c, grid));
-      const loaded = level.filter(isLoaded);
-      for (const c of loaded) draw.set(coordKey(c), c);
-      if (loaded.length > 0) partly = true;
-      if (loaded.length === level.length && level.length > 0) {
+      deeper.length = 0;
+      let loaded = 0;
+      for (const c of level) {
+        for (let dy = 0; dy < 2; dy++) {
+          for (let dx = 0; dx < 2; dx++) {
+            const x = c.x * 2 + dx;
+            const y = c.y * 2 + dy;
+            if (x >= grid.cols || y >= grid.rows) continue;
+            const child = { z: c.z + 1, x, y };
+            deeper.push(child);
+            if (isLoaded(child)) {
+              draw.set(coordKey(child), child);
+              loaded++;
+            }
+          }
+        }
+      }
+      [level, deeper] = [deeper, level];
+      if (loaded > 0) partly = true;
+      if (loaded === level.length && level.length > 0) {
         covered = true;
         break;
       }
