@@ -5,8 +5,10 @@ function drawnSet(points: [index: number, x: number, y: number][]): DrawnMarkers
   return {
     drawn: Uint32Array.from(points.map((p) => p[0])),
     drawnCount: points.length,
-    screenX: Float32Array.from(points.map((p) => p[1])),
-    screenY: Float32Array.from(points.map((p) => p[2])),
+    layoutX: Float32Array.from(points.map((p) => p[1])),
+    layoutY: Float32Array.from(points.map((p) => p[2])),
+    offsetX: 0,
+    offsetY: 0,
     iconCss: 28,
   };
 }
@@ -30,10 +32,20 @@ describe('HitIndex', () => {
     const source = drawnSet([[7, 100, 100]]);
     const hits = new HitIndex(source);
     expect(hits.hit(100, 100)).toBe(7);
-    source.screenX[0] = 500;
+    source.layoutX[0] = 500;
     expect(hits.hit(100, 100)).toBe(7);
     hits.invalidate();
     expect(hits.hit(100, 100)).toBe(-1);
     expect(hits.hit(500, 100)).toBe(7);
+  });
+
+  it('follows a pan (a new layout offset) without a rebuild', () => {
+    const source = drawnSet([[3, 100, 100]]);
+    const hits = new HitIndex(source);
+    expect(hits.hit(100, 100)).toBe(3);
+    source.offsetX = -40;
+    source.offsetY = 25;
+    expect(hits.hit(100, 100)).toBe(-1);
+    expect(hits.hit(60, 125)).toBe(3);
   });
 });

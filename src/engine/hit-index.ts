@@ -1,6 +1,7 @@
 /**
- * "What is under the pointer": an rbush of the drawn markers' screen boxes, rebuilt lazily
- * (only when a query comes after the drawn set or the camera changed).
+ * "What is under the pointer": an rbush of the placed markers' boxes in zoomed-map space
+ * (layout positions), rebuilt lazily (only when a query comes after the placement changed).
+ * A pan moves only the layout offset, so the tree stays valid while the camera translates.
  */
 import RBush from 'rbush';
 import { iconBox, pickHit, type ScreenBox } from './kernels/hit';
@@ -8,8 +9,11 @@ import { iconBox, pickHit, type ScreenBox } from './kernels/hit';
 export interface DrawnMarkers {
   drawn: Uint32Array;
   drawnCount: number;
-  screenX: Float32Array;
-  screenY: Float32Array;
+  /** Layout position of each placed marker: screen = layout + offset. */
+  layoutX: Float32Array;
+  layoutY: Float32Array;
+  offsetX: number;
+  offsetY: number;
   iconCss: number;
 }
 
@@ -19,7 +23,7 @@ export class HitIndex {
 
   constructor(private readonly source: DrawnMarkers) {}
 
-  /** The drawn set or its screen positions changed. */
+  /** The placed set or its layout positions changed. */
   invalidate(): void {
     this.stale = true;
   }
@@ -28,8 +32,10 @@ export class HitIndex {
   hit(screenX: number, screenY: number): number {
     if (!Number.isFinite(screenX) || !Number.isFinite(screenY)) return -1;
     if (this.stale) this.rebuild();
-    const candidates = this.tree.search({ minX: screenX, minY: screenY, maxX: screenX, maxY: screenY });
-    return pickHit(candidates, screenX, screenY);
+    const x = screenX - this.source.offsetX;
+    const y = screenY - this.source.offsetY;
+    const candidates = this.tree.search({ minX: x, minY: y, maxX: x, maxY: y });
+    return pickHit(candidates, x, y);
   }
 
   private rebuild(): void {
@@ -37,7 +43,7 @@ export class HitIndex {
     const boxes: ScreenBox[] = new Array(s.drawnCount);
     // The hit box is a little smaller than the icon's square (round badges).
     const size = s.iconCss * 0.85;
-    for (let k = 0; k < s.drawnCount; k++) boxes[k] = iconBox(s.screenX[k], s.screenY[k], size, s.drawn[k], k);
+    for (let k = 0; k < s.drawnCount; k++) boxes[k] = iconBox(s.layoutX[k], s.layoutY[k], size, s.drawn[k], k);
     this.tree = new RBush<ScreenBox>().load(boxes);
     this.stale = false;
   }

@@ -2,25 +2,39 @@
  * Marker labels. In the default `auto` mode: always for `alwaysLabel` markers (extractions),
  * and for the hovered and the selected marker (`all`: every drawn marker; `hover`: only the
  * hovered and selected one); decluttered so they never pile up (higher-priority labels win). Text
- * objects are BitmapText from one installed font, cached per marker, never made per frame.
+ * objects are BitmapText from one installed font, cached per marker, never made per frame; new
+ * ones are made within a time budget per frame. Layout and declutter are in screen space; the
+ * texts sit in the markers' zoomed-map space under a container that carries the (rounded)
+ * layout offset, so a pan moves one container and only labels pushed in at an edge move.
  */
-import { BitmapFont, BitmapText, Cache, Container } from 'pixi.js';
+import { BitmapFont, BitmapText, Cache, Container, TextStyle } from 'pixi.js';
 import type { LabelMode } from '../domain/settings';
 import { declutter, type LabelCandidate } from './kernels/declutter';
+import { FrameBudget } from './kernels/frame-budget';
 
 const FONT_SIZE = 12;
 const FONT_NAME = 'raidmap-label';
 const CHAR_WIDTH_ESTIMATE = FONT_SIZE * 0.58;
 const LABEL_HEIGHT = FONT_SIZE + 4;
 const MAX_CACHED = 400;
-/** New text objects made per update; the rest appear in the next frames (spreads the layout cost). */
+/** At most this many new text objects per update; the rest appear in the next frames. */
 export const NEW_LABELS_PER_FRAME = 24;
+/**
+ * Time (ms) an update may spend making new text objects (each lays out its text, and adds
+ * glyphs to the font the first time they are used); at least one is made per update.
+ */
+export const NEW_LABELS_BUDGET_MS = 1.5;
 
 export interface LabelSource {
+  /** Placed markers and their layout positions (screen = layout + offset). */
   drawn: Uint32Array;
   drawnCount: number;
-  screenX: Float32Array;
-  screenY: Float32Array;
+  layoutX: Float32Array;
+  layoutY: Float32Array;
+  offsetX: number;
+  offsetY: number;
+  /** Placed marker k is inside the view (only those get labels). */
+  inView(k: number): boolean;
   iconCss: number;
   /** Viewport width (CSS px): labels are shifted to stay inside it. */
   viewportWidth: number;
@@ -65,8 +79,11 @@ function releaseFont(name: string): void {
 }
 
 export class LabelLayer {
-  readonly container = new Container({ label: 'labels' });
+  /** Its own render group: adding or hiding a label rebuilds only this group's draw list. */
+  readonly container = new Container({ label: 'labels', isRenderGroup: true });
   private readonly fontName: string;
+  /** One style object shared by every text (a style per text costs a TextStyle each). */
+  private readonly style: TextStyle;
   private readonly texts = new Map<number, BitmapText>();
   /** Measured width of each cached text (reading BitmapText.width lays it out). */
   private readonly widths = new Map<number, number>();
@@ -75,8 +92,13 @@ export class LabelLayer {
   /** Labels placed by the last update. */
   placed = 0;
 
-  constructor(resolution: number) {
+  /** New texts per update: within NEW_LABELS_BUDGET_MS, at most NEW_LABELS_PER_FRAME. */
+  private readonly newTexts: FrameBudget;
+
+  constructor(resolution: number, now: () => number = () => performance.now()) {
     this.fontName = acquireFont(Math.max(1, Math.min(3, Math.round(resolution * 2) / 2)));
+    this.style = new TextStyle({ fontFamily: this.fontName, fontSize: FONT_SIZE });
+    this.newTexts = new FrameBudget(NEW_LABELS_BUDGET_MS, now, NEW_LABELS_PER_FRAME);
   }
 
   /** Changes which labels show; false when it was already so. */
@@ -93,17 +115,23 @@ export class LabelLayer {
   update(source: LabelSource, hovered: number, selected: number): boolean {
     let underestimated = false;
     const candidates: LabelCandidate[] = [];
-    const offsetY = source.iconCss / 2 + 1;
+    const layoutXOf = new Map<number, number>();
+    const belowIcon = source.iconCss / 2 + 1;
+    // Texts sit at whole layout pixels under a container at the rounded offset: whole screen pixels.
+    const ox = Math.round(source.offsetX);
+    const oy = Math.round(source.offsetY);
+    this.container.position.set(ox, oy);
     for (let k = 0; k < source.drawnCount; k++) {
       const i = source.drawn[k];
       const special = i === hovered || i === selected;
       if (!special && (this.mode === 'hover' || (this.mode === 'auto' && source.alwaysLabel[i] !== 1))) continue;
       const text = source.labels[i];
-      if (!text) continue;
+      if (!text || !source.inView(k)) continue;
       const width = this.widths.get(i) ?? text.length * CHAR_WIDTH_ESTIMATE + 6;
-      const y = source.screenY[k] + offsetY;
+      const y = Math.round(source.layoutY[k] + belowIcon) + oy;
+      layoutXOf.set(i, source.layoutX[k]);
       // Centred under the icon, shifted (not cut) at the viewport's left and right edges.
-      const minX = Math.max(2, Math.min(source.viewportWidth - width - 2, source.screenX[k] - width / 2));
+      const minX = Math.max(2, Math.min(source.viewportWidth - width - 2, source.layoutX[k] + source.offsetX - width / 2));
       candidates.push({
         id: i,
         priority: i === hovered ? -2 : i === selected ? -1 : source.priority(i),
@@ -119,23 +147,24 @@ export class LabelLayer {
       const t = this.texts.get(i);
       if (t) t.visible = false;
     }
-    let created = 0;
+    this.newTexts.start();
     for (const c of candidates) {
       if (!kept.has(c.id)) continue;
       const measured = this.widths.has(c.id);
-      if (!measured && created >= NEW_LABELS_PER_FRAME) {
+      if (!measured && !this.newTexts.take()) {
         kept.delete(c.id);
         underestimated = true;
         continue;
       }
-      if (!measured) created++;
       const t = this.textFor(c.id, source.labels[c.id]);
       if (!measured && this.widths.get(c.id)! > c.maxX - c.minX) underestimated = true;
       t.visible = true;
       t.alpha = c.id === hovered || c.id === selected ? 1 : source.alpha(c.id);
       const width = this.widths.get(c.id)!;
-      const left = Math.max(2, Math.min(source.viewportWidth - width - 2, (c.minX + c.maxX) / 2 - width / 2));
-      t.position.set(Math.round(left), Math.round(c.minY));
+      const centred = Math.round(layoutXOf.get(c.id)! - width / 2);
+      // Left and right edges push the label in; elsewhere it keeps its layout position while the map pans.
+      const left = Math.max(2 - ox, Math.min(source.viewportWidth - width - 2 - ox, centred));
+      t.position.set(Math.round(left), c.minY - oy);
     }
     this.shown = kept;
     this.placed = kept.size;
@@ -154,6 +183,7 @@ export class LabelLayer {
   dispose(): void {
     this.reset();
     this.container.destroy({ children: true });
+    this.style.destroy();
     releaseFont(this.fontName);
   }
 
@@ -164,7 +194,7 @@ export class LabelLayer {
       this.widths.set(index, t.width);
     }
     if (!t) {
-      t = new BitmapText({ text: label, style: { fontFamily: this.fontName, fontSize: FONT_SIZE } });
+      t = new BitmapText({ text: label, style: this.style });
       this.texts.set(index, t);
       this.widths.set(index, t.width);
       this.container.addChild(t);

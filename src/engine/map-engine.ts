@@ -68,7 +68,8 @@ export class MapEngine implements MapEngineApi {
   readonly renderer: 'webgl' | 'webgpu' | 'canvas';
   private readonly events = new Emitter<EngineEvents>();
   private readonly camera_: Camera;
-  private readonly world = new Container({ label: 'world' });
+  /** A render group: the camera moves it as one transform, without re-packing its tiles. */
+  private readonly world = new Container({ label: 'world', isRenderGroup: true });
   private readonly selectionRing = new Graphics();
   private readonly overlay = new Container({ label: 'tool-overlay' });
   private readonly tiles: TileLayer;
@@ -333,21 +334,26 @@ export class MapEngine implements MapEngineApi {
       }, tileState.recheckInMs);
     }
     if (cameraChanged || this.markersDirty) {
-      this.markers.update(view, viewport);
-      this.hits.invalidate();
+      // A pan within the placed margin only moves the markers' container: the hit index (in
+      // layout space) stays valid. Labels follow the screen (edges, markers entering the view).
+      if (this.markers.update(view, viewport)) this.hits.invalidate();
       this.markersDirty = false;
       this.labelsDirty = true;
     }
     const cols = this.markers.markers;
     if (this.labelsDirty && cols) {
       this.labelsDirty = false;
+      const markers = this.markers;
       const again = this.labels.update(
         {
-          drawn: this.markers.drawn,
-          drawnCount: this.markers.drawnCount,
-          screenX: this.markers.screenX,
-          screenY: this.markers.screenY,
-          iconCss: this.markers.iconCss,
+          drawn: markers.drawn,
+          drawnCount: markers.drawnCount,
+          layoutX: markers.layoutX,
+          layoutY: markers.layoutY,
+          offsetX: markers.offsetX,
+          offsetY: markers.offsetY,
+          inView: (k) => markers.inView(k),
+          iconCss: markers.iconCss,
           viewportWidth: viewport.width,
           labels: cols.labels,
           alwaysLabel: cols.alwaysLabel,

@@ -1,9 +1,12 @@
 /**
- * Markers as particles of one ParticleContainer sharing the icon atlas, in screen space
- * (constant on-screen size at any zoom). Per update only the markers on screen are placed:
- * below `fullStep` from the thinned per-step grids (bounded by the screen's cells), beyond it
- * from an rbush of the filtered markers (the view is small there). Indices are rebuilt only
- * when the markers, the filter, the level or the marker size change.
+ * Markers as particles of one ParticleContainer sharing the icon atlas, at a constant on-screen
+ * size at any zoom. Markers are placed in "zoomed map" space (map pixels × zoom) for the view
+ * plus a margin of CULL_MARGIN_CSS around it, and the container carries the translation: a pan
+ * that stays within the margin only moves the container (no query, no sort, no buffer upload).
+ * A placement takes the markers on screen: below `fullStep` from the thinned per-step grids
+ * (bounded by the screen's cells), beyond it from an rbush of the filtered markers (the view is
+ * small there). Indices are rebuilt only when the markers, the filter, the level or the marker
+ * size change.
  */
 import { Particle, ParticleContainer } from 'pixi.js';
 import RBush from 'rbush';
@@ -11,7 +14,7 @@ import { markerOpacity, type MapDefinition } from '../domain/maps';
 import type { IconAtlas } from './icon-atlas';
 import { ATLAS_CELL } from './icon-atlas';
 import type { ViewportSize } from './kernels/camera';
-import { visibleMapRect } from './kernels/camera';
+import { containsPoint, cullRect, layoutOffset, padRect, placementCovers, type MapRect, type Placement } from './kernels/cull';
 import { ICON_PRIORITY, buildThinning, queryThinned, stepForZoom, type ThinningIndex } from './kernels/thinning';
 import type { CameraView, MarkerColumns } from './types';
 
@@ -23,6 +26,11 @@ const CELL_FACTOR = 1;
 const OTHER_LEVEL_RANK = 8;
 const MAX_RANK = 16;
 const INDEX_SPAN = 2 ** 24;
+/**
+ * Screen margin (CSS px) placed around the view on every side: pans within it reuse the
+ * placement. Larger margins place more off-screen markers at each zoom step.
+ */
+export const CULL_MARGIN_CSS = 160;
 
 interface PointItem {
   minX: number;
@@ -43,21 +51,23 @@ export class MarkerLayer {
   private tree = new RBush<PointItem>();
   private dirtyIndex = true;
   private readonly pool: Particle[] = [];
-  /** Marker indices drawn by the last update, bottom first. */
+  /** Marker indices placed by the last placement (on screen and in the margin), bottom first. */
   drawn = new Uint32Array(0);
   drawnCount = 0;
-  /** Screen position (CSS px) of each drawn marker, parallel to `drawn`. */
-  screenX = new Float32Array(0);
-  screenY = new Float32Array(0);
+  /** Position of each placed marker in zoomed-map space (map px × zoom), parallel to `drawn`. */
+  layoutX = new Float32Array(0);
+  layoutY = new Float32Array(0);
+  /** Screen position of the zoomed-map origin: screen = layout + offset. */
+  offsetX = 0;
+  offsetY = 0;
   private drawnFlag = new Uint8Array(0);
   /** 1 for markers passing the filter (rebuilt with the indices). */
   private passFlag = new Uint8Array(0);
   private readonly scratch: number[] = [];
-  private lastSel = -1;
-  private lastScale = 1;
-  private lastLevel = Number.NaN;
-  /** Markers or filter replaced: the next update re-uploads static particle data. */
-  private staticDirty = true;
+  /** The last placement, or null when the next update must place again. */
+  private placement: Placement | null = null;
+  /** Map rectangle of the markers that show in the current view (isDrawn). */
+  private viewRect: MapRect = { minX: 0, minY: 0, maxX: -1, maxY: -1 };
   private keys = new Float64Array(0);
 
   constructor(private readonly map: MapDefinition, private readonly atlas: IconAtlas) {
@@ -65,7 +75,8 @@ export class MarkerLayer {
     this.container = new ParticleContainer<Particle>({
       label: 'markers',
       texture: atlas.texture,
-      dynamicProperties: { position: true, vertex: false, rotation: false, uvs: false, color: false },
+      // All static: particle data is uploaded only when a placement changes it (container.update()).
+      dynamicProperties: { position: false, vertex: false, rotation: false, uvs: false, color: false },
     });
   }
 
@@ -89,7 +100,7 @@ export class MarkerLayer {
     this.drawnFlag = new Uint8Array(n);
     this.drawnCount = 0;
     this.dirtyIndex = true;
-    this.staticDirty = true;
+    this.placement = null;
   }
 
   setFilter(indices: Uint32Array): void {
@@ -98,12 +109,14 @@ export class MarkerLayer {
     if (valid.length !== indices.length) console.warn(`raidmap: ${indices.length - valid.length} filter indices out of range ignored`);
     this.filter = valid;
     this.dirtyIndex = true;
+    this.placement = null;
   }
 
   setLevel(level: number): void {
     if (level === this.level) return;
     this.level = level;
     this.dirtyIndex = true;
+    this.placement = null;
   }
 
   setScale(scale: number): void {
@@ -111,11 +124,14 @@ export class MarkerLayer {
     if (s === this.scale) return;
     this.scale = s;
     this.dirtyIndex = true;
+    this.placement = null;
   }
 
   /** Marker index to highlight and always draw, or -1. */
   setSelected(index: number): void {
+    if (index === this.selected) return;
     this.selected = index;
+    this.placement = null;
   }
 
   /** Indices of the markers passing the filter. */
@@ -125,34 +141,51 @@ export class MarkerLayer {
     return Uint32Array.from({ length: n }, (_, i) => i);
   }
 
+  /** Placed and inside the current view (markers placed in the margin do not count). */
   isDrawn(index: number): boolean {
-    return this.drawnFlag[index] === 1;
+    const cols = this.columns;
+    return this.drawnFlag[index] === 1 && cols !== null && containsPoint(this.viewRect, cols.x[index], cols.y[index]);
+  }
+
+  /** Placed marker k (0 ≤ k < drawnCount) is inside the current view. */
+  inView(k: number): boolean {
+    const cols = this.columns!;
+    const i = this.drawn[k];
+    return containsPoint(this.viewRect, cols.x[i], cols.y[i]);
   }
 
   alphaOf(index: number): number {
     return this.columns ? markerOpacity(this.columns.level[index], this.level) : 0;
   }
 
-  /** Places the markers on screen for this view. */
-  update(view: CameraView, viewport: ViewportSize): void {
+  /**
+   * Follows the camera: moves the container, and places the markers again only when the zoom
+   * changed, the view left the placed area or the markers / filter / level / size / selection
+   * changed. Returns true when it placed again (the drawn list and layout positions changed).
+   */
+  update(view: CameraView, viewport: ViewportSize): boolean {
     const cols = this.columns;
-    if (!cols) return;
+    if (!cols) return false;
+    const offset = layoutOffset(view, viewport);
+    this.offsetX = offset.x;
+    this.offsetY = offset.y;
+    this.container.position.set(offset.x, offset.y);
+    this.viewRect = cullRect(view, viewport, this.iconCss / 2);
+    if (placementCovers(this.placement, view.zoom, this.viewRect)) return false;
+    this.place(cols, view.zoom, padRect(this.viewRect, view.zoom, CULL_MARGIN_CSS));
+    return true;
+  }
+
+  private place(cols: MarkerColumns, zoom: number, rect: MapRect): void {
     if (this.dirtyIndex) this.rebuild();
     const thinning = this.thinning!;
-    const half = this.iconCss / 2 / view.zoom;
-    const r = visibleMapRect(view, viewport);
-    const rect = { minX: r.minX - half, minY: r.minY - half, maxX: r.maxX + half, maxY: r.maxY + half };
     const found = this.scratch;
     found.length = 0;
-    const step = stepForZoom(thinning, view.zoom);
+    const step = stepForZoom(thinning, zoom);
     if (step < thinning.fullStep) queryThinned(thinning, step, rect, cols.x, cols.y, found);
     else for (const item of this.tree.search(rect)) found.push(item.i);
     const sel = this.selected;
-    if (sel >= 0 && this.passes(sel) && !found.includes(sel)) {
-      const x = cols.x[sel];
-      const y = cols.y[sel];
-      if (x >= rect.minX && x <= rect.maxX && y >= rect.minY && y <= rect.maxY) found.push(sel);
-    }
+    if (sel >= 0 && this.passes(sel) && !found.includes(sel) && containsPoint(rect, cols.x[sel], cols.y[sel])) found.push(sel);
     const n = found.length;
     // Bottom-first draw order: least important first, the selected marker last (on top).
     if (this.keys.length < n) this.keys = new Float64Array(Math.max(n, this.keys.length * 2));
@@ -167,44 +200,35 @@ export class MarkerLayer {
     if (this.drawn.length < n) {
       const size = Math.max(n, this.drawn.length * 2, 64);
       this.drawn = new Uint32Array(size);
-      this.screenX = new Float32Array(size);
-      this.screenY = new Float32Array(size);
+      this.layoutX = new Float32Array(size);
+      this.layoutY = new Float32Array(size);
     }
     const scale = this.iconCss / ATLAS_CELL;
-    const cx = viewport.width / 2;
-    const cy = viewport.height / 2;
     const children = this.container.particleChildren;
-    // Icon, scale and alpha are static particle data: upload them only when the drawn list or
-    // its look changed (a pan that keeps the same markers only moves positions).
-    let staticChanged = n !== this.drawnCount || sel !== this.lastSel || this.scale !== this.lastScale || this.level !== this.lastLevel;
     for (let k = 0; k < n; k++) {
       const i = keys[k] % INDEX_SPAN;
-      if (!staticChanged && this.drawn[k] !== i) staticChanged = true;
       this.drawn[k] = i;
       this.drawnFlag[i] = 1;
-      const sx = (cols.x[i] - view.x) * view.zoom + cx;
-      const sy = (cols.y[i] - view.y) * view.zoom + cy;
-      this.screenX[k] = sx;
-      this.screenY[k] = sy;
+      const lx = cols.x[i] * zoom;
+      const ly = cols.y[i] * zoom;
+      this.layoutX[k] = lx;
+      this.layoutY[k] = ly;
       let p = this.pool[k];
       if (!p) {
         p = new Particle({ texture: this.atlas.frames[0], anchorX: 0.5, anchorY: 0.5 });
         this.pool.push(p);
       }
       p.texture = this.atlas.frames[cols.icon[i]] ?? this.atlas.frames[0];
-      p.x = sx;
-      p.y = sy;
+      p.x = lx;
+      p.y = ly;
       p.scaleX = p.scaleY = i === sel ? scale * 1.25 : scale;
       p.alpha = markerOpacity(cols.level[i], this.level);
       children[k] = p;
     }
     children.length = n;
     this.drawnCount = n;
-    this.lastSel = sel;
-    this.lastScale = this.scale;
-    this.lastLevel = this.level;
-    if (staticChanged || this.staticDirty) this.container.update();
-    this.staticDirty = false;
+    this.placement = { zoom, rect };
+    this.container.update();
   }
 
   dispose(): void {
