@@ -17,8 +17,12 @@ const FONT_NAME = 'raidmap-label';
 const CHAR_WIDTH_ESTIMATE = FONT_SIZE * 0.58;
 const LABEL_HEIGHT = FONT_SIZE + 4;
 const MAX_CACHED = 400;
-/** At most this many new text objects per update; the rest appear in the next frames. */
-export const NEW_LABELS_PER_FRAME = 24;
+/**
+ * At most this many new text objects per update; the rest appear in the next frames. Most of a
+ * new text's cost comes in the render that follows (glyph layout, draw data, and a rebuild of
+ * the labels' draw list), which the time budget below cannot see: the count bounds it.
+ */
+export const NEW_LABELS_PER_FRAME = 8;
 /**
  * Time (ms) an update may spend making new text objects (each lays out its text, and adds
  * glyphs to the font the first time they are used); at least one is made per update.
