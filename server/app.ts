@@ -13,6 +13,7 @@ import { JsonCache } from './http/json-cache';
 import { registerStaticSite } from './http/static-site';
 import { ITEMS_KEY, QUESTS_KEY, cacheRoutes } from './routes/caches';
 import { adminRoutes } from './routes/admin';
+import { adminUserRoutes } from './routes/admin-users';
 import { authRoutes } from './routes/auth';
 import { healthRoutes, type TileProgress } from './routes/health';
 import { markerRoutes } from './routes/markers';
@@ -95,6 +96,7 @@ export function buildServer(options: BuildServerOptions): FastifyInstance {
   app.register(authRoutes);
   app.register(userRoutes);
   app.register(adminRoutes, { uploadsDir: options.uploadsDir });
+  app.register(adminUserRoutes);
   if (options.tiles !== false) {
     if (!options.tilesDir) throw new Error('buildServer: tilesDir is required unless tiles is false');
     app.register(tilesPlugin, { assetsDir, tilesDir: options.tilesDir });

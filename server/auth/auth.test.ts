@@ -287,6 +287,8 @@ describe.each(testBackends())('accounts and permissions on $name', (backend) => 
       { name: 'marker/add', run: (cookie) => json('POST', '/api/be/admin/marker/add', newMarker(), cookie) },
       { name: 'marker/update', run: (cookie) => json('POST', '/api/be/admin/marker/update', { ...someMarker, name: 'Renamed' }, cookie) },
       { name: 'maps/marker/upload/base64', run: (cookie) => json('POST', '/api/be/admin/maps/marker/upload/base64', { uid: `${someMarker.uid}-0`, map: 'factory', base64: PNG.toString('base64') }, cookie) },
+      { name: 'GET users', run: (cookie) => json('GET', '/api/be/admin/users', undefined, cookie) },
+      { name: 'users/pro', run: (cookie) => json('POST', '/api/be/admin/users/pro', { name: 'visitor1', pro: false }, cookie) },
       { name: 'DELETE marker/:uid', run: async (cookie) => {
         const added = await repos.markers.insert({ ...newMarker(), uid: `del-${Math.random().toString(36).slice(2)}`, desc: '', imgs: [], name_l10n: {}, desc_l10n: {}, itemsUid: [] } as Marker);
         return json('DELETE', `/api/be/admin/marker/${added.uid}`, undefined, cookie);
@@ -320,6 +322,32 @@ describe.each(testBackends())('accounts and permissions on $name', (backend) => 
       expect((await json('DELETE', `/api/be/admin/marker/${marker.uid}`, undefined, cookies.admin)).statusCode).toBe(404);
       list = (await json('GET', '/api/be/markers/list?map=factory')).json() as { markers: Marker[] };
       expect(list.markers.some((m) => m.uid === marker.uid)).toBe(false);
+    });
+
+    it('lists the accounts and grants and revokes pro by name; the user sees it at once', async () => {
+      const list = await json('GET', '/api/be/admin/users', undefined, cookies.admin);
+      const users = (list.json() as { users: { name: string; pro: boolean; admin: boolean }[] }).users;
+      expect(users.find((u) => u.name === 'visitor1')).toEqual({ name: 'visitor1', pro: false, admin: false });
+      expect(users.every((u) => !('passwordHash' in u) && !('questsDone' in u))).toBe(true);
+      const granted = await json('POST', '/api/be/admin/users/pro', { name: 'VISITOR1', pro: true }, cookies.admin);
+      expect(granted.statusCode, granted.body).toBe(200);
+      expect(granted.json().user).toEqual({ name: 'visitor1', pro: true, admin: false });
+      expect((await json('GET', '/api/be/user', undefined, cookies.visitor)).json().pro).toBe(true);
+      const revoked = await json('POST', '/api/be/admin/users/pro', { name: 'visitor1', pro: false }, cookies.admin);
+      expect(revoked.json().user.pro).toBe(false);
+      expect((await json('GET', '/api/be/user', undefined, cookies.visitor)).json().pro).toBe(false);
+    });
+
+    it('refuses a malformed pro change with 400 and an unknown account with 404', async () => {
+      const post = (body: unknown) => json('POST', '/api/be/admin/users/pro', body, cookies.admin);
+      for (const body of [{ name: 'visitor1' }, { name: 'visitor1', pro: 'yes' }, { name: '', pro: true }, { name: 'visitor1', pro: true, admin: true }, [1]]) {
+        const res = await post(body);
+        expect(res.statusCode, JSON.stringify(body)).toBe(400);
+        expect(res.json().message).toBeTruthy();
+      }
+      const unknown = await post({ name: 'nobody-here', pro: true });
+      expect(unknown.statusCode).toBe(404);
+      expect(unknown.json().message).toMatch(/nobody-here/);
     });
 
     it('uploads an image from a data URL, writes the file and points the marker at it', async () => {
