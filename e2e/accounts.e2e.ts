@@ -6,7 +6,7 @@
  * visitor's pro controls open the upsell and send nothing; a pro user completes, hides and shows
  * quests (kept across a reload, in the list and in the marker popup, with own progress hiding
  * the markers of done quests), follows a fourth quest and resets the settings only after
- * `Confirm reset?`; an admin sees no pro control at all.
+ * `Confirm reset?`; an admin sees no pro control at all, and grants pro from the account menu.
  */
 import { rmSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
@@ -349,5 +349,24 @@ describe('an admin', () => {
     expect(await page.getByText('Pro', { exact: true }).count()).toBe(0);
     await page.getByRole('banner').getByRole('button', { name: 'Where am I', exact: true }).click();
     expect(await page.getByLabel('Look direction arrow').count()).toBe(0);
+  });
+
+  test('grants and revokes pro from the account menu; the server holds it', async () => {
+    const { page } = await browser.newPage();
+    await signIn(page, 'admin');
+    await openMap(page, 'customs');
+    const isPro = async () => {
+      const res = await page.request.get(`${baseUrl()}/api/be/admin/users`);
+      return ((await res.json()) as { users: { name: string; pro: boolean }[] }).users.find((u) => u.name === 'visitor')?.pro;
+    };
+    expect(await isPro()).toBe(false);
+    await page.getByRole('banner').getByRole('button', { name: /^admin\b/ }).click();
+    await page.getByRole('menuitem', { name: 'Accounts and pro' }).click();
+    const dialog = page.getByRole('dialog', { name: 'Accounts' });
+    const visitorPro = dialog.getByRole('checkbox', { name: 'Pro for visitor' });
+    await visitorPro.click();
+    await expect.poll(isPro).toBe(true);
+    await visitorPro.click();
+    await expect.poll(isPro).toBe(false);
   });
 });

@@ -60,3 +60,22 @@ export async function logout(): Promise<void> {
 export async function saveProgress(patch: { questsDone: string[] } | { questsHidden: string[] }): Promise<AccountUser> {
   return userFrom('/api/be/user/progress', await sendJson<unknown>('/api/be/user/progress', 'POST', patch));
 }
+
+/** An account as the admin list shows it. */
+export interface AccountSummary {
+  name: string;
+  pro: boolean;
+  admin: boolean;
+}
+
+/** Every account with its roles (admin only; 401/403 come back as ApiError). */
+export async function listAccounts(signal?: AbortSignal): Promise<AccountSummary[]> {
+  const body = await getJson<{ users?: AccountSummary[] }>('/api/be/admin/users', { signal, cache: 'no-store' });
+  return Array.isArray(body?.users) ? body.users : [];
+}
+
+/** Grants or revokes pro for one account (admin only) and answers the account as saved. */
+export async function setAccountPro(name: string, pro: boolean): Promise<AccountSummary> {
+  const body = await sendJson<{ user: AccountSummary }>('/api/be/admin/users/pro', 'POST', { name, pro });
+  return body.user;
+}

@@ -130,6 +130,46 @@ describe('account menu at start', () => {
     expect(screen.getByText('Signed in as admin')).toBeInTheDocument();
   });
 
+  it('lets an admin grant and revoke pro from "Accounts and pro"; others have no such item', async () => {
+    serve(account('admin', { admin: true }));
+    const accounts = [
+      { name: 'admin', pro: false, admin: true },
+      { name: 'alice', pro: false, admin: false },
+    ];
+    const posted: unknown[] = [];
+    server.use(
+      http.get(`${BASE}/api/be/admin/users`, () => HttpResponse.json({ users: accounts })),
+      http.post(`${BASE}/api/be/admin/users/pro`, async ({ request }) => {
+        const body = (await request.json()) as { name: string; pro: boolean };
+        posted.push(body);
+        if (body.name === 'alice' && posted.length > 1) return HttpResponse.json({ error: 'internal', message: 'database down' }, { status: 500 });
+        return HttpResponse.json({ user: { name: body.name, pro: body.pro, admin: false } });
+      }),
+    );
+    renderHome();
+    await userEvent.click(await screen.findByRole('button', { name: 'admin Admin' }));
+    await userEvent.click(screen.getByRole('menuitem', { name: 'Accounts and pro' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Accounts' });
+    const alice = await within(dialog).findByRole('checkbox', { name: 'Pro for alice' });
+    // Admins get no switch: they are made with the command-line tool.
+    expect(within(dialog).queryByRole('checkbox', { name: 'Pro for admin' })).toBeNull();
+    await userEvent.click(alice);
+    await waitFor(() => expect(alice).toBeChecked());
+    expect(posted).toEqual([{ name: 'alice', pro: true }]);
+    // A failed change leaves the switch as it was and says why.
+    await userEvent.click(alice);
+    expect(await within(dialog).findByRole('alert')).toHaveTextContent('Pro could not be changed for alice: database down');
+    expect(alice).toBeChecked();
+  });
+
+  it('offers no "Accounts and pro" to a pro user', async () => {
+    serve(account('pro', { pro: true }));
+    renderHome();
+    await userEvent.click(await screen.findByRole('button', { name: 'pro Pro' }));
+    expect(screen.queryByRole('menuitem', { name: 'Accounts and pro' })).toBeNull();
+    expect(screen.getByRole('menuitem', { name: 'Sign out' })).toBeInTheDocument();
+  });
+
   it('says so when the server could not tell, and still offers "Sign in"', async () => {
     setSignedInHint(true);
     server.use(http.get(`${BASE}/api/be/user`, () => HttpResponse.json({ error: 'internal', message: 'database down' }, { status: 500 })));

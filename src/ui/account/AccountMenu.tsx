@@ -12,6 +12,7 @@ import { roleOf } from '../../domain/roles';
 import { layout, openAccountDialog } from '../../state/layout';
 import { session, signOut } from '../../state/session';
 import { AccountDialog } from './AccountDialog';
+import { AccountsPopup } from './AccountsPopup';
 import './account.css';
 
 export function AccountMenu() {
@@ -21,6 +22,7 @@ export function AccountMenu() {
   const [menuOpen, setMenuOpen] = useState(false);
   const [signingOut, setSigningOut] = useState(false);
   const [signOutError, setSignOutError] = useState<string | null>(null);
+  const [accountsOpen, setAccountsOpen] = useState(false);
   // Bumped to move focus back to the account button once it has been (re)rendered.
   const [focusRequest, setFocusRequest] = useState(0);
   const rootRef = useRef<HTMLDivElement>(null);
@@ -147,6 +149,22 @@ export function AccountMenu() {
               <span className="account-menu__role">{roleWords}</span>
             </p>
             <ul ref={menuRef} id={`${id}-menu`} role="menu" aria-labelledby={`${id}-button`} className="account-menu__items" onKeyDown={onMenuKeyDown}>
+              {role === 'admin' && (
+                <li role="none">
+                  <button
+                    type="button"
+                    role="menuitem"
+                    tabIndex={-1}
+                    className="account-menu__item"
+                    onClick={() => {
+                      setMenuOpen(false);
+                      setAccountsOpen(true);
+                    }}
+                  >
+                    {t('account.accounts.open')}
+                  </button>
+                </li>
+              )}
               <li role="none">
                 <button type="button" role="menuitem" tabIndex={-1} className="account-menu__item" aria-disabled={signingOut} onClick={() => void onSignOut()}>
                   {t('account.menu.signOut')}
@@ -163,6 +181,7 @@ export function AccountMenu() {
     <div className="account-menu" ref={rootRef}>
       {corner}
       {/* On the body, so no panel's stacking order can cover it. */}
+      {accountsOpen && user?.admin && createPortal(<AccountsPopup onClose={() => setAccountsOpen(false)} />, document.body)}
       {accountDialog && createPortal(<AccountDialog form={accountDialog} onSignedIn={() => setFocusRequest((n) => n + 1)} />, document.body)}
     </div>
   );
