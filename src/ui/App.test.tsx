@@ -4,15 +4,12 @@ import { describe, expect, it, vi } from 'vitest';
 import type { RouteObject } from 'react-router';
 import { MAP_IDS, MAPS } from '../domain/maps';
 import { routes } from './routes';
+import { renderRoute } from './map/testing/renderRoute';
 
 // The map page is not opened here; keep PixiJS (no WebGL in jsdom) out of the module graph.
 vi.mock('../engine/index', () => ({ createMapEngine: vi.fn() }));
 
-function renderAt(path: string) {
-  const router = createMemoryRouter(routes, { initialEntries: [path] });
-  render(<RouterProvider router={router} />);
-  return router;
-}
+const renderAt = (path: string) => renderRoute(path).router;
 
 describe('home page', () => {
   it('lists every map with a link to its page', () => {

@@ -1,18 +1,16 @@
-import { act, render, screen, waitFor, within } from '@testing-library/react';
+import { act, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { http, HttpResponse } from 'msw';
 import { setupServer } from 'msw/node';
-import { StrictMode } from 'react';
-import { createMemoryRouter, RouterProvider } from 'react-router';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { setApiBase } from '../../api/client';
 import { setCategoryHidden } from '../../state/filters';
 import { mapView } from '../../state/mapView';
 import { memoryStorage, setStorageBackend } from '../../state/storage';
-import { routes } from '../routes';
 import { createLocalMarkerSource } from './testing/localMarkerSource';
 import { TEST_API_BASE as BASE, mapApiHandlers } from './testing/mapApi';
 import { engines, engineOptions, resetEngines } from './testing/engineModuleMock';
+import { renderRoute } from './testing/renderRoute';
 
 vi.mock('../../engine/index', () => import('./testing/engineModuleMock'));
 vi.mock('./markerSource', () => ({ createMarkerSource: () => createLocalMarkerSource() }));
@@ -43,12 +41,7 @@ afterAll(() => {
   setApiBase('');
 });
 
-function renderMap(path = '/map/factory', strict = false) {
-  const router = createMemoryRouter(routes, { initialEntries: [path] });
-  const app = <RouterProvider router={router} />;
-  const view = render(strict ? <StrictMode>{app}</StrictMode> : app);
-  return { router, ...view };
-}
+const renderMap = (path = '/map/factory', strict = false) => renderRoute(path, { strict });
 
 describe('map page', () => {
   it('sets the title and shows a loading indicator', async () => {

@@ -1,8 +1,7 @@
-import { act, render, screen, waitFor, within } from '@testing-library/react';
+import { act, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { http, HttpResponse } from 'msw';
 import { setupServer } from 'msw/node';
-import { createMemoryRouter, RouterProvider } from 'react-router';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { AccountUser } from '../../api/account';
 import { setApiBase } from '../../api/client';
@@ -13,7 +12,7 @@ import { closeUpsell } from '../../state/layout';
 import { resetQuests } from '../../state/quests';
 import { resetSession, session } from '../../state/session';
 import { accountServer } from '../map/testing/mapApi';
-import { routes } from '../routes';
+import { renderRoute } from '../map/testing/renderRoute';
 
 const BASE = 'http://raidmap.test';
 const questList = [
@@ -48,11 +47,7 @@ afterAll(() => {
   setApiBase('');
 });
 
-function renderAt(path: string) {
-  const router = createMemoryRouter(routes, { initialEntries: [path] });
-  render(<RouterProvider router={router} />);
-  return router;
-}
+const renderAt = (path: string) => renderRoute(path).router;
 
 const names = (label = 'Quests') => within(screen.getByRole('list', { name: label })).getAllByRole('heading').map((h) => h.textContent);
 

@@ -2,7 +2,6 @@ import { act, render, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { http, HttpResponse } from 'msw';
 import { setupServer } from 'msw/node';
-import { createMemoryRouter, RouterProvider } from 'react-router';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { AccountUser } from '../../api/account';
 import { setApiBase } from '../../api/client';
@@ -19,10 +18,10 @@ import { loadSession, resetSession, session, signOut } from '../../state/session
 import { resetSettings, updateSettings } from '../../state/settings';
 import { memoryStorage, setStorageBackend } from '../../state/storage';
 import { createLocalMarkerSource } from '../map/testing/localMarkerSource';
-import { routes } from '../routes';
 import { LevelList } from './LevelList';
 import { accountServer, TEST_API_BASE as BASE, mapApiHandlers } from '../map/testing/mapApi';
 import { engines, resetEngines } from '../map/testing/engineModuleMock';
+import { renderRoute } from '../map/testing/renderRoute';
 
 vi.mock('../../engine/index', () => import('../map/testing/engineModuleMock'));
 vi.mock('../map/markerSource', () => ({ createMarkerSource: () => createLocalMarkerSource() }));
@@ -79,11 +78,7 @@ afterAll(() => {
   setApiBase('');
 });
 
-function renderMap(path = '/map/factory') {
-  const router = createMemoryRouter(routes, { initialEntries: [path] });
-  const view = render(<RouterProvider router={router} />);
-  return { router, ...view };
-}
+const renderMap = (path = '/map/factory') => renderRoute(path);
 
 async function readyMap(path?: string) {
   const view = renderMap(path);

@@ -1,7 +1,6 @@
-import { act, render, screen, waitFor, within } from '@testing-library/react';
+import { act, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { setupServer } from 'msw/node';
-import { createMemoryRouter, RouterProvider } from 'react-router';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { setApiBase } from '../../api/client';
 import { SIGNED_IN_COOKIE } from '../../domain/account';
@@ -16,9 +15,9 @@ import { loadSession, resetSession, session, setSessionUser } from '../../state/
 import { memoryStorage, setStorageBackend } from '../../state/storage';
 import type { FakeEngine } from '../map/testing/fakeEngine';
 import { createLocalMarkerSource } from '../map/testing/localMarkerSource';
-import { routes } from '../routes';
 import { accountServer, TEST_API_BASE as BASE, mapApiHandlers } from '../map/testing/mapApi';
 import { engines, resetEngines } from '../map/testing/engineModuleMock';
+import { renderRoute } from '../map/testing/renderRoute';
 
 vi.mock('../../engine/index', () => import('../map/testing/engineModuleMock'));
 vi.mock('../map/markerSource', () => ({ createMarkerSource: () => createLocalMarkerSource() }));
@@ -57,11 +56,7 @@ afterAll(() => {
   setApiBase('');
 });
 
-function renderMap(path = '/map/factory') {
-  const router = createMemoryRouter(routes, { initialEntries: [path] });
-  const view = render(<RouterProvider router={router} />);
-  return { router, ...view };
-}
+const renderMap = (path = '/map/factory') => renderRoute(path);
 
 async function engineWithMarkers(): Promise<FakeEngine> {
   await waitFor(() => expect(engines[0]?.columns ?? null).not.toBeNull());
