@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { loadPopupSize, popup, POPUP_STORAGE_KEY, requestFocus, resetPopup, setEnlarged, showPopupFor, stepImage, takeFocus, toggleEnlarged } from './popup';
+import { loadPopupSize, markerChanged, popup, POPUP_STORAGE_KEY, requestFocus, resetPopup, setEnlarged, showPopupFor, stepImage, takeFocus, toggleEnlarged } from './popup';
 import { memoryStorage, setStorageBackend } from './storage';
 
 let storage: ReturnType<typeof memoryStorage>;
@@ -51,5 +51,17 @@ describe('popup state', () => {
     requestFocus(120, 340);
     expect(takeFocus()).toEqual({ x: 120, y: 340 });
     expect(takeFocus()).toBeNull();
+  });
+
+  it('moves the revision for a change to the open marker or to any, not to another', () => {
+    const start = popup.revision;
+    markerChanged('x');
+    expect(popup.revision).toBe(start + 1);
+    showPopupFor('a');
+    markerChanged('b');
+    expect(popup.revision).toBe(start + 1);
+    markerChanged('a');
+    markerChanged();
+    expect(popup.revision).toBe(start + 3);
   });
 });

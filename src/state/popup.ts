@@ -19,6 +19,8 @@ export interface PopupState {
   pointerOver: boolean;
   /** Map-pixel point the map should be centred on, until the wiring has done it. */
   focus: { x: number; y: number } | null;
+  /** Moves each time a marker changed on the page (`markerChanged`): the popup reads its marker again. */
+  revision: number;
 }
 
 export const popup = proxy<PopupState>({
@@ -27,6 +29,7 @@ export const popup = proxy<PopupState>({
   enlarged: readStored(POPUP_STORAGE_KEY) === POPUP_ENLARGED_VALUE,
   pointerOver: false,
   focus: null,
+  revision: 0,
 });
 
 /** Re-reads the remembered size (on map page mount, and in tests after swapping storage). */
@@ -74,6 +77,16 @@ export function takeFocus(): { x: number; y: number } | null {
   const focus = popup.focus;
   popup.focus = null;
   return focus ? { x: focus.x, y: focus.y } : null;
+}
+
+/**
+ * A marker changed on the page (a save, an upload, an undo, a live change from another admin):
+ * the open popup reads its marker from the worker again. Without a uid, or with the open one's,
+ * the popup re-reads; a change to another marker is ignored.
+ */
+export function markerChanged(uid?: string): void {
+  if (uid !== undefined && popup.uid !== null && uid !== popup.uid) return;
+  popup.revision += 1;
 }
 
 export function resetPopup(): void {

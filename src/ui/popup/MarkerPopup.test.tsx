@@ -13,7 +13,7 @@ import { setLanguage } from '../../i18n';
 import { filters, loadFilters, setCategoryHidden, setSubCategoryHidden } from '../../state/filters';
 import { resetLookups } from '../../state/items';
 import { closeMap, mapView, openMap, selectMarker } from '../../state/mapView';
-import { popup, POPUP_STORAGE_KEY, resetPopup } from '../../state/popup';
+import { markerChanged, popup, POPUP_STORAGE_KEY, resetPopup } from '../../state/popup';
 import { closeUpsell, layout } from '../../state/layout';
 import { quests, resetQuests } from '../../state/quests';
 import { loadSession, resetSession } from '../../state/session';
@@ -249,6 +249,29 @@ describe('marker popup', () => {
     // Its quest is followed, so the quest-linked marker is drawn.
     expect(quests.selected).toEqual(['q-delivery']);
     expect(location()).toBe('/map/factory?obj=m-safe');
+  });
+
+  it('reads its marker again when told it changed, and closes when the marker is gone', async () => {
+    const { source } = await renderPopup();
+    act(() => selectMarker('m-exit'));
+    await screen.findByRole('dialog', { name: 'Gate 3' });
+    const original = source.get.bind(source);
+    let renamed: string | null = 'Gate 3 (north)';
+    source.get = async (uid: string) => {
+      const found = await original(uid);
+      if (!found || uid !== 'm-exit') return found;
+      return renamed === null ? null : { ...found, name: renamed };
+    };
+    // A change to another marker is not a reason to read this one again.
+    act(() => markerChanged('m-safe'));
+    await act(() => new Promise((resolve) => setTimeout(resolve, 10)));
+    expect(screen.getByRole('dialog', { name: 'Gate 3' })).toBeInTheDocument();
+    act(() => markerChanged('m-exit'));
+    await screen.findByRole('dialog', { name: 'Gate 3 (north)' });
+    renamed = null;
+    act(() => markerChanged());
+    await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
+    expect(mapView.selectedUid).toBeNull();
   });
 
   it('ignores an ?obj= that names no marker', async () => {

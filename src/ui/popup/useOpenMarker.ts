@@ -1,0 +1,48 @@
+/**
+ * The open marker: `mapView.selectedUid` read in full from the page's marker worker. It is read
+ * again whenever the selection changes and whenever `popup.revision` moves (state/popup.ts
+ * `markerChanged`: the editor wiring calls it after a save, an upload, an undo or a live change),
+ * so the popup never shows a stale copy. A marker that is gone closes the popup. While a re-read
+ * is under way the previous copy stays on screen (no flash of an empty popup).
+ */
+import { useEffect, useState } from 'react';
+import { useSnapshot } from 'valtio';
+import type { Marker } from '../../domain/marker';
+import { mapView, selectMarker } from '../../state/mapView';
+import { popup, showPopupFor } from '../../state/popup';
+import { isWorkerClosed, type MarkerSource } from '../map/markerSource';
+
+export function useOpenMarker(source: MarkerSource | null, loaded: boolean): Marker | null {
+  const { selectedUid } = useSnapshot(mapView);
+  const { revision } = useSnapshot(popup);
+  const [marker, setMarker] = useState<Marker | null>(null);
+
+  useEffect(() => {
+    if (!selectedUid) {
+      setMarker(null);
+      showPopupFor(null);
+      return;
+    }
+    if (!source || !loaded) return;
+    let cancelled = false;
+    source
+      .get(selectedUid)
+      .then((found) => {
+        if (cancelled) return;
+        if (!found) {
+          selectMarker(null);
+          return;
+        }
+        setMarker(found);
+        showPopupFor(found.uid);
+      })
+      .catch((error: unknown) => {
+        if (!cancelled && !isWorkerClosed(error)) console.error('raidmap: reading the marker failed', error);
+      });
+    return () => {
+      cancelled = true;
+    };
+  }, [selectedUid, source, loaded, revision]);
+
+  return selectedUid && marker && marker.uid === selectedUid ? marker : null;
+}
