@@ -1,7 +1,8 @@
 /**
  * The page's layout: whether the side panels are shown (the top bar's Show / Hide panels),
  * and which shared popups are open: the pro upsell (any pro feature a visitor tries), the
- * account dialog (sign in / create account) and the settings popup.
+ * account dialog (sign in / create account) and the settings popup; and whether the admin's
+ * point tools are shown.
  */
 import { proxy } from 'valtio';
 
@@ -16,9 +17,11 @@ export interface LayoutState {
   accountDialog: AccountDialog | null;
   /** The settings popup (pro). */
   settingsOpen: boolean;
+  /** The admin's point-history buttons (spec §2), toggled by Alt-click on the top bar. */
+  pointTools: boolean;
 }
 
-export const layout = proxy<LayoutState>({ panelsShown: true, upsellOpen: false, accountDialog: null, settingsOpen: false });
+export const layout = proxy<LayoutState>({ panelsShown: true, upsellOpen: false, accountDialog: null, settingsOpen: false, pointTools: false });
 
 export function setPanelsShown(shown: boolean): void {
   layout.panelsShown = shown;
@@ -51,4 +54,9 @@ export function openSettings(): void {
 
 export function closeSettings(): void {
   layout.settingsOpen = false;
+}
+
+/** Shows or hides the admin's point-history buttons (Alt-click on the top bar). */
+export function togglePointTools(): void {
+  layout.pointTools = !layout.pointTools;
 }
