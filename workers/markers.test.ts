@@ -184,3 +184,110 @@ describe('marker store quest filter', () => {
     expect(() => store.filter({ ...none, hiddenQuests: [null] } as never)).toThrow(/hiddenCategories.*levels.*selectedQuests, knownQuests, hiddenQuests/);
   });
 });
+
+describe('marker store edits', () => {
+  const none = { hiddenCategories: [], hiddenSubCategories: [] };
+  const loaded = () => {
+    const store = createMarkerStore();
+    store.load(encode({ markers: sample }), 'customs', 'en');
+    return store;
+  };
+
+  it('replaces a known uid in its slot and returns its row and the counts after', () => {
+    const store = loaded();
+    const result = store.upsert(marker('c', { category: 'Loot', subCategory: 'Safe', geometry: { x: 7, y: 8 }, level: 3 }), 'ru');
+    expect(result.index).toBe(2);
+    expect(result.row).toEqual({ uid: 'c', x: 7, y: 8, level: 3, icon: SUBCATEGORIES.findIndex((s) => s.id === 'Safe'), label: 'RU c', alwaysLabel: 0 });
+    expect(result.counts).toEqual({ Safe: 2, 'PMC Extraction': 1, Cache: 1 });
+    expect(store.get('c')?.geometry).toEqual({ x: 7, y: 8 });
+    expect(store.relabel('en')).toEqual(['EN a', 'EN b', 'EN c', 'Plain']);
+  });
+
+  it('appends a new uid as a new slot, which filters and gets like the others', () => {
+    const store = loaded();
+    const result = store.upsert(marker('new', { category: 'Extractions', subCategory: 'PMC Extraction' }), 'en');
+    expect(result.index).toBe(4);
+    expect(result.row.alwaysLabel).toBe(1);
+    expect(result.counts['PMC Extraction']).toBe(2);
+    expect(Array.from(store.filter(none))).toEqual([0, 1, 2, 3, 4]);
+    expect(Array.from(store.filter({ ...none, hiddenCategories: ['Loot'] }))).toEqual([1, 2, 4]);
+    expect(store.get('new')?.uid).toBe('new');
+    expect(store.upsert(marker('new2'), 'en').index).toBe(5);
+  });
+
+  it('says whether the marker passes the last filter query (true before any)', () => {
+    const store = loaded();
+    expect(store.upsert(marker('p0'), 'en').passes).toBe(true);
+    store.filter({ ...none, hiddenCategories: ['Loot'] });
+    expect(store.upsert(marker('p1'), 'en').passes).toBe(false);
+    expect(store.upsert(marker('p2', { category: 'Keys', subCategory: 'Key Spawn' }), 'en').passes).toBe(true);
+    store.filter({ ...none, levels: [2] });
+    expect(store.upsert(marker('p2', { category: 'Keys', subCategory: 'Key Spawn', level: 1 }), 'en').passes).toBe(false);
+  });
+
+  it('validates like load and rejects markers of another map with a clear error', () => {
+    const store = loaded();
+    expect(() => store.upsert(marker('x', { level: 'one' }), 'en')).toThrow(MarkerListError);
+    expect(() => store.upsert(marker('x', { level: 'one' }), 'en')).toThrow(/marker x is not valid: level/);
+    expect(() => store.upsert(marker('x', { subCategory: 'Unicorn' }), 'en')).toThrow(/subCategory/);
+    expect(() => store.upsert(42, 'en')).toThrow(MarkerListError);
+    expect(() => store.upsert(marker('x', { map: 'woods' }), 'en')).toThrow(/on map woods, not customs/);
+    // Nothing changed.
+    expect(store.get('x')).toBeNull();
+    expect(Array.from(store.filter(none))).toEqual([0, 1, 2, 3]);
+  });
+
+  it('refuses edits before a list is loaded', () => {
+    expect(() => createMarkerStore().upsert(marker('a'), 'en')).toThrow(/no marker list is loaded/);
+  });
+
+  it('keeps pass-through fields and defaults of the schema', () => {
+    const store = loaded();
+    store.upsert({ ...marker('v'), version: 3, extra: 'kept' }, 'en');
+    expect(store.get('v')).toMatchObject({ version: 3, extra: 'kept', imgs: [], itemsUid: [] });
+  });
+
+  it('empties the slot of a removed marker: it never passes a filter, get is null, other indices stay', () => {
+    const store = loaded();
+    expect(store.remove('b')).toEqual({ index: 1, counts: { Safe: 1, 'Key Spawn': 1, Cache: 1 } });
+    expect(store.get('b')).toBeNull();
+    expect(Array.from(store.filter(none))).toEqual([0, 2, 3]);
+    expect(Array.from(store.filter({ ...none, hiddenCategories: ['Loot'] }))).toEqual([2]);
+    expect(store.relabel('ru')).toEqual(['RU a', '', 'RU c', 'Plain']);
+    expect(store.get('c')?.uid).toBe('c');
+    expect(store.upsert(marker('new'), 'en').index).toBe(4);
+  });
+
+  it('returns null for an unknown or already removed uid', () => {
+    const store = loaded();
+    expect(store.remove('missing')).toBeNull();
+    expect(store.remove('e')).toBeNull(); // another map's marker was never kept
+    store.remove('a');
+    expect(store.remove('a')).toBeNull();
+  });
+
+  it('gives a removed uid its old slot back when it is put in again (undo of a delete)', () => {
+    const store = loaded();
+    store.remove('c');
+    const again = store.upsert(marker('c', { category: 'Keys', subCategory: 'Key Spawn', level: 2 }), 'en');
+    expect(again.index).toBe(2);
+    expect(again.counts).toEqual({ Safe: 1, 'PMC Extraction': 1, 'Key Spawn': 1, Cache: 1 });
+    expect(Array.from(store.filter(none))).toEqual([0, 1, 2, 3]);
+  });
+
+  it('drops a subcategory from the counts when its last marker goes', () => {
+    const store = loaded();
+    expect(store.remove('d')?.counts).toEqual({ Safe: 1, 'PMC Extraction': 1, 'Key Spawn': 1 });
+    expect(store.upsert(marker('a', { category: 'Loot', subCategory: 'Cache' }), 'en').counts).toEqual({ 'PMC Extraction': 1, 'Key Spawn': 1, Cache: 1 });
+  });
+
+  it('starts over on a new load', () => {
+    const store = loaded();
+    store.remove('a');
+    store.upsert(marker('new'), 'en');
+    const result = store.load(encode({ markers: sample }), 'customs', 'en');
+    expect(result.columns.uids).toEqual(['a', 'b', 'c', 'd']);
+    expect(store.upsert(marker('a'), 'en').index).toBe(0);
+    expect(store.upsert(marker('new'), 'en').index).toBe(4);
+  });
+});

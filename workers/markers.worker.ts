@@ -17,6 +17,10 @@ const api = {
   },
   get: (uid: string) => store.get(uid),
   relabel: (lang: Language) => store.relabel(lang),
+  /** One marker in (validated): its slot, its row for the engine, the counts after. */
+  upsert: (raw: unknown, lang: Language) => store.upsert(raw, lang),
+  /** Empties a marker's slot; null for an unknown uid. */
+  remove: (uid: string) => store.remove(uid),
 };
 
 export type MarkersWorkerApi = typeof api;

@@ -13,6 +13,8 @@ function channelWorker(): WorkerLike & { port: MessagePort; terminated: boolean;
       filter: (q: Parameters<typeof store.filter>[0]) => store.filter(q),
       get: (uid: string) => store.get(uid),
       relabel: (lang: 'en' | 'ru') => store.relabel(lang),
+      upsert: (raw: unknown, lang: 'en' | 'ru') => store.upsert(raw, lang),
+      remove: (uid: string) => store.remove(uid),
     },
     port2,
   );
@@ -56,6 +58,19 @@ describe('marker source', () => {
     expect((await source.get('s1'))?.subCategory).toBe('Safe');
     source.dispose();
     expect(worker.terminated).toBe(true);
+  });
+
+  it('upserts and removes one marker through the worker protocol', async () => {
+    const source = createMarkerSource(() => channelWorker());
+    await source.load(bytes([safe]), 'lab', 'en');
+    const added = await source.upsert({ ...safe, uid: 's2', geometry: { x: 5, y: 6 } }, 'en');
+    expect(added).toMatchObject({ index: 1, row: { uid: 's2', x: 5, y: 6, label: 'Safe' }, counts: { Safe: 2 }, passes: true });
+    expect((await source.upsert({ ...safe, level: 2 }, 'en')).index).toBe(0);
+    await expect(source.upsert({ ...safe, map: 'customs' }, 'en')).rejects.toThrow(/on map customs, not lab/);
+    expect(await source.remove('s1')).toEqual({ index: 0, counts: { Safe: 1 } });
+    expect(await source.remove('s1')).toBeNull();
+    expect(Array.from(await source.filter({ hiddenCategories: [], hiddenSubCategories: [] }))).toEqual([1]);
+    source.dispose();
   });
 
   it('rejects pending and later calls when the worker fails', async () => {

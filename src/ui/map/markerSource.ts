@@ -6,7 +6,7 @@
  */
 import * as Comlink from 'comlink';
 import type { Language, Marker } from '../../domain/marker';
-import type { MarkerFilterQuery, MarkerLoadResult } from '../../../workers/markers';
+import type { MarkerFilterQuery, MarkerLoadResult, MarkerRemoveResult, MarkerUpsertResult } from '../../../workers/markers';
 import type { MarkersWorkerApi } from '../../../workers/markers.worker';
 
 export interface MarkerSource {
@@ -14,6 +14,14 @@ export interface MarkerSource {
   filter(query: MarkerFilterQuery): Promise<Uint32Array>;
   get(uid: string): Promise<Marker | null>;
   relabel(lang: Language): Promise<string[]>;
+  /**
+   * One marker in (an admin edit or a live change): validated in the worker; a known uid keeps
+   * its slot, a new one is appended. Hand `index`, `row`, `passes` to engine.upsertMarker.
+   * Rejects with the worker's MarkerListError message for an invalid marker or another map's.
+   */
+  upsert(raw: unknown, lang: Language): Promise<MarkerUpsertResult>;
+  /** Empties a marker's slot (hand `index` to engine.removeMarker); null for an unknown uid. */
+  remove(uid: string): Promise<MarkerRemoveResult | null>;
   dispose(): void;
 }
 
@@ -69,6 +77,8 @@ export function createMarkerSource(spawn: () => WorkerLike = spawnMarkersWorker)
     filter: (query) => guard(() => remote.filter(query)),
     get: (uid) => guard(() => remote.get(uid) as Promise<Marker | null>),
     relabel: (lang) => guard(() => remote.relabel(lang)),
+    upsert: (raw, lang) => guard(() => remote.upsert(raw, lang)),
+    remove: (uid) => guard(() => remote.remove(uid)),
     dispose: () => {
       if (closed) return;
       closed = true;

@@ -10,6 +10,8 @@ export function createLocalMarkerSource(): MarkerSource & { disposed: boolean } 
     filter: async (query: Parameters<MarkerSource['filter']>[0]) => store.filter(query),
     get: async (uid: string) => store.get(uid),
     relabel: async (lang: 'en' | 'ru') => store.relabel(lang),
+    upsert: async (raw: unknown, lang: 'en' | 'ru') => store.upsert(raw, lang),
+    remove: async (uid: string) => store.remove(uid),
     dispose: () => {
       source.disposed = true;
     },
