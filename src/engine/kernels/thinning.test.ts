@@ -1,6 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import { SUBCATEGORIES } from '../../domain/categories';
-import { ICON_PRIORITY, buildThinning, cellSizeMap, queryThinned, stepForZoom, type ThinningInput } from './thinning';
+import RBush from 'rbush';
+import {
+  ICON_PRIORITY, buildThinning, cellSizeMap, queryThinned, stepForZoom, thinnedAt, thinningCellKey, thinningCellRect,
+  thinningInsert, thinningRemove, type ThinningIndex, type ThinningInput,
+} from './thinning';
 
 function randomMarkers(n: number, width: number, height: number, seed = 7) {
   let s = seed;
@@ -85,7 +89,20 @@ describe('marker thinning', () => {
       for (const i of previous) expect(now.has(i)).toBe(true);
       previous = now;
     }
-    for (let slot = 0; slot < inp.indices.length; slot++) expect(index.minStep[slot]).toBeLessThanOrEqual(index.fullStep);
+  });
+
+  it('keeps the best marker of every cell (lowest priority, then lowest index)', () => {
+    const inp = input(3000);
+    const index = buildThinning(inp);
+    for (let step = 0; step < index.fullStep; step++) {
+      const best = new Map<number, number>();
+      for (const i of inp.indices) {
+        const key = thinningCellKey(index, step, inp.x[i], inp.y[i]);
+        const b = best.get(key);
+        if (b === undefined || inp.priority(i) < inp.priority(b) || (inp.priority(i) === inp.priority(b) && i < b)) best.set(key, i);
+      }
+      expect(index.grids[step]).toEqual(best);
+    }
   });
 
   it('in a crowded cell the highest-priority marker wins', () => {
@@ -118,5 +135,101 @@ describe('marker thinning', () => {
     expect(stepForZoom(index, 10)).toBe(index.fullStep);
     expect(() => buildThinning({ ...input(10), baseZoom: 0 })).toThrow(RangeError);
     expect(() => queryThinned(index, index.fullStep, all, new Float32Array(), new Float32Array(), [])).toThrow(RangeError);
+  });
+});
+
+describe('incremental thinning', () => {
+  interface Item { minX: number; minY: number; maxX: number; maxY: number; i: number }
+
+  /** A built index over a subset, with an rbush of the same markers as the candidates' source. */
+  function setup(n: number, kept: (i: number) => boolean) {
+    const inp = input(n);
+    const members = new Set<number>();
+    for (let i = 0; i < n; i++) if (kept(i)) members.add(i);
+    const index = buildThinning({ ...inp, indices: Uint32Array.from(members) });
+    const tree = new RBush<Item>();
+    const items = new Map<number, Item>();
+    const add = (i: number) => {
+      const item = { minX: inp.x[i], minY: inp.y[i], maxX: inp.x[i], maxY: inp.y[i], i };
+      items.set(i, item);
+      tree.insert(item);
+    };
+    members.forEach(add);
+    const candidates = (rect: Parameters<RBush<Item>['search']>[0]) => tree.search(rect).map((it) => it.i);
+    return {
+      inp, index, members,
+      insert(i: number) {
+        add(i);
+        members.add(i);
+        thinningInsert(index, i, inp.x, inp.y, inp.priority);
+      },
+      remove(i: number) {
+        tree.remove(items.get(i)!);
+        items.delete(i);
+        members.delete(i);
+        thinningRemove(index, i, inp.x, inp.y, inp.priority, candidates);
+      },
+      fresh: (): ThinningIndex => buildThinning({ ...inp, indices: Uint32Array.from([...members].sort((a, b) => a - b)) }),
+    };
+  }
+
+  it('an insert gives the grids of a fresh build with the marker', () => {
+    const t = setup(4000, (i) => i % 3 !== 0);
+    for (let i = 0; i < 4000; i += 3) t.insert(i);
+    expect(t.index.grids).toEqual(t.fresh().grids);
+  });
+
+  it('a remove gives the grids of a fresh build without the marker, refilling its cells', () => {
+    const t = setup(4000, () => true);
+    for (let i = 0; i < 4000; i += 2) t.remove(i);
+    expect(t.index.grids).toEqual(t.fresh().grids);
+    for (let i = 1; i < 4000; i += 2) t.remove(i);
+    expect(t.index.grids.every((g) => g.size === 0)).toBe(true);
+  });
+
+  it('a move (remove, new position, insert) and a priority change match a fresh build', () => {
+    const t = setup(3000, () => true);
+    const prio = Uint8Array.from({ length: 3000 }, (_, i) => t.inp.priority(i));
+    t.inp.priority = (i) => prio[i];
+    let s = 11;
+    const rand = () => ((s = (s * 1103515245 + 12345) % 2 ** 31) / 2 ** 31);
+    for (let n = 0; n < 500; n++) {
+      const i = Math.floor(rand() * 3000);
+      t.remove(i);
+      t.inp.x[i] = rand() * W;
+      t.inp.y[i] = rand() * H;
+      prio[i] = Math.floor(rand() * 7);
+      t.insert(i);
+    }
+    expect(t.index.grids).toEqual(t.fresh().grids);
+  });
+
+  it('handles markers off the map (clamped into border cells) and on cell edges', () => {
+    const t = setup(200, () => true);
+    const { inp, index } = t;
+    const cell0 = cellSizeMap(index, 0);
+    const spots: [number, number][] = [[-50, -50], [W + 80, 10], [10, H + 5], [W + 1, H + 1], [cell0, cell0], [2 * cell0, 0]];
+    spots.forEach(([x, y], k) => {
+      t.remove(k);
+      inp.x[k] = x;
+      inp.y[k] = y;
+      t.insert(k);
+    });
+    expect(index.grids).toEqual(t.fresh().grids);
+    spots.forEach((_, k) => t.remove(k));
+    expect(index.grids).toEqual(t.fresh().grids);
+  });
+
+  it('finds the marker kept in a point\'s cell, and cell rectangles hold their keys', () => {
+    const t = setup(500, () => true);
+    const { inp, index } = t;
+    for (let step = 0; step < index.fullStep; step++) {
+      for (const [key, i] of index.grids[step]) {
+        expect(thinnedAt(index, step, inp.x[i], inp.y[i])).toBe(i);
+        const r = thinningCellRect(index, step, key);
+        expect(inp.x[i] >= r.minX && inp.x[i] <= r.maxX && inp.y[i] >= r.minY && inp.y[i] <= r.maxY).toBe(true);
+      }
+    }
+    expect(thinningCellRect(index, 0, 0).minX).toBe(-Infinity);
   });
 });

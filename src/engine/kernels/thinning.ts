@@ -7,6 +7,12 @@
  * map origin, so a marker shown at one step stays shown at every deeper step (no popping while
  * zooming in). From `fullStep` on, every marker is shown. Per frame, a query walks only the
  * screen's cells: its cost does not depend on N.
+ *
+ * What the build computes is, per step, the best marker (lowest priority, then lowest index)
+ * of every non-empty cell: the best of a cell is also the best of the half-size cell it lies
+ * in. So one marker's edit touches one cell per step: `thinningInsert` and `thinningRemove`
+ * keep the grids exactly as a fresh build would make them, in O(steps) and O(steps × the
+ * markers of the emptied cells).
  */
 import { SUBCATEGORIES } from '../../domain/categories';
 
@@ -48,10 +54,16 @@ export interface ThinningIndex {
   fullStep: number;
   mapWidth: number;
   mapHeight: number;
-  /** Per thinned step: cell key → marker index. */
+  /** Per thinned step: cell key → marker index (the best marker of that cell). */
   grids: Map<number, number>[];
-  /** Per marker slot (position in `indices`): first step at which it shows. */
-  minStep: Uint8Array;
+}
+
+/** A map rectangle (inclusive bounds). */
+export interface ThinningRect {
+  minX: number;
+  minY: number;
+  maxX: number;
+  maxY: number;
 }
 
 export function cellSizeMap(index: Pick<ThinningIndex, 'cellCss' | 'baseZoom'>, step: number): number {
@@ -68,6 +80,38 @@ function cellKey(x: number, y: number, cell: number, cols: number, rows: number)
   return cy * cols + cx;
 }
 
+type GridShape = Pick<ThinningIndex, 'cellCss' | 'baseZoom' | 'mapWidth' | 'mapHeight'>;
+
+/** Cell key of a map point at a thinned step (points off the map fall in the border cells). */
+export function thinningCellKey(index: GridShape, step: number, x: number, y: number): number {
+  const cell = cellSizeMap(index, step);
+  return cellKey(x, y, cell, gridCols(index.mapWidth, cell), gridCols(index.mapHeight, cell));
+}
+
+/**
+ * The map rectangle of a cell, holding every point whose key is `key` (border cells reach
+ * to infinity, as points off the map are clamped into them). Bounds are inclusive, so a
+ * point on an edge may belong to the neighbour: check its key.
+ */
+export function thinningCellRect(index: GridShape, step: number, key: number): ThinningRect {
+  const cell = cellSizeMap(index, step);
+  const cols = gridCols(index.mapWidth, cell);
+  const rows = gridCols(index.mapHeight, cell);
+  const cx = key % cols;
+  const cy = Math.floor(key / cols);
+  return {
+    minX: cx === 0 ? -Infinity : cx * cell,
+    minY: cy === 0 ? -Infinity : cy * cell,
+    maxX: cx === cols - 1 ? Infinity : (cx + 1) * cell,
+    maxY: cy === rows - 1 ? Infinity : (cy + 1) * cell,
+  };
+}
+
+/** The marker kept at `step` in the cell of point (x, y), if any (step < fullStep). */
+export function thinnedAt(index: ThinningIndex, step: number, x: number, y: number): number | undefined {
+  return index.grids[step]?.get(thinningCellKey(index, step, x, y));
+}
+
 export function buildThinning(input: ThinningInput): ThinningIndex {
   const { x, y, indices, mapWidth, mapHeight, cellCss } = input;
   if (!(input.baseZoom > 0) || !(input.maxZoom >= input.baseZoom) || !(cellCss > 0)) {
@@ -79,9 +123,10 @@ export function buildThinning(input: ThinningInput): ThinningIndex {
   const prio = new Float64Array(n);
   for (let s = 0; s < n; s++) prio[s] = input.priority(indices[s]);
   order.sort((a, b) => prio[a] - prio[b] || indices[a] - indices[b]);
+  /** Per slot (position in `indices`): first step at which it shows (255: not yet). */
   const minStep = new Uint8Array(n).fill(255);
   const grids: Map<number, number>[] = [];
-  const index: ThinningIndex = { baseZoom: input.baseZoom, cellCss, fullStep, mapWidth, mapHeight, grids, minStep };
+  const index: ThinningIndex = { baseZoom: input.baseZoom, cellCss, fullStep, mapWidth, mapHeight, grids };
   for (let step = 0; step < fullStep; step++) {
     const cell = cellSizeMap(index, step);
     const cols = gridCols(mapWidth, cell);
@@ -103,8 +148,57 @@ export function buildThinning(input: ThinningInput): ThinningIndex {
     }
     grids.push(grid);
   }
-  for (let s = 0; s < n; s++) if (minStep[s] === 255) minStep[s] = fullStep;
   return index;
+}
+
+/** True when marker a is kept before marker b: lower priority, then lower index (as the build orders them). */
+function before(a: number, b: number, priority: (index: number) => number): boolean {
+  const pa = priority(a);
+  const pb = priority(b);
+  return pa < pb || (pa === pb && a < b);
+}
+
+/**
+ * Adds marker `i` (at x[i], y[i], with its current priority) to a built index: at each step
+ * it takes its cell when it beats the marker there. Equal to a fresh build with `i` added.
+ * `i` must not be in the index already (remove it first to move it or change its priority).
+ */
+export function thinningInsert(index: ThinningIndex, i: number, x: Float32Array, y: Float32Array, priority: (index: number) => number): void {
+  for (let step = 0; step < index.fullStep; step++) {
+    const grid = index.grids[step];
+    const key = thinningCellKey(index, step, x[i], y[i]);
+    const current = grid.get(key);
+    if (current === undefined || before(i, current, priority)) grid.set(key, i);
+  }
+}
+
+/**
+ * Removes marker `i` from a built index, with x[i], y[i] and its priority as they were when
+ * it was added. Where it held a cell, the cell goes to the best of `candidates(cellRect)`
+ * (the markers still in the index inside that rectangle, e.g. from a spatial index; `i` and
+ * markers of other cells among them are skipped) or is emptied. Equal to a fresh build
+ * without `i`.
+ */
+export function thinningRemove(
+  index: ThinningIndex,
+  i: number,
+  x: Float32Array,
+  y: Float32Array,
+  priority: (index: number) => number,
+  candidates: (rect: ThinningRect) => Iterable<number>,
+): void {
+  for (let step = 0; step < index.fullStep; step++) {
+    const grid = index.grids[step];
+    const key = thinningCellKey(index, step, x[i], y[i]);
+    if (grid.get(key) !== i) continue;
+    let best = -1;
+    for (const c of candidates(thinningCellRect(index, step, key))) {
+      if (c === i || thinningCellKey(index, step, x[c], y[c]) !== key) continue;
+      if (best < 0 || before(c, best, priority)) best = c;
+    }
+    if (best < 0) grid.delete(key);
+    else grid.set(key, best);
+  }
 }
 
 /** The thinning step for a zoom (≥ fullStep: all markers). */
