@@ -290,8 +290,9 @@ describe.each(testBackends())('accounts and permissions on $name', (backend) => 
       { name: 'GET users', run: (cookie) => json('GET', '/api/be/admin/users', undefined, cookie) },
       { name: 'users/pro', run: (cookie) => json('POST', '/api/be/admin/users/pro', { name: 'visitor1', pro: false }, cookie) },
       { name: 'DELETE marker/:uid', run: async (cookie) => {
-        const added = await repos.markers.insert({ ...newMarker(), uid: `del-${Math.random().toString(36).slice(2)}`, desc: '', imgs: [], name_l10n: {}, desc_l10n: {}, itemsUid: [] } as Marker);
-        return json('DELETE', `/api/be/admin/marker/${added.uid}`, undefined, cookie);
+        const uid = `del-${Math.random().toString(36).slice(2)}`;
+        await repos.markers.insert({ ...newMarker(), uid, desc: '', imgs: [], name_l10n: {}, desc_l10n: {}, itemsUid: [] } as Marker);
+        return json('DELETE', `/api/be/admin/marker/${uid}`, undefined, cookie);
       } },
     ];
 
@@ -307,10 +308,11 @@ describe.each(testBackends())('accounts and permissions on $name', (backend) => 
     }
 
     it('adds a marker with a server-assigned uid, updates it, deletes it, and the list follows', async () => {
-      const added = await json('POST', '/api/be/admin/marker/add', { ...newMarker(), uid: 'client-chosen' }, cookies.admin);
+      const added = await json('POST', '/api/be/admin/marker/add', newMarker(), cookies.admin);
       expect(added.statusCode).toBe(201);
       const { marker } = added.json() as { marker: Marker };
-      expect(marker.uid).not.toBe('client-chosen');
+      expect(marker.uid).toMatch(/^[0-9a-f-]{36}$/);
+      expect(marker.version).toBe(1);
       expect(marker).toMatchObject({ name: 'Added', geometry: { x: 1, y: 2 } });
       let list = (await json('GET', '/api/be/markers/list?map=factory')).json() as { markers: Marker[] };
       expect(list.markers.some((m) => m.uid === marker.uid)).toBe(true);

@@ -50,7 +50,7 @@ describe.each(testBackends())('data layer on $name', (backend) => {
   it('stores a marker and reads back every field, pass-through fields included', async () => {
     const input = { ...marker('m1', { questUid: 'quest-1' }), floorName: 'Main', custom: { a: [1, 2] } } as Marker;
     await repos.markers.insert(input);
-    expect(await repos.markers.get('m1')).toEqual(input);
+    expect(await repos.markers.get('m1')).toEqual({ ...input, version: 1 });
     expect(await repos.markers.get('missing')).toBeUndefined();
   });
 
@@ -83,14 +83,92 @@ describe.each(testBackends())('data layer on $name', (backend) => {
     const unsubscribe = repos.markers.onChange((map) => changed.push(map));
     await repos.markers.insert(marker('m1'));
     const updated = await repos.markers.update(marker('m1', { map: 'woods', name: 'Moved', level: 2 }));
-    expect(updated).toMatchObject({ uid: 'm1', map: 'woods', name: 'Moved', level: 2 });
-    expect(await repos.markers.update(marker('nope'))).toBeUndefined();
-    expect(await repos.markers.remove('m1')).toBe(true);
-    expect(await repos.markers.remove('m1')).toBe(false);
+    expect(updated).toMatchObject({ ok: true, marker: { uid: 'm1', map: 'woods', name: 'Moved', level: 2, version: 2 } });
+    expect(await repos.markers.update(marker('nope'))).toEqual({ ok: false, notFound: true });
+    expect(await repos.markers.remove('m1')).toEqual({ ok: true, uid: 'm1', map: 'woods', version: 3 });
+    expect(await repos.markers.remove('m1')).toEqual({ ok: false, notFound: true });
     expect(changed).toEqual(['customs', 'customs', 'woods', 'woods']);
     unsubscribe();
     await repos.markers.insert(marker('m2'));
     expect(changed).toHaveLength(4);
+  });
+
+  it('versions every write, refuses a stale version and keeps a history row per change', async () => {
+    const added = await repos.markers.insert(marker('v1'), { user: 'alice' });
+    expect(added).toMatchObject({ ok: true, marker: { uid: 'v1', version: 1 } });
+    expect(await repos.markers.insert(marker('v1', { name: 'Again' }))).toMatchObject({ ok: false, conflict: true, current: { name: 'Safe — Dorms', version: 1 } });
+
+    const first = await repos.markers.update(marker('v1', { name: 'First' }), { expectedVersion: 1, user: 'bob' });
+    expect(first).toMatchObject({ ok: true, marker: { name: 'First', version: 2 } });
+    const stale = await repos.markers.update(marker('v1', { name: 'Stale' }), { expectedVersion: 1, user: 'carol' });
+    expect(stale).toMatchObject({ ok: false, conflict: true, current: { name: 'First', version: 2 } });
+    expect(await repos.markers.remove('v1', { expectedVersion: 1 })).toMatchObject({ ok: false, conflict: true, current: { version: 2 } });
+    expect(await repos.markers.get('v1')).toMatchObject({ name: 'First', version: 2 });
+
+    expect(await repos.markers.remove('v1', { expectedVersion: 2, user: 'dave' })).toEqual({ ok: true, uid: 'v1', map: 'customs', version: 3 });
+    // The same uid again (undo of the delete) continues the version sequence.
+    expect(await repos.markers.insert(marker('v1'), { user: 'erin' })).toMatchObject({ ok: true, marker: { version: 4 } });
+
+    const history = await repos.markers.history('v1');
+    expect(history.map((h) => [h.action, h.user, h.version])).toEqual([
+      ['add', 'erin', 4],
+      ['delete', 'dave', 3],
+      ['update', 'bob', 2],
+      ['add', 'alice', 1],
+    ]);
+    expect(history[2].before).toMatchObject({ name: 'Safe — Dorms', version: 1 });
+    expect(history[2].after).toMatchObject({ name: 'First', version: 2 });
+    expect(history[1].after).toBeNull();
+    expect(history[3].before).toBeNull();
+    expect(history.every((h) => h.uid === 'v1' && h.map === 'customs' && !Number.isNaN(Date.parse(h.at)))).toBe(true);
+    expect(await repos.markers.history('v1', 2)).toHaveLength(2);
+    expect(await repos.markers.history('never')).toEqual([]);
+  });
+
+  it('keeps stored pass-through fields that an update leaves out, and the list JSON carries the version', async () => {
+    await repos.markers.insert({ ...marker('p1'), floorName: 'Main', custom: { a: 1 } } as Marker);
+    const result = await repos.markers.update({ ...marker('p1', { name: 'Renamed' }), custom: { a: 2 } } as Marker);
+    expect(result.ok && result.marker).toMatchObject({ name: 'Renamed', floorName: 'Main', custom: { a: 2 }, version: 2 });
+    await repos.markers.insert(marker('p2'));
+    const list = JSON.parse(await repos.markers.listJsonByMap('customs')) as { markers: Marker[] };
+    expect(list.markers.map((m) => [m.uid, m.version])).toEqual([['p1', 2], ['p2', 1]]);
+    expect(list).toEqual({ markers: await repos.markers.listByMap('customs') });
+  });
+
+  it('applies concurrent read-modify-writes one after the other and lets one of many same-version updates win', async () => {
+    await repos.markers.insert(marker('c1', { itemsUid: [] }));
+    // 10 unconditional appends at once: none is lost.
+    const appends = await Promise.all(
+      Array.from({ length: 10 }, (_, i) => repos.markers.modify('c1', (m) => ({ ...m, itemsUid: [...m.itemsUid, `i${i}`] }))),
+    );
+    expect(appends.every((r) => r.ok)).toBe(true);
+    const after = (await repos.markers.get('c1'))!;
+    expect(after.itemsUid.sort()).toEqual(Array.from({ length: 10 }, (_, i) => `i${i}`).sort());
+    expect(after.version).toBe(11);
+    // 10 updates based on the same version: exactly one wins.
+    const racing = await Promise.all(
+      Array.from({ length: 10 }, (_, i) => repos.markers.update(marker('c1', { name: `n${i}` }), { expectedVersion: 11 })),
+    );
+    expect(racing.filter((r) => r.ok)).toHaveLength(1);
+    expect(racing.filter((r) => r.conflict).every((r) => r.conflict && r.current.version === 12)).toBe(true);
+    expect(await repos.markers.history('c1')).toHaveLength(12);
+  });
+
+  it('tells change listeners what each committed write did, a move as remove + upsert', async () => {
+    const changes: unknown[] = [];
+    const stop = repos.markers.onMarkerChange((c) => changes.push(c));
+    await repos.markers.insert(marker('e1'), { user: 'ann' });
+    await repos.markers.update(marker('e1', { map: 'woods' }), { user: 'ann' });
+    await repos.markers.update(marker('e1', { map: 'woods' }), { expectedVersion: 1 });
+    await repos.markers.remove('e1');
+    stop();
+    await repos.markers.insert(marker('e2'));
+    expect(changes).toEqual([
+      { kind: 'upsert', map: 'customs', marker: expect.objectContaining({ uid: 'e1', version: 1 }), by: 'ann' },
+      { kind: 'remove', map: 'customs', uid: 'e1', version: 2, by: 'ann' },
+      { kind: 'upsert', map: 'woods', marker: expect.objectContaining({ uid: 'e1', version: 2 }), by: 'ann' },
+      { kind: 'remove', map: 'woods', uid: 'e1', version: 3, by: null },
+    ]);
   });
 
   it('keeps quests and items in the order they were added, with boolean flags', async () => {

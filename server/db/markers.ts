@@ -1,10 +1,16 @@
 /**
  * Marker repository: maps rows ⇄ the domain Marker (src/domain/marker.ts) so routes never see
  * SQL. Writers tell subscribers which map changed (the list cache listens).
+ *
+ * Versions (docs/EDITOR.md "Server"): every marker carries a server-managed `version`. The
+ * single-marker writes (insert, update, modify, remove) each run in one transaction: read the
+ * row, check the expected version, write with a conditional `where uid = ? and version = ?`,
+ * and add a `marker_history` row. Subscribers hear of a write only after its commit.
  */
 import { sql, type Insertable, type Kysely, type RawBuilder, type Selectable } from 'kysely';
 import type { Marker, MarkerImage } from '../../src/domain/marker';
 import type { Db } from './database';
+import { HISTORY_LIMIT, lastHistoryVersion, readHistory, writeHistory, type HistoryEntry } from './marker-history';
 import type { Database, MarkersTable } from './schema';
 
 type MarkerRow = Selectable<MarkersTable>;
@@ -12,7 +18,7 @@ type MarkerRow = Selectable<MarkersTable>;
 /** Fields of the spec's Marker that have their own columns; anything else goes to `extra`. */
 const KNOWN_FIELDS = new Set([
   'uid', 'map', 'category', 'subCategory', 'level', 'geometry', 'name', 'desc', 'imgs',
-  'name_l10n', 'desc_l10n', 'questUid', 'itemsUid',
+  'name_l10n', 'desc_l10n', 'questUid', 'itemsUid', 'version',
 ]);
 
 function parseJson<T>(text: string, fallback: T): T {
@@ -67,7 +73,15 @@ export function rowToMarker(row: MarkerRow): Marker {
     desc_l10n: parseJson<Marker['desc_l10n']>(row.desc_l10n, {}),
     questUid: row.quest_uid,
     itemsUid: parseJson<string[]>(row.items_uid, []),
+    version: Number(row.version),
   };
+}
+
+/** The stored pass-through fields of a marker (everything outside the spec's list and version). */
+function passThroughOf(marker: Marker): Record<string, unknown> {
+  const extra: Record<string, unknown> = {};
+  for (const [key, value] of Object.entries(marker)) if (!KNOWN_FIELDS.has(key)) extra[key] = value;
+  return extra;
 }
 
 const COLUMNS = [
@@ -102,20 +116,57 @@ function markerJsonSql(dialect: Db['dialect']): RawBuilder<string> {
     return sql<string>`json_build_object(
       'uid', uid, 'map', map, 'category', category, 'subCategory', sub_category, 'level', level,
       'geometry', json_build_object('x', x, 'y', y), 'name', name, 'desc', "desc", 'imgs', imgs::json,
-      'name_l10n', name_l10n::json, 'desc_l10n', desc_l10n::json, 'questUid', quest_uid, 'itemsUid', items_uid::json)::text`;
+      'name_l10n', name_l10n::json, 'desc_l10n', desc_l10n::json, 'questUid', quest_uid, 'itemsUid', items_uid::json,
+      'version', version)::text`;
   }
   const json = (column: string, empty: string) => sql.raw(`case when json_valid(${column}) then json(${column}) else json('${empty}') end`);
   return sql<string>`json_object(
     'uid', uid, 'map', map, 'category', category, 'subCategory', sub_category, 'level', level,
     'geometry', json_object('x', x, 'y', y), 'name', name, 'desc', "desc", 'imgs', ${json('imgs', '[]')},
     'name_l10n', ${json('name_l10n', '{}')}, 'desc_l10n', ${json('desc_l10n', '{}')}, 'questUid', quest_uid,
-    'itemsUid', ${json('items_uid', '[]')})`;
+    'itemsUid', ${json('items_uid', '[]')}, 'version', version)`;
 }
 
 export type MarkersChangedListener = (map: string) => void;
 
+/**
+ * What one committed single-marker write did to one map (the live stream's message, see
+ * docs/EDITOR.md; src/api/live.ts has the client's copy of this type). An update that moves a
+ * marker to another map is a remove on the old map and an upsert on the new one.
+ */
+export type MarkerChange =
+  | { kind: 'upsert'; map: string; marker: Marker; by: string | null }
+  | { kind: 'remove'; map: string; uid: string; version: number; by: string | null };
+
+export type MarkerChangeListener = (change: MarkerChange) => void;
+
+export interface MarkerWriteOptions {
+  /** The version the write was based on: another stored version answers `conflict`. Omitted: unconditional. */
+  expectedVersion?: number;
+  /** The acting account's name, for the history row and the change event (`by`). */
+  user?: string | null;
+}
+
+type Conflict = { ok: false; conflict: true; current: Marker; notFound?: never };
+type NotFound = { ok: false; notFound: true; conflict?: never };
+
+export type MarkerInsertResult = { ok: true; marker: Marker; conflict?: never; notFound?: never } | Conflict;
+export type MarkerUpdateResult = { ok: true; marker: Marker; conflict?: never; notFound?: never } | Conflict | NotFound;
+/** `version` of a removal: the deleted version + 1 (the version its history row carries). */
+export type MarkerRemoveResult = { ok: true; uid: string; map: string; version: number; conflict?: never; notFound?: never } | Conflict | NotFound;
+
+/** Thrown when a write lost the race to other writers this many times in a row (practically never). */
+const MAX_ATTEMPTS = 50;
+const RETRY = Symbol('retry');
+
+function isUniqueViolation(error: unknown): boolean {
+  const code = (error as { code?: unknown })?.code;
+  return code === '23505' || code === 'SQLITE_CONSTRAINT_PRIMARYKEY' || code === 'SQLITE_CONSTRAINT_UNIQUE';
+}
+
 export class MarkerRepository {
   private readonly listeners = new Set<MarkersChangedListener>();
+  private readonly changeListeners = new Set<MarkerChangeListener>();
   private readonly batchSize: number;
 
   constructor(private readonly db: Db) {
@@ -132,6 +183,50 @@ export class MarkerRepository {
   /** Tells subscribers that markers of these maps changed (call after committing your own transaction). */
   notifyChanged(maps: Iterable<string>): void {
     for (const map of new Set(maps)) for (const listener of this.listeners) listener(map);
+  }
+
+  /**
+   * Calls `listener(change)` after each committed single-marker write (insert, update, modify,
+   * remove; not the bulk insertMany). Returns the unsubscribe function.
+   */
+  onMarkerChange(listener: MarkerChangeListener): () => void {
+    this.changeListeners.add(listener);
+    return () => this.changeListeners.delete(listener);
+  }
+
+  private emit(changes: MarkerChange[]): void {
+    this.notifyChanged(changes.map((c) => c.map));
+    for (const change of changes) {
+      for (const listener of this.changeListeners) {
+        try {
+          listener(change);
+        } catch (error) {
+          // The write is committed; a failing subscriber must not turn it into an error.
+          console.error('marker change listener failed', error);
+        }
+      }
+    }
+  }
+
+  /**
+   * Runs `attempt` in its own transaction until it answers something other than RETRY (a
+   * conditional write that found the row changed under it); the next attempt reads afresh.
+   */
+  private async retrying<T>(attempt: (trx: Kysely<Database>, touch: (map: string) => void) => Promise<T | typeof RETRY>): Promise<T> {
+    for (let i = 0; i < MAX_ATTEMPTS; i++) {
+      const touched: string[] = [];
+      let outcome: T | typeof RETRY;
+      try {
+        outcome = await this.db.kysely.transaction().execute((trx) => attempt(trx, (map) => touched.push(map)));
+      } catch (error) {
+        // Rolled back after a write: a list read meanwhile (SQLite's raw handle sees the open
+        // transaction) must not stay cached.
+        this.notifyChanged(touched);
+        throw error;
+      }
+      if (outcome !== RETRY) return outcome;
+    }
+    throw new Error(`marker write gave up after ${MAX_ATTEMPTS} attempts: the marker kept changing`);
   }
 
   async listByMap(map: string): Promise<Marker[]> {
@@ -216,27 +311,111 @@ export class MarkerRepository {
     this.notifyChanged(markers.map((m) => m.map));
   }
 
-  async insert(marker: Marker): Promise<Marker> {
-    await this.insertMany([marker]);
-    return (await this.get(marker.uid))!;
+  /**
+   * Adds one marker with its uid, in one transaction with its history row. Its version is 1,
+   * or one more than the last history version of the uid when that uid existed before (undo
+   * of a delete). A uid that exists answers `conflict` with the stored marker.
+   */
+  async insert(marker: Marker, options: Pick<MarkerWriteOptions, 'user'> = {}): Promise<MarkerInsertResult> {
+    const user = options.user ?? null;
+    for (let i = 0; i < MAX_ATTEMPTS; i++) {
+      let outcome: MarkerInsertResult;
+      try {
+        outcome = await this.db.kysely.transaction().execute(async (trx) => {
+          const existing = await trx.selectFrom('markers').selectAll().where('uid', '=', marker.uid).executeTakeFirst();
+          if (existing) return { ok: false, conflict: true, current: rowToMarker(existing) } as const;
+          const now = new Date().toISOString();
+          const version = (await lastHistoryVersion(trx, marker.uid)) + 1;
+          const row = await trx.insertInto('markers').values({ ...markerToRow(marker, now), version }).returningAll().executeTakeFirstOrThrow();
+          const after = rowToMarker(row);
+          await writeHistory(trx, { uid: after.uid, map: after.map, action: 'add', user, at: now, version, before: null, after });
+          return { ok: true, marker: after } as const;
+        });
+      } catch (error) {
+        // Another transaction added the same uid between our read and our insert: read again.
+        if (isUniqueViolation(error)) continue;
+        this.notifyChanged([marker.map]);
+        throw error;
+      }
+      if (outcome.ok) this.emit([{ kind: 'upsert', map: outcome.marker.map, marker: outcome.marker, by: user }]);
+      return outcome;
+    }
+    throw new Error(`marker insert gave up after ${MAX_ATTEMPTS} attempts`);
   }
 
-  /** Replaces a marker's fields (keeps created_at). Returns undefined when the uid is unknown. */
-  async update(marker: Marker): Promise<Marker | undefined> {
-    const before = await this.get(marker.uid);
-    if (!before) return undefined;
-    const { created_at: _created, uid: _uid, ...row } = markerToRow(marker, new Date().toISOString());
-    await this.db.kysely.updateTable('markers').set(row).where('uid', '=', marker.uid).execute();
-    this.notifyChanged([before.map, marker.map]);
-    return this.get(marker.uid);
+  /**
+   * Read-modify-write of one marker in one transaction: `mutate` gets the stored marker and
+   * answers the new one (its uid and version are ignored; it may throw to cancel the write).
+   * The row is written only if its version is still the one read (`where uid = ? and version = ?`);
+   * when another writer got there first, the whole step runs again on the fresh row, so
+   * concurrent unconditional writes are applied one after the other and none is lost. With
+   * `expectedVersion`, a stored version other than it answers `conflict` instead.
+   */
+  async modify(uid: string, mutate: (current: Marker) => Marker, options: MarkerWriteOptions = {}): Promise<MarkerUpdateResult> {
+    const user = options.user ?? null;
+    let before: Marker | undefined;
+    const outcome = await this.retrying<MarkerUpdateResult>(async (trx, touch) => {
+      const row = await trx.selectFrom('markers').selectAll().where('uid', '=', uid).executeTakeFirst();
+      if (!row) return { ok: false, notFound: true } as const;
+      const current = rowToMarker(row);
+      if (options.expectedVersion !== undefined && row.version !== options.expectedVersion) return { ok: false, conflict: true, current };
+      const next = mutate(current);
+      const now = new Date().toISOString();
+      const { created_at: _created, uid: _uid, ...values } = markerToRow({ ...next, uid }, now);
+      const version = Number(row.version) + 1;
+      touch(current.map);
+      touch(next.map);
+      const written = await trx
+        .updateTable('markers')
+        .set({ ...values, version })
+        .where('uid', '=', uid)
+        .where('version', '=', row.version)
+        .returningAll()
+        .executeTakeFirst();
+      if (!written) return RETRY;
+      const after = rowToMarker(written);
+      await writeHistory(trx, { uid, map: after.map, action: 'update', user, at: now, version, before: current, after });
+      before = current;
+      return { ok: true, marker: after } as const;
+    });
+    if (outcome.ok) {
+      const changes: MarkerChange[] = [];
+      if (before && before.map !== outcome.marker.map) changes.push({ kind: 'remove', map: before.map, uid, version: outcome.marker.version!, by: user });
+      changes.push({ kind: 'upsert', map: outcome.marker.map, marker: outcome.marker, by: user });
+      this.emit(changes);
+    }
+    return outcome;
   }
 
-  /** Deletes a marker. Returns whether it existed. */
-  async remove(uid: string): Promise<boolean> {
-    const before = await this.get(uid);
-    if (!before) return false;
-    await this.db.kysely.deleteFrom('markers').where('uid', '=', uid).execute();
-    this.notifyChanged([before.map]);
-    return true;
+  /**
+   * Replaces a marker's fields (keeps created_at and the stored pass-through fields the new
+   * marker leaves out); version + 1. See `modify` for `expectedVersion`.
+   */
+  async update(marker: Marker, options: MarkerWriteOptions = {}): Promise<MarkerUpdateResult> {
+    return this.modify(marker.uid, (current) => ({ ...passThroughOf(current), ...marker }), options);
+  }
+
+  /** Deletes a marker, in one transaction with its history row. See `modify` for `expectedVersion`. */
+  async remove(uid: string, options: MarkerWriteOptions = {}): Promise<MarkerRemoveResult> {
+    const user = options.user ?? null;
+    const outcome = await this.retrying<MarkerRemoveResult>(async (trx, touch) => {
+      const row = await trx.selectFrom('markers').selectAll().where('uid', '=', uid).executeTakeFirst();
+      if (!row) return { ok: false, notFound: true } as const;
+      const current = rowToMarker(row);
+      if (options.expectedVersion !== undefined && row.version !== options.expectedVersion) return { ok: false, conflict: true, current };
+      touch(current.map);
+      const deleted = await trx.deleteFrom('markers').where('uid', '=', uid).where('version', '=', row.version).executeTakeFirst();
+      if (Number(deleted.numDeletedRows) === 0) return RETRY;
+      const version = Number(row.version) + 1;
+      await writeHistory(trx, { uid, map: current.map, action: 'delete', user, at: new Date().toISOString(), version, before: current, after: null });
+      return { ok: true, uid, map: current.map, version } as const;
+    });
+    if (outcome.ok) this.emit([{ kind: 'remove', map: outcome.map, uid, version: outcome.version, by: user }]);
+    return outcome;
+  }
+
+  /** The marker's changes, newest first, at most `limit` (≤ 100); also for a deleted marker. */
+  async history(uid: string, limit = HISTORY_LIMIT): Promise<HistoryEntry[]> {
+    return readHistory(this.db.kysely, uid, limit);
   }
 }

@@ -27,6 +27,26 @@ export interface MarkersTable {
   /** ISO 8601 UTC. */
   created_at: string;
   updated_at: string;
+  /** Server-managed, ≥ 1; + 1 on every write (migration 0003). */
+  version: Generated<number>;
+}
+
+/** One add, update or delete of a marker (migration 0003). */
+export interface MarkerHistoryTable {
+  id: Generated<number>;
+  marker_uid: string;
+  map: string;
+  /** 'add' | 'update' | 'delete' */
+  action: string;
+  /** The acting account's name; null for writes without one (scripts, tests). */
+  user_name: string | null;
+  /** ISO 8601 UTC. */
+  at: string;
+  /** The marker's version after this change (for a delete: the deleted version + 1). */
+  version: number;
+  /** JSON: the Marker before (null for an add) and after (null for a delete). */
+  before: string | null;
+  after: string | null;
 }
 
 export interface QuestsTable {
@@ -52,4 +72,5 @@ export interface Database {
   markers: MarkersTable;
   quests: QuestsTable;
   items: ItemsTable;
+  marker_history: MarkerHistoryTable;
 }

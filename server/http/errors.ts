@@ -25,6 +25,14 @@ export function sendError(reply: FastifyReply, statusCode: number, message: stri
   return reply.code(statusCode).header('cache-control', 'no-store').send(errorBody(statusCode, message));
 }
 
+/**
+ * The same `{ error, message }` shape with a machine-readable code instead of the HTTP reason
+ * (`conflict`, `not_found`) and extra fields beside it (the conflicting marker).
+ */
+export function sendErrorCode(reply: FastifyReply, statusCode: number, code: string, message: string, extra: Record<string, unknown> = {}): FastifyReply {
+  return reply.code(statusCode).header('cache-control', 'no-store').send({ ...extra, error: code, message });
+}
+
 export function errorHandler(error: FastifyError | HttpError | Error, request: FastifyRequest, reply: FastifyReply): FastifyReply {
   const raw = (error as { statusCode?: unknown }).statusCode;
   const status = typeof raw === 'number' && raw >= 400 && raw < 600 ? raw : 500;

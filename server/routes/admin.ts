@@ -1,23 +1,30 @@
 /**
- * Admin calls (spec §7) on the markers repository. Every route answers 401 without a session
- * and 403 for a signed-in non-admin (requireAdmin). Marker lists are invalidated by the
- * repository's change events.
+ * Admin calls (spec §7, docs/EDITOR.md "Server") on the markers repository. Every route answers
+ * 401 without a session and 403 for a signed-in non-admin (requireAdmin). Each write is one
+ * versioned transaction with a history row naming the admin; marker lists and the live stream
+ * follow the repository's change events.
  *
- *   POST   /api/be/admin/marker/add                  marker fields (no uid) → { marker }
- *   POST   /api/be/admin/marker/update               full marker with uid   → { marker } | 404
- *   DELETE /api/be/admin/marker/:uid                                        → { ok, uid } | 404
+ *   POST   /api/be/admin/marker/add                  marker fields, optional client uid → 201 { marker } | 409
+ *   POST   /api/be/admin/marker/update               full marker, optional base `version` → { marker } | 404 | 409
+ *   DELETE /api/be/admin/marker/:uid?version=N                                         → { ok, uid, version } | 404 | 409
+ *   GET    /api/be/admin/marker/:uid/history                                           → { history: HistoryEntry[] }
  *   POST   /api/be/admin/maps/marker/upload/base64   { uid: "<markerUid>-<imageIndex>", map, base64 }
  *                                                    → { marker, filePath, fileUrl }
+ *
+ * 409 is `{ error: 'conflict', message, marker }` (the stored marker); 404 `{ error: 'not_found', message }`.
  */
 import { randomUUID } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { z } from 'zod';
 import { markerSchema, type Marker, type MarkerImage } from '../../src/domain/marker';
 import { requireAdmin } from '../auth';
-import { sendError } from '../http/errors';
+import { HttpError, sendError, sendErrorCode } from '../http/errors';
 import { AUTH_BODY_LIMIT, bodyIssue } from './auth';
+
+/** A client-chosen marker uid (an optimistic add retried, a delete undone). */
+export const CLIENT_UID = /^[A-Za-z0-9_-]{1,64}$/;
 
 export const MAX_UPLOAD_BYTES = 5 * 1024 * 1024;
 export const UPLOAD_BODY_LIMIT = 8 * 1024 * 1024;
@@ -63,31 +70,73 @@ export function decodeBase64Image(input: string): { bytes: Buffer; type: ImageTy
   return { bytes, type };
 }
 
+function isObject(value: unknown): value is Record<string, unknown> {
+  return !!value && typeof value === 'object' && !Array.isArray(value);
+}
+
+/** The acting admin's name (requireAdmin ran before the handler). */
+function actor(request: FastifyRequest): string | null {
+  return request.user?.name ?? null;
+}
+
+function sendConflict(reply: FastifyReply, uid: string, current: Marker, message?: string): FastifyReply {
+  return sendErrorCode(reply, 409, 'conflict', message ?? `marker "${uid}" was changed meanwhile: it is at version ${current.version}`, { marker: current });
+}
+
+function sendNotFound(reply: FastifyReply, uid: string): FastifyReply {
+  return sendErrorCode(reply, 404, 'not_found', `no marker with uid "${uid}"`);
+}
+
+/** `?version=N` of a delete: undefined when absent, a number, or an error message. */
+function versionParam(query: unknown): number | undefined | { error: string } {
+  const raw = isObject(query) ? query.version : undefined;
+  if (raw === undefined) return undefined;
+  if (typeof raw !== 'string' || !/^\d{1,15}$/.test(raw)) return { error: 'version must be given once, as a whole number ≥ 0' };
+  return Number(raw);
+}
+
 export async function adminRoutes(app: FastifyInstance, { uploadsDir }: AdminRoutesOptions): Promise<void> {
   const markers = () => app.raidmap.repos.markers;
   const guard = { onRequest: requireAdmin, bodyLimit: AUTH_BODY_LIMIT };
 
   app.post('/api/be/admin/marker/add', guard, async (request, reply) => {
     const body = request.body;
-    if (!body || typeof body !== 'object' || Array.isArray(body)) return sendError(reply, 400, 'the request body must be a JSON object (a marker without uid)');
-    const parsed = markerSchema.safeParse({ ...(body as Record<string, unknown>), uid: randomUUID() });
+    if (!isObject(body)) return sendError(reply, 400, 'the request body must be a JSON object (a marker, uid optional)');
+    const uid = body.uid ?? randomUUID();
+    if (typeof uid !== 'string' || !CLIENT_UID.test(uid)) return sendError(reply, 400, 'uid must be 1 to 64 characters of A-Z, a-z, 0-9, _ and -');
+    // The version is the server's; one sent with an add is ignored.
+    const { version: _version, ...fields } = body;
+    const parsed = markerSchema.safeParse({ ...fields, uid });
     if (!parsed.success) return sendError(reply, 400, bodyIssue(parsed.error));
-    const marker = await markers().insert(parsed.data);
-    return reply.code(201).header('cache-control', 'no-store').send({ marker });
+    const result = await markers().insert(parsed.data, { user: actor(request) });
+    if (result.conflict) return sendConflict(reply, uid, result.current, `a marker with uid "${uid}" exists`);
+    return reply.code(201).header('cache-control', 'no-store').send({ marker: result.marker });
   });
 
   app.post('/api/be/admin/marker/update', guard, async (request, reply) => {
+    if (!isObject(request.body)) return sendError(reply, 400, 'the request body must be a JSON object (a marker with its uid)');
     const parsed = markerSchema.safeParse(request.body);
     if (!parsed.success) return sendError(reply, 400, bodyIssue(parsed.error));
-    const marker = await markers().update(parsed.data);
-    if (!marker) return sendError(reply, 404, `no marker with uid "${parsed.data.uid}"`);
-    return reply.header('cache-control', 'no-store').send({ marker });
+    const { version, ...marker } = parsed.data;
+    const result = await markers().update(marker as Marker, { expectedVersion: version, user: actor(request) });
+    if (result.notFound) return sendNotFound(reply, marker.uid);
+    if (result.conflict) return sendConflict(reply, marker.uid, result.current);
+    return reply.header('cache-control', 'no-store').send({ marker: result.marker });
   });
 
   app.delete<{ Params: { uid: string } }>('/api/be/admin/marker/:uid', guard, async (request, reply) => {
     const { uid } = request.params;
-    if (!(await markers().remove(uid))) return sendError(reply, 404, `no marker with uid "${uid}"`);
-    return reply.header('cache-control', 'no-store').send({ ok: true, uid });
+    const version = versionParam(request.query);
+    if (typeof version === 'object') return sendError(reply, 400, version.error);
+    const result = await markers().remove(uid, { expectedVersion: version, user: actor(request) });
+    if (result.notFound) return sendNotFound(reply, uid);
+    if (result.conflict) return sendConflict(reply, uid, result.current);
+    return reply.header('cache-control', 'no-store').send({ ok: true, uid, version: result.version });
+  });
+
+  app.get<{ Params: { uid: string } }>('/api/be/admin/marker/:uid/history', { onRequest: requireAdmin }, async (request, reply) => {
+    const history = await markers().history(request.params.uid);
+    return reply.header('cache-control', 'no-store').send({ history });
   });
 
   app.post(
@@ -101,7 +150,7 @@ export async function adminRoutes(app: FastifyInstance, { uploadsDir }: AdminRou
       const markerUid = uid.slice(0, cut);
       const index = Number(uid.slice(cut + 1));
       const marker = await markers().get(markerUid);
-      if (!marker) return sendError(reply, 404, `no marker with uid "${markerUid}"`);
+      if (!marker) return sendNotFound(reply, markerUid);
       if (marker.map !== map) return sendError(reply, 400, `marker "${markerUid}" is on map "${marker.map}", not "${map}"`);
       if (index > marker.imgs.length) {
         return sendError(reply, 400, `image index ${index} is out of range: the marker has ${marker.imgs.length} image(s)`);
@@ -119,14 +168,27 @@ export async function adminRoutes(app: FastifyInstance, { uploadsDir }: AdminRou
       await fs.promises.mkdir(dir, { recursive: true });
       // Write then rename, so a reader never sees half a file.
       const target = path.join(dir, fileName);
-      const temp = `${target}.${process.pid}.${stamp}.tmp`;
+      const temp = `${target}.${process.pid}.${randomUUID()}.tmp`;
       await fs.promises.writeFile(temp, image.bytes);
       await fs.promises.rename(temp, target);
       const fileUrl = `/uploads/markers/${fileName}?v=${stamp}`;
-      const imgs = [...marker.imgs];
-      const previous = imgs[index] as MarkerImage | undefined;
-      imgs[index] = { name: previous?.name ?? '', desc: previous?.desc ?? '', img: fileUrl };
-      const updated = (await markers().update({ ...marker, imgs } as Marker))!;
+      // Read-modify-write on the stored marker in one versioned transaction: two uploads to
+      // different images of one marker at once both keep their image.
+      const result = await markers().modify(
+        markerUid,
+        (current) => {
+          if (current.map !== map) throw new HttpError(400, `marker "${markerUid}" is on map "${current.map}", not "${map}"`);
+          if (index > current.imgs.length) throw new HttpError(400, `image index ${index} is out of range: the marker has ${current.imgs.length} image(s)`);
+          const imgs = [...current.imgs];
+          const previous = imgs[index] as MarkerImage | undefined;
+          imgs[index] = { name: previous?.name ?? '', desc: previous?.desc ?? '', img: fileUrl };
+          return { ...current, imgs };
+        },
+        { user: actor(request) },
+      );
+      if (result.notFound) return sendNotFound(reply, markerUid);
+      if (result.conflict) return sendConflict(reply, markerUid, result.current);
+      const updated = result.marker;
       return reply
         .header('cache-control', 'no-store')
         .send({ marker: updated, filePath: path.posix.join('uploads', 'markers', fileName), fileUrl });

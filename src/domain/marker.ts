@@ -32,6 +32,8 @@ export const markerSchema = z
     desc_l10n: l10n.default({}),
     questUid: z.string().min(1).optional().nullable(),
     itemsUid: z.array(z.string()).default([]),
+    /** Server-managed (≥ 1 once stored); sent back on an update as the version the edit was based on. */
+    version: z.number().int().min(0).optional(),
   })
   // Other fields are passed through as given by the server (spec §3).
   .loose()
