@@ -11,6 +11,8 @@ import { createRepositories, type Db, type Repositories } from './db';
 import { errorHandler, sendError } from './http/errors';
 import { JsonCache } from './http/json-cache';
 import { registerStaticSite } from './http/static-site';
+import { MemoryLiveHub, markersChannel, type LiveHub } from './live/hub';
+import { liveRoutes } from './live/sse';
 import { ITEMS_KEY, QUESTS_KEY, cacheRoutes } from './routes/caches';
 import { adminRoutes } from './routes/admin';
 import { adminUserRoutes } from './routes/admin-users';
@@ -41,6 +43,10 @@ export interface BuildServerOptions {
   logger?: FastifyServerOptions['logger'];
   /** Accounts: clock for sessions and rate limits (tests). */
   auth?: AuthOptions;
+  /** Live events (server/live/hub.ts). Default: an in-process hub, closed with the app. */
+  live?: LiveHub;
+  /** Ping interval of the live streams (tests). Default 25 s. */
+  livePingMs?: number;
 }
 
 /** What later routes (admin, auth) need from the app: the repositories and the list caches. */
@@ -50,6 +56,8 @@ export interface RaidmapContext {
   markerLists: JsonCache;
   /** Quest and item caches (keys 'quests' and 'items'). */
   lists: JsonCache;
+  /** Live events: every committed marker write is published on `markersChannel(map)`. */
+  live: LiveHub;
 }
 
 declare module 'fastify' {
@@ -81,10 +89,14 @@ export function buildServer(options: BuildServerOptions): FastifyInstance {
     throw new Error(`no list named ${key}`);
   });
   const stopListening = repos.markers.onChange((map) => markerLists.invalidate(map));
+  const live = options.live ?? new MemoryLiveHub((error) => app.log.error({ err: error }, 'live listener failed'));
+  const stopPublishing = repos.markers.onMarkerChange((change) => live.publish(markersChannel(change.map), change));
   app.addHook('onClose', async () => {
     stopListening();
+    stopPublishing();
+    if (!options.live) await live.close();
   });
-  app.decorate('raidmap', { repos, markerLists, lists });
+  app.decorate('raidmap', { repos, markerLists, lists, live });
 
   app.setErrorHandler(errorHandler);
   app.register(fastifyCompress, { global: true, threshold: 1024 });
@@ -97,6 +109,7 @@ export function buildServer(options: BuildServerOptions): FastifyInstance {
   app.register(userRoutes);
   app.register(adminRoutes, { uploadsDir: options.uploadsDir });
   app.register(adminUserRoutes);
+  app.register(liveRoutes, { hub: live, pingMs: options.livePingMs });
   if (options.tiles !== false) {
     if (!options.tilesDir) throw new Error('buildServer: tilesDir is required unless tiles is false');
     app.register(tilesPlugin, { assetsDir, tilesDir: options.tilesDir });
