@@ -1,0 +1,743 @@
+/**
+ * The editor's marker commands (docs/EDITOR.md "Editor state and commands"), independent of
+ * React and valtio: each command changes the page's copy first (optimistic, through the
+ * `MarkerSink`), records one undo step, then brings the server to the same state.
+ *
+ * The model: per marker, the page keeps the last copy the server confirmed (`server`) and,
+ * while a change is not saved yet, the copy it wants (`wants`). Saving compares the two and
+ * sends what closes the gap: nothing stored → add (with the client uid, so a retry is
+ * idempotent), nothing wanted → delete, else → update based on the stored version. Calls for
+ * one marker run one after the other; the version of each answer is what the next call is
+ * based on, so quick successive edits of one marker never conflict with each other.
+ *
+ * - Success: the server's marker (its new version) replaces the page's copy, unless a newer
+ *   local change of that marker is already queued (that one is sent next).
+ * - Failure: the local change stays on the map and `pending[uid]` says why; `retrySave(uid)`
+ *   sends it again, `discardFailed(uid)` drops it. A failed delete puts the marker back.
+ * - 409 on an update or delete: `conflict` (theirs is shown on the map until it is resolved).
+ *   409 on an add whose current marker has our uid: an earlier try got through; counts as saved.
+ * - 404 on an update: someone else deleted the marker; it stays here as failed and a retry
+ *   adds it again (same uid).
+ * - Undo / redo send the inverse: an edit restores only the fields the step changed, on top of
+ *   the marker as it is now (an image uploaded since is kept), based on the newest version.
+ *   The step moves between the stacks when its local change is made; its saving is then
+ *   tracked like any other change (pending / conflict), so a failed undo is retried, not
+ *   undone again. Remote changes (`applyRemote`) are never recorded.
+ * - Image uploads go through the API as they are and are not undo steps (a sent file cannot
+ *   be unsent; removing the image is an edit, which is).
+ */
+import { ApiError } from '../api/client';
+import type { MapId } from '../domain/maps';
+import type { Marker } from '../domain/marker';
+import { createHistory, type HistoryDirection } from './history';
+import { applyRemoteChange, changeUid, type MarkerChange, type MarkerSink, type RemoteOutcome } from './live';
+
+export type { MarkerChange, MarkerSink, RemoteOutcome };
+
+/** One row of a marker's change history (`GET /api/be/admin/marker/:uid/history`). */
+export interface MarkerHistoryEntry {
+  id: number;
+  uid: string;
+  map: string;
+  action: 'add' | 'update' | 'delete';
+  user: string | null;
+  at: string;
+  version: number;
+  before: Marker | null;
+  after: Marker | null;
+}
+
+export interface UploadImageArgs {
+  uid: string;
+  index: number;
+  map: MapId;
+  file: File;
+  onProgress?: (fraction: number) => void;
+  signal?: AbortSignal;
+}
+
+/**
+ * The admin marker API the commands use (src/api/admin.ts has these signatures). A 409 throws
+ * an ApiError with status 409 and `current: Marker | null` (admin.ts's ConflictError).
+ */
+export interface EditorApi {
+  addMarker(marker: Marker): Promise<Marker>;
+  updateMarker(marker: Marker): Promise<Marker>;
+  deleteMarker(uid: string, version?: number): Promise<{ version: number }>;
+  uploadMarkerImage(args: UploadImageArgs): Promise<{ marker: Marker; fileUrl: string }>;
+  fetchMarkerHistory(uid: string): Promise<MarkerHistoryEntry[]>;
+}
+
+export type EditorErrorCode = 'offline' | 'saveFailed' | 'deletedElsewhere' | 'deleteFailed' | 'fileType' | 'fileSize' | 'uploadFailed' | 'notOnMap';
+
+/** Why something failed: a code the UI may translate, an English sentence, and the server's own message if any. */
+export interface EditorFailure {
+  code: EditorErrorCode;
+  message: string;
+  detail?: string;
+}
+
+/** Thrown by `uploadImage` (and only there): a readable message, with its code. */
+export class EditorError extends Error {
+  readonly code: EditorErrorCode;
+  readonly detail?: string;
+
+  constructor(failure: EditorFailure) {
+    super(failure.message);
+    this.name = 'EditorError';
+    this.code = failure.code;
+    this.detail = failure.detail;
+  }
+
+  get failure(): EditorFailure {
+    return { code: this.code, message: this.message, detail: this.detail };
+  }
+}
+
+export interface PendingSave {
+  status: 'saving' | 'failed';
+  error: EditorFailure | null;
+}
+
+export interface EditorConflict {
+  uid: string;
+  /** What this page wanted (for a delete: the marker it wanted gone). */
+  mine: Marker;
+  /** The server's marker now; null when it was deleted. */
+  theirs: Marker | null;
+  action: 'update' | 'delete';
+  /** `save`: a save of this page was refused; `live`: another admin changed the marker open in the edit form. */
+  origin: 'save' | 'live';
+}
+
+export interface EditorCommandsState {
+  pending: Record<string, PendingSave>;
+  /** The first unresolved conflict (more wait behind it, one per marker). */
+  conflict: EditorConflict | null;
+  canUndo: boolean;
+  canRedo: boolean;
+  undoLabel: EditorStepName | null;
+  redoLabel: EditorStepName | null;
+}
+
+export type EditorStepName = 'placeMarker' | 'moveMarker' | 'editMarker' | 'copyMarker' | 'deleteMarker' | 'addShape' | 'changeShape' | 'deleteShape';
+
+/** A drawn shape as the history stores it (src/domain/shapes.ts `DrawnShape`). */
+export interface ShapeSnapshot {
+  id: string;
+}
+
+/** Where shape steps are undone: the page's shape list (the editor slice). */
+export interface ShapeStore {
+  put(id: string, shape: ShapeSnapshot | null): void;
+}
+
+/** Undo steps are data: which marker or shape, and its state before and after. */
+export type EditorStep =
+  | { kind: 'marker'; label: EditorStepName; uid: string; before: Marker | null; after: Marker | null; at: number }
+  | { kind: 'shape'; label: EditorStepName; id: string; before: ShapeSnapshot | null; after: ShapeSnapshot | null; at: number };
+
+export interface PlaceMarkerInput {
+  mapX: number;
+  mapY: number;
+  /** The level shown now (the marker's level). */
+  level: number;
+  category: string;
+  subCategory: string;
+}
+
+export interface EditorCommandsOptions {
+  api: EditorApi;
+  sink: MarkerSink;
+  mapId: MapId;
+  /** New marker uids (default crypto.randomUUID: fits the server's `^[A-Za-z0-9_-]{1,64}$`). */
+  newUid?: () => string;
+  /** Clock for the steps' `at` (default Date.now). */
+  now?: () => number;
+  /** Undo depth (default 100). */
+  depth?: number;
+  /** The marker open in the popup's edit mode (its draft), or null: remote changes to it become conflicts. */
+  editing?: () => Marker | null;
+  /** Where shape steps are undone (the slice sets it on bind). */
+  shapes?: ShapeStore | null;
+}
+
+export type SyncResult = { status: 'saved'; marker: Marker | null } | { status: 'failed' } | { status: 'conflict' };
+
+export interface EditorCommands {
+  placeMarker(input: PlaceMarkerInput): Promise<Marker | null>;
+  saveMarker(draft: Marker): Promise<Marker | null>;
+  moveMarker(uid: string, to: { x: number; y: number }): Promise<Marker | null>;
+  copyMarkerTo(uid: string, mapX: number, mapY: number): Promise<Marker | null>;
+  deleteMarker(uid: string): Promise<boolean>;
+  uploadImage(uid: string, index: number, file: File, onProgress?: (fraction: number) => void, signal?: AbortSignal): Promise<Marker>;
+  retrySave(uid: string): Promise<void>;
+  /** Drops a failed change: an unsaved marker leaves the map, an unsaved edit goes back to the server's copy. */
+  discardFailed(uid: string): Promise<void>;
+  undo(): Promise<void>;
+  redo(): Promise<void>;
+  /** Resolves the first conflict; answers the marker that stands now (null: none, or it failed). */
+  resolveConflict(choice: 'mine' | 'theirs'): Promise<Marker | null>;
+  loadHistory(uid: string): Promise<MarkerHistoryEntry[]>;
+  /** A live change from the server (never recorded in undo). */
+  applyRemote(change: MarkerChange): Promise<RemoteOutcome>;
+  /** Records a shape change made by the slice as one undo step. */
+  recordShapeStep(step: { label: EditorStepName; id: string; before: ShapeSnapshot | null; after: ShapeSnapshot | null }): void;
+  setShapeStore(store: ShapeStore | null): void;
+  getState(): EditorCommandsState;
+  subscribe(listener: (state: EditorCommandsState) => void): () => void;
+  /** Resolves when every local change and request started so far has finished (tests, page unload). */
+  settle(): Promise<void>;
+  dispose(): void;
+}
+
+export const IMAGE_TYPES = ['image/png', 'image/jpeg', 'image/webp'] as const;
+export const MAX_IMAGE_BYTES = 5 * 1024 * 1024;
+
+export const ENGLISH_ERRORS: Record<EditorErrorCode, string> = {
+  offline: 'Not saved: the server could not be reached. Try again.',
+  saveFailed: 'Not saved: {{detail}}',
+  deletedElsewhere: 'Someone else deleted this marker. Save again to restore it.',
+  deleteFailed: 'Not deleted: {{detail}}',
+  fileType: 'Images must be PNG, JPEG or WebP files.',
+  fileSize: 'Images must be 5 MB or smaller (this one is {{detail}} MB).',
+  uploadFailed: 'Upload failed: {{detail}}',
+  notOnMap: 'This marker is no longer on the map.',
+};
+
+export function failure(code: EditorErrorCode, detail?: string): EditorFailure {
+  const message = ENGLISH_ERRORS[code].replace('{{detail}}', detail ?? '');
+  return detail === undefined ? { code, message } : { code, message, detail };
+}
+
+function failureOf(error: unknown, code: 'saveFailed' | 'deleteFailed' | 'uploadFailed'): EditorFailure {
+  if (error instanceof ApiError && error.offline) return failure('offline');
+  const detail = error instanceof Error ? error.message : String(error);
+  return failure(code, detail || 'unknown error');
+}
+
+/** A 409 from the admin API (src/api/admin.ts ConflictError): the marker the server has now. */
+export function conflictOf(error: unknown): { current: Marker | null } | null {
+  if (!(error instanceof ApiError) || error.status !== 409) return null;
+  const current = (error as ApiError & { current?: Marker | null }).current;
+  return { current: current ?? null };
+}
+
+const isNotFound = (error: unknown) => error instanceof ApiError && error.status === 404;
+
+/** Checks an image before it is sent: PNG, JPEG or WebP, at most 5 MB. Null when it is fine. */
+export function checkImageFile(file: Pick<File, 'type' | 'size' | 'name'>): EditorFailure | null {
+  const type = (file.type || '').toLowerCase();
+  const byName = /\.(png|jpe?g|webp)$/i.test(file.name || '');
+  if (type ? !(IMAGE_TYPES as readonly string[]).includes(type) : !byName) return failure('fileType');
+  if (file.size > MAX_IMAGE_BYTES) return failure('fileSize', (file.size / (1024 * 1024)).toFixed(1));
+  return null;
+}
+
+/** Map coordinates are stored with 4 decimals. */
+export const round4 = (value: number) => Math.round(value * 1e4) / 1e4;
+
+/** A plain deep copy (valtio proxies and worker copies alike). */
+function plain<T>(value: T): T {
+  return value === null || value === undefined ? value : (JSON.parse(JSON.stringify(value)) as T);
+}
+
+function stable(value: unknown): string {
+  return JSON.stringify(value, (_key, v: unknown) =>
+    v && typeof v === 'object' && !Array.isArray(v) ? Object.fromEntries(Object.entries(v).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))) : v,
+  );
+}
+
+/** Same fields, whatever the versions. */
+export function sameMarker(a: Marker, b: Marker): boolean {
+  const { version: _a, ...restA } = a;
+  const { version: _b, ...restB } = b;
+  return stable(restA) === stable(restB);
+}
+
+/**
+ * `now` with the fields that differ between `from` and `to` set as in `to` (a field `to`
+ * lacks is removed): how an edit step is undone or redone without touching other fields.
+ */
+export function patchMarker(now: Marker, from: Marker, to: Marker): Marker {
+  const next = plain(now) as Record<string, unknown>;
+  const source = to as Record<string, unknown>;
+  const keys = new Set([...Object.keys(from), ...Object.keys(to)]);
+  keys.delete('version');
+  keys.delete('uid');
+  for (const key of keys) {
+    if (stable((from as Record<string, unknown>)[key]) === stable(source[key])) continue;
+    if (key in source) next[key] = plain(source[key]);
+    else delete next[key];
+  }
+  return next as Marker;
+}
+
+function withoutVersion(marker: Marker): Marker {
+  const { version: _version, ...rest } = marker;
+  return rest as Marker;
+}
+
+function defaultUid(): string {
+  return globalThis.crypto.randomUUID();
+}
+
+interface Want {
+  /** The marker this page wants stored (null: deleted). */
+  marker: Marker | null;
+  /** The version an edit from the popup was based on (sent instead of the stored one, once). */
+  basedOn?: number;
+}
+
+const noop = () => undefined;
+
+export function createEditorCommands(options: EditorCommandsOptions): EditorCommands {
+  const { api, sink, mapId } = options;
+  const newUid = options.newUid ?? defaultUid;
+  const now = options.now ?? Date.now;
+  const editing = options.editing ?? (() => null);
+  let shapeStore = options.shapes ?? null;
+
+  /** The last copy the server confirmed, per marker touched here (null: not stored). */
+  const server = new Map<string, Marker | null>();
+  /** The newest version known per marker, deletes included (for echoes of live events). */
+  const versions = new Map<string, number>();
+  /** Local changes not saved yet. */
+  const wants = new Map<string, Want>();
+  /** Per marker: the saving queue (one request at a time). */
+  const chains = new Map<string, Promise<void>>();
+  const pending: Record<string, PendingSave> = {};
+  /** Failed changes retried by something else than a plain save (a failed delete). */
+  const retries = new Map<string, () => Promise<unknown>>();
+  const conflicts: EditorConflict[] = [];
+  const listeners = new Set<(state: EditorCommandsState) => void>();
+  let localQueue: Promise<unknown> = Promise.resolve();
+  let disposed = false;
+
+  const history = createHistory<EditorStep>({ depth: options.depth, apply: applyStep });
+  history.subscribe(() => notify());
+
+  function getState(): EditorCommandsState {
+    const copy: Record<string, PendingSave> = {};
+    for (const [uid, entry] of Object.entries(pending)) copy[uid] = { status: entry.status, error: entry.error ? { ...entry.error } : null };
+    const first = conflicts[0];
+    return {
+      pending: copy,
+      conflict: first ? { ...first } : null,
+      canUndo: history.canUndo(),
+      canRedo: history.canRedo(),
+      undoLabel: (history.undoLabel() as EditorStepName | null) ?? null,
+      redoLabel: (history.redoLabel() as EditorStepName | null) ?? null,
+    };
+  }
+
+  function notify(): void {
+    if (disposed) return;
+    const state = getState();
+    for (const listener of [...listeners]) listener(state);
+  }
+
+  const noteVersion = (uid: string, version: number | undefined) => {
+    if (version !== undefined) versions.set(uid, Math.max(version, versions.get(uid) ?? 0));
+  };
+
+  const setServer = (uid: string, marker: Marker | null) => {
+    server.set(uid, marker ? plain(marker) : null);
+    if (marker) noteVersion(uid, marker.version);
+  };
+
+  /** Local changes run one at a time (read the copy, change it, show it), so two never read the same copy. */
+  function local<T>(fn: () => Promise<T>): Promise<T> {
+    const run = localQueue.then(fn);
+    localQueue = run.catch(noop);
+    return run;
+  }
+
+  /**
+   * The marker as this page shows it now. While nothing is pending for it the sink's copy is
+   * also the server's (every answer and live change went into it), and becomes the base.
+   */
+  async function localCopy(uid: string): Promise<Marker | null> {
+    const want = wants.get(uid);
+    if (want) return plain(want.marker);
+    if (chains.has(uid) && server.has(uid)) return plain(server.get(uid) ?? null);
+    const copy = plain(await sink.get(uid));
+    setServer(uid, copy);
+    return copy;
+  }
+
+  /** Shows `marker` (null: removes it) and marks it as to be saved. */
+  async function change(uid: string, marker: Marker | null, basedOn?: number): Promise<void> {
+    wants.set(uid, basedOn === undefined ? { marker: plain(marker) } : { marker: plain(marker), basedOn });
+    retries.delete(uid);
+    pending[uid] = { status: 'saving', error: null };
+    notify();
+    if (marker) await sink.upsert(plain(marker));
+    else await sink.remove(uid);
+  }
+
+  /** Runs `task` after the marker's earlier requests (saves and uploads alike). */
+  function enqueue<T>(uid: string, task: () => Promise<T>): Promise<T> {
+    const previous = chains.get(uid) ?? Promise.resolve();
+    const next = previous.catch(noop).then(task);
+    const settled = next.then(noop, noop);
+    chains.set(uid, settled);
+    void settled.then(() => {
+      if (chains.get(uid) === settled) chains.delete(uid);
+    });
+    return next;
+  }
+
+  const schedule = (uid: string): Promise<SyncResult> => enqueue(uid, () => sync(uid));
+
+  function fail(uid: string, error: EditorFailure): SyncResult {
+    pending[uid] = { status: 'failed', error };
+    notify();
+    return { status: 'failed' };
+  }
+
+  function raiseConflict(conflict: EditorConflict): void {
+    const index = conflicts.findIndex((c) => c.uid === conflict.uid);
+    if (index >= 0) conflicts.splice(index, 1, conflict);
+    else conflicts.push(conflict);
+  }
+
+  /** Brings the server to what this page wants for `uid`. Never throws. */
+  async function sync(uid: string): Promise<SyncResult> {
+    const want = wants.get(uid);
+    if (!want) return { status: 'saved', marker: plain(server.get(uid) ?? null) };
+    pending[uid] = { status: 'saving', error: null };
+    notify();
+    let saved: Marker | null = null;
+    let done = false;
+    for (let attempt = 0; attempt < 3 && !done; attempt += 1) {
+      const base = server.get(uid) ?? null;
+      const target = want.marker;
+      try {
+        if (base && target && sameMarker(base, target)) {
+          saved = base;
+        } else if (!base && target) {
+          saved = await api.addMarker(withoutVersion(target));
+          setServer(uid, saved);
+        } else if (base && !target) {
+          const { version } = await api.deleteMarker(uid, want.basedOn ?? base.version);
+          server.set(uid, null);
+          noteVersion(uid, version);
+        } else if (base && target) {
+          const version = want.basedOn ?? base.version;
+          saved = await api.updateMarker(version === undefined ? withoutVersion(target) : { ...target, version });
+          setServer(uid, saved);
+        }
+        want.basedOn = undefined;
+        done = true;
+      } catch (error) {
+        const conflict = conflictOf(error);
+        if (conflict && !base) {
+          // The uid is stored already: an earlier try of this add got through. Compare again.
+          if (conflict.current?.uid !== uid) return fail(uid, failureOf(error, 'saveFailed'));
+          setServer(uid, conflict.current);
+          want.basedOn = undefined;
+          continue;
+        }
+        if (conflict) return conflicted(uid, want, base, conflict.current);
+        if (isNotFound(error) && base) {
+          server.set(uid, null);
+          want.basedOn = undefined;
+          if (!target) continue; // a delete of a marker that is gone already: done
+          return fail(uid, failure('deletedElsewhere'));
+        }
+        if (!target && base) return deleteFailed(uid, want, base, failureOf(error, 'deleteFailed'));
+        return fail(uid, failureOf(error, 'saveFailed'));
+      }
+    }
+    if (!done) return fail(uid, failure('saveFailed', 'the server kept answering with changes'));
+    if (wants.get(uid) === want) {
+      wants.delete(uid);
+      delete pending[uid];
+      notify();
+      if (saved) await sink.upsert(plain(saved));
+    }
+    return { status: 'saved', marker: plain(saved) };
+  }
+
+  /** 409 on an update or delete: theirs is shown until the conflict is resolved; the unsaved change is dropped. */
+  async function conflicted(uid: string, want: Want, base: Marker | null, theirs: Marker | null): Promise<SyncResult> {
+    const latest = wants.get(uid) ?? want;
+    const mine = latest.marker ?? base;
+    setServer(uid, theirs);
+    wants.delete(uid);
+    delete pending[uid];
+    if (mine) raiseConflict({ uid, mine: plain(mine), theirs: plain(theirs), action: latest.marker ? 'update' : 'delete', origin: 'save' });
+    notify();
+    if (theirs) await sink.upsert(plain(theirs));
+    else await sink.remove(uid);
+    return { status: 'conflict' };
+  }
+
+  /** A delete that failed: the marker comes back on the map, marked failed; a retry deletes it again. */
+  async function deleteFailed(uid: string, want: Want, base: Marker, error: EditorFailure): Promise<SyncResult> {
+    if (wants.get(uid) === want) {
+      wants.delete(uid);
+      retries.set(uid, () => removeMarker(uid, false));
+      await sink.upsert(plain(base));
+    }
+    return fail(uid, error);
+  }
+
+  type MarkerStepData = Pick<Extract<EditorStep, { kind: 'marker' }>, 'label' | 'before' | 'after'>;
+
+  /**
+   * One command: inside the local queue, `decide` reads the copy and says what to show (or null:
+   * nothing to do); the step is recorded, the change shown, and saving queued. Resolves when
+   * saving ends (the local queue is free as soon as the change is shown).
+   */
+  async function command(
+    decide: () => Promise<{ uid: string; step: MarkerStepData | null; next: Marker | null; basedOn?: number } | null>,
+  ): Promise<SyncResult | null> {
+    const started = await local(async () => {
+      const plan = await decide();
+      if (!plan) return null;
+      if (plan.step) history.record({ kind: 'marker', uid: plan.uid, at: now(), ...plan.step });
+      await change(plan.uid, plan.next, plan.basedOn);
+      return { saving: schedule(plan.uid) };
+    });
+    return started ? started.saving : null;
+  }
+
+  const savedMarker = (result: SyncResult | null) => (result?.status === 'saved' ? result.marker : null);
+
+  async function removeMarker(uid: string, record: boolean): Promise<boolean> {
+    const result = await command(async () => {
+      const before = await localCopy(uid);
+      if (!before) return null;
+      return { uid, step: record ? { label: 'deleteMarker', before, after: null } : null, next: null };
+    });
+    return result?.status === 'saved';
+  }
+
+  async function applyStep(step: EditorStep, direction: HistoryDirection): Promise<void> {
+    if (step.kind === 'shape') {
+      shapeStore?.put(step.id, plain(direction === 'undo' ? step.before : step.after));
+      return;
+    }
+    const goal = direction === 'undo' ? step.before : step.after;
+    const from = direction === 'undo' ? step.after : step.before;
+    await command(async () => {
+      const current = await localCopy(step.uid);
+      if (!goal && !current && !wants.has(step.uid)) return null;
+      const next = !goal ? null : !from || !current ? goal : patchMarker(current, from, goal);
+      return { uid: step.uid, step: null, next };
+    });
+  }
+
+  async function settle(): Promise<void> {
+    for (let i = 0; i < 10; i += 1) {
+      await localQueue;
+      const running = [...chains.values()];
+      if (running.length === 0) return;
+      await Promise.allSettled(running);
+    }
+  }
+
+  return {
+    async placeMarker(input) {
+      const uid = newUid();
+      const marker: Marker = {
+        uid,
+        map: mapId,
+        category: input.category,
+        subCategory: input.subCategory,
+        level: input.level,
+        geometry: { x: round4(input.mapX), y: round4(input.mapY) },
+        name: '',
+        desc: '',
+        imgs: [],
+        name_l10n: {},
+        desc_l10n: {},
+        itemsUid: [],
+      };
+      return savedMarker(
+        await command(async () => {
+          server.set(uid, null);
+          return { uid, step: { label: 'placeMarker', before: null, after: marker }, next: marker };
+        }),
+      );
+    },
+
+    async saveMarker(draft) {
+      return savedMarker(
+        await command(async () => {
+          const before = await localCopy(draft.uid);
+          const after = plain(draft);
+          return { uid: draft.uid, step: { label: 'editMarker', before, after }, next: after, basedOn: before ? draft.version : undefined };
+        }),
+      );
+    },
+
+    async moveMarker(uid, to) {
+      return savedMarker(
+        await command(async () => {
+          const before = await localCopy(uid);
+          if (!before) return null;
+          const geometry = { x: round4(to.x), y: round4(to.y) };
+          if (before.geometry.x === geometry.x && before.geometry.y === geometry.y) return null;
+          return { uid, step: { label: 'moveMarker', before, after: { ...before, geometry } }, next: { ...before, geometry } };
+        }),
+      );
+    },
+
+    async copyMarkerTo(uid, mapX, mapY) {
+      return savedMarker(
+        await command(async () => {
+          const source = await localCopy(uid);
+          if (!source) return null;
+          const copyUid = newUid();
+          const copy = withoutVersion({ ...source, uid: copyUid, geometry: { x: round4(mapX), y: round4(mapY) } });
+          server.set(copyUid, null);
+          return { uid: copyUid, step: { label: 'copyMarker', before: null, after: copy }, next: copy };
+        }),
+      );
+    },
+
+    deleteMarker: (uid) => removeMarker(uid, true),
+
+    async uploadImage(uid, index, file, onProgress, signal) {
+      const problem = checkImageFile(file);
+      if (problem) throw new EditorError(problem);
+      // In the marker's queue: after its saves (the upload's read-modify-write sees them), and
+      // a live echo of the upload waits for the answer.
+      const marker = await enqueue(uid, async () => {
+        let answer: { marker: Marker; fileUrl: string };
+        try {
+          answer = await api.uploadMarkerImage({ uid, index, map: mapId, file, onProgress, signal });
+        } catch (error) {
+          if ((error as Error)?.name === 'AbortError') throw error;
+          if (isNotFound(error)) throw new EditorError(failure('notOnMap'));
+          throw new EditorError(failureOf(error, 'uploadFailed'));
+        }
+        const stored = plain(answer.marker);
+        setServer(uid, stored);
+        const want = wants.get(uid);
+        if (want?.marker) {
+          // A failed local change of this marker is kept: it now carries the new images and version.
+          want.marker = { ...want.marker, imgs: plain(stored.imgs) };
+          want.basedOn = undefined;
+        } else if (!want) {
+          await sink.upsert(plain(stored));
+        }
+        return stored;
+      });
+      return plain(marker);
+    },
+
+    async retrySave(uid) {
+      if (pending[uid]?.status !== 'failed') return;
+      const retry = retries.get(uid);
+      if (retry) {
+        retries.delete(uid);
+        delete pending[uid];
+        notify();
+        await retry();
+        return;
+      }
+      if (wants.has(uid)) await schedule(uid);
+    },
+
+    async discardFailed(uid) {
+      if (pending[uid]?.status !== 'failed') return;
+      await local(async () => {
+        retries.delete(uid);
+        delete pending[uid];
+        const stored = server.get(uid) ?? null;
+        if (wants.delete(uid)) {
+          if (stored) await sink.upsert(plain(stored));
+          else await sink.remove(uid);
+        }
+        notify();
+      });
+    },
+
+    async undo() {
+      await history.undo();
+    },
+
+    async redo() {
+      await history.redo();
+    },
+
+    async resolveConflict(choice) {
+      const conflict = conflicts.shift();
+      if (!conflict) return null;
+      notify();
+      if (choice === 'theirs' || conflict.origin === 'live') return plain(conflict.theirs);
+      // The server's copy is theirs now (set when the conflict came): mine is sent on their version.
+      return savedMarker(await command(async () => ({ uid: conflict.uid, step: null, next: conflict.action === 'delete' ? null : conflict.mine })));
+    },
+
+    loadHistory: (uid) => api.fetchMarkerHistory(uid),
+
+    async applyRemote(event) {
+      if (event.map !== mapId) return 'ignored';
+      const uid = changeUid(event);
+      // Our own requests first: the echo of a save may come before its answer.
+      for (let i = 0; i < 5 && (chains.has(uid) || i === 0); i += 1) {
+        await localQueue;
+        await chains.get(uid);
+      }
+      const draft = editing();
+      const editingUid = draft?.uid === uid || wants.get(uid)?.marker ? uid : null;
+      const outcome = await applyRemoteChange(event, {
+        sink,
+        knownVersion: async (id) => {
+          const stored = versions.get(id);
+          const mine = (await sink.get(id))?.version;
+          return stored === undefined ? (mine ?? null) : Math.max(stored, mine ?? 0);
+        },
+        editingUid,
+        onConflict: async (id, theirs) => {
+          const mine = draft?.uid === id ? plain(draft) : (wants.get(id)?.marker ?? null);
+          wants.delete(id);
+          retries.delete(id);
+          delete pending[id];
+          setServer(id, theirs);
+          if (event.kind === 'remove') noteVersion(id, event.version);
+          if (mine) raiseConflict({ uid: id, mine, theirs: plain(theirs), action: 'update', origin: draft?.uid === id ? 'live' : 'save' });
+          notify();
+          if (theirs) await sink.upsert(plain(theirs));
+          else await sink.remove(id);
+        },
+      });
+      if (outcome === 'applied') {
+        if (event.kind === 'upsert') setServer(uid, event.marker);
+        else {
+          server.set(uid, null);
+          noteVersion(uid, event.version);
+        }
+      }
+      return outcome;
+    },
+
+    recordShapeStep(step) {
+      history.record({ kind: 'shape', at: now(), ...step, before: plain(step.before), after: plain(step.after) });
+    },
+
+    setShapeStore(store) {
+      shapeStore = store;
+    },
+
+    getState,
+
+    subscribe(listener) {
+      listeners.add(listener);
+      return () => void listeners.delete(listener);
+    },
+
+    settle,
+
+    dispose() {
+      disposed = true;
+      listeners.clear();
+      history.clear();
+    },
+  };
+}
