@@ -49,3 +49,42 @@ describe('HitIndex', () => {
     expect(hits.hit(60, 125)).toBe(3);
   });
 });
+
+describe('HitIndex edits', () => {
+  it('applies a removed and an added marker without a rebuild', () => {
+    const source = drawnSet([[1, 100, 100], [2, 300, 300]]);
+    const hits = new HitIndex(source);
+    expect(hits.hit(100, 100)).toBe(1);
+    expect(hits.rebuilds).toBe(1);
+    hits.apply({ removed: [1], added: [{ index: 5, layoutX: 500, layoutY: 500, order: 9 }] });
+    expect(hits.hit(100, 100)).toBe(-1);
+    expect(hits.hit(505, 498)).toBe(5);
+    expect(hits.hit(300, 300)).toBe(2);
+    expect(hits.rebuilds).toBe(1);
+  });
+
+  it('moves a marker that is added again (its old box goes)', () => {
+    const hits = new HitIndex(drawnSet([[1, 100, 100]]));
+    hits.hit(0, 0);
+    hits.apply({ removed: [], added: [{ index: 1, layoutX: 200, layoutY: 100, order: 1 }] });
+    expect(hits.hit(100, 100)).toBe(-1);
+    expect(hits.hit(200, 100)).toBe(1);
+  });
+
+  it('breaks ties by draw key, so an edit need not renumber the others', () => {
+    const source = { ...drawnSet([[1, 50, 50], [2, 50, 50]]), drawKeys: Float64Array.from([10, 30]) };
+    const hits = new HitIndex(source);
+    expect(hits.hit(50, 50)).toBe(2);
+    hits.apply({ removed: [], added: [{ index: 3, layoutX: 50, layoutY: 50, order: 20 }] });
+    expect(hits.hit(50, 50)).toBe(2);
+    hits.apply({ removed: [2], added: [] });
+    expect(hits.hit(50, 50)).toBe(3);
+  });
+
+  it('ignores edits while stale: the next query rebuilds from the placed set', () => {
+    const source = drawnSet([[1, 100, 100]]);
+    const hits = new HitIndex(source);
+    hits.apply({ removed: [1], added: [] });
+    expect(hits.hit(100, 100)).toBe(1);
+  });
+});

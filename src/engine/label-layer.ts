@@ -176,6 +176,20 @@ export class LabelLayer {
     return underestimated;
   }
 
+  /**
+   * One marker's label changed or the marker is gone (an edit): drops its cached text and
+   * width, so the next update measures it again. Other labels keep theirs.
+   */
+  forget(index: number): void {
+    const t = this.texts.get(index);
+    if (t) {
+      t.destroy();
+      this.texts.delete(index);
+    }
+    this.widths.delete(index);
+    if (this.shown.delete(index)) this.placed = this.shown.size;
+  }
+
   /** Labels changed (language): drop cached texts. */
   reset(): void {
     for (const t of this.texts.values()) t.destroy();
