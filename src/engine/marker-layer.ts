@@ -7,6 +7,12 @@
  * (bounded by the screen's cells), beyond it from an rbush of the filtered markers (the view is
  * small there). Indices are rebuilt only when the markers, the filter, the level or the marker
  * size change.
+ *
+ * An edit of one marker (upsert, remove, a filter differing by a few markers) updates the
+ * indices in place (thinning grids: one cell per step; rbush: one item) and patches the
+ * placement (the particles of the markers whose shown state changed, in draw order) instead
+ * of rebuilding: its cost does not grow with N. Slots are never renumbered: a removed marker
+ * leaves an empty slot; a new one is appended (the columns grow with spare capacity).
  */
 import { Particle, ParticleContainer } from 'pixi.js';
 import RBush from 'rbush';
@@ -15,8 +21,11 @@ import type { IconAtlas } from './icon-atlas';
 import { ATLAS_CELL } from './icon-atlas';
 import type { ViewportSize } from './kernels/camera';
 import { containsPoint, cullRect, layoutOffset, padRect, placementCovers, type MapRect, type Placement } from './kernels/cull';
-import { ICON_PRIORITY, buildThinning, queryThinned, stepForZoom, type ThinningIndex } from './kernels/thinning';
-import type { CameraView, MarkerColumns } from './types';
+import {
+  ICON_PRIORITY, buildThinning, queryThinned, stepForZoom, thinnedAt, thinningInsert, thinningRemove, type ThinningIndex, type ThinningRect,
+} from './kernels/thinning';
+import type { PlacedChange } from './hit-index';
+import type { CameraView, MarkerColumns, MarkerRow } from './types';
 
 /** On-screen icon size (CSS px) at marker scale 1. */
 export const ICON_CSS = 28;
@@ -31,6 +40,11 @@ const INDEX_SPAN = 2 ** 24;
  * placement. Larger margins place more off-screen markers at each zoom step.
  */
 export const CULL_MARGIN_CSS = 160;
+/**
+ * A new filter differing from the current one by at most this many markers is applied in
+ * place (per marker: O(steps × log N) plus a patch of the placement); beyond, rebuilt.
+ */
+export const INCREMENTAL_FILTER_MAX = 64;
 
 interface PointItem {
   minX: number;
@@ -43,12 +57,25 @@ interface PointItem {
 export class MarkerLayer {
   readonly container: ParticleContainer<Particle>;
   private columns: MarkerColumns | null = null;
-  private filter: Uint32Array | null = null;
+  /** Slots in use (emptied ones included); the typed arrays may be longer (spare capacity). */
+  private count = 0;
+  /** The typed arrays' length: rows that fit before the columns must grow. */
+  private capacity = 0;
+  /** The columns are this layer's own copy (copied on the first edit, never the caller's arrays). */
+  private owned = false;
+  /** 1 for a slot emptied by remove(). */
+  private emptyFlag = new Uint8Array(0);
+  /** 1 for markers passing the filter. */
+  private passFlag = new Uint8Array(0);
+  /** Passing indices, ascending (null: derive from passFlag). */
+  private filterList: Uint32Array | null = null;
   private level: number;
   private scale = 1;
   private selected = -1;
   private thinning: ThinningIndex | null = null;
   private tree = new RBush<PointItem>();
+  /** The rbush item of each indexed marker, by index (for removal). */
+  private items: (PointItem | undefined)[] = [];
   private dirtyIndex = true;
   private readonly pool: Particle[] = [];
   /** Marker indices placed by the last placement (on screen and in the margin), bottom first. */
@@ -57,18 +84,25 @@ export class MarkerLayer {
   /** Position of each placed marker in zoomed-map space (map px × zoom), parallel to `drawn`. */
   layoutX = new Float32Array(0);
   layoutY = new Float32Array(0);
+  /** Draw order key of each placed marker, ascending (parallel to `drawn`; stable under edits). */
+  drawKeys = new Float64Array(0);
   /** Screen position of the zoomed-map origin: screen = layout + offset. */
   offsetX = 0;
   offsetY = 0;
   private drawnFlag = new Uint8Array(0);
-  /** 1 for markers passing the filter (rebuilt with the indices). */
-  private passFlag = new Uint8Array(0);
   private readonly scratch: number[] = [];
   /** The last placement, or null when the next update must place again. */
   private placement: Placement | null = null;
+  /** Thinning step of the last placement, or -1 when it took every marker (rbush). */
+  private placedStep = -1;
   /** Map rectangle of the markers that show in the current view (isDrawn). */
   private viewRect: MapRect = { minX: 0, minY: 0, maxX: -1, maxY: -1 };
   private keys = new Float64Array(0);
+  private mark = new Uint8Array(0);
+  /** Full index rebuilds and full placements so far (for tests: an edit does neither). */
+  readonly counters = { rebuilds: 0, placements: 0, patches: 0 };
+  private readonly candidates = (rect: ThinningRect): number[] => this.tree.search(rect).map((item) => item.i);
+  private readonly rankOf = (i: number): number => this.rank(i);
 
   constructor(private readonly map: MapDefinition, private readonly atlas: IconAtlas) {
     this.level = map.defaultLevel;
@@ -84,8 +118,17 @@ export class MarkerLayer {
     return ICON_CSS * this.scale;
   }
 
+  /**
+   * The markers' columns: rows 0 … size − 1 are the slots (an emptied slot has uid ''). After
+   * an edit the typed arrays may be longer than `uids` (spare rows for appends).
+   */
   get markers(): MarkerColumns | null {
     return this.columns;
+  }
+
+  /** Slots (the next appended marker's index). */
+  get size(): number {
+    return this.count;
   }
 
   setMarkers(columns: MarkerColumns): void {
@@ -95,21 +138,133 @@ export class MarkerLayer {
     }
     if (columns.labels.length !== n) throw new Error(`marker columns: labels has ${columns.labels.length} rows, uids has ${n}`);
     this.columns = columns;
-    this.filter = null;
+    this.count = n;
+    this.capacity = n;
+    this.owned = false;
+    this.emptyFlag = new Uint8Array(n);
+    this.passFlag = new Uint8Array(n);
+    // No filter yet: every marker passes (a slot without a uid is empty).
+    for (let i = 0; i < n; i++) {
+      if (columns.uids[i] === '') this.emptyFlag[i] = 1;
+      else this.passFlag[i] = 1;
+    }
+    this.filterList = null;
     this.selected = -1;
     this.drawnFlag = new Uint8Array(n);
     this.drawnCount = 0;
+    this.items = [];
     this.dirtyIndex = true;
     this.placement = null;
   }
 
-  setFilter(indices: Uint32Array): void {
-    const n = this.columns?.uids.length ?? 0;
-    const valid = indices.filter((i) => i < n);
-    if (valid.length !== indices.length) console.warn(`raidmap: ${indices.length - valid.length} filter indices out of range ignored`);
-    this.filter = valid;
-    this.dirtyIndex = true;
-    this.placement = null;
+  /**
+   * The markers passing the filter. A list differing from the current one by at most
+   * INCREMENTAL_FILTER_MAX markers is applied in place (no rebuild, a patched placement);
+   * returns what that changed among the placed markers, or null (nothing placed changed, or
+   * a full placement is due).
+   */
+  setFilter(indices: Uint32Array): PlacedChange | null {
+    const n = this.count;
+    if (this.mark.length < n) this.mark = new Uint8Array(this.capacity);
+    const mark = this.mark;
+    mark.fill(0, 0, n);
+    let outOfRange = 0;
+    for (const i of indices) {
+      if (i >= n) outOfRange++;
+      else if (this.emptyFlag[i] !== 1) mark[i] = 1;
+    }
+    if (outOfRange > 0) console.warn(`raidmap: ${outOfRange} filter indices out of range ignored`);
+    if (this.dirtyIndex) {
+      this.passFlag.set(mark.subarray(0, n));
+      this.filterList = null;
+      return null;
+    }
+    const added: number[] = [];
+    const removed: number[] = [];
+    for (let i = 0; i < n; i++) {
+      if (mark[i] === this.passFlag[i]) continue;
+      (mark[i] === 1 ? added : removed).push(i);
+      if (added.length + removed.length > INCREMENTAL_FILTER_MAX) break;
+    }
+    if (added.length + removed.length > INCREMENTAL_FILTER_MAX) {
+      this.passFlag.set(mark.subarray(0, n));
+      this.filterList = null;
+      this.dirtyIndex = true;
+      this.placement = null;
+      return null;
+    }
+    if (added.length + removed.length === 0) return null;
+    const touched: number[] = [];
+    for (const i of removed) {
+      this.unindex(i, touched);
+      this.passFlag[i] = 0;
+      touched.push(i);
+    }
+    for (const i of added) {
+      this.passFlag[i] = 1;
+      this.index(i, touched);
+      touched.push(i);
+    }
+    this.filterList = null;
+    return this.patch(touched, -1);
+  }
+
+  /**
+   * Puts one marker in: index === size appends a slot, index < size replaces that slot's
+   * marker. `passes` (whether it passes the current filter) defaults to the slot's state, or
+   * true for a new or emptied slot. Updates the indices in place and patches the placement;
+   * returns what that changed among the placed markers (null: nothing, or a full placement is due).
+   */
+  upsert(index: number, row: MarkerRow, passes?: boolean): PlacedChange | null {
+    if (!this.columns) throw new Error('marker layer: upsert before setMarkers');
+    if (!Number.isInteger(index) || index < 0 || index > this.count) throw new RangeError(`marker layer: upsert index ${index} out of 0…${this.count}`);
+    const fresh = index === this.count || this.emptyFlag[index] === 1;
+    const wasPassing = !fresh && this.passFlag[index] === 1;
+    const pass = passes ?? (fresh ? true : wasPassing);
+    this.own(index + 1);
+    const touched: number[] = [];
+    if (wasPassing) this.unindex(index, touched);
+    const cols = this.columns;
+    if (index === this.count) {
+      this.count++;
+      cols.uids.push(row.uid);
+      cols.labels.push(row.label);
+    } else {
+      cols.uids[index] = row.uid;
+      cols.labels[index] = row.label;
+    }
+    cols.x[index] = row.x;
+    cols.y[index] = row.y;
+    cols.level[index] = row.level;
+    cols.icon[index] = row.icon;
+    cols.alwaysLabel[index] = row.alwaysLabel;
+    this.emptyFlag[index] = 0;
+    this.passFlag[index] = pass ? 1 : 0;
+    this.filterList = null;
+    if (pass) this.index(index, touched);
+    touched.push(index);
+    // The marker's own particle changes even when its shown state does not.
+    return this.patch(touched, index);
+  }
+
+  /**
+   * Empties one slot: the marker leaves the indices and the placement, and never passes a
+   * filter until a marker is put in the slot again. Other indices stay.
+   */
+  remove(index: number): PlacedChange | null {
+    if (!this.columns || !Number.isInteger(index) || index < 0 || index >= this.count || this.emptyFlag[index] === 1) return null;
+    this.own(this.count);
+    const touched: number[] = [];
+    if (this.passFlag[index] === 1) this.unindex(index, touched);
+    this.passFlag[index] = 0;
+    this.emptyFlag[index] = 1;
+    this.filterList = null;
+    this.columns.uids[index] = '';
+    this.columns.labels[index] = '';
+    // The selected marker is gone: nothing to keep drawn (no new placement needed).
+    if (this.selected === index) this.selected = -1;
+    touched.push(index);
+    return this.patch(touched, -1);
   }
 
   setLevel(level: number): void {
@@ -134,11 +289,17 @@ export class MarkerLayer {
     this.placement = null;
   }
 
-  /** Indices of the markers passing the filter. */
+  /** Indices of the markers passing the filter, ascending. */
   filtered(): Uint32Array {
-    if (this.filter) return this.filter;
-    const n = this.columns?.uids.length ?? 0;
-    return Uint32Array.from({ length: n }, (_, i) => i);
+    if (this.filterList) return this.filterList;
+    const n = this.count;
+    const flags = this.passFlag;
+    let m = 0;
+    for (let i = 0; i < n; i++) m += flags[i];
+    const out = new Uint32Array(m);
+    for (let i = 0, k = 0; i < n; i++) if (flags[i] === 1) out[k++] = i;
+    this.filterList = out;
+    return out;
   }
 
   /** Placed and inside the current view (markers placed in the margin do not count). */
@@ -190,44 +351,31 @@ export class MarkerLayer {
     // Bottom-first draw order: least important first, the selected marker last (on top).
     if (this.keys.length < n) this.keys = new Float64Array(Math.max(n, this.keys.length * 2));
     const keys = this.keys.subarray(0, n);
-    for (let k = 0; k < n; k++) {
-      const i = found[k];
-      const rank = i === sel ? -1 : this.rank(i);
-      keys[k] = (MAX_RANK - rank) * INDEX_SPAN + i;
-    }
+    for (let k = 0; k < n; k++) keys[k] = this.drawKey(found[k]);
     keys.sort();
     for (let k = 0; k < this.drawnCount; k++) this.drawnFlag[this.drawn[k]] = 0;
-    if (this.drawn.length < n) {
-      const size = Math.max(n, this.drawn.length * 2, 64);
-      this.drawn = new Uint32Array(size);
-      this.layoutX = new Float32Array(size);
-      this.layoutY = new Float32Array(size);
-    }
-    const scale = this.iconCss / ATLAS_CELL;
+    this.reserveDrawn(n);
     const children = this.container.particleChildren;
     for (let k = 0; k < n; k++) {
       const i = keys[k] % INDEX_SPAN;
       this.drawn[k] = i;
+      this.drawKeys[k] = keys[k];
       this.drawnFlag[i] = 1;
-      const lx = cols.x[i] * zoom;
-      const ly = cols.y[i] * zoom;
-      this.layoutX[k] = lx;
-      this.layoutY[k] = ly;
+      this.layoutX[k] = cols.x[i] * zoom;
+      this.layoutY[k] = cols.y[i] * zoom;
       let p = this.pool[k];
       if (!p) {
-        p = new Particle({ texture: this.atlas.frames[0], anchorX: 0.5, anchorY: 0.5 });
+        p = this.newParticle();
         this.pool.push(p);
       }
-      p.texture = this.atlas.frames[cols.icon[i]] ?? this.atlas.frames[0];
-      p.x = lx;
-      p.y = ly;
-      p.scaleX = p.scaleY = i === sel ? scale * 1.25 : scale;
-      p.alpha = markerOpacity(cols.level[i], this.level);
+      this.dress(p, i, this.layoutX[k], this.layoutY[k]);
       children[k] = p;
     }
     children.length = n;
     this.drawnCount = n;
     this.placement = { zoom, rect };
+    this.placedStep = step < thinning.fullStep ? step : -1;
+    this.counters.placements++;
     this.container.update();
   }
 
@@ -246,16 +394,199 @@ export class MarkerLayer {
     return (cols.level[i] === this.level ? 0 : OTHER_LEVEL_RANK) + (ICON_PRIORITY[cols.icon[i]] ?? 7);
   }
 
+  /** Draw order: least important first, the selected marker last (on top); ties by index. */
+  private drawKey(i: number): number {
+    const rank = i === this.selected ? -1 : this.rank(i);
+    return (MAX_RANK - rank) * INDEX_SPAN + i;
+  }
+
+  private newParticle(): Particle {
+    return new Particle({ texture: this.atlas.frames[0], anchorX: 0.5, anchorY: 0.5 });
+  }
+
+  /** Sets a particle for marker i at a layout position. */
+  private dress(p: Particle, i: number, lx: number, ly: number): void {
+    const cols = this.columns!;
+    const scale = this.iconCss / ATLAS_CELL;
+    p.texture = this.atlas.frames[cols.icon[i]] ?? this.atlas.frames[0];
+    p.x = lx;
+    p.y = ly;
+    p.scaleX = p.scaleY = i === this.selected ? scale * 1.25 : scale;
+    p.alpha = markerOpacity(cols.level[i], this.level);
+  }
+
+  private reserveDrawn(n: number): void {
+    if (this.drawn.length >= n) return;
+    const size = Math.max(n, this.drawn.length * 2, 64);
+    const grow = <T extends Uint32Array | Float32Array | Float64Array>(old: T, make: (size: number) => T): T => {
+      const next = make(size);
+      next.set(old.subarray(0, this.drawnCount));
+      return next;
+    };
+    this.drawn = grow(this.drawn, (s) => new Uint32Array(s));
+    this.layoutX = grow(this.layoutX, (s) => new Float32Array(s));
+    this.layoutY = grow(this.layoutY, (s) => new Float32Array(s));
+    this.drawKeys = grow(this.drawKeys, (s) => new Float64Array(s));
+  }
+
+  /**
+   * Makes the columns this layer's own with room for `rows` rows: the caller's arrays are
+   * copied once (on the first edit), then grown by doubling, so appends are amortised O(1).
+   */
+  private own(rows: number): void {
+    const cols = this.columns!;
+    if (this.owned && rows <= this.capacity) return;
+    const capacity = rows <= this.capacity ? this.capacity : Math.max(rows, this.capacity * 2, 16);
+    const n = this.count;
+    const copy = <T extends Float32Array | Int16Array | Uint8Array>(old: T, make: (size: number) => T): T => {
+      const next = make(capacity);
+      next.set(old.subarray(0, n));
+      return next;
+    };
+    this.columns = {
+      uids: this.owned ? cols.uids : cols.uids.slice(0, n),
+      labels: this.owned ? cols.labels : cols.labels.slice(0, n),
+      x: copy(cols.x, (s) => new Float32Array(s)),
+      y: copy(cols.y, (s) => new Float32Array(s)),
+      level: copy(cols.level, (s) => new Int16Array(s)),
+      icon: copy(cols.icon, (s) => new Uint8Array(s)),
+      alwaysLabel: copy(cols.alwaysLabel, (s) => new Uint8Array(s)),
+    };
+    this.emptyFlag = copy(this.emptyFlag, (s) => new Uint8Array(s));
+    this.passFlag = copy(this.passFlag, (s) => new Uint8Array(s));
+    this.drawnFlag = copy(this.drawnFlag, (s) => new Uint8Array(s));
+    this.capacity = capacity;
+    this.owned = true;
+  }
+
+  /** The marker kept in i's cell at the placed step (undefined: none, or no thinned placement). */
+  private occupant(i: number): number | undefined {
+    if (!this.placement || this.placedStep < 0 || !this.thinning) return undefined;
+    return thinnedAt(this.thinning, this.placedStep, this.columns!.x[i], this.columns!.y[i]);
+  }
+
+  /** Takes a passing marker out of the indices (at its current position and rank); notes the markers whose shown state may change. */
+  private unindex(i: number, touched: number[]): void {
+    if (this.dirtyIndex) return;
+    const item = this.items[i];
+    if (item) {
+      this.tree.remove(item);
+      this.items[i] = undefined;
+    }
+    const before = this.occupant(i);
+    thinningRemove(this.thinning!, i, this.columns!.x, this.columns!.y, this.rankOf, this.candidates);
+    const after = this.occupant(i);
+    if (before !== undefined) touched.push(before);
+    if (after !== undefined) touched.push(after);
+  }
+
+  /** Puts a passing marker in the indices; notes the markers whose shown state may change. */
+  private index(i: number, touched: number[]): void {
+    if (this.dirtyIndex) return;
+    const cols = this.columns!;
+    const item = { minX: cols.x[i], minY: cols.y[i], maxX: cols.x[i], maxY: cols.y[i], i };
+    this.tree.insert(item);
+    this.items[i] = item;
+    const before = this.occupant(i);
+    thinningInsert(this.thinning!, i, cols.x, cols.y, this.rankOf);
+    if (before !== undefined) touched.push(before);
+  }
+
+  /** Whether a fresh placement (same zoom and rectangle) would place marker i. */
+  private shouldPlace(i: number): boolean {
+    const placement = this.placement!;
+    const cols = this.columns!;
+    if (this.emptyFlag[i] === 1 || this.passFlag[i] !== 1 || !containsPoint(placement.rect, cols.x[i], cols.y[i])) return false;
+    if (i === this.selected || this.placedStep < 0) return true;
+    return thinnedAt(this.thinning!, this.placedStep, cols.x[i], cols.y[i]) === i;
+  }
+
+  /**
+   * Brings the placement up to date for the touched markers only: each one placed or not as
+   * a fresh placement would, in draw order; `changed` (its data changed) is placed anew. The
+   * particle data of the placed markers is uploaded again (bounded by the screen, not by N).
+   */
+  private patch(touched: readonly number[], changed: number): PlacedChange | null {
+    if (!this.placement) return null;
+    const change: PlacedChange = { removed: [], added: [] };
+    const seen = new Set<number>();
+    for (const i of touched) {
+      if (seen.has(i)) continue;
+      seen.add(i);
+      const placed = this.drawnFlag[i] === 1;
+      const want = this.shouldPlace(i);
+      if (placed && (!want || i === changed)) {
+        this.unplace(i);
+        change.removed.push(i);
+      }
+      if (want && (!placed || i === changed)) {
+        const k = this.placeOne(i);
+        change.added.push({ index: i, layoutX: this.layoutX[k], layoutY: this.layoutY[k], order: this.drawKeys[k] });
+      }
+    }
+    if (change.removed.length === 0 && change.added.length === 0) return null;
+    this.counters.patches++;
+    this.container.update();
+    return change;
+  }
+
+  private unplace(i: number): void {
+    const n = this.drawnCount;
+    let k = 0;
+    while (k < n && this.drawn[k] !== i) k++;
+    if (k === n) return;
+    this.drawn.copyWithin(k, k + 1, n);
+    this.layoutX.copyWithin(k, k + 1, n);
+    this.layoutY.copyWithin(k, k + 1, n);
+    this.drawKeys.copyWithin(k, k + 1, n);
+    // Its particle goes to the pool's spare end (pool[0 … n) mirrors the children).
+    const [p] = this.pool.splice(k, 1);
+    this.pool.push(p);
+    this.container.particleChildren.splice(k, 1);
+    this.drawnCount = n - 1;
+    this.drawnFlag[i] = 0;
+  }
+
+  /** Places marker i at its draw-order position; returns that position. */
+  private placeOne(i: number): number {
+    const n = this.drawnCount;
+    const key = this.drawKey(i);
+    let lo = 0;
+    let hi = n;
+    while (lo < hi) {
+      const mid = (lo + hi) >>> 1;
+      if (this.drawKeys[mid] < key) lo = mid + 1;
+      else hi = mid;
+    }
+    const k = lo;
+    this.reserveDrawn(n + 1);
+    this.drawn.copyWithin(k + 1, k, n);
+    this.layoutX.copyWithin(k + 1, k, n);
+    this.layoutY.copyWithin(k + 1, k, n);
+    this.drawKeys.copyWithin(k + 1, k, n);
+    const zoom = this.placement!.zoom;
+    const cols = this.columns!;
+    this.drawn[k] = i;
+    this.drawKeys[k] = key;
+    this.layoutX[k] = cols.x[i] * zoom;
+    this.layoutY[k] = cols.y[i] * zoom;
+    const p = n < this.pool.length ? this.pool.splice(n, 1)[0] : this.newParticle();
+    this.pool.splice(k, 0, p);
+    this.dress(p, i, this.layoutX[k], this.layoutY[k]);
+    this.container.particleChildren.splice(k, 0, p);
+    this.drawnCount = n + 1;
+    this.drawnFlag[i] = 1;
+    return k;
+  }
+
   private rebuild(): void {
     const cols = this.columns!;
     const indices = this.filtered();
-    this.passFlag = new Uint8Array(cols.uids.length);
-    for (const i of indices) this.passFlag[i] = 1;
     this.thinning = buildThinning({
       x: cols.x,
       y: cols.y,
       indices,
-      priority: (i) => this.rank(i),
+      priority: this.rankOf,
       mapWidth: this.map.size.width,
       mapHeight: this.map.size.height,
       baseZoom: this.map.minZoom,
@@ -263,11 +594,14 @@ export class MarkerLayer {
       cellCss: this.iconCss * CELL_FACTOR,
     });
     const items: PointItem[] = new Array(indices.length);
+    this.items = [];
     for (let k = 0; k < indices.length; k++) {
       const i = indices[k];
       items[k] = { minX: cols.x[i], minY: cols.y[i], maxX: cols.x[i], maxY: cols.y[i], i };
+      this.items[i] = items[k];
     }
     this.tree = new RBush<PointItem>().load(items);
     this.dirtyIndex = false;
+    this.counters.rebuilds++;
   }
 }

@@ -1,0 +1,262 @@
+// @vitest-environment jsdom
+/**
+ * MarkerLayer edits: an upsert, a remove or a filter differing by a few markers updates the
+ * indices and the placement in place (no rebuild, no new placement), and leaves exactly what a
+ * fresh layer given the same data would place, in the same draw order.
+ */
+import { Texture } from 'pixi.js';
+import { describe, expect, it, vi } from 'vitest';
+import { SUBCATEGORIES } from '../domain/categories';
+import { MAPS } from '../domain/maps';
+import { markerRowAt, type MarkerColumns, type MarkerRow } from '../domain/marker-columns';
+import type { IconAtlas } from './icon-atlas';
+import { INCREMENTAL_FILTER_MAX, MarkerLayer } from './marker-layer';
+
+const map = MAPS.customs; // 4400 × 3200, zoom 0.12 … 10
+const viewport = { width: 1280, height: 800 };
+const atlas: IconAtlas = { texture: Texture.EMPTY, frames: SUBCATEGORIES.map(() => Texture.EMPTY), failed: [], destroy: () => undefined };
+const levels = map.levels.map((l) => l.num);
+
+function rng(seed: number) {
+  let s = seed;
+  return () => (s = (s * 1103515245 + 12345) % 2 ** 31) / 2 ** 31;
+}
+
+function columns(n: number, seed = 3): MarkerColumns {
+  const rand = rng(seed);
+  const c: MarkerColumns = {
+    uids: [], labels: [],
+    x: new Float32Array(n), y: new Float32Array(n), level: new Int16Array(n), icon: new Uint8Array(n), alwaysLabel: new Uint8Array(n),
+  };
+  for (let i = 0; i < n; i++) {
+    c.uids.push(`m${i}`);
+    c.labels.push(`Marker ${i}`);
+    c.x[i] = rand() * map.size.width;
+    c.y[i] = rand() * map.size.height;
+    c.level[i] = levels[Math.floor(rand() * levels.length)];
+    c.icon[i] = Math.floor(rand() * SUBCATEGORIES.length);
+  }
+  return c;
+}
+
+function randomRow(rand: () => number, uid: string): MarkerRow {
+  return {
+    uid,
+    x: rand() * map.size.width,
+    y: rand() * map.size.height,
+    level: levels[Math.floor(rand() * levels.length)],
+    icon: Math.floor(rand() * SUBCATEGORIES.length),
+    label: `Edited ${uid}`,
+    alwaysLabel: rand() < 0.1 ? 1 : 0,
+  };
+}
+
+/** The layer's columns, trimmed to its slots (emptied slots keep uid ''). */
+function snapshot(layer: MarkerLayer): MarkerColumns {
+  const c = layer.markers!;
+  const n = layer.size;
+  return {
+    uids: c.uids.slice(0, n), labels: c.labels.slice(0, n),
+    x: c.x.slice(0, n), y: c.y.slice(0, n), level: c.level.slice(0, n), icon: c.icon.slice(0, n), alwaysLabel: c.alwaysLabel.slice(0, n),
+  };
+}
+
+function placed(layer: MarkerLayer) {
+  return {
+    drawn: Array.from(layer.drawn.subarray(0, layer.drawnCount)),
+    layoutX: Array.from(layer.layoutX.subarray(0, layer.drawnCount)),
+    particles: layer.container.particleChildren.length,
+  };
+}
+
+/** What a fresh layer with the same markers, filter, level and selection places for a view. */
+function fresh(layer: MarkerLayer, view: { x: number; y: number; zoom: number }, level: number, selected: number) {
+  const other = new MarkerLayer(map, atlas);
+  other.setMarkers(snapshot(layer));
+  other.setFilter(layer.filtered());
+  other.setLevel(level);
+  other.setSelected(selected);
+  other.update(view, viewport);
+  const result = placed(other);
+  other.dispose();
+  return result;
+}
+
+function setup(n = 10_000, view = { x: 2200, y: 1600, zoom: 0.5 }) {
+  const layer = new MarkerLayer(map, atlas);
+  const cols = columns(n);
+  layer.setMarkers(cols);
+  layer.setLevel(levels[0]);
+  layer.setFilter(Uint32Array.from({ length: n }, (_, i) => i).filter((i) => i % 10 !== 0));
+  expect(layer.update(view, viewport)).toBe(true);
+  return { layer, cols, view };
+}
+
+describe('MarkerLayer edits', () => {
+  it('an upsert, an append and a remove neither rebuild the indices nor place again', () => {
+    const { layer, view } = setup();
+    const { rebuilds, placements } = layer.counters;
+    expect(rebuilds).toBe(1);
+    const rand = rng(5);
+    // Move a placed marker to the view's centre, append one there, remove another placed one.
+    const placedOne = layer.drawn[0];
+    expect(layer.upsert(placedOne, { ...randomRow(rand, `m${placedOne}`), x: 2200, y: 1600 })).not.toBeNull();
+    layer.upsert(layer.size, { ...randomRow(rand, 'new'), x: 2210, y: 1610 });
+    layer.remove(layer.drawn[3]);
+    expect(layer.update(view, viewport)).toBe(false); // the placement still serves
+    expect(layer.counters.rebuilds).toBe(rebuilds);
+    expect(layer.counters.placements).toBe(placements);
+    expect(layer.counters.patches).toBeGreaterThan(0);
+    expect(placed(layer)).toEqual(fresh(layer, view, levels[0], -1));
+  });
+
+  it('matches a fresh layer after many random edits, thinned and unthinned, with a selection', () => {
+    for (const zoom of [0.2, 0.5, 1.3, 6]) {
+      const view = { x: 2000, y: 1500, zoom };
+      const { layer } = setup(4000, view);
+      const rand = rng(Math.round(zoom * 100));
+      const selected = layer.drawn[Math.floor(layer.drawnCount / 2)];
+      layer.setSelected(selected);
+      layer.update(view, viewport);
+      const { rebuilds, placements } = layer.counters;
+      for (let step = 0; step < 300; step++) {
+        const r = rand();
+        const i = Math.floor(rand() * layer.size);
+        // Edits near the view, so they touch the placement.
+        const near = (row: MarkerRow): MarkerRow => ({ ...row, x: view.x + (row.x - 2200) / (zoom * 2), y: view.y + (row.y - 1600) / (zoom * 2) });
+        if (r < 0.45) layer.upsert(i, near(randomRow(rand, `m${i}`)));
+        else if (r < 0.6) layer.upsert(i, near(randomRow(rand, `m${i}`)), rand() < 0.5);
+        else if (r < 0.75) layer.upsert(layer.size, near(randomRow(rand, `n${step}`)));
+        else if (r < 0.9) layer.remove(i);
+        else {
+          const flip = Math.floor(rand() * layer.size);
+          const set = new Set(layer.filtered());
+          if (set.has(flip)) set.delete(flip);
+          else set.add(flip);
+          layer.setFilter(Uint32Array.from(set));
+        }
+      }
+      expect(layer.update(view, viewport)).toBe(false);
+      expect(layer.counters.rebuilds).toBe(rebuilds);
+      expect(layer.counters.placements).toBe(placements);
+      const sel = layer.markers!.uids[selected] === '' ? -1 : selected;
+      expect(placed(layer)).toEqual(fresh(layer, view, levels[0], sel));
+      // Zooming and panning away place again from the edited indices, still as a fresh layer would.
+      const moved = { x: 1000, y: 900, zoom: zoom * 1.5 };
+      expect(layer.update(moved, viewport)).toBe(true);
+      expect(layer.counters.rebuilds).toBe(rebuilds);
+      expect(placed(layer)).toEqual(fresh(layer, moved, levels[0], sel));
+      layer.dispose();
+    }
+  });
+
+  it('the next setFilter after an upsert, differing by that marker, costs no rebuild', () => {
+    const { layer, view } = setup();
+    const before = layer.filtered();
+    // An appended marker that does not pass, then the worker's filter that adds it.
+    const index = layer.size;
+    layer.upsert(index, { ...randomRow(rng(9), 'late'), x: 2200, y: 1600 }, false);
+    expect(layer.filtered()).toEqual(before);
+    const with1 = Uint32Array.from([...before, index]);
+    layer.setFilter(with1);
+    expect(layer.filtered()).toEqual(with1);
+    // The same list again changes nothing.
+    expect(layer.setFilter(with1)).toBeNull();
+    expect(layer.counters.rebuilds).toBe(1);
+    expect(layer.counters.placements).toBe(1);
+    expect(placed(layer)).toEqual(fresh(layer, view, levels[0], -1));
+  });
+
+  it('a filter differing by more than INCREMENTAL_FILTER_MAX markers rebuilds', () => {
+    const { layer, view } = setup(2000);
+    const all = layer.filtered();
+    layer.setFilter(all.slice(0, all.length - INCREMENTAL_FILTER_MAX - 1));
+    layer.update(view, viewport);
+    expect(layer.counters.rebuilds).toBe(2);
+    expect(placed(layer)).toEqual(fresh(layer, view, levels[0], -1));
+  });
+
+  it('keeps passing state: a replaced marker keeps it, a new or refilled slot passes, `passes` decides', () => {
+    const { layer } = setup(100);
+    const has = (i: number) => layer.filtered().includes(i);
+    const rand = rng(1);
+    expect(has(10)).toBe(false);
+    layer.upsert(10, randomRow(rand, 'm10'));
+    expect(has(10)).toBe(false);
+    layer.upsert(11, randomRow(rand, 'm11'));
+    expect(has(11)).toBe(true);
+    layer.upsert(11, randomRow(rand, 'm11'), false);
+    expect(has(11)).toBe(false);
+    layer.upsert(100, randomRow(rand, 'new'));
+    expect(has(100)).toBe(true);
+    layer.remove(12);
+    expect(has(12)).toBe(false);
+    expect(layer.markers!.uids[12]).toBe('');
+    // An emptied slot never passes a filter, even if a stale list names it.
+    layer.setFilter(Uint32Array.from({ length: 101 }, (_, i) => i));
+    expect(has(12)).toBe(false);
+    layer.upsert(12, randomRow(rand, 'm12'));
+    expect(has(12)).toBe(true);
+  });
+
+  it('never writes to the columns it was given, and grows its own with spare capacity', () => {
+    const cols = columns(1000);
+    const uids = [...cols.uids];
+    const x = cols.x.slice();
+    const layer = new MarkerLayer(map, atlas);
+    layer.setMarkers(cols);
+    layer.update({ x: 2200, y: 1600, zoom: 0.5 }, viewport);
+    layer.upsert(0, { ...markerRowAt(cols, 0), x: 1 });
+    layer.remove(1);
+    const buffers = new Set<ArrayBufferLike>();
+    const rand = rng(2);
+    for (let k = 0; k < 5000; k++) {
+      layer.upsert(layer.size, randomRow(rand, `a${k}`));
+      buffers.add(layer.markers!.x.buffer);
+    }
+    expect(cols.uids).toEqual(uids);
+    expect(cols.x).toEqual(x);
+    expect(layer.size).toBe(6000);
+    expect(layer.markers!.uids.length).toBe(6000);
+    expect(layer.markers!.x.length).toBeGreaterThanOrEqual(6000);
+    // Doubling: a handful of reallocations for 5000 appends (amortised O(1) each).
+    expect(buffers.size).toBeLessThanOrEqual(4);
+    expect(layer.counters.rebuilds).toBe(1);
+  });
+
+  it('drops the selection of a removed marker without placing again', () => {
+    const { layer, view } = setup(3000);
+    const sel = layer.drawn[5];
+    layer.setSelected(sel);
+    layer.update(view, viewport);
+    const placements = layer.counters.placements;
+    expect(layer.drawn[layer.drawnCount - 1]).toBe(sel); // drawn on top
+    layer.upsert(sel, { ...markerRowAt(layer.markers!, sel), x: view.x + 5 });
+    expect(layer.drawn[layer.drawnCount - 1]).toBe(sel);
+    expect(layer.isDrawn(sel)).toBe(true);
+    layer.remove(sel);
+    expect(layer.isDrawn(sel)).toBe(false);
+    expect(layer.counters.placements).toBe(placements);
+    expect(placed(layer)).toEqual(fresh(layer, view, levels[0], -1));
+  });
+
+  it('edits before the first placement only wait for it', () => {
+    const layer = new MarkerLayer(map, atlas);
+    layer.setMarkers(columns(500));
+    expect(layer.upsert(500, randomRow(rng(4), 'early'))).toBeNull();
+    expect(layer.remove(3)).toBeNull();
+    layer.update({ x: 2200, y: 1600, zoom: 0.5 }, viewport);
+    expect(layer.counters.rebuilds).toBe(1);
+    expect(placed(layer)).toEqual(fresh(layer, { x: 2200, y: 1600, zoom: 0.5 }, map.defaultLevel, -1));
+    expect(() => layer.upsert(9999, randomRow(rng(4), 'x'))).toThrow(RangeError);
+  });
+
+  it('warns about out-of-range filter indices', () => {
+    const warn = vi.spyOn(console, 'warn').mockImplementation(() => undefined);
+    const { layer } = setup(50);
+    layer.setFilter(Uint32Array.from([1, 2, 99]));
+    expect(warn).toHaveBeenCalledWith(expect.stringMatching(/1 filter indices out of range/));
+    expect(Array.from(layer.filtered())).toEqual([1, 2]);
+    warn.mockRestore();
+  });
+});
