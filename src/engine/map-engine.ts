@@ -27,7 +27,7 @@ import { PlayerLayer } from './player-layer';
 import { TileLayer } from './tile-layer';
 import { createWorkerTileFetcher, type WorkerTileFetcher } from './tile-fetch-protocol';
 import type {
-  CameraView, EngineEvents, EngineOptions, FrameStats, MapEngineApi, MarkerColumns, MarkerState, PlayerMarker,
+  CameraView, EngineEvents, EngineOptions, FrameStats, MapEngineApi, MarkerColumns, MarkerRow, MarkerState, PlayerMarker,
 } from './types';
 
 export const DEFAULT_TILE_BUDGET = 192 * 1024 * 1024;
@@ -90,6 +90,8 @@ export class MapEngine implements MapEngineApi {
   private level: number;
   private hovered = -1;
   private selected = -1;
+  /** uid of the selected marker (kept while it is absent: a marker selected before it arrives). */
+  private selectedUid: string | null = null;
   private zoomEnabled = true;
   private markersSet = false;
   private cameraDirty = true;
@@ -161,17 +163,62 @@ export class MapEngine implements MapEngineApi {
 
   setMarkers(columns: MarkerColumns): void {
     this.markers.setMarkers(columns);
-    this.uidIndex = new Map(columns.uids.map((uid, i) => [uid, i]));
+    this.uidIndex = new Map();
+    columns.uids.forEach((uid, i) => {
+      if (uid !== '') this.uidIndex.set(uid, i);
+    });
     this.hovered = -1;
-    this.selected = -1;
-    this.markers.setSelected(-1);
+    this.selected = this.selectedUid === null ? -1 : (this.uidIndex.get(this.selectedUid) ?? -1);
+    this.markers.setSelected(this.selected);
     this.labels.reset();
     this.markersSet = true;
     this.markDirty();
   }
 
   setFilter(indices: Uint32Array): void {
-    this.markers.setFilter(indices);
+    // A list that differs by a few markers (an edit) is applied in place: no rebuild.
+    const change = this.markers.setFilter(indices);
+    if (change) this.hits.apply(change);
+    this.markDirty();
+  }
+
+  upsertMarker(index: number, row: MarkerRow, passes?: boolean): void {
+    const cols = this.markers.markers;
+    const size = this.markers.size;
+    if (!cols || !Number.isInteger(index) || index < 0 || index > size || !Number.isFinite(row.x) || !Number.isFinite(row.y)) {
+      console.warn(`raidmap: upsertMarker(${index}, ${row.uid}) ignored: ${cols ? `index out of 0…${size} or position not finite` : 'no markers set yet'}`);
+      return;
+    }
+    const oldUid = index < size ? cols.uids[index] : '';
+    const oldLabel = index < size ? cols.labels[index] : '';
+    const change = this.markers.upsert(index, row, passes);
+    if (oldUid !== '' && oldUid !== row.uid && this.uidIndex.get(oldUid) === index) this.uidIndex.delete(oldUid);
+    this.uidIndex.set(row.uid, index);
+    if (oldLabel !== row.label) this.labels.forget(index);
+    if (change) this.hits.apply(change);
+    // The selection follows the uid: a slot given to another marker loses it, the selected uid arriving gains it.
+    const selected = this.selectedUid === null ? -1 : (this.uidIndex.get(this.selectedUid) ?? -1);
+    if (selected !== this.selected) {
+      this.selected = selected;
+      this.markers.setSelected(selected);
+    }
+    this.markDirty();
+  }
+
+  removeMarker(index: number): void {
+    const cols = this.markers.markers;
+    if (!cols || !Number.isInteger(index) || index < 0 || index >= this.markers.size) {
+      console.warn(`raidmap: removeMarker(${index}) ignored: ${cols ? `index out of 0…${this.markers.size - 1}` : 'no markers set yet'}`);
+      return;
+    }
+    const uid = cols.uids[index];
+    const change = this.markers.remove(index);
+    if (uid !== '' && this.uidIndex.get(uid) === index) this.uidIndex.delete(uid);
+    this.labels.forget(index);
+    if (change) this.hits.apply(change);
+    if (this.hovered === index) this.hovered = -1;
+    // The layer dropped its selection of the removed marker; the uid stays selected should it come back.
+    if (this.selected === index) this.selected = -1;
     this.markDirty();
   }
 
@@ -205,6 +252,7 @@ export class MapEngine implements MapEngineApi {
   }
 
   setSelected(uid: string | null): void {
+    this.selectedUid = uid;
     this.selected = uid === null ? -1 : (this.uidIndex.get(uid) ?? -1);
     this.markers.setSelected(this.selected);
     this.markDirty();

@@ -5,22 +5,12 @@
 import type { MapDefinition } from '../domain/maps';
 import type { LabelMode } from '../domain/settings';
 import type { TileManifest } from '../domain/tiles';
+import type { MarkerColumns, MarkerRow } from '../domain/marker-columns';
 import type { ToolFactory } from '../tools/tool-manager';
 
-/** Column-wise marker data for the whole map, as the worker produces it (one row per marker). */
-export interface MarkerColumns {
-  uids: string[];
-  /** Map pixels. */
-  x: Float32Array;
-  y: Float32Array;
-  level: Int16Array;
-  /** Index into SUBCATEGORIES (src/domain/categories.ts): picks the icon. */
-  icon: Uint8Array;
-  /** Label text in the current language. */
-  labels: string[];
-  /** 1 where the label always shows (extractions), 0 where it shows on hover only. */
-  alwaysLabel: Uint8Array;
-}
+/** Column-wise marker data (src/domain/marker-columns.ts), re-exported for engine code. */
+export type { MarkerColumns, MarkerRow };
+
 
 export interface CameraView {
   /** Map-pixel point at the centre of the canvas. */
@@ -95,6 +85,14 @@ export interface MapEngineApi {
   setMarkers(columns: MarkerColumns): void;
   /** Indices (into the columns) of markers that pass the filters; others are not drawn. */
   setFilter(indices: Uint32Array): void;
+  /**
+   * Adds (index === marker count) or replaces (index < count) one marker without a full
+   * rebuild. `passes`: whether it passes the current filter (the worker's upsert says);
+   * omitted, a replaced marker keeps its filter state and a new (or emptied) slot passes.
+   */
+  upsertMarker(index: number, row: MarkerRow, passes?: boolean): void;
+  /** Empties one marker's slot (indices of the others stay): it is no longer drawn or filtered in. */
+  removeMarker(index: number): void;
   setLevel(num: number): void;
   setPlayer(player: PlayerMarker | null, ping: boolean): void;
   setMarkerScale(scale: number): void;

@@ -3,7 +3,31 @@
  * it is given and answers with simple, exact math: screen = (map − centre) · zoom + size / 2.
  */
 import { SUBCATEGORIES } from '../../../domain/categories';
-import type { CameraView, EngineEvents, MapEngineApi, MarkerColumns, MarkerState } from '../../../engine/types';
+import type { CameraView, EngineEvents, MapEngineApi, MarkerColumns, MarkerRow, MarkerState } from '../../../engine/types';
+
+/** A copy of `c` with row `index` set (index === length appends), as the engine's upsertMarker keeps it. */
+function withRow(c: MarkerColumns, index: number, row: MarkerRow): MarkerColumns {
+  const n = Math.max(c.uids.length, index + 1);
+  const put = <T extends Float32Array | Int16Array | Uint8Array>(old: T, next: T, value: number): T => {
+    next.set(old);
+    next[index] = value;
+    return next;
+  };
+  const uids = [...c.uids];
+  const labels = [...c.labels];
+  uids[index] = row.uid;
+  labels[index] = row.label;
+  return {
+    uids,
+    labels,
+    x: put(c.x, new Float32Array(n), row.x),
+    y: put(c.y, new Float32Array(n), row.y),
+    level: put(c.level, new Int16Array(n), row.level),
+    icon: put(c.icon, new Uint8Array(n), row.icon),
+    alwaysLabel: put(c.alwaysLabel, new Uint8Array(n), row.alwaysLabel),
+  };
+}
+
 
 type Listener = (payload: never) => void;
 
@@ -48,6 +72,25 @@ export function createFakeEngine(size = { width: 1000, height: 800 }, view: Came
     setFilter(indices) {
       record('setFilter', indices);
       engine.filter = indices;
+    },
+    upsertMarker(index, row, passes) {
+      record('upsertMarker', index, row, passes);
+      const c = engine.columns;
+      if (!c || index < 0 || index > c.uids.length) return;
+      const fresh = index === c.uids.length || c.uids[index] === '';
+      const filter = new Set(engine.filter ?? []);
+      const pass = passes ?? (fresh ? true : filter.has(index));
+      engine.columns = withRow(c, index, row);
+      if (pass) filter.add(index);
+      else filter.delete(index);
+      engine.filter = Uint32Array.from([...filter].sort((a, b) => a - b));
+    },
+    removeMarker(index) {
+      record('removeMarker', index);
+      const c = engine.columns;
+      if (!c || index < 0 || index >= c.uids.length) return;
+      engine.columns = withRow(c, index, { uid: '', x: 0, y: 0, level: 0, icon: 0, label: '', alwaysLabel: 0 });
+      engine.filter = (engine.filter ?? new Uint32Array()).filter((i) => i !== index);
     },
     setLevel(num) {
       record('setLevel', num);
