@@ -17,6 +17,13 @@ export default tseslint.config(
       'no-restricted-imports': ['error', { patterns: [{ group: uiLayers, message: 'domain/engine/tools/workers must not import UI, state or API code' }] }],
     },
   },
+  // The engine hosts the interaction machinery; the concrete tools (src/tools) plug into it, never the other way round.
+  {
+    files: ['src/engine/**'],
+    rules: {
+      'no-restricted-imports': ['error', { patterns: [{ group: [...uiLayers, '**/tools/**'], message: 'the engine must not import UI, state, API code or concrete tools' }] }],
+    },
+  },
   {
     files: ['src/domain/**'],
     rules: {

@@ -2,7 +2,7 @@
  * DOM input → normalised tool events (screen CSS px relative to the element, ms timestamps).
  * Pointer capture keeps a drag going outside the canvas; the wheel never scrolls the page.
  */
-import type { Modifiers, ToolEvent } from '../tools/events';
+import type { Modifiers, ToolEvent } from './interaction/events';
 import { wheelDeltaPx } from './kernels/camera';
 
 const modifiers = (e: { altKey: boolean; shiftKey: boolean; ctrlKey: boolean; metaKey: boolean }): Modifiers => ({

@@ -10,8 +10,8 @@ import { Application, Container, Graphics } from 'pixi.js';
 import { SUBCATEGORIES } from '../domain/categories';
 import type { MapDefinition } from '../domain/maps';
 import type { LabelMode } from '../domain/settings';
-import type { ToolContext } from '../tools/events';
-import { ToolManager, type ToolFactory } from '../tools/tool-manager';
+import { hitHandle, hitShape, shapeHandles, type DrawnShape } from '../domain/shapes';
+import { NO_EDITOR, RootState, StateNode, type EditHandle, type ToolContext, type ToolFactory, type ToolHost, type ToolShape } from './interaction';
 import { Camera } from './camera';
 import { Emitter } from './emitter';
 import { FrameLoop } from './frame-loop';
@@ -24,6 +24,7 @@ import { ICON_PRIORITY } from './kernels/thinning';
 import { LabelLayer } from './label-layer';
 import { MarkerLayer } from './marker-layer';
 import { PlayerLayer } from './player-layer';
+import { ShapeLayer } from './shape-layer';
 import { TileLayer } from './tile-layer';
 import { createWorkerTileFetcher, type WorkerTileFetcher } from './tile-fetch-protocol';
 import type {
@@ -31,6 +32,8 @@ import type {
 } from './types';
 
 export const DEFAULT_TILE_BUDGET = 192 * 1024 * 1024;
+/** How near (CSS px) a press must be to a shape's stroke or a handle to hit it. */
+const HIT_TOLERANCE_CSS = 8;
 
 /** The tile side of an engine, started before its renderer (see startTiles). */
 export interface StartedTiles {
@@ -79,7 +82,14 @@ export class MapEngine implements MapEngineApi {
   private readonly labels: LabelLayer;
   private readonly player = new PlayerLayer();
   private readonly hits: HitIndex;
-  private readonly tools: ToolManager;
+  private readonly tools: RootState;
+  private host: ToolHost = NO_EDITOR;
+  private readonly shapeLayer = new ShapeLayer();
+  private shapes: readonly ToolShape[] = [];
+  private selectedShapeId: string | null = null;
+  private handles: EditHandle[] = [];
+  private shapesDirty = true;
+  private context: ToolContext | null = null;
   private readonly input: DomInput;
   private readonly loop: FrameLoop;
   private readonly stats_ = new FrameStatsRecorder(600);
@@ -126,6 +136,7 @@ export class MapEngine implements MapEngineApi {
     this.world.addChild(this.tiles.container);
     this.selectionRing.circle(0, 0, 1).stroke({ color: 0xffd54a, width: 0.14 });
     this.selectionRing.visible = false;
+    this.overlay.addChild(this.shapeLayer.container);
     app.stage.addChild(this.world, this.selectionRing, this.markers.container, this.labels.container, this.player.container, this.overlay);
     app.stage.eventMode = 'none';
 
@@ -142,10 +153,12 @@ export class MapEngine implements MapEngineApi {
       this.cameraDirty = true;
       this.loop.invalidate();
     }));
-    this.tools = new ToolManager(this.toolContext());
-    this.unsubscribers.push(this.tools.onPathChange((path) => this.events.emit('toolchange', { path })));
+    const tools = options.tools && options.tools.length > 0 ? options.tools : [(ctx: ToolContext) => new InertPan(ctx)];
+    this.tools = new RootState(this.toolContext(), tools);
+    this.tools.enter();
+    this.unsubscribers.push(this.tools.onChange(() => this.events.emit('toolchange', { path: this.tools.path() })));
     this.input = new DomInput(app.canvas, (event) => {
-      this.tools.dispatch(event);
+      this.tools.handle(event);
       if (event.type === 'pointer_move' && this.events.has('pointermove')) {
         const m = this.camera_.toMap(event.screenX, event.screenY);
         this.events.emit('pointermove', { mapX: m.x, mapY: m.y, screenX: event.screenX, screenY: event.screenY });
@@ -320,12 +333,38 @@ export class MapEngine implements MapEngineApi {
     return this.tools.path();
   }
 
-  setTool(id: string): void {
-    this.tools.setTool(id);
+  setTool(id: string, info?: unknown): void {
+    this.tools.setTool(id, info);
   }
 
-  registerTool(id: string, factory: ToolFactory): void {
-    this.tools.register(id, factory);
+  registerTool(factory: ToolFactory): void {
+    this.tools.register(factory);
+  }
+
+  unregisterTool(id: string): void {
+    this.tools.unregister(id);
+  }
+
+  toggleEdit(): void {
+    this.tools.toggleEdit();
+  }
+
+  toggleMove(): void {
+    this.tools.toggleMove();
+  }
+
+  setToolHost(host: ToolHost): void {
+    this.host = host;
+  }
+
+  setShapes(shapes: readonly ToolShape[]): void {
+    this.shapes = shapes;
+    this.refreshHandles();
+  }
+
+  setSelectedShape(id: string | null): void {
+    this.selectedShapeId = id;
+    this.refreshHandles();
   }
 
   /** Screen-space container above everything, for tool overlays (shapes being drawn). */
@@ -341,7 +380,8 @@ export class MapEngine implements MapEngineApi {
     this.input.dispose();
     this.resizeObserver?.disconnect();
     for (const u of this.unsubscribers.splice(0)) u();
-    this.tools.dispose();
+    this.tools.exit();
+    this.shapeLayer.dispose();
     this.events.clear();
     // The renderer goes first, so no texture is destroyed while still bound for drawing.
     this.app.destroy({ removeView: true }, { children: true, texture: false });
@@ -416,6 +456,10 @@ export class MapEngine implements MapEngineApi {
         this.loop.invalidate();
       }
     }
+    if (cameraChanged || this.shapesDirty) {
+      this.shapesDirty = false;
+      this.shapeLayer.update((x, y) => this.camera_.toScreen(x, y), view.zoom);
+    }
     this.placeSelectionRing();
     const animating = this.player.update((x, y) => this.camera_.toScreen(x, y), now);
     const t1 = performance.now();
@@ -445,13 +489,27 @@ export class MapEngine implements MapEngineApi {
   }
 
   private toolContext(): ToolContext {
-    return {
+    if (this.context) return this.context;
+    // Screen tolerance of shape and handle hits (CSS px), in map pixels at the current zoom.
+    const tolerance = () => HIT_TOLERANCE_CSS / this.camera_.state.zoom;
+    const currentHost = () => this.host;
+    this.context = {
       panBy: (dx, dy) => this.camera_.panBy(dx, dy),
       zoomAt: (factor, x, y) => this.camera_.zoomAt(factor, x, y),
       isZoomEnabled: () => this.zoomEnabled,
+      zoom: () => this.camera_.state.zoom,
+      toMap: (x, y) => this.camera_.toMap(x, y),
+      toScreen: (x, y) => this.camera_.toScreen(x, y),
       hitTest: (x, y) => {
         const i = this.hits.hit(x, y);
         return i >= 0 ? (this.markers.markers?.uids[i] ?? null) : null;
+      },
+      hitShape: (x, y) => hitShape(this.shapes as readonly DrawnShape[], this.camera_.toMap(x, y), tolerance()),
+      hitHandle: (x, y) => (this.handles.length === 0 ? null : hitHandle(this.handles, this.camera_.toMap(x, y), tolerance())),
+      markerPosition: (uid) => {
+        const i = this.uidIndex.get(uid);
+        const cols = this.markers.markers;
+        return i === undefined || !cols ? null : { x: cols.x[i], y: cols.y[i] };
       },
       setHover: (uid) => {
         const i = uid === null ? -1 : (this.uidIndex.get(uid) ?? -1);
@@ -463,12 +521,53 @@ export class MapEngine implements MapEngineApi {
       setCursor: (cursor) => {
         this.app.canvas.style.cursor = cursor;
       },
-      toMap: (x, y) => this.camera_.toMap(x, y),
+      setPreview: (shape) => {
+        this.shapeLayer.setPreview(shape as DrawnShape | null);
+        this.shapesDirty = true;
+        this.loop.invalidate();
+      },
+      previewMarkerAt: (uid, mapX, mapY) => this.moveMarkerTo(uid, mapX, mapY),
       markerClick: (uid) => this.events.emit('markerclick', { uid }),
       mapClick: (mapX, mapY) => this.events.emit('mapclick', { mapX, mapY }),
       levelStep: (direction) => this.events.emit('levelstep', { direction }),
+      get host() {
+        return currentHost();
+      },
     };
+    return this.context;
   }
+
+  /** The selected shape's edit handles (control points and midpoints), for hits and drawing. */
+  private refreshHandles(): void {
+    const selected = this.selectedShapeId === null ? undefined : this.shapes.find((s) => s.id === this.selectedShapeId);
+    this.handles = selected ? shapeHandles(selected as DrawnShape) : [];
+    this.shapeLayer.setShapes(this.shapes as readonly DrawnShape[]);
+    this.shapeLayer.setSelected(selected ? selected.id : null);
+    this.shapeLayer.setHandles(this.handles, -1);
+    this.shapesDirty = true;
+    this.loop.invalidate();
+  }
+
+  /** Draws a marker at another point without touching the worker or the server (a drag preview). */
+  private moveMarkerTo(uid: string, mapX: number, mapY: number): void {
+    const i = this.uidIndex.get(uid);
+    const cols = this.markers.markers;
+    if (i === undefined || !cols) return;
+    this.upsertMarker(i, {
+      uid,
+      x: mapX,
+      y: mapY,
+      level: cols.level[i],
+      icon: cols.icon[i],
+      label: cols.labels[i],
+      alwaysLabel: cols.alwaysLabel[i] ? 1 : 0,
+    });
+  }
+}
+
+/** The pan tool of a bare engine (no tools given): the map neither pans nor clicks. */
+class InertPan extends StateNode {
+  readonly id = 'pan';
 }
 
 function rendererName(name: string): 'webgl' | 'webgpu' | 'canvas' {

@@ -6,19 +6,14 @@ import type { MapDefinition } from '../domain/maps';
 import type { LabelMode } from '../domain/settings';
 import type { TileManifest } from '../domain/tiles';
 import type { MarkerColumns, MarkerRow } from '../domain/marker-columns';
-import type { ToolFactory } from '../tools/tool-manager';
+import type { ToolFactory, ToolHost, ToolShape, EditHandle } from './interaction';
+import type { CameraView } from './kernels/camera-view';
 
 /** Column-wise marker data (src/domain/marker-columns.ts), re-exported for engine code. */
 export type { MarkerColumns, MarkerRow };
 
-
-export interface CameraView {
-  /** Map-pixel point at the centre of the canvas. */
-  x: number;
-  y: number;
-  /** CSS pixels per map pixel. */
-  zoom: number;
-}
+export type { CameraView };
+export type { EditHandle, ToolFactory, ToolHost, ToolShape };
 
 export interface PlayerMarker {
   mapX: number;
@@ -75,6 +70,11 @@ export interface EngineOptions {
   iconUrl: (slug: string) => string;
   /** Texture memory budget for tiles, in bytes (default 192 MiB). */
   tileBudgetBytes?: number;
+  /**
+   * The interaction tools (src/tools/): at least `pan`. The engine hosts the state tree and
+   * never imports a concrete tool. Default: none but a pan that does nothing (a bare scene).
+   */
+  tools?: readonly ToolFactory[];
 }
 
 export type { LabelMode };
@@ -110,11 +110,21 @@ export interface MapEngineApi {
   stats(): FrameStats;
   on<K extends keyof EngineEvents>(event: K, listener: (payload: EngineEvents[K]) => void): () => void;
   resize(): void;
-  /** Current interaction state path, e.g. `pan.idle` / `pan.dragging`. */
+  /** Current interaction state path without the root, e.g. `pan.idle`, `draw.rect.drawing`. */
   toolPath(): string;
-  /** Switches the interaction tool (`pan` is built in; others are registered first). */
-  setTool(id: string): void;
-  /** Adds an interaction tool (admin draw / edit / move) without changing the engine. */
-  registerTool(id: string, factory: ToolFactory): void;
+  /** Switches the interaction tool; `info` goes to its enter hook (e.g. `{ shape: 'rect' }` for draw). */
+  setTool(id: string, info?: unknown): void;
+  /** Adds (or replaces) an interaction tool (admin draw / edit / move) without changing the engine. */
+  registerTool(factory: ToolFactory): void;
+  /** Removes a tool (leaving it first when it is current); `pan` stays. */
+  unregisterTool(id: string): void;
+  /** The edit toggle and key m as transitions of the state tree (spec §4). */
+  toggleEdit(): void;
+  toggleMove(): void;
+  /** The page's editor commands that the tools call (default: a host that does nothing). */
+  setToolHost(host: ToolHost): void;
+  /** The drawn shapes (map pixels), the selected one and its edit handles. */
+  setShapes(shapes: readonly ToolShape[]): void;
+  setSelectedShape(id: string | null): void;
   dispose(): void;
 }

@@ -6,15 +6,9 @@
  *      ▲                   │ up (click if < 300 ms)       │ up / cancel
  *      └───────────────────┴──────────────────────────────┘
  */
+import { StateNode, type ToolContext, type ToolEventOf } from '../engine/interaction';
 import { isClick, movedBeyond, type PointerSample } from '../engine/kernels/hit';
-import type { ToolContext, ToolEventOf } from './events';
-import { StateNode } from './state-node';
-
-const sample = (e: { screenX: number; screenY: number; time: number }): PointerSample => ({
-  screenX: e.screenX,
-  screenY: e.screenY,
-  time: e.time,
-});
+import { Panning, sample } from './shared';
 
 class Idle extends StateNode {
   readonly id = 'idle';
@@ -64,40 +58,13 @@ class Pointing extends StateNode {
   }
 }
 
-class Dragging extends StateNode {
-  readonly id = 'dragging';
-  private last = { screenX: 0, screenY: 0 };
-
-  onEnter(info: unknown): void {
-    const { from, to } = info as { from: PointerSample; to: PointerSample };
-    this.ctx.setHover(null);
-    this.ctx.setCursor('grabbing');
-    // The press point, not the threshold crossing, is where the drag began: apply the whole delta.
-    this.last = from;
-    this.moveTo(to);
-  }
-
-  onPointerMove(e: ToolEventOf<'pointer_move'>): void {
-    this.moveTo(e);
-  }
-
-  onPointerUp(): void {
-    this.transition('idle');
-  }
-
-  onPointerCancel(): void {
-    this.transition('idle');
+class Dragging extends Panning {
+  constructor(ctx: ToolContext) {
+    super(ctx, 'dragging');
   }
 
   onExit(): void {
     this.ctx.setCursor('grab');
-  }
-
-  private moveTo(p: { screenX: number; screenY: number }): void {
-    const dx = p.screenX - this.last.screenX;
-    const dy = p.screenY - this.last.screenY;
-    this.last = { screenX: p.screenX, screenY: p.screenY };
-    if (dx !== 0 || dy !== 0) this.ctx.panBy(dx, dy);
   }
 }
 

@@ -1,14 +1,31 @@
 import { describe, expect, it } from 'vitest';
-import type { ToolContext, ToolEvent, ToolEventOf } from './events';
-import { StateNode } from './state-node';
-import { ToolManager } from './tool-manager';
+import { PanTool } from './pan-tool';
+import { NO_EDITOR, RootState, StateNode, type ToolContext, type ToolEvent, type ToolEventOf, type ToolFactory, type ToolHost } from '../engine/interaction';
+
+/** The state tree with the pan tool (and more), entered, as the engine builds it. */
+function tree(ctx: ToolContext, ...more: ToolFactory[]) {
+  const root = new RootState(ctx, [(c) => new PanTool(c), ...more]);
+  root.enter();
+  return Object.assign(root, {
+    dispatch: (e: ToolEvent) => void root.handle(e),
+    onPathChange: (listener: (path: string) => void) => root.onChange(() => listener(root.path())),
+  });
+}
 
 const mods = { altKey: false, shiftKey: false, ctrlKey: false, metaKey: false };
 
-function fakeContext(markerAt?: { x: number; y: number; uid: string }) {
+function fakeContext(markerAt?: { x: number; y: number; uid: string }, host: ToolHost = NO_EDITOR) {
   const calls: string[] = [];
   let zoomEnabled = true;
   const ctx: ToolContext = {
+    host,
+    zoom: () => 0.5,
+    toScreen: (x, y) => ({ x: x / 2, y: y / 2 }),
+    hitShape: () => null,
+    hitHandle: () => null,
+    markerPosition: () => null,
+    setPreview: () => undefined,
+    previewMarkerAt: () => undefined,
     panBy: (dx, dy) => void calls.push(`pan ${dx} ${dy}`),
     zoomAt: (f, x, y) => void calls.push(`zoom ${f} ${x} ${y}`),
     isZoomEnabled: () => zoomEnabled,
@@ -29,12 +46,12 @@ const ptr = (type: 'pointer_down' | 'pointer_move' | 'pointer_up', screenX: numb
 
 describe('pan tool', () => {
   it('starts in pan.idle', () => {
-    expect(new ToolManager(fakeContext().ctx).path()).toBe('pan.idle');
+    expect(tree(fakeContext().ctx).path()).toBe('pan.idle');
   });
 
   it('press → pointing, move past 5 px → dragging with the whole delta, release → idle', () => {
     const { ctx, calls } = fakeContext();
-    const tools = new ToolManager(ctx);
+    const tools = tree(ctx);
     const paths: string[] = [];
     tools.onPathChange((p) => paths.push(p));
     tools.dispatch(ptr('pointer_down', 100, 100, 0));
@@ -54,7 +71,7 @@ describe('pan tool', () => {
 
   it('a quick press and release on a marker is a marker click', () => {
     const { ctx, calls } = fakeContext({ x: 50, y: 60, uid: 'm1' });
-    const tools = new ToolManager(ctx);
+    const tools = tree(ctx);
     tools.dispatch(ptr('pointer_down', 52, 61, 1000));
     tools.dispatch(ptr('pointer_up', 53, 62, 1299));
     expect(calls).toContain('markerclick m1');
@@ -63,7 +80,7 @@ describe('pan tool', () => {
 
   it('a quick press on empty map is a map click in map pixels', () => {
     const { ctx, calls } = fakeContext({ x: 50, y: 60, uid: 'm1' });
-    const tools = new ToolManager(ctx);
+    const tools = tree(ctx);
     tools.dispatch(ptr('pointer_down', 300, 200, 0));
     tools.dispatch(ptr('pointer_up', 300, 200, 100));
     expect(calls).toContain('mapclick 600 400');
@@ -71,7 +88,7 @@ describe('pan tool', () => {
 
   it('a press held 300 ms or longer is not a click', () => {
     const { ctx, calls } = fakeContext({ x: 50, y: 60, uid: 'm1' });
-    const tools = new ToolManager(ctx);
+    const tools = tree(ctx);
     tools.dispatch(ptr('pointer_down', 50, 60, 0));
     tools.dispatch(ptr('pointer_up', 50, 60, 300));
     expect(calls.some((c) => c.includes('click'))).toBe(false);
@@ -80,7 +97,7 @@ describe('pan tool', () => {
 
   it('a drag that returns to its start is not a click', () => {
     const { ctx, calls } = fakeContext({ x: 50, y: 60, uid: 'm1' });
-    const tools = new ToolManager(ctx);
+    const tools = tree(ctx);
     tools.dispatch(ptr('pointer_down', 50, 60, 0));
     tools.dispatch(ptr('pointer_move', 70, 60, 50));
     tools.dispatch(ptr('pointer_move', 50, 60, 100));
@@ -90,7 +107,7 @@ describe('pan tool', () => {
 
   it('ignores secondary buttons and returns to idle on cancel', () => {
     const { ctx } = fakeContext();
-    const tools = new ToolManager(ctx);
+    const tools = tree(ctx);
     tools.dispatch({ ...(ptr('pointer_down', 1, 1, 0) as ToolEventOf<'pointer_down'>), button: 2 });
     expect(tools.path()).toBe('pan.idle');
     tools.dispatch(ptr('pointer_down', 1, 1, 0));
@@ -101,7 +118,7 @@ describe('pan tool', () => {
 
   it('hover over a marker sets the hover and a pointer cursor', () => {
     const { ctx, calls } = fakeContext({ x: 50, y: 60, uid: 'm1' });
-    const tools = new ToolManager(ctx);
+    const tools = tree(ctx);
     tools.dispatch(ptr('pointer_move', 51, 59, 0));
     expect(calls.slice(-2)).toEqual(['hover m1', 'cursor pointer']);
     tools.dispatch(ptr('pointer_move', 300, 300, 1));
@@ -114,7 +131,7 @@ describe('map-wide defaults', () => {
 
   it('wheel zooms one step around the cursor', () => {
     const { ctx, calls } = fakeContext();
-    const tools = new ToolManager(ctx);
+    const tools = tree(ctx);
     tools.dispatch(wheel(-100));
     tools.dispatch(wheel(100));
     expect(calls).toEqual(['cursor grab', 'zoom 2 10 20', 'zoom 0.5 10 20']);
@@ -122,7 +139,7 @@ describe('map-wide defaults', () => {
 
   it('Alt+wheel steps the level and never zooms', () => {
     const { ctx, calls } = fakeContext();
-    const tools = new ToolManager(ctx);
+    const tools = tree(ctx);
     tools.dispatch(wheel(-100, true));
     tools.dispatch(wheel(100, true));
     expect(calls.filter((c) => c.startsWith('zoom'))).toEqual([]);
@@ -131,7 +148,7 @@ describe('map-wide defaults', () => {
 
   it('wheel and double-click do nothing while zoom is disabled', () => {
     const { ctx, calls, setZoomEnabled } = fakeContext();
-    const tools = new ToolManager(ctx);
+    const tools = tree(ctx);
     setZoomEnabled(false);
     tools.dispatch(wheel(-100));
     tools.dispatch({ type: 'double_click', screenX: 5, screenY: 5, time: 0, ...mods });
@@ -156,28 +173,61 @@ describe('registering tools', () => {
       this.addChildren(new Marking(ctx));
     }
   }
+  const key = (k: string, extra: Partial<ToolEventOf<'key_down'>> = {}): ToolEvent => ({ type: 'key_down', key: k, time: 0, ...mods, ...extra });
 
   it('a new tool slots in, handles its events, and Escape returns to pan', () => {
     const { ctx, calls } = fakeContext();
-    const tools = new ToolManager(ctx);
-    tools.register('draw', (c) => new DrawTool(c));
+    const tools = tree(ctx);
+    tools.register((c) => new DrawTool(c));
     const paths: string[] = [];
     tools.onPathChange((p) => paths.push(p));
     tools.setTool('draw');
     expect(tools.path()).toBe('draw.idle');
     tools.dispatch(ptr('pointer_down', 7, 8, 0));
     expect(calls).toContain('mapclick 7 8');
-    tools.dispatch({ type: 'key_down', key: 'Escape', time: 0, ...mods });
+    tools.dispatch(key('Escape'));
     expect(tools.path()).toBe('pan.idle');
     expect(paths).toEqual(['draw.idle', 'pan.idle']);
   });
 
-  it('rejects unknown tools and mismatched ids with clear errors', () => {
-    const tools = new ToolManager(fakeContext().ctx);
+  it('rejects unknown tools and bad ids with clear errors, and needs a pan tool', () => {
+    const tools = tree(fakeContext().ctx);
     expect(() => tools.setTool('nope')).toThrow(/unknown tool "nope"/);
-    tools.register('edit', (c) => new DrawTool(c));
-    expect(() => tools.setTool('edit')).toThrow(/made a node with id "draw"/);
+    class Bad extends StateNode {
+      readonly id = 'Bad Id';
+    }
+    expect(() => tools.register((c) => new Bad(c))).toThrow(/invalid tool id/);
     expect(tools.path()).toBe('pan.idle');
-    expect(() => tools.register('Bad Id', (c) => new DrawTool(c))).toThrow(/invalid tool id/);
+    expect(() => new RootState(fakeContext().ctx, [])).toThrow(/needs a "pan" tool/);
+  });
+
+  it('m and l only act when the admin tools are registered', () => {
+    const tools = tree(fakeContext().ctx);
+    tools.dispatch(key('m'));
+    tools.dispatch(key('l'));
+    expect(tools.path()).toBe('pan.idle');
+  });
+
+  it('unregistering the current tool goes back to pan; pan itself stays', () => {
+    const tools = tree(fakeContext().ctx, (c) => new DrawTool(c));
+    tools.setTool('draw');
+    tools.unregister('draw');
+    expect(tools.path()).toBe('pan.idle');
+    expect(tools.has('draw')).toBe(false);
+    tools.unregister('pan');
+    expect(tools.has('pan')).toBe(true);
+  });
+
+  it('Ctrl+Z undoes and Ctrl+Shift+Z / Ctrl+Y redo through the host, only with admin tools', () => {
+    const done: string[] = [];
+    const host: ToolHost = { ...NO_EDITOR, undo: () => void done.push('undo'), redo: () => void done.push('redo') };
+    const visitor = tree(fakeContext(undefined, host).ctx);
+    visitor.dispatch(key('z', { ctrlKey: true }));
+    expect(done).toEqual([]);
+    const admin = tree(fakeContext(undefined, host).ctx, (c) => new DrawTool(c));
+    admin.dispatch(key('z', { ctrlKey: true }));
+    admin.dispatch(key('Z', { ctrlKey: true, shiftKey: true }));
+    admin.dispatch(key('y', { metaKey: true }));
+    expect(done).toEqual(['undo', 'redo', 'redo']);
   });
 });

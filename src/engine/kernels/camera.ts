@@ -3,7 +3,7 @@
  * centre of the viewport; zoom = CSS pixels per map pixel). Gestures produce deltas,
  * `clampView` is applied last.
  */
-import type { CameraView } from '../types';
+import type { CameraView } from './camera-view';
 
 export interface ViewportSize {
   /** CSS pixels. */

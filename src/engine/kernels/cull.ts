@@ -4,7 +4,7 @@
  * zoom stays and the view stays inside the placed area, a camera move only moves the
  * container: no query, no sort, no particle upload. Pure: returns rectangles and decisions.
  */
-import type { CameraView } from '../types';
+import type { CameraView } from './camera-view';
 import { visibleMapRect, type ViewportSize } from './camera';
 
 export interface MapRect {

@@ -3,7 +3,7 @@
  * and which already-loaded tiles stand in for missing ones. Pure: returns plans, no effects.
  */
 import { TILE_SIZE, Z_ONE_TO_ONE, tileGrid, tileScale, type TileManifest } from '../../domain/tiles';
-import type { CameraView } from '../types';
+import type { CameraView } from './camera-view';
 import { visibleMapRect, type ViewportSize } from './camera';
 
 export interface TileCoord {

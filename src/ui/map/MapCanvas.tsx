@@ -45,7 +45,7 @@ export function MapCanvas({ map, manifest, source, markers, handle, onError }: M
     let wiring: EngineWiring | null = null;
 
     loadEngineModule()
-      .then(({ createMapEngine }) => (cancelled ? null : createMapEngine({ container: host, map, manifest, tileBase: tileBase(), iconUrl })))
+      .then(({ createMapEngine, tools }) => (cancelled ? null : createMapEngine({ container: host, map, manifest, tileBase: tileBase(), iconUrl, tools: [tools.panTool] })))
       .then((created: MapEngineApi | null) => {
         if (!created) return;
         if (cancelled) {

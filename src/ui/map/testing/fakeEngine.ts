@@ -28,7 +28,6 @@ function withRow(c: MarkerColumns, index: number, row: MarkerRow): MarkerColumns
   };
 }
 
-
 type Listener = (payload: never) => void;
 
 export interface FakeEngine extends MapEngineApi {
@@ -147,12 +146,32 @@ export function createFakeEngine(size = { width: 1000, height: 800 }, view: Came
       record('resize');
     },
     toolPath: () => tool,
-    setTool(id) {
-      record('setTool', id);
-      tool = `${id}.idle`;
+    setTool(id, info) {
+      record('setTool', id, info);
+      const shape = (info as { shape?: string } | undefined)?.shape;
+      tool = id === 'draw' ? `draw.${shape ?? 'marker'}.idle` : `${id}.idle`;
+      listeners.get('toolchange')?.forEach((l) => (l as (p: { path: string }) => void)({ path: tool }));
     },
-    registerTool(id) {
-      record('registerTool', id);
+    registerTool(factory) {
+      record('registerTool', factory);
+    },
+    unregisterTool(id) {
+      record('unregisterTool', id);
+    },
+    toggleEdit() {
+      engine.setTool(tool.startsWith('edit.') ? 'pan' : 'edit');
+    },
+    toggleMove() {
+      engine.setTool(tool.startsWith('move.') ? 'pan' : 'move');
+    },
+    setToolHost(host) {
+      record('setToolHost', host);
+    },
+    setShapes(shapes) {
+      record('setShapes', shapes);
+    },
+    setSelectedShape(id) {
+      record('setSelectedShape', id);
     },
     dispose() {
       record('dispose');

@@ -19,7 +19,7 @@ export const HANDLER_NAMES = {
 } as const satisfies Record<ToolEventType, string>;
 
 type HandlerName<T extends ToolEventType> = (typeof HANDLER_NAMES)[T];
-export type StateHandlers = { [T in ToolEventType as HandlerName<T>]?: (event: ToolEventOf<T>) => void };
+export type StateHandlers = { [T in ToolEventType as HandlerName<T>]?: (event: ToolEventOf<T>) => void | boolean };
 
 export abstract class StateNode {
   abstract readonly id: string;
@@ -43,11 +43,26 @@ export abstract class StateNode {
   onEnter?(info: unknown): void;
   onExit?(): void;
 
+  /** Removes a child state (not the current one). */
+  protected removeChild(id: string): void {
+    if (this.currentChild?.id === id) throw new Error(`state "${this.id}" cannot remove its current child "${id}"`);
+    this.children.delete(id);
+    if (this.initialChild === id) this.initialChild = this.children.keys().next().value ?? null;
+  }
+
+  /** The child to start in; override to pick one from the transition's `info` (e.g. `draw` → `rect`). */
+  protected initialChildFor(_info: unknown): string | null {
+    return this.initialChild;
+  }
+
   enter(info?: unknown): void {
     this.onEnter?.(info);
-    if (this.initialChild) {
-      this.currentChild = this.children.get(this.initialChild)!;
-      this.currentChild.enter(info);
+    const first = this.initialChildFor(info);
+    if (first) {
+      const child = this.children.get(first);
+      if (!child) throw new Error(`state "${this.id}" has no child "${first}"`);
+      this.currentChild = child;
+      child.enter(info);
     }
   }
 
@@ -80,10 +95,11 @@ export abstract class StateNode {
   /** Dispatches an event depth-first; true when some state handled it. */
   handle(event: ToolEvent): boolean {
     if (this.currentChild?.handle(event)) return true;
-    const handler = (this as unknown as Record<string, ((e: ToolEvent) => void) | undefined>)[HANDLER_NAMES[event.type]];
+    const handler = (this as unknown as Record<string, ((e: ToolEvent) => void | boolean) | undefined>)[HANDLER_NAMES[event.type]];
     if (typeof handler !== 'function') return false;
-    handler.call(this, event);
-    return true;
+    // A handler that returns false passes the event on to its parent (e.g. a double-click on
+    // no handle falls through to the map-wide zoom).
+    return handler.call(this, event) !== false;
   }
 
   /** Dotted path of the current states, e.g. `pan.dragging`. */
@@ -91,7 +107,7 @@ export abstract class StateNode {
     return this.currentChild ? `${this.id}.${this.currentChild.path()}` : this.id;
   }
 
-  private root(): StateNode {
+  protected root(): StateNode {
     return this.parent ? this.parent.root() : this;
   }
 
@@ -100,7 +116,7 @@ export abstract class StateNode {
     return () => this.changeListeners.delete(listener);
   }
 
-  private notifyChange(): void {
+  protected notifyChange(): void {
     for (const l of this.changeListeners) l();
   }
 }

@@ -1,0 +1,148 @@
+/**
+ * The edit tool (the edit toggle, spec §4): select a drawn shape and change it through its
+ * handles (leaflet-geoman's vertex and middle markers).
+ *
+ *   edit.idle ──press on a handle──▶ edit.dragging_handle ──release──▶ edit.idle
+ *       │ press on a shape: select it; on a marker: open it; on empty map: drag pans (edit.panning)
+ *
+ * Dragging a control point moves it; dragging a segment's midpoint inserts a point there and
+ * drags it; a double-click on a point removes it; Delete removes the selected shape. Points are
+ * rounded as they move (the domain does it). One undo step per drag.
+ */
+import { insertPointAtMidpoint, movePoint, removePoint, type DrawnShape } from '../domain/shapes';
+import { StateNode, type EditHandle, type ToolContext, type ToolEventOf } from '../engine/interaction';
+import { isClick, movedBeyond, type PointerSample } from '../engine/kernels/hit';
+import { Panning, sample } from './shared';
+
+function selected(ctx: ToolContext): DrawnShape | null {
+  const id = ctx.host.selectedShape();
+  return id === null ? null : ((ctx.host.shapes().find((s) => s.id === id) as DrawnShape | undefined) ?? null);
+}
+
+class Idle extends StateNode {
+  readonly id = 'idle';
+
+  onEnter(): void {
+    this.ctx.setCursor('default');
+  }
+
+  onPointerMove(e: ToolEventOf<'pointer_move'>): void {
+    const onHandle = this.ctx.hitHandle(e.screenX, e.screenY);
+    const uid = onHandle ? null : this.ctx.hitTest(e.screenX, e.screenY);
+    this.ctx.setHover(uid);
+    const onShape = !onHandle && !uid && this.ctx.hitShape(e.screenX, e.screenY) !== null;
+    this.ctx.setCursor(onHandle ? 'move' : uid || onShape ? 'pointer' : 'default');
+  }
+
+  onPointerDown(e: ToolEventOf<'pointer_down'>): void {
+    if (e.button !== 0) return;
+    const handle = this.ctx.hitHandle(e.screenX, e.screenY);
+    if (handle) {
+      this.transition('dragging_handle', { handle });
+      return;
+    }
+    this.transition('pointing', sample(e));
+  }
+
+  onDoubleClick(e: ToolEventOf<'double_click'>): boolean {
+    const shape = selected(this.ctx);
+    const handle = this.ctx.hitHandle(e.screenX, e.screenY);
+    if (!shape || handle?.kind !== 'point') return false;
+    this.ctx.host.updateShape(removePoint(shape, handle.index), true);
+    return true;
+  }
+
+  onKeyDown(e: ToolEventOf<'key_down'>): boolean {
+    if (e.key !== 'Delete' && e.key !== 'Backspace') return false;
+    const id = this.ctx.host.selectedShape();
+    if (id === null) return false;
+    this.ctx.host.removeShape(id);
+    return true;
+  }
+}
+
+/** A press not on a handle: a click selects what is under it, a drag pans. */
+class Pointing extends StateNode {
+  readonly id = 'pointing';
+  private down: PointerSample = { screenX: 0, screenY: 0, time: 0 };
+
+  onEnter(info: unknown): void {
+    this.down = info as PointerSample;
+  }
+
+  onPointerMove(e: ToolEventOf<'pointer_move'>): void {
+    if (movedBeyond(this.down, e)) this.transition('panning', { from: this.down, to: sample(e) });
+  }
+
+  onPointerUp(e: ToolEventOf<'pointer_up'>): void {
+    if (isClick(this.down, sample(e))) {
+      const { screenX, screenY } = this.down;
+      const shapeId = this.ctx.hitShape(screenX, screenY);
+      const uid = shapeId ? null : this.ctx.hitTest(screenX, screenY);
+      this.ctx.host.selectShape(shapeId);
+      if (uid) this.ctx.markerClick(uid);
+      else if (!shapeId) {
+        const at = this.ctx.toMap(screenX, screenY);
+        this.ctx.mapClick(at.x, at.y);
+      }
+    }
+    this.transition('idle');
+  }
+
+  onPointerCancel(): void {
+    this.transition('idle');
+  }
+}
+
+class DraggingHandle extends StateNode {
+  readonly id = 'dragging_handle';
+  private grabbed: EditHandle | null = null;
+  private shape: DrawnShape | null = null;
+  private changed = false;
+
+  onEnter(info: unknown): void {
+    this.grabbed = (info as { handle: EditHandle }).handle;
+    this.shape = selected(this.ctx);
+    this.changed = false;
+    this.ctx.setCursor('move');
+  }
+
+  onPointerMove(e: ToolEventOf<'pointer_move'>): void {
+    if (!this.shape || !this.grabbed) return;
+    const at = this.ctx.toMap(e.screenX, e.screenY);
+    if (this.grabbed.kind === 'mid') {
+      // The midpoint becomes a vertex after the segment's start, then moves as one.
+      this.shape = insertPointAtMidpoint(this.shape, this.grabbed.index, at);
+      this.grabbed = { kind: 'point', index: this.grabbed.index + 1, x: at.x, y: at.y };
+    } else {
+      this.shape = movePoint(this.shape, this.grabbed.index, at);
+    }
+    this.changed = true;
+    this.ctx.host.updateShape(this.shape, false);
+  }
+
+  onPointerUp(): void {
+    if (this.changed && this.shape) this.ctx.host.updateShape(this.shape, true);
+    this.changed = false;
+    this.transition('idle');
+  }
+
+  onPointerCancel(): void {
+    this.onPointerUp();
+  }
+
+  onExit(): void {
+    // Escape mid-drag keeps what was dragged so far, as one step.
+    if (this.changed && this.shape) this.ctx.host.updateShape(this.shape, true);
+    this.changed = false;
+  }
+}
+
+export class EditTool extends StateNode {
+  readonly id = 'edit';
+
+  constructor(ctx: ToolContext) {
+    super(ctx);
+    this.addChildren(new Idle(ctx), new Pointing(ctx), new DraggingHandle(ctx), new Panning(ctx));
+  }
+}

@@ -1,0 +1,52 @@
+/** Pieces the tools share: pointer samples, and a `panning` state for drags on empty map. */
+import type { ToolEventOf } from '../engine/interaction';
+import { StateNode } from '../engine/interaction';
+import type { PointerSample } from '../engine/kernels/hit';
+
+export const sample = (e: { screenX: number; screenY: number; time: number }): PointerSample => ({
+  screenX: e.screenX,
+  screenY: e.screenY,
+  time: e.time,
+});
+
+/**
+ * Dragging the map from a press on empty map (in pan, and in the idle states of edit and
+ * move). Entered with `{ from, to }`: the whole delta since the press is applied at once.
+ * Leaves to its sibling `idle`.
+ */
+export class Panning extends StateNode {
+  readonly id: string;
+  private last = { screenX: 0, screenY: 0 };
+
+  constructor(ctx: ConstructorParameters<typeof StateNode>[0], id = 'panning') {
+    super(ctx);
+    this.id = id;
+  }
+
+  onEnter(info: unknown): void {
+    const { from, to } = info as { from: PointerSample; to: PointerSample };
+    this.ctx.setHover(null);
+    this.ctx.setCursor('grabbing');
+    this.last = from;
+    this.moveTo(to);
+  }
+
+  onPointerMove(e: ToolEventOf<'pointer_move'>): void {
+    this.moveTo(e);
+  }
+
+  onPointerUp(): void {
+    this.transition('idle');
+  }
+
+  onPointerCancel(): void {
+    this.transition('idle');
+  }
+
+  private moveTo(p: { screenX: number; screenY: number }): void {
+    const dx = p.screenX - this.last.screenX;
+    const dy = p.screenY - this.last.screenY;
+    this.last = { screenX: p.screenX, screenY: p.screenY };
+    if (dx !== 0 || dy !== 0) this.ctx.panBy(dx, dy);
+  }
+}
