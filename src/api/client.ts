@@ -10,13 +10,16 @@ export class ApiError extends Error {
   /** The server's short error code (`error` field), or a client-side one. */
   readonly code: string;
   readonly url: string;
+  /** The server's parsed JSON error body, when it sent one (e.g. the current marker of a 409). */
+  readonly body: unknown;
 
-  constructor(url: string, status: number, code: string, message: string) {
+  constructor(url: string, status: number, code: string, message: string, body?: unknown) {
     super(message);
     this.name = 'ApiError';
     this.url = url;
     this.status = status;
     this.code = code;
+    this.body = body;
   }
 
   /** True when the server could not be reached at all. */
@@ -39,14 +42,15 @@ export function apiUrl(path: string): string {
 async function errorFrom(url: string, response: Response): Promise<ApiError> {
   let code = `http_${response.status}`;
   let message = response.statusText || `HTTP ${response.status}`;
+  let body: { error?: unknown; message?: unknown } | undefined;
   try {
-    const body = (await response.json()) as { error?: unknown; message?: unknown };
+    body = (await response.json()) as { error?: unknown; message?: unknown };
     if (typeof body?.error === 'string') code = body.error;
     if (typeof body?.message === 'string') message = body.message;
   } catch {
     // Not a JSON error body: keep the status text.
   }
-  return new ApiError(url, response.status, code, message);
+  return new ApiError(url, response.status, code, message, body);
 }
 
 /** Fetches `path` and returns the response when it is 2xx; throws ApiError otherwise. */

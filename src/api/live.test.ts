@@ -1,0 +1,143 @@
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import type { Marker } from '../domain/marker';
+import { setApiBase } from './client';
+import { parseMarkerChange, subscribeMarkerChanges, type LiveState, type MarkerChange } from './live';
+
+/** Just enough of EventSource: tests drive open, error and messages by hand. */
+class FakeEventSource {
+  static readonly CONNECTING = 0;
+  static readonly OPEN = 1;
+  static readonly CLOSED = 2;
+  static instances: FakeEventSource[] = [];
+
+  readyState = FakeEventSource.CONNECTING;
+  private readonly listeners = new Map<string, Set<(event: { data?: string }) => void>>();
+
+  constructor(readonly url: string) {
+    FakeEventSource.instances.push(this);
+  }
+
+  addEventListener(type: string, listener: (event: { data?: string }) => void): void {
+    (this.listeners.get(type) ?? this.listeners.set(type, new Set()).get(type)!).add(listener);
+  }
+
+  close(): void {
+    this.readyState = FakeEventSource.CLOSED;
+  }
+
+  emit(type: string, event: { data?: string } = {}): void {
+    for (const listener of this.listeners.get(type) ?? []) listener(event);
+  }
+
+  open(): void {
+    this.readyState = FakeEventSource.OPEN;
+    this.emit('open');
+  }
+
+  fail(givesUp = false): void {
+    this.readyState = givesUp ? FakeEventSource.CLOSED : FakeEventSource.CONNECTING;
+    this.emit('error');
+  }
+
+  send(data: unknown): void {
+    this.emit('marker', { data: typeof data === 'string' ? data : JSON.stringify(data) });
+  }
+}
+
+const marker: Marker = {
+  uid: 'm-1', map: 'customs', category: 'Loot', subCategory: 'Safe', level: 1, geometry: { x: 1, y: 2 },
+  name: 'Safe', desc: '', imgs: [], name_l10n: {}, desc_l10n: {}, questUid: null, itemsUid: [], version: 2,
+};
+
+describe('subscribeMarkerChanges', () => {
+  let warn: ReturnType<typeof vi.spyOn>;
+
+  beforeEach(() => {
+    FakeEventSource.instances = [];
+    vi.stubGlobal('EventSource', FakeEventSource);
+    warn = vi.spyOn(console, 'warn').mockImplementation(() => {});
+    setApiBase('http://api.test');
+  });
+
+  afterEach(() => {
+    vi.unstubAllGlobals();
+    vi.useRealTimers();
+    warn.mockRestore();
+    setApiBase('');
+  });
+
+  it('opens the map stream, passes valid changes on and reports its state', () => {
+    const changes: MarkerChange[] = [];
+    const states: LiveState[] = [];
+    const dispose = subscribeMarkerChanges('customs', (c) => changes.push(c), (s) => states.push(s));
+    const es = FakeEventSource.instances[0];
+    expect(es.url).toBe('http://api.test/api/be/live/markers?map=customs');
+    es.open();
+    es.send({ kind: 'upsert', map: 'customs', marker, by: 'admin1' });
+    es.send({ kind: 'remove', map: 'customs', uid: 'm-1', version: 3, by: null });
+    expect(changes).toEqual([
+      { kind: 'upsert', map: 'customs', marker, by: 'admin1' },
+      { kind: 'remove', map: 'customs', uid: 'm-1', version: 3, by: null },
+    ]);
+    // EventSource retries by itself: reconnecting, then connected again.
+    es.fail();
+    es.open();
+    dispose();
+    expect(states).toEqual(['connected', 'reconnecting', 'connected', 'off']);
+    expect(es.readyState).toBe(FakeEventSource.CLOSED);
+    es.send({ kind: 'remove', map: 'customs', uid: 'm-1', version: 4, by: null });
+    expect(changes).toHaveLength(2);
+  });
+
+  it('ignores and warns about malformed messages', () => {
+    const onChange = vi.fn();
+    subscribeMarkerChanges('customs', onChange);
+    const es = FakeEventSource.instances[0];
+    es.open();
+    for (const bad of ['not json', { kind: 'upsert', map: 'customs', marker: { uid: 'x' }, by: null }, { kind: 'remove', map: 'customs', uid: 'm-1', version: 1.5, by: null }, { kind: 'other', map: 'customs' }, [1], { kind: 'remove', map: 'woods', uid: 'm-1', version: 1, by: null }, { kind: 'remove', map: 'customs', uid: 'm-1', version: 1, by: 5 }]) {
+      es.send(bad);
+    }
+    expect(onChange).not.toHaveBeenCalled();
+    expect(warn).toHaveBeenCalledTimes(7);
+  });
+
+  it('opens a new stream after the browser gave up on one, backing off', () => {
+    vi.useFakeTimers();
+    const states: LiveState[] = [];
+    const dispose = subscribeMarkerChanges('customs', () => {}, (s) => states.push(s));
+    FakeEventSource.instances[0].fail(true);
+    expect(states).toEqual(['reconnecting']);
+    vi.advanceTimersByTime(1999);
+    expect(FakeEventSource.instances).toHaveLength(1);
+    vi.advanceTimersByTime(1);
+    expect(FakeEventSource.instances).toHaveLength(2);
+    FakeEventSource.instances[1].fail(true);
+    vi.advanceTimersByTime(3999);
+    expect(FakeEventSource.instances).toHaveLength(2);
+    vi.advanceTimersByTime(1);
+    FakeEventSource.instances[2].open();
+    expect(states).toEqual(['reconnecting', 'connected']);
+    FakeEventSource.instances[2].fail(true);
+    dispose();
+    vi.advanceTimersByTime(60_000);
+    expect(FakeEventSource.instances).toHaveLength(3);
+    expect(states.at(-1)).toBe('off');
+  });
+
+  it('is off where there is no EventSource', () => {
+    vi.stubGlobal('EventSource', undefined);
+    const states: LiveState[] = [];
+    const dispose = subscribeMarkerChanges('customs', () => {}, (s) => states.push(s));
+    dispose();
+    expect(states).toEqual(['off']);
+  });
+});
+
+describe('parseMarkerChange', () => {
+  it('accepts the two kinds and rejects anything else', () => {
+    expect(parseMarkerChange({ kind: 'upsert', map: 'customs', marker, by: null })).toMatchObject({ kind: 'upsert', marker: { uid: 'm-1' } });
+    expect(parseMarkerChange({ kind: 'upsert', map: 'woods', marker, by: null })).toBeNull();
+    expect(parseMarkerChange({ kind: 'remove', map: 'customs', uid: '', version: 1, by: null })).toBeNull();
+    expect(parseMarkerChange(null)).toBeNull();
+  });
+});

@@ -1,0 +1,119 @@
+/**
+ * Live marker changes (docs/EDITOR.md "API client"): the server's
+ * `GET /api/be/live/markers?map=` server-sent-events stream over the browser's EventSource,
+ * which reconnects by itself (the server asks for 2 s). Each `marker` event's data is a
+ * MarkerChange; a message of another shape is ignored with a console warning.
+ */
+import { markerSchema, type Marker } from '../domain/marker';
+import { apiUrl } from './client';
+
+/** What one committed write did to one map (server/db/markers.ts has the server's copy). */
+export type MarkerChange =
+  | { kind: 'upsert'; map: string; marker: Marker; by: string | null }
+  | { kind: 'remove'; map: string; uid: string; version: number; by: string | null };
+
+/** 'connected': the stream is open; 'reconnecting': it broke and is being re-opened; 'off': disposed (or no EventSource here). */
+export type LiveState = 'connected' | 'reconnecting' | 'off';
+
+/** When the browser gives up on a stream (it does on a non-200 answer), we open a new one after this long, doubling to the maximum. */
+const REOPEN_MIN_MS = 2000;
+const REOPEN_MAX_MS = 30_000;
+
+/** A MarkerChange from untrusted JSON, or null when it is not one. */
+export function parseMarkerChange(value: unknown): MarkerChange | null {
+  if (!value || typeof value !== 'object' || Array.isArray(value)) return null;
+  const v = value as Record<string, unknown>;
+  if (typeof v.map !== 'string' || !(v.by === null || typeof v.by === 'string')) return null;
+  if (v.kind === 'upsert') {
+    const parsed = markerSchema.safeParse(v.marker);
+    if (!parsed.success || parsed.data.map !== v.map) return null;
+    return { kind: 'upsert', map: v.map, marker: parsed.data, by: v.by };
+  }
+  if (v.kind === 'remove') {
+    if (typeof v.uid !== 'string' || v.uid === '' || typeof v.version !== 'number' || !Number.isInteger(v.version) || v.version < 0) return null;
+    return { kind: 'remove', map: v.map, uid: v.uid, version: v.version, by: v.by };
+  }
+  return null;
+}
+
+/**
+ * Listens to the marker changes of one map until the returned function is called. `onState`
+ * hears 'connected' when the stream opens, 'reconnecting' when it breaks (EventSource retries,
+ * or a new one is opened when the browser gave up) and 'off' once disposed. Changes missed
+ * while reconnecting are not replayed: on a 'connected' after 'reconnecting', reload the list.
+ */
+export function subscribeMarkerChanges(map: string, onChange: (change: MarkerChange) => void, onState?: (state: LiveState) => void): () => void {
+  let state: LiveState | null = null;
+  const report = (next: LiveState) => {
+    if (next === state) return;
+    state = next;
+    onState?.(next);
+  };
+  const Source = (globalThis as { EventSource?: typeof EventSource }).EventSource;
+  if (!Source) {
+    report('off');
+    return () => {};
+  }
+
+  const url = apiUrl(`/api/be/live/markers?map=${encodeURIComponent(map)}`);
+  let disposed = false;
+  let source: EventSource | null = null;
+  let reopenTimer: ReturnType<typeof setTimeout> | undefined;
+  let reopenDelay = REOPEN_MIN_MS;
+
+  const onMessage = (event: MessageEvent) => {
+    if (disposed) return;
+    let data: unknown;
+    try {
+      data = JSON.parse(String(event.data));
+    } catch {
+      console.warn('live: ignoring a marker event that is not JSON', event.data);
+      return;
+    }
+    const change = parseMarkerChange(data);
+    if (!change) {
+      console.warn('live: ignoring a marker event of an unknown shape', data);
+      return;
+    }
+    if (change.map !== map) {
+      console.warn(`live: ignoring a change of map "${change.map}" on the stream of "${map}"`);
+      return;
+    }
+    onChange(change);
+  };
+
+  const open = () => {
+    const es = new Source(url);
+    source = es;
+    es.addEventListener('open', () => {
+      if (disposed || source !== es) return;
+      reopenDelay = REOPEN_MIN_MS;
+      report('connected');
+    });
+    es.addEventListener('error', () => {
+      if (disposed || source !== es) return;
+      report('reconnecting');
+      if (es.readyState === Source.CLOSED) {
+        // The browser will not retry this one (an error answer): open a new one later.
+        es.close();
+        source = null;
+        reopenTimer = setTimeout(() => {
+          reopenTimer = undefined;
+          if (!disposed) open();
+        }, reopenDelay);
+        reopenDelay = Math.min(REOPEN_MAX_MS, reopenDelay * 2);
+      }
+    });
+    es.addEventListener('marker', onMessage as EventListener);
+  };
+
+  open();
+  return () => {
+    if (disposed) return;
+    disposed = true;
+    clearTimeout(reopenTimer);
+    source?.close();
+    source = null;
+    report('off');
+  };
+}
