@@ -26,26 +26,18 @@
  * - Image uploads go through the API as they are and are not undo steps (a sent file cannot
  *   be unsent; removing the image is an edit, which is).
  */
+import type { HistoryEntry } from '../api/admin';
 import { ApiError } from '../api/client';
 import type { MapId } from '../domain/maps';
 import type { Marker } from '../domain/marker';
+import { round4 } from '../domain/transform';
 import { createHistory, type HistoryDirection } from './history';
 import { applyRemoteChange, changeUid, type MarkerChange, type MarkerSink, type RemoteOutcome } from './live';
 
 export type { MarkerChange, MarkerSink, RemoteOutcome };
 
 /** One row of a marker's change history (`GET /api/be/admin/marker/:uid/history`). */
-export interface MarkerHistoryEntry {
-  id: number;
-  uid: string;
-  map: string;
-  action: 'add' | 'update' | 'delete';
-  user: string | null;
-  at: string;
-  version: number;
-  before: Marker | null;
-  after: Marker | null;
-}
+export type MarkerHistoryEntry = HistoryEntry;
 
 export interface UploadImageArgs {
   uid: string;
@@ -233,9 +225,6 @@ export function checkImageFile(file: Pick<File, 'type' | 'size' | 'name'>): Edit
   if (file.size > MAX_IMAGE_BYTES) return failure('fileSize', (file.size / (1024 * 1024)).toFixed(1));
   return null;
 }
-
-/** Map coordinates are stored with 4 decimals. */
-export const round4 = (value: number) => Math.round(value * 1e4) / 1e4;
 
 /** A plain deep copy (valtio proxies and worker copies alike). */
 function plain<T>(value: T): T {

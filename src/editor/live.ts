@@ -7,12 +7,11 @@
  *   conflict instead of overwriting the form.
  * - Anything else goes to the sink (upsert / remove). Never recorded in undo.
  */
+import type { MarkerChange } from '../api/live';
 import type { Marker } from '../domain/marker';
 
-/** One live event (`GET /api/be/live/markers?map=`; src/api/live.ts parses it). */
-export type MarkerChange =
-  | { kind: 'upsert'; map: string; marker: Marker; by: string | null }
-  | { kind: 'remove'; map: string; uid: string; version: number; by: string | null };
+/** One live event (`GET /api/be/live/markers?map=`, parsed by src/api/live.ts). */
+export type { MarkerChange };
 
 /** The page's copy of the markers (worker + engine); the wiring implements it. */
 export interface MarkerSink {

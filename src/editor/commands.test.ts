@@ -1,0 +1,354 @@
+import { describe, expect, it } from 'vitest';
+import { ApiError } from '../api/client';
+import type { Marker } from '../domain/marker';
+import { checkImageFile, createEditorCommands, EditorError, MAX_IMAGE_BYTES, patchMarker, sameMarker, type EditorCommandsOptions } from './commands';
+import { fakeServer, fakeSink, flush, marker, offline } from './testing/fakes';
+
+function setup(initial: Marker[] = [], options: Partial<EditorCommandsOptions> = {}) {
+  const server = fakeServer();
+  const stored = initial.map((m) => server.seed(m));
+  const page = fakeSink(stored);
+  let n = 0;
+  const commands = createEditorCommands({ api: server.api, sink: page.sink, mapId: 'customs', newUid: () => `new-${++n}`, now: () => 1000, ...options });
+  return { server, page, commands, stored };
+}
+
+const place = { mapX: 10.123456, mapY: 20.987654, level: 2, category: 'Keys', subCategory: 'Key Spawn' };
+
+describe('placeMarker', () => {
+  it('shows the marker at once, then replaces it with the server copy (its version)', async () => {
+    const { server, page, commands } = setup();
+    const release = server.hold();
+    const saving = commands.placeMarker(place);
+    await flush();
+    expect(page.markers.get('new-1')).toMatchObject({ uid: 'new-1', map: 'customs', level: 2, category: 'Keys', subCategory: 'Key Spawn', geometry: { x: 10.1235, y: 20.9877 } });
+    expect(page.markers.get('new-1')?.version).toBeUndefined();
+    expect(commands.getState().pending['new-1']).toEqual({ status: 'saving', error: null });
+    release();
+    const saved = await saving;
+    expect(saved).toMatchObject({ uid: 'new-1', version: 1 });
+    expect(page.markers.get('new-1')?.version).toBe(1);
+    expect(commands.getState().pending).toEqual({});
+    expect(commands.getState()).toMatchObject({ canUndo: true, canRedo: false, undoLabel: 'placeMarker' });
+    expect(server.writes()).toEqual([{ op: 'add', uid: 'new-1', body: expect.objectContaining({ uid: 'new-1', name: '', imgs: [] }) }]);
+    expect(server.writes()[0].body).not.toHaveProperty('version');
+  });
+
+  it('keeps a marker whose save failed on the map, marked failed; a retry saves it', async () => {
+    const { server, page, commands } = setup();
+    server.failNext('add', offline());
+    expect(await commands.placeMarker(place)).toBeNull();
+    expect(page.markers.has('new-1')).toBe(true);
+    expect(commands.getState().pending['new-1']).toEqual({ status: 'failed', error: expect.objectContaining({ code: 'offline' }) });
+    await commands.retrySave('new-1');
+    expect(commands.getState().pending).toEqual({});
+    expect(page.markers.get('new-1')?.version).toBe(1);
+    expect(server.writes().map((c) => c.op)).toEqual(['add', 'add']);
+  });
+
+  it('counts a 409 on retry with its own uid as saved (the first try got through, its answer was lost)', async () => {
+    const { server, page, commands } = setup();
+    server.failNext('add', offline(), true);
+    expect(await commands.placeMarker(place)).toBeNull();
+    expect(server.stored.has('new-1')).toBe(true);
+    await commands.retrySave('new-1');
+    expect(commands.getState().pending).toEqual({});
+    expect(page.markers.get('new-1')?.version).toBe(1);
+    // The second add answered 409 with the same marker: nothing more is sent.
+    expect(server.writes().map((c) => c.op)).toEqual(['add', 'add']);
+  });
+
+  it('says what the server said when it refused', async () => {
+    const { server, commands } = setup();
+    server.failNext('add', new ApiError('/x', 400, 'bad_request', 'level: must be a whole number'));
+    await commands.placeMarker(place);
+    expect(commands.getState().pending['new-1'].error).toMatchObject({ code: 'saveFailed', message: 'Not saved: level: must be a whole number' });
+  });
+
+  it('discards a failed add: it leaves the map', async () => {
+    const { server, page, commands } = setup();
+    server.failNext('add');
+    await commands.placeMarker(place);
+    await commands.discardFailed('new-1');
+    expect(page.markers.has('new-1')).toBe(false);
+    expect(commands.getState().pending).toEqual({});
+  });
+});
+
+describe('move, save, copy, delete and undo', () => {
+  it('moves in one step; undo sends the move back on the new version', async () => {
+    const { server, page, commands } = setup([marker('m1')]);
+    await commands.moveMarker('m1', { x: 150.55555, y: 250 });
+    expect(page.markers.get('m1')).toMatchObject({ geometry: { x: 150.5556, y: 250 }, version: 2 });
+    await commands.undo();
+    expect(server.writes().map((c) => [c.op, c.version, c.body?.geometry])).toEqual([
+      ['update', 1, { x: 150.5556, y: 250 }],
+      ['update', 2, { x: 100, y: 200 }],
+    ]);
+    expect(page.markers.get('m1')).toMatchObject({ geometry: { x: 100, y: 200 }, version: 3 });
+    expect(commands.getState()).toMatchObject({ canUndo: false, canRedo: true, redoLabel: 'moveMarker' });
+    await commands.redo();
+    expect(page.markers.get('m1')).toMatchObject({ geometry: { x: 150.5556, y: 250 }, version: 4 });
+  });
+
+  it('sends quick successive moves of one marker one after the other, each on the version before', async () => {
+    const { server, page, commands } = setup([marker('m1')]);
+    const first = commands.moveMarker('m1', { x: 1, y: 1 });
+    const second = commands.moveMarker('m1', { x: 2, y: 2 });
+    await Promise.all([first, second]);
+    expect(server.writes().map((c) => [c.version, c.body?.geometry.x])).toEqual([
+      [1, 1],
+      [2, 2],
+    ]);
+    expect(page.markers.get('m1')).toMatchObject({ geometry: { x: 2, y: 2 }, version: 3 });
+    expect(commands.getState().conflict).toBeNull();
+    await commands.undo();
+    expect(page.markers.get('m1')?.geometry).toEqual({ x: 1, y: 1 });
+    await commands.undo();
+    expect(page.markers.get('m1')?.geometry).toEqual({ x: 100, y: 200 });
+  });
+
+  it('saves an edit on the version it was based on; undo restores only the fields it changed', async () => {
+    const { server, page, commands, stored } = setup([marker('m1', { name: 'Old' })]);
+    const saved = await commands.saveMarker({ ...stored[0], name: 'New', desc: 'Behind the door' });
+    expect(saved).toMatchObject({ name: 'New', desc: 'Behind the door', version: 2 });
+    // An image is uploaded after the edit: undoing the edit keeps it.
+    await commands.uploadImage('m1', 0, new File(['x'], 'a.png', { type: 'image/png' }));
+    expect(page.markers.get('m1')?.version).toBe(3);
+    await commands.undo();
+    expect(server.writes().at(-1)).toMatchObject({ op: 'update', version: 3 });
+    expect(page.markers.get('m1')).toMatchObject({ name: 'Old', desc: '', imgs: [expect.objectContaining({ img: '/img/markers/m1-0-a.png' })], version: 4 });
+  });
+
+  it('copies every field to a new uid at a point', async () => {
+    const { page, commands } = setup([marker('m1', { name: 'Safe', level: 3, itemsUid: ['i1'] })]);
+    const copy = await commands.copyMarkerTo('m1', 5.55555, 6);
+    expect(copy).toMatchObject({ uid: 'new-1', name: 'Safe', level: 3, itemsUid: ['i1'], geometry: { x: 5.5556, y: 6 }, version: 1 });
+    expect(page.markers.get('m1')?.geometry).toEqual({ x: 100, y: 200 });
+    await commands.undo();
+    expect(page.markers.has('new-1')).toBe(false);
+  });
+
+  it('deletes; undo adds it back with the same uid', async () => {
+    const { server, page, commands } = setup([marker('m1', { name: 'Keep me' })]);
+    expect(await commands.deleteMarker('m1')).toBe(true);
+    expect(page.markers.has('m1')).toBe(false);
+    expect(server.writes()[0]).toMatchObject({ op: 'delete', uid: 'm1', version: 1 });
+    await commands.undo();
+    expect(server.writes()[1]).toMatchObject({ op: 'add', uid: 'm1', body: expect.objectContaining({ name: 'Keep me' }) });
+    expect(page.markers.get('m1')).toMatchObject({ uid: 'm1', name: 'Keep me', version: 3 });
+    await commands.redo();
+    expect(server.writes()[2]).toMatchObject({ op: 'delete', uid: 'm1', version: 3 });
+    expect(server.stored.has('m1')).toBe(false);
+  });
+
+  it('puts a marker whose delete failed back, marked failed; a retry deletes it', async () => {
+    const { server, page, commands } = setup([marker('m1')]);
+    server.failNext('delete');
+    expect(await commands.deleteMarker('m1')).toBe(false);
+    expect(page.markers.has('m1')).toBe(true);
+    expect(commands.getState().pending.m1).toMatchObject({ status: 'failed', error: { code: 'offline' } });
+    await commands.retrySave('m1');
+    expect(page.markers.has('m1')).toBe(false);
+    expect(server.stored.has('m1')).toBe(false);
+    expect(commands.getState().pending).toEqual({});
+  });
+
+  it('undoes two steps in order, then redoes them', async () => {
+    const { page, commands } = setup([marker('m1')]);
+    await commands.moveMarker('m1', { x: 1, y: 1 });
+    await commands.saveMarker({ ...page.markers.get('m1')!, name: 'Named' });
+    await commands.undo();
+    expect(page.markers.get('m1')).toMatchObject({ name: '', geometry: { x: 1, y: 1 } });
+    await commands.undo();
+    expect(page.markers.get('m1')).toMatchObject({ name: '', geometry: { x: 100, y: 200 } });
+    await commands.redo();
+    await commands.redo();
+    expect(page.markers.get('m1')).toMatchObject({ name: 'Named', geometry: { x: 1, y: 1 }, version: 7 });
+  });
+
+  it('a failed undo stays undone here, marked failed, and is retried (not undone twice)', async () => {
+    const { server, page, commands } = setup([marker('m1')]);
+    await commands.moveMarker('m1', { x: 1, y: 1 });
+    server.failNext('update');
+    await commands.undo();
+    expect(page.markers.get('m1')?.geometry).toEqual({ x: 100, y: 200 });
+    expect(commands.getState()).toMatchObject({ canUndo: false, canRedo: true, pending: { m1: { status: 'failed' } } });
+    await commands.retrySave('m1');
+    expect(server.stored.get('m1')).toMatchObject({ geometry: { x: 100, y: 200 }, version: 3 });
+  });
+});
+
+describe('conflicts', () => {
+  it('a save refused with 409 becomes a conflict, theirs is shown; resolving with mine saves mine on their version', async () => {
+    const { server, page, commands, stored } = setup([marker('m1', { name: 'Base' })]);
+    const theirs = server.seed({ ...stored[0], desc: 'Their text' }); // another admin: version 2
+    const draft = { ...stored[0], name: 'Mine' }; // edited from version 1
+    expect(await commands.saveMarker(draft)).toBeNull();
+    const { conflict } = commands.getState();
+    expect(conflict).toMatchObject({ uid: 'm1', action: 'update', origin: 'save', mine: { name: 'Mine' }, theirs: { desc: 'Their text', version: 2 } });
+    expect(page.markers.get('m1')).toEqual(theirs);
+    expect(commands.getState().pending).toEqual({});
+    const saved = await commands.resolveConflict('mine');
+    expect(saved).toMatchObject({ name: 'Mine', version: 3 });
+    expect(server.writes().at(-1)).toMatchObject({ op: 'update', version: 2 });
+    expect(page.markers.get('m1')).toMatchObject({ name: 'Mine', version: 3 });
+    expect(commands.getState().conflict).toBeNull();
+  });
+
+  it('resolving with theirs keeps theirs and sends nothing', async () => {
+    const { server, page, commands, stored } = setup([marker('m1')]);
+    const theirs = server.seed({ ...stored[0], name: 'Theirs' });
+    await commands.saveMarker({ ...stored[0], name: 'Mine' });
+    const writes = server.writes().length;
+    expect(await commands.resolveConflict('theirs')).toEqual(theirs);
+    expect(server.writes()).toHaveLength(writes);
+    expect(page.markers.get('m1')).toEqual(theirs);
+    expect(commands.getState().conflict).toBeNull();
+  });
+
+  it('a delete refused with 409 is a delete conflict; mine deletes on their version', async () => {
+    const { server, page, commands, stored } = setup([marker('m1')]);
+    // The page still has version 1; the server moved on.
+    server.seed({ ...stored[0], name: 'Theirs' });
+    expect(await commands.deleteMarker('m1')).toBe(false);
+    expect(commands.getState().conflict).toMatchObject({ uid: 'm1', action: 'delete', theirs: { name: 'Theirs', version: 2 } });
+    expect(page.markers.get('m1')).toMatchObject({ name: 'Theirs' });
+    await commands.resolveConflict('mine');
+    expect(server.writes().at(-1)).toMatchObject({ op: 'delete', version: 2 });
+    expect(page.markers.has('m1')).toBe(false);
+  });
+
+  it('an update of a marker someone else deleted says so; a retry adds it back', async () => {
+    const { server, page, commands } = setup([marker('m1')]);
+    server.remove('m1');
+    await commands.moveMarker('m1', { x: 5, y: 5 });
+    expect(page.markers.get('m1')?.geometry).toEqual({ x: 5, y: 5 });
+    expect(commands.getState().pending.m1).toEqual({
+      status: 'failed',
+      error: expect.objectContaining({ code: 'deletedElsewhere', message: 'Someone else deleted this marker. Save again to restore it.' }),
+    });
+    await commands.retrySave('m1');
+    expect(server.stored.get('m1')).toMatchObject({ geometry: { x: 5, y: 5 }, version: 3 });
+    expect(commands.getState().pending).toEqual({});
+  });
+});
+
+describe('live changes', () => {
+  it('ignores the echo of its own change, even when it comes before the answer', async () => {
+    const { server, page, commands } = setup([marker('m1')]);
+    const release = server.hold();
+    const moving = commands.moveMarker('m1', { x: 9, y: 9 });
+    await flush();
+    const echo = commands.applyRemote({ kind: 'upsert', map: 'customs', marker: { ...marker('m1', { geometry: { x: 9, y: 9 } }), version: 2 }, by: 'me' });
+    release();
+    await moving;
+    expect(await echo).toBe('ignored');
+    expect(page.log.filter((l) => l.startsWith('upsert m1'))).toEqual(['upsert m1 v1', 'upsert m1 v2']);
+    expect(commands.getState().conflict).toBeNull();
+  });
+
+  it('applies newer remote changes, never as undo steps, and ignores other maps', async () => {
+    const { page, commands } = setup([marker('m1'), marker('m2')]);
+    expect(await commands.applyRemote({ kind: 'upsert', map: 'customs', marker: { ...marker('m1', { name: 'Remote' }), version: 2 }, by: 'bob' })).toBe('applied');
+    expect(page.markers.get('m1')).toMatchObject({ name: 'Remote', version: 2 });
+    expect(await commands.applyRemote({ kind: 'upsert', map: 'customs', marker: { ...marker('m1', { name: 'Old event' }), version: 2 }, by: 'bob' })).toBe('ignored');
+    expect(await commands.applyRemote({ kind: 'remove', map: 'customs', uid: 'm2', version: 2, by: 'bob' })).toBe('applied');
+    expect(page.markers.has('m2')).toBe(false);
+    expect(await commands.applyRemote({ kind: 'upsert', map: 'woods', marker: { ...marker('w1'), map: 'woods', version: 1 }, by: 'bob' })).toBe('ignored');
+    expect(commands.getState().canUndo).toBe(false);
+  });
+
+  it('ignores the echo of its own delete', async () => {
+    const { page, commands } = setup([marker('m1')]);
+    await commands.deleteMarker('m1');
+    expect(await commands.applyRemote({ kind: 'remove', map: 'customs', uid: 'm1', version: 2, by: 'me' })).toBe('ignored');
+    expect(page.log).toEqual(['remove m1']);
+  });
+
+  it('bases the next edit on a version that came live', async () => {
+    const { server, commands } = setup([marker('m1')]);
+    const remote = server.seed({ ...marker('m1'), name: 'Remote' });
+    await commands.applyRemote({ kind: 'upsert', map: 'customs', marker: remote, by: 'bob' });
+    await commands.moveMarker('m1', { x: 3, y: 3 });
+    expect(server.writes()).toEqual([expect.objectContaining({ op: 'update', version: 2, body: expect.objectContaining({ name: 'Remote' }) })]);
+    expect(commands.getState().conflict).toBeNull();
+  });
+
+  it('a remote change to the marker being edited becomes a conflict; the form is kept', async () => {
+    let draft: Marker | null = null;
+    const { server, page, commands, stored } = setup([marker('m1')], { editing: () => draft });
+    draft = { ...stored[0], name: 'Typing…' };
+    const theirs = server.seed({ ...stored[0], desc: 'Remote' });
+    expect(await commands.applyRemote({ kind: 'upsert', map: 'customs', marker: theirs, by: 'bob' })).toBe('conflict');
+    expect(commands.getState().conflict).toEqual({ uid: 'm1', mine: draft, theirs, action: 'update', origin: 'live' });
+    expect(page.markers.get('m1')).toEqual(theirs);
+    // 'mine' on a live conflict sends nothing: the form carries on from their version.
+    expect(await commands.resolveConflict('mine')).toEqual(theirs);
+    expect(server.writes()).toEqual([]);
+  });
+
+  it('a remote change to a marker whose save failed becomes a conflict', async () => {
+    const { server, commands, stored } = setup([marker('m1')]);
+    server.failNext('update');
+    await commands.moveMarker('m1', { x: 4, y: 4 });
+    const theirs = server.seed({ ...stored[0], name: 'Remote' });
+    expect(await commands.applyRemote({ kind: 'upsert', map: 'customs', marker: theirs, by: 'bob' })).toBe('conflict');
+    expect(commands.getState()).toMatchObject({ pending: {}, conflict: { uid: 'm1', origin: 'save', mine: { geometry: { x: 4, y: 4 } }, theirs: { name: 'Remote' } } });
+    await commands.resolveConflict('mine');
+    expect(server.stored.get('m1')).toMatchObject({ geometry: { x: 4, y: 4 }, version: 3 });
+  });
+});
+
+describe('images', () => {
+  it('checks the file type and size before sending', async () => {
+    const { server, commands } = setup([marker('m1')]);
+    await expect(commands.uploadImage('m1', 0, new File(['x'], 'a.gif', { type: 'image/gif' }))).rejects.toMatchObject({ code: 'fileType' });
+    const big = { name: 'big.png', type: 'image/png', size: MAX_IMAGE_BYTES + 1 } as File;
+    await expect(commands.uploadImage('m1', 0, big)).rejects.toBeInstanceOf(EditorError);
+    expect(checkImageFile(big)).toMatchObject({ code: 'fileSize', message: 'Images must be 5 MB or smaller (this one is 5.0 MB).' });
+    expect(checkImageFile({ name: 'photo.JPG', type: '', size: 10 })).toBeNull();
+    expect(checkImageFile({ name: 'photo.webp', type: 'image/webp', size: MAX_IMAGE_BYTES })).toBeNull();
+    expect(server.calls).toEqual([]);
+  });
+
+  it('uploads through the API, shows the server marker, and is not an undo step', async () => {
+    const { page, commands } = setup([marker('m1')]);
+    const progress: number[] = [];
+    const saved = await commands.uploadImage('m1', 0, new File(['x'], 'a.webp', { type: 'image/webp' }), (f) => progress.push(f));
+    expect(saved).toMatchObject({ version: 2, imgs: [{ img: '/img/markers/m1-0-a.webp' }] });
+    expect(page.markers.get('m1')).toEqual(saved);
+    expect(commands.getState().canUndo).toBe(false);
+  });
+
+  it('says readably why an upload failed', async () => {
+    const { server, commands } = setup([marker('m1')]);
+    server.failNext('upload', new ApiError('/u', 413, 'too_large', 'The image is too large'));
+    await expect(commands.uploadImage('m1', 0, new File(['x'], 'a.png', { type: 'image/png' }))).rejects.toThrow('Upload failed: The image is too large');
+  });
+});
+
+describe('helpers', () => {
+  it('compare markers without versions and patch only changed fields', () => {
+    expect(sameMarker({ ...marker('a'), version: 1 }, { ...marker('a'), version: 5 })).toBe(true);
+    expect(sameMarker(marker('a'), marker('a', { name: 'x' }))).toBe(false);
+    const now = marker('a', { name: 'Now', desc: 'Kept', questUid: 'q1', version: 4 });
+    const patched = patchMarker(now, marker('a', { name: 'After', questUid: 'q1' }), marker('a', { name: 'Before' }));
+    expect(patched).toMatchObject({ name: 'Before', desc: 'Kept', version: 4 });
+    expect(patched).not.toHaveProperty('questUid');
+  });
+
+  it('loads a marker history through the API', async () => {
+    const { commands } = setup([marker('m1')]);
+    expect(await commands.loadHistory('m1')).toEqual([expect.objectContaining({ uid: 'm1', action: 'add' })]);
+  });
+
+  it('tells subscribers about pending saves and undo', async () => {
+    const { commands } = setup([marker('m1')]);
+    const seen: string[] = [];
+    commands.subscribe((s) => seen.push(`${Object.keys(s.pending).join(',')}|${s.canUndo}`));
+    await commands.moveMarker('m1', { x: 1, y: 2 });
+    expect(seen).toContain('m1|true');
+    expect(seen.at(-1)).toBe('|true');
+  });
+});
