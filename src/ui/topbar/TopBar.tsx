@@ -3,7 +3,9 @@ import { createPortal } from 'react-dom';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import { useSnapshot } from 'valtio';
-import { layout, togglePanels } from '../../state/layout';
+import { can } from '../../domain/roles';
+import { layout, togglePanels, togglePointTools } from '../../state/layout';
+import { session } from '../../state/session';
 import { AccountMenu } from '../account/AccountMenu';
 import { HelpPopup } from '../popups/HelpPopup';
 import { LanguageSwitch } from './LanguageSwitch';
@@ -12,17 +14,32 @@ import { usePosHash } from './usePosHash';
 import { WhereAmI } from './WhereAmI';
 import './topbar.css';
 
-/** The map page's top bar: home, map name, Show / Hide panels, Full screen, Where am I, language, account. */
+/**
+ * The map page's top bar: home, map name, Show / Hide panels, Full screen, Where am I, language,
+ * account. An admin's Alt-click on the bar shows or hides the point-history buttons (spec §2).
+ */
 export function TopBar({ title }: { title: string }) {
   const { t } = useTranslation();
   const { panelsShown } = useSnapshot(layout);
+  const { user } = useSnapshot(session);
+  const admin = can(user, 'adminTools');
   const { fullscreen, toggle: toggleFullscreen } = useFullscreen();
   const [whereOpen, setWhereOpen] = useState(false);
   const [helpOpen, setHelpOpen] = useState(false);
   usePosHash();
 
   return (
-    <header className="map-topbar topbar">
+    <header
+      className="map-topbar topbar"
+      onClick={
+        admin
+          ? (event) => {
+              // Not from the help popup, portalled to the body but still a React child of the bar.
+              if (event.altKey && event.currentTarget.contains(event.target as Node)) togglePointTools();
+            }
+          : undefined
+      }
+    >
       <div className="topbar__row">
         <Link to="/" className="map-topbar__home">
           {t('site.home')}

@@ -1,0 +1,136 @@
+import '../../i18n';
+import { act, render, screen, waitFor, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { afterEach, beforeEach, describe, expect, it, onTestFinished, vi } from 'vitest';
+import { MAPS } from '../../domain/maps';
+import { layout } from '../../state/layout';
+import { addRecordedPoint, points, resetPoints } from '../../state/points';
+import { resetSession, setSessionUser } from '../../state/session';
+import { memoryStorage, setStorageBackend } from '../../state/storage';
+import { PointTools } from './PointTools';
+
+const factory = MAPS.factory;
+const admin = { pro: false, admin: true, questsDone: [], questsHidden: [] };
+let storage: ReturnType<typeof memoryStorage>;
+
+beforeEach(() => {
+  storage = memoryStorage();
+  setStorageBackend(storage);
+  resetPoints();
+  layout.pointTools = true;
+});
+afterEach(() => {
+  resetSession();
+  resetPoints();
+  layout.pointTools = false;
+  setStorageBackend(null);
+  vi.restoreAllMocks();
+});
+
+const region = () => screen.getByRole('region', { name: 'Point history' });
+
+describe('PointTools', () => {
+  it('renders nothing for a visitor or a pro user, even when toggled on', () => {
+    const { container, rerender } = render(<PointTools map={factory} />);
+    expect(container).toBeEmptyDOMElement();
+    act(() => setSessionUser({ ...admin, admin: false, pro: true }));
+    rerender(<PointTools map={factory} />);
+    expect(container).toBeEmptyDOMElement();
+  });
+
+  it('shows the spec\'s buttons to an admin only while layout.pointTools is on', async () => {
+    setSessionUser(admin);
+    render(<PointTools map={factory} />);
+    const names = within(region()).getAllByRole('button').map((b) => b.textContent);
+    expect(names).toEqual(['Rec PointsHistory', 'Toggle points', 'Toggle coords', 'Clear points', 'Download SVG']);
+    act(() => void (layout.pointTools = false));
+    await waitFor(() => expect(screen.queryByRole('region', { name: 'Point history' })).toBeNull());
+  });
+
+  it('loads the map\'s saved points on mount and stops recording on unmount', async () => {
+    storage.setItem('factorypoints', JSON.stringify([{ x: 1, y: 2 }]));
+    setSessionUser(admin);
+    const { unmount } = render(<PointTools map={factory} />);
+    expect(points.mapId).toBe('factory');
+    await waitFor(() => expect(within(region()).getByRole('status')).toHaveTextContent('1 point'));
+    await userEvent.click(screen.getByRole('button', { name: 'Rec PointsHistory' }));
+    expect(points.recording).toBe(true);
+    unmount();
+    expect(points.recording).toBe(false);
+    expect(points.mapId).toBeNull();
+  });
+
+  it('switches recording, points and coordinates, each button pressed while on', async () => {
+    setSessionUser(admin);
+    render(<PointTools map={factory} />);
+    for (const [name, field] of [
+      ['Rec PointsHistory', 'recording'],
+      ['Toggle points', 'shown'],
+      ['Toggle coords', 'coordsShown'],
+    ] as const) {
+      const button = screen.getByRole('button', { name });
+      expect(button).toHaveAttribute('aria-pressed', 'false');
+      await userEvent.click(button);
+      expect(button).toHaveAttribute('aria-pressed', 'true');
+      expect(points[field]).toBe(true);
+      await userEvent.click(button);
+      expect(points[field]).toBe(false);
+    }
+  });
+
+  it('clears the points only after "Clear points?" is answered OK', async () => {
+    setSessionUser(admin);
+    render(<PointTools map={factory} />);
+    await userEvent.click(screen.getByRole('button', { name: 'Rec PointsHistory' }));
+    act(() => void addRecordedPoint(10, 20));
+    expect(storage.getItem('factorypoints')).not.toBeNull();
+
+    const confirm = vi.spyOn(window, 'confirm').mockReturnValue(false);
+    await userEvent.click(screen.getByRole('button', { name: 'Clear points' }));
+    expect(confirm).toHaveBeenCalledTimes(1);
+    expect(confirm).toHaveBeenCalledWith('Clear points?');
+    expect(points.list).toEqual([{ x: 10, y: 20 }]);
+
+    confirm.mockReturnValue(true);
+    await userEvent.click(screen.getByRole('button', { name: 'Clear points' }));
+    expect(confirm).toHaveBeenCalledTimes(2);
+    expect(confirm).toHaveBeenLastCalledWith('Clear points?');
+    expect(points.list).toEqual([]);
+    expect(storage.getItem('factorypoints')).toBeNull();
+    await waitFor(() => expect(within(region()).getByRole('status')).toHaveTextContent('0 points'));
+  });
+
+  it('downloads the points as `${mapId}-points.svg`', async () => {
+    setSessionUser(admin);
+    render(<PointTools map={factory} />);
+    await userEvent.click(screen.getByRole('button', { name: 'Rec PointsHistory' }));
+    act(() => {
+      addRecordedPoint(100, 200);
+      addRecordedPoint(300, 400);
+    });
+    const blobs: Blob[] = [];
+    const create = vi.fn((blob: Blob) => {
+      blobs.push(blob);
+      return 'blob:points';
+    });
+    const revoke = vi.fn();
+    const original = { createObjectURL: URL.createObjectURL, revokeObjectURL: URL.revokeObjectURL };
+    Object.assign(URL, { createObjectURL: create, revokeObjectURL: revoke });
+    onTestFinished(() => void Object.assign(URL, original));
+    const clicked: { download: string; href: string }[] = [];
+    vi.spyOn(HTMLAnchorElement.prototype, 'click').mockImplementation(function (this: HTMLAnchorElement) {
+      clicked.push({ download: this.download, href: this.getAttribute('href') ?? '' });
+    });
+
+    await userEvent.click(screen.getByRole('button', { name: 'Download SVG' }));
+    expect(clicked).toEqual([{ download: 'factory-points.svg', href: 'blob:points' }]);
+    expect(create).toHaveBeenCalledTimes(1);
+    expect(blobs[0].type).toBe('image/svg+xml');
+    const svg = await blobs[0].text();
+    expect(svg).toContain(`viewBox="0 0 ${factory.size.width} ${factory.size.height}"`);
+    expect(svg).toContain('<polyline points="100,200 300,400"');
+    // The link does not stay in the page; the URL is released afterwards.
+    expect(document.querySelector('a[download]')).toBeNull();
+    await vi.waitFor(() => expect(revoke).toHaveBeenCalledWith('blob:points'));
+  });
+});

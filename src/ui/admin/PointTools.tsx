@@ -1,0 +1,82 @@
+/**
+ * The admin's point-history buttons (spec §2 "Admin only"): Rec PointsHistory, Toggle points,
+ * Toggle coords, Clear points (after `Clear points?`) and the SVG download. Shown while
+ * layout.pointTools is on (Alt-click on the top bar); admins only. Mounting it loads the map's
+ * saved points (state/points.ts) and unmounting stops recording. The SVG is the map's size,
+ * labelled with game coordinates while "Toggle coords" is on.
+ */
+import { useEffect } from 'react';
+import { useTranslation } from 'react-i18next';
+import { useSnapshot } from 'valtio';
+import type { MapDefinition } from '../../domain/maps';
+import { layout } from '../../state/layout';
+import {
+  CLEAR_POINTS_CONFIRMATION,
+  clearPoints,
+  closePoints,
+  openPoints,
+  points,
+  pointsSvg,
+  toggleCoordsShown,
+  togglePointsShown,
+  toggleRecording,
+} from '../../state/points';
+import { downloadText } from './download';
+import { useAdminTools } from './useAdmin';
+import './admin.css';
+
+/** The downloaded file's name. */
+export const pointsFileName = (mapId: string) => `${mapId}-points.svg`;
+
+export interface PointToolsProps {
+  /** The open map: its id keys the saved points and names the file; size and transform shape the SVG. */
+  map: Pick<MapDefinition, 'id' | 'name' | 'size' | 'transform'>;
+}
+
+export function PointTools({ map }: PointToolsProps) {
+  const admin = useAdminTools();
+  if (!admin) return null;
+  return <PointToolsBody map={map} />;
+}
+
+function PointToolsBody({ map }: PointToolsProps) {
+  const mapId = map.id;
+  const { t } = useTranslation();
+  const { pointTools } = useSnapshot(layout);
+  const { list, recording, shown, coordsShown } = useSnapshot(points);
+
+  useEffect(() => {
+    openPoints(mapId);
+    return closePoints;
+  }, [mapId]);
+
+  if (!pointTools) return null;
+
+  const onClear = () => {
+    if (window.confirm(CLEAR_POINTS_CONFIRMATION)) clearPoints();
+  };
+  const onDownload = () => downloadText(pointsFileName(mapId), pointsSvg(map), 'image/svg+xml');
+
+  return (
+    <section className="admin-points" aria-label={t('admin.points.label')}>
+      <button type="button" className="admin-button" aria-pressed={recording} onClick={toggleRecording}>
+        {t('admin.points.record')}
+      </button>
+      <button type="button" className="admin-button" aria-pressed={shown} onClick={togglePointsShown}>
+        {t('admin.points.toggle')}
+      </button>
+      <button type="button" className="admin-button" aria-pressed={coordsShown} onClick={toggleCoordsShown}>
+        {t('admin.points.coords')}
+      </button>
+      <button type="button" className="admin-button" onClick={onClear}>
+        {t('admin.points.clear')}
+      </button>
+      <button type="button" className="admin-button" onClick={onDownload}>
+        {t('admin.points.download')}
+      </button>
+      <span className="admin-points__count" role="status">
+        {t('admin.points.count', { count: list.length })}
+      </span>
+    </section>
+  );
+}
