@@ -1,6 +1,23 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { loadPopupSize, markerChanged, popup, POPUP_STORAGE_KEY, requestFocus, resetPopup, setEnlarged, showPopupFor, stepImage, takeFocus, toggleEnlarged } from './popup';
+import { cancelEdit, finishEdit, loadPopupSize, markerChanged, patchDraft, popup, rebaseEdit, setDraft, startEdit, POPUP_STORAGE_KEY, requestFocus, resetPopup, setEnlarged, showPopupFor, stepImage, takeFocus, toggleEnlarged } from './popup';
+import type { Marker } from '../domain/marker';
 import { memoryStorage, setStorageBackend } from './storage';
+
+const safe: Marker = {
+  uid: 'a',
+  map: 'factory',
+  category: 'Loot',
+  subCategory: 'Safe',
+  level: 1,
+  geometry: { x: 1, y: 2 },
+  name: 'Safe',
+  desc: '',
+  imgs: [{ img: '/a.webp', name: 'Door', desc: '' }],
+  name_l10n: {},
+  desc_l10n: {},
+  itemsUid: [],
+  version: 3,
+};
 
 let storage: ReturnType<typeof memoryStorage>;
 beforeEach(() => {
@@ -63,5 +80,57 @@ describe('popup state', () => {
     markerChanged('a');
     markerChanged();
     expect(popup.revision).toBe(start + 3);
+  });
+
+  it('edit mode: a snapshot and a draft that share nothing; cancel drops the draft', () => {
+    showPopupFor('a');
+    expect(popup.mode).toBe('view');
+    startEdit(safe);
+    expect(popup).toMatchObject({ mode: 'edit', uid: 'a' });
+    expect(popup.snapshot).toEqual(safe);
+    patchDraft({ name: 'Changed' });
+    popup.draft!.imgs[0].name = 'Window';
+    expect(popup.snapshot).toEqual(safe);
+    expect(safe.imgs[0].name).toBe('Door');
+    // Entering again for the same marker keeps the draft.
+    startEdit(safe);
+    expect(popup.draft?.name).toBe('Changed');
+    cancelEdit();
+    expect(popup).toMatchObject({ mode: 'view', snapshot: null, draft: null });
+    // Outside edit mode the draft cannot be changed.
+    patchDraft({ name: 'x' });
+    setDraft({ ...safe, name: 'y' });
+    expect(popup.draft).toBeNull();
+  });
+
+  it('a different marker, a closed popup or a finished save go back to view mode', () => {
+    showPopupFor('a');
+    stepImage(1, 3);
+    startEdit(safe);
+    showPopupFor('b');
+    expect(popup).toMatchObject({ uid: 'b', imageIndex: 0, mode: 'view', draft: null });
+    showPopupFor('a');
+    startEdit(safe);
+    showPopupFor(null);
+    expect(popup.mode).toBe('view');
+    showPopupFor('a');
+    startEdit(safe);
+    finishEdit();
+    expect(popup.mode).toBe('view');
+  });
+
+  it('a rebase moves the version the edit is based on and keeps the typed work', () => {
+    showPopupFor('a');
+    startEdit(safe);
+    patchDraft({ name: 'Typed' });
+    setDraft({ ...popup.draft!, desc: 'More' });
+    rebaseEdit({ ...safe, version: 4, imgs: [{ img: '/new.webp', name: 'Door', desc: '' }] }, (draft) => {
+      draft.imgs[0].img = '/new.webp';
+    });
+    expect(popup.snapshot?.version).toBe(4);
+    expect(popup.draft).toMatchObject({ name: 'Typed', desc: 'More', version: 4, imgs: [{ img: '/new.webp' }] });
+    // Another marker's copy is not a rebase of this edit.
+    rebaseEdit({ ...safe, uid: 'b', version: 9 });
+    expect(popup.draft?.version).toBe(4);
   });
 });

@@ -1,14 +1,20 @@
 /**
  * The marker popup's own state (the open marker itself is `mapView.selectedUid`): the image
  * shown, the enlarged size (remembered in localStorage `map_popup` = `xlsize`, spec §9),
- * whether the pointer is over the popup (the wiring then stops wheel zoom), and a pending
- * request to centre the map on a point (a `?obj=` link), which the wiring hands to the engine.
+ * whether the pointer is over the popup (the wiring then stops wheel zoom), a pending
+ * request to centre the map on a point (a `?obj=` link), which the wiring hands to the engine,
+ * and the edit mode (spec §4): entering it takes a snapshot of the marker and a draft the form
+ * edits; Cancel drops the draft (nothing is sent, the snapshot is what shows); opening a
+ * different marker goes back to view mode at image 0.
  */
 import { proxy } from 'valtio';
+import type { Marker } from '../domain/marker';
 import { readStored, writeStored } from './storage';
 
 export const POPUP_STORAGE_KEY = 'map_popup';
 export const POPUP_ENLARGED_VALUE = 'xlsize';
+
+export type PopupMode = 'view' | 'edit';
 
 export interface PopupState {
   /** The marker whose images `imageIndex` pages through. */
@@ -21,6 +27,11 @@ export interface PopupState {
   focus: { x: number; y: number } | null;
   /** Moves each time a marker changed on the page (`markerChanged`): the popup reads its marker again. */
   revision: number;
+  mode: PopupMode;
+  /** The marker as it was when editing began; its `version` is the one a save is based on. Null in view mode. */
+  snapshot: Marker | null;
+  /** The edit form's working copy (untrimmed, as typed). Null in view mode. */
+  draft: Marker | null;
 }
 
 export const popup = proxy<PopupState>({
@@ -30,7 +41,24 @@ export const popup = proxy<PopupState>({
   pointerOver: false,
   focus: null,
   revision: 0,
+  mode: 'view',
+  snapshot: null,
+  draft: null,
 });
+
+/**
+ * A deep copy of a marker (plain JSON data), so the snapshot and the draft never share objects.
+ * JSON rather than structuredClone: a valtio proxy (popup.snapshot itself) cannot be cloned.
+ */
+function copyMarker(marker: Marker): Marker {
+  return JSON.parse(JSON.stringify(marker)) as Marker;
+}
+
+function endEdit(): void {
+  popup.mode = 'view';
+  popup.snapshot = null;
+  popup.draft = null;
+}
 
 /** Re-reads the remembered size (on map page mount, and in tests after swapping storage). */
 export function loadPopupSize(): void {
@@ -51,6 +79,7 @@ export function showPopupFor(uid: string | null): void {
   if (popup.uid === uid) return;
   popup.uid = uid;
   popup.imageIndex = 0;
+  endEdit();
   if (uid === null) popup.pointerOver = false;
 }
 
@@ -89,9 +118,57 @@ export function markerChanged(uid?: string): void {
   popup.revision += 1;
 }
 
+/**
+ * Edit mode for the open marker: a snapshot of it and a draft to edit. The role check is the
+ * caller's (only admins get the Edit button). Again for the marker being edited: nothing changes.
+ */
+export function startEdit(marker: Marker): void {
+  if (popup.mode === 'edit' && popup.snapshot?.uid === marker.uid) return;
+  popup.uid = marker.uid;
+  popup.snapshot = copyMarker(marker);
+  popup.draft = copyMarker(marker);
+  popup.mode = 'edit';
+}
+
+/** Cancel: the draft is dropped and the snapshot is what shows again; nothing is sent. */
+export function cancelEdit(): void {
+  endEdit();
+}
+
+
+/** A save went through: back to view mode (the popup then reads the saved marker). */
+export function finishEdit(): void {
+  endEdit();
+}
+
+/** Replaces the draft (the form's edits; ignored outside edit mode). */
+export function setDraft(next: Marker): void {
+  if (popup.mode !== 'edit' || !popup.draft || next.uid !== popup.draft.uid) return;
+  popup.draft = next;
+}
+
+/** Changes some fields of the draft (ignored outside edit mode). */
+export function patchDraft(patch: Partial<Marker>): void {
+  if (popup.mode !== 'edit' || !popup.draft) return;
+  Object.assign(popup.draft, patch);
+}
+
+/**
+ * The stored marker moved on under the edit without losing it (an image upload: a
+ * read-modify-write on the server, version + 1): later saves are based on `current`, and
+ * Cancel shows `current`. `adopt` carries what the server changed into the draft.
+ */
+export function rebaseEdit(current: Marker, adopt?: (draft: Marker) => void): void {
+  if (popup.mode !== 'edit' || !popup.draft || popup.snapshot?.uid !== current.uid) return;
+  popup.snapshot = copyMarker(current);
+  if (current.version !== undefined) popup.draft.version = current.version;
+  adopt?.(popup.draft);
+}
+
 export function resetPopup(): void {
   popup.uid = null;
   popup.imageIndex = 0;
   popup.pointerOver = false;
   popup.focus = null;
+  endEdit();
 }
