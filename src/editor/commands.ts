@@ -176,6 +176,8 @@ export interface EditorCommands {
   /** Records a shape change made by the slice as one undo step. */
   recordShapeStep(step: { label: EditorStepName; id: string; before: ShapeSnapshot | null; after: ShapeSnapshot | null }): void;
   setShapeStore(store: ShapeStore | null): void;
+  /** Replaces the `editing` option (the editor slice sets the popup's draft on bind). */
+  setEditing(source: (() => Marker | null) | null): void;
   getState(): EditorCommandsState;
   subscribe(listener: (state: EditorCommandsState) => void): () => void;
   /** Resolves when every local change and request started so far has finished (tests, page unload). */
@@ -284,7 +286,7 @@ export function createEditorCommands(options: EditorCommandsOptions): EditorComm
   const { api, sink, mapId } = options;
   const newUid = options.newUid ?? defaultUid;
   const now = options.now ?? Date.now;
-  const editing = options.editing ?? (() => null);
+  let editing = options.editing ?? (() => null);
   let shapeStore = options.shapes ?? null;
 
   /** The last copy the server confirmed, per marker touched here (null: not stored). */
@@ -712,6 +714,10 @@ export function createEditorCommands(options: EditorCommandsOptions): EditorComm
 
     setShapeStore(store) {
       shapeStore = store;
+    },
+
+    setEditing(source) {
+      editing = source ?? (() => null);
     },
 
     getState,

@@ -1,0 +1,300 @@
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import type { Marker } from '../domain/marker';
+import { shapesStorageKey, type DrawnShape } from '../domain/shapes';
+import { createEditorCommands } from '../editor/commands';
+import { fakeServer, fakeSink, marker, offline } from '../editor/testing/fakes';
+import {
+  addShape,
+  bindEditor,
+  copyMarkerTo,
+  deleteMarker,
+  editingMarker,
+  editor,
+  EDITOR_STORAGE_KEY,
+  loadEditorPrefs,
+  loadHistory,
+  loadShapes,
+  moveMarker,
+  parseEditorPrefs,
+  placeMarker,
+  receiveRemoteChange,
+  redo,
+  removeShape,
+  resetEditor,
+  resolveConflict,
+  retrySave,
+  saveMarker,
+  selectShape,
+  selectTool,
+  setCursor,
+  setEditOnOpen,
+  setLive,
+  setMarkerType,
+  setPath,
+  setShapes,
+  startCopy,
+  toggleEditMode,
+  toggleMoveMode,
+  undo,
+  updateShape,
+  uploadImage,
+} from './editor';
+import { closeMap, mapView, openMap, setLevel } from './mapView';
+import { popup, resetPopup, showPopupFor, startEdit } from './popup';
+import { memoryStorage, setStorageBackend } from './storage';
+
+let storage: ReturnType<typeof memoryStorage>;
+
+beforeEach(() => {
+  storage = memoryStorage();
+  setStorageBackend(storage);
+  resetEditor();
+  resetPopup();
+});
+
+afterEach(() => {
+  resetEditor();
+  closeMap();
+  setStorageBackend(null);
+});
+
+function bind(initial: Marker[] = []) {
+  const server = fakeServer();
+  const stored = initial.map((m) => server.seed(m));
+  const page = fakeSink(stored);
+  let n = 0;
+  const commands = createEditorCommands({ api: server.api, sink: page.sink, mapId: 'customs', newUid: () => `new-${++n}` });
+  bindEditor(commands);
+  return { server, page, commands, stored };
+}
+
+const rect = (id: string, x = 0): DrawnShape => ({ id, type: 'rect', geometry: { x, y: 0, x1: x + 50, y1: 50 }, name: '' });
+
+describe('with nothing bound', () => {
+  it('marker actions do nothing and answer null / false', async () => {
+    expect(await placeMarker(1, 2)).toBeNull();
+    expect(await saveMarker(marker('m1'))).toBeNull();
+    expect(await copyMarkerTo('m1', 1, 2)).toBeNull();
+    expect(await deleteMarker('m1')).toBe(false);
+    expect(await loadHistory('m1')).toEqual([]);
+    expect(await receiveRemoteChange({ kind: 'remove', map: 'customs', uid: 'm1', version: 2, by: null })).toBe('ignored');
+    await moveMarker('m1', { x: 1, y: 1 });
+    await undo();
+    await redo();
+    await retrySave('m1');
+    await resolveConflict('mine');
+    await expect(uploadImage('m1', 0, new File(['x'], 'a.png', { type: 'image/png' }))).rejects.toThrow('Upload failed: the editor is not ready');
+    expect(editor.canUndo).toBe(false);
+  });
+});
+
+describe('mode, tool and path', () => {
+  it('a tool selects draw; null goes back to pan', () => {
+    selectTool('rect');
+    expect(editor).toMatchObject({ mode: 'draw', tool: 'rect', path: 'draw.rect.idle', drawingShape: null });
+    selectTool(null);
+    expect(editor).toMatchObject({ mode: 'pan', tool: null, path: 'pan.idle' });
+  });
+
+  it('edit toggles with pan, move toggles with pan; both clear the tool', () => {
+    selectTool('poly');
+    toggleEditMode();
+    expect(editor).toMatchObject({ mode: 'edit', tool: null, path: 'edit.idle' });
+    toggleEditMode();
+    expect(editor.mode).toBe('pan');
+    toggleMoveMode();
+    expect(editor).toMatchObject({ mode: 'move', path: 'move.idle' });
+    toggleMoveMode();
+    expect(editor.mode).toBe('pan');
+  });
+
+  it('derives mode, tool and the shape being drawn from the engine path', () => {
+    setPath('draw.rect.drawing');
+    expect(editor).toMatchObject({ path: 'draw.rect.drawing', mode: 'draw', tool: 'rect', drawingShape: 'rect' });
+    setPath('draw.rect.idle');
+    expect(editor.drawingShape).toBeNull();
+    setPath('move.dragging');
+    expect(editor).toMatchObject({ mode: 'move', tool: null, drawingShape: null, path: 'move.dragging' });
+    setPath('root.nowhere');
+    expect(editor.path).toBe('move.dragging');
+  });
+
+  it('keeps the cursor and live state', () => {
+    setCursor({ mapX: 1, mapY: 2, screenX: 3, screenY: 4 });
+    expect(editor.cursor).toEqual({ mapX: 1, mapY: 2, screenX: 3, screenY: 4 });
+    setCursor(null);
+    expect(editor.cursor).toBeNull();
+    setLive('reconnecting');
+    expect(editor.live).toBe('reconnecting');
+  });
+});
+
+describe('remembered options', () => {
+  it('remembers the marker type and edit-on-open in map:editor', () => {
+    setMarkerType('Keys', 'Key Spawn');
+    setEditOnOpen(true);
+    expect(JSON.parse(storage.getItem(EDITOR_STORAGE_KEY)!)).toEqual({ markerCategory: 'Keys', markerSubCategory: 'Key Spawn', editOnOpen: true });
+    setMarkerType('Keys', 'Not a subcategory');
+    expect(editor.markerSubCategory).toBe('Key Spawn');
+    resetEditor();
+    expect(editor).toMatchObject({ markerCategory: 'Keys', markerSubCategory: 'Key Spawn', editOnOpen: true });
+  });
+
+  it('falls back to the defaults for anything malformed', () => {
+    expect(parseEditorPrefs('{oops')).toEqual({ markerCategory: 'Markers', markerSubCategory: 'Marker', editOnOpen: false });
+    expect(parseEditorPrefs(JSON.stringify({ markerCategory: 'Loot', markerSubCategory: 'Key Spawn', editOnOpen: 'yes' }))).toEqual({
+      markerCategory: 'Markers',
+      markerSubCategory: 'Marker',
+      editOnOpen: false,
+    });
+    storage.setItem(EDITOR_STORAGE_KEY, JSON.stringify({ markerCategory: 'Loot', markerSubCategory: 'Safe' }));
+    loadEditorPrefs();
+    expect(editor).toMatchObject({ markerCategory: 'Loot', markerSubCategory: 'Safe', editOnOpen: false });
+  });
+});
+
+describe('marker actions', () => {
+  it('places a marker of the chosen type on the level shown; its pending save and undo show here', async () => {
+    openMap('customs');
+    setLevel(2);
+    setMarkerType('Loot', 'Safe');
+    const { server, page } = bind();
+    server.failNext('add', offline());
+    expect(await placeMarker(1.23456, 2)).toBeNull();
+    expect(page.markers.get('new-1')).toMatchObject({ level: 2, category: 'Loot', subCategory: 'Safe', geometry: { x: 1.2346, y: 2 } });
+    expect(editor.pending['new-1']).toEqual({ status: 'failed', error: 'Not saved: the server could not be reached. Try again.' });
+    expect(editor.canUndo).toBe(true);
+    await retrySave('new-1');
+    expect(editor.pending).toEqual({});
+    expect(mapView.level).toBe(2);
+  });
+
+  it('copies at the next click and clears copying', async () => {
+    bind([marker('m1', { name: 'Safe' })]);
+    startCopy('m1');
+    expect(editor.copying).toBe('m1');
+    expect(await copyMarkerTo('m1', 5, 6)).toMatchObject({ uid: 'new-1', name: 'Safe', geometry: { x: 5, y: 6 } });
+    expect(editor.copying).toBeNull();
+  });
+
+  it('moves and undoes through the bound commands', async () => {
+    const { page } = bind([marker('m1')]);
+    await moveMarker('m1', { x: 7, y: 8 });
+    expect(editor.canUndo).toBe(true);
+    await undo();
+    expect(page.markers.get('m1')?.geometry).toEqual({ x: 100, y: 200 });
+    expect(editor).toMatchObject({ canUndo: false, canRedo: true });
+  });
+
+  it('shows a readable error for a file that cannot be uploaded', async () => {
+    bind([marker('m1')]);
+    await expect(uploadImage('m1', 0, new File(['x'], 'a.gif', { type: 'image/gif' }))).rejects.toThrow('Images must be PNG, JPEG or WebP files.');
+  });
+});
+
+describe('conflicts and the edit form', () => {
+  it('a refused save shows the conflict; mine saves and closes the form', async () => {
+    const { server, page, stored } = bind([marker('m1', { name: 'Base' })]);
+    showPopupFor('m1');
+    startEdit(stored[0]);
+    server.seed({ ...stored[0], desc: 'Theirs' });
+    expect(await saveMarker({ ...popup.draft!, name: 'Mine' })).toBeNull();
+    expect(editor.conflict).toMatchObject({ uid: 'm1', action: 'update', mine: { name: 'Mine' }, theirs: { desc: 'Theirs', version: 2 } });
+    expect(popup.mode).toBe('edit');
+    await resolveConflict('mine');
+    expect(editor.conflict).toBeNull();
+    expect(popup.mode).toBe('view');
+    expect(page.markers.get('m1')).toMatchObject({ name: 'Mine', version: 3 });
+  });
+
+  it('theirs keeps the server marker and closes the form', async () => {
+    const { server, stored } = bind([marker('m1')]);
+    startEdit(stored[0]);
+    server.seed({ ...stored[0], desc: 'Theirs' });
+    await saveMarker({ ...stored[0], name: 'Mine' });
+    const revision = popup.revision;
+    await resolveConflict('theirs');
+    expect(popup.mode).toBe('view');
+    expect(popup.revision).toBe(revision + 1);
+    expect(server.writes().filter((w) => w.op === 'update')).toHaveLength(1);
+  });
+
+  it('a remote change to the marker being edited is a conflict; mine keeps the form on their version', async () => {
+    const { server, stored } = bind([marker('m1')]);
+    startEdit(stored[0]);
+    popup.draft!.name = 'Typing';
+    expect(editingMarker()).toMatchObject({ name: 'Typing', version: 1 });
+    const theirs = server.seed({ ...stored[0], desc: 'Remote' });
+    expect(await receiveRemoteChange({ kind: 'upsert', map: 'customs', marker: theirs, by: 'bob' })).toBe('conflict');
+    expect(editor.conflict).toMatchObject({ uid: 'm1', mine: { name: 'Typing' }, theirs: { desc: 'Remote', version: 2 } });
+    await resolveConflict('mine');
+    expect(popup).toMatchObject({ mode: 'edit', draft: { name: 'Typing', version: 2 } });
+    expect(await saveMarker(popup.draft!)).toMatchObject({ name: 'Typing', version: 3 });
+  });
+
+  it('ignores the echo of its own save', async () => {
+    const { page } = bind([marker('m1')]);
+    const saved = await saveMarker({ ...page.markers.get('m1')!, name: 'Mine' });
+    expect(await receiveRemoteChange({ kind: 'upsert', map: 'customs', marker: saved!, by: 'me' })).toBe('ignored');
+  });
+});
+
+describe('shapes', () => {
+  it('are read per map from local storage, bad entries dropped, and saved on change', () => {
+    storage.setItem(shapesStorageKey('customs'), JSON.stringify([rect('a'), { id: 'b', type: 'blob', geometry: { x: 0, y: 0 } }, { id: 'c', type: 'cirle', geometry: { x: 1, y: 2 } }]));
+    loadShapes('customs');
+    expect(editor.shapes.map((s) => [s.id, s.type])).toEqual([
+      ['a', 'rect'],
+      ['c', 'circle'],
+    ]);
+    addShape(rect('d', 100));
+    expect(JSON.parse(storage.getItem(shapesStorageKey('customs'))!).map((s: DrawnShape) => s.id)).toEqual(['a', 'c', 'd']);
+    loadShapes('woods');
+    expect(editor.shapes).toEqual([]);
+    addShape(rect('w'));
+    loadShapes('customs');
+    expect(editor.shapes.map((s) => s.id)).toEqual(['a', 'c', 'd']);
+    setShapes([]);
+    expect(storage.getItem(shapesStorageKey('customs'))).toBeNull();
+  });
+
+  it('a drag is one undo step from where it began', async () => {
+    bind();
+    loadShapes('customs');
+    addShape(rect('a'));
+    updateShape(rect('a', 10), false);
+    updateShape(rect('a', 20), false);
+    expect(JSON.parse(storage.getItem(shapesStorageKey('customs'))!)[0].geometry.x).toBe(0);
+    updateShape(rect('a', 30), true);
+    expect(JSON.parse(storage.getItem(shapesStorageKey('customs'))!)[0].geometry.x).toBe(30);
+    await undo();
+    expect(editor.shapes[0].geometry.x).toBe(0);
+    await undo();
+    expect(editor.shapes).toEqual([]);
+    await redo();
+    await redo();
+    expect(editor.shapes[0].geometry.x).toBe(30);
+  });
+
+  it('removing a shape is undone by putting it back; selection follows', async () => {
+    bind();
+    loadShapes('customs');
+    addShape(rect('a'));
+    selectShape('a');
+    removeShape('a');
+    expect(editor.selectedShape).toBeNull();
+    expect(editor.shapes).toEqual([]);
+    await undo();
+    expect(editor.shapes.map((s) => s.id)).toEqual(['a']);
+    expect(JSON.parse(storage.getItem(shapesStorageKey('customs'))!)).toHaveLength(1);
+  });
+
+  it('a marker-type shape places a marker instead', async () => {
+    const { commands, page } = bind();
+    loadShapes('customs');
+    addShape({ id: 'x', type: 'marker', geometry: { x: 3, y: 4 }, name: '' });
+    await commands.settle();
+    expect(editor.shapes).toEqual([]);
+    expect(page.markers.get('new-1')?.geometry).toEqual({ x: 3, y: 4 });
+  });
+});

@@ -1,0 +1,516 @@
+/**
+ * The admin editor's state (docs/EDITOR.md "Editor state and commands"): the tool and its
+ * state path, the drawn shapes of this map, the marker tool's type, and what the marker
+ * commands report (pending saves, a conflict, undo / redo). UI components read it with
+ * `useSnapshot(editor)` and call these functions; nothing in the UI calls the marker API.
+ *
+ * The marker actions delegate to the commands the map page binds (`bindEditor`, src/editor);
+ * with nothing bound they do nothing and answer null / false. Mode and tool actions only change
+ * this slice: the wiring passes them to the engine, whose state path comes back through
+ * `setPath`. Shapes are drawing aids kept per map in local storage (`map:shapes:{mapId}`);
+ * the marker type and the edit-on-open option are remembered in `map:editor`.
+ */
+import { proxy } from 'valtio';
+import { isKnownCategory } from '../domain/categories';
+import type { Marker } from '../domain/marker';
+import { parseShapes, SHAPE_TYPES, shapesStorageKey, type DrawnShape, type ShapeType } from '../domain/shapes';
+import {
+  ENGLISH_ERRORS,
+  EditorError,
+  failure as makeFailure,
+  type EditorCommands,
+  type EditorCommandsState,
+  type EditorFailure,
+  type MarkerChange,
+  type MarkerHistoryEntry,
+  type RemoteOutcome,
+  type ShapeSnapshot,
+  type ShapeStore,
+} from '../editor/commands';
+import { i18n } from '../i18n';
+import { mapView } from './mapView';
+import { cancelEdit, finishEdit, markerChanged, popup, rebaseEdit } from './popup';
+import { readStored, writeStored } from './storage';
+
+export type EditorMode = 'pan' | 'draw' | 'edit' | 'move';
+/** A draw tool ('marker' included); null outside draw. */
+export type EditorTool = ShapeType | null;
+export type LiveStatus = 'connected' | 'reconnecting' | 'off';
+
+export interface EditorPending {
+  status: 'saving' | 'failed';
+  /** Why it failed, readable (in the UI language); null while saving. */
+  error: string | null;
+}
+
+export interface EditorConflictState {
+  uid: string;
+  mine: Marker;
+  theirs: Marker | null;
+  action: 'update' | 'delete';
+}
+
+export interface EditorCursor {
+  mapX: number;
+  mapY: number;
+  screenX: number;
+  screenY: number;
+}
+
+export interface EditorState {
+  /** An admin is on a map page (set by the wiring). */
+  enabled: boolean;
+  /** Root of the engine's state path. */
+  mode: EditorMode;
+  /** Draw tool, null outside draw. */
+  tool: EditorTool;
+  /** Engine state path, e.g. 'draw.rect.drawing'. */
+  path: string;
+  /** Drawing aids of this map (local storage `map:shapes:{mapId}`). */
+  shapes: DrawnShape[];
+  /** Shape id, or `marker:{uid}` for a marker selected in edit / move. */
+  selectedShape: string | null;
+  /** Type of the shape being drawn now. */
+  drawingShape: ShapeType | null;
+  /** The marker tool's category / subcategory (last chosen, remembered). */
+  markerCategory: string;
+  markerSubCategory: string;
+  /** Admin option: a marker popup opens in edit mode (remembered). */
+  editOnOpen: boolean;
+  /** Uid of the marker whose copy the next map click places. */
+  copying: string | null;
+  /** By marker uid. */
+  pending: Record<string, EditorPending>;
+  conflict: EditorConflictState | null;
+  canUndo: boolean;
+  canRedo: boolean;
+  cursor: EditorCursor | null;
+  live: LiveStatus;
+}
+
+export const EDITOR_STORAGE_KEY = 'map:editor';
+export const DEFAULT_MARKER_TYPE = { category: 'Markers', subCategory: 'Marker' } as const;
+export const EDITOR_MODES: readonly EditorMode[] = ['pan', 'draw', 'edit', 'move'];
+
+export interface EditorPrefs {
+  markerCategory: string;
+  markerSubCategory: string;
+  editOnOpen: boolean;
+}
+
+/** The remembered editor options; anything malformed or unknown falls back to the defaults. */
+export function parseEditorPrefs(text: string | null): EditorPrefs {
+  const prefs: EditorPrefs = { markerCategory: DEFAULT_MARKER_TYPE.category, markerSubCategory: DEFAULT_MARKER_TYPE.subCategory, editOnOpen: false };
+  if (!text) return prefs;
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch {
+    return prefs;
+  }
+  if (!value || typeof value !== 'object' || Array.isArray(value)) return prefs;
+  const v = value as Record<string, unknown>;
+  if (typeof v.markerCategory === 'string' && typeof v.markerSubCategory === 'string' && isKnownCategory(v.markerCategory, v.markerSubCategory)) {
+    prefs.markerCategory = v.markerCategory;
+    prefs.markerSubCategory = v.markerSubCategory;
+  }
+  if (typeof v.editOnOpen === 'boolean') prefs.editOnOpen = v.editOnOpen;
+  return prefs;
+}
+
+const initialPrefs = parseEditorPrefs(readStored(EDITOR_STORAGE_KEY));
+
+export const editor = proxy<EditorState>({
+  enabled: false,
+  mode: 'pan',
+  tool: null,
+  path: 'pan.idle',
+  shapes: [],
+  selectedShape: null,
+  drawingShape: null,
+  markerCategory: initialPrefs.markerCategory,
+  markerSubCategory: initialPrefs.markerSubCategory,
+  editOnOpen: initialPrefs.editOnOpen,
+  copying: null,
+  pending: {},
+  conflict: null,
+  canUndo: false,
+  canRedo: false,
+  cursor: null,
+  live: 'off',
+});
+
+// ---------------------------------------------------------------------------------------------
+// Binding the commands
+
+let bound: EditorCommands | null = null;
+let unsubscribe: (() => void) | null = null;
+/** Where the current conflict came from (the slice shows only the contract's fields). */
+let conflictOrigin: 'save' | 'live' | null = null;
+
+/** A failure in the UI language (`editorErrors.{code}`; English when no translation is there). */
+export function describeFailure(failure: EditorFailure): string {
+  return i18n.t(`editorErrors.${failure.code}`, { defaultValue: ENGLISH_ERRORS[failure.code], detail: failure.detail ?? '' });
+}
+
+function mirror(state: EditorCommandsState): void {
+  const pending: Record<string, EditorPending> = {};
+  for (const [uid, entry] of Object.entries(state.pending)) pending[uid] = { status: entry.status, error: entry.error ? describeFailure(entry.error) : null };
+  editor.pending = pending;
+  const c = state.conflict;
+  editor.conflict = c ? { uid: c.uid, mine: c.mine, theirs: c.theirs, action: c.action } : null;
+  conflictOrigin = c ? c.origin : null;
+  editor.canUndo = state.canUndo;
+  editor.canRedo = state.canRedo;
+}
+
+/** The marker open in the popup's edit form (its draft), or null: remote changes to it become conflicts. */
+export function editingMarker(): Marker | null {
+  if (popup.mode !== 'edit' || !popup.draft) return null;
+  return JSON.parse(JSON.stringify(popup.draft)) as Marker;
+}
+
+const shapeStore: ShapeStore = {
+  put(id, shape) {
+    const index = editor.shapes.findIndex((s) => s.id === id);
+    if (!shape) {
+      if (index >= 0) editor.shapes.splice(index, 1);
+      if (editor.selectedShape === id) editor.selectedShape = null;
+    } else if (index >= 0) editor.shapes[index] = shape as DrawnShape;
+    else editor.shapes.push(shape as DrawnShape);
+    gestures.delete(id);
+    persistShapes();
+  },
+};
+
+/**
+ * The map page's commands (src/editor `createEditorCommands`), or null when it leaves. The
+ * slice mirrors their state, hands them the shape list (for shape undo) and the popup's draft.
+ */
+export function bindEditor(commands: EditorCommands | null): void {
+  unsubscribe?.();
+  unsubscribe = null;
+  bound?.setShapeStore(null);
+  bound?.setEditing(null);
+  bound = commands;
+  if (!commands) {
+    editor.pending = {};
+    editor.conflict = null;
+    conflictOrigin = null;
+    editor.canUndo = false;
+    editor.canRedo = false;
+    editor.copying = null;
+    return;
+  }
+  commands.setShapeStore(shapeStore);
+  commands.setEditing(editingMarker);
+  unsubscribe = commands.subscribe(mirror);
+  mirror(commands.getState());
+}
+
+/** The commands bound now (the wiring's ToolHost may call them directly). */
+export function boundEditor(): EditorCommands | null {
+  return bound;
+}
+
+export function setEditorEnabled(enabled: boolean): void {
+  editor.enabled = enabled;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Mode, tool and path
+
+function setModeState(mode: EditorMode, tool: EditorTool): void {
+  editor.mode = mode;
+  editor.tool = mode === 'draw' ? tool : null;
+  editor.drawingShape = null;
+  editor.path = mode === 'draw' ? `draw.${tool}.idle` : `${mode}.idle`;
+}
+
+/** A tool → draw with it; null → pan. */
+export function selectTool(tool: EditorTool): void {
+  if (tool !== null && !(SHAPE_TYPES as readonly string[]).includes(tool)) return;
+  setModeState(tool === null ? 'pan' : 'draw', tool);
+}
+
+/** pan ⇄ edit (from draw or move: edit); clears the tool. */
+export function toggleEditMode(): void {
+  setModeState(editor.mode === 'edit' ? 'pan' : 'edit', null);
+}
+
+/** → move; again → pan. */
+export function toggleMoveMode(): void {
+  setModeState(editor.mode === 'move' ? 'pan' : 'move', null);
+}
+
+/**
+ * The engine's state path changed (keys m, l, Escape, a finished gesture): mode, tool and the
+ * shape being drawn follow it. 'draw.rect.drawing' → draw, rect, drawing rect; 'move.dragging'
+ * → move. A path whose root is not a mode is ignored.
+ */
+export function setPath(path: string): void {
+  const parts = path.split('.');
+  const mode = parts[0] as EditorMode;
+  if (!EDITOR_MODES.includes(mode)) return;
+  const tool = mode === 'draw' && (SHAPE_TYPES as readonly string[]).includes(parts[1]) ? (parts[1] as ShapeType) : null;
+  editor.path = path;
+  editor.mode = mode;
+  editor.tool = tool;
+  editor.drawingShape = tool && parts.slice(2).includes('drawing') ? tool : null;
+}
+
+export function setMarkerType(category: string, subCategory: string): void {
+  if (!isKnownCategory(category, subCategory)) return;
+  editor.markerCategory = category;
+  editor.markerSubCategory = subCategory;
+  persistPrefs();
+}
+
+export function setEditOnOpen(on: boolean): void {
+  editor.editOnOpen = on;
+  persistPrefs();
+}
+
+function persistPrefs(): void {
+  const prefs: EditorPrefs = { markerCategory: editor.markerCategory, markerSubCategory: editor.markerSubCategory, editOnOpen: editor.editOnOpen };
+  writeStored(EDITOR_STORAGE_KEY, JSON.stringify(prefs));
+}
+
+/** Re-reads the remembered options (map page mount; tests after swapping storage). */
+export function loadEditorPrefs(): void {
+  const prefs = parseEditorPrefs(readStored(EDITOR_STORAGE_KEY));
+  editor.markerCategory = prefs.markerCategory;
+  editor.markerSubCategory = prefs.markerSubCategory;
+  editor.editOnOpen = prefs.editOnOpen;
+}
+
+/** Pointer position for the status bar (null: off the map). Unchanged positions write nothing. */
+export function setCursor(cursor: EditorCursor | null): void {
+  const c = editor.cursor;
+  if (!cursor) {
+    if (c) editor.cursor = null;
+    return;
+  }
+  if (c && c.mapX === cursor.mapX && c.mapY === cursor.mapY && c.screenX === cursor.screenX && c.screenY === cursor.screenY) return;
+  editor.cursor = { mapX: cursor.mapX, mapY: cursor.mapY, screenX: cursor.screenX, screenY: cursor.screenY };
+}
+
+export function setLive(state: LiveStatus): void {
+  editor.live = state;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Marker commands
+
+/** The marker tool clicked: a marker of the chosen type on the level shown. */
+export async function placeMarker(mapX: number, mapY: number): Promise<Marker | null> {
+  if (!bound) return null;
+  return bound.placeMarker({ mapX, mapY, level: mapView.level, category: editor.markerCategory, subCategory: editor.markerSubCategory });
+}
+
+/** Saves the popup's edit (draft.version = the version edited). Null when it failed (see `pending` / `conflict`). */
+export async function saveMarker(draft: Marker): Promise<Marker | null> {
+  return bound ? bound.saveMarker(JSON.parse(JSON.stringify(draft)) as Marker) : null;
+}
+
+export async function moveMarker(uid: string, to: { x: number; y: number }): Promise<void> {
+  await bound?.moveMarker(uid, { x: to.x, y: to.y });
+}
+
+/** The next map click places a copy of `uid` (`copyMarkerTo`). */
+export function startCopy(uid: string): void {
+  editor.copying = uid;
+}
+
+export function cancelCopy(): void {
+  editor.copying = null;
+}
+
+export async function copyMarkerTo(uid: string, mapX: number, mapY: number): Promise<Marker | null> {
+  if (editor.copying === uid) editor.copying = null;
+  return bound ? bound.copyMarkerTo(uid, mapX, mapY) : null;
+}
+
+/** Deletes after the UI asked 'Are you sure?'. True once the server deleted it. */
+export async function deleteMarker(uid: string): Promise<boolean> {
+  return bound ? bound.deleteMarker(uid) : false;
+}
+
+/** Uploads one image (PNG, JPEG or WebP, at most 5 MB); throws an Error with a readable message. */
+export async function uploadImage(uid: string, index: number, file: File, onProgress?: (fraction: number) => void, signal?: AbortSignal): Promise<Marker> {
+  if (!bound) throw new Error(describeFailure(makeFailure('uploadFailed', 'the editor is not ready')));
+  try {
+    return await bound.uploadImage(uid, index, file, onProgress, signal);
+  } catch (error) {
+    if (error instanceof EditorError) throw new EditorError({ ...error.failure, message: describeFailure(error.failure) });
+    throw error;
+  }
+}
+
+export async function retrySave(uid: string): Promise<void> {
+  await bound?.retrySave(uid);
+}
+
+/** Drops a failed change (an unsaved marker leaves the map; an unsaved edit goes back to the server's copy). */
+export async function discardFailed(uid: string): Promise<void> {
+  await bound?.discardFailed(uid);
+}
+
+export async function undo(): Promise<void> {
+  await bound?.undo();
+}
+
+export async function redo(): Promise<void> {
+  await bound?.redo();
+}
+
+/**
+ * Resolves the conflict shown. 'theirs' keeps the server's marker: an edit form open on it is
+ * closed (it shows theirs). 'mine' sends mine on their version (the form closes once saved);
+ * for a remote change that came while the form was open nothing is sent: the form keeps the
+ * admin's edits and a later save is based on their version.
+ */
+export async function resolveConflict(choice: 'mine' | 'theirs'): Promise<void> {
+  const conflict = editor.conflict ? { uid: editor.conflict.uid, theirs: editor.conflict.theirs } : null;
+  const origin = conflictOrigin;
+  if (!bound || !conflict) return;
+  const result = await bound.resolveConflict(choice);
+  const editingIt = popup.mode === 'edit' && popup.snapshot?.uid === conflict.uid;
+  if (editingIt) {
+    if (choice === 'theirs') cancelEdit();
+    else if (origin === 'live') {
+      if (conflict.theirs) rebaseEdit(JSON.parse(JSON.stringify(conflict.theirs)) as Marker);
+    } else if (result) finishEdit();
+  }
+  markerChanged(conflict.uid);
+}
+
+/** A marker's change history, newest first (nothing bound: empty). */
+export async function loadHistory(uid: string): Promise<MarkerHistoryEntry[]> {
+  return bound ? bound.loadHistory(uid) : [];
+}
+
+/** A live change from the server (src/api/live.ts): applied unless it is an echo or the marker is being edited. */
+export async function receiveRemoteChange(change: MarkerChange): Promise<RemoteOutcome> {
+  return bound ? bound.applyRemote(change) : 'ignored';
+}
+
+// ---------------------------------------------------------------------------------------------
+// Shapes (drawing aids, per map in local storage)
+
+let shapesMapId: string | null = null;
+/** Per shape: its state when an uncommitted gesture (a drag) began. */
+const gestures = new Map<string, DrawnShape>();
+
+function plainShape(shape: DrawnShape): DrawnShape {
+  return JSON.parse(JSON.stringify(shape)) as DrawnShape;
+}
+
+function persistShapes(): void {
+  if (!shapesMapId) return;
+  writeStored(shapesStorageKey(shapesMapId), editor.shapes.length ? JSON.stringify(editor.shapes) : null);
+}
+
+function record(label: 'addShape' | 'changeShape' | 'deleteShape', id: string, before: DrawnShape | null, after: DrawnShape | null): void {
+  bound?.recordShapeStep({ label, id, before: before as ShapeSnapshot | null, after: after as ShapeSnapshot | null });
+}
+
+/** Reads a map's shapes (bad entries are dropped) and makes it the map shapes are saved for. */
+export function loadShapes(mapId: string): void {
+  shapesMapId = mapId;
+  gestures.clear();
+  editor.shapes = parseShapes(readStored(shapesStorageKey(mapId))).shapes;
+  editor.selectedShape = null;
+}
+
+/** Replaces every shape (an import, "clear all"); validated; not an undo step. */
+export function setShapes(shapes: readonly DrawnShape[]): void {
+  gestures.clear();
+  editor.shapes = parseShapes(JSON.parse(JSON.stringify(shapes))).shapes;
+  if (editor.selectedShape && !editor.selectedShape.startsWith('marker:') && !editor.shapes.some((s) => s.id === editor.selectedShape)) editor.selectedShape = null;
+  persistShapes();
+}
+
+/** A finished shape (one undo step). A marker-type shape places a marker instead. */
+export function addShape(shape: DrawnShape): void {
+  if (shape.type === 'marker') {
+    void placeMarker(shape.geometry.x, shape.geometry.y);
+    return;
+  }
+  if (editor.shapes.some((s) => s.id === shape.id)) {
+    updateShape(shape, true);
+    return;
+  }
+  const added = plainShape(shape);
+  editor.shapes.push(added);
+  persistShapes();
+  record('addShape', added.id, null, added);
+}
+
+/**
+ * A shape changed by an edit or a move. `commit` false: a gesture in progress (shown, not saved,
+ * no step); `commit` true ends it: saved, and one undo step from where the gesture began.
+ */
+export function updateShape(shape: DrawnShape, commit = true): void {
+  const index = editor.shapes.findIndex((s) => s.id === shape.id);
+  if (index < 0) return;
+  const previous = plainShape(editor.shapes[index]);
+  const next = plainShape(shape);
+  editor.shapes[index] = next;
+  if (!commit) {
+    if (!gestures.has(shape.id)) gestures.set(shape.id, previous);
+    return;
+  }
+  const before = gestures.get(shape.id) ?? previous;
+  gestures.delete(shape.id);
+  persistShapes();
+  if (JSON.stringify(before) !== JSON.stringify(next)) record('changeShape', shape.id, before, next);
+}
+
+export function removeShape(id: string): void {
+  const index = editor.shapes.findIndex((s) => s.id === id);
+  if (index < 0) return;
+  const before = gestures.get(id) ?? plainShape(editor.shapes[index]);
+  gestures.delete(id);
+  editor.shapes.splice(index, 1);
+  if (editor.selectedShape === id) editor.selectedShape = null;
+  persistShapes();
+  record('deleteShape', id, before, null);
+}
+
+/** Selects a shape id, `marker:{uid}`, or nothing. */
+export function selectShape(id: string | null): void {
+  editor.selectedShape = id;
+}
+
+/** A fresh shape id. */
+export function newShapeId(): string {
+  return `shape-${globalThis.crypto.randomUUID()}`;
+}
+
+/** Back to a page without an editor (tests, leaving the map). */
+export function resetEditor(): void {
+  bindEditor(null);
+  shapesMapId = null;
+  gestures.clear();
+  const prefs = parseEditorPrefs(readStored(EDITOR_STORAGE_KEY));
+  Object.assign(editor, {
+    enabled: false,
+    mode: 'pan',
+    tool: null,
+    path: 'pan.idle',
+    shapes: [],
+    selectedShape: null,
+    drawingShape: null,
+    markerCategory: prefs.markerCategory,
+    markerSubCategory: prefs.markerSubCategory,
+    editOnOpen: prefs.editOnOpen,
+    copying: null,
+    pending: {},
+    conflict: null,
+    canUndo: false,
+    canRedo: false,
+    cursor: null,
+    live: 'off',
+  } satisfies EditorState);
+}
