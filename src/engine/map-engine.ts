@@ -86,6 +86,8 @@ export class MapEngine implements MapEngineApi {
   private host: ToolHost = NO_EDITOR;
   private readonly shapeLayer = new ShapeLayer();
   private shapes: readonly ToolShape[] = [];
+  /** Drawn like shapes, never hit or edited (the admin's saved points). */
+  private guides: readonly ToolShape[] = [];
   private selectedShapeId: string | null = null;
   private handles: EditHandle[] = [];
   private shapesDirty = true;
@@ -216,6 +218,17 @@ export class MapEngine implements MapEngineApi {
       this.markers.setSelected(selected);
     }
     this.markDirty();
+  }
+
+  setLabels(labels: readonly string[]): void {
+    if (!this.markers.markers || labels.length !== this.markers.size) {
+      console.warn(`raidmap: setLabels ignored: ${labels.length} labels for ${this.markers.size} markers`);
+      return;
+    }
+    this.markers.setLabels(labels);
+    this.labels.reset();
+    this.labelsDirty = true;
+    this.loop.invalidate();
   }
 
   removeMarker(index: number): void {
@@ -359,6 +372,11 @@ export class MapEngine implements MapEngineApi {
 
   setShapes(shapes: readonly ToolShape[]): void {
     this.shapes = shapes;
+    this.refreshHandles();
+  }
+
+  setGuides(shapes: readonly ToolShape[]): void {
+    this.guides = shapes;
     this.refreshHandles();
   }
 
@@ -541,7 +559,7 @@ export class MapEngine implements MapEngineApi {
   private refreshHandles(): void {
     const selected = this.selectedShapeId === null ? undefined : this.shapes.find((s) => s.id === this.selectedShapeId);
     this.handles = selected ? shapeHandles(selected as DrawnShape) : [];
-    this.shapeLayer.setShapes(this.shapes as readonly DrawnShape[]);
+    this.shapeLayer.setShapes((this.guides.length > 0 ? [...this.guides, ...this.shapes] : this.shapes) as readonly DrawnShape[]);
     this.shapeLayer.setSelected(selected ? selected.id : null);
     this.shapeLayer.setHandles(this.handles, -1);
     this.shapesDirty = true;

@@ -247,6 +247,15 @@ export class MarkerLayer {
     return this.patch(touched, index);
   }
 
+  /** New label texts for every slot (a language change); positions and placement stay. */
+  setLabels(labels: readonly string[]): void {
+    if (!this.columns) return;
+    if (labels.length !== this.count) throw new Error(`marker layer: ${labels.length} labels for ${this.count} slots`);
+    this.own(this.count);
+    const cols = this.columns;
+    for (let i = 0; i < this.count; i++) cols.labels[i] = labels[i];
+  }
+
   /**
    * Empties one slot: the marker leaves the indices and the placement, and never passes a
    * filter until a marker is put in the slot again. Other indices stay.

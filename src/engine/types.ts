@@ -93,6 +93,8 @@ export interface MapEngineApi {
   upsertMarker(index: number, row: MarkerRow, passes?: boolean): void;
   /** Empties one marker's slot (indices of the others stay): it is no longer drawn or filtered in. */
   removeMarker(index: number): void;
+  /** New label texts for every marker slot (a language change), in slot order. */
+  setLabels(labels: readonly string[]): void;
   setLevel(num: number): void;
   setPlayer(player: PlayerMarker | null, ping: boolean): void;
   setMarkerScale(scale: number): void;
@@ -126,5 +128,7 @@ export interface MapEngineApi {
   /** The drawn shapes (map pixels), the selected one and its edit handles. */
   setShapes(shapes: readonly ToolShape[]): void;
   setSelectedShape(id: string | null): void;
+  /** Shapes drawn under the others that are never hit or edited (the admin's saved points). */
+  setGuides(shapes: readonly ToolShape[]): void;
   dispose(): void;
 }

@@ -44,3 +44,9 @@ export function resetMarkers(): void {
   markers.counts = {};
   markers.issues = 0;
 }
+
+/** The per-subcategory counts after one marker was added, changed or removed (the editor, the live feed). */
+export function setMarkerCounts(counts: Record<string, number>): void {
+  markers.counts = counts;
+  markers.count = Object.values(counts).reduce((sum, n) => sum + n, 0);
+}

@@ -15,6 +15,10 @@ import type { EngineHandle } from './automation';
 import { loadEngineModule } from './engineModule';
 import type { MarkerSource } from './markerSource';
 import { type EngineWiring, wireEngine } from './wireEngine';
+import { wireEditor } from './wireEditor';
+import { fetchMarkerList } from '../../api/markers';
+import { currentLanguage } from '../../i18n';
+import { markersLoaded } from '../../state/markers';
 
 export interface MapCanvasProps {
   map: MapDefinition;
@@ -43,11 +47,26 @@ export function MapCanvas({ map, manifest, source, markers, handle, onError }: M
     let cancelled = false;
     let engine: MapEngineApi | null = null;
     let wiring: EngineWiring | null = null;
+    let unwireEditor: (() => void) | null = null;
+
+    // After a break in the live feed, changes may have been missed: read the whole list again.
+    const resync = async () => {
+      const buffer = await fetchMarkerList(map.id);
+      const result = await source.load(buffer, map.id, currentLanguage());
+      if (cancelled) return;
+      markersLoaded(result);
+      wiring?.setMarkers(result);
+    };
 
     loadEngineModule()
-      .then(({ createMapEngine, tools }) => (cancelled ? null : createMapEngine({ container: host, map, manifest, tileBase: tileBase(), iconUrl, tools: [tools.panTool] })))
-      .then((created: MapEngineApi | null) => {
-        if (!created) return;
+      .then(async ({ createMapEngine, tools }) => {
+        if (cancelled) return null;
+        const created = await createMapEngine({ container: host, map, manifest, tileBase: tileBase(), iconUrl, tools: [tools.panTool] });
+        return { created, adminTools: tools.ADMIN_TOOLS };
+      })
+      .then((started) => {
+        if (!started) return;
+        const { created, adminTools } = started;
         if (cancelled) {
           created.dispose();
           return;
@@ -58,6 +77,7 @@ export function MapCanvas({ map, manifest, source, markers, handle, onError }: M
         wiring = wireEngine({ engine: created, source, handle });
         wiringRef.current = wiring;
         if (markersRef.current) wiring.setMarkers(markersRef.current);
+        unwireEditor = wireEditor({ engine: created, sink: wiring.sink, map, adminTools, resync });
       })
       .catch((error: unknown) => {
         if (!cancelled) onErrorRef.current(error);
@@ -65,6 +85,7 @@ export function MapCanvas({ map, manifest, source, markers, handle, onError }: M
 
     return () => {
       cancelled = true;
+      unwireEditor?.();
       wiring?.dispose();
       engine?.dispose();
       if (handle.engine === engine) {

@@ -13,6 +13,9 @@ import { createEngineHandle, installMapAutomation } from './automation';
 import { loadEngineModule } from './engineModule';
 import { MapCanvas } from './MapCanvas';
 import { useMapData } from './useMapData';
+import { useEngineCamera } from './useEngineCamera';
+import { AdminDock } from '../admin/AdminDock';
+import { useAdminTools } from '../admin/useAdmin';
 
 /** Route `/map/:mapId`: the map full-window, or the not-found page for an unknown id. */
 export function MapPage() {
@@ -43,6 +46,8 @@ function MapScreen({ map }: { map: MapDefinition }) {
     [fail, t],
   );
 
+  const admin = useAdminTools();
+  const camera = useEngineCamera(handle, admin);
   const loading = !data.error && !ready;
   return (
     <div className="map-page">
@@ -58,6 +63,7 @@ function MapScreen({ map }: { map: MapDefinition }) {
         </div>
       )}
       <MarkerPopup map={map} source={data.source} loaded={!!data.markers && !data.error} />
+      <AdminDock map={map} camera={camera} />
       {data.error && (
         <div className="map-error" role="alert">
           <h2>{t('map.errorHeading')}</h2>

@@ -9,6 +9,7 @@ import type { CameraView, FrameStats, MapEngineApi, PlayerMarker } from '../../e
 import type { PlayerPosition } from '../../domain/position';
 import { mapView } from '../../state/mapView';
 import { popup } from '../../state/popup';
+import { editor } from '../../state/editor';
 import { currentPlayer } from '../../state/player';
 import { quests } from '../../state/quests';
 
@@ -55,6 +56,30 @@ export interface MapAutomation {
   selectedQuests(): string[];
   /** uid of the marker whose popup is open, or null. */
   popup(): string | null;
+  /** The interaction state path, e.g. `pan.idle`, `draw.rect.drawing`, `move.dragging`. */
+  toolPath(): string;
+  /** The drawn shapes of this map (map pixels). */
+  shapes(): AutomationShape[];
+  /** The admin editor's state. */
+  editor(): AutomationEditor;
+}
+
+export interface AutomationShape {
+  id: string;
+  type: string;
+  geometry: { x: number; y: number; x1?: number; y1?: number; points?: [number, number][]; width?: number };
+  name: string;
+}
+
+export interface AutomationEditor {
+  /** The root of the state path: pan, draw, edit or move. */
+  state: string;
+  /** Id of the selected shape, or null. */
+  selectedShape: string | null;
+  /** Type of the shape being drawn now, or null. */
+  drawingShape: string | null;
+  canUndo: boolean;
+  canRedo: boolean;
 }
 
 /** What the automation surface reads; MapCanvas and the wiring fill it in. */
@@ -152,6 +177,22 @@ export function createMapAutomation(mapId: MapId, handle: EngineHandle): MapAuto
     },
     popup() {
       return mapView.mapId === mapId && mapView.selectedUid !== null && popup.uid === mapView.selectedUid ? popup.uid : null;
+    },
+    toolPath() {
+      return handle.engine?.toolPath() ?? 'pan.idle';
+    },
+    shapes() {
+      return editor.shapes.map((s) => structuredClone({ id: s.id, type: s.type, geometry: s.geometry, name: s.name }));
+    },
+    editor() {
+      const path = handle.engine?.toolPath() ?? 'pan.idle';
+      return {
+        state: path.split('.')[0],
+        selectedShape: editor.selectedShape,
+        drawingShape: editor.drawingShape,
+        canUndo: editor.canUndo,
+        canRedo: editor.canRedo,
+      };
     },
   };
 }

@@ -17,11 +17,19 @@ import { effectiveSettings, settings } from '../../state/settings';
 import { wirePlayer } from '../topbar/wirePlayer';
 import { wirePopup } from '../popup/wirePopup';
 import type { EngineHandle } from './automation';
+import type { MarkerSink } from '../../editor/live';
+import { setMarkerCounts } from '../../state/markers';
+import { markerChanged } from '../../state/popup';
 import { isWorkerClosed, type MarkerSource } from './markerSource';
 
 export interface EngineWiring {
   /** Hands the loaded markers to the engine, filtered by the current filters. */
   setMarkers(result: Pick<MarkerLoadResult, 'columns'>): void;
+  /**
+   * The page's copy of the markers as the editor and the live feed change it: one marker at a
+   * time through the worker (validated, counted) into the engine, with no rebuild.
+   */
+  readonly sink: MarkerSink;
   dispose(): void;
 }
 
@@ -44,6 +52,8 @@ function afterTwoFrames(fn: () => void): void {
 export function wireEngine({ engine, source, handle, afterDraw = afterTwoFrames }: WireOptions): EngineWiring {
   let disposed = false;
   let columns: MarkerColumns | null = null;
+  /** uid per engine slot ('' for an emptied one), kept through edits. */
+  let slotUids: string[] = [];
   let pending: MarkerColumns | null = null;
   let passing: Uint32Array | null = null;
   let passingUids: Set<string> | null = null;
@@ -69,6 +79,7 @@ export function wireEngine({ engine, source, handle, afterDraw = afterTwoFrames 
     if (disposed || seq !== filterSeq) return;
     if (pending) {
       columns = pending;
+      slotUids = [...columns.uids];
       pending = null;
       engine.setMarkers(columns);
     }
@@ -87,10 +98,8 @@ export function wireEngine({ engine, source, handle, afterDraw = afterTwoFrames 
     if (!columns || !isLanguage(lang)) return;
     try {
       const labels = await source.relabel(lang);
-      if (disposed || !columns || labels.length !== columns.uids.length) return;
-      columns = { ...columns, labels };
-      engine.setMarkers(columns);
-      if (passing) engine.setFilter(passing);
+      if (disposed || !columns || labels.length !== slotUids.length) return;
+      engine.setLabels(labels);
     } catch (error) {
       if (!disposed && !isWorkerClosed(error)) console.error('raidmap: relabelling markers failed', error);
     }
@@ -138,13 +147,49 @@ export function wireEngine({ engine, source, handle, afterDraw = afterTwoFrames 
   handle.passing = () => {
     if (!columns || !passing) return null;
     if (!passingUids) {
-      const uids = columns.uids;
-      passingUids = new Set(Array.from(passing, (i) => uids[i]));
+      const uids = slotUids;
+      passingUids = new Set(Array.from(passing, (i) => uids[i]).filter((uid) => uid !== undefined && uid !== ''));
     }
     return passingUids;
   };
 
+  // Edits land one marker at a time; the filter is asked again afterwards (off the main thread,
+  // and the engine applies a list that differs by a few markers in place) so `passing` and the
+  // counts stay true.
+  let refilter: Promise<void> | null = null;
+  const refilterSoon = () => {
+    refilter ??= Promise.resolve().then(() => {
+      refilter = null;
+      return applyFilter();
+    });
+  };
+  const sink: MarkerSink = {
+    get: (uid) => source.get(uid),
+    async upsert(marker) {
+      const lang = isLanguage(i18n.language) ? i18n.language : 'en';
+      const result = await source.upsert(marker, lang);
+      if (disposed || !columns) return;
+      engine.upsertMarker(result.index, result.row, result.passes);
+      slotUids[result.index] = result.row.uid;
+      passingUids = null;
+      setMarkerCounts(result.counts);
+      markerChanged(marker.uid);
+      refilterSoon();
+    },
+    async remove(uid) {
+      const result = await source.remove(uid);
+      if (disposed || !columns || !result) return;
+      engine.removeMarker(result.index);
+      slotUids[result.index] = '';
+      passingUids = null;
+      setMarkerCounts(result.counts);
+      if (mapView.selectedUid === uid) selectMarker(null);
+      refilterSoon();
+    },
+  };
+
   return {
+    sink,
     setMarkers(result) {
       if (disposed) return;
       pending = result.columns;

@@ -164,11 +164,18 @@ export function createFakeEngine(size = { width: 1000, height: 800 }, view: Came
     toggleMove() {
       engine.setTool(tool.startsWith('move.') ? 'pan' : 'move');
     },
+    setLabels(labels) {
+      record('setLabels', labels);
+      if (engine.columns) engine.columns = { ...engine.columns, labels: [...labels] };
+    },
     setToolHost(host) {
       record('setToolHost', host);
     },
     setShapes(shapes) {
       record('setShapes', shapes);
+    },
+    setGuides(shapes) {
+      record('setGuides', shapes);
     },
     setSelectedShape(id) {
       record('setSelectedShape', id);

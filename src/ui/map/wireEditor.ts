@@ -1,0 +1,205 @@
+/**
+ * The editor's wiring on the map page (beside wireEngine): for an admin it registers the admin
+ * tools in the engine's state tree, hands the engine the editor's commands as its tool host,
+ * binds the editor commands to the page's markers (the sink) and the admin API, and keeps the
+ * engine and the editor slice in step (mode and tool ⇄ state path, shapes, selection, cursor,
+ * saved points). For everyone it follows the live marker feed, so a change made anywhere shows
+ * on every open page of the map without a reload. Signing in or out switches it at once.
+ */
+import { snapshot, subscribe } from 'valtio';
+import * as adminApi from '../../api/admin';
+import { subscribeMarkerChanges, type MarkerChange } from '../../api/live';
+import type { MapDefinition } from '../../domain/maps';
+import { pointLabel } from '../../domain/points';
+import { can } from '../../domain/roles';
+import type { DrawnShape } from '../../domain/shapes';
+import { createEditorCommands, type EditorApi, type EditorCommands } from '../../editor/commands';
+import type { MarkerSink } from '../../editor/live';
+import { NO_EDITOR, type ToolFactory, type ToolHost, type ToolShape } from '../../engine/interaction';
+import type { MapEngineApi } from '../../engine/types';
+import {
+  addShape, bindEditor, copyMarkerTo, editor, loadEditorPrefs, loadShapes, moveMarker, newShapeId, placeMarker,
+  receiveRemoteChange, redo, removeShape, resetEditor, selectShape, setCursor, setEditorEnabled, setLive, setPath, undo,
+  updateShape,
+} from '../../state/editor';
+import { selectMarker } from '../../state/mapView';
+import { addRecordedPoint, closePoints, openPoints, points } from '../../state/points';
+import { session } from '../../state/session';
+
+export interface WireEditorOptions {
+  engine: MapEngineApi;
+  sink: MarkerSink;
+  map: MapDefinition;
+  /** The admin tools (src/tools ADMIN_TOOLS), registered while an admin is signed in. */
+  adminTools: readonly ToolFactory[];
+  /** Reloads the whole marker list (after the live feed was broken and changes may be missed). */
+  resync?: () => Promise<void>;
+}
+
+const API: EditorApi = {
+  addMarker: adminApi.addMarker,
+  updateMarker: adminApi.updateMarker,
+  deleteMarker: adminApi.deleteMarker,
+  uploadMarkerImage: adminApi.uploadMarkerImage,
+  fetchMarkerHistory: (uid) => adminApi.fetchMarkerHistory(uid),
+};
+
+/** The ids the admin tools' nodes have (they are registered by factory, removed by id). */
+const ADMIN_TOOL_IDS = ['draw', 'edit', 'move'] as const;
+
+/** The engine path's root and draw tool, e.g. `draw.rect.drawing` → ['draw', 'rect']. */
+function modeOf(path: string): [string, string | null] {
+  const [root, tool] = path.split('.');
+  return [root, root === 'draw' ? (tool ?? null) : null];
+}
+
+/** The saved points as guides: the recorded path, and each point's coordinates when asked. */
+function pointGuides(map: MapDefinition): ToolShape[] {
+  if (!points.shown || points.list.length === 0) return [];
+  const list = points.list;
+  const guides: ToolShape[] = [
+    { id: 'points:path', type: list.length > 1 ? 'pen' : 'marker', geometry: { x: list[0].x, y: list[0].y, points: list.map((p) => [p.x, p.y] as [number, number]) }, name: '' },
+  ];
+  if (points.coordsShown) {
+    list.forEach((p, i) => guides.push({ id: `points:label:${i}`, type: 'text', geometry: { x: p.x, y: p.y }, name: pointLabel(p, map.transform) }));
+  }
+  return guides;
+}
+
+export function wireEditor({ engine, sink, map, adminTools, resync }: WireEditorOptions): () => void {
+  let disposed = false;
+  let commands: EditorCommands | null = null;
+  const offs: Array<() => void> = [];
+
+  /** Places a marker; with "open new markers in edit mode" its popup opens in edit mode. */
+  const placeAndOpen = async (x: number, y: number) => {
+    const marker = await placeMarker(x, y);
+    if (marker && editor.editOnOpen && !disposed) selectMarker(marker.uid);
+  };
+
+  const host: ToolHost = {
+    shapes: () => snapshot(editor).shapes as readonly DrawnShape[],
+    selectedShape: () => editor.selectedShape,
+    selectShape: (id) => selectShape(id),
+    newShapeId: () => newShapeId(),
+    addShape: (shape) => {
+      // Only marker-type shapes go to the server, as markers (spec §5).
+      if (shape.type === 'marker') void placeAndOpen(shape.geometry.x, shape.geometry.y);
+      else addShape(shape as DrawnShape);
+    },
+    updateShape: (shape, commit) => updateShape(shape as DrawnShape, commit),
+    removeShape: (id) => removeShape(id),
+    placeMarker: (x, y) => void placeAndOpen(x, y),
+    moveMarker: (uid, x, y) => void moveMarker(uid, { x, y }),
+    copyMarkerTo: (uid, x, y) => void copyMarkerTo(uid, x, y),
+    undo: () => void undo(),
+    redo: () => void redo(),
+  };
+
+  // Mode and tool (toolbar) → the engine's state tree; its path (keys, gestures) → the slice.
+  const followState = () => {
+    if (!commands) return;
+    const [root, tool] = modeOf(engine.toolPath());
+    const wanted = editor.mode;
+    const wantedTool = wanted === 'draw' ? editor.tool : null;
+    if (root === wanted && tool === wantedTool) return;
+    engine.setTool(wanted, wanted === 'draw' ? { shape: wantedTool } : undefined);
+  };
+  let lastShapes: unknown = null;
+  let lastSelected: string | null = null;
+  const followShapes = () => {
+    const snap = snapshot(editor);
+    if (snap.shapes !== lastShapes) {
+      lastShapes = snap.shapes;
+      engine.setShapes(commands ? (snap.shapes as readonly ToolShape[]) : []);
+    }
+    if (snap.selectedShape !== lastSelected) {
+      lastSelected = snap.selectedShape;
+      engine.setSelectedShape(snap.selectedShape);
+    }
+  };
+
+  function becomeAdmin(): void {
+    for (const factory of adminTools) engine.registerTool(factory);
+    commands = createEditorCommands({ api: API, sink, mapId: map.id });
+    bindEditor(commands);
+    engine.setToolHost(host);
+    loadEditorPrefs();
+    loadShapes(map.id);
+    openPoints(map.id);
+    setEditorEnabled(true);
+    setPath(engine.toolPath());
+    lastShapes = null;
+    followShapes();
+  }
+
+  function leaveAdmin(): void {
+    if (!commands) return;
+    for (const id of ADMIN_TOOL_IDS) engine.unregisterTool(id);
+    engine.setToolHost(NO_EDITOR);
+    bindEditor(null);
+    commands.dispose();
+    commands = null;
+    setEditorEnabled(false);
+    closePoints();
+    engine.setShapes([]);
+    engine.setGuides([]);
+    engine.setSelectedShape(null);
+  }
+
+  const followSession = () => {
+    const admin = can(session.user, 'adminTools');
+    if (admin && !commands) becomeAdmin();
+    else if (!admin && commands) leaveAdmin();
+  };
+
+  // Remote changes: through the editor for an admin (echoes, conflicts with an open edit),
+  // straight to the page's markers for everyone else.
+  const onRemote = (change: MarkerChange) => {
+    if (disposed) return;
+    const applied = commands ? receiveRemoteChange(change) : change.kind === 'upsert' ? sink.upsert(change.marker) : sink.remove(change.uid);
+    void Promise.resolve(applied).catch((error: unknown) => console.error('raidmap: applying a live marker change failed', error));
+  };
+  let wasBroken = false;
+  const onLiveState = (state: 'connected' | 'reconnecting' | 'off') => {
+    if (disposed) return;
+    setLive(state);
+    if (state === 'reconnecting') wasBroken = true;
+    else if (state === 'connected' && wasBroken) {
+      wasBroken = false;
+      // Changes made while the feed was down were not replayed: read the list again.
+      void resync?.().catch((error: unknown) => console.error('raidmap: reloading markers after the live feed came back failed', error));
+    }
+  };
+
+  followSession();
+  offs.push(
+    subscribe(session, followSession),
+    subscribe(editor, () => {
+      followState();
+      followShapes();
+    }),
+    subscribe(points, () => engine.setGuides(commands ? pointGuides(map) : [])),
+    engine.on('toolchange', ({ path }) => {
+      if (commands) setPath(path);
+    }),
+    engine.on('pointermove', ({ mapX, mapY, screenX, screenY }) => {
+      if (commands) setCursor({ mapX, mapY, screenX, screenY });
+    }),
+    engine.on('mapclick', ({ mapX, mapY }) => {
+      if (!commands) return;
+      if (editor.copying) void copyMarkerTo(editor.copying, mapX, mapY);
+      addRecordedPoint(mapX, mapY);
+    }),
+    subscribeMarkerChanges(map.id, onRemote, onLiveState),
+  );
+  engine.setGuides(commands ? pointGuides(map) : []);
+
+  return () => {
+    if (disposed) return;
+    disposed = true;
+    offs.forEach((off) => off());
+    leaveAdmin();
+    resetEditor();
+  };
+}
