@@ -1,0 +1,103 @@
+import '../../i18n';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { act, render, screen, waitFor } from '@testing-library/react';
+import { afterEach, describe, expect, it } from 'vitest';
+import { MAPS } from '../../domain/maps';
+import { gameToMap, mapToGame } from '../../domain/transform';
+import { resetEditor, selectShape, setCursor, setPath } from '../../state/editor';
+import { resetSession, setSessionUser } from '../../state/session';
+import { formatCoord, StatusBar } from './StatusBar';
+
+const admin = { pro: false, admin: true, questsDone: [], questsHidden: [] };
+const customs = MAPS.customs;
+
+afterEach(() => {
+  resetSession();
+  resetEditor();
+});
+
+const bar = () => screen.getByRole('region', { name: 'Editor status' });
+const field = (name: string) => bar().querySelector(`[data-field="${name}"] .admin-status__value`)?.textContent;
+
+describe('formatCoord', () => {
+  it('rounds to 4 decimals and always shows 4', () => {
+    expect(formatCoord(1234.56789)).toBe('1234.5679');
+    expect(formatCoord(2)).toBe('2.0000');
+    expect(formatCoord(-0.00001)).toBe('0.0000');
+    expect(formatCoord(-12.34565)).toBe('-12.3456');
+    expect(formatCoord(Number.NaN)).toBe('–');
+  });
+});
+
+describe('StatusBar', () => {
+  it('renders nothing for a visitor or a pro user', () => {
+    const { container, rerender } = render(<StatusBar map={customs} camera={{ x: 1, y: 2, zoom: 1 }} />);
+    expect(container).toBeEmptyDOMElement();
+    act(() => setSessionUser({ ...admin, admin: false, pro: true }));
+    rerender(<StatusBar map={customs} camera={{ x: 1, y: 2, zoom: 1 }} />);
+    expect(container).toBeEmptyDOMElement();
+  });
+
+  it('shows dashes before the engine and the pointer have said anything', () => {
+    setSessionUser(admin);
+    render(<StatusBar map={customs} camera={null} />);
+    expect(field('state')).toBe('pan.idle');
+    for (const name of ['selected', 'drawing', 'zoom', 'centre', 'map', 'game', 'screen']) expect(field(name)).toBe('–');
+  });
+
+  it('shows the state path, the selected and drawn shapes, the camera and the cursor (game through the map transform)', async () => {
+    setSessionUser(admin);
+    const game = { gameX: 123.45678, gameZ: -98.76543 };
+    const at = gameToMap(customs.transform, game);
+    render(<StatusBar map={customs} camera={{ x: 2200.123456, y: 1600, zoom: 0.612345 }} />);
+    act(() => {
+      setPath('draw.rect.drawing');
+      selectShape('marker:m-safe');
+      setCursor({ mapX: at.mapX, mapY: at.mapY, screenX: 640.4, screenY: 399.6 });
+    });
+    await waitFor(() => expect(field('state')).toBe('draw.rect.drawing'));
+    expect(field('selected')).toBe('marker:m-safe');
+    expect(field('drawing')).toBe('rect');
+    expect(field('zoom')).toBe('0.6123');
+    expect(field('centre')).toBe('2200.1235, 1600.0000');
+    expect(field('map')).toBe(`${at.mapX.toFixed(4)}, ${at.mapY.toFixed(4)}`);
+    expect(field('game')).toBe('123.4568, -98.7654');
+    expect(field('screen')).toBe('640, 400');
+    // The labels name each value.
+    expect(bar()).toHaveTextContent(/state draw\.rect\.drawing/);
+    expect(bar()).toHaveTextContent(/game 123\.4568, -98\.7654/);
+  });
+
+  it('goes back to dashes when the pointer leaves the map', async () => {
+    setSessionUser(admin);
+    render(<StatusBar map={customs} camera={null} />);
+    act(() => setCursor({ mapX: 1, mapY: 2, screenX: 3, screenY: 4 }));
+    await waitFor(() => expect(field('map')).toBe('1.0000, 2.0000'));
+    act(() => setCursor(null));
+    await waitFor(() => expect(field('map')).toBe('–'));
+    expect(field('game')).toBe('–');
+    expect(field('screen')).toBe('–');
+  });
+
+  it('uses the given map\'s transform (rotated maps too)', async () => {
+    setSessionUser(admin);
+    const map = MAPS.factory;
+    render(<StatusBar map={map} camera={null} />);
+    act(() => setCursor({ mapX: 1000, mapY: 2000, screenX: 1, screenY: 2 }));
+    const expected = mapToGame(map.transform, { mapX: 1000, mapY: 2000 });
+    await waitFor(() => expect(field('game')).toBe(`${formatCoord(expected.gameX)}, ${formatCoord(expected.gameZ)}`));
+    expect(field('map')).toBe('1000.0000, 2000.0000');
+  });
+
+  it('takes no pointer events from the map', () => {
+    setSessionUser(admin);
+    render(<StatusBar map={customs} camera={null} />);
+    expect(bar()).toHaveClass('admin-status');
+    // jsdom applies no stylesheet: read the rule from admin.css.
+    const css = readFileSync(join(__dirname, 'admin.css'), 'utf8');
+    const rule = /\n\.admin-status \{([^}]*)\}/.exec(css)?.[1] ?? '';
+    expect(rule).toMatch(/pointer-events: none/);
+    expect(rule).toMatch(/font-family: ui-monospace/);
+  });
+});

@@ -1,0 +1,72 @@
+/**
+ * The admin's status bar (spec §2 "Admin only"): one monospace line at the bottom with the
+ * engine's state path, the selected shape, the shape being drawn, the camera (zoom and the map
+ * point at the centre) and the cursor in map, game and screen coordinates. Map and game
+ * coordinates and the zoom show 4 decimals (spec §5, §9); game coordinates come from the map's
+ * transform (src/domain/transform.ts). It never takes pointer events from the map.
+ *
+ * Props: `map` (its transform turns the cursor into game coordinates) and `camera`, the
+ * engine's camera (`engine.camera()`, then each `camerachange` event), or null before the
+ * engine is ready. The rest comes from the editor slice (`path`, `selectedShape`,
+ * `drawingShape`, `cursor`).
+ */
+import { useTranslation } from 'react-i18next';
+import { useSnapshot } from 'valtio';
+import type { MapDefinition } from '../../domain/maps';
+import { mapToGame, round4 } from '../../domain/transform';
+import { editor } from '../../state/editor';
+import { useAdminTools } from './useAdmin';
+import './admin.css';
+
+/** The camera as the engine reports it: the map pixel at the canvas centre and CSS px per map px. */
+export interface StatusCamera {
+  x: number;
+  y: number;
+  zoom: number;
+}
+
+export interface StatusBarProps {
+  map: Pick<MapDefinition, 'transform'>;
+  camera: StatusCamera | null;
+}
+
+/** A coordinate as the status bar shows it: rounded to 4 decimals, always 4 digits after the point. */
+export function formatCoord(value: number): string {
+  return Number.isFinite(value) ? round4(value).toFixed(4) : '–';
+}
+
+const pair = (a: number, b: number) => `${formatCoord(a)}, ${formatCoord(b)}`;
+
+export function StatusBar(props: StatusBarProps) {
+  const admin = useAdminTools();
+  if (!admin) return null;
+  return <StatusBarLine {...props} />;
+}
+
+function StatusBarLine({ map, camera }: StatusBarProps) {
+  const { t } = useTranslation();
+  const { path, selectedShape, drawingShape, cursor } = useSnapshot(editor);
+  const none = t('admin.status.none');
+  const game = cursor ? mapToGame(map.transform, { mapX: cursor.mapX, mapY: cursor.mapY }) : null;
+
+  const items: { key: string; label: string; value: string }[] = [
+    { key: 'state', label: t('admin.status.state'), value: path || none },
+    { key: 'selected', label: t('admin.status.selected'), value: selectedShape ?? none },
+    { key: 'drawing', label: t('admin.status.drawing'), value: drawingShape ?? none },
+    { key: 'zoom', label: t('admin.status.zoom'), value: camera ? formatCoord(camera.zoom) : none },
+    { key: 'centre', label: t('admin.status.centre'), value: camera ? pair(camera.x, camera.y) : none },
+    { key: 'map', label: t('admin.status.map'), value: cursor ? pair(cursor.mapX, cursor.mapY) : none },
+    { key: 'game', label: t('admin.status.game'), value: game ? pair(game.gameX, game.gameZ) : none },
+    { key: 'screen', label: t('admin.status.screen'), value: cursor ? `${Math.round(cursor.screenX)}, ${Math.round(cursor.screenY)}` : none },
+  ];
+
+  return (
+    <section className="admin-status" aria-label={t('admin.status.label')}>
+      {items.map((item) => (
+        <span key={item.key} className="admin-status__item" data-field={item.key}>
+          <span className="admin-status__key">{item.label}</span> <span className="admin-status__value">{item.value}</span>
+        </span>
+      ))}
+    </section>
+  );
+}

@@ -1,0 +1,256 @@
+import '../../i18n';
+import { act, render, screen, waitFor, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { setLanguage } from '../../i18n';
+import { MAPS } from '../../domain/maps';
+import * as editorModule from '../../state/editor';
+import { editor, resetEditor, setMarkerType } from '../../state/editor';
+import { layout } from '../../state/layout';
+import { resetPoints } from '../../state/points';
+import { resetSession, setSessionUser } from '../../state/session';
+import { memoryStorage, setStorageBackend } from '../../state/storage';
+import { AdminDock } from './AdminDock';
+import { ToolsPanel } from './ToolsPanel';
+
+const admin = { pro: false, admin: true, questsDone: [], questsHidden: [] };
+
+
+beforeEach(() => {
+  setStorageBackend(memoryStorage());
+  resetEditor();
+  setMarkerType('Loot', 'Safe');
+});
+afterEach(async () => {
+  resetSession();
+  resetPoints();
+  layout.pointTools = false;
+  resetEditor();
+  setStorageBackend(null);
+  vi.restoreAllMocks();
+  await setLanguage('en');
+});
+
+const panel = () => screen.getByRole('region', { name: 'Editor tools' });
+const drawGroup = () => within(panel()).getByRole('group', { name: 'Draw' });
+
+describe('ToolsPanel', () => {
+  it('renders nothing for a visitor or a pro user (nor does the admin dock)', () => {
+    const { container, rerender } = render(
+      <>
+        <ToolsPanel />
+        <AdminDock map={MAPS.factory} camera={{ x: 1, y: 2, zoom: 1 }} />
+      </>,
+    );
+    expect(container).toBeEmptyDOMElement();
+    act(() => setSessionUser({ ...admin, admin: false, pro: true }));
+    rerender(
+      <>
+        <ToolsPanel />
+        <AdminDock map={MAPS.factory} camera={{ x: 1, y: 2, zoom: 1 }} />
+      </>,
+    );
+    expect(container).toBeEmptyDOMElement();
+    expect(screen.queryByRole('button')).toBeNull();
+  });
+
+  it('offers the eight draw tools, Edit, Move, Undo and Redo, each with a title', () => {
+    setSessionUser(admin);
+    render(<ToolsPanel />);
+    const names = within(drawGroup()).getAllByRole('button').map((b) => b.getAttribute('aria-label'));
+    expect(names).toEqual(['Pen', 'Line', 'Arrow', 'Rectangle', 'Circle', 'Polygon', 'Text', 'Marker']);
+    for (const name of ['Edit', 'Move', 'Undo', 'Redo']) expect(within(panel()).getByRole('button', { name })).toHaveAttribute('title');
+    expect(within(panel()).getByRole('button', { name: 'Move' })).toHaveAttribute('title', expect.stringContaining('(M'));
+    expect(within(panel()).getByRole('button', { name: 'Move' }).title).toContain('Shift: slow move ÷10');
+    expect(within(panel()).getByRole('button', { name: 'Undo' })).toHaveAttribute('title', 'Undo (Ctrl+Z)');
+    expect(within(panel()).getByRole('button', { name: 'Redo' })).toHaveAttribute('title', 'Redo (Ctrl+Shift+Z)');
+    expect(within(panel()).getByRole('button', { name: 'Marker' }).title).toContain('L: repeat last marker tool');
+    expect(panel()).toHaveTextContent('L: repeat last marker tool');
+    expect(panel()).toHaveTextContent('Shift: slow move ÷10');
+  });
+
+  it('selects a draw tool (pressed), another replaces it, the active one again goes back to pan', async () => {
+    setSessionUser(admin);
+    render(<ToolsPanel />);
+    const rect = within(drawGroup()).getByRole('button', { name: 'Rectangle' });
+    const circle = within(drawGroup()).getByRole('button', { name: 'Circle' });
+    expect(rect).toHaveAttribute('aria-pressed', 'false');
+
+    await userEvent.click(rect);
+    expect(editor).toMatchObject({ mode: 'draw', tool: 'rect' });
+    await waitFor(() => expect(rect).toHaveAttribute('aria-pressed', 'true'));
+
+    await userEvent.click(circle);
+    expect(editor).toMatchObject({ mode: 'draw', tool: 'circle' });
+    await waitFor(() => expect(circle).toHaveAttribute('aria-pressed', 'true'));
+    expect(rect).toHaveAttribute('aria-pressed', 'false');
+
+    await userEvent.click(circle);
+    expect(editor).toMatchObject({ mode: 'pan', tool: null });
+    await waitFor(() => expect(circle).toHaveAttribute('aria-pressed', 'false'));
+    expect(within(drawGroup()).queryAllByRole('button', { pressed: true })).toEqual([]);
+  });
+
+  it('is usable from the keyboard alone', async () => {
+    setSessionUser(admin);
+    render(<ToolsPanel />);
+    const user = userEvent.setup();
+    within(drawGroup()).getByRole('button', { name: 'Pen' }).focus();
+    await user.keyboard('{Enter}');
+    expect(editor).toMatchObject({ mode: 'draw', tool: 'pen' });
+    await user.tab();
+    expect(within(drawGroup()).getByRole('button', { name: 'Line' })).toHaveFocus();
+    await user.keyboard(' ');
+    expect(editor.tool).toBe('line');
+  });
+
+  it('toggles Edit (pan ⇄ edit, the tool cleared) and Move (move, again pan)', async () => {
+    setSessionUser(admin);
+    render(<ToolsPanel />);
+    const edit = within(panel()).getByRole('button', { name: 'Edit' });
+    const move = within(panel()).getByRole('button', { name: 'Move' });
+
+    await userEvent.click(within(drawGroup()).getByRole('button', { name: 'Pen' }));
+    await userEvent.click(edit);
+    expect(editor).toMatchObject({ mode: 'edit', tool: null });
+    await waitFor(() => expect(edit).toHaveAttribute('aria-pressed', 'true'));
+    expect(within(drawGroup()).queryAllByRole('button', { pressed: true })).toEqual([]);
+    await userEvent.click(edit);
+    expect(editor.mode).toBe('pan');
+    await waitFor(() => expect(edit).toHaveAttribute('aria-pressed', 'false'));
+
+    await userEvent.click(move);
+    expect(editor.mode).toBe('move');
+    await waitFor(() => expect(move).toHaveAttribute('aria-pressed', 'true'));
+    await userEvent.click(move);
+    expect(editor.mode).toBe('pan');
+    await waitFor(() => expect(move).toHaveAttribute('aria-pressed', 'false'));
+  });
+
+  it('enables Undo and Redo from canUndo / canRedo and calls them', async () => {
+    setSessionUser(admin);
+    const undo = vi.spyOn(editorModule, 'undo').mockResolvedValue(undefined);
+    const redo = vi.spyOn(editorModule, 'redo').mockResolvedValue(undefined);
+    render(<ToolsPanel />);
+    const undoButton = within(panel()).getByRole('button', { name: 'Undo' });
+    const redoButton = within(panel()).getByRole('button', { name: 'Redo' });
+    expect(undoButton).toBeDisabled();
+    expect(redoButton).toBeDisabled();
+    await userEvent.click(undoButton);
+    expect(undo).not.toHaveBeenCalled();
+
+    act(() => void (editor.canUndo = true));
+    await waitFor(() => expect(undoButton).toBeEnabled());
+    expect(redoButton).toBeDisabled();
+    await userEvent.click(undoButton);
+    expect(undo).toHaveBeenCalledTimes(1);
+
+    act(() => {
+      editor.canUndo = false;
+      editor.canRedo = true;
+    });
+    await waitFor(() => expect(redoButton).toBeEnabled());
+    expect(undoButton).toBeDisabled();
+    await userEvent.click(redoButton);
+    expect(redo).toHaveBeenCalledTimes(1);
+  });
+
+  it('picks the marker type: a category (its first subcategory at once), then a subcategory with its icon', async () => {
+    setSessionUser(admin);
+    render(<ToolsPanel />);
+    const current = within(panel()).getByRole('button', { name: /^Marker type: Loot › Safe$/ });
+    expect(current).toHaveAttribute('aria-expanded', 'false');
+    await userEvent.click(current);
+    expect(current).toHaveAttribute('aria-expanded', 'true');
+    const picker = within(panel()).getByRole('group', { name: 'Marker type' });
+    const subs = within(picker).getByRole('group', { name: 'Subcategory' });
+    expect(within(subs).getByRole('button', { name: 'Safe' })).toHaveAttribute('aria-pressed', 'true');
+    expect(within(subs).getAllByRole('button')).toHaveLength(20);
+
+    await userEvent.selectOptions(within(picker).getByRole('combobox', { name: 'Category' }), 'Spawns');
+    expect(editor).toMatchObject({ markerCategory: 'Spawns', markerSubCategory: 'PMC Spawn' });
+    const scav = await within(subs).findByRole('button', { name: 'Scav Spawn' });
+    expect(within(subs).getAllByRole('button')).toHaveLength(7);
+    // Each subcategory shows its icon, as the category panel does.
+    expect(scav.querySelector('img')?.getAttribute('src')).toMatch(/\/icons\/scav-spawn\.svg$/);
+
+    await userEvent.click(scav);
+    expect(editor).toMatchObject({ markerCategory: 'Spawns', markerSubCategory: 'Scav Spawn' });
+    expect(screen.queryByRole('group', { name: 'Marker type' })).toBeNull();
+    const after = await within(panel()).findByRole('button', { name: 'Marker type: Spawns › Scav Spawn' });
+    expect(after).toHaveFocus();
+    expect(after.querySelector('img')?.getAttribute('src')).toMatch(/\/icons\/scav-spawn\.svg$/);
+  });
+
+  it('closes the marker type picker with Escape without it reaching the page', async () => {
+    setSessionUser(admin);
+    const onKey = vi.fn();
+    document.addEventListener('keydown', onKey);
+    try {
+      render(<ToolsPanel />);
+      await userEvent.click(within(panel()).getByRole('button', { name: /^Marker type:/ }));
+      within(panel()).getByRole('combobox', { name: 'Category' }).focus();
+      await userEvent.keyboard('{Escape}');
+      expect(screen.queryByRole('group', { name: 'Marker type' })).toBeNull();
+      expect(onKey).not.toHaveBeenCalledWith(expect.objectContaining({ key: 'Escape' }));
+    } finally {
+      document.removeEventListener('keydown', onKey);
+    }
+  });
+
+  it('switches "Open new markers in edit mode"', async () => {
+    setSessionUser(admin);
+    render(<ToolsPanel />);
+    const box = within(panel()).getByRole('checkbox', { name: 'Open new markers in edit mode' });
+    expect(box).not.toBeChecked();
+    await userEvent.click(box);
+    expect(editor.editOnOpen).toBe(true);
+    await waitFor(() => expect(box).toBeChecked());
+    await userEvent.click(box);
+    expect(editor.editOnOpen).toBe(false);
+  });
+
+  it('shows the live-updates state', async () => {
+    setSessionUser(admin);
+    render(<ToolsPanel />);
+    expect(panel()).toHaveTextContent('Live off');
+    act(() => void (editor.live = 'connected'));
+    await waitFor(() => expect(panel()).toHaveTextContent(/Live(?! off)/));
+    act(() => void (editor.live = 'reconnecting'));
+    await waitFor(() => expect(panel()).toHaveTextContent('Reconnecting…'));
+  });
+
+  it('collapses to its toggle and opens again', async () => {
+    setSessionUser(admin);
+    render(<ToolsPanel />);
+    const toggle = within(panel()).getByRole('button', { name: 'Hide editor tools' });
+    expect(toggle).toHaveAttribute('aria-expanded', 'true');
+    await userEvent.click(toggle);
+    expect(within(panel()).queryByRole('group', { name: 'Draw' })).toBeNull();
+    const show = within(panel()).getByRole('button', { name: 'Show editor tools' });
+    expect(show).toHaveAttribute('aria-expanded', 'false');
+    await userEvent.click(show);
+    expect(drawGroup()).toBeInTheDocument();
+  });
+
+  it('starts collapsed on a narrow screen', () => {
+    setSessionUser(admin);
+    const matchMedia = vi.fn((query: string) => ({ matches: query === '(max-width: 720px)', media: query }) as MediaQueryList);
+    vi.stubGlobal('matchMedia', matchMedia);
+    try {
+      render(<ToolsPanel />);
+      expect(within(panel()).getByRole('button', { name: 'Show editor tools' })).toHaveAttribute('aria-expanded', 'false');
+    } finally {
+      vi.unstubAllGlobals();
+    }
+  });
+
+  it('speaks Russian', async () => {
+    setSessionUser(admin);
+    await setLanguage('ru');
+    render(<ToolsPanel />);
+    const region = screen.getByRole('region', { name: 'Инструменты редактора' });
+    expect(within(region).getByRole('button', { name: 'Прямоугольник' })).toBeInTheDocument();
+    expect(within(region).getByRole('button', { name: 'Отменить' })).toHaveAttribute('title', 'Отменить (Ctrl+Z)');
+  });
+});

@@ -1,0 +1,166 @@
+/**
+ * The admin's drawing tools panel (spec §2 "Admin only", §4 map interaction state): the draw
+ * tools, Edit and Move, Undo / Redo, the marker tool's type, "open new markers in edit mode"
+ * and the live-updates indicator. It only calls the editor slice's actions (src/state/editor.ts,
+ * docs/EDITOR.md); the keys (m, l, Escape, Ctrl+Z) are wired by the map page, the titles name them.
+ * Renders nothing unless the user may use the admin tools. Collapsible (starts collapsed on
+ * narrow screens).
+ */
+import { useId, useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { useSnapshot } from 'valtio';
+import { editor, type EditorTool, redo, selectTool, setEditOnOpen, toggleEditMode, toggleMoveMode, undo } from '../../state/editor';
+import { Icon } from './icons';
+import { MarkerTypePicker } from './MarkerTypePicker';
+import { useAdminTools } from './useAdmin';
+import './admin.css';
+
+type DrawTool = NonNullable<EditorTool>;
+
+/** The draw tools in the panel's order, each with its literal translation key. */
+export const DRAW_TOOLS: readonly { tool: DrawTool; key: string }[] = [
+  { tool: 'pen', key: 'admin.tools.pen' },
+  { tool: 'line', key: 'admin.tools.line' },
+  { tool: 'arrow', key: 'admin.tools.arrow' },
+  { tool: 'rect', key: 'admin.tools.rect' },
+  { tool: 'circle', key: 'admin.tools.circle' },
+  { tool: 'poly', key: 'admin.tools.poly' },
+  { tool: 'text', key: 'admin.tools.text' },
+  { tool: 'marker', key: 'admin.tools.marker' },
+];
+
+const NARROW_QUERY = '(max-width: 720px)';
+
+function startsOpen(): boolean {
+  if (typeof window === 'undefined' || typeof window.matchMedia !== 'function') return true;
+  return !window.matchMedia(NARROW_QUERY).matches;
+}
+
+/** Selecting the active tool again drops it (back to pan), as the spec's "no tool selected returns to pan". */
+export function chooseTool(current: EditorTool, tool: DrawTool): void {
+  selectTool(current === tool ? null : tool);
+}
+
+export function ToolsPanel() {
+  const admin = useAdminTools();
+  if (!admin) return null;
+  return <ToolsPanelBody />;
+}
+
+function ToolsPanelBody() {
+  const { t } = useTranslation();
+  const state = useSnapshot(editor);
+  const [open, setOpen] = useState(startsOpen);
+  const bodyId = useId();
+  const hintsId = useId();
+
+  const liveText = { connected: t('admin.tools.live.connected'), reconnecting: t('admin.tools.live.reconnecting'), off: t('admin.tools.live.off') }[state.live];
+  const liveHint = { connected: t('admin.tools.liveHint.connected'), reconnecting: t('admin.tools.liveHint.reconnecting'), off: t('admin.tools.liveHint.off') }[state.live];
+
+  return (
+    <section className={`admin-tools${open ? ' admin-tools--open' : ''}`} aria-label={t('admin.tools.label')}>
+      <div className="admin-tools__head">
+        <button
+          type="button"
+          className="admin-button admin-tools__toggle"
+          aria-expanded={open}
+          aria-controls={bodyId}
+          onClick={() => setOpen((o) => !o)}
+        >
+          <span aria-hidden="true" className="admin-tools__chevron">
+            {open ? '▾' : '▸'}
+          </span>
+          {open ? t('admin.tools.hide') : t('admin.tools.show')}
+        </button>
+        <span className={`admin-live admin-live--${state.live}`} title={liveHint}>
+          <span className="admin-live__dot" aria-hidden="true" />
+          {liveText}
+        </span>
+      </div>
+      {open && (
+        <div id={bodyId} className="admin-tools__body">
+          <div className="admin-tools__row">
+            <div role="group" aria-label={t('admin.tools.draw')} className="admin-tools__group">
+              {DRAW_TOOLS.map(({ tool, key }) => {
+                const name = t(key);
+                const active = state.mode === 'draw' && state.tool === tool;
+                return (
+                  <button
+                    key={tool}
+                    type="button"
+                    className="admin-button admin-button--icon"
+                    aria-label={name}
+                    aria-pressed={active}
+                    title={tool === 'marker' ? `${t('admin.tools.toolHint', { name })} · ${t('admin.tools.repeatMarker')}` : t('admin.tools.toolHint', { name })}
+                    onClick={() => chooseTool(state.tool, tool)}
+                  >
+                    <Icon name={tool} />
+                  </button>
+                );
+              })}
+            </div>
+            <div role="group" aria-label={t('admin.tools.modes')} className="admin-tools__group">
+              <button
+                type="button"
+                className="admin-button"
+                aria-pressed={state.mode === 'edit'}
+                title={t('admin.tools.editHint')}
+                onClick={toggleEditMode}
+              >
+                <Icon name="edit" />
+                {t('admin.tools.edit')}
+              </button>
+              <button
+                type="button"
+                className="admin-button"
+                aria-pressed={state.mode === 'move'}
+                aria-keyshortcuts="M"
+                aria-describedby={hintsId}
+                title={`${t('admin.tools.moveHint')} · ${t('admin.tools.slowMove')}`}
+                onClick={toggleMoveMode}
+              >
+                <Icon name="move" />
+                {t('admin.tools.move')}
+              </button>
+            </div>
+            <div role="group" aria-label={`${t('admin.tools.undo')} / ${t('admin.tools.redo')}`} className="admin-tools__group">
+              <button
+                type="button"
+                className="admin-button admin-button--icon"
+                aria-label={t('admin.tools.undo')}
+                aria-keyshortcuts="Control+Z"
+                title={t('admin.tools.undoHint')}
+                disabled={!state.canUndo}
+                onClick={() => void undo()}
+              >
+                <Icon name="undo" />
+              </button>
+              <button
+                type="button"
+                className="admin-button admin-button--icon"
+                aria-label={t('admin.tools.redo')}
+                aria-keyshortcuts="Control+Shift+Z"
+                title={t('admin.tools.redoHint')}
+                disabled={!state.canRedo}
+                onClick={() => void redo()}
+              >
+                <Icon name="redo" />
+              </button>
+            </div>
+          </div>
+          <div className="admin-tools__row admin-tools__row--options">
+            <MarkerTypePicker category={state.markerCategory} subCategory={state.markerSubCategory} />
+            <label className="admin-tools__check">
+              <input type="checkbox" checked={state.editOnOpen} onChange={(e) => setEditOnOpen(e.target.checked)} />
+              {t('admin.tools.editOnOpen')}
+            </label>
+          </div>
+          <p id={hintsId} className="admin-tools__hints">
+            <span>{t('admin.tools.slowMove')}</span>
+            <span>{t('admin.tools.repeatMarker')}</span>
+          </p>
+        </div>
+      )}
+    </section>
+  );
+}
