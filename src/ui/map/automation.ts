@@ -182,7 +182,8 @@ export function createMapAutomation(mapId: MapId, handle: EngineHandle): MapAuto
       return handle.engine?.toolPath() ?? 'pan.idle';
     },
     shapes() {
-      return editor.shapes.map((s) => structuredClone({ id: s.id, type: s.type, geometry: s.geometry, name: s.name }));
+      // Plain copies: the slice's objects are valtio proxies.
+      return editor.shapes.map((s) => JSON.parse(JSON.stringify({ id: s.id, type: s.type, geometry: s.geometry, name: s.name })) as AutomationShape);
     },
     editor() {
       const path = handle.engine?.toolPath() ?? 'pan.idle';
