@@ -7,7 +7,11 @@ import { UserRepository } from './users';
 import type { Db } from './database';
 
 export { openDatabase, migrateToLatest, MigrationError, type Db, type Dialect } from './database';
-export { MarkerRepository, markerToRow, rowToMarker } from './markers';
+export {
+  MarkerRepository, markerToRow, rowToMarker,
+  type MarkerChange, type MarkerWriteOptions, type MarkerInsertResult, type MarkerUpdateResult, type MarkerRemoveResult,
+} from './markers';
+export { HISTORY_LIMIT, type HistoryEntry, type MarkerHistoryAction } from './marker-history';
 export { QuestRepository, type Quest } from './quests';
 export { ItemRepository, type Item } from './items';
 export { UserRepository, UserNameTakenError, type User } from './users';
