@@ -83,7 +83,7 @@ describe('with nothing bound', () => {
     await redo();
     await retrySave('m1');
     await resolveConflict('mine');
-    await expect(uploadImage('m1', 0, new File(['x'], 'a.png', { type: 'image/png' }))).rejects.toThrow('Upload failed: the editor is not ready');
+    await expect(uploadImage('m1', 0, new File(['x'], 'a.png', { type: 'image/png' }))).rejects.toThrow('the editor is not ready');
     expect(editor.canUndo).toBe(false);
   });
 });
@@ -162,7 +162,7 @@ describe('marker actions', () => {
     server.failNext('add', offline());
     expect(await placeMarker(1.23456, 2)).toBeNull();
     expect(page.markers.get('new-1')).toMatchObject({ level: 2, category: 'Loot', subCategory: 'Safe', geometry: { x: 1.2346, y: 2 } });
-    expect(editor.pending['new-1']).toEqual({ status: 'failed', error: 'Not saved: the server could not be reached. Try again.' });
+    expect(editor.pending['new-1']).toEqual({ status: 'failed', error: 'the server could not be reached. Try again.' });
     expect(editor.canUndo).toBe(true);
     await retrySave('new-1');
     expect(editor.pending).toEqual({});
@@ -188,7 +188,7 @@ describe('marker actions', () => {
 
   it('shows a readable error for a file that cannot be uploaded', async () => {
     bind([marker('m1')]);
-    await expect(uploadImage('m1', 0, new File(['x'], 'a.gif', { type: 'image/gif' }))).rejects.toThrow('Images must be PNG, JPEG or WebP files.');
+    await expect(uploadImage('m1', 0, new File(['x'], 'a.gif', { type: 'image/gif' }))).rejects.toMatchObject({ code: 'fileType', message: 'images must be PNG, JPEG or WebP files.' });
   });
 });
 
@@ -199,7 +199,7 @@ describe('conflicts and the edit form', () => {
     startEdit(stored[0]);
     server.seed({ ...stored[0], desc: 'Theirs' });
     expect(await saveMarker({ ...popup.draft!, name: 'Mine' })).toBeNull();
-    expect(editor.conflict).toMatchObject({ uid: 'm1', action: 'update', mine: { name: 'Mine' }, theirs: { desc: 'Theirs', version: 2 } });
+    expect(editor.conflict).toMatchObject({ uid: 'm1', action: 'update', origin: 'save', mine: { name: 'Mine' }, theirs: { desc: 'Theirs', version: 2 } });
     expect(popup.mode).toBe('edit');
     await resolveConflict('mine');
     expect(editor.conflict).toBeNull();
@@ -226,7 +226,7 @@ describe('conflicts and the edit form', () => {
     expect(editingMarker()).toMatchObject({ name: 'Typing', version: 1 });
     const theirs = server.seed({ ...stored[0], desc: 'Remote' });
     expect(await receiveRemoteChange({ kind: 'upsert', map: 'customs', marker: theirs, by: 'bob' })).toBe('conflict');
-    expect(editor.conflict).toMatchObject({ uid: 'm1', mine: { name: 'Typing' }, theirs: { desc: 'Remote', version: 2 } });
+    expect(editor.conflict).toMatchObject({ uid: 'm1', origin: 'live', mine: { name: 'Typing' }, theirs: { desc: 'Remote', version: 2 } });
     await resolveConflict('mine');
     expect(popup).toMatchObject({ mode: 'edit', draft: { name: 'Typing', version: 2 } });
     expect(await saveMarker(popup.draft!)).toMatchObject({ name: 'Typing', version: 3 });

@@ -15,7 +15,6 @@ import { isKnownCategory } from '../domain/categories';
 import type { Marker } from '../domain/marker';
 import { parseShapes, SHAPE_TYPES, shapesStorageKey, type DrawnShape, type ShapeType } from '../domain/shapes';
 import {
-  ENGLISH_ERRORS,
   EditorError,
   failure as makeFailure,
   type EditorCommands,
@@ -48,6 +47,8 @@ export interface EditorConflictState {
   mine: Marker;
   theirs: Marker | null;
   action: 'update' | 'delete';
+  /** `save`: a save of this page was refused; `live`: another admin changed the marker open in the edit form (nothing was sent). */
+  origin: 'save' | 'live';
 }
 
 export interface EditorCursor {
@@ -145,12 +146,14 @@ export const editor = proxy<EditorState>({
 
 let bound: EditorCommands | null = null;
 let unsubscribe: (() => void) | null = null;
-/** Where the current conflict came from (the slice shows only the contract's fields). */
-let conflictOrigin: 'save' | 'live' | null = null;
 
-/** A failure in the UI language (`editorErrors.{code}`; English when no translation is there). */
+/**
+ * A failure as a short phrase in the UI language (the popup's `markerEdit.errors.{code}`, shown
+ * after "Your change is not saved: "): the server's own words for a refusal; the English
+ * sentence when no translation is there.
+ */
 export function describeFailure(failure: EditorFailure): string {
-  return i18n.t(`editorErrors.${failure.code}`, { defaultValue: ENGLISH_ERRORS[failure.code], detail: failure.detail ?? '' });
+  return i18n.t(`markerEdit.errors.${failure.code}`, { defaultValue: failure.message, detail: failure.detail ?? '' });
 }
 
 function mirror(state: EditorCommandsState): void {
@@ -158,8 +161,7 @@ function mirror(state: EditorCommandsState): void {
   for (const [uid, entry] of Object.entries(state.pending)) pending[uid] = { status: entry.status, error: entry.error ? describeFailure(entry.error) : null };
   editor.pending = pending;
   const c = state.conflict;
-  editor.conflict = c ? { uid: c.uid, mine: c.mine, theirs: c.theirs, action: c.action } : null;
-  conflictOrigin = c ? c.origin : null;
+  editor.conflict = c ? { uid: c.uid, mine: c.mine, theirs: c.theirs, action: c.action, origin: c.origin } : null;
   editor.canUndo = state.canUndo;
   editor.canRedo = state.canRedo;
 }
@@ -196,7 +198,6 @@ export function bindEditor(commands: EditorCommands | null): void {
   if (!commands) {
     editor.pending = {};
     editor.conflict = null;
-    conflictOrigin = null;
     editor.canUndo = false;
     editor.canRedo = false;
     editor.copying = null;
@@ -371,14 +372,13 @@ export async function redo(): Promise<void> {
  * admin's edits and a later save is based on their version.
  */
 export async function resolveConflict(choice: 'mine' | 'theirs'): Promise<void> {
-  const conflict = editor.conflict ? { uid: editor.conflict.uid, theirs: editor.conflict.theirs } : null;
-  const origin = conflictOrigin;
+  const conflict = editor.conflict ? { uid: editor.conflict.uid, theirs: editor.conflict.theirs, origin: editor.conflict.origin } : null;
   if (!bound || !conflict) return;
   const result = await bound.resolveConflict(choice);
   const editingIt = popup.mode === 'edit' && popup.snapshot?.uid === conflict.uid;
   if (editingIt) {
     if (choice === 'theirs') cancelEdit();
-    else if (origin === 'live') {
+    else if (conflict.origin === 'live') {
       if (conflict.theirs) rebaseEdit(JSON.parse(JSON.stringify(conflict.theirs)) as Marker);
     } else if (result) finishEdit();
   }
