@@ -5,14 +5,26 @@
  * - useObjDeepLink: the `?obj=` marker opened on load (category shown, level, quest, centred);
  * - useClearQueryOnClose: closing it (Close, Escape, a click on empty map) clears `obj` and `quest`;
  * - MarkerPopupFrame (dialog, Enlarge / Shrink remembered in `map_popup`, pointer tracking) around
- *   MarkerPopupView (view mode).
+ *   MarkerPopupView (view mode) or, for admins only (`can(user, 'editMarkers')`), MarkerEditForm
+ *   (edit mode: `popup.mode`). Admins get an Edit button in view mode, and the editor's word on
+ *   the marker (saving, failed with Retry, a conflict) in both modes. With the admin option
+ *   `editor.editOnOpen` a marker opens straight in edit mode (once per opening: after Cancel it
+ *   stays in view mode). Visitors and pro users get no admin control at all.
  * It talks to state only; the wiring turns `popup.pointerOver` and `popup.focus` into engine calls.
  */
-import { useCallback, useEffect } from 'react';
+import { useCallback, useEffect, useRef } from 'react';
+import { useTranslation } from 'react-i18next';
+import { useSnapshot } from 'valtio';
+import type { Marker } from '../../domain/marker';
 import type { MapDefinition } from '../../domain/maps';
+import { can } from '../../domain/roles';
+import { editor } from '../../state/editor';
 import { selectMarker } from '../../state/mapView';
-import { loadPopupSize } from '../../state/popup';
+import { cancelEdit, loadPopupSize, popup, startEdit } from '../../state/popup';
+import { session } from '../../state/session';
 import type { MarkerSource } from '../map/markerSource';
+import { MarkerEditForm } from './MarkerEditForm';
+import { MarkerEditorStatus } from './MarkerEditorStatus';
 import { MarkerPopupFrame } from './MarkerPopupFrame';
 import { MarkerPopupView } from './MarkerPopupView';
 import { useClearQueryOnClose } from './useClearQueryOnClose';
@@ -34,12 +46,69 @@ export function MarkerPopup({ map, source, loaded }: MarkerPopupProps) {
   const marker = useOpenMarker(source, loaded);
   useObjDeepLink(source, loaded);
   useClearQueryOnClose();
+  const { user } = useSnapshot(session);
+  const { mode, snapshot } = useSnapshot(popup);
+  const { editOnOpen } = useSnapshot(editor);
+  const canEdit = can(user, 'editMarkers');
   const close = useCallback(() => selectMarker(null), []);
+  const focusEdit = useRef(false);
+
+  // editOnOpen: each marker opened goes straight to edit mode, once per opening.
+  const autoOpened = useRef<string | null>(null);
+  const uid = marker?.uid ?? null;
+  useEffect(() => {
+    if (!uid) {
+      autoOpened.current = null;
+      return;
+    }
+    if (!canEdit || !editOnOpen || autoOpened.current === uid || !marker) return;
+    autoOpened.current = uid;
+    startEdit(marker);
+  }, [uid, canEdit, editOnOpen, marker]);
+
+  // Signed out (or no longer an admin) while editing: the edit is dropped.
+  useEffect(() => {
+    if (!canEdit && popup.mode === 'edit') cancelEdit();
+  }, [canEdit, mode]);
+
+  const cancel = useCallback(() => {
+    focusEdit.current = true;
+    cancelEdit();
+  }, []);
 
   if (!marker) return null;
+  const editing = canEdit && mode === 'edit' && snapshot?.uid === marker.uid;
   return (
-    <MarkerPopupFrame marker={marker} onClose={close}>
-      <MarkerPopupView map={map} marker={marker} />
+    <MarkerPopupFrame marker={marker} onClose={close} className={editing ? 'marker-popup--edit' : undefined}>
+      {editing ? (
+        <MarkerEditForm key={marker.uid} map={map} onCancel={cancel} />
+      ) : (
+        <MarkerPopupView
+          map={map}
+          marker={marker}
+          footer={canEdit ? <AdminBar marker={marker} focusEdit={focusEdit} /> : null}
+        />
+      )}
     </MarkerPopupFrame>
+  );
+}
+
+/** An admin's part of the view mode: the editor's word on the marker and the Edit button. */
+function AdminBar({ marker, focusEdit }: { marker: Marker; focusEdit: { current: boolean } }) {
+  const { t } = useTranslation();
+  const button = useRef<HTMLButtonElement>(null);
+  useEffect(() => {
+    // Back from a cancelled edit: keyboard users land on Edit again.
+    if (!focusEdit.current) return;
+    focusEdit.current = false;
+    button.current?.focus();
+  }, [focusEdit]);
+  return (
+    <div className="marker-popup__admin">
+      <MarkerEditorStatus uid={marker.uid} />
+      <button ref={button} type="button" className="marker-popup__edit" onClick={() => startEdit(marker)}>
+        {t('markerEdit.edit')}
+      </button>
+    </div>
   );
 }

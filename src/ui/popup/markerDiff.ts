@@ -29,7 +29,20 @@ export interface FieldChange {
 /** The longest value shown; longer text is cut with an ellipsis. */
 export const DIFF_VALUE_MAX = 80;
 
-type MarkerLike = Partial<Pick<Marker, 'name' | 'desc' | 'name_l10n' | 'desc_l10n' | 'category' | 'subCategory' | 'level' | 'geometry' | 'questUid' | 'itemsUid' | 'imgs'>>;
+/** What the diff reads of a marker (read-only, so valtio snapshots fit). */
+export interface MarkerLike {
+  readonly name?: string;
+  readonly desc?: string;
+  readonly name_l10n?: Readonly<Marker['name_l10n']>;
+  readonly desc_l10n?: Readonly<Marker['desc_l10n']>;
+  readonly category?: string;
+  readonly subCategory?: string;
+  readonly level?: number;
+  readonly geometry?: { readonly x: number; readonly y: number };
+  readonly questUid?: string | null;
+  readonly itemsUid?: readonly string[];
+  readonly imgs?: readonly { readonly img: string; readonly name: string; readonly desc: string }[];
+}
 
 function short(text: string): string {
   const line = text.replace(/\s+/g, ' ').trim();

@@ -2,8 +2,10 @@
  * The open marker: `mapView.selectedUid` read in full from the page's marker worker. It is read
  * again whenever the selection changes and whenever `popup.revision` moves (state/popup.ts
  * `markerChanged`: the editor wiring calls it after a save, an upload, an undo or a live change),
- * so the popup never shows a stale copy. A marker that is gone closes the popup. While a re-read
- * is under way the previous copy stays on screen (no flash of an empty popup).
+ * so the popup never shows a stale copy. A marker that is gone closes the popup, except while
+ * it is being edited: the edit form stays (a delete of ours is under way and closes the popup
+ * when it is done; another admin's delete shows as a conflict, and the admin chooses). While a
+ * re-read is under way the previous copy stays on screen (no flash of an empty popup).
  */
 import { useEffect, useState } from 'react';
 import { useSnapshot } from 'valtio';
@@ -30,6 +32,7 @@ export function useOpenMarker(source: MarkerSource | null, loaded: boolean): Mar
       .then((found) => {
         if (cancelled) return;
         if (!found) {
+          if (popup.mode === 'edit' && popup.snapshot?.uid === selectedUid) return;
           selectMarker(null);
           return;
         }

@@ -1,0 +1,162 @@
+/**
+ * The edit form's images: each with its URL, name and description, moved up / down, removed, or
+ * given a file (uploaded at once: `uploadImage(uid, index, file, onProgress)` from
+ * state/editor.ts, with a progress bar). A file that is not a PNG / JPEG / WebP image or is
+ * larger than the server takes, or an upload that fails, shows a clear message and changes
+ * nothing. A finished upload is stored on the server already (version + 1): the edit is rebased
+ * on the stored marker (state/popup.ts `rebaseEdit`) and the draft takes the new image URL.
+ * While a file uploads, the images cannot be moved or removed (the upload targets an index).
+ */
+import { useEffect, useRef, useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import type { Marker, MarkerImage } from '../../domain/marker';
+import { addImage, moveImage, removeImage } from '../../domain/marker-edit';
+import { uploadImage } from '../../state/editor';
+import { rebaseEdit } from '../../state/popup';
+import { failureText } from './failureText';
+
+/** What the server takes (server/routes/admin.ts MAX_UPLOAD_BYTES and the image types it detects). */
+export const MAX_UPLOAD_MB = 5;
+export const MAX_UPLOAD_BYTES = MAX_UPLOAD_MB * 1024 * 1024;
+export const UPLOAD_TYPES: readonly string[] = ['image/png', 'image/jpeg', 'image/webp'];
+
+export interface ImagesFieldProps {
+  uid: string;
+  imgs: readonly MarkerImage[];
+  onChange: (imgs: MarkerImage[]) => void;
+  disabled?: boolean;
+}
+
+type UploadState = { index: number; fraction: number } | null;
+type UploadNote = { index: number; kind: 'done' | 'error'; text: string } | null;
+
+/**
+ * Why a file is refused before any upload, or null when it may go (the editor's own check, so
+ * nothing is sent: the type, or the name's extension when the browser gives no type; the size).
+ */
+export function refuseFile(file: Pick<File, 'type' | 'size' | 'name'>): 'type' | 'size' | null {
+  const type = (file.type || '').toLowerCase();
+  if (type ? !UPLOAD_TYPES.includes(type) : !/\.(png|jpe?g|webp)$/i.test(file.name || '')) return 'type';
+  if (file.size > MAX_UPLOAD_BYTES) return 'size';
+  return null;
+}
+
+export function ImagesField({ uid, imgs, onChange, disabled }: ImagesFieldProps) {
+  const { t } = useTranslation();
+  const [upload, setUpload] = useState<UploadState>(null);
+  const [note, setNote] = useState<UploadNote>(null);
+  const mounted = useRef(true);
+  useEffect(() => {
+    mounted.current = true;
+    return () => {
+      mounted.current = false;
+    };
+  }, []);
+
+  const busy = upload !== null;
+  const list = imgs as MarkerImage[];
+  const set = (index: number, patch: Partial<MarkerImage>) => onChange(list.map((image, i) => (i === index ? { ...image, ...patch } : image)));
+
+  const send = async (index: number, input: HTMLInputElement) => {
+    const file = input.files?.[0];
+    input.value = '';
+    if (!file) return;
+    const refused = refuseFile(file);
+    if (refused) {
+      setNote({
+        index,
+        kind: 'error',
+        text: refused === 'size' ? t('markerEdit.uploadTooBig', { file: file.name, max: MAX_UPLOAD_MB }) : t('markerEdit.uploadNotImage', { file: file.name }),
+      });
+      return;
+    }
+    setNote(null);
+    setUpload({ index, fraction: 0 });
+    try {
+      const stored: Marker = await uploadImage(uid, index, file, (fraction) => {
+        if (mounted.current) setUpload({ index, fraction: Math.min(1, Math.max(0, fraction)) });
+      });
+      rebaseEdit(stored, (draft) => {
+        const url = stored.imgs[index]?.img;
+        if (!url) return;
+        if (draft.imgs[index]) draft.imgs[index].img = url;
+        else draft.imgs.push({ img: url, name: '', desc: '' });
+      });
+      if (mounted.current) setNote({ index, kind: 'done', text: t('markerEdit.uploadDone', { index: index + 1 }) });
+    } catch (error) {
+      if (mounted.current) setNote({ index, kind: 'error', text: t('markerEdit.uploadFailed', { message: failureText(t, error) }) });
+    } finally {
+      if (mounted.current) setUpload(null);
+    }
+  };
+
+  return (
+    <fieldset className="marker-edit__group" disabled={disabled}>
+      <legend>{t('markerEdit.images')}</legend>
+      {list.length === 0 && <p className="marker-edit__none">{t('markerEdit.imagesNone')}</p>}
+      <ol className="marker-edit__images">
+        {list.map((image, index) => {
+          const n = index + 1;
+          const uploading = upload?.index === index;
+          return (
+            <li key={index} className="marker-edit__image">
+              <fieldset className="marker-edit__subgroup">
+                <legend>{t('markerEdit.image', { index: n })}</legend>
+                <label>
+                  {t('markerEdit.imageUrl', { index: n })}
+                  <input type="text" value={image.img} onChange={(event) => set(index, { img: event.target.value })} />
+                </label>
+                <label>
+                  {t('markerEdit.imageName', { index: n })}
+                  <input type="text" value={image.name} onChange={(event) => set(index, { name: event.target.value })} />
+                </label>
+                <label>
+                  {t('markerEdit.imageDesc', { index: n })}
+                  <input type="text" value={image.desc} onChange={(event) => set(index, { desc: event.target.value })} />
+                </label>
+                <div className="marker-edit__row">
+                  <button type="button" onClick={() => onChange(moveImage(list, index, index - 1))} disabled={busy || index === 0}>
+                    {t('markerEdit.imageUp', { index: n })}
+                  </button>
+                  <button type="button" onClick={() => onChange(moveImage(list, index, index + 1))} disabled={busy || index === list.length - 1}>
+                    {t('markerEdit.imageDown', { index: n })}
+                  </button>
+                  <button type="button" onClick={() => onChange(removeImage(list, index))} disabled={busy}>
+                    {t('markerEdit.imageRemove', { index: n })}
+                  </button>
+                </div>
+                <label>
+                  {t('markerEdit.imageUpload', { index: n })}
+                  <input
+                    type="file"
+                    accept={UPLOAD_TYPES.join(',')}
+                    disabled={busy}
+                    aria-describedby={`marker-edit-upload-hint-${uid}`}
+                    onChange={(event) => void send(index, event.currentTarget)}
+                  />
+                </label>
+                {uploading && (
+                  <div className="marker-edit__upload">
+                    <progress max={1} value={upload.fraction} aria-label={t('markerEdit.uploadProgress', { index: n })} />
+                    <span>{t('markerEdit.uploading', { index: n, percent: Math.round(upload.fraction * 100) })}</span>
+                  </div>
+                )}
+                {note?.index === index && (
+                  <p className={note.kind === 'error' ? 'marker-edit__error' : 'marker-edit__hint'} role={note.kind === 'error' ? 'alert' : 'status'}>
+                    {note.text}
+                  </p>
+                )}
+              </fieldset>
+            </li>
+          );
+        })}
+      </ol>
+      <p id={`marker-edit-upload-hint-${uid}`} className="marker-edit__hint">
+        {t('markerEdit.imageUploadHint', { max: MAX_UPLOAD_MB })}
+      </p>
+      <button type="button" onClick={() => onChange(addImage(list))} disabled={busy}>
+        {t('markerEdit.imageAdd')}
+      </button>
+    </fieldset>
+  );
+}

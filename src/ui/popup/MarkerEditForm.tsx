@@ -1,0 +1,297 @@
+/**
+ * The marker popup's edit mode (admins only; spec §4, §5, §6). It edits `popup.draft`
+ * (state/popup.ts: a copy taken with the snapshot when editing began) and sends nothing until
+ * Save, which calls `saveMarker` (state/editor.ts) with the draft prepared by the domain rules
+ * (src/domain/marker-edit.ts: trimmed texts, numeric level, known fields) and the version the
+ * edit was based on (the snapshot's). Cancel drops the draft. Copy arms the next map click to
+ * place a copy; Delete asks 'Are you sure?' first. Images upload at once (ImagesField).
+ *
+ * Keyboard: every field has a label. There is no submit: Enter in a text box does nothing but
+ * search in the quest / item search boxes, and Save is an ordinary button. Escape: map-wide it
+ * closes the popup (Popup.tsx); typed work should not vanish with the popup, so Escape inside
+ * a field of this form cancels the edit instead — the draft is dropped, the popup stays open
+ * in view mode on the saved marker with focus on its Edit button — and a second Escape closes
+ * the popup as usual. Outside the fields (a button, the dialog) Escape keeps its map-wide meaning.
+ */
+import { useEffect, useId, useRef, useState, type KeyboardEvent } from 'react';
+import { useTranslation } from 'react-i18next';
+import { useSnapshot } from 'valtio';
+import { iconUrl } from '../../api/icons';
+import { CATEGORIES, findSubCategory, slug } from '../../domain/categories';
+import type { Marker } from '../../domain/marker';
+import { parseLevel, prepareMarkerForSave } from '../../domain/marker-edit';
+import type { MapDefinition } from '../../domain/maps';
+import { isLanguage } from '../../i18n';
+import { deleteMarker, editor, saveMarker, startCopy } from '../../state/editor';
+import { selectMarker } from '../../state/mapView';
+import { finishEdit, markerChanged, patchDraft, popup } from '../../state/popup';
+import { categoryLabel, subCategoryLabel } from '../panels/labels';
+import { ImagesField } from './ImagesField';
+import { ItemsField } from './ItemsField';
+import { levelName } from './levelName';
+import { failureText } from './failureText';
+import { MarkerEditorStatus, settled } from './MarkerEditorStatus';
+import { MarkerHistory } from './MarkerHistory';
+import { QuestLinkField } from './QuestLinkField';
+
+/** The confirmation before a delete, word for word from the spec (§5), in every language. */
+export const DELETE_CONFIRMATION = 'Are you sure?';
+
+export interface MarkerEditFormProps {
+  map: MapDefinition;
+  /** Cancel (the button, or Escape in a field). */
+  onCancel: () => void;
+}
+
+const FIELD_TAGS = new Set(['INPUT', 'TEXTAREA', 'SELECT']);
+
+function plain(marker: Marker): Marker {
+  return JSON.parse(JSON.stringify(marker)) as Marker;
+}
+
+
+export function MarkerEditForm({ map, onCancel }: MarkerEditFormProps) {
+  const { t, i18n } = useTranslation();
+  const lang = isLanguage(i18n.language) ? i18n.language : 'en';
+  // sync: typing into a controlled input must not wait a tick (the caret would jump).
+  const { draft } = useSnapshot(popup, { sync: true });
+  const { copying } = useSnapshot(editor);
+  const [levelText, setLevelText] = useState(() => (draft ? String(draft.level) : ''));
+  const [busy, setBusy] = useState<'saving' | 'deleting' | null>(null);
+  const [error, setError] = useState<string | null>(null);
+  const [invalid, setInvalid] = useState<string[]>([]);
+  const id = useId();
+  const mounted = useRef(true);
+  useEffect(() => {
+    mounted.current = true;
+    return () => {
+      mounted.current = false;
+    };
+  }, []);
+
+  if (!draft) return null;
+  const uid = draft.uid;
+  const parsedLevel = parseLevel(levelText);
+  const level = parsedLevel.ok ? parsedLevel.level : null;
+  const disabled = busy !== null;
+  const category = CATEGORIES.find((c) => c.id === draft.category);
+  const subCategories = category?.subCategories.map((s) => s.id) ?? [];
+  if (!subCategories.includes(draft.subCategory)) subCategories.unshift(draft.subCategory);
+  const icon = findSubCategory(draft.subCategory) ? iconUrl(slug(draft.subCategory)) : null;
+
+  const setL10n = (field: 'name_l10n' | 'desc_l10n', language: 'en' | 'ru', value: string) =>
+    patchDraft({ [field]: { ...draft[field], [language]: value } });
+
+  const onKeyDown = (event: KeyboardEvent<HTMLFormElement>) => {
+    if (event.key !== 'Escape' || !(event.target instanceof HTMLElement) || !FIELD_TAGS.has(event.target.tagName)) return;
+    // Ours, not the popup's (which would close it) nor the map's.
+    event.preventDefault();
+    event.stopPropagation();
+    onCancel();
+  };
+
+  /** The domain's objections (src/domain/marker-edit.ts), by field path, as text. */
+  const describe = (errors: Record<string, string>): string[] =>
+    Object.entries(errors).map(([path, message]) => {
+      if (path === 'level') return t('markerEdit.levelInvalid');
+      const image = /^imgs\.(\d+)\.img$/.exec(path);
+      if (image) return t('markerEdit.imageNoFile', { index: Number(image[1]) + 1 });
+      return t('markerEdit.invalidField', { field: path, message });
+    });
+
+  const save = async () => {
+    const current = popup.draft;
+    if (!current || busy) return;
+    // The draft carries the version the edit is based on (the snapshot's, or a rebase's).
+    const result = prepareMarkerForSave({ ...plain(current), level: levelText });
+    if (!result.ok) {
+      setInvalid(describe(result.errors));
+      return;
+    }
+    setInvalid([]);
+    setBusy('saving');
+    setError(null);
+    try {
+      const saved = await saveMarker({ ...result.marker, version: current.version });
+      if (saved) {
+        finishEdit();
+        markerChanged(uid);
+      }
+      // Otherwise the failure is in editor.pending / editor.conflict, shown at the top of the form.
+    } catch (failure) {
+      if (mounted.current) setError(t('markerEdit.saveFailed', { message: failureText(t, failure) }));
+    } finally {
+      if (mounted.current) setBusy(null);
+    }
+  };
+
+  const remove = async () => {
+    if (busy || !window.confirm(DELETE_CONFIRMATION)) return;
+    setBusy('deleting');
+    setError(null);
+    try {
+      const deleted = await deleteMarker(uid);
+      if (deleted) {
+        finishEdit();
+        selectMarker(null);
+      } else if (settled(uid)) {
+        if (mounted.current) setError(t('markerEdit.deleteFailedUnknown'));
+      }
+    } catch (failure) {
+      if (mounted.current) setError(t('markerEdit.deleteFailed', { message: failureText(t, failure) }));
+    } finally {
+      if (mounted.current) setBusy(null);
+    }
+  };
+
+  const levelHint = map.levels.map((l) => `${l.num} — ${levelName(t, map, l.num)}`).join(', ');
+
+  return (
+    <form
+      className="marker-edit"
+      aria-label={t('markerEdit.formLabel')}
+      onSubmit={(event) => event.preventDefault()}
+      onKeyDown={onKeyDown}
+      noValidate
+    >
+      <MarkerEditorStatus
+        uid={uid}
+        onSaved={() => {
+          finishEdit();
+          markerChanged(uid);
+        }}
+      />
+
+      <fieldset className="marker-edit__group" disabled={disabled}>
+        <legend>{t('markerEdit.texts')}</legend>
+        <label>
+          {t('markerEdit.name')}
+          <input type="text" value={draft.name} onChange={(event) => patchDraft({ name: event.target.value })} />
+        </label>
+        <label>
+          {t('markerEdit.nameEn')}
+          <input type="text" lang="en" value={draft.name_l10n.en ?? ''} onChange={(event) => setL10n('name_l10n', 'en', event.target.value)} />
+        </label>
+        <label>
+          {t('markerEdit.nameRu')}
+          <input type="text" lang="ru" value={draft.name_l10n.ru ?? ''} onChange={(event) => setL10n('name_l10n', 'ru', event.target.value)} />
+        </label>
+        <label>
+          {t('markerEdit.desc')}
+          <textarea rows={2} value={draft.desc} onChange={(event) => patchDraft({ desc: event.target.value })} />
+        </label>
+        <label>
+          {t('markerEdit.descEn')}
+          <textarea rows={2} lang="en" value={draft.desc_l10n.en ?? ''} onChange={(event) => setL10n('desc_l10n', 'en', event.target.value)} />
+        </label>
+        <label>
+          {t('markerEdit.descRu')}
+          <textarea rows={2} lang="ru" value={draft.desc_l10n.ru ?? ''} onChange={(event) => setL10n('desc_l10n', 'ru', event.target.value)} />
+        </label>
+      </fieldset>
+
+      <fieldset className="marker-edit__group" disabled={disabled}>
+        <legend>{t('markerEdit.type')}</legend>
+        <label>
+          {t('markerEdit.category')}
+          <select
+            value={draft.category}
+            onChange={(event) => {
+              const next = CATEGORIES.find((c) => c.id === event.target.value);
+              if (next) patchDraft({ category: next.id, subCategory: next.subCategories[0].id });
+            }}
+          >
+            {!category && <option value={draft.category}>{draft.category}</option>}
+            {CATEGORIES.map((c) => (
+              <option key={c.id} value={c.id}>
+                {categoryLabel(t, c.id)}
+              </option>
+            ))}
+          </select>
+        </label>
+        <div className="marker-edit__row marker-edit__row--icon">
+          <label>
+            {t('markerEdit.subCategory')}
+            <select value={draft.subCategory} onChange={(event) => patchDraft({ subCategory: event.target.value })}>
+              {subCategories.map((sub) => (
+                <option key={sub} value={sub}>
+                  {subCategoryLabel(t, sub)}
+                </option>
+              ))}
+            </select>
+          </label>
+          {icon && <img className="marker-edit__icon" src={icon} alt="" width={24} height={24} />}
+        </div>
+        <label>
+          {t('markerEdit.level')}
+          <input
+            type="number"
+            step={1}
+            inputMode="numeric"
+            list={`${id}-levels`}
+            value={levelText}
+            aria-invalid={level === null}
+            aria-describedby={`${id}-level-hint${level === null ? ` ${id}-level-error` : ''}`}
+            onChange={(event) => {
+              setLevelText(event.target.value);
+              const next = parseLevel(event.target.value);
+              if (next.ok) patchDraft({ level: next.level });
+            }}
+          />
+        </label>
+        <datalist id={`${id}-levels`}>
+          {map.levels.map((l) => (
+            <option key={l.num} value={l.num}>
+              {levelName(t, map, l.num)}
+            </option>
+          ))}
+        </datalist>
+        <p id={`${id}-level-hint`} className="marker-edit__hint">
+          {t('markerEdit.levelHint', { levels: levelHint })}
+        </p>
+        {level === null && (
+          <p id={`${id}-level-error`} className="marker-edit__error">
+            {t('markerEdit.levelInvalid')}
+          </p>
+        )}
+      </fieldset>
+
+      <QuestLinkField questUid={draft.questUid} lang={lang} disabled={disabled} onChange={(questUid) => patchDraft({ questUid })} />
+      <ItemsField itemsUid={draft.itemsUid} lang={lang} disabled={disabled} onChange={(itemsUid) => patchDraft({ itemsUid })} />
+      <ImagesField uid={uid} imgs={draft.imgs} disabled={disabled} onChange={(imgs) => patchDraft({ imgs })} />
+
+      {invalid.length > 0 && (
+        <ul role="alert" className="marker-edit__error marker-edit__invalid">
+          {invalid.map((message) => (
+            <li key={message}>{message}</li>
+          ))}
+        </ul>
+      )}
+      {error && (
+        <p role="alert" className="marker-edit__error">
+          {error}
+        </p>
+      )}
+      {busy === 'saving' && <p role="status" className="marker-edit__hint">{t('markerEdit.saving')}</p>}
+      {busy === 'deleting' && <p role="status" className="marker-edit__hint">{t('markerEdit.deleting')}</p>}
+      {copying === uid && <p role="status" className="marker-edit__hint">{t('markerEdit.copying')}</p>}
+
+      <div className="marker-edit__actions" role="group" aria-label={t('markerEdit.actions')}>
+        <button type="button" className="marker-edit__primary" onClick={() => void save()} disabled={disabled || level === null}>
+          {t('markerEdit.save')}
+        </button>
+        <button type="button" onClick={onCancel} disabled={disabled}>
+          {t('markerEdit.cancel')}
+        </button>
+        <button type="button" onClick={() => startCopy(uid)} disabled={disabled}>
+          {t('markerEdit.copy')}
+        </button>
+        <button type="button" className="marker-edit__danger" onClick={() => void remove()} disabled={disabled}>
+          {t('markerEdit.delete')}
+        </button>
+      </div>
+
+      <MarkerHistory uid={uid} />
+    </form>
+  );
+}

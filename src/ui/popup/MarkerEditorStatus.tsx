@@ -1,0 +1,100 @@
+/**
+ * What the editor says about the open marker (admins, view and edit mode alike): a change being
+ * saved, a change that failed (the error and Retry: `retrySave`), and a conflict with another
+ * admin's version (`editor.conflict` for this uid): the fields that differ side by side, with
+ * "Keep mine" / "Take theirs" (`resolveConflict`, which also moves the edit form on: Take theirs
+ * closes it; Keep mine of a refused save closes it once sent; Keep mine of a change that came
+ * while editing keeps the form, based on their version). The form is told when a retry went
+ * through (`onSaved`), so its edit ends like a save.
+ */
+import { useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { useSnapshot } from 'valtio';
+import { editor, resolveConflict, retrySave } from '../../state/editor';
+import { DiffTable } from './DiffList';
+import { failureText } from './failureText';
+import { markerDiff, type MarkerLike } from './markerDiff';
+
+export interface MarkerEditorStatusProps {
+  uid: string;
+  /** A retry saved the change (nothing pending or in conflict for the marker any more). */
+  onSaved?: () => void;
+}
+
+/** Nothing is pending or in conflict for `uid` (read from the live state, not a render's snapshot). */
+export function settled(uid: string): boolean {
+  return !editor.pending[uid] && editor.conflict?.uid !== uid;
+}
+
+export function MarkerEditorStatus({ uid, onSaved }: MarkerEditorStatusProps) {
+  const { t } = useTranslation();
+  const { pending, conflict } = useSnapshot(editor);
+  const [working, setWorking] = useState(false);
+  const entry = pending[uid];
+  const ours = conflict && conflict.uid === uid ? conflict : null;
+
+  const retry = async () => {
+    setWorking(true);
+    try {
+      await retrySave(uid);
+    } finally {
+      setWorking(false);
+    }
+    if (settled(uid)) onSaved?.();
+  };
+
+  const resolve = async (choice: 'mine' | 'theirs') => {
+    if (editor.conflict?.uid !== uid) return;
+    setWorking(true);
+    try {
+      await resolveConflict(choice);
+    } finally {
+      setWorking(false);
+    }
+  };
+
+  if (!entry && !ours) return null;
+  return (
+    <div className="marker-edit__status">
+      {entry?.status === 'saving' && (
+        <p role="status" className="marker-edit__hint">
+          {t('markerEdit.pendingSaving')}
+        </p>
+      )}
+      {entry?.status === 'failed' && (
+        <div role="alert" className="marker-edit__failed">
+          <p className="marker-edit__error">{t('markerEdit.pendingFailed', { message: failureText(t, entry.error) })}</p>
+          <button type="button" onClick={() => void retry()} disabled={working}>
+            {t('markerEdit.retry')}
+          </button>
+        </div>
+      )}
+      {ours && (
+        <section role="alert" className="marker-edit__conflict" aria-label={t('markerEdit.conflict')}>
+          <h3 className="marker-edit__heading">{t('markerEdit.conflict')}</h3>
+          {ours.theirs === null ? <p>{t('markerEdit.conflictDeleted')}</p> : <ConflictFields mine={ours.mine} theirs={ours.theirs} />}
+          <div className="marker-edit__row">
+            <button type="button" onClick={() => void resolve('mine')} disabled={working}>
+              {t('markerEdit.keepMine')}
+            </button>
+            <button type="button" onClick={() => void resolve('theirs')} disabled={working}>
+              {t('markerEdit.takeTheirs')}
+            </button>
+          </div>
+        </section>
+      )}
+    </div>
+  );
+}
+
+function ConflictFields({ mine, theirs }: { mine: MarkerLike; theirs: MarkerLike }) {
+  const { t } = useTranslation();
+  const changes = markerDiff(mine, theirs);
+  if (changes.length === 0) return <p>{t('markerEdit.conflictSame')}</p>;
+  return (
+    <>
+      <p>{t('markerEdit.conflictIntro')}</p>
+      <DiffTable changes={changes} mine={t('markerEdit.conflictMine')} theirs={t('markerEdit.conflictTheirs')} />
+    </>
+  );
+}

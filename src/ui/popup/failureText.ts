@@ -1,0 +1,50 @@
+/**
+ * The editor's failures as text in the UI language. The editor (src/editor/commands.ts) reports
+ * `{ code, message, detail }` (an `EditorError` carries the same); a known code is translated
+ * with its detail (the server's own words), anything else shows its English message.
+ */
+import type { TFunction } from 'i18next';
+
+interface FailureLike {
+  code?: unknown;
+  message?: unknown;
+  detail?: unknown;
+}
+
+function translated(t: TFunction, code: string, detail: string): string | null {
+  switch (code) {
+    case 'offline':
+      return t('markerEdit.errors.offline');
+    case 'saveFailed':
+      return t('markerEdit.errors.saveFailed', { detail });
+    case 'deletedElsewhere':
+      return t('markerEdit.errors.deletedElsewhere');
+    case 'deleteFailed':
+      return t('markerEdit.errors.deleteFailed', { detail });
+    case 'fileType':
+      return t('markerEdit.errors.fileType');
+    case 'fileSize':
+      return t('markerEdit.errors.fileSize', { detail });
+    case 'uploadFailed':
+      return t('markerEdit.errors.uploadFailed', { detail });
+    case 'notOnMap':
+      return t('markerEdit.errors.notOnMap');
+    default:
+      return null;
+  }
+}
+
+/** A failure (an editor failure, an Error, a string or nothing) as one line of text. */
+export function failureText(t: TFunction, failure: unknown): string {
+  if (typeof failure === 'string' && failure) return failure;
+  if (failure && typeof failure === 'object') {
+    const { code, message, detail } = failure as FailureLike;
+    const detailText = typeof detail === 'string' ? detail : '';
+    if (typeof code === 'string') {
+      const text = translated(t, code, detailText || (typeof message === 'string' ? message : ''));
+      if (text) return text;
+    }
+    if (typeof message === 'string' && message) return message;
+  }
+  return t('markerEdit.errors.unknown');
+}
