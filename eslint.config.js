@@ -3,7 +3,7 @@ import tseslint from 'typescript-eslint';
 const uiLayers = ['**/ui/**', '**/state/**', '**/api/**', 'react', 'react-dom', 'valtio', 'valtio/*'];
 
 export default tseslint.config(
-  { ignores: ['dist/**', 'data/**', 'node_modules/**', 'coverage/**'] },
+  { ignores: ['dist/**', 'data/**', 'node_modules/**', 'coverage/**', 'tmp-try/**'] },
   ...tseslint.configs.recommended,
   {
     rules: {
