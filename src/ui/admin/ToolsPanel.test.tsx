@@ -245,6 +245,24 @@ describe('ToolsPanel', () => {
     }
   });
 
+  it('names the selected shape (saved on Enter as one undo step) and deletes it', async () => {
+    const user = userEvent.setup();
+    setSessionUser(admin);
+    editorModule.loadShapes('customs');
+    editorModule.addShape({ id: 't1', type: 'text', geometry: { x: 10, y: 20 }, name: 'Text' });
+    render(<ToolsPanel />);
+    expect(within(panel()).queryByRole('group', { name: 'Selected shape' })).toBeNull();
+    act(() => editorModule.selectShape('t1'));
+    const row = await within(panel()).findByRole('group', { name: 'Selected shape' });
+    const field = within(row).getByRole('textbox', { name: 'Text' });
+    await user.clear(field);
+    await user.type(field, 'Bunker door{Enter}');
+    expect(editor.shapes[0].name).toBe('Bunker door');
+    await user.click(within(row).getByRole('button', { name: 'Delete shape' }));
+    expect(editor.shapes).toEqual([]);
+    await waitFor(() => expect(within(panel()).queryByRole('group', { name: 'Selected shape' })).toBeNull());
+  });
+
   it('speaks Russian', async () => {
     setSessionUser(admin);
     await setLanguage('ru');

@@ -12,6 +12,7 @@ import { useSnapshot } from 'valtio';
 import { editor, type EditorTool, redo, selectTool, setEditOnOpen, toggleEditMode, toggleMoveMode, undo } from '../../state/editor';
 import { Icon } from './icons';
 import { MarkerTypePicker } from './MarkerTypePicker';
+import { SelectedShape } from './SelectedShape';
 import { useAdminTools } from './useAdmin';
 import './admin.css';
 
@@ -155,6 +156,7 @@ function ToolsPanelBody() {
               {t('admin.tools.editOnOpen')}
             </label>
           </div>
+          <SelectedShape />
           <p id={hintsId} className="admin-tools__hints">
             <span>{t('admin.tools.slowMove')}</span>
             <span>{t('admin.tools.repeatMarker')}</span>
