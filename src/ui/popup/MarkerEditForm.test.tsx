@@ -1,0 +1,598 @@
+/**
+ * The marker popup's edit mode with the real editor slice (state/editor.ts) bound to the real
+ * commands (src/editor) over an in-memory admin API (src/editor/testing/fakes.ts) and the
+ * in-process marker worker: what the admin does in the form, and what reaches the server.
+ */
+import '../../i18n';
+import { act, render, screen, waitFor, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { http, HttpResponse } from 'msw';
+import { setupServer } from 'msw/node';
+import { createMemoryRouter, RouterProvider } from 'react-router';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
+import { setApiBase } from '../../api/client';
+import type { Marker } from '../../domain/marker';
+import { MAPS } from '../../domain/maps';
+import { createEditorCommands, type EditorApi } from '../../editor/commands';
+import { fakeServer } from '../../editor/testing/fakes';
+import { setLanguage } from '../../i18n';
+import { bindEditor, editor, receiveRemoteChange, resetEditor, setEditOnOpen } from '../../state/editor';
+import { loadFilters } from '../../state/filters';
+import { resetLookups } from '../../state/items';
+import { closeMap, mapView, openMap, selectMarker } from '../../state/mapView';
+import { markerChanged, popup, resetPopup } from '../../state/popup';
+import { resetQuests } from '../../state/quests';
+import { resetSession, setSessionUser, type SessionUser } from '../../state/session';
+import { memoryStorage, setStorageBackend } from '../../state/storage';
+import { createLocalMarkerSource } from '../map/testing/localMarkerSource';
+import { MarkerPopup } from './MarkerPopup';
+
+const BASE = 'http://raidmap.test';
+const questList = [
+  { uid: 'q-delivery', name: 'Delivery from the Past', ruName: 'Посылка из прошлого', trader: 'Prapor', requiredForKappa: true, requiredForLightkeeper: false, wikiUrl: '' },
+  { uid: 'q-bad-rep', name: 'Bad Rep Evidence', ruName: 'Компромат', trader: 'Prapor', requiredForKappa: true, requiredForLightkeeper: false, wikiUrl: '' },
+];
+const itemList = [
+  { uid: 'i-key', name: 'Factory exit key', ruName: 'Ключ от выхода с завода' },
+  { uid: 'i-gpu', name: 'Graphics card', ruName: 'Видеокарта' },
+  { uid: 'i-cable', name: 'Video cable', ruName: 'Видеокабель' },
+];
+
+const safe: Marker = {
+  uid: 'm-safe',
+  map: 'factory',
+  category: 'Loot',
+  subCategory: 'Safe',
+  level: 2,
+  geometry: { x: 500, y: 400 },
+  name: 'Office safe',
+  desc: 'Behind the desk',
+  name_l10n: { en: 'Office safe', ru: 'Сейф в офисе' },
+  desc_l10n: {},
+  imgs: [
+    { img: '/uploads/sample/safe-1.webp', name: 'Door', desc: 'From the hall' },
+    { img: '/uploads/sample/safe-2.webp', name: 'Inside', desc: '' },
+  ],
+  questUid: 'q-delivery',
+  itemsUid: ['i-key'],
+};
+const exit: Marker = {
+  uid: 'm-exit',
+  map: 'factory',
+  category: 'Extractions',
+  subCategory: 'PMC Extraction',
+  level: -1,
+  geometry: { x: 1500, y: 2600 },
+  name: 'Gate 3',
+  desc: '',
+  name_l10n: {},
+  desc_l10n: {},
+  imgs: [
+    { img: '/uploads/sample/exit-1.webp', name: 'Gate', desc: '' },
+    { img: '/uploads/sample/exit-2.webp', name: 'Gate side', desc: '' },
+  ],
+  itemsUid: [],
+};
+
+const admin: SessionUser = { name: 'admin', admin: true, pro: false, questsDone: [], questsHidden: [] };
+const pro: SessionUser = { name: 'pro', admin: false, pro: true, questsDone: [], questsHidden: [] };
+const visitor: SessionUser = { name: 'visitor', admin: false, pro: false, questsDone: [], questsHidden: [] };
+
+const http$ = setupServer(
+  http.get(`${BASE}/api/be/quests`, () => HttpResponse.json({ quests: questList })),
+  http.get(`${BASE}/api/be/items`, () => HttpResponse.json({ items: itemList })),
+  http.get(`${BASE}/api/be/user`, () => HttpResponse.json({ error: 'unauthorized' }, { status: 401 })),
+);
+
+beforeAll(() => {
+  http$.listen({ onUnhandledRequest: 'error' });
+  setApiBase(BASE);
+});
+beforeEach(() => {
+  setStorageBackend(memoryStorage());
+  resetEditor();
+  resetPopup();
+  resetLookups();
+  resetQuests();
+  openMap('factory');
+  loadFilters('factory');
+});
+afterEach(async () => {
+  http$.resetHandlers();
+  vi.restoreAllMocks();
+  resetEditor();
+  resetSession();
+  closeMap();
+  setStorageBackend(null);
+  await setLanguage('en');
+});
+afterAll(() => {
+  http$.close();
+  setApiBase('');
+});
+
+/**
+ * The popup on a page whose editor is bound: the fake server holds both markers (version 1),
+ * the worker the same copies; the sink tells the popup when a marker changed, as the wiring does.
+ */
+async function setup(user: SessionUser | null, { api }: { api?: (api: EditorApi) => EditorApi } = {}) {
+  setSessionUser(user);
+  const server = fakeServer();
+  const stored = [server.seed(safe), server.seed(exit)];
+  const source = createLocalMarkerSource();
+  await source.load(await new Response(JSON.stringify({ markers: stored })).arrayBuffer(), 'factory', 'en');
+  const commands = createEditorCommands({
+    api: api ? api(server.api) : server.api,
+    mapId: 'factory',
+    sink: {
+      get: (uid) => source.get(uid),
+      async upsert(marker) {
+        await source.upsert(marker, 'en');
+        markerChanged(marker.uid);
+      },
+      async remove(uid) {
+        await source.remove(uid);
+        markerChanged(uid);
+      },
+    },
+  });
+  bindEditor(commands);
+  const router = createMemoryRouter([{ path: '/map/:mapId', element: <MarkerPopup map={MAPS.factory} source={source} loaded /> }], {
+    initialEntries: ['/map/factory'],
+  });
+  render(<RouterProvider router={router} />);
+  return { server, source, commands };
+}
+
+async function open(uid = 'm-safe', name = 'Office safe') {
+  act(() => selectMarker(uid));
+  return screen.findByRole('dialog', { name });
+}
+
+async function edit(uid = 'm-safe', name = 'Office safe') {
+  const dialog = await open(uid, name);
+  await userEvent.click(within(dialog).getByRole('button', { name: 'Edit' }));
+  return within(dialog).getByRole('form', { name: 'Edit marker' });
+}
+
+const field = (form: HTMLElement, name: string) => within(form).getByRole('textbox', { name }) as HTMLInputElement;
+
+describe('marker popup edit mode: who sees it', () => {
+  it.each([
+    ['a visitor', null],
+    ['a signed-in visitor', visitor],
+    ['a pro user', pro],
+  ])('shows %s no Edit button and no admin control, even with edit-on-open set', async (_who, user) => {
+    setEditOnOpen(true);
+    await setup(user);
+    const dialog = await open();
+    await within(dialog).findByRole('link', { name: 'Delivery from the Past' });
+    expect(within(dialog).queryByRole('button', { name: 'Edit' })).toBeNull();
+    expect(within(dialog).queryByRole('form')).toBeNull();
+    for (const name of ['Save', 'Cancel', 'Copy', 'Delete', 'Retry', 'Keep mine', 'Take theirs', 'Show the history']) {
+      expect(within(dialog).queryByRole('button', { name })).toBeNull();
+    }
+    expect(within(dialog).queryByRole('textbox')).toBeNull();
+    expect(popup.mode).toBe('view');
+  });
+
+  it('gives an admin the Edit button, and drops the edit when the admin signs out', async () => {
+    await setup(admin);
+    const form = await edit();
+    expect(form).toBeInTheDocument();
+    act(() => setSessionUser(null));
+    await waitFor(() => expect(screen.queryByRole('form')).toBeNull());
+    expect(popup.mode).toBe('view');
+    expect(screen.queryByRole('button', { name: 'Edit' })).toBeNull();
+  });
+});
+
+describe('marker popup edit mode', () => {
+  it('shows every field with a label, filled from the marker', async () => {
+    await setup(admin);
+    const form = await edit();
+    expect(field(form, 'Name')).toHaveValue('Office safe');
+    expect(field(form, 'Name (English)')).toHaveValue('Office safe');
+    expect(field(form, 'Name (Russian)')).toHaveValue('Сейф в офисе');
+    expect(field(form, 'Description')).toHaveValue('Behind the desk');
+    expect(field(form, 'Description (Russian)')).toHaveValue('');
+    expect(within(form).getByRole('combobox', { name: 'Category' })).toHaveValue('Loot');
+    expect(within(form).getByRole('combobox', { name: 'Subcategory' })).toHaveValue('Safe');
+    expect(within(form).getByRole('spinbutton', { name: 'Level' })).toHaveValue(2);
+    expect(within(form).getByText('Levels of this map: 3 — Level 3, 2 — Level 2, 1 — Main, -1 — Basement')).toBeInTheDocument();
+    expect(await within(form).findByText('Linked quest: Delivery from the Past (q-delivery)')).toBeInTheDocument();
+    expect(await within(form).findByRole('button', { name: 'Remove Factory exit key' })).toBeInTheDocument();
+    expect(field(form, 'URL of image 2')).toHaveValue('/uploads/sample/safe-2.webp');
+    expect(field(form, 'Name of image 1')).toHaveValue('Door');
+    // A category change picks its first subcategory.
+    await userEvent.selectOptions(within(form).getByRole('combobox', { name: 'Category' }), 'Extractions');
+    expect(within(form).getByRole('combobox', { name: 'Subcategory' })).toHaveValue('PMC Extraction');
+  });
+
+  it('cancel restores the snapshot and sends nothing', async () => {
+    const { server } = await setup(admin);
+    let form = await edit();
+    await userEvent.clear(field(form, 'Name (English)'));
+    await userEvent.type(field(form, 'Name (English)'), 'Renamed');
+    await userEvent.click(within(form).getByRole('button', { name: 'Move image 1 down' }));
+    expect(popup.draft?.name_l10n.en).toBe('Renamed');
+    await userEvent.click(within(form).getByRole('button', { name: 'Cancel' }));
+    expect(screen.queryByRole('form')).toBeNull();
+    const dialog = screen.getByRole('dialog', { name: 'Office safe' });
+    expect(within(dialog).getByRole('img')).toHaveAttribute('src', '/uploads/sample/safe-1.webp');
+    expect(within(dialog).getByRole('button', { name: 'Edit' })).toHaveFocus();
+    expect(server.writes()).toEqual([]);
+    // Editing again starts from the marker, not from the dropped draft.
+    await userEvent.click(within(dialog).getByRole('button', { name: 'Edit' }));
+    form = screen.getByRole('form', { name: 'Edit marker' });
+    expect(field(form, 'Name (English)')).toHaveValue('Office safe');
+    expect(field(form, 'URL of image 1')).toHaveValue('/uploads/sample/safe-1.webp');
+  });
+
+  it('save sends the trimmed draft with the version it was based on, then shows the saved marker', async () => {
+    const { server } = await setup(admin);
+    const form = await edit();
+    await userEvent.clear(field(form, 'Name (English)'));
+    await userEvent.type(field(form, 'Name (English)'), '  Big safe  ');
+    await userEvent.type(field(form, 'Description (Russian)'), 'За столом');
+    await userEvent.clear(field(form, 'Name of image 2'));
+    await userEvent.type(field(form, 'Name of image 2'), ' Shelf ');
+    const level = within(form).getByRole('spinbutton', { name: 'Level' });
+    await userEvent.clear(level);
+    await userEvent.type(level, '3');
+    // Enter in a text box submits nothing.
+    await userEvent.type(field(form, 'Name'), '{Enter}');
+    expect(server.writes()).toEqual([]);
+    expect(screen.getByRole('form')).toBeInTheDocument();
+
+    await userEvent.click(within(form).getByRole('button', { name: 'Save' }));
+    await waitFor(() => expect(screen.queryByRole('form')).toBeNull());
+    expect(server.writes()).toHaveLength(1);
+    const [update] = server.writes();
+    expect(update).toMatchObject({ op: 'update', uid: 'm-safe', version: 1 });
+    expect(update.body).toMatchObject({
+      name_l10n: { en: 'Big safe', ru: 'Сейф в офисе' },
+      desc_l10n: { ru: 'За столом' },
+      level: 3,
+      imgs: [safe.imgs[0], { img: '/uploads/sample/safe-2.webp', name: 'Shelf', desc: '' }],
+    });
+    expect(popup.mode).toBe('view');
+    const dialog = await screen.findByRole('dialog', { name: 'Big safe' });
+    expect(within(dialog).getByText('Level').nextElementSibling).toHaveTextContent('Level 3');
+    expect(server.stored.get('m-safe')?.version).toBe(2);
+  });
+
+  it('refuses to save a level that is not a whole number, and says why', async () => {
+    const { server } = await setup(admin);
+    const form = await edit();
+    const level = within(form).getByRole('spinbutton', { name: 'Level' });
+    await userEvent.clear(level);
+    expect(within(form).getByText('The level must be a whole number.')).toBeInTheDocument();
+    expect(level).toHaveAttribute('aria-invalid', 'true');
+    expect(within(form).getByRole('button', { name: 'Save' })).toBeDisabled();
+    expect(server.writes()).toEqual([]);
+  });
+
+  it('delete asks "Are you sure?" and deletes only after yes', async () => {
+    const { server } = await setup(admin);
+    const confirm = vi.spyOn(window, 'confirm').mockReturnValueOnce(false).mockReturnValueOnce(true);
+    const form = await edit();
+    await userEvent.click(within(form).getByRole('button', { name: 'Delete' }));
+    expect(confirm).toHaveBeenCalledWith('Are you sure?');
+    expect(server.writes()).toEqual([]);
+    expect(screen.getByRole('form')).toBeInTheDocument();
+
+    await userEvent.click(within(form).getByRole('button', { name: 'Delete' }));
+    expect(confirm).toHaveBeenCalledTimes(2);
+    await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
+    expect(server.writes()).toEqual([{ op: 'delete', uid: 'm-safe', version: 1 }]);
+    expect(mapView.selectedUid).toBeNull();
+  });
+
+  it('copy arms the next map click and says so', async () => {
+    await setup(admin);
+    const form = await edit();
+    await userEvent.click(within(form).getByRole('button', { name: 'Copy' }));
+    expect(editor.copying).toBe('m-safe');
+    expect(within(form).getByText('Click on the map where the copy should go.')).toBeInTheDocument();
+  });
+
+  it('finds a quest by exact name in English or Russian or by uid, says when none matches, and links it', async () => {
+    const { server } = await setup(admin);
+    const form = await edit();
+    const search = within(form).getByRole('searchbox', { name: 'Find a quest' });
+    await userEvent.type(search, 'Delivery{Enter}');
+    expect(within(form).getByText('No quest matches “Delivery”.')).toBeInTheDocument();
+    expect(screen.getByRole('form')).toBeInTheDocument();
+
+    await userEvent.clear(search);
+    await userEvent.type(search, 'КОМПРОМАТ');
+    await userEvent.click(within(form).getAllByRole('button', { name: 'Search' })[0]);
+    expect(within(form).getByRole('list', { name: 'Quests found' })).toHaveTextContent('q-bad-rep');
+
+    await userEvent.clear(search);
+    await userEvent.type(search, '  bad rep evidence {Enter}');
+    expect(within(form).getByRole('button', { name: 'Link Bad Rep Evidence' })).toBeInTheDocument();
+
+    await userEvent.clear(search);
+    await userEvent.type(search, 'q-bad-rep{Enter}');
+    await userEvent.click(within(form).getByRole('button', { name: 'Link Bad Rep Evidence' }));
+    expect(within(form).getByText('Linked quest: Bad Rep Evidence (q-bad-rep)')).toBeInTheDocument();
+    expect(search).toHaveValue('');
+
+    await userEvent.click(within(form).getByRole('button', { name: 'Save' }));
+    await waitFor(() => expect(server.writes()).toHaveLength(1));
+    expect(server.writes()[0].body?.questUid).toBe('q-bad-rep');
+  });
+
+  it('removes the quest link', async () => {
+    const { server } = await setup(admin);
+    const form = await edit();
+    await userEvent.click(await within(form).findByRole('button', { name: 'Remove the quest link' }));
+    expect(within(form).getByText('No quest linked.')).toBeInTheDocument();
+    await userEvent.click(within(form).getByRole('button', { name: 'Save' }));
+    await waitFor(() => expect(server.writes()).toHaveLength(1));
+    expect(server.writes()[0].body?.questUid).toBeNull();
+  });
+
+  it('finds items by a part of the Russian name, adds and removes them', async () => {
+    const { server } = await setup(admin);
+    const form = await edit();
+    const search = within(form).getByRole('searchbox', { name: 'Find an item' });
+    await userEvent.type(search, 'ВИДЕО{Enter}');
+    const found = within(form).getByRole('list', { name: 'Items found' });
+    expect(within(found).getAllByRole('button').map((b) => b.textContent)).toEqual(['Add Graphics card', 'Add Video cable']);
+    await userEvent.click(within(found).getByRole('button', { name: 'Add Graphics card' }));
+    expect(within(found).getByText('Graphics card (already added)')).toBeInTheDocument();
+    await userEvent.click(within(form).getByRole('button', { name: 'Remove Factory exit key' }));
+
+    await userEvent.clear(search);
+    await userEvent.type(search, 'nothing like it{Enter}');
+    expect(within(form).getByText('No item matches “nothing like it”.')).toBeInTheDocument();
+
+    await userEvent.click(within(form).getByRole('button', { name: 'Save' }));
+    await waitFor(() => expect(server.writes()).toHaveLength(1));
+    expect(server.writes()[0].body?.itemsUid).toEqual(['i-gpu']);
+  });
+
+  it('reorders, removes and adds images', async () => {
+    const { server } = await setup(admin);
+    const form = await edit();
+    expect(within(form).getByRole('button', { name: 'Move image 1 up' })).toBeDisabled();
+    expect(within(form).getByRole('button', { name: 'Move image 2 down' })).toBeDisabled();
+    await userEvent.click(within(form).getByRole('button', { name: 'Move image 2 up' }));
+    expect(field(form, 'URL of image 1')).toHaveValue('/uploads/sample/safe-2.webp');
+    expect(field(form, 'Name of image 2')).toHaveValue('Door');
+    await userEvent.click(within(form).getByRole('button', { name: 'Add an image' }));
+    await userEvent.type(field(form, 'URL of image 3'), '/uploads/sample/extra.webp');
+    await userEvent.click(within(form).getByRole('button', { name: 'Remove image 2' }));
+    await userEvent.click(within(form).getByRole('button', { name: 'Save' }));
+    await waitFor(() => expect(server.writes()).toHaveLength(1));
+    expect(server.writes()[0].body?.imgs).toEqual([
+      { img: '/uploads/sample/safe-2.webp', name: 'Inside', desc: '' },
+      { img: '/uploads/sample/extra.webp', name: '', desc: '' },
+    ]);
+  });
+
+  it('an added image with text but no file is refused with a clear message', async () => {
+    const { server } = await setup(admin);
+    const form = await edit();
+    await userEvent.click(within(form).getByRole('button', { name: 'Add an image' }));
+    await userEvent.type(field(form, 'Name of image 3'), 'Shelf');
+    await userEvent.click(within(form).getByRole('button', { name: 'Save' }));
+    expect(within(form).getByRole('alert')).toHaveTextContent('Image 3 has no file: upload one, give its URL or remove the image.');
+    expect(server.writes()).toEqual([]);
+  });
+
+  it('uploads a file with a progress bar; the save after it is based on the new version', async () => {
+    let release: () => void = () => undefined;
+    const gate = new Promise<void>((resolve) => (release = resolve));
+    const { server } = await setup(admin, {
+      api: (api) => ({
+        ...api,
+        async uploadMarkerImage(args) {
+          args.onProgress?.(0.4);
+          await gate;
+          args.onProgress?.(1);
+          return api.uploadMarkerImage(args);
+        },
+      }),
+    });
+    const form = await edit();
+    const png = new File([new Uint8Array([0x89, 0x50, 0x4e, 0x47])], 'door.png', { type: 'image/png' });
+    await userEvent.upload(within(form).getByLabelText('Upload a file for image 1'), png);
+    const progress = await within(form).findByRole('progressbar', { name: 'Upload of image 1' });
+    expect(progress).toHaveAttribute('value', '0.4');
+    expect(within(form).getByText('Uploading image 1: 40%')).toBeInTheDocument();
+    expect(within(form).getByRole('button', { name: 'Move image 1 down' })).toBeDisabled();
+    await act(async () => release());
+    expect(await within(form).findByText('Image 1 uploaded.')).toBeInTheDocument();
+    expect(within(form).queryByRole('progressbar')).toBeNull();
+    expect(field(form, 'URL of image 1')).toHaveValue('/img/markers/m-safe-0-door.png');
+    expect(popup.draft?.version).toBe(2);
+
+    await userEvent.clear(field(form, 'Name'));
+    await userEvent.type(field(form, 'Name'), 'Safe');
+    await userEvent.click(within(form).getByRole('button', { name: 'Save' }));
+    await waitFor(() => expect(screen.queryByRole('form')).toBeNull());
+    expect(server.writes().map((w) => [w.op, w.version])).toEqual([
+      ['upload', undefined],
+      ['update', 2],
+    ]);
+    expect(server.stored.get('m-safe')?.imgs[0]).toEqual({ img: '/img/markers/m-safe-0-door.png', name: 'Door', desc: 'From the hall' });
+  });
+
+  it('refuses a file that is not an image or is too big, and a failed upload, changing nothing', async () => {
+    const user = userEvent.setup({ applyAccept: false });
+    const { server } = await setup(admin, {
+      api: (api) => ({
+        ...api,
+        uploadMarkerImage: async () => Promise.reject(new Error('disk full')),
+      }),
+    });
+    const form = await edit();
+    const input = within(form).getByLabelText('Upload a file for image 2');
+    await user.upload(input, new File(['just text'], 'notes.txt', { type: 'text/plain' }));
+    expect(within(form).getByRole('alert')).toHaveTextContent('“notes.txt” is not a PNG, JPEG or WebP image. Nothing was changed.');
+    await user.upload(input, new File([new Uint8Array(5 * 1024 * 1024 + 1)], 'huge.png', { type: 'image/png' }));
+    expect(within(form).getByRole('alert')).toHaveTextContent('“huge.png” is larger than 5 MB: choose a smaller image. Nothing was changed.');
+    expect(server.writes()).toEqual([]);
+
+    await user.upload(input, new File([new Uint8Array([1, 2, 3])], 'ok.webp', { type: 'image/webp' }));
+    expect(await within(form).findByRole('alert')).toHaveTextContent('The upload failed, nothing was changed: disk full');
+    expect(field(form, 'URL of image 2')).toHaveValue('/uploads/sample/safe-2.webp');
+    expect(popup.draft?.version).toBe(1);
+  });
+
+  it('shows another admin’s version on a refused save; Take theirs ends the edit on their version', async () => {
+    const { server } = await setup(admin);
+    const form = await edit();
+    server.seed({ ...safe, name_l10n: { en: 'Their safe', ru: 'Сейф в офисе' }, level: 1 });
+    await userEvent.clear(field(form, 'Name (English)'));
+    await userEvent.type(field(form, 'Name (English)'), 'My safe');
+    await userEvent.click(within(form).getByRole('button', { name: 'Save' }));
+
+    const conflict = await screen.findByRole('alert', { name: 'Another admin changed this marker' });
+    const rows = within(conflict).getAllByRole('row').map((row) => [...row.querySelectorAll('th, td')].map((c) => c.textContent));
+    expect(rows).toEqual([
+      ['Field', 'Yours', 'Theirs'],
+      ['Name (English)', 'My safe', 'Their safe'],
+      ['Level', '2', '1'],
+    ]);
+    await userEvent.click(within(conflict).getByRole('button', { name: 'Take theirs' }));
+    await waitFor(() => expect(screen.queryByRole('form')).toBeNull());
+    expect(editor.conflict).toBeNull();
+    await screen.findByRole('dialog', { name: 'Their safe' });
+    expect(server.writes()).toHaveLength(1);
+  });
+
+  it('Keep mine sends mine again on their version', async () => {
+    const { server } = await setup(admin);
+    const form = await edit();
+    server.seed({ ...safe, desc: 'Moved to the cellar' });
+    await userEvent.clear(field(form, 'Name (English)'));
+    await userEvent.type(field(form, 'Name (English)'), 'My safe');
+    await userEvent.click(within(form).getByRole('button', { name: 'Save' }));
+    const conflict = await screen.findByRole('alert', { name: 'Another admin changed this marker' });
+    await userEvent.click(within(conflict).getByRole('button', { name: 'Keep mine' }));
+    await screen.findByRole('dialog', { name: 'My safe' });
+    await waitFor(() => expect(screen.queryByRole('form')).toBeNull());
+    expect(server.writes().map((w) => [w.op, w.version])).toEqual([
+      ['update', 1],
+      ['update', 2],
+    ]);
+    expect(server.stored.get('m-safe')).toMatchObject({ version: 3, desc: 'Behind the desk', name_l10n: { en: 'My safe' } });
+  });
+
+  it('a change by another admin while editing: Keep mine goes on editing on their version', async () => {
+    const { server } = await setup(admin);
+    const form = await edit();
+    await userEvent.clear(field(form, 'Name (English)'));
+    await userEvent.type(field(form, 'Name (English)'), 'My safe');
+    const theirs = server.seed({ ...safe, desc: 'Moved to the cellar' });
+    await act(() => receiveRemoteChange({ kind: 'upsert', map: 'factory', marker: theirs, by: 'bob' }));
+    const conflict = await screen.findByRole('alert', { name: 'Another admin changed this marker' });
+    expect(conflict).toHaveTextContent('Behind the desk');
+    expect(conflict).toHaveTextContent('Moved to the cellar');
+    await userEvent.click(within(conflict).getByRole('button', { name: 'Keep mine' }));
+    expect(screen.queryByRole('alert', { name: 'Another admin changed this marker' })).toBeNull();
+    // Still editing, with what was typed, now based on their version.
+    expect(field(form, 'Name (English)')).toHaveValue('My safe');
+    expect(popup.draft?.version).toBe(2);
+    expect(server.writes()).toEqual([]);
+    await userEvent.click(within(form).getByRole('button', { name: 'Save' }));
+    await waitFor(() => expect(screen.queryByRole('form')).toBeNull());
+    expect(server.writes().map((w) => [w.op, w.version])).toEqual([['update', 2]]);
+  });
+
+  it('a delete by another admin while editing keeps the form; Take theirs closes the popup', async () => {
+    const { server } = await setup(admin);
+    await edit();
+    const version = server.remove('m-safe');
+    await act(() => receiveRemoteChange({ kind: 'remove', map: 'factory', uid: 'm-safe', version, by: 'bob' }));
+    const conflict = await screen.findByRole('alert', { name: 'Another admin changed this marker' });
+    expect(conflict).toHaveTextContent('Another admin deleted this marker while you changed it.');
+    expect(screen.getByRole('form')).toBeInTheDocument();
+    await userEvent.click(within(conflict).getByRole('button', { name: 'Take theirs' }));
+    await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
+    expect(mapView.selectedUid).toBeNull();
+    expect(server.writes()).toEqual([]);
+  });
+
+  it('a save that failed shows why and a Retry that saves it', async () => {
+    const { server } = await setup(admin);
+    server.failNext('update');
+    const form = await edit();
+    await userEvent.clear(field(form, 'Name (English)'));
+    await userEvent.type(field(form, 'Name (English)'), 'Offline safe');
+    await userEvent.click(within(form).getByRole('button', { name: 'Save' }));
+    const failed = await within(form).findByRole('alert');
+    expect(failed).toHaveTextContent('Your change is not saved: the server could not be reached. Try again.');
+    expect(screen.getByRole('form')).toBeInTheDocument();
+    await userEvent.click(within(failed).getByRole('button', { name: 'Retry' }));
+    await waitFor(() => expect(screen.queryByRole('form')).toBeNull());
+    expect(server.stored.get('m-safe')?.name_l10n.en).toBe('Offline safe');
+    expect(editor.pending).toEqual({});
+  });
+
+  it('shows the history on demand: who, when, what changed', async () => {
+    const { server } = await setup(admin);
+    const form = await edit();
+    expect(server.calls.filter((c) => c.op === 'history')).toEqual([]);
+    await userEvent.click(within(form).getByRole('button', { name: 'Show the history' }));
+    const history = within(form).getByRole('region', { name: 'History' });
+    const entry = await within(history).findByText(/^Created by ann, .* \(version 1\)$/);
+    expect(entry).toBeInTheDocument();
+    expect(within(history).getByText('Name (English):').parentElement).toHaveTextContent('Name (English): (empty) → Office safe');
+    expect(within(history).getByRole('button', { name: 'Refresh' })).toBeInTheDocument();
+  });
+
+  it('opening another marker goes back to view mode at image 1; edit-on-open opens each marker in edit mode once', async () => {
+    await setup(admin);
+    await edit();
+    act(() => selectMarker('m-exit'));
+    const exitDialog = await screen.findByRole('dialog', { name: 'Gate 3' });
+    expect(screen.queryByRole('form')).toBeNull();
+    expect(exitDialog).toHaveTextContent('1 / 2');
+    expect(popup.mode).toBe('view');
+
+    act(() => setEditOnOpen(true));
+    act(() => selectMarker('m-safe'));
+    const form = await screen.findByRole('form', { name: 'Edit marker' });
+    expect(field(form, 'Name (English)')).toHaveValue('Office safe');
+    await userEvent.click(within(form).getByRole('button', { name: 'Cancel' }));
+    expect(screen.queryByRole('form')).toBeNull();
+    // It stays in view mode after Cancel, even when the marker is read again.
+    act(() => markerChanged('m-safe'));
+    await act(() => new Promise((resolve) => setTimeout(resolve, 10)));
+    expect(screen.queryByRole('form')).toBeNull();
+  });
+
+  it('Escape in a field cancels the edit and keeps the popup; another Escape closes it', async () => {
+    const { server } = await setup(admin);
+    const form = await edit();
+    await userEvent.type(field(form, 'Name (Russian)'), ' 2');
+    await userEvent.keyboard('{Escape}');
+    expect(screen.queryByRole('form')).toBeNull();
+    const dialog = screen.getByRole('dialog', { name: 'Office safe' });
+    expect(within(dialog).getByRole('button', { name: 'Edit' })).toHaveFocus();
+    expect(server.writes()).toEqual([]);
+    await userEvent.keyboard('{Escape}');
+    await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
+  });
+
+  it('writes what was typed as text, never as markup', async () => {
+    await setup(admin);
+    const form = await edit();
+    await userEvent.click(within(form).getByRole('button', { name: 'Add an image' }));
+    await userEvent.type(field(form, 'URL of image 3'), '/x.webp');
+    await userEvent.clear(field(form, 'Name (English)'));
+    await userEvent.type(field(form, 'Name (English)'), '<b>bold</b>');
+    await userEvent.type(field(form, 'Description'), ' <img src=x onerror=alert(1)>');
+    await userEvent.click(within(form).getByRole('button', { name: 'Save' }));
+    const dialog = await screen.findByRole('dialog', { name: '<b>bold</b>' });
+    expect(dialog.querySelector('b')).toBeNull();
+    expect(dialog).toHaveTextContent('Behind the desk <img src=x onerror=alert(1)>');
+    expect(dialog.querySelectorAll('img')).toHaveLength(1);
+  });
+});
