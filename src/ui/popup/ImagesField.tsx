@@ -5,7 +5,9 @@
  * larger than the server takes, or an upload that fails, shows a clear message and changes
  * nothing. A finished upload is stored on the server already (version + 1): the edit is rebased
  * on the stored marker (state/popup.ts `rebaseEdit`) and the draft takes the new image URL.
- * While a file uploads, the images cannot be moved or removed (the upload targets an index).
+ * While a file uploads, the images cannot be moved or removed (the upload targets an index),
+ * and the form does not save (`onUploadingChange`). The server writes the file into its stored
+ * image at that index: upload into images in their stored order (a new image: at the end).
  */
 import { useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -25,6 +27,8 @@ export interface ImagesFieldProps {
   imgs: readonly MarkerImage[];
   onChange: (imgs: MarkerImage[]) => void;
   disabled?: boolean;
+  /** Told when an upload starts and ends. */
+  onUploadingChange?: (uploading: boolean) => void;
 }
 
 type UploadState = { index: number; fraction: number } | null;
@@ -41,9 +45,13 @@ export function refuseFile(file: Pick<File, 'type' | 'size' | 'name'>): 'type' |
   return null;
 }
 
-export function ImagesField({ uid, imgs, onChange, disabled }: ImagesFieldProps) {
+export function ImagesField({ uid, imgs, onChange, disabled, onUploadingChange }: ImagesFieldProps) {
   const { t } = useTranslation();
   const [upload, setUpload] = useState<UploadState>(null);
+  const busy = upload !== null;
+  const notify = useRef(onUploadingChange);
+  notify.current = onUploadingChange;
+  useEffect(() => notify.current?.(busy), [busy]);
   const [note, setNote] = useState<UploadNote>(null);
   const mounted = useRef(true);
   useEffect(() => {
@@ -53,7 +61,6 @@ export function ImagesField({ uid, imgs, onChange, disabled }: ImagesFieldProps)
     };
   }, []);
 
-  const busy = upload !== null;
   const list = imgs as MarkerImage[];
   const set = (index: number, patch: Partial<MarkerImage>) => onChange(list.map((image, i) => (i === index ? { ...image, ...patch } : image)));
 

@@ -405,11 +405,14 @@ describe('marker popup edit mode', () => {
     expect(progress).toHaveAttribute('value', '0.4');
     expect(within(form).getByText('Uploading image 1: 40%')).toBeInTheDocument();
     expect(within(form).getByRole('button', { name: 'Move image 1 down' })).toBeDisabled();
+    // No save while the upload moves the version on.
+    expect(within(form).getByRole('button', { name: 'Save' })).toBeDisabled();
     await act(async () => release());
     expect(await within(form).findByText('Image 1 uploaded.')).toBeInTheDocument();
     expect(within(form).queryByRole('progressbar')).toBeNull();
     expect(field(form, 'URL of image 1')).toHaveValue('/img/markers/m-safe-0-door.png');
     expect(popup.draft?.version).toBe(2);
+    expect(within(form).getByRole('button', { name: 'Save' })).toBeEnabled();
 
     await userEvent.clear(field(form, 'Name'));
     await userEvent.type(field(form, 'Name'), 'Safe');

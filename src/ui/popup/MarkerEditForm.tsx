@@ -3,7 +3,8 @@
  * (state/popup.ts: a copy taken with the snapshot when editing began) and sends nothing until
  * Save, which calls `saveMarker` (state/editor.ts) with the draft prepared by the domain rules
  * (src/domain/marker-edit.ts: trimmed texts, numeric level, known fields) and the version the
- * edit was based on (the snapshot's). Cancel drops the draft. Copy arms the next map click to
+ * edit is based on (the draft's: the snapshot's, moved on by an upload or a kept conflict).
+ * Save waits while a file uploads (the upload moves the version on). Cancel drops the draft. Copy arms the next map click to
  * place a copy; Delete asks 'Are you sure?' first. Images upload at once (ImagesField).
  *
  * Keyboard: every field has a label. There is no submit: Enter in a text box does nothing but
@@ -49,7 +50,6 @@ function plain(marker: Marker): Marker {
   return JSON.parse(JSON.stringify(marker)) as Marker;
 }
 
-
 export function MarkerEditForm({ map, onCancel }: MarkerEditFormProps) {
   const { t, i18n } = useTranslation();
   const lang = isLanguage(i18n.language) ? i18n.language : 'en';
@@ -60,6 +60,7 @@ export function MarkerEditForm({ map, onCancel }: MarkerEditFormProps) {
   const [busy, setBusy] = useState<'saving' | 'deleting' | null>(null);
   const [error, setError] = useState<string | null>(null);
   const [invalid, setInvalid] = useState<string[]>([]);
+  const [uploading, setUploading] = useState(false);
   const id = useId();
   const mounted = useRef(true);
   useEffect(() => {
@@ -101,7 +102,7 @@ export function MarkerEditForm({ map, onCancel }: MarkerEditFormProps) {
 
   const save = async () => {
     const current = popup.draft;
-    if (!current || busy) return;
+    if (!current || busy || uploading) return;
     // The draft carries the version the edit is based on (the snapshot's, or a rebase's).
     const result = prepareMarkerForSave({ ...plain(current), level: levelText });
     if (!result.ok) {
@@ -258,7 +259,7 @@ export function MarkerEditForm({ map, onCancel }: MarkerEditFormProps) {
 
       <QuestLinkField questUid={draft.questUid} lang={lang} disabled={disabled} onChange={(questUid) => patchDraft({ questUid })} />
       <ItemsField itemsUid={draft.itemsUid} lang={lang} disabled={disabled} onChange={(itemsUid) => patchDraft({ itemsUid })} />
-      <ImagesField uid={uid} imgs={draft.imgs} disabled={disabled} onChange={(imgs) => patchDraft({ imgs })} />
+      <ImagesField uid={uid} imgs={draft.imgs} disabled={disabled} onChange={(imgs) => patchDraft({ imgs })} onUploadingChange={setUploading} />
 
       {invalid.length > 0 && (
         <ul role="alert" className="marker-edit__error marker-edit__invalid">
@@ -277,7 +278,7 @@ export function MarkerEditForm({ map, onCancel }: MarkerEditFormProps) {
       {copying === uid && <p role="status" className="marker-edit__hint">{t('markerEdit.copying')}</p>}
 
       <div className="marker-edit__actions" role="group" aria-label={t('markerEdit.actions')}>
-        <button type="button" className="marker-edit__primary" onClick={() => void save()} disabled={disabled || level === null}>
+        <button type="button" className="marker-edit__primary" onClick={() => void save()} disabled={disabled || uploading || level === null}>
           {t('markerEdit.save')}
         </button>
         <button type="button" onClick={onCancel} disabled={disabled}>
@@ -286,7 +287,7 @@ export function MarkerEditForm({ map, onCancel }: MarkerEditFormProps) {
         <button type="button" onClick={() => startCopy(uid)} disabled={disabled}>
           {t('markerEdit.copy')}
         </button>
-        <button type="button" className="marker-edit__danger" onClick={() => void remove()} disabled={disabled}>
+        <button type="button" className="marker-edit__danger" onClick={() => void remove()} disabled={disabled || uploading}>
           {t('markerEdit.delete')}
         </button>
       </div>
