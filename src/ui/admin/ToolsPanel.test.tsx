@@ -263,6 +263,18 @@ describe('ToolsPanel', () => {
     await waitFor(() => expect(within(panel()).queryByRole('group', { name: 'Selected shape' })).toBeNull());
   });
 
+  it('says when a copy is armed and cancels it', async () => {
+    const user = userEvent.setup();
+    setSessionUser(admin);
+    render(<ToolsPanel />);
+    expect(within(panel()).queryByRole('status')).toBeNull();
+    act(() => editorModule.startCopy('m1'));
+    const status = await within(panel()).findByRole('status');
+    expect(status.textContent).toMatch(/click the map to place it/);
+    await user.click(within(status).getByRole('button', { name: 'Cancel copy' }));
+    expect(editor.copying).toBeNull();
+  });
+
   it('speaks Russian', async () => {
     setSessionUser(admin);
     await setLanguage('ru');

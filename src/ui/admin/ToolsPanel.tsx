@@ -9,7 +9,7 @@
 import { useId, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useSnapshot } from 'valtio';
-import { editor, type EditorTool, redo, selectTool, setEditOnOpen, toggleEditMode, toggleMoveMode, undo } from '../../state/editor';
+import { editor, type EditorTool, redo, selectTool, setEditOnOpen, toggleEditMode, toggleMoveMode, undo, cancelCopy } from '../../state/editor';
 import { Icon } from './icons';
 import { MarkerTypePicker } from './MarkerTypePicker';
 import { SelectedShape } from './SelectedShape';
@@ -157,6 +157,14 @@ function ToolsPanelBody() {
             </label>
           </div>
           <SelectedShape />
+          {state.copying && (
+            <p role="status" className="admin-tools__copying">
+              {t('admin.tools.copying')}
+              <button type="button" className="admin-button" onClick={cancelCopy}>
+                {t('admin.tools.cancelCopy')}
+              </button>
+            </p>
+          )}
           <p id={hintsId} className="admin-tools__hints">
             <span>{t('admin.tools.slowMove')}</span>
             <span>{t('admin.tools.repeatMarker')}</span>

@@ -18,7 +18,7 @@ import type { MarkerSink } from '../../editor/live';
 import { NO_EDITOR, type ToolFactory, type ToolHost, type ToolShape } from '../../engine/interaction';
 import type { MapEngineApi } from '../../engine/types';
 import {
-  addShape, bindEditor, copyMarkerTo, editor, loadEditorPrefs, loadShapes, moveMarker, newShapeId, placeMarker,
+  addShape, bindEditor, cancelCopy, copyMarkerTo, editor, loadEditorPrefs, loadShapes, moveMarker, newShapeId, placeMarker,
   receiveRemoteChange, redo, removeShape, resetEditor, selectShape, setCursor, setEditorEnabled, setLive, setPath, undo,
   updateShape,
 } from '../../state/editor';
@@ -89,7 +89,8 @@ export function wireEditor({ engine, sink, map, adminTools, resync }: WireEditor
     },
     updateShape: (shape, commit) => updateShape(shape as DrawnShape, commit),
     removeShape: (id) => removeShape(id),
-    placeMarker: (x, y) => void placeAndOpen(x, y),
+    // A copy armed from a popup is placed by the next click, whatever the tool.
+    placeMarker: (x, y) => void (editor.copying ? copyMarkerTo(editor.copying, x, y) : placeAndOpen(x, y)),
     moveMarker: (uid, x, y) => void moveMarker(uid, { x, y }),
     copyMarkerTo: (uid, x, y) => void copyMarkerTo(uid, x, y),
     undo: () => void undo(),
@@ -171,6 +172,13 @@ export function wireEditor({ engine, sink, map, adminTools, resync }: WireEditor
       void resync?.().catch((error: unknown) => console.error('raidmap: reloading markers after the live feed came back failed', error));
     }
   };
+
+  // Escape drops an armed copy (the state tree resets the tool and the popup closes itself).
+  const onKey = (event: KeyboardEvent) => {
+    if (event.key === 'Escape' && editor.copying) cancelCopy();
+  };
+  window.addEventListener('keydown', onKey);
+  offs.push(() => window.removeEventListener('keydown', onKey));
 
   followSession();
   offs.push(
