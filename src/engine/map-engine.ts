@@ -385,11 +385,6 @@ export class MapEngine implements MapEngineApi {
     this.refreshHandles();
   }
 
-  /** Screen-space container above everything, for tool overlays (shapes being drawn). */
-  get toolOverlay(): Container {
-    return this.overlay;
-  }
-
   dispose(): void {
     if (this.disposed) return;
     this.disposed = true;
