@@ -11,8 +11,8 @@
  */
 import { insertPointAtMidpoint, movePoint, removePoint, type DrawnShape } from '../domain/shapes';
 import { StateNode, type EditHandle, type ToolContext, type ToolEventOf } from '../engine/interaction';
-import { isClick, movedBeyond, type PointerSample } from '../engine/kernels/hit';
-import { Panning, sample } from './shared';
+import type { PointerSample } from '../engine/kernels/hit';
+import { Panning, Pressing, sample } from './shared';
 
 function selected(ctx: ToolContext): DrawnShape | null {
   const id = ctx.host.selectedShape();
@@ -58,39 +58,6 @@ class Idle extends StateNode {
     if (id === null) return false;
     this.ctx.host.removeShape(id);
     return true;
-  }
-}
-
-/** A press not on a handle: a click selects what is under it, a drag pans. */
-class Pointing extends StateNode {
-  readonly id = 'pointing';
-  private down: PointerSample = { screenX: 0, screenY: 0, time: 0 };
-
-  onEnter(info: unknown): void {
-    this.down = info as PointerSample;
-  }
-
-  onPointerMove(e: ToolEventOf<'pointer_move'>): void {
-    if (movedBeyond(this.down, e)) this.transition('panning', { from: this.down, to: sample(e) });
-  }
-
-  onPointerUp(e: ToolEventOf<'pointer_up'>): void {
-    if (isClick(this.down, sample(e))) {
-      const { screenX, screenY } = this.down;
-      const shapeId = this.ctx.hitShape(screenX, screenY);
-      const uid = shapeId ? null : this.ctx.hitTest(screenX, screenY);
-      this.ctx.host.selectShape(shapeId);
-      if (uid) this.ctx.markerClick(uid);
-      else if (!shapeId) {
-        const at = this.ctx.toMap(screenX, screenY);
-        this.ctx.mapClick(at.x, at.y);
-      }
-    }
-    this.transition('idle');
-  }
-
-  onPointerCancel(): void {
-    this.transition('idle');
   }
 }
 
@@ -143,6 +110,17 @@ export class EditTool extends StateNode {
 
   constructor(ctx: ToolContext) {
     super(ctx);
-    this.addChildren(new Idle(ctx), new Pointing(ctx), new DraggingHandle(ctx), new Panning(ctx));
+    // A press not on a handle: a click selects the shape under it (or opens the marker), a drag pans.
+    const click = ({ screenX, screenY }: PointerSample) => {
+      const shapeId = ctx.hitShape(screenX, screenY);
+      const uid = shapeId ? null : ctx.hitTest(screenX, screenY);
+      ctx.host.selectShape(shapeId);
+      if (uid) ctx.markerClick(uid);
+      else if (!shapeId) {
+        const at = ctx.toMap(screenX, screenY);
+        ctx.mapClick(at.x, at.y);
+      }
+    };
+    this.addChildren(new Idle(ctx), new Pressing(ctx, click), new DraggingHandle(ctx), new Panning(ctx));
   }
 }

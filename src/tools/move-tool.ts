@@ -12,7 +12,7 @@
 import { moveDelta, roundCoord, translateShape, type DrawnShape } from '../domain/shapes';
 import { StateNode, type MapPoint, type ToolContext, type ToolEventOf } from '../engine/interaction';
 import { isClick, movedBeyond, type PointerSample } from '../engine/kernels/hit';
-import { Panning, sample } from './shared';
+import { Panning, Pressing, sample } from './shared';
 
 type Target = { kind: 'marker'; uid: string; origin: MapPoint; copy: boolean } | { kind: 'shape'; shape: DrawnShape };
 
@@ -45,32 +45,6 @@ class Idle extends StateNode {
     }
     if (target) this.transition('dragging', { target, down: sample(e) });
     else this.transition('pointing', sample(e));
-  }
-}
-
-class Pointing extends StateNode {
-  readonly id = 'pointing';
-  private down: PointerSample = { screenX: 0, screenY: 0, time: 0 };
-
-  onEnter(info: unknown): void {
-    this.down = info as PointerSample;
-  }
-
-  onPointerMove(e: ToolEventOf<'pointer_move'>): void {
-    if (movedBeyond(this.down, e)) this.transition('panning', { from: this.down, to: sample(e) });
-  }
-
-  onPointerUp(e: ToolEventOf<'pointer_up'>): void {
-    if (isClick(this.down, sample(e))) {
-      this.ctx.host.selectShape(null);
-      const at = this.ctx.toMap(this.down.screenX, this.down.screenY);
-      this.ctx.mapClick(at.x, at.y);
-    }
-    this.transition('idle');
-  }
-
-  onPointerCancel(): void {
-    this.transition('idle');
   }
 }
 
@@ -168,6 +142,12 @@ export class MoveTool extends StateNode {
 
   constructor(ctx: ToolContext) {
     super(ctx);
-    this.addChildren(new Idle(ctx), new Pointing(ctx), new Dragging(ctx), new Panning(ctx));
+    // A press on empty map: a click drops the shape selection (and closes the popup), a drag pans.
+    const click = ({ screenX, screenY }: PointerSample) => {
+      ctx.host.selectShape(null);
+      const at = ctx.toMap(screenX, screenY);
+      ctx.mapClick(at.x, at.y);
+    };
+    this.addChildren(new Idle(ctx), new Pressing(ctx, click), new Dragging(ctx), new Panning(ctx));
   }
 }

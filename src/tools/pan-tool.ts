@@ -7,8 +7,8 @@
  *      └───────────────────┴──────────────────────────────┘
  */
 import { StateNode, type ToolContext, type ToolEventOf } from '../engine/interaction';
-import { isClick, movedBeyond, type PointerSample } from '../engine/kernels/hit';
-import { Panning, sample } from './shared';
+import type { PointerSample } from '../engine/kernels/hit';
+import { Panning, Pressing, sample } from './shared';
 
 class Idle extends StateNode {
   readonly id = 'idle';
@@ -29,35 +29,6 @@ class Idle extends StateNode {
   }
 }
 
-class Pointing extends StateNode {
-  readonly id = 'pointing';
-  private down: PointerSample = { screenX: 0, screenY: 0, time: 0 };
-
-  onEnter(info: unknown): void {
-    this.down = info as PointerSample;
-  }
-
-  onPointerMove(e: ToolEventOf<'pointer_move'>): void {
-    if (movedBeyond(this.down, e)) this.transition('dragging', { from: this.down, to: sample(e) });
-  }
-
-  onPointerUp(e: ToolEventOf<'pointer_up'>): void {
-    if (isClick(this.down, sample(e))) {
-      const uid = this.ctx.hitTest(this.down.screenX, this.down.screenY);
-      if (uid) this.ctx.markerClick(uid);
-      else {
-        const map = this.ctx.toMap(this.down.screenX, this.down.screenY);
-        this.ctx.mapClick(map.x, map.y);
-      }
-    }
-    this.transition('idle');
-  }
-
-  onPointerCancel(): void {
-    this.transition('idle');
-  }
-}
-
 class Dragging extends Panning {
   constructor(ctx: ToolContext) {
     super(ctx, 'dragging');
@@ -73,7 +44,15 @@ export class PanTool extends StateNode {
 
   constructor(ctx: ToolContext) {
     super(ctx);
-    this.addChildren(new Idle(ctx), new Pointing(ctx), new Dragging(ctx));
+    const click = ({ screenX, screenY }: PointerSample) => {
+      const uid = ctx.hitTest(screenX, screenY);
+      if (uid) ctx.markerClick(uid);
+      else {
+        const map = ctx.toMap(screenX, screenY);
+        ctx.mapClick(map.x, map.y);
+      }
+    };
+    this.addChildren(new Idle(ctx), new Pressing(ctx, click, 'dragging'), new Dragging(ctx));
   }
 
   onEnter(): void {

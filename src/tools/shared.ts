@@ -1,7 +1,7 @@
 /** Pieces the tools share: pointer samples, and a `panning` state for drags on empty map. */
-import type { ToolEventOf } from '../engine/interaction';
+import type { ToolContext, ToolEventOf } from '../engine/interaction';
 import { StateNode } from '../engine/interaction';
-import type { PointerSample } from '../engine/kernels/hit';
+import { isClick, movedBeyond, type PointerSample } from '../engine/kernels/hit';
 
 export const sample = (e: { screenX: number; screenY: number; time: number }): PointerSample => ({
   screenX: e.screenX,
@@ -48,5 +48,40 @@ export class Panning extends StateNode {
     const dy = p.screenY - this.last.screenY;
     this.last = { screenX: p.screenX, screenY: p.screenY };
     if (dx !== 0 || dy !== 0) this.ctx.panBy(dx, dy);
+  }
+}
+
+/**
+ * A press on the map that is not yet a click or a drag (`pointing`): moving 5 px makes it a
+ * drag of the map (the sibling `dragState`, entered with `{ from, to }`); a release within
+ * 300 ms is a click (spec §9), handed to `onClick` with the press point. Leaves to `idle`.
+ */
+export class Pressing extends StateNode {
+  readonly id = 'pointing';
+  private down: PointerSample = { screenX: 0, screenY: 0, time: 0 };
+
+  constructor(
+    ctx: ToolContext,
+    private readonly onClick: (down: PointerSample) => void,
+    private readonly dragState = 'panning',
+  ) {
+    super(ctx);
+  }
+
+  onEnter(info: unknown): void {
+    this.down = info as PointerSample;
+  }
+
+  onPointerMove(e: ToolEventOf<'pointer_move'>): void {
+    if (movedBeyond(this.down, e)) this.transition(this.dragState, { from: this.down, to: sample(e) });
+  }
+
+  onPointerUp(e: ToolEventOf<'pointer_up'>): void {
+    if (isClick(this.down, sample(e))) this.onClick(this.down);
+    this.transition('idle');
+  }
+
+  onPointerCancel(): void {
+    this.transition('idle');
   }
 }
