@@ -4,13 +4,14 @@
  * (src/domain/marker-edit.ts `searchItems`). Matches are listed with an Add button (one already
  * on the marker is shown, not addable); no match says so. Enter in the search box searches.
  */
-import { useEffect, useId, useMemo, useState, type KeyboardEvent } from 'react';
+import { useEffect, useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useSnapshot } from 'valtio';
 import { searchItems } from '../../domain/marker-edit';
 import type { Language } from '../../domain/marker';
 import type { Item } from '../../domain/quests';
 import { itemName, loadItems, lookups } from '../../state/items';
+import { SearchBox } from './SearchBox';
 
 /** At most this many matches are listed; the rest are counted. */
 export const ITEM_RESULTS_SHOWN = 20;
@@ -28,7 +29,6 @@ export function ItemsField({ itemsUid, lang, onChange, disabled }: ItemsFieldPro
   const list = useMemo(() => Object.values(items), [items]);
   const [query, setQuery] = useState('');
   const [results, setResults] = useState<{ query: string; matches: Item[] } | null>(null);
-  const id = useId();
 
   useEffect(() => {
     void loadItems();
@@ -37,12 +37,6 @@ export function ItemsField({ itemsUid, lang, onChange, disabled }: ItemsFieldPro
   const search = () => {
     const text = query.trim();
     setResults(text ? { query: text, matches: searchItems(list, text) } : null);
-  };
-
-  const onKeyDown = (event: KeyboardEvent<HTMLInputElement>) => {
-    if (event.key !== 'Enter') return;
-    event.preventDefault();
-    search();
   };
 
   const shown = results?.matches.slice(0, ITEM_RESULTS_SHOWN) ?? [];
@@ -68,25 +62,16 @@ export function ItemsField({ itemsUid, lang, onChange, disabled }: ItemsFieldPro
           })}
         </ul>
       )}
-      <label htmlFor={`${id}-search`}>{t('markerEdit.itemSearch')}</label>
-      <div className="marker-edit__row">
-        <input
-          id={`${id}-search`}
-          type="search"
-          value={query}
-          aria-describedby={`${id}-hint`}
-          onChange={(event) => setQuery(event.target.value)}
-          onKeyDown={onKeyDown}
-        />
-        <button type="button" onClick={search}>
-          {t('markerEdit.search')}
-        </button>
-      </div>
-      <p id={`${id}-hint`} className="marker-edit__hint">
-        {t('markerEdit.itemSearchHint')}
-      </p>
-      {itemsStatus === 'loading' && <p className="marker-edit__hint">{t('markerEdit.itemListLoading')}</p>}
-      {itemsStatus === 'error' && <p className="marker-edit__error">{t('markerEdit.itemListFailed')}</p>}
+      <SearchBox
+        label={t('markerEdit.itemSearch')}
+        hint={t('markerEdit.itemSearchHint')}
+        query={query}
+        onQueryChange={setQuery}
+        onSearch={search}
+        listStatus={itemsStatus}
+        loadingText={t('markerEdit.itemListLoading')}
+        failedText={t('markerEdit.itemListFailed')}
+      />
       <div role="status" className="marker-edit__results">
         {results && results.matches.length === 0 && <p className="marker-edit__error">{t('markerEdit.itemNoMatch', { query: results.query })}</p>}
         {shown.length > 0 && (

@@ -4,7 +4,7 @@
  * (src/domain/marker-edit.ts `searchQuests`). Matches are listed to pick from; no match says so.
  * Enter in the search box searches (it never submits the form).
  */
-import { useEffect, useId, useState, type KeyboardEvent } from 'react';
+import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useSnapshot } from 'valtio';
 import { searchQuests } from '../../domain/marker-edit';
@@ -12,6 +12,7 @@ import type { Language } from '../../domain/marker';
 import { questName, type Quest } from '../../domain/quests';
 import { questLabel } from '../../state/items';
 import { loadQuests, quests } from '../../state/quests';
+import { SearchBox } from './SearchBox';
 
 export interface QuestLinkFieldProps {
   questUid: string | null | undefined;
@@ -25,7 +26,6 @@ export function QuestLinkField({ questUid, lang, onChange, disabled }: QuestLink
   const { list, status } = useSnapshot(quests);
   const [query, setQuery] = useState('');
   const [results, setResults] = useState<{ query: string; matches: Quest[] } | null>(null);
-  const id = useId();
 
   useEffect(() => {
     void loadQuests();
@@ -38,12 +38,6 @@ export function QuestLinkField({ questUid, lang, onChange, disabled }: QuestLink
       return;
     }
     setResults({ query: text, matches: searchQuests(list, text, lang) });
-  };
-
-  const onKeyDown = (event: KeyboardEvent<HTMLInputElement>) => {
-    if (event.key !== 'Enter') return;
-    event.preventDefault();
-    search();
   };
 
   const pick = (quest: Quest) => {
@@ -65,25 +59,16 @@ export function QuestLinkField({ questUid, lang, onChange, disabled }: QuestLink
       ) : (
         <p className="marker-edit__none">{t('markerEdit.questNone')}</p>
       )}
-      <label htmlFor={`${id}-search`}>{t('markerEdit.questSearch')}</label>
-      <div className="marker-edit__row">
-        <input
-          id={`${id}-search`}
-          type="search"
-          value={query}
-          aria-describedby={`${id}-hint`}
-          onChange={(event) => setQuery(event.target.value)}
-          onKeyDown={onKeyDown}
-        />
-        <button type="button" onClick={search}>
-          {t('markerEdit.search')}
-        </button>
-      </div>
-      <p id={`${id}-hint`} className="marker-edit__hint">
-        {t('markerEdit.questSearchHint')}
-      </p>
-      {status === 'loading' && <p className="marker-edit__hint">{t('markerEdit.questListLoading')}</p>}
-      {status === 'error' && <p className="marker-edit__error">{t('markerEdit.questListFailed')}</p>}
+      <SearchBox
+        label={t('markerEdit.questSearch')}
+        hint={t('markerEdit.questSearchHint')}
+        query={query}
+        onQueryChange={setQuery}
+        onSearch={search}
+        listStatus={status}
+        loadingText={t('markerEdit.questListLoading')}
+        failedText={t('markerEdit.questListFailed')}
+      />
       <div role="status" className="marker-edit__results">
         {results && results.matches.length === 0 && <p className="marker-edit__error">{t('markerEdit.questNoMatch', { query: results.query })}</p>}
         {results && results.matches.length > 0 && (
