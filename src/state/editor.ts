@@ -119,27 +119,31 @@ export function parseEditorPrefs(text: string | null): EditorPrefs {
   return prefs;
 }
 
-const initialPrefs = parseEditorPrefs(readStored(EDITOR_STORAGE_KEY));
+/** A page without an editor, with the remembered options. */
+function initialState(): EditorState {
+  const prefs = parseEditorPrefs(readStored(EDITOR_STORAGE_KEY));
+  return {
+    enabled: false,
+    mode: 'pan',
+    tool: null,
+    path: 'pan.idle',
+    shapes: [],
+    selectedShape: null,
+    drawingShape: null,
+    markerCategory: prefs.markerCategory,
+    markerSubCategory: prefs.markerSubCategory,
+    editOnOpen: prefs.editOnOpen,
+    copying: null,
+    pending: {},
+    conflict: null,
+    canUndo: false,
+    canRedo: false,
+    cursor: null,
+    live: 'off',
+  };
+}
 
-export const editor = proxy<EditorState>({
-  enabled: false,
-  mode: 'pan',
-  tool: null,
-  path: 'pan.idle',
-  shapes: [],
-  selectedShape: null,
-  drawingShape: null,
-  markerCategory: initialPrefs.markerCategory,
-  markerSubCategory: initialPrefs.markerSubCategory,
-  editOnOpen: initialPrefs.editOnOpen,
-  copying: null,
-  pending: {},
-  conflict: null,
-  canUndo: false,
-  canRedo: false,
-  cursor: null,
-  live: 'off',
-});
+export const editor = proxy<EditorState>(initialState());
 
 // ---------------------------------------------------------------------------------------------
 // Binding the commands
@@ -493,24 +497,5 @@ export function resetEditor(): void {
   bindEditor(null);
   shapesMapId = null;
   gestures.clear();
-  const prefs = parseEditorPrefs(readStored(EDITOR_STORAGE_KEY));
-  Object.assign(editor, {
-    enabled: false,
-    mode: 'pan',
-    tool: null,
-    path: 'pan.idle',
-    shapes: [],
-    selectedShape: null,
-    drawingShape: null,
-    markerCategory: prefs.markerCategory,
-    markerSubCategory: prefs.markerSubCategory,
-    editOnOpen: prefs.editOnOpen,
-    copying: null,
-    pending: {},
-    conflict: null,
-    canUndo: false,
-    canRedo: false,
-    cursor: null,
-    live: 'off',
-  } satisfies EditorState);
+  Object.assign(editor, initialState());
 }
