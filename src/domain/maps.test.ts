@@ -5,7 +5,7 @@ import { MAPS, MAP_IDS, getMap, isMapId, layerOpacities, levelForHeight, markerO
 
 /** Rows of the spec's "Map sizes, start zoom and zoom limits" table. */
 function specTable(): { id: string; width: number; height: number; start: number; min: number; max: number }[] {
-  const specPath = resolve(__dirname, '../../../shared/spec/SPEC.md');
+  const specPath = resolve(__dirname, '../../tests/fixtures/spec/spec-tables.md');
   const text = readFileSync(specPath, 'utf8');
   const rows = [...text.matchAll(/^\| ([a-z-]+) \| (\d+)x(\d+) \| ([\d.]+) \| ([\d.]+)-([\d.]+) \|$/gm)];
   return rows.map((r) => ({ id: r[1], width: +r[2], height: +r[3], start: +r[4], min: +r[5], max: +r[6] }));
