@@ -12,10 +12,19 @@ const modifiers = (e: { altKey: boolean; shiftKey: boolean; ctrlKey: boolean; me
   metaKey: e.metaKey,
 });
 
+/** Inputs that take no typing: the map keys (m, l, Escape, Ctrl+Z) still work while one has focus. */
+const KEYLESS_INPUTS = new Set(['checkbox', 'radio', 'button', 'submit', 'reset', 'range', 'color', 'file', 'image']);
+
+/**
+ * Whether a key went to something the user types into (a text box, a select, an editable
+ * element): those keys are theirs, not the map's. A focused checkbox or radio (a category
+ * filter, a level, an editor option just clicked) is not one.
+ */
 function isTextInput(target: EventTarget | null): boolean {
   const el = target as HTMLElement | null;
   if (!el || typeof el.tagName !== 'string') return false;
-  return el.isContentEditable || ['INPUT', 'TEXTAREA', 'SELECT'].includes(el.tagName);
+  if (el.isContentEditable || el.tagName === 'TEXTAREA' || el.tagName === 'SELECT') return true;
+  return el.tagName === 'INPUT' && !KEYLESS_INPUTS.has(((el as HTMLInputElement).type || 'text').toLowerCase());
 }
 
 export class DomInput {
