@@ -4,8 +4,9 @@
  * map page through its automation surface `window.__map` (docs/AUTOMATION.md).
  */
 import { afterAll, afterEach, beforeAll, inject } from 'vitest';
-import type { Browser, Page, Response } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
 import { launchChromium } from './support/chromium';
+import { trackErrors, type PageErrors } from './support/page-errors';
 
 export const VIEWPORT = { width: 1280, height: 800 } as const;
 
@@ -42,38 +43,9 @@ export function baseUrl(): string {
   return inject('baseUrl');
 }
 
-export interface PageErrors {
-  /** Console errors, page errors and 5xx responses seen so far. */
-  readonly list: string[];
-  /** Ignore errors matching this pattern from now on (for tests that provoke them). */
-  allow(pattern: RegExp): void;
-}
-
 interface TrackedPage {
   page: Page;
   errors: PageErrors;
-}
-
-function trackErrors(page: Page): PageErrors {
-  const list: string[] = [];
-  const allowed: RegExp[] = [];
-  const add = (text: string) => {
-    if (!allowed.some((re) => re.test(text))) list.push(text);
-  };
-  page.on('console', (message) => {
-    if (message.type() === 'error') add(`console.error: ${message.text()} (${message.location().url})`);
-  });
-  page.on('pageerror', (error) => add(`page error: ${error.stack ?? error.message}`));
-  page.on('response', (response: Response) => {
-    if (response.status() >= 500) add(`HTTP ${response.status()} for ${response.url()}`);
-  });
-  page.on('crash', () => add('page crashed'));
-  return {
-    list,
-    allow: (pattern) => {
-      allowed.push(pattern);
-    },
-  };
 }
 
 /**

@@ -1,0 +1,192 @@
+/**
+ * The editor between browsers, on a server of this file's own (demo accounts): two admins edit
+ * the same marker, A saves, B saves and gets the conflict (409) with "Keep mine" / "Take theirs",
+ * and each choice does what it says on the server and on both pages; a visitor's page shows an
+ * admin's new marker, its move and its deletion without a reload (the live feed); and a visitor
+ * (signed out or in) and a pro user get no admin control at all: no tools panel, no status
+ * bar, no point history, no Edit button in a marker popup, and the keys m and l leave the
+ * state path at pan.idle.
+ */
+import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import type { Page } from 'playwright-core';
+import type { Marker } from '../src/domain/marker';
+import { round4 } from '../src/domain/transform';
+import {
+  addMarker, closePopup, drag, editForm, freeSpots, map, openEditForm, openMap, popupDialog, serverMarker, serverMarkers, signIn, statusBar,
+  toolsPanel, until, useEditorBrowser, useEditorServer, waitForMarker, waitPopupOpen, type EditorPage,
+} from './support/editor';
+
+const server = useEditorServer('editor-live');
+const browser = useEditorBrowser();
+const base = () => server.baseUrl();
+
+async function adminPage(keep: boolean): Promise<EditorPage> {
+  const tracked = await browser.newPage({ keep });
+  await signIn(tracked.page, base(), 'admin');
+  await openMap(tracked.page, base());
+  await toolsPanel(tracked.page).waitFor();
+  return tracked;
+}
+
+/** A marker added by admin A at a free spot of A's page, once both pages draw it. */
+async function sharedMarker(a: Page, b: Page, name: string): Promise<Marker> {
+  const [spot] = await freeSpots(a, 1, { box: { left: 320, top: 90, right: 960, bottom: 220 } });
+  const at = await map(a).toMap(spot.x, spot.y);
+  const marker = await addMarker(a, base(), { geometry: { x: round4(at.x), y: round4(at.y) }, name });
+  await waitForMarker(a, marker.uid);
+  await waitForMarker(b, marker.uid);
+  return marker;
+}
+
+const conflictBox = (page: Page) => page.getByRole('alert', { name: 'Another admin changed this marker' });
+const title = (page: Page, uid: string) => popupDialog(page, uid).locator('.popup__title');
+
+describe('two admins on the same marker', () => {
+  let a: EditorPage;
+  let b: EditorPage;
+  beforeAll(async () => {
+    a = await adminPage(true);
+    b = await adminPage(true);
+    // B's save is refused on purpose: Chromium logs the 409 as a failed resource load.
+    b.errors.allow(/409 \(Conflict\)/);
+  });
+  afterAll(() => browser.closeKept());
+
+  /** Both open the marker in edit mode and type a name; A saves; then B saves and gets the 409. */
+  async function conflictOn(marker: Marker, nameA: string, nameB: string): Promise<void> {
+    const formA = await openEditForm(a.page, marker.uid);
+    const formB = await openEditForm(b.page, marker.uid);
+    await formB.getByLabel('Name', { exact: true }).fill(nameB);
+    await formA.getByLabel('Name', { exact: true }).fill(nameA);
+    await formA.getByRole('button', { name: 'Save', exact: true }).click();
+    await editForm(a.page).waitFor({ state: 'detached' });
+    await until(() => serverMarker(base(), marker.uid), (m) => m?.name === nameA && m.version === 2, "A's save on the server");
+
+    const refused = b.page.waitForResponse((r) => r.url().endsWith('/api/be/admin/marker/update') && r.request().method() === 'POST');
+    await formB.getByRole('button', { name: 'Save', exact: true }).click();
+    expect((await refused).status()).toBe(409);
+    const box = conflictBox(b.page);
+    await box.waitFor();
+    // The differing field side by side: B's value (Yours) and A's (Theirs).
+    const row = box.getByRole('row').filter({ hasText: 'Name' });
+    await expect.poll(() => row.allTextContents()).toEqual([expect.stringContaining(nameB)]);
+    expect((await row.textContent())!).toContain(nameA);
+    expect(await box.getByRole('button', { name: 'Keep mine' }).count()).toBe(1);
+    expect(await box.getByRole('button', { name: 'Take theirs' }).count()).toBe(1);
+  }
+
+  test('A saves, B saves: B sees the conflict, and "Keep mine" stores B\'s version for everyone', async () => {
+    const marker = await sharedMarker(a.page, b.page, 'Shared marker');
+    await conflictOn(marker, 'Name from A', 'Name from B');
+
+    await conflictBox(b.page).getByRole('button', { name: 'Keep mine' }).click();
+    await until(() => serverMarker(base(), marker.uid), (m) => m?.name === 'Name from B' && m.version === 3, "B's version on the server");
+    await editForm(b.page).waitFor({ state: 'detached' });
+    expect(await conflictBox(b.page).count()).toBe(0);
+    await expect.poll(() => title(b.page, marker.uid).textContent()).toBe('Name from B');
+    // A's popup (view mode) follows through the live feed.
+    await expect.poll(() => title(a.page, marker.uid).textContent()).toBe('Name from B');
+    await closePopup(a.page);
+    await closePopup(b.page);
+  });
+
+  test('A saves, B saves: "Take theirs" drops B\'s edit and keeps A\'s version', async () => {
+    const marker = await sharedMarker(a.page, b.page, 'Second shared marker');
+    await conflictOn(marker, 'A wins', 'B gives way');
+
+    await conflictBox(b.page).getByRole('button', { name: 'Take theirs' }).click();
+    await editForm(b.page).waitFor({ state: 'detached' });
+    expect(await conflictBox(b.page).count()).toBe(0);
+    await expect.poll(() => title(b.page, marker.uid).textContent()).toBe('A wins');
+    const stored = await serverMarker(base(), marker.uid);
+    expect(stored).toMatchObject({ name: 'A wins', version: 2 });
+    await closePopup(a.page);
+    await closePopup(b.page);
+  });
+});
+
+describe('live changes', () => {
+  test("a visitor's page shows an admin's new marker, its move and its deletion without a reload", async () => {
+    const admin = await adminPage(false);
+    const { page: visitor } = await browser.newPage();
+    await openMap(visitor, base());
+    const reloads: string[] = [];
+    visitor.on('framenavigated', (frame) => {
+      if (frame === visitor.mainFrame()) reloads.push(frame.url());
+    });
+
+    // Placed with the marker tool.
+    const [spot] = await freeSpots(admin.page, 1, { box: { left: 320, top: 90, right: 960, bottom: 400 }, clearance: 60 });
+    const before = new Set((await serverMarkers(base())).map((m) => m.uid));
+    await admin.page.keyboard.press('l');
+    await expect.poll(() => map(admin.page).toolPath()).toBe('draw.marker.idle');
+    await admin.page.mouse.click(spot.x, spot.y);
+    const [placed] = await until(
+      async () => (await serverMarkers(base())).filter((m) => !before.has(m.uid)),
+      (list) => list.length === 1,
+      'the placed marker on the server',
+    );
+    await waitForMarker(visitor, placed.uid);
+    const seen = (await map(visitor).markers()).find((m) => m.uid === placed.uid)!;
+    expect(seen.x).toBeCloseTo(placed.geometry.x, 2);
+    expect(seen.y).toBeCloseTo(placed.geometry.y, 2);
+
+    // Moved with the move tool.
+    await admin.page.keyboard.press('m');
+    await expect.poll(() => map(admin.page).toolPath()).toBe('move.idle');
+    const { zoom } = await map(admin.page).camera();
+    const from = await map(admin.page).toScreen(placed.geometry.x, placed.geometry.y);
+    await drag(admin.page, from, { x: from.x + 60, y: from.y + 45 });
+    const to = { x: placed.geometry.x + 60 / zoom, y: placed.geometry.y + 45 / zoom };
+    await until(
+      async () => (await map(visitor).markers()).find((m) => m.uid === placed.uid) ?? null,
+      (m) => !!m && Math.abs(m.x - to.x) < 0.01 && Math.abs(m.y - to.y) < 0.01,
+      "the visitor's copy of the moved marker",
+    );
+
+    // Deleted (through the API: the popup's Delete is covered elsewhere).
+    const version = (await serverMarker(base(), placed.uid))!.version;
+    const res = await admin.page.request.delete(`${base()}/api/be/admin/marker/${placed.uid}?version=${version}`);
+    expect(res.status()).toBe(200);
+    await waitForMarker(visitor, placed.uid, true);
+    expect(reloads).toEqual([]);
+  });
+});
+
+describe('visitors and pro users', () => {
+  let seeded: Marker;
+  beforeAll(async () => {
+    seeded = (await serverMarkers(base())).find((m) => m.level === 1 && m.category !== 'Quests')!;
+  });
+
+  for (const who of ['signed-out visitor', 'visitor', 'pro'] as const) {
+    test(`a ${who} gets no admin control, and m / l leave the path at pan.idle`, async () => {
+      const { page } = await browser.newPage();
+      if (who !== 'signed-out visitor') await signIn(page, base(), who);
+      await openMap(page, base(), `?obj=${encodeURIComponent(seeded.uid)}`);
+      const banner = page.getByRole('banner');
+      // The session is known (the account button shows) before anything is judged absent.
+      await (who === 'signed-out visitor' ? banner.getByRole('button', { name: 'Sign in', exact: true }) : banner.getByRole('button', { name: new RegExp(`^${who}\\b`) })).waitFor();
+      await waitPopupOpen(page, seeded.uid);
+      const popup = popupDialog(page, seeded.uid);
+      await popup.getByText(/Level/).first().waitFor();
+
+      expect(await toolsPanel(page).count()).toBe(0);
+      expect(await statusBar(page).count()).toBe(0);
+      expect(await popup.getByRole('button', { name: 'Edit', exact: true }).count()).toBe(0);
+      expect(await editForm(page).count()).toBe(0);
+      expect(await page.locator('.admin-dock').count()).toBe(0);
+
+      await page.keyboard.press('Escape');
+      await expect.poll(() => map(page).popup()).toBeNull();
+      for (const key of ['m', 'l', 'Control+z']) {
+        await page.keyboard.press(key);
+        expect(await map(page).toolPath()).toBe('pan.idle');
+      }
+      expect((await map(page).editor()).state).toBe('pan');
+      await banner.getByRole('heading', { name: 'Customs' }).click({ modifiers: ['Alt'] });
+      expect(await page.getByRole('region', { name: 'Point history' }).count()).toBe(0);
+      expect(await toolsPanel(page).count()).toBe(0);
+    });
+  }
+});

@@ -1,0 +1,315 @@
+/**
+ * An admin's marker work in Chromium against a server of this file's own (demo accounts), each
+ * result checked in the server's marker list and on the map (`__map.markers()`): 20 markers
+ * placed in a row with the marker tool and all found after a reload; the move tool (a drag
+ * saved where released, Shift moving a tenth, Alt-drag leaving the marker and placing a copy);
+ * undo / redo (Ctrl+Z, Ctrl+Shift+Z) of a placed marker and of a move; and the popup's edit
+ * mode: Cancel restores, Save persists (also after a reload), Copy then a map click places a
+ * duplicate, Delete only after 'Are you sure?', an image upload and a refused (non-image) file.
+ */
+import { beforeAll, describe, expect, test } from 'vitest';
+import type { Page, Request } from 'playwright-core';
+import type { Marker } from '../src/domain/marker';
+import { round4 } from '../src/domain/transform';
+import {
+  TINY_PNG, addMarker, drag, editForm, freeSpots, map, openEditForm, openMap, popupDialog, reload, serverMarker, serverMarkers,
+  signIn, toPan, toolsPanel, until, useEditorBrowser, useEditorServer, waitForMarker, waitPopupOpen, type Spot,
+} from './support/editor';
+
+const server = useEditorServer('editor-markers');
+const browser = useEditorBrowser();
+const base = () => server.baseUrl();
+
+let page: Page;
+beforeAll(async () => {
+  ({ page } = await browser.newPage({ keep: true }));
+  await signIn(page, base(), 'admin');
+  await openMap(page, base());
+  await toolsPanel(page).waitFor();
+});
+
+/** A marker added through the API at a free screen spot, once the page draws it. */
+async function markerAt(spot: Spot, fields: Partial<Marker> = {}): Promise<Marker> {
+  const at = await map(page).toMap(spot.x, spot.y);
+  const marker = await addMarker(page, base(), { geometry: { x: round4(at.x), y: round4(at.y) }, ...fields });
+  await waitForMarker(page, marker.uid);
+  return marker;
+}
+
+async function drawnAt(uid: string): Promise<{ x: number; y: number } | null> {
+  const m = (await map(page).markers()).find((x) => x.uid === uid);
+  return m ? { x: m.x, y: m.y } : null;
+}
+
+/** Waits until the page draws `uid` at (x, y) (the engine keeps 32-bit floats: within 0.01 map px). */
+async function drawnNear(uid: string, p: { x: number; y: number }): Promise<void> {
+  await until(() => drawnAt(uid), (d) => !!d && Math.abs(d.x - p.x) < 0.01 && Math.abs(d.y - p.y) < 0.01, `marker ${uid} drawn at ${p.x}, ${p.y}`);
+}
+
+/** Waits until the server has `uid` at (x, y) (4 decimals) and returns it. */
+async function serverAt(uid: string, x: number, y: number): Promise<Marker> {
+  const close = (m: Marker | null) => !!m && Math.abs(m.geometry.x - x) < 5e-4 && Math.abs(m.geometry.y - y) < 5e-4;
+  return (await until(() => serverMarker(base(), uid), close, `marker ${uid} at ${x}, ${y} on the server`))!;
+}
+
+async function newServerMarkers(before: ReadonlySet<string>, count: number): Promise<Marker[]> {
+  return until(
+    async () => (await serverMarkers(base())).filter((m) => !before.has(m.uid)),
+    (list) => list.length >= count,
+    `${count} new markers on the server`,
+  );
+}
+
+const uidsNow = async () => new Set((await serverMarkers(base())).map((m) => m.uid));
+
+describe('placing and moving markers', () => {
+  test('the marker tool places 20 markers in a row; all 20 are on the server and on the map after a reload', async () => {
+    await toPan(page);
+    await page.keyboard.press('l');
+    await expect.poll(() => map(page).toolPath()).toBe('draw.marker.idle');
+    const before = await uidsNow();
+    const row: Spot[] = Array.from({ length: 20 }, (_, i) => ({ x: 300 + i * 34, y: 470 }));
+    const wanted = [];
+    for (const spot of row) {
+      wanted.push(await map(page).toMap(spot.x, spot.y));
+      await page.mouse.click(spot.x, spot.y);
+    }
+    const added = (await newServerMarkers(before, 20)).sort((a, b) => a.geometry.x - b.geometry.x);
+    expect(added).toHaveLength(20);
+    for (const [i, m] of added.entries()) {
+      expect(m).toMatchObject({ category: 'Markers', subCategory: 'Marker', level: 1, version: 1 });
+      expect(m.geometry.x).toBeCloseTo(wanted[i].x, 3);
+      expect(m.geometry.y).toBeCloseTo(wanted[i].y, 3);
+    }
+    const uids = added.map((m) => m.uid);
+    const drawn = async () => new Set((await map(page).markers()).map((m) => m.uid));
+    await expect
+      .poll(async () => {
+        const now = await drawn();
+        return uids.filter((uid) => !now.has(uid));
+      })
+      .toEqual([]);
+
+    await reload(page);
+    const afterReload = await drawn();
+    expect(uids.filter((uid) => !afterReload.has(uid))).toEqual([]);
+    await expect.poll(() => map(page).toolPath()).toBe('pan.idle');
+  });
+
+  test('move: a drag is saved where released; with Shift it moves a tenth; Alt-drag leaves it and places a copy', async () => {
+    const [spot] = await freeSpots(page, 1, { box: { left: 320, top: 100, right: 700, bottom: 300 }, clearance: 60 });
+    const marker = await markerAt(spot, { name: 'Moved around', desc: 'to be dragged' });
+    await page.keyboard.press('m');
+    await expect.poll(() => map(page).toolPath()).toBe('move.idle');
+    const { zoom } = await map(page).camera();
+
+    // A plain drag.
+    let from = await map(page).toScreen(marker.geometry.x, marker.geometry.y);
+    await page.mouse.move(from.x, from.y);
+    await page.mouse.down();
+    await page.mouse.move(from.x + 90, from.y + 50, { steps: 8 });
+    await expect.poll(() => map(page).toolPath()).toBe('move.dragging');
+    await page.mouse.up();
+    await expect.poll(() => map(page).toolPath()).toBe('move.idle');
+    const first = { x: round4(marker.geometry.x + 90 / zoom), y: round4(marker.geometry.y + 50 / zoom) };
+    const moved = await serverAt(marker.uid, first.x, first.y);
+    expect(moved.version).toBe(2);
+    await drawnNear(marker.uid, first);
+
+    // Shift: a tenth of the pointer's travel.
+    from = await map(page).toScreen(first.x, first.y);
+    await page.mouse.move(from.x, from.y);
+    await page.mouse.down();
+    await page.keyboard.down('Shift');
+    await page.mouse.move(from.x + 100, from.y - 60, { steps: 8 });
+    await page.mouse.up();
+    await page.keyboard.up('Shift');
+    const slow = { x: round4(first.x + 10 / zoom), y: round4(first.y - 6 / zoom) };
+    await serverAt(marker.uid, slow.x, slow.y);
+    await drawnNear(marker.uid, slow);
+
+    // Alt at the press: the marker stays, a copy lands where released.
+    const before = await uidsNow();
+    from = await map(page).toScreen(slow.x, slow.y);
+    await page.keyboard.down('Alt');
+    await page.mouse.move(from.x, from.y);
+    await page.mouse.down();
+    await page.mouse.move(from.x - 80, from.y + 70, { steps: 8 });
+    await page.mouse.up();
+    await page.keyboard.up('Alt');
+    const [copy] = await newServerMarkers(before, 1);
+    expect(copy.uid).not.toBe(marker.uid);
+    expect(copy).toMatchObject({ category: marker.category, subCategory: marker.subCategory, level: marker.level, name: 'Moved around', desc: 'to be dragged' });
+    expect(copy.geometry.x).toBeCloseTo(slow.x - 80 / zoom, 3);
+    expect(copy.geometry.y).toBeCloseTo(slow.y + 70 / zoom, 3);
+    const original = (await serverMarker(base(), marker.uid))!;
+    expect(original.geometry).toEqual(slow);
+    expect(original.version).toBe(3);
+    await waitForMarker(page, copy.uid);
+    await drawnNear(marker.uid, slow);
+    await toPan(page);
+  });
+
+  test('Ctrl+Z / Ctrl+Shift+Z undo and redo a placed marker and a move', async () => {
+    const [spot] = await freeSpots(page, 1, { box: { left: 320, top: 100, right: 700, bottom: 300 }, clearance: 60 });
+    await page.keyboard.press('l');
+    await expect.poll(() => map(page).toolPath()).toBe('draw.marker.idle');
+    const before = await uidsNow();
+    await page.mouse.click(spot.x, spot.y);
+    const [placed] = await newServerMarkers(before, 1);
+    await waitForMarker(page, placed.uid);
+    await page.keyboard.press('Escape');
+    expect((await map(page).editor()).canUndo).toBe(true);
+
+    await page.keyboard.press('Control+z');
+    await until(() => serverMarker(base(), placed.uid), (m) => m === null, 'the undone marker gone from the server');
+    await waitForMarker(page, placed.uid, true);
+    expect((await map(page).editor()).canRedo).toBe(true);
+
+    await page.keyboard.press('Control+Shift+z');
+    const back = await serverAt(placed.uid, placed.geometry.x, placed.geometry.y);
+    expect(back).toMatchObject({ category: placed.category, subCategory: placed.subCategory, level: placed.level });
+    await waitForMarker(page, placed.uid);
+
+    // A move, undone and redone.
+    await page.keyboard.press('m');
+    const { zoom } = await map(page).camera();
+    const from = await map(page).toScreen(placed.geometry.x, placed.geometry.y);
+    await drag(page, from, { x: from.x + 70, y: from.y + 40 });
+    const to = { x: round4(placed.geometry.x + 70 / zoom), y: round4(placed.geometry.y + 40 / zoom) };
+    await serverAt(placed.uid, to.x, to.y);
+    await page.keyboard.press('Escape');
+
+    await page.keyboard.press('Control+z');
+    await serverAt(placed.uid, placed.geometry.x, placed.geometry.y);
+    await drawnNear(placed.uid, placed.geometry);
+    await page.keyboard.press('Control+Shift+z');
+    await serverAt(placed.uid, to.x, to.y);
+    await drawnNear(placed.uid, to);
+  });
+});
+
+describe('the popup in edit mode', () => {
+  const title = (uid: string) => popupDialog(page, uid).locator('.popup__title');
+
+  test('Cancel restores the marker; Save persists it on the server and across a reload', async () => {
+    await toPan(page);
+    const [spot] = await freeSpots(page, 1, { box: { left: 320, top: 90, right: 960, bottom: 200 } });
+    const marker = await markerAt(spot, { name: 'Original name', desc: 'Original description' });
+
+    let form = await openEditForm(page, marker.uid);
+    await form.getByLabel('Name', { exact: true }).fill('Changed and dropped');
+    await form.getByRole('button', { name: 'Cancel', exact: true }).click();
+    await editForm(page).waitFor({ state: 'detached' });
+    expect(await title(marker.uid).textContent()).toBe('Original name');
+    expect(await popupDialog(page, marker.uid).getByText('Original description').count()).toBe(1);
+    expect(await serverMarker(base(), marker.uid)).toMatchObject({ name: 'Original name', version: 1 });
+
+    form = await openEditForm(page, marker.uid);
+    expect(await form.getByLabel('Name', { exact: true }).inputValue()).toBe('Original name');
+    await form.getByLabel('Name', { exact: true }).fill('Saved name');
+    // The plain description box (its label's text is "Description"; not the English or Russian one).
+    await form.getByRole('textbox', { name: /^Description(?! \()/ }).fill('Saved description');
+    await form.getByRole('button', { name: 'Save', exact: true }).click();
+    await editForm(page).waitFor({ state: 'detached' });
+    await expect.poll(() => title(marker.uid).textContent()).toBe('Saved name');
+    expect(await serverMarker(base(), marker.uid)).toMatchObject({ name: 'Saved name', desc: 'Saved description', version: 2, geometry: marker.geometry });
+
+    await page.goto(`${base()}/map/customs?obj=${marker.uid}`, { waitUntil: 'domcontentloaded' });
+    await page.waitForFunction(() => window.__map?.ready === true, undefined, { timeout: 45_000 });
+    await waitPopupOpen(page, marker.uid);
+    expect(await title(marker.uid).textContent()).toBe('Saved name');
+    expect(await popupDialog(page, marker.uid).getByText('Saved description').count()).toBe(1);
+    await page.keyboard.press('Escape');
+    await expect.poll(() => map(page).popup()).toBeNull();
+  });
+
+  test('Copy, then a click on the map, places a duplicate with a new uid and the same fields', async () => {
+    const [spot] = await freeSpots(page, 1, { box: { left: 320, top: 90, right: 960, bottom: 200 } });
+    const marker = await markerAt(spot, {
+      category: 'Keys', subCategory: 'Key Spawn', name: 'Copied key', desc: 'a key to copy', name_l10n: { en: 'Copied key', ru: 'Ключ' }, level: 1,
+    });
+    const form = await openEditForm(page, marker.uid);
+    await form.getByRole('button', { name: 'Copy', exact: true }).click();
+    await form.getByText('Click on the map where the copy should go.').waitFor();
+    const before = await uidsNow();
+    const [target] = await freeSpots(page, 1, { box: { left: 300, top: 250, right: 960, bottom: 600 } });
+    const at = await map(page).toMap(target.x, target.y);
+    await page.mouse.click(target.x, target.y);
+    const [copy] = await newServerMarkers(before, 1);
+    expect(copy.uid).not.toBe(marker.uid);
+    const { uid: _a, geometry: _b, version: _c, ...fields } = marker;
+    expect(copy).toMatchObject({ ...fields, version: 1 });
+    expect(copy.geometry.x).toBeCloseTo(at.x, 3);
+    expect(copy.geometry.y).toBeCloseTo(at.y, 3);
+    await waitForMarker(page, copy.uid);
+    expect(await serverMarker(base(), marker.uid)).toMatchObject({ geometry: marker.geometry, version: 1 });
+    await toPan(page);
+    await page.keyboard.press('Escape');
+  });
+
+  test("Delete asks 'Are you sure?': dismissed keeps the marker, accepted deletes it", async () => {
+    const [spot] = await freeSpots(page, 1, { box: { left: 320, top: 90, right: 960, bottom: 200 } });
+    const marker = await markerAt(spot, { name: 'Delete me' });
+    const form = await openEditForm(page, marker.uid);
+    const asked: string[] = [];
+    page.once('dialog', (d) => {
+      asked.push(d.message());
+      void d.dismiss();
+    });
+    await form.getByRole('button', { name: 'Delete', exact: true }).click();
+    await expect.poll(() => asked).toEqual(['Are you sure?']);
+    expect(await editForm(page).count()).toBe(1);
+    expect(await serverMarker(base(), marker.uid)).not.toBeNull();
+    expect(await drawnAt(marker.uid)).not.toBeNull();
+
+    page.once('dialog', (d) => {
+      asked.push(d.message());
+      void d.accept();
+    });
+    await form.getByRole('button', { name: 'Delete', exact: true }).click();
+    await until(() => serverMarker(base(), marker.uid), (m) => m === null, 'the deleted marker gone from the server');
+    expect(asked).toEqual(['Are you sure?', 'Are you sure?']);
+    await waitForMarker(page, marker.uid, true);
+    await expect.poll(() => map(page).popup()).toBeNull();
+  });
+
+  test('an image upload is stored at once; a text file is refused with a clear message and nothing changes', async () => {
+    const [spot] = await freeSpots(page, 1, { box: { left: 320, top: 90, right: 960, bottom: 200 } });
+    const marker = await markerAt(spot, { name: 'With a picture' });
+    const uploads: string[] = [];
+    const onRequest = (r: Request) => {
+      if (r.url().includes('/upload/')) uploads.push(r.url());
+    };
+    page.on('request', onRequest);
+    try {
+      const form = await openEditForm(page, marker.uid);
+      await form.getByRole('button', { name: 'Add an image', exact: true }).click();
+      const file = form.getByLabel('Upload a file for image 1');
+      await file.setInputFiles({ name: 'dot.png', mimeType: 'image/png', buffer: TINY_PNG });
+      await form.getByText('Image 1 uploaded.').waitFor();
+      const stored = await until(() => serverMarker(base(), marker.uid), (m) => (m?.imgs.length ?? 0) === 1, 'the uploaded image on the server');
+      expect(stored!.version).toBe(2);
+      const url = stored!.imgs[0].img;
+      expect(await form.getByLabel('URL of image 1').inputValue()).toBe(url);
+      const image = await page.request.get(new URL(url, base()).href);
+      expect(image.status()).toBe(200);
+      expect(image.headers()['content-type']).toMatch(/^image\/png/);
+      expect(Buffer.compare(await image.body(), TINY_PNG)).toBe(0);
+      expect(uploads).toHaveLength(1);
+
+      await file.setInputFiles({ name: 'notes.txt', mimeType: 'text/plain', buffer: Buffer.from('not an image') });
+      const alert = form.getByRole('alert');
+      await alert.waitFor();
+      expect(await alert.textContent()).toBe('“notes.txt” is not a PNG, JPEG or WebP image. Nothing was changed.');
+      expect(uploads).toHaveLength(1);
+      expect(await form.getByLabel('URL of image 1').inputValue()).toBe(url);
+      expect(await serverMarker(base(), marker.uid)).toEqual(stored);
+      await form.getByRole('button', { name: 'Cancel', exact: true }).click();
+      await editForm(page).waitFor({ state: 'detached' });
+      await page.keyboard.press('Escape');
+    } finally {
+      page.off('request', onRequest);
+    }
+  });
+});

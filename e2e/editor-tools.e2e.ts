@@ -1,0 +1,482 @@
+/**
+ * The admin editor's tools in Chromium with real mouse and keyboard input, on a server of this
+ * file's own (demo accounts; docs/EDITOR.md, docs/AUTOMATION.md): the state path of every tool
+ * button and key (m, l, Escape, the Edit toggle) and the status bar showing it; each shape type
+ * drawn by mouse (rect, line, arrow, circle, pen, poly point by point, text), the under-10-px
+ * discard, the shapes kept across a reload; the edit handles (move a point, insert one at a
+ * midpoint, remove one with a double-click); the status bar's cursor in map, game and screen
+ * coordinates; the point history (Alt-click on the top bar, Rec PointsHistory, Toggle coords,
+ * the SVG download, Clear points after 'Clear points?'); and the tools on a 390×844 touch screen.
+ */
+import { readFileSync } from 'node:fs';
+import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import type { Page } from 'playwright-core';
+import { MAPS } from '../src/domain/maps';
+import { pointsToSvg } from '../src/domain/points';
+import { mapToGame, round4 } from '../src/domain/transform';
+import {
+  PHONE, addMarker, drag, freeSpots, map, openMap, serverMarkers, signIn, statusBar, statusValue, toPan, toolButton, toolsPanel,
+  until, useEditorBrowser, useEditorServer, waitForMarker, waitPopupOpen, type Spot,
+} from './support/editor';
+
+const server = useEditorServer('editor-tools');
+const browser = useEditorBrowser();
+const customs = MAPS.customs;
+
+/** The draw tools: state-path name and button label (admin.json). */
+const TOOLS = [
+  ['pen', 'Pen'],
+  ['line', 'Line'],
+  ['arrow', 'Arrow'],
+  ['rect', 'Rectangle'],
+  ['circle', 'Circle'],
+  ['poly', 'Polygon'],
+  ['text', 'Text'],
+  ['marker', 'Marker'],
+] as const;
+const LABEL = Object.fromEntries(TOOLS) as Record<(typeof TOOLS)[number][0], string>;
+
+/** A coordinate as the status bar shows it (4 decimals, always 4 digits). */
+const fmt = (n: number) => round4(n).toFixed(4);
+
+async function adminPage(options: { keep?: boolean; width?: number; height?: number; hasTouch?: boolean } = {}): Promise<Page> {
+  const { page } = await browser.newPage(options);
+  await signIn(page, server.baseUrl(), 'admin');
+  await openMap(page, server.baseUrl());
+  await toolsPanel(page).waitFor();
+  return page;
+}
+
+async function expectPath(page: Page, path: string): Promise<void> {
+  await expect.poll(() => map(page).toolPath()).toBe(path);
+  await expect.poll(() => statusValue(page, 'state')).toBe(path);
+}
+
+const pressed = (page: Page, label: string) => toolButton(page, label).getAttribute('aria-pressed');
+
+describe('states and keys', () => {
+  let page: Page;
+  beforeAll(async () => {
+    page = await adminPage({ keep: true });
+  });
+  afterAll(() => browser.closeKept());
+
+  test('each tool button goes to draw.<tool>.idle (pressed, in the status bar); pressed again back to pan', async () => {
+    await expectPath(page, 'pan.idle');
+    for (const [tool, label] of TOOLS) {
+      await toolButton(page, label).click();
+      await expectPath(page, `draw.${tool}.idle`);
+      expect(await pressed(page, label)).toBe('true');
+      expect((await map(page).editor()).state).toBe('draw');
+      await toolButton(page, label).click();
+      await expectPath(page, 'pan.idle');
+      expect(await pressed(page, label)).toBe('false');
+    }
+    // From one tool straight to another.
+    await toolButton(page, LABEL.rect).click();
+    await expectPath(page, 'draw.rect.idle');
+    await toolButton(page, LABEL.circle).click();
+    await expectPath(page, 'draw.circle.idle');
+    expect(await pressed(page, LABEL.rect)).toBe('false');
+    await toPan(page);
+  });
+
+  test('m toggles move, l takes the marker tool, Escape goes back to pan, Edit toggles pan ⇄ edit', async () => {
+    await page.keyboard.press('m');
+    await expectPath(page, 'move.idle');
+    expect(await pressed(page, 'Move')).toBe('true');
+    await page.keyboard.press('m');
+    await expectPath(page, 'pan.idle');
+    expect(await pressed(page, 'Move')).toBe('false');
+
+    await page.keyboard.press('l');
+    await expectPath(page, 'draw.marker.idle');
+    expect(await pressed(page, LABEL.marker)).toBe('true');
+    await page.keyboard.press('Escape');
+    await expectPath(page, 'pan.idle');
+
+    // m from a draw tool goes to move; Escape from move back to pan.
+    await toolButton(page, LABEL.line).click();
+    await expectPath(page, 'draw.line.idle');
+    await page.keyboard.press('m');
+    await expectPath(page, 'move.idle');
+    await page.keyboard.press('Escape');
+    await expectPath(page, 'pan.idle');
+
+    await toolButton(page, 'Edit').click();
+    await expectPath(page, 'edit.idle');
+    expect(await pressed(page, 'Edit')).toBe('true');
+    await toolButton(page, 'Edit').click();
+    await expectPath(page, 'pan.idle');
+    // From a draw tool the Edit toggle goes to edit and drops the tool.
+    await toolButton(page, LABEL.arrow).click();
+    await expectPath(page, 'draw.arrow.idle');
+    await toolButton(page, 'Edit').click();
+    await expectPath(page, 'edit.idle');
+    expect(await pressed(page, LABEL.arrow)).toBe('false');
+    await page.keyboard.press('Escape');
+    await expectPath(page, 'pan.idle');
+  });
+
+  test('the keys work while a checkbox or radio has focus, not while typing; "Open new markers in edit mode" opens a placed marker in the form', async () => {
+    // A level radio just clicked keeps the focus: m still toggles move.
+    await page.getByRole('radio', { name: 'Main' }).click();
+    await page.keyboard.press('m');
+    await expectPath(page, 'move.idle');
+    await page.keyboard.press('Escape');
+    await expectPath(page, 'pan.idle');
+
+    const option = toolsPanel(page).getByRole('checkbox', { name: 'Open new markers in edit mode' });
+    await option.check();
+    await page.keyboard.press('l');
+    await expectPath(page, 'draw.marker.idle');
+    const before = new Set((await serverMarkers(server.baseUrl())).map((m) => m.uid));
+    const [spot] = await freeSpots(page, 1);
+    await page.mouse.click(spot.x, spot.y);
+    const [placed] = await until(
+      async () => (await serverMarkers(server.baseUrl())).filter((m) => !before.has(m.uid)),
+      (list) => list.length === 1,
+      'the placed marker on the server',
+    );
+    await expect.poll(() => map(page).popup()).toBe(placed.uid);
+    const name = page.getByRole('form', { name: 'Edit marker' }).getByLabel('Name', { exact: true });
+    await name.waitFor();
+    // Typed into a text box, m and l are letters, not keys of the map.
+    await name.fill('');
+    await name.press('m');
+    await name.press('l');
+    expect(await name.inputValue()).toBe('ml');
+    expect(await map(page).toolPath()).toBe('draw.marker.idle');
+    await page.getByRole('form', { name: 'Edit marker' }).getByRole('button', { name: 'Cancel', exact: true }).click();
+
+    await option.uncheck();
+    expect(JSON.parse((await page.evaluate(() => localStorage.getItem('map:editor'))) ?? '{}')).toMatchObject({ editOnOpen: false });
+    await page.keyboard.press('Escape');
+    await expectPath(page, 'pan.idle');
+    await expect.poll(() => map(page).popup()).toBeNull();
+  });
+
+  test('Escape closes the marker popup and leaves move for pan', async () => {
+    const [spot] = await freeSpots(page, 1);
+    const at = await map(page).toMap(spot.x, spot.y);
+    const marker = await addMarker(page, server.baseUrl(), { geometry: { x: round4(at.x), y: round4(at.y) }, name: 'Escape target' });
+    await waitForMarker(page, marker.uid);
+
+    await page.keyboard.press('m');
+    await expectPath(page, 'move.idle');
+    // A click (no drag) on a marker in move mode opens it.
+    const p = await map(page).toScreen(marker.geometry.x, marker.geometry.y);
+    await page.mouse.click(p.x, p.y);
+    await waitPopupOpen(page, marker.uid);
+    await page.keyboard.press('Escape');
+    await expect.poll(() => map(page).popup()).toBeNull();
+    await expectPath(page, 'pan.idle');
+
+    // In pan mode too.
+    await page.mouse.click(p.x, p.y);
+    await waitPopupOpen(page, marker.uid);
+    await page.keyboard.press('Escape');
+    await expect.poll(() => map(page).popup()).toBeNull();
+    await expectPath(page, 'pan.idle');
+  });
+});
+
+describe('drawing and editing shapes', () => {
+  let page: Page;
+  beforeAll(async () => {
+    page = await adminPage({ keep: true });
+  });
+  afterAll(() => browser.closeKept());
+
+  const shapes = () => map(page).shapes();
+  const toMap = async (s: Spot) => map(page).toMap(s.x, s.y);
+
+  test('rect, line, arrow and circle follow the drag; a drag under 10 px is discarded', async () => {
+    const cases = [
+      { tool: 'rect', from: { x: 420, y: 110 }, to: { x: 300, y: 190 } },
+      { tool: 'line', from: { x: 300, y: 230 }, to: { x: 430, y: 300 } },
+      { tool: 'arrow', from: { x: 300, y: 340 }, to: { x: 430, y: 410 } },
+      { tool: 'circle', from: { x: 560, y: 150 }, to: { x: 620, y: 200 } },
+    ] as const;
+    for (const { tool, from, to } of cases) {
+      await toolButton(page, LABEL[tool]).click();
+      await expectPath(page, `draw.${tool}.idle`);
+      const before = await shapes();
+      await page.mouse.move(from.x, from.y);
+      await page.mouse.down();
+      await page.mouse.move(to.x, to.y, { steps: 6 });
+      await expectPath(page, `draw.${tool}.drawing`);
+      expect(await statusValue(page, 'drawing')).toBe(tool);
+      await page.mouse.up();
+      await expectPath(page, `draw.${tool}.idle`);
+      const after = await shapes();
+      expect(after).toHaveLength(before.length + 1);
+      const shape = after[after.length - 1];
+      expect(shape.type).toBe(tool);
+      const a = await toMap(from);
+      const b = await toMap(to);
+      const g = shape.geometry;
+      if (tool === 'rect') {
+        // Normalised: x, y the top-left corner.
+        expect(g.x).toBeCloseTo(Math.min(a.x, b.x), 3);
+        expect(g.y).toBeCloseTo(Math.min(a.y, b.y), 3);
+        expect(g.x1).toBeCloseTo(Math.max(a.x, b.x), 3);
+        expect(g.y1).toBeCloseTo(Math.max(a.y, b.y), 3);
+      } else {
+        expect(g.x).toBeCloseTo(a.x, 3);
+        expect(g.y).toBeCloseTo(a.y, 3);
+        expect(g.x1).toBeCloseTo(b.x, 3);
+        expect(g.y1).toBeCloseTo(b.y, 3);
+      }
+      if (tool === 'circle') expect(g.width).toBeCloseTo(Math.hypot(b.x - a.x, b.y - a.y), 3);
+
+      // 6 × 6 px: too small on both axes, dropped on release.
+      await drag(page, { x: 700, y: 110 }, { x: 706, y: 116 }, 3);
+      await expectPath(page, `draw.${tool}.idle`);
+      expect(await shapes()).toHaveLength(after.length);
+    }
+    await toPan(page);
+  });
+
+  test('pen follows the stroke; poly takes a point per click and stays open; text is placed by a click', async () => {
+    await toolButton(page, LABEL.pen).click();
+    const stroke = [{ x: 520, y: 260 }, { x: 560, y: 280 }, { x: 600, y: 250 }, { x: 640, y: 290 }, { x: 680, y: 260 }];
+    let before = await shapes();
+    await page.mouse.move(stroke[0].x, stroke[0].y);
+    await page.mouse.down();
+    for (const p of stroke.slice(1)) await page.mouse.move(p.x, p.y, { steps: 3 });
+    await expectPath(page, 'draw.pen.drawing');
+    await page.mouse.up();
+    await expectPath(page, 'draw.pen.idle');
+    const after = await shapes();
+    expect(after).toHaveLength(before.length + 1);
+    const pen = after[after.length - 1];
+    expect(pen.type).toBe('pen');
+    expect(pen.geometry.points!.length).toBeGreaterThanOrEqual(stroke.length);
+    const penStart = await toMap(stroke[0]);
+    const penEnd = await toMap(stroke[stroke.length - 1]);
+    expect(pen.geometry.points![0][0]).toBeCloseTo(penStart.x, 3);
+    expect(pen.geometry.points![0][1]).toBeCloseTo(penStart.y, 3);
+    expect(pen.geometry.points!.at(-1)![0]).toBeCloseTo(penEnd.x, 3);
+    expect(pen.geometry.points!.at(-1)![1]).toBeCloseTo(penEnd.y, 3);
+
+    await toolButton(page, LABEL.poly).click();
+    await expectPath(page, 'draw.poly.idle');
+    before = await shapes();
+    const corners = [{ x: 720, y: 120 }, { x: 860, y: 130 }, { x: 900, y: 240 }];
+    for (const [i, c] of corners.entries()) {
+      await page.mouse.click(c.x, c.y);
+      await expectPath(page, 'draw.poly.drawing');
+      const polys = (await shapes()).slice(before.length);
+      expect(polys).toHaveLength(1);
+      expect(polys[0].type).toBe('poly');
+      expect(polys[0].geometry.points).toHaveLength(i + 1);
+      const want = await toMap(c);
+      expect(polys[0].geometry.points![i][0]).toBeCloseTo(want.x, 3);
+      expect(polys[0].geometry.points![i][1]).toBeCloseTo(want.y, 3);
+    }
+    await page.keyboard.press('Escape');
+    await expectPath(page, 'pan.idle');
+    // Open: never closed by a repeated first point.
+    const poly = (await shapes()).slice(before.length)[0];
+    expect(poly.geometry.points).toHaveLength(3);
+
+    await toolButton(page, LABEL.text).click();
+    before = await shapes();
+    await page.mouse.click(760, 330);
+    await expect.poll(async () => (await shapes()).length).toBe(before.length + 1);
+    const text = (await shapes()).at(-1)!;
+    const textAt = await toMap({ x: 760, y: 330 });
+    expect(text).toMatchObject({ type: 'text', name: 'Text' });
+    expect(text.geometry.x).toBeCloseTo(textAt.x, 3);
+    expect(text.geometry.y).toBeCloseTo(textAt.y, 3);
+    await toPan(page);
+  });
+
+  test('the shapes survive a reload (local storage)', async () => {
+    const drawn = await shapes();
+    expect(drawn.map((s) => s.type).sort()).toEqual(['arrow', 'circle', 'line', 'pen', 'poly', 'rect', 'text']);
+    await page.reload({ waitUntil: 'domcontentloaded' });
+    await page.waitForFunction(() => window.__map?.ready === true, undefined, { timeout: 45_000 });
+    await expect.poll(shapes).toEqual(drawn);
+  });
+
+  test('edit: a handle drag moves a point, a midpoint drag inserts one, a double-click on a point removes it', async () => {
+    await toolButton(page, LABEL.poly).click();
+    const before = (await shapes()).length;
+    const corners = [{ x: 600, y: 440 }, { x: 760, y: 440 }, { x: 880, y: 540 }];
+    for (const c of corners) await page.mouse.click(c.x, c.y);
+    await expect.poll(async () => (await shapes()).length).toBe(before + 1);
+    const id = (await shapes()).at(-1)!.id;
+    const pointsOf = async () => (await shapes()).find((s) => s.id === id)!.geometry.points!;
+    const start = await pointsOf();
+    expect(start).toHaveLength(3);
+    await page.keyboard.press('Escape');
+
+    await toolButton(page, 'Edit').click();
+    await expectPath(page, 'edit.idle');
+    // A click on empty map drops the selection; one on the shape's line selects it.
+    const [empty] = await freeSpots(page, 1, { box: { left: 300, top: 480, right: 560, bottom: 600 } });
+    await page.mouse.click(empty.x, empty.y);
+    await expect.poll(async () => (await map(page).editor()).selectedShape).toBeNull();
+    await page.mouse.click(640, 440);
+    await expect.poll(async () => (await map(page).editor()).selectedShape).toBe(id);
+    await expect.poll(() => statusValue(page, 'selected')).toBe(id);
+
+    // The last point, dragged.
+    await page.mouse.move(880, 540);
+    await page.mouse.down();
+    await page.mouse.move(930, 580, { steps: 5 });
+    await expectPath(page, 'edit.dragging_handle');
+    await page.mouse.up();
+    await expectPath(page, 'edit.idle');
+    const moved = await pointsOf();
+    const movedTo = await toMap({ x: 930, y: 580 });
+    expect(moved).toHaveLength(3);
+    expect(moved.slice(0, 2)).toEqual(start.slice(0, 2));
+    expect(moved[2][0]).toBeCloseTo(movedTo.x, 3);
+    expect(moved[2][1]).toBeCloseTo(movedTo.y, 3);
+
+    // The midpoint of the first segment, dragged: a new point after the first.
+    await drag(page, { x: 680, y: 440 }, { x: 680, y: 390 }, 5);
+    await expectPath(page, 'edit.idle');
+    const inserted = await pointsOf();
+    const insertedAt = await toMap({ x: 680, y: 390 });
+    expect(inserted).toHaveLength(4);
+    expect(inserted[0]).toEqual(start[0]);
+    expect(inserted[1][0]).toBeCloseTo(insertedAt.x, 3);
+    expect(inserted[1][1]).toBeCloseTo(insertedAt.y, 3);
+    expect(inserted.slice(2)).toEqual(moved.slice(1));
+
+    // A double-click on that point removes it, and does not zoom.
+    const zoom = (await map(page).camera()).zoom;
+    await page.mouse.dblclick(680, 390);
+    await expect.poll(pointsOf).toEqual(moved);
+    expect((await map(page).camera()).zoom).toBe(zoom);
+    await toolButton(page, 'Edit').click();
+    await expectPath(page, 'pan.idle');
+  });
+
+  test('the status bar shows the cursor in map, game and screen coordinates, and the camera', async () => {
+    const [spot] = await freeSpots(page, 1, { box: { left: 320, top: 480, right: 560, bottom: 600 } });
+    await page.mouse.move(spot.x - 30, spot.y - 30);
+    await page.mouse.move(spot.x, spot.y, { steps: 3 });
+    const at = await map(page).toMap(spot.x, spot.y);
+    const canvas = (await page.locator('canvas').first().boundingBox())!;
+    const game = mapToGame(customs.transform, { mapX: at.x, mapY: at.y });
+    await expect.poll(() => statusValue(page, 'map')).toBe(`${fmt(at.x)}, ${fmt(at.y)}`);
+    expect(await statusValue(page, 'game')).toBe(`${fmt(game.gameX)}, ${fmt(game.gameZ)}`);
+    expect(await statusValue(page, 'screen')).toBe(`${Math.round(spot.x - canvas.x)}, ${Math.round(spot.y - canvas.y)}`);
+    const cam = await map(page).camera();
+    expect(await statusValue(page, 'zoom')).toBe(fmt(cam.zoom));
+    expect(await statusValue(page, 'centre')).toBe(`${fmt(cam.x)}, ${fmt(cam.y)}`);
+
+    // A known map point, hovered through toScreen: the game coordinates come from the map's transform.
+    const target = { x: 2000, y: 1500 };
+    const s = await map(page).toScreen(target.x, target.y);
+    expect(await page.evaluate(([x, y]) => document.elementFromPoint(x, y) instanceof HTMLCanvasElement, [s.x, s.y] as const)).toBe(true);
+    await page.mouse.move(s.x, s.y, { steps: 3 });
+    const hovered = await map(page).toMap(s.x, s.y);
+    expect(hovered.x).toBeCloseTo(target.x, 3);
+    expect(hovered.y).toBeCloseTo(target.y, 3);
+    const targetGame = mapToGame(customs.transform, { mapX: hovered.x, mapY: hovered.y });
+    await expect.poll(() => statusValue(page, 'map')).toBe(`${fmt(hovered.x)}, ${fmt(hovered.y)}`);
+    expect(await statusValue(page, 'game')).toBe(`${fmt(targetGame.gameX)}, ${fmt(targetGame.gameZ)}`);
+  });
+
+  test('point history: Alt-click on the top bar, record map clicks, toggle coords, download the SVG, clear after "Clear points?"', async () => {
+    await toPan(page);
+    const tools = page.getByRole('region', { name: 'Point history' });
+    expect(await tools.count()).toBe(0);
+    const title = page.getByRole('banner').getByRole('heading', { name: customs.name });
+    await title.click({ modifiers: ['Alt'] });
+    await tools.waitFor();
+    const button = (name: string) => tools.getByRole('button', { name, exact: true });
+    for (const name of ['Rec PointsHistory', 'Toggle points', 'Toggle coords', 'Clear points', 'Download SVG']) {
+      expect(await button(name).count()).toBe(1);
+    }
+    const count = tools.getByRole('status');
+    await expect.poll(() => count.textContent()).toBe('0 points');
+
+    await button('Rec PointsHistory').click();
+    expect(await button('Rec PointsHistory').getAttribute('aria-pressed')).toBe('true');
+    const spots = await freeSpots(page, 3, { box: { left: 300, top: 100, right: 960, bottom: 600 }, clearance: 45 });
+    for (const [i, s] of spots.entries()) {
+      await page.mouse.click(s.x, s.y);
+      await expect.poll(() => count.textContent()).toBe(`${i + 1} point${i === 0 ? '' : 's'}`);
+    }
+    expect(await map(page).popup()).toBeNull();
+    const stored = JSON.parse((await page.evaluate(() => localStorage.getItem('customspoints'))) ?? '[]') as { x: number; y: number }[];
+    expect(stored).toHaveLength(3);
+    for (const [i, s] of spots.entries()) {
+      const want = await map(page).toMap(s.x, s.y);
+      expect(stored[i].x).toBeCloseTo(want.x, 3);
+      expect(stored[i].y).toBeCloseTo(want.y, 3);
+    }
+    await button('Rec PointsHistory').click();
+    expect(await button('Rec PointsHistory').getAttribute('aria-pressed')).toBe('false');
+
+    await button('Toggle coords').click();
+    expect(await button('Toggle coords').getAttribute('aria-pressed')).toBe('true');
+    const [download] = await Promise.all([page.waitForEvent('download'), button('Download SVG').click()]);
+    expect(download.suggestedFilename()).toBe('customs-points.svg');
+    const svg = readFileSync((await download.path())!, 'utf8');
+    expect(svg).toBe(pointsToSvg(stored, { width: customs.size.width, height: customs.size.height, showCoords: true, transform: customs.transform, title: customs.name }));
+    expect(svg).toContain('<polyline points=');
+    expect(svg.match(/<circle /g)).toHaveLength(3);
+    expect(svg.match(/<text /g)).toHaveLength(3);
+
+    const asked: string[] = [];
+    page.once('dialog', (d) => {
+      asked.push(d.message());
+      void d.dismiss();
+    });
+    await button('Clear points').click();
+    await expect.poll(() => asked).toEqual(['Clear points?']);
+    expect(await count.textContent()).toBe('3 points');
+    page.once('dialog', (d) => {
+      asked.push(d.message());
+      void d.accept();
+    });
+    await button('Clear points').click();
+    await expect.poll(() => count.textContent()).toBe('0 points');
+    expect(asked).toEqual(['Clear points?', 'Clear points?']);
+    expect(await page.evaluate(() => localStorage.getItem('customspoints'))).toBeNull();
+
+    await title.click({ modifiers: ['Alt'] });
+    await tools.waitFor({ state: 'detached' });
+  });
+});
+
+describe('on a 390×844 touch screen', () => {
+  test('the tools start folded; tapping a tool and the map places a marker', async () => {
+    const page = await adminPage({ width: PHONE.width, height: PHONE.height, hasTouch: true });
+    await expect.poll(() => statusValue(page, 'state')).toBe('pan.idle');
+    expect(await statusBar(page).isVisible()).toBe(true);
+    const show = toolsPanel(page).getByRole('button', { name: 'Show editor tools' });
+    expect(await show.getAttribute('aria-expanded')).toBe('false');
+
+    await page.getByRole('banner').getByRole('button', { name: 'Hide panels' }).tap();
+    await show.tap();
+    await toolButton(page, LABEL.marker).tap();
+    await expectPath(page, 'draw.marker.idle');
+
+    const before = new Set((await serverMarkers(server.baseUrl())).map((m) => m.uid));
+    const [spot] = await freeSpots(page, 1, { box: { left: 60, top: 250, right: 330, bottom: 420 } });
+    const at = await map(page).toMap(spot.x, spot.y);
+    await page.touchscreen.tap(spot.x, spot.y);
+    const added = await until(
+      async () => (await serverMarkers(server.baseUrl())).filter((m) => !before.has(m.uid)),
+      (list) => list.length > 0,
+      'the tapped marker on the server',
+    );
+    expect(added).toHaveLength(1);
+    expect(added[0]).toMatchObject({ category: 'Markers', subCategory: 'Marker', level: 1 });
+    expect(added[0].geometry.x).toBeCloseTo(at.x, 3);
+    expect(added[0].geometry.y).toBeCloseTo(at.y, 3);
+    await waitForMarker(page, added[0].uid);
+
+    await toolButton(page, LABEL.marker).tap();
+    await expectPath(page, 'pan.idle');
+  });
+});
