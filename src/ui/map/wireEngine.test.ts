@@ -86,6 +86,26 @@ describe('wireEngine', () => {
     wiring.dispose();
   });
 
+  it('applies an edit to its one slot with the worker\'s filter answer, without a whole-list filter run', async () => {
+    setSubCategoryHidden('Safe', true);
+    const { engine, wiring, result, handle } = await setup();
+    wiring.setMarkers(result);
+    await settle();
+    const filterRuns = () => engine.calls.filter((c) => c.method === 'setFilter').length;
+    const before = filterRuns();
+    await wiring.sink.upsert(marker('cache', 'Loot', 'Safe'));
+    await wiring.sink.upsert(marker('exit', 'Extractions', 'PMC Extraction', 1));
+    await wiring.sink.remove('key');
+    await settle();
+    expect(filterRuns()).toBe(before);
+    expect([...handle.passing!()!].sort()).toEqual(['exit']);
+    setSubCategoryHidden('Safe', false);
+    await settle();
+    await settle();
+    expect([...handle.passing!()!].sort()).toEqual(['cache', 'exit', 'safe']);
+    wiring.dispose();
+  });
+
   it('sets the level, the selection and the pro settings from state', async () => {
     setSessionUser(pro);
     const { engine, wiring } = await setup();

@@ -58,6 +58,8 @@ export function wireEngine({ engine, source, handle, afterDraw = afterTwoFrames 
   let passing: Uint32Array | null = null;
   let passingUids: Set<string> | null = null;
   let filterSeq = 0;
+  /** Per-slot filter answers of edits since the last filter run (see `handle.passing`). */
+  const passOverride = new Map<number, boolean>();
   let engineReady = engine.ready;
   let markersDrawn = false;
   const offs: Array<() => void> = [];
@@ -85,6 +87,7 @@ export function wireEngine({ engine, source, handle, afterDraw = afterTwoFrames 
     }
     engine.setFilter(indices);
     passing = indices;
+    passOverride.clear();
     passingUids = null;
     if (!markersDrawn) {
       afterDraw(() => {
@@ -144,25 +147,28 @@ export function wireEngine({ engine, source, handle, afterDraw = afterTwoFrames 
   i18n.on('languageChanged', onLanguage);
   offs.push(() => i18n.off('languageChanged', onLanguage));
 
+  // Edits land one marker at a time with whether it passes the filter in force (the worker
+  // answers that with the upsert): the engine patches that one slot, and `passing` is the last
+  // filter's list with these per-slot answers on top, until the next filter run replaces both.
+  // No whole-list filter round trip per edit (10,000 indices through the worker and the engine).
   handle.passing = () => {
     if (!columns || !passing) return null;
     if (!passingUids) {
       const uids = slotUids;
-      passingUids = new Set(Array.from(passing, (i) => uids[i]).filter((uid) => uid !== undefined && uid !== ''));
+      const set = new Set<string>();
+      for (const i of passing) {
+        const uid = uids[i];
+        if (uid && passOverride.get(i) !== false) set.add(uid);
+      }
+      for (const [i, passes] of passOverride) {
+        const uid = uids[i];
+        if (passes && uid) set.add(uid);
+      }
+      passingUids = set;
     }
     return passingUids;
   };
 
-  // Edits land one marker at a time; the filter is asked again afterwards (off the main thread,
-  // and the engine applies a list that differs by a few markers in place) so `passing` and the
-  // counts stay true.
-  let refilter: Promise<void> | null = null;
-  const refilterSoon = () => {
-    refilter ??= Promise.resolve().then(() => {
-      refilter = null;
-      return applyFilter();
-    });
-  };
   const sink: MarkerSink = {
     get: (uid) => source.get(uid),
     async upsert(marker) {
@@ -172,9 +178,9 @@ export function wireEngine({ engine, source, handle, afterDraw = afterTwoFrames 
       engine.upsertMarker(result.index, result.row, result.passes);
       slotUids[result.index] = result.row.uid;
       passingUids = null;
+      passOverride.set(result.index, result.passes);
       setMarkerCounts(result.counts);
       markerChanged(marker.uid);
-      refilterSoon();
     },
     async remove(uid) {
       const result = await source.remove(uid);
@@ -182,9 +188,9 @@ export function wireEngine({ engine, source, handle, afterDraw = afterTwoFrames 
       engine.removeMarker(result.index);
       slotUids[result.index] = '';
       passingUids = null;
+      passOverride.set(result.index, false);
       setMarkerCounts(result.counts);
       if (mapView.selectedUid === uid) selectMarker(null);
-      refilterSoon();
     },
   };
 
