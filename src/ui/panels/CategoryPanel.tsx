@@ -3,10 +3,11 @@
  * count of its markers on this map. Checkboxes change the filter slice; the wiring re-filters
  * in the worker at once.
  */
+import { memo } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useSnapshot } from 'valtio';
 import { iconUrl } from '../../api/icons';
-import { CATEGORIES, slug } from '../../domain/categories';
+import { CATEGORIES, slug, type CategoryDef } from '../../domain/categories';
 import { filters, showAllCategories } from '../../state/filters';
 import { markers } from '../../state/markers';
 import { categoryCheck, subCategoryShown, toggleCategoryRow, toggleSubCategoryRow } from './categoryActions';
@@ -48,25 +49,15 @@ export function CategoryPanel() {
                 </span>
               </div>
               <ul className="category-list__subs">
-                {category.subCategories.map((sub) => {
-                  const count = counts[sub.id] ?? 0;
-                  return (
-                    <li key={sub.id} className={`category-row${count === 0 ? ' category-row--empty' : ''}`}>
-                      <label className="category-row__label">
-                        <input
-                          type="checkbox"
-                          checked={subCategoryShown(hidden, category.id, sub.id)}
-                          onChange={() => toggleSubCategoryRow(category, sub.id)}
-                        />
-                        <img className="category-row__icon" src={iconUrl(slug(sub.id))} alt="" width={20} height={20} loading="lazy" />
-                        <span>{subCategoryLabel(t, sub.id)}</span>
-                      </label>
-                      <span className="category-row__count" title={t('panels.markerCount', { count })}>
-                        {count}
-                      </span>
-                    </li>
-                  );
-                })}
+                {category.subCategories.map((sub) => (
+                  <SubCategoryRow
+                    key={sub.id}
+                    category={category}
+                    subId={sub.id}
+                    count={counts[sub.id] ?? 0}
+                    shown={subCategoryShown(hidden, category.id, sub.id)}
+                  />
+                ))}
               </ul>
             </li>
           );
@@ -75,3 +66,30 @@ export function CategoryPanel() {
     </aside>
   );
 }
+
+interface SubCategoryRowProps {
+  category: CategoryDef;
+  subId: string;
+  count: number;
+  shown: boolean;
+}
+
+/**
+ * One subcategory: re-renders only when its own count or check changes (an admin's edit
+ * changes one count; the other rows and their translations are not redone).
+ */
+const SubCategoryRow = memo(function SubCategoryRow({ category, subId, count, shown }: SubCategoryRowProps) {
+  const { t } = useTranslation();
+  return (
+    <li className={`category-row${count === 0 ? ' category-row--empty' : ''}`}>
+      <label className="category-row__label">
+        <input type="checkbox" checked={shown} onChange={() => toggleSubCategoryRow(category, subId)} />
+        <img className="category-row__icon" src={iconUrl(slug(subId))} alt="" width={20} height={20} loading="lazy" />
+        <span>{subCategoryLabel(t, subId)}</span>
+      </label>
+      <span className="category-row__count" title={t('panels.markerCount', { count })}>
+        {count}
+      </span>
+    </li>
+  );
+});
