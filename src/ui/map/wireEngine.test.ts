@@ -1,4 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import type { Marker } from '../../domain/marker';
 import { i18n, setLanguage } from '../../i18n';
 import { filters, loadFilters, setCategoryHidden, setSubCategoryHidden } from '../../state/filters';
 import { closeMap, mapView, openMap, selectMarker } from '../../state/mapView';
@@ -15,6 +16,8 @@ const settle = () => new Promise((resolve) => setTimeout(resolve, 0));
 function marker(uid: string, category: string, subCategory: string, level = 1) {
   return { uid, map: 'factory', category, subCategory, level, geometry: { x: 10, y: 20 }, name: uid, name_l10n: { ru: `ру-${uid}` } };
 }
+/** A marker as the server stores it (every field), for the sink. */
+const stored = (m: ReturnType<typeof marker>): Marker => ({ ...m, map: 'factory', desc: '', desc_l10n: {}, imgs: [], itemsUid: [] });
 const list = [marker('safe', 'Loot', 'Safe'), marker('exit', 'Extractions', 'PMC Extraction', 2), marker('key', 'Keys', 'Key Spawn', -1)];
 const bytes = () => new TextEncoder().encode(JSON.stringify({ markers: list })).buffer as ArrayBuffer;
 
@@ -93,8 +96,8 @@ describe('wireEngine', () => {
     await settle();
     const filterRuns = () => engine.calls.filter((c) => c.method === 'setFilter').length;
     const before = filterRuns();
-    await wiring.sink.upsert(marker('cache', 'Loot', 'Safe'));
-    await wiring.sink.upsert(marker('exit', 'Extractions', 'PMC Extraction', 1));
+    await wiring.sink.upsert(stored(marker('cache', 'Loot', 'Safe')));
+    await wiring.sink.upsert(stored(marker('exit', 'Extractions', 'PMC Extraction', 1)));
     await wiring.sink.remove('key');
     await settle();
     expect(filterRuns()).toBe(before);
