@@ -1,16 +1,20 @@
 /**
  * `npm run bench` (after `npm run build`): the map engine under a fixed 8-second gesture of
  * real wheel and drag input, on customs with 1,000 / 10,000 / 100,000 markers, at CPU
- * throttle 1 and 4, median of several runs. Prints a table and writes JSON and Markdown to
- * bench-results/. Method and results: docs/PERFORMANCE.md.
+ * throttle 1 and 4, median of several runs; and the admin editor at 10,000 markers (marker
+ * placed / moved / deleted in the browser, the server's add / update round trip; `--editor`
+ * runs only that part, `--engine` only the engine). Prints tables and writes JSON and
+ * Markdown to bench-results/. Method and results: docs/PERFORMANCE.md.
  */
 import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg, totalmem, type as osType, release } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { isMapId } from '../src/domain/maps';
+import { isMapId, type MapId } from '../src/domain/maps';
 import { launchChromium } from '../e2e/support/chromium';
 import { freshDataDir, startServer, type RunningServer } from '../e2e/support/server';
+import { runEditorBench, type EditorBenchResult } from './bench/editor';
+import { editorMarkdownTables, editorTextTables } from './bench/editor-report';
 import { parseOptions } from './bench/options';
 import { markdownTable, markdownTargets, textTable } from './bench/report';
 import { measureRun, type RunOptions } from './bench/run';
@@ -70,8 +74,9 @@ async function main() {
   process.once('SIGTERM', stopOnSignal);
   const browser = await launchChromium();
   const chromiumVersion = browser.version();
+  let editor: EditorBenchResult | null = null;
   try {
-    for (const markers of options.markers) {
+    for (const markers of options.parts.engine ? options.markers : []) {
       const dataDir = freshDataDir(`raidmap-bench-${markers}-`);
       try {
         log(`bench: starting the server with ${markers} markers on ${options.map}...`);
@@ -112,19 +117,37 @@ async function main() {
         rmSync(dataDir, { recursive: true, force: true });
       }
     }
+    if (options.parts.editor) {
+      editor = await runEditorBench({
+        browser,
+        repoRoot,
+        mapId: options.map as MapId,
+        tilesDir,
+        runs: options.runs,
+        actions: options.actions,
+        requests: options.requests,
+        clients: options.clients,
+        viewport: VIEWPORT,
+        log,
+        notes,
+        onServer: (running) => {
+          server = running;
+        },
+      });
+    }
   } finally {
     await browser.close();
     if (!options.tilesDir) rmSync(tilesDir, { recursive: true, force: true });
   }
 
   const summaries: Summary[] = [];
-  for (const markers of options.markers) {
+  for (const markers of options.parts.engine ? options.markers : []) {
     for (const throttle of options.throttle) {
       const group = results.filter((r) => r.markers === markers && r.throttle === throttle);
       if (group.length > 0) summaries.push(medianOfRuns(group));
     }
   }
-  const targets = checkTargets(summaries);
+  const targets = options.parts.engine ? checkTargets(summaries) : [];
   const machine = {
     cpu: cpus()[0]?.model ?? 'unknown',
     cores: cpus().length,
@@ -140,25 +163,36 @@ async function main() {
 
   console.log(`\nraidmap benchmark, ${options.map}, ${VIEWPORT.width}×${VIEWPORT.height}, medians of ${options.runs} runs (${date})`);
   console.log(`load average ${machine.loadAverage.start} → ${machine.loadAverage.end} on ${machine.cores} cores`);
-  console.log(textTable(summaries));
+  if (options.parts.engine) console.log(textTable(summaries));
+  if (editor) {
+    console.log(`\nAdmin editor, ${editor.markers.toLocaleString('en-US')} markers, ${options.actions} actions of each kind, ${options.requests} requests of each kind, medians of ${editor.summary.runs} runs:`);
+    console.log(editorTextTables(editor.summary));
+  }
   console.log('\nTargets:');
-  for (const t of targets) console.log(`  ${t.met === null ? '  -   ' : t.met ? '  met ' : 'MISSED'}  ${t.target}: ${t.measured}`);
+  for (const t of [...targets, ...(editor?.targets ?? [])]) console.log(`  ${t.met === null ? '  -   ' : t.met ? '  met ' : 'MISSED'}  ${t.target}: ${t.measured}`);
   for (const note of notes) console.log(`note: ${note}`);
 
   const outDir = resolve(repoRoot, options.outDir);
   mkdirSync(outDir, { recursive: true });
   const stamp = date.replace(/[:.]/g, '-');
-  const json = { date, machine, options, viewport: VIEWPORT, notes, runs: results, summaries, targets };
+  const json = { date, machine, options, viewport: VIEWPORT, notes, runs: results, summaries, targets, editor };
   writeFileSync(join(outDir, `bench-${stamp}.json`), `${JSON.stringify(json, null, 2)}\n`);
   writeFileSync(join(outDir, 'latest.json'), `${JSON.stringify(json, null, 2)}\n`);
   const markdown = [
     `Measured ${date} on ${machine.cpu} (${machine.cores} cores, ${machine.memoryGiB} GiB), ${machine.os}, Node ${machine.node}, Chromium ${machine.chromium}, ${machine.gpu}.`,
     `Map ${options.map}, window ${VIEWPORT.width}×${VIEWPORT.height}, medians of ${options.runs} runs. ` +
       `1-minute load average ${machine.loadAverage.start} at the start, ${machine.loadAverage.end} at the end (${machine.cores} cores).`,
-    '',
-    markdownTable(summaries),
-    '',
-    markdownTargets(targets),
+    ...(options.parts.engine ? ['', markdownTable(summaries), '', markdownTargets(targets)] : []),
+    ...(editor
+      ? [
+          '',
+          `Admin editor, ${editor.markers.toLocaleString('en-US')} markers, ${options.actions} actions of each kind, ${options.requests} requests of each kind, medians of ${editor.summary.runs} runs:`,
+          '',
+          editorMarkdownTables(editor.summary),
+          '',
+          markdownTargets(editor.targets),
+        ]
+      : []),
     ...notes.map((note) => `\nNote: ${note}`),
   ].join('\n');
   writeFileSync(join(outDir, 'latest.md'), `${markdown}\n`);

@@ -26,3 +26,25 @@ describe('bench options', () => {
     expect(() => parseOptions(['--fast'])).toThrow(/unknown option --fast/);
   });
 });
+
+describe('bench options: the editor part', () => {
+  test('both parts by default; --engine or --editor runs one', () => {
+    expect(parseOptions([]).parts).toEqual({ engine: true, editor: true });
+    expect(parseOptions(['--editor']).parts).toEqual({ engine: false, editor: true });
+    expect(parseOptions(['--engine', '--runs', '2']).parts).toEqual({ engine: true, editor: false });
+    expect(parseOptions(['--editor', '--editor']).parts).toEqual({ engine: false, editor: true });
+    expect(() => parseOptions(['--engine', '--editor'])).toThrow(/exclude each other/);
+    expect(() => parseOptions(['--editor=1'])).toThrow(/takes no value/);
+  });
+  test('actions, requests and clients are positive whole numbers', () => {
+    expect(parseOptions(['--actions', '20', '--requests=100', '--clients', '8'])).toMatchObject({ actions: 20, requests: 100, clients: 8 });
+    expect(DEFAULT_OPTIONS).toMatchObject({ actions: 30, requests: 300, clients: 4 });
+    expect(() => parseOptions(['--actions', '0'])).toThrow(/--actions/);
+    expect(() => parseOptions(['--clients', '2,4'])).toThrow(/one positive whole number/);
+    expect(() => parseOptions(['--requests'])).toThrow(/needs a value/);
+  });
+  test('parsing does not change the defaults', () => {
+    parseOptions(['--editor']);
+    expect(DEFAULT_OPTIONS.parts).toEqual({ engine: true, editor: true });
+  });
+});
