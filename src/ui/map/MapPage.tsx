@@ -1,4 +1,4 @@
-import { useCallback, useEffect, useState } from 'react';
+import { Suspense, lazy, useCallback, useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useParams } from 'react-router';
 import { useSnapshot } from 'valtio';
@@ -14,8 +14,10 @@ import { loadEngineModule } from './engineModule';
 import { MapCanvas } from './MapCanvas';
 import { useMapData } from './useMapData';
 import { useEngineCamera } from './useEngineCamera';
-import { AdminDock } from '../admin/AdminDock';
 import { useAdminTools } from '../admin/useAdmin';
+
+/** The admin's tools, status bar and point history: a chunk of their own, loaded only for admins. */
+const AdminDock = lazy(() => import('../admin/AdminDock').then((module) => ({ default: module.AdminDock })));
 
 /** Route `/map/:mapId`: the map full-window, or the not-found page for an unknown id. */
 export function MapPage() {
@@ -63,7 +65,11 @@ function MapScreen({ map }: { map: MapDefinition }) {
         </div>
       )}
       <MarkerPopup map={map} source={data.source} loaded={!!data.markers && !data.error} />
-      <AdminDock map={map} camera={camera} />
+      {admin && (
+        <Suspense fallback={null}>
+          <AdminDock map={map} camera={camera} />
+        </Suspense>
+      )}
       {data.error && (
         <div className="map-error" role="alert">
           <h2>{t('map.errorHeading')}</h2>
