@@ -101,6 +101,28 @@ describe('subscribeMarkerChanges', () => {
     expect(warn).toHaveBeenCalledTimes(7);
   });
 
+  it('drops an event the page already holds before validating it, and passes the others on', () => {
+    const changes: MarkerChange[] = [];
+    const asked: Array<[string, number]> = [];
+    subscribeMarkerChanges('customs', (c) => changes.push(c), undefined, {
+      skip: (uid, version) => {
+        asked.push([uid, version]);
+        return uid === 'm-1' && version <= 2;
+      },
+    });
+    const es = FakeEventSource.instances[0];
+    es.open();
+    es.send({ kind: 'upsert', map: 'customs', marker, by: 'admin1' }); // version 2: held
+    es.send({ kind: 'upsert', map: 'customs', marker: { ...marker, version: 3 }, by: 'admin2' });
+    es.send({ kind: 'remove', map: 'customs', uid: 'm-1', version: 2, by: null }); // held
+    es.send({ kind: 'remove', map: 'customs', uid: 'm-1', version: 4, by: null });
+    // No identity (no version): validated as usual, and refused.
+    es.send({ kind: 'upsert', map: 'customs', marker: { uid: 'm-1' }, by: null });
+    expect(asked).toEqual([['m-1', 2], ['m-1', 3], ['m-1', 2], ['m-1', 4]]);
+    expect(changes.map((c) => (c.kind === 'upsert' ? c.marker.version : c.version))).toEqual([3, 4]);
+    expect(warn).toHaveBeenCalledTimes(1);
+  });
+
   it('opens a new stream after the browser gave up on one, backing off', () => {
     vi.useFakeTimers();
     const states: LiveState[] = [];

@@ -42,7 +42,30 @@ export function parseMarkerChange(value: unknown): MarkerChange | null {
  * or a new one is opened when the browser gave up) and 'off' once disposed. Changes missed
  * while reconnecting are not replayed: on a 'connected' after 'reconnecting', reload the list.
  */
-export function subscribeMarkerChanges(map: string, onChange: (change: MarkerChange) => void, onState?: (state: LiveState) => void): () => void {
+export interface SubscribeOptions {
+  /**
+   * Asked with the uid and version an event carries before the event is validated: true drops
+   * it (an echo of the page's own write, which is most events on an admin's page).
+   */
+  skip?(uid: string, version: number): boolean;
+}
+
+/** The uid and version an event names, read without validating the rest; null when it names none. */
+export function eventIdentity(value: unknown): { uid: string; version: number } | null {
+  if (!value || typeof value !== 'object') return null;
+  const v = value as { kind?: unknown; uid?: unknown; version?: unknown; marker?: { uid?: unknown; version?: unknown } | null };
+  const source = v.kind === 'upsert' ? v.marker : v.kind === 'remove' ? v : null;
+  if (!source || typeof source !== 'object') return null;
+  const { uid, version } = source;
+  return typeof uid === 'string' && typeof version === 'number' && Number.isInteger(version) ? { uid, version } : null;
+}
+
+export function subscribeMarkerChanges(
+  map: string,
+  onChange: (change: MarkerChange) => void,
+  onState?: (state: LiveState) => void,
+  options: SubscribeOptions = {},
+): () => void {
   let state: LiveState | null = null;
   const report = (next: LiveState) => {
     if (next === state) return;
@@ -70,6 +93,8 @@ export function subscribeMarkerChanges(map: string, onChange: (change: MarkerCha
       console.warn('live: ignoring a marker event that is not JSON', event.data);
       return;
     }
+    const identity = options.skip ? eventIdentity(data) : null;
+    if (identity && options.skip?.(identity.uid, identity.version)) return;
     const change = parseMarkerChange(data);
     if (!change) {
       console.warn('live: ignoring a marker event of an unknown shape', data);

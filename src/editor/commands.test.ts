@@ -248,6 +248,18 @@ describe('live changes', () => {
     expect(commands.getState().conflict).toBeNull();
   });
 
+  it('knows the versions it wrote or received, so their echoes can be dropped unread', async () => {
+    const { commands } = setup([marker('m1')]);
+    expect(commands.knowsVersion('m1', 2)).toBe(false);
+    await commands.moveMarker('m1', { x: 9, y: 9 });
+    expect(commands.knowsVersion('m1', 2)).toBe(true);
+    expect(commands.knowsVersion('m1', 1)).toBe(true);
+    expect(commands.knowsVersion('m1', 3)).toBe(false);
+    expect(await commands.applyRemote({ kind: 'upsert', map: 'customs', marker: { ...marker('m1', { name: 'Remote' }), version: 3 }, by: 'bob' })).toBe('applied');
+    expect(commands.knowsVersion('m1', 3)).toBe(true);
+    expect(commands.knowsVersion('other', 1)).toBe(false);
+  });
+
   it('applies newer remote changes, never as undo steps, and ignores other maps', async () => {
     const { page, commands } = setup([marker('m1'), marker('m2')]);
     expect(await commands.applyRemote({ kind: 'upsert', map: 'customs', marker: { ...marker('m1', { name: 'Remote' }), version: 2 }, by: 'bob' })).toBe('applied');

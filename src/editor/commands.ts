@@ -32,7 +32,7 @@ import type { MapId } from '../domain/maps';
 import type { Marker } from '../domain/marker';
 import { round4 } from '../domain/transform';
 import { createHistory, type HistoryDirection } from './history';
-import { applyRemoteChange, changeUid, type MarkerChange, type MarkerSink, type RemoteOutcome } from './live';
+import { applyRemoteChange, changeUid, changeVersion, type MarkerChange, type MarkerSink, type RemoteOutcome } from './live';
 
 export type { MarkerChange, MarkerSink, RemoteOutcome };
 
@@ -173,6 +173,11 @@ export interface EditorCommands {
   loadHistory(uid: string): Promise<MarkerHistoryEntry[]>;
   /** A live change from the server (never recorded in undo). */
   applyRemote(change: MarkerChange): Promise<RemoteOutcome>;
+  /**
+   * True when this page already holds `version` (or newer) of `uid` from its own writes or
+   * an earlier event: the live event is an echo, dropped before it is even validated.
+   */
+  knowsVersion(uid: string, version: number): boolean;
   /** Records a shape change made by the slice as one undo step. */
   recordShapeStep(step: { label: EditorStepName; id: string; before: ShapeSnapshot | null; after: ShapeSnapshot | null }): void;
   setShapeStore(store: ShapeStore | null): void;
@@ -681,6 +686,9 @@ export function createEditorCommands(options: EditorCommandsOptions): EditorComm
         sink,
         knownVersion: async (id) => {
           const stored = versions.get(id);
+          // Our own change coming back: no need to ask the worker for its copy.
+          const version = changeVersion(event);
+          if (stored !== undefined && version !== undefined && version <= stored) return stored;
           const mine = (await sink.get(id))?.version;
           return stored === undefined ? (mine ?? null) : Math.max(stored, mine ?? 0);
         },
@@ -706,6 +714,11 @@ export function createEditorCommands(options: EditorCommandsOptions): EditorComm
         }
       }
       return outcome;
+    },
+
+    knowsVersion(uid, version) {
+      const known = versions.get(uid);
+      return known !== undefined && version <= known;
     },
 
     recordShapeStep(step) {

@@ -37,12 +37,13 @@ export function createPageEditorCommands(options: Omit<EditorCommandsOptions, 'a
  * `onState` hears the stream's state; after 'reconnecting' → 'connected' the wiring reloads the
  * marker list (changes missed meanwhile are not replayed). Answers the function that stops it.
  */
-export function connectLive(commands: Pick<EditorCommands, 'applyRemote'>, mapId: MapId, onState?: (state: LiveState) => void): () => void {
+export function connectLive(commands: Pick<EditorCommands, 'applyRemote' | 'knowsVersion'>, mapId: MapId, onState?: (state: LiveState) => void): () => void {
   return subscribeMarkerChanges(
     mapId,
     (change) => {
       commands.applyRemote(change).catch((error: unknown) => console.warn('raidmap: a live marker change could not be applied', error));
     },
     onState,
+    { skip: (uid, version) => commands.knowsVersion(uid, version) },
   );
 }

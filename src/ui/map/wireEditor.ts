@@ -199,7 +199,7 @@ export function wireEditor({ engine, sink, map, adminTools, resync }: WireEditor
       if (editor.copying) void copyMarkerTo(editor.copying, mapX, mapY);
       addRecordedPoint(mapX, mapY);
     }),
-    subscribeMarkerChanges(map.id, onRemote, onLiveState),
+    subscribeMarkerChanges(map.id, onRemote, onLiveState, { skip: (uid, version) => commands?.knowsVersion(uid, version) ?? false }),
   );
   engine.setGuides(commands ? pointGuides(map) : []);
 
