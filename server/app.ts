@@ -82,18 +82,22 @@ export function buildServer(options: BuildServerOptions): FastifyInstance {
     },
   });
 
-  const markerLists = new JsonCache((map) => repos.markers.listJsonByMap(map));
+  // A rebuild after writes runs in the background; only a failure nobody waited for is logged here.
+  const logRebuildError = (key: string, error: unknown) => app.log.error({ err: error, key }, 'cached list rebuild failed');
+  const markerLists = new JsonCache((map) => repos.markers.listJsonByMap(map), { onError: logRebuildError });
   const lists = new JsonCache(async (key) => {
     if (key === QUESTS_KEY) return JSON.stringify({ quests: await repos.quests.list() });
     if (key === ITEMS_KEY) return JSON.stringify({ items: await repos.items.list() });
     throw new Error(`no list named ${key}`);
-  });
+  }, { onError: logRebuildError });
   const stopListening = repos.markers.onChange((map) => markerLists.invalidate(map));
   const live = options.live ?? new MemoryLiveHub((error) => app.log.error({ err: error }, 'live listener failed'));
   const stopPublishing = repos.markers.onMarkerChange((change) => live.publish(markersChannel(change.map), change));
   app.addHook('onClose', async () => {
     stopListening();
     stopPublishing();
+    markerLists.dispose();
+    lists.dispose();
     if (!options.live) await live.close();
   });
   app.decorate('raidmap', { repos, markerLists, lists, live });

@@ -314,6 +314,9 @@ describe.each(testBackends())('accounts and permissions on $name', (backend) => 
       expect(marker.uid).toMatch(/^[0-9a-f-]{36}$/);
       expect(marker.version).toBe(1);
       expect(marker).toMatchObject({ name: 'Added', geometry: { x: 1, y: 2 } });
+      // The list is rebuilt in the background: a read 100 ms after a write has it (server/http/json-cache.ts).
+      const settle = () => new Promise((resolve) => setTimeout(resolve, 110));
+      await settle();
       let list = (await json('GET', '/api/be/markers/list?map=factory')).json() as { markers: Marker[] };
       expect(list.markers.some((m) => m.uid === marker.uid)).toBe(true);
       const updated = await json('POST', '/api/be/admin/marker/update', { ...marker, name: 'Changed' }, cookies.admin);
@@ -322,6 +325,7 @@ describe.each(testBackends())('accounts and permissions on $name', (backend) => 
       expect((await json('POST', '/api/be/admin/marker/add', { ...newMarker(), level: 'x' }, cookies.admin)).statusCode).toBe(400);
       expect((await json('DELETE', `/api/be/admin/marker/${marker.uid}`, undefined, cookies.admin)).statusCode).toBe(200);
       expect((await json('DELETE', `/api/be/admin/marker/${marker.uid}`, undefined, cookies.admin)).statusCode).toBe(404);
+      await settle();
       list = (await json('GET', '/api/be/markers/list?map=factory')).json() as { markers: Marker[] };
       expect(list.markers.some((m) => m.uid === marker.uid)).toBe(false);
     });
