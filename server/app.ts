@@ -11,7 +11,8 @@ import { createRepositories, type Db, type Repositories } from './db';
 import { errorHandler, sendError } from './http/errors';
 import { JsonCache } from './http/json-cache';
 import { registerStaticSite } from './http/static-site';
-import { MemoryLiveHub, markersChannel, type LiveHub } from './live/hub';
+import { bridgeMarkerEvents } from './live/bridge';
+import { MemoryLiveHub, type LiveHub } from './live/hub';
 import { liveRoutes } from './live/sse';
 import { ITEMS_KEY, QUESTS_KEY, cacheRoutes } from './routes/caches';
 import { adminRoutes } from './routes/admin';
@@ -43,7 +44,10 @@ export interface BuildServerOptions {
   logger?: FastifyServerOptions['logger'];
   /** Accounts: clock for sessions and rate limits (tests). */
   auth?: AuthOptions;
-  /** Live events (server/live/hub.ts). Default: an in-process hub, closed with the app. */
+  /**
+   * Live events (server/live/hub.ts). Default: an in-process hub, closed with the app. Several
+   * processes on PostgreSQL pass a PgLiveHub (server/live/create.ts) and close it themselves.
+   */
   live?: LiveHub;
   /** Ping interval of the live streams (tests). Default 25 s. */
   livePingMs?: number;
@@ -92,7 +96,8 @@ export function buildServer(options: BuildServerOptions): FastifyInstance {
   }, { onError: logRebuildError });
   const stopListening = repos.markers.onChange((map) => markerLists.invalidate(map));
   const live = options.live ?? new MemoryLiveHub((error) => app.log.error({ err: error }, 'live listener failed'));
-  const stopPublishing = repos.markers.onMarkerChange((change) => live.publish(markersChannel(change.map), change));
+  // Marker changes out to the live streams (and other processes); other processes' changes in to the caches.
+  const stopPublishing = bridgeMarkerEvents(repos.markers, live);
   app.addHook('onClose', async () => {
     stopListening();
     stopPublishing();

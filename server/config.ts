@@ -14,6 +14,8 @@ export interface ServerConfig {
   uploadsDir: string;
   /** `postgres://…` selects PostgreSQL; undefined selects the SQLite file `sqliteFile`. */
   databaseUrl?: string;
+  /** PostgreSQL only: the schema the site's tables live in (DATABASE_SCHEMA); default the role's search_path. */
+  databaseSchema?: string;
   sqliteFile: string;
   markersPerMap: number;
   seedMaps: MapId[];
@@ -71,6 +73,11 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, cwd = process.c
   if (databaseUrl !== undefined && !isPostgresUrl(databaseUrl)) {
     throw new ConfigError('DATABASE_URL', 'expected a postgres:// or postgresql:// URL (leave it unset for SQLite)');
   }
+  const databaseSchema = env.DATABASE_SCHEMA?.trim() || undefined;
+  if (databaseSchema !== undefined) {
+    if (databaseUrl === undefined) throw new ConfigError('DATABASE_SCHEMA', 'only applies to PostgreSQL: set DATABASE_URL too');
+    if (!/^[a-z_][a-z0-9_]{0,62}$/.test(databaseSchema)) throw new ConfigError('DATABASE_SCHEMA', `expected a lower-case identifier (a-z, 0-9, _), got "${databaseSchema}"`);
+  }
   return {
     port: positiveInt(env, 'PORT', 8080, 65535),
     host: env.HOST?.trim() || '127.0.0.1',
@@ -78,6 +85,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, cwd = process.c
     tilesDir: path.resolve(cwd, env.TILES_DIR?.trim() || path.join(dataDir, 'tiles')),
     uploadsDir: path.join(dataDir, 'uploads'),
     databaseUrl,
+    databaseSchema,
     sqliteFile: path.join(dataDir, 'raidmap.sqlite'),
     markersPerMap: positiveInt(env, 'MARKERS_PER_MAP', 320, 1_000_000),
     seedMaps: parseSeedMaps(env.SEED_MAPS),
