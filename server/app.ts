@@ -10,6 +10,18 @@ import { REPO_ROOT } from './config';
 import { createRepositories, type Db, type Repositories } from './db';
 import { errorHandler, sendError } from './http/errors';
 import { JsonCache } from './http/json-cache';
+import { Metrics, registerMetrics } from './http/metrics';
+import { registerRequestLog, requestLogServerOptions } from './http/request-log';
+import {
+  DEFAULT_CONNECTION_LIMITS,
+  capConnectionsPerAddress,
+  isLongLivedRoute,
+  registerLongLivedRoutes,
+  registerSecurityHeaders,
+  timeoutServerOptions,
+  type ConnectionLimits,
+  type SecurityOptions,
+} from './http/security';
 import { registerStaticSite } from './http/static-site';
 import { bridgeMarkerEvents } from './live/bridge';
 import { MemoryLiveHub, type LiveHub } from './live/hub';
@@ -22,6 +34,7 @@ import { healthRoutes, type TileProgress } from './routes/health';
 import { markerRoutes } from './routes/markers';
 import { questRoutes } from './routes/quests';
 import { userRoutes } from './routes/user';
+import { getTileStore } from './tiles/store';
 import { tilesPlugin } from './tiles/index';
 
 export interface BuildServerOptions {
@@ -51,6 +64,12 @@ export interface BuildServerOptions {
   live?: LiveHub;
   /** Ping interval of the live streams (tests). Default 25 s. */
   livePingMs?: number;
+  /** CSP extras: image origins (a CDN), who may frame overlay pages (server/http/security.ts). */
+  security?: SecurityOptions;
+  /** Time-outs and the per-address connection cap; each defaults to DEFAULT_CONNECTION_LIMITS. */
+  limits?: Partial<ConnectionLimits>;
+  /** Bearer token that may read GET /api/be/metrics besides admins (METRICS_TOKEN). */
+  metricsToken?: string;
 }
 
 /** What later routes (admin, auth) need from the app: the repositories and the list caches. */
@@ -75,11 +94,16 @@ export function buildServer(options: BuildServerOptions): FastifyInstance {
   const assetsDir = options.assetsDir ?? path.join(REPO_ROOT, 'assets');
   const distDir = options.distDir ?? path.join(REPO_ROOT, 'dist');
   const tileProgress = options.tileProgress ?? (() => ({ ready: true, done: 0, total: 0 }));
+  const limits: ConnectionLimits = { ...DEFAULT_CONNECTION_LIMITS, ...options.limits };
 
   const app = Fastify({
     logger: options.logger ?? false,
     // Marker uids, map ids and tile addresses are short; anything longer is a bad request.
     routerOptions: { maxParamLength: 200 },
+    // Header, request, keep-alive and inactivity time-outs (docs/SERVER.md "Time-outs").
+    ...timeoutServerOptions(limits),
+    // Request ids (an incoming X-Request-Id when sane) and one access-log line per request.
+    ...requestLogServerOptions(),
     // Malformed URLs and the like get the same `{ error, message }` shape as everything else.
     frameworkErrors: (error, _request, reply) => {
       sendError(reply, error.statusCode && error.statusCode >= 400 && error.statusCode < 500 ? error.statusCode : 400, error.message);
@@ -107,7 +131,29 @@ export function buildServer(options: BuildServerOptions): FastifyInstance {
   });
   app.decorate('raidmap', { repos, markerLists, lists, live });
 
+  const refusedAt = new Map<string, number>();
+  const connections = capConnectionsPerAddress(app.server, limits.maxConnectionsPerAddress, (key) => {
+    // One line per address a minute, however many sockets it opens.
+    const now = Date.now();
+    if ((refusedAt.get(key) ?? 0) > now - 60_000) return;
+    if (refusedAt.size > 10_000) refusedAt.clear();
+    refusedAt.set(key, now);
+    app.log.warn({ address: key, cap: limits.maxConnectionsPerAddress }, 'too many open connections from one address: closing the new ones');
+  });
+
   app.setErrorHandler(errorHandler);
+  // First, so its headers reach every route and the not-found handler (the SPA fallback).
+  registerSecurityHeaders(app, options.security);
+  registerLongLivedRoutes(app);
+  registerRequestLog(app);
+  const metrics = new Metrics(isLongLivedRoute);
+  metrics.gauge('raidmap_http_open_connections', 'Open client connections (sockets).', () => connections.open());
+  metrics.counter('raidmap_http_connections_refused_total', 'Connections closed at once for going over MAX_CONNECTIONS_PER_ADDRESS.', () => connections.refused());
+  if (options.tiles !== false && options.tilesDir) {
+    const tileStore = getTileStore({ assetsDir, tilesDir: options.tilesDir });
+    metrics.counter('raidmap_tile_renders_total', 'Metatiles rendered by this process (background build and on demand).', () => tileStore.renders);
+  }
+  registerMetrics(app, { metrics, token: options.metricsToken });
   app.register(fastifyCompress, { global: true, threshold: 1024 });
   app.register(healthRoutes, { tileProgress });
   app.register(markerRoutes, { markerLists });

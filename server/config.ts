@@ -5,6 +5,7 @@
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { MAP_IDS, isMapId, type MapId } from '../src/domain/maps';
+import { DEFAULT_CONNECTION_LIMITS, cdnOrigin, parseFrameAncestors, type ConnectionLimits, type SecurityOptions } from './http/security';
 
 export interface ServerConfig {
   port: number;
@@ -24,7 +25,18 @@ export interface ServerConfig {
   /** Project folders (defaults relative to the repository root). */
   distDir: string;
   assetsDir: string;
+  /** Time-outs and the per-address connection cap (server/http/security.ts). */
+  limits: ConnectionLimits;
+  /** CSP extras: the CDN origin of VITE_CDN_BASE, OVERLAY_FRAME_ANCESTORS. */
+  security: Required<SecurityOptions>;
+  /** Pino level of the server's log (LOG_LEVEL; LOG_REQUESTS=1 means info). */
+  logLevel: LogLevel;
+  /** Bearer token that may read GET /api/be/metrics besides admins (METRICS_TOKEN). */
+  metricsToken?: string;
 }
+
+export const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
+export type LogLevel = (typeof LOG_LEVELS)[number];
 
 export class ConfigError extends Error {
   constructor(variable: string, problem: string) {
@@ -63,6 +75,57 @@ export function parseFlag(env: NodeJS.ProcessEnv, name: string, fallback: boolea
   throw new ConfigError(name, `expected 1 or 0 (on/off), got "${env[name]}"`);
 }
 
+/** Time-outs and the connection cap from the environment; headers ≤ request when both are on. */
+export function parseLimits(env: NodeJS.ProcessEnv): ConnectionLimits {
+  const d = DEFAULT_CONNECTION_LIMITS;
+  const limits: ConnectionLimits = {
+    headersTimeoutMs: positiveInt(env, 'HEADERS_TIMEOUT_MS', d.headersTimeoutMs, 3_600_000),
+    requestTimeoutMs: positiveInt(env, 'REQUEST_TIMEOUT_MS', d.requestTimeoutMs, 3_600_000),
+    keepAliveTimeoutMs: positiveInt(env, 'KEEP_ALIVE_TIMEOUT_MS', d.keepAliveTimeoutMs, 3_600_000),
+    connectionTimeoutMs: positiveInt(env, 'CONNECTION_TIMEOUT_MS', d.connectionTimeoutMs, 3_600_000),
+    checkIntervalMs: d.checkIntervalMs,
+    maxConnectionsPerAddress: positiveInt(env, 'MAX_CONNECTIONS_PER_ADDRESS', d.maxConnectionsPerAddress, 1_000_000),
+  };
+  if (limits.keepAliveTimeoutMs === 0) throw new ConfigError('KEEP_ALIVE_TIMEOUT_MS', 'must be at least 1 (Fastify reads 0 as its 72 s default)');
+  if (limits.headersTimeoutMs > 0 && limits.requestTimeoutMs > 0 && limits.headersTimeoutMs > limits.requestTimeoutMs) {
+    throw new ConfigError('HEADERS_TIMEOUT_MS', `must not exceed REQUEST_TIMEOUT_MS (${limits.requestTimeoutMs})`);
+  }
+  return limits;
+}
+
+export function parseSecurity(env: NodeJS.ProcessEnv): Required<SecurityOptions> {
+  const wrap = <T>(name: string, parse: () => T): T => {
+    try {
+      return parse();
+    } catch (error) {
+      throw new ConfigError(name, (error as Error).message);
+    }
+  };
+  const cdn = wrap('VITE_CDN_BASE', () => cdnOrigin(env.VITE_CDN_BASE));
+  return {
+    imgOrigins: cdn ? [cdn] : [],
+    overlayFrameAncestors: wrap('OVERLAY_FRAME_ANCESTORS', () => parseFrameAncestors(env.OVERLAY_FRAME_ANCESTORS)),
+  };
+}
+
+/** LOG_LEVEL (default warn); the older LOG_REQUESTS=1 is info. */
+export function parseLogLevel(env: NodeJS.ProcessEnv): LogLevel {
+  const raw = env.LOG_LEVEL?.trim().toLowerCase();
+  if (raw === undefined || raw === '') return parseFlag(env, 'LOG_REQUESTS', false) ? 'info' : 'warn';
+  if (!(LOG_LEVELS as readonly string[]).includes(raw)) throw new ConfigError('LOG_LEVEL', `expected one of ${LOG_LEVELS.join(', ')}, got "${env.LOG_LEVEL}"`);
+  return raw as LogLevel;
+}
+
+/** METRICS_TOKEN: unset or empty for none; otherwise 32 to 256 visible ASCII characters. */
+export function parseMetricsToken(env: NodeJS.ProcessEnv): string | undefined {
+  const raw = env.METRICS_TOKEN?.trim();
+  if (raw === undefined || raw === '') return undefined;
+  if (!/^[\x21-\x7e]{32,256}$/.test(raw)) {
+    throw new ConfigError('METRICS_TOKEN', 'expected 32 to 256 visible ASCII characters without spaces (e.g. `openssl rand -hex 32`)');
+  }
+  return raw;
+}
+
 export function isPostgresUrl(url: string): boolean {
   return /^postgres(ql)?:\/\//i.test(url);
 }
@@ -92,5 +155,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, cwd = process.c
     demoAccounts: parseFlag(env, 'DEMO_ACCOUNTS', true),
     distDir: path.resolve(cwd, env.DIST_DIR?.trim() || path.join(REPO_ROOT, 'dist')),
     assetsDir: path.join(REPO_ROOT, 'assets'),
+    limits: parseLimits(env),
+    security: parseSecurity(env),
+    logLevel: parseLogLevel(env),
+    metricsToken: parseMetricsToken(env),
   };
 }

@@ -47,7 +47,11 @@ async function main(): Promise<void> {
     tilesDir: config.tilesDir,
     tileProgress: () => progress,
     live,
-    logger: process.env.LOG_REQUESTS === '1' ? { level: 'info' } : { level: 'warn' },
+    limits: config.limits,
+    security: config.security,
+    metricsToken: config.metricsToken,
+    // JSON lines on stdout; each request's lines carry its reqId (docs/SERVER.md "Logs and metrics").
+    logger: { level: config.logLevel },
   });
 
   let closing = false;
