@@ -19,8 +19,12 @@ import { MAPS, type MapDefinition } from '../../src/domain/maps';
 import { MIN_TILE_Z, PREBUILT_MAX_Z, TILE_SIZE, maxTileZ, tileScale, type TileManifest } from '../../src/domain/tiles';
 import sharp from 'sharp';
 import { TileCacheIndex } from './cache-index';
+import { DEFAULT_TILE_CACHE_MAX_MB } from './settings';
+
+export { DEFAULT_TILE_CACHE_MAX_MB } from './settings';
 import { encodeTile, renderRegion } from './render';
 import { normalizeLayer } from './normalize';
+import { readAll, renderOnce } from './render-lock';
 import { generateSampleSvg } from './sample-map';
 import { layerSvg, parseSvg, type LayerSvg, type SvgElement } from './svg-doc';
 import { METATILE, isTileInRange, levelPixelSize, metatileOf, tilePixelRect, type Metatile, type TileAddress } from './tile-math';
@@ -45,8 +49,6 @@ export interface TileCacheOptions {
   maxBytes: number;
 }
 
-/** Default budget of the on-demand tile cache, in MiB (TILE_CACHE_MAX_MB). */
-export const DEFAULT_TILE_CACHE_MAX_MB = 2048;
 /** An eviction deletes down to this share of the budget, so it does not run on every render. */
 const LOW_WATER = 0.9;
 
@@ -424,12 +426,34 @@ export class TileStore {
     let job = this.inFlight.get(key);
     if (!job) {
       if (onDemand) this.counts.onDemandRenders++;
-      job = this.doRenderMetatile(source, layerId, meta).finally(() => this.inFlight.delete(key));
+      // Another server process on this tile folder may be rendering it: wait and read its tiles (render-lock.ts).
+      job = renderOnce(this.metatileLockFile(source, layerId, meta), {
+        reuse: () => this.readMetatile(source, layerId, meta),
+        render: () => this.doRenderMetatile(source, layerId, meta),
+      }).finally(() => this.inFlight.delete(key));
       this.inFlight.set(key, job);
       // Over the budget after writing: delete the least recently used on-demand tiles.
       job.then(() => this.evictIfNeeded(), () => undefined);
     }
     return job;
+  }
+
+  /** The lock file of a metatile's render (render-lock.ts), beside its version's tiles. */
+  private metatileLockFile(source: TileSource, layerId: string, meta: Metatile): string {
+    return path.join(this.versionDir(source.map.id, source.version), '.locks', `${layerId}-${meta.z}-${meta.mx}-${meta.my}.lock`);
+  }
+
+  /** A metatile's tiles as another process left them on disk, or undefined while any is missing. */
+  private async readMetatile(source: TileSource, layerId: string, meta: Metatile): Promise<Map<string, Buffer> | undefined> {
+    const files = meta.tiles.map((t) => this.tileFile(source.map.id, source.version, layerId, t));
+    const bodies = await readAll(files);
+    if (!bodies) return undefined;
+    const out = new Map<string, Buffer>();
+    meta.tiles.forEach((t, i) => {
+      this.used(files[i], t, bodies[i].length);
+      out.set(`${t.x}/${t.y}`, bodies[i]);
+    });
+    return out;
   }
 
   /**
