@@ -6,7 +6,7 @@ import path from 'node:path';
 import fastifyCompress from '@fastify/compress';
 import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
 import { registerAuth, type AuthOptions } from './auth';
-import { REPO_ROOT } from './config';
+import { REPO_ROOT, type TrustProxy } from './config';
 import { createRepositories, type Db, type Repositories } from './db';
 import { errorHandler, sendError } from './http/errors';
 import { JsonCache } from './http/json-cache';
@@ -40,6 +40,12 @@ import { tilesPlugin } from './tiles/index';
 export interface BuildServerOptions {
   /** An opened, migrated database (see openDatabase / migrateToLatest in server/db). */
   db: Db;
+  /**
+   * Reverse proxies whose X-Forwarded-For / -Proto / -Host are believed (TRUST_PROXY,
+   * server/config.ts), so `request.ip` — what every per-address limit counts — is the client's.
+   * Default: none.
+   */
+  trustProxy?: TrustProxy;
   /** Default: repositories over `db`. */
   repos?: Repositories;
   /** `$DATA_DIR/uploads`, served at /uploads/. Created when missing. */
@@ -98,6 +104,7 @@ export function buildServer(options: BuildServerOptions): FastifyInstance {
 
   const app = Fastify({
     logger: options.logger ?? false,
+    trustProxy: options.trustProxy ?? false,
     // Marker uids, map ids and tile addresses are short; anything longer is a bad request.
     routerOptions: { maxParamLength: 200 },
     // Header, request, keep-alive and inactivity time-outs (docs/SERVER.md "Time-outs").

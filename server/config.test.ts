@@ -1,7 +1,7 @@
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { MAP_IDS } from '../src/domain/maps';
-import { ConfigError, loadConfig, parseSeedMaps } from './config';
+import { ConfigError, loadConfig, parseSeedMaps, parseTrustProxy } from './config';
 import { DEFAULT_CONNECTION_LIMITS } from './http/security';
 
 describe('loadConfig', () => {
@@ -102,6 +102,15 @@ describe('loadConfig', () => {
     for (const [env, message] of bad) {
       expect(() => loadConfig(env), JSON.stringify(env)).toThrow(ConfigError);
       expect(() => loadConfig(env), JSON.stringify(env)).toThrow(message);
+    }
+  });
+
+  it('trusts no proxy by default, and only the proxies TRUST_PROXY names', () => {
+    expect(loadConfig({}).trustProxy).toBe(false);
+    expect(parseTrustProxy({ TRUST_PROXY: ' 127.0.0.1, 10.0.0.0/8 ,::1, fd00::/8, loopback ' })).toEqual(['127.0.0.1', '10.0.0.0/8', '::1', 'fd00::/8', 'loopback']);
+    for (const bad of ['true', '*', '2', '10.0.0.0/33', 'fd00::/129', '10.0.0.0/8/1', 'proxy.example', '1.2.3']) {
+      expect(() => loadConfig({ TRUST_PROXY: bad }), bad).toThrow(ConfigError);
+      expect(() => loadConfig({ TRUST_PROXY: bad }), bad).toThrow(/TRUST_PROXY/);
     }
   });
 });

@@ -2,6 +2,7 @@
  * Server settings read from the environment (see docs/SERVER.md). Parsing is pure: it takes
  * the environment as an argument and throws a ConfigError naming the bad variable.
  */
+import { isIP } from 'node:net';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { MAP_IDS, isMapId, type MapId } from '../src/domain/maps';
@@ -33,7 +34,12 @@ export interface ServerConfig {
   logLevel: LogLevel;
   /** Bearer token that may read GET /api/be/metrics besides admins (METRICS_TOKEN). */
   metricsToken?: string;
+  /** The reverse proxies whose X-Forwarded-* headers are believed (TRUST_PROXY); false: none. */
+  trustProxy: TrustProxy;
 }
+
+/** Fastify's `trustProxy`: proxy addresses, CIDR ranges and proxy-addr names, or none. */
+export type TrustProxy = string[] | false;
 
 export const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
 export type LogLevel = (typeof LOG_LEVELS)[number];
@@ -126,6 +132,29 @@ export function parseMetricsToken(env: NodeJS.ProcessEnv): string | undefined {
   return raw;
 }
 
+const PROXY_NAMES = ['loopback', 'linklocal', 'uniquelocal'];
+
+/**
+ * TRUST_PROXY: who may tell the server the client's address (X-Forwarded-For, -Proto, -Host):
+ * comma-separated proxy addresses or CIDR ranges (`10.0.0.0/8`) or the names loopback,
+ * linklocal, uniquelocal. Unset: nobody, the socket's address is the client's. Never
+ * "everyone" (nor a hop count): any client could then pick its own address and escape every
+ * per-address limit.
+ */
+export function parseTrustProxy(env: NodeJS.ProcessEnv): TrustProxy {
+  const raw = env.TRUST_PROXY?.trim();
+  if (raw === undefined || raw === '') return false;
+  const entries = raw.split(',').map((entry) => entry.trim()).filter(Boolean);
+  for (const entry of entries) {
+    const [address, prefix, extra] = entry.split('/');
+    const family = isIP(address);
+    const bits = family === 4 ? 32 : 128;
+    const ok = PROXY_NAMES.includes(entry) || (family !== 0 && extra === undefined && (prefix === undefined || (/^\d{1,3}$/.test(prefix) && Number(prefix) <= bits)));
+    if (!ok) throw new ConfigError('TRUST_PROXY', `expected proxy addresses or CIDR ranges (10.0.0.0/8), loopback, linklocal or uniquelocal; got "${entry}"`);
+  }
+  return entries;
+}
+
 export function isPostgresUrl(url: string): boolean {
   return /^postgres(ql)?:\/\//i.test(url);
 }
@@ -159,5 +188,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, cwd = process.c
     security: parseSecurity(env),
     logLevel: parseLogLevel(env),
     metricsToken: parseMetricsToken(env),
+    trustProxy: parseTrustProxy(env),
   };
 }

@@ -50,6 +50,7 @@ async function main(): Promise<void> {
     limits: config.limits,
     security: config.security,
     metricsToken: config.metricsToken,
+    trustProxy: config.trustProxy,
     // JSON lines on stdout; each request's lines carry its reqId (docs/SERVER.md "Logs and metrics").
     logger: { level: config.logLevel },
   });

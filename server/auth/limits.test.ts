@@ -209,6 +209,29 @@ describe.each(sharedBackends())('sign-in and sign-up limits on $name', (backend)
       expect((await login('198.51.100.41', 'parallel', OWNER_PASSWORD)).statusCode).toBe(200);
     });
 
+    it('counts the client behind a trusted proxy (TRUST_PROXY), and believes no one else\'s X-Forwarded-For', async () => {
+      const viaProxy = buildServer({
+        db: firstDb,
+        repos,
+        uploadsDir: path.join(root, 'uploads'),
+        tiles: false,
+        distDir: path.join(root, 'dist'),
+        assetsDir: path.join(root, 'assets'),
+        trustProxy: ['10.0.0.1'],
+        auth: { now: () => clock, sleep: async () => {}, limits: DEFAULT_AUTH_LIMITS },
+      });
+      apps.push(viaProxy);
+      const through = (remoteAddress: string, client: string, password: string) =>
+        viaProxy.inject({ method: 'POST', url: '/api/be/auth/login', remoteAddress, headers: { 'content-type': 'application/json', 'x-forwarded-for': client }, payload: { name: 'owner', password } });
+      // Two clients behind one proxy: the failing one is refused, the other signs in.
+      for (let i = 0; i < 5; i++) expect((await through('10.0.0.1', '198.51.100.110', `guess-${i}`)).statusCode).toBe(401);
+      expect((await through('10.0.0.1', '198.51.100.110', OWNER_PASSWORD)).statusCode).toBe(429);
+      expect((await through('10.0.0.1', '198.51.100.111', OWNER_PASSWORD)).statusCode).toBe(200);
+      // A client that is not the proxy cannot pick its address with the header.
+      for (let i = 0; i < 5; i++) expect((await through('198.51.100.112', `192.0.2.${i + 10}`, `guess-${i}`)).statusCode).toBe(401);
+      expect((await through('198.51.100.112', '192.0.2.99', OWNER_PASSWORD)).statusCode).toBe(429);
+    });
+
     it('counts an IPv6 client by its /64, so rotating addresses inside it does not help', async () => {
       for (let i = 0; i < 5; i++) expect((await login(`2001:db8:5:6::${i + 1}`, 'owner', `guess-${i}`)).statusCode).toBe(401);
       expect((await login('2001:db8:5:6::99', 'owner', OWNER_PASSWORD)).statusCode).toBe(429);
