@@ -58,6 +58,8 @@ export interface BuildServerOptions {
   tilesDir?: string;
   /** Serve /tiles (default true). */
   tiles?: boolean;
+  /** The on-demand tile cache's budget and the per-address render limit (TILE_CACHE_MAX_MB, TILE_RENDERS_PER_MINUTE). */
+  tileCache?: { maxBytes?: number; rendersPerMinute?: number };
   /** Progress of the background tile build, for /api/be/health. Default: ready. */
   tileProgress?: () => TileProgress;
   logger?: FastifyServerOptions['logger'];
@@ -159,6 +161,9 @@ export function buildServer(options: BuildServerOptions): FastifyInstance {
   if (options.tiles !== false && options.tilesDir) {
     const tileStore = getTileStore({ assetsDir, tilesDir: options.tilesDir });
     metrics.counter('raidmap_tile_renders_total', 'Metatiles rendered by this process (background build and on demand).', () => tileStore.renders);
+    metrics.gauge('raidmap_tile_cache_bytes', 'Bytes of on-demand tiles on disk known to this process (budget: TILE_CACHE_MAX_MB).', () => tileStore.stats().cacheBytes);
+    metrics.counter('raidmap_tile_cache_evicted_total', 'On-demand tiles deleted to stay within TILE_CACHE_MAX_MB.', () => tileStore.stats().evictedFiles);
+    metrics.counter('raidmap_tile_renders_refused_total', 'Uncached tile renders refused to an address over TILE_RENDERS_PER_MINUTE (a parent tile or 429 sent instead).', () => tileStore.stats().refusedRenders);
   }
   registerMetrics(app, { metrics, token: options.metricsToken });
   app.register(fastifyCompress, { global: true, threshold: 1024 });
@@ -174,7 +179,12 @@ export function buildServer(options: BuildServerOptions): FastifyInstance {
   app.register(liveRoutes, { hub: live, pingMs: options.livePingMs });
   if (options.tiles !== false) {
     if (!options.tilesDir) throw new Error('buildServer: tilesDir is required unless tiles is false');
-    app.register(tilesPlugin, { assetsDir, tilesDir: options.tilesDir });
+    app.register(tilesPlugin, {
+      assetsDir,
+      tilesDir: options.tilesDir,
+      cache: { maxBytes: options.tileCache?.maxBytes },
+      renderLimit: options.tileCache?.rendersPerMinute !== undefined ? { perMinute: options.tileCache.rendersPerMinute } : undefined,
+    });
   }
   registerStaticSite(app, { distDir, iconsDir: path.join(assetsDir, 'icons'), uploadsDir: options.uploadsDir });
   return app;

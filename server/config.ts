@@ -6,6 +6,8 @@ import { isIP } from 'node:net';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { MAP_IDS, isMapId, type MapId } from '../src/domain/maps';
+import { DEFAULT_TILE_CACHE_MAX_MB, DEFAULT_TILE_RENDERS_PER_MINUTE } from './tiles/settings';
+import { DEFAULT_UPLOAD_RETENTION_HOURS } from './uploads/sweeper';
 import { DEFAULT_CONNECTION_LIMITS, cdnOrigin, parseFrameAncestors, type ConnectionLimits, type SecurityOptions } from './http/security';
 
 export interface ServerConfig {
@@ -23,6 +25,13 @@ export interface ServerConfig {
   seedMaps: MapId[];
   /** Create the demo accounts visitor / pro / admin (password `demo`) in an empty users table. Default on; `DEMO_ACCOUNTS=0` turns it off. */
   demoAccounts: boolean;
+  /**
+   * The on-demand tile cache's budget in bytes (TILE_CACHE_MAX_MB) and the uncached tile renders
+   * one address may start a minute (TILE_RENDERS_PER_MINUTE).
+   */
+  tileCache: { maxBytes: number; rendersPerMinute: number };
+  /** An uploaded image no marker uses is removed this long after its marker last changed (UPLOAD_RETENTION_HOURS). */
+  uploadRetentionMs: number;
   /** Project folders (defaults relative to the repository root). */
   distDir: string;
   assetsDir: string;
@@ -182,6 +191,11 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, cwd = process.c
     markersPerMap: positiveInt(env, 'MARKERS_PER_MAP', 320, 1_000_000),
     seedMaps: parseSeedMaps(env.SEED_MAPS),
     demoAccounts: parseFlag(env, 'DEMO_ACCOUNTS', true),
+    tileCache: {
+      maxBytes: positiveInt(env, 'TILE_CACHE_MAX_MB', DEFAULT_TILE_CACHE_MAX_MB, 16 * 1024 * 1024) * 1024 * 1024,
+      rendersPerMinute: positiveInt(env, 'TILE_RENDERS_PER_MINUTE', DEFAULT_TILE_RENDERS_PER_MINUTE, 100_000),
+    },
+    uploadRetentionMs: positiveInt(env, 'UPLOAD_RETENTION_HOURS', DEFAULT_UPLOAD_RETENTION_HOURS, 24 * 365) * 3_600_000,
     distDir: path.resolve(cwd, env.DIST_DIR?.trim() || path.join(REPO_ROOT, 'dist')),
     assetsDir: path.join(REPO_ROOT, 'assets'),
     limits: parseLimits(env),

@@ -14,6 +14,7 @@ import { createLiveHub, liveHubReady } from './live/create';
 import type { TileProgress } from './routes/health';
 import { seedIfEmpty } from './seed';
 import { disposeRenderPool, prepareAllTiles } from './tiles/index';
+import { startUploadSweeper } from './uploads/sweeper';
 
 async function main(): Promise<void> {
   const config = loadConfig();
@@ -46,6 +47,7 @@ async function main(): Promise<void> {
     assetsDir: config.assetsDir,
     tilesDir: config.tilesDir,
     tileProgress: () => progress,
+    tileCache: config.tileCache,
     live,
     limits: config.limits,
     security: config.security,
@@ -53,6 +55,15 @@ async function main(): Promise<void> {
     trustProxy: config.trustProxy,
     // JSON lines on stdout; each request's lines carry its reqId (docs/SERVER.md "Logs and metrics").
     logger: { level: config.logLevel },
+  });
+
+  // Uploaded images no marker uses, once the editor's undo window has passed (docs/SERVER.md "Uploads").
+  const stopSweeper = startUploadSweeper({
+    db,
+    uploadsDir: config.uploadsDir,
+    windowMs: config.uploadRetentionMs,
+    onSweep: (result) => app.log.info({ removed: result.removed.length, waiting: result.waiting }, 'removed unused uploads'),
+    onError: (error) => app.log.error({ err: error }, 'upload sweep failed'),
   });
 
   let closing = false;
@@ -65,6 +76,7 @@ async function main(): Promise<void> {
     closing = true;
     console.log(`${signal}: closing`);
     tileBuild.abort();
+    await stopSweeper().catch(() => undefined);
     try {
       await app.close();
       // app.close() stopped the resvg children (tiles plugin); a build job may have started one since.

@@ -16,11 +16,12 @@
  */
 import type { FastifyPluginAsync, FastifyReply } from 'fastify';
 import { RenderLimiter } from './render-limit';
+import { DEFAULT_TILE_RENDERS_PER_MINUTE } from './settings';
 import { disposeRenderPool } from './render-pool';
 import { getTileStore, TILE_FORMAT, type TileCacheOptions } from './store';
 
-/** Default of TILE_RENDERS_PER_MINUTE: uncached metatile renders one address may start a minute. */
-export const DEFAULT_TILE_RENDERS_PER_MINUTE = 60;
+export { DEFAULT_TILE_RENDERS_PER_MINUTE } from './settings';
+
 
 export interface TilesPluginOptions {
   assetsDir: string;

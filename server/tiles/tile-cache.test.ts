@@ -9,6 +9,9 @@ import Fastify, { type FastifyInstance } from 'fastify';
 import sharp from 'sharp';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { MAPS } from '../../src/domain/maps';
+import { buildServer } from '../app';
+import { migrateToLatest } from '../db';
+import { testBackends } from '../testing/databases';
 import { PREBUILT_MAX_Z, type TileManifest } from '../../src/domain/tiles';
 import { disposeNormalizer } from './normalize';
 import { FALLBACK_CACHE_CONTROL, TILE_CACHE_CONTROL, tilesPlugin } from './plugin';
@@ -181,5 +184,38 @@ describe('per-address limit on uncached renders', () => {
     expect((await app.inject({ url: `/tiles/factory/${manifest.version}/main/4/x/1.webp` })).statusCode).toBe(400);
     expect((await app.inject({ url: `/tiles/factory/${manifest.version}/main/99/1/1.webp` })).statusCode).toBe(404);
     expect((await app.inject({ url: `/tiles/factory/${manifest.version}/nope/4/1/1.webp` })).statusCode).toBe(404);
+  });
+});
+
+describe('settings through buildServer', () => {
+  it('passes TILE_RENDERS_PER_MINUTE and TILE_CACHE_MAX_MB to the routes, and shows the figures in the metrics', async () => {
+    const db = await testBackends()[0].open();
+    await migrateToLatest(db);
+    const token = 't'.repeat(40);
+    const app = buildServer({
+      db,
+      uploadsDir: path.join(root, 'wired', 'uploads'),
+      distDir: path.join(root, 'wired', 'dist'),
+      assetsDir: path.join(root, 'wired', 'assets'),
+      tilesDir: path.join(root, 'wired', 'tiles'),
+      tileCache: { maxBytes: 0, rendersPerMinute: 0 },
+      metricsToken: token,
+    });
+    apps.push(app);
+    try {
+      const manifest = (await app.inject({ url: '/tiles/factory/manifest.json' })).json() as TileManifest;
+      const refused = await app.inject({ url: `/tiles/factory/${manifest.version}/main/4/1/1.webp` });
+      expect(refused.statusCode).toBe(429);
+      expect(refused.headers['retry-after']).toBe('60');
+      expect(getTileStore({ assetsDir: path.join(root, 'wired', 'assets'), tilesDir: path.join(root, 'wired', 'tiles') }).stats().cacheMaxBytes).toBe(0);
+      const metrics = await app.inject({ url: '/api/be/metrics', headers: { authorization: `Bearer ${token}` } });
+      expect(metrics.statusCode).toBe(200);
+      expect(metrics.body).toMatch(/^raidmap_tile_renders_refused_total 1$/m);
+      expect(metrics.body).toMatch(/^raidmap_tile_cache_bytes 0$/m);
+    } finally {
+      await app.close();
+      apps.splice(apps.indexOf(app), 1);
+      await db.close();
+    }
   });
 });
