@@ -148,6 +148,28 @@ describe('the account menu', () => {
     await bar.getByRole('button', { name: 'Sign in', exact: true }).waitFor();
     expect((await page.request.get(`${baseUrl()}/api/be/user`)).status()).toBe(401);
   });
+
+  test('creating an account: a common password is refused with why, a strong one signs in', async () => {
+    const { page, errors } = await browser.newPage();
+    // The weak password's 400 is logged by Chromium as a failed resource load.
+    errors.allow(/400/);
+    await openMap(page, 'customs');
+    const bar = page.getByRole('banner');
+    await bar.getByRole('button', { name: 'Sign in', exact: true }).click();
+    await page.getByRole('dialog', { name: 'Sign in' }).getByRole('button', { name: 'Create an account' }).click();
+    const dialog = page.getByRole('dialog', { name: 'Create account' });
+    await dialog.getByLabel('Name').fill('newcomer');
+    await dialog.getByLabel('Password').fill('password');
+    await dialog.getByRole('button', { name: 'Create account', exact: true }).click();
+    // The real server's zxcvbn verdict, shown in the page's words.
+    await expect.poll(() => dialog.getByRole('alert').textContent()).toBe('This password is too easy to guess. This is a heavily used password. Add more words that are less common.');
+    expect((await page.request.get(`${baseUrl()}/api/be/user`)).status()).toBe(401);
+
+    await dialog.getByLabel('Password').fill('violet kettle drum');
+    await dialog.getByRole('button', { name: 'Create account', exact: true }).click();
+    await dialog.waitFor({ state: 'detached' });
+    await bar.getByRole('button', { name: /^newcomer\b/ }).waitFor();
+  });
 });
 
 describe('a visitor', () => {

@@ -2,12 +2,15 @@
  * User management: `npm run user -- <command>`. Uses the server's settings (DATA_DIR,
  * DATABASE_URL) and migrates the database first.
  *
- *   add <name> [--admin] [--pro] [--password <password>]   (password read from stdin otherwise)
+ *   add <name> [--admin] [--pro] [--password <password>]   (password read from stdin otherwise;
+ *                                                          the sign-up rules apply: not guessable)
  *   grant-pro <name> | revoke-pro <name> | make-admin <name> | list
  */
 import readline from 'node:readline';
 import { z } from 'zod';
+import { passwordVerdictText } from '../src/domain/account';
 import { hashPassword } from '../server/auth/password';
+import { newPasswordVerdict } from '../server/auth/password-policy';
 import { ConfigError, loadConfig } from '../server/config';
 import { createRepositories, migrateToLatest, openDatabase, UserNameTakenError, type Repositories } from '../server/db';
 import { credentialsSchema } from '../server/routes/auth';
@@ -72,6 +75,9 @@ async function run(repos: Repositories, command: string, args: string[]): Promis
       const password = options.password ?? (await readPassword());
       const parsed = credentialsSchema.safeParse({ name: options.name, password });
       if (!parsed.success) throw new UsageError(parsed.error.issues[0]?.message ?? 'bad name or password');
+      // The same strength rule as sign-up (the demo accounts' "demo" is made by the seeding only).
+      const verdict = await newPasswordVerdict(password, options.name);
+      if (verdict) throw new UsageError(passwordVerdictText(verdict));
       try {
         const user = await repos.users.create({ name: options.name, passwordHash: await hashPassword(password), pro: options.pro, admin: options.admin });
         console.log(`added ${user.name}${user.admin ? ' (admin)' : ''}${user.pro ? ' (pro)' : ''}`);

@@ -6,12 +6,25 @@ import path from 'node:path';
 import fastifyCompress from '@fastify/compress';
 import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
 import { registerAuth, type AuthOptions } from './auth';
-import { REPO_ROOT } from './config';
+import { REPO_ROOT, type TrustProxy } from './config';
 import { createRepositories, type Db, type Repositories } from './db';
 import { errorHandler, sendError } from './http/errors';
 import { JsonCache } from './http/json-cache';
+import { Metrics, registerMetrics } from './http/metrics';
+import { registerRequestLog, requestLogServerOptions } from './http/request-log';
+import {
+  DEFAULT_CONNECTION_LIMITS,
+  capConnectionsPerAddress,
+  isLongLivedRoute,
+  registerLongLivedRoutes,
+  registerSecurityHeaders,
+  timeoutServerOptions,
+  type ConnectionLimits,
+  type SecurityOptions,
+} from './http/security';
 import { registerStaticSite } from './http/static-site';
-import { MemoryLiveHub, markersChannel, type LiveHub } from './live/hub';
+import { bridgeMarkerEvents } from './live/bridge';
+import { MemoryLiveHub, type LiveHub } from './live/hub';
 import { liveRoutes } from './live/sse';
 import { ITEMS_KEY, QUESTS_KEY, cacheRoutes } from './routes/caches';
 import { adminRoutes } from './routes/admin';
@@ -21,11 +34,18 @@ import { healthRoutes, type TileProgress } from './routes/health';
 import { markerRoutes } from './routes/markers';
 import { questRoutes } from './routes/quests';
 import { userRoutes } from './routes/user';
+import { getTileStore } from './tiles/store';
 import { tilesPlugin } from './tiles/index';
 
 export interface BuildServerOptions {
   /** An opened, migrated database (see openDatabase / migrateToLatest in server/db). */
   db: Db;
+  /**
+   * Reverse proxies whose X-Forwarded-For / -Proto / -Host are believed (TRUST_PROXY,
+   * server/config.ts), so `request.ip` — what every per-address limit counts — is the client's.
+   * Default: none.
+   */
+  trustProxy?: TrustProxy;
   /** Default: repositories over `db`. */
   repos?: Repositories;
   /** `$DATA_DIR/uploads`, served at /uploads/. Created when missing. */
@@ -38,15 +58,26 @@ export interface BuildServerOptions {
   tilesDir?: string;
   /** Serve /tiles (default true). */
   tiles?: boolean;
+  /** The on-demand tile cache's budget and the per-address render limit (TILE_CACHE_MAX_MB, TILE_RENDERS_PER_MINUTE). */
+  tileCache?: { maxBytes?: number; rendersPerMinute?: number };
   /** Progress of the background tile build, for /api/be/health. Default: ready. */
   tileProgress?: () => TileProgress;
   logger?: FastifyServerOptions['logger'];
   /** Accounts: clock for sessions and rate limits (tests). */
   auth?: AuthOptions;
-  /** Live events (server/live/hub.ts). Default: an in-process hub, closed with the app. */
+  /**
+   * Live events (server/live/hub.ts). Default: an in-process hub, closed with the app. Several
+   * processes on PostgreSQL pass a PgLiveHub (server/live/create.ts) and close it themselves.
+   */
   live?: LiveHub;
   /** Ping interval of the live streams (tests). Default 25 s. */
   livePingMs?: number;
+  /** CSP extras: image origins (a CDN), who may frame overlay pages (server/http/security.ts). */
+  security?: SecurityOptions;
+  /** Time-outs and the per-address connection cap; each defaults to DEFAULT_CONNECTION_LIMITS. */
+  limits?: Partial<ConnectionLimits>;
+  /** Bearer token that may read GET /api/be/metrics besides admins (METRICS_TOKEN). */
+  metricsToken?: string;
 }
 
 /** What later routes (admin, auth) need from the app: the repositories and the list caches. */
@@ -71,34 +102,70 @@ export function buildServer(options: BuildServerOptions): FastifyInstance {
   const assetsDir = options.assetsDir ?? path.join(REPO_ROOT, 'assets');
   const distDir = options.distDir ?? path.join(REPO_ROOT, 'dist');
   const tileProgress = options.tileProgress ?? (() => ({ ready: true, done: 0, total: 0 }));
+  const limits: ConnectionLimits = { ...DEFAULT_CONNECTION_LIMITS, ...options.limits };
 
   const app = Fastify({
     logger: options.logger ?? false,
+    trustProxy: options.trustProxy ?? false,
     // Marker uids, map ids and tile addresses are short; anything longer is a bad request.
     routerOptions: { maxParamLength: 200 },
+    // Header, request, keep-alive and inactivity time-outs (docs/SERVER.md "Time-outs").
+    ...timeoutServerOptions(limits),
+    // Request ids (an incoming X-Request-Id when sane) and one access-log line per request.
+    ...requestLogServerOptions(),
     // Malformed URLs and the like get the same `{ error, message }` shape as everything else.
     frameworkErrors: (error, _request, reply) => {
       sendError(reply, error.statusCode && error.statusCode >= 400 && error.statusCode < 500 ? error.statusCode : 400, error.message);
     },
   });
 
-  const markerLists = new JsonCache((map) => repos.markers.listJsonByMap(map));
+  // A rebuild after writes runs in the background; only a failure nobody waited for is logged here.
+  const logRebuildError = (key: string, error: unknown) => app.log.error({ err: error, key }, 'cached list rebuild failed');
+  const markerLists = new JsonCache((map) => repos.markers.listJsonByMap(map), { onError: logRebuildError });
   const lists = new JsonCache(async (key) => {
     if (key === QUESTS_KEY) return JSON.stringify({ quests: await repos.quests.list() });
     if (key === ITEMS_KEY) return JSON.stringify({ items: await repos.items.list() });
     throw new Error(`no list named ${key}`);
-  });
+  }, { onError: logRebuildError });
   const stopListening = repos.markers.onChange((map) => markerLists.invalidate(map));
   const live = options.live ?? new MemoryLiveHub((error) => app.log.error({ err: error }, 'live listener failed'));
-  const stopPublishing = repos.markers.onMarkerChange((change) => live.publish(markersChannel(change.map), change));
+  // Marker changes out to the live streams (and other processes); other processes' changes in to the caches.
+  const stopPublishing = bridgeMarkerEvents(repos.markers, live);
   app.addHook('onClose', async () => {
     stopListening();
     stopPublishing();
+    markerLists.dispose();
+    lists.dispose();
     if (!options.live) await live.close();
   });
   app.decorate('raidmap', { repos, markerLists, lists, live });
 
+  const refusedAt = new Map<string, number>();
+  const connections = capConnectionsPerAddress(app.server, limits.maxConnectionsPerAddress, (key) => {
+    // One line per address a minute, however many sockets it opens.
+    const now = Date.now();
+    if ((refusedAt.get(key) ?? 0) > now - 60_000) return;
+    if (refusedAt.size > 10_000) refusedAt.clear();
+    refusedAt.set(key, now);
+    app.log.warn({ address: key, cap: limits.maxConnectionsPerAddress }, 'too many open connections from one address: closing the new ones');
+  });
+
   app.setErrorHandler(errorHandler);
+  // First, so its headers reach every route and the not-found handler (the SPA fallback).
+  registerSecurityHeaders(app, options.security);
+  registerLongLivedRoutes(app);
+  registerRequestLog(app);
+  const metrics = new Metrics(isLongLivedRoute);
+  metrics.gauge('raidmap_http_open_connections', 'Open client connections (sockets).', () => connections.open());
+  metrics.counter('raidmap_http_connections_refused_total', 'Connections closed at once for going over MAX_CONNECTIONS_PER_ADDRESS.', () => connections.refused());
+  if (options.tiles !== false && options.tilesDir) {
+    const tileStore = getTileStore({ assetsDir, tilesDir: options.tilesDir });
+    metrics.counter('raidmap_tile_renders_total', 'Metatiles rendered by this process (background build and on demand).', () => tileStore.renders);
+    metrics.gauge('raidmap_tile_cache_bytes', 'Bytes of on-demand tiles on disk known to this process (budget: TILE_CACHE_MAX_MB).', () => tileStore.stats().cacheBytes);
+    metrics.counter('raidmap_tile_cache_evicted_total', 'On-demand tiles deleted to stay within TILE_CACHE_MAX_MB.', () => tileStore.stats().evictedFiles);
+    metrics.counter('raidmap_tile_renders_refused_total', 'Uncached tile renders refused to an address over TILE_RENDERS_PER_MINUTE (a parent tile or 429 sent instead).', () => tileStore.stats().refusedRenders);
+  }
+  registerMetrics(app, { metrics, token: options.metricsToken });
   app.register(fastifyCompress, { global: true, threshold: 1024 });
   app.register(healthRoutes, { tileProgress });
   app.register(markerRoutes, { markerLists });
@@ -112,7 +179,12 @@ export function buildServer(options: BuildServerOptions): FastifyInstance {
   app.register(liveRoutes, { hub: live, pingMs: options.livePingMs });
   if (options.tiles !== false) {
     if (!options.tilesDir) throw new Error('buildServer: tilesDir is required unless tiles is false');
-    app.register(tilesPlugin, { assetsDir, tilesDir: options.tilesDir });
+    app.register(tilesPlugin, {
+      assetsDir,
+      tilesDir: options.tilesDir,
+      cache: { maxBytes: options.tileCache?.maxBytes },
+      renderLimit: options.tileCache?.rendersPerMinute !== undefined ? { perMinute: options.tileCache.rendersPerMinute } : undefined,
+    });
   }
   registerStaticSite(app, { distDir, iconsDir: path.join(assetsDir, 'icons'), uploadsDir: options.uploadsDir });
   return app;

@@ -9,26 +9,34 @@ import { buildServer } from './app';
 import { createDemoAccounts } from './auth/demo';
 import { ConfigError, loadConfig } from './config';
 import { createRepositories, migrateToLatest, openDatabase } from './db';
+import { withStartupLock } from './db/startup-lock';
+import { createLiveHub, liveHubReady } from './live/create';
 import type { TileProgress } from './routes/health';
 import { seedIfEmpty } from './seed';
 import { disposeRenderPool, prepareAllTiles } from './tiles/index';
+import { startUploadSweeper } from './uploads/sweeper';
 
 async function main(): Promise<void> {
   const config = loadConfig();
-  const db = openDatabase({ databaseUrl: config.databaseUrl, sqliteFile: config.sqliteFile });
-  const where = config.databaseUrl ? 'PostgreSQL' : config.sqliteFile;
-  const migrations = await migrateToLatest(db);
-  if (migrations.length > 0) console.log(`database ${where}: applied ${migrations.map((m) => m.migrationName).join(', ')}`);
-
+  const db = openDatabase({ databaseUrl: config.databaseUrl, sqliteFile: config.sqliteFile, pgSchema: config.databaseSchema });
+  const where = config.databaseUrl ? `PostgreSQL${config.databaseSchema ? ` (schema ${config.databaseSchema})` : ''}` : config.sqliteFile;
   const repos = createRepositories(db);
-  const seed = await seedIfEmpty(db, repos, { maps: config.seedMaps, markersPerMap: config.markersPerMap, uploadsDir: config.uploadsDir });
-  if (seed.seeded) {
-    console.log(`seeded ${seed.markers} sample markers on ${config.seedMaps.length} map(s), ${seed.quests} quests, ${seed.items} items in ${seed.ms} ms`);
-  } else {
-    console.log(`database ${where} already has markers: not seeding`);
-  }
+  // Once per database, also when several processes start together (server/db/startup-lock.ts).
+  await withStartupLock(db, async () => {
+    const migrations = await migrateToLatest(db);
+    if (migrations.length > 0) console.log(`database ${where}: applied ${migrations.map((m) => m.migrationName).join(', ')}`);
+    const seed = await seedIfEmpty(db, repos, { maps: config.seedMaps, markersPerMap: config.markersPerMap, uploadsDir: config.uploadsDir });
+    if (seed.seeded) {
+      console.log(`seeded ${seed.markers} sample markers on ${config.seedMaps.length} map(s), ${seed.quests} quests, ${seed.items} items in ${seed.ms} ms`);
+    } else {
+      console.log(`database ${where} already has markers: not seeding`);
+    }
+    await createDemoAccounts(repos, { enabled: config.demoAccounts, nodeEnv: process.env.NODE_ENV });
+  });
 
-  await createDemoAccounts(repos, { enabled: config.demoAccounts, nodeEnv: process.env.NODE_ENV });
+  // Live events: across processes through LISTEN/NOTIFY on PostgreSQL (server/live/pg-hub.ts).
+  const live = createLiveHub({ databaseUrl: config.databaseUrl, schema: config.databaseSchema });
+  if (!(await liveHubReady(live, 15_000))) console.warn('live: not listening on PostgreSQL yet; changes from other server processes arrive once it does');
 
   const progress: TileProgress = { ready: false, done: 0, total: 0 };
   const app = buildServer({
@@ -39,7 +47,23 @@ async function main(): Promise<void> {
     assetsDir: config.assetsDir,
     tilesDir: config.tilesDir,
     tileProgress: () => progress,
-    logger: process.env.LOG_REQUESTS === '1' ? { level: 'info' } : { level: 'warn' },
+    tileCache: config.tileCache,
+    live,
+    limits: config.limits,
+    security: config.security,
+    metricsToken: config.metricsToken,
+    trustProxy: config.trustProxy,
+    // JSON lines on stdout; each request's lines carry its reqId (docs/SERVER.md "Logs and metrics").
+    logger: { level: config.logLevel },
+  });
+
+  // Uploaded images no marker uses, once the editor's undo window has passed (docs/SERVER.md "Uploads").
+  const stopSweeper = startUploadSweeper({
+    db,
+    uploadsDir: config.uploadsDir,
+    windowMs: config.uploadRetentionMs,
+    onSweep: (result) => app.log.info({ removed: result.removed.length, waiting: result.waiting }, 'removed unused uploads'),
+    onError: (error) => app.log.error({ err: error }, 'upload sweep failed'),
   });
 
   let closing = false;
@@ -52,10 +76,12 @@ async function main(): Promise<void> {
     closing = true;
     console.log(`${signal}: closing`);
     tileBuild.abort();
+    await stopSweeper().catch(() => undefined);
     try {
       await app.close();
       // app.close() stopped the resvg children (tiles plugin); a build job may have started one since.
       await disposeRenderPool();
+      await live.close();
       await db.close();
       process.exit(0);
     } catch (error) {

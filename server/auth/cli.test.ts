@@ -28,8 +28,8 @@ afterAll(() => {
 
 describe('npm run user (scripts/user.ts)', () => {
   it('adds users, grants and revokes pro, makes admins and lists them', async () => {
-    expect(cli(['add', 'alice', '--pro', '--password', 'alicepass1'])).toMatchObject({ code: 0 });
-    const bob = cli(['add', 'bob', '--admin'], 'bobpassword\n');
+    expect(cli(['add', 'alice', '--pro', '--password', 'amber-Otter-41'])).toMatchObject({ code: 0 });
+    const bob = cli(['add', 'bob', '--admin'], 'violet kettle drum\n');
     expect(bob.code, bob.err).toBe(0);
     expect(cli(['revoke-pro', 'alice']).code).toBe(0);
     expect(cli(['grant-pro', 'BOB']).code).toBe(0);
@@ -42,8 +42,8 @@ describe('npm run user (scripts/user.ts)', () => {
     const db = openDatabase({ sqliteFile: path.join(dataDir, 'raidmap.sqlite') });
     try {
       const users = createRepositories(db).users;
-      expect(await verifyPassword('bobpassword', (await users.getByName('bob'))!.passwordHash)).toBe(true);
-      expect(await verifyPassword('alicepass1', (await users.getByName('alice'))!.passwordHash)).toBe(true);
+      expect(await verifyPassword('violet kettle drum', (await users.getByName('bob'))!.passwordHash)).toBe(true);
+      expect(await verifyPassword('amber-Otter-41', (await users.getByName('alice'))!.passwordHash)).toBe(true);
     } finally {
       await db.close();
     }
@@ -51,9 +51,13 @@ describe('npm run user (scripts/user.ts)', () => {
 
   it('fails with a clear message and a non-zero exit for bad input', () => {
     for (const [args, pattern] of [
-      [['add', 'alice', '--password', 'another1'], /taken/],
-      [['add', 'x', '--password', 'another1'], /3 to 32/],
+      [['add', 'alice', '--password', 'quiet-Harbor-93'], /taken/],
+      [['add', 'x', '--password', 'quiet-Harbor-93'], /3 to 32/],
       [['add', 'carol', '--password', 'short'], /8 to 200/],
+      // The sign-up strength rule, with zxcvbn's reason: common passwords, the name itself.
+      [['add', 'carol', '--password', 'password'], /too easy to guess: This is a heavily used password/],
+      [['add', 'carol', '--password', '12345678'], /too easy to guess/],
+      [['add', 'carol', '--password', 'carol2024!'], /must not contain the account name/],
       [['add', 'carol'], /no password/],
       [['grant-pro', 'nobody'], /no user named "nobody"/],
       [['frobnicate'], /unknown command/],

@@ -12,7 +12,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { SIGNED_IN_COOKIE } from '../../src/domain/account';
 import type { Repositories, User } from '../db';
 import { sendError } from '../http/errors';
-import { RateLimiter } from './rate-limit';
+import { authLimitsFromEnv, RateLimiter, type AuthLimits } from './rate-limit';
 
 export const SESSION_COOKIE = 'raidmap_session';
 export const SESSION_TTL_MS = 30 * 24 * 60 * 60_000;
@@ -22,11 +22,21 @@ const RENEW_AFTER_MS = 60 * 60_000;
 export interface AuthOptions {
   /** Clock for sessions and rate limits (tests). Default Date.now. */
   now?: () => number;
+  /**
+   * Sign-in and sign-up limits (server/auth/rate-limit.ts). Default: from the environment
+   * (RATE_LIMIT_* and LOGIN_DELAY_*, docs/SERVER.md); what is given here replaces those.
+   */
+  limits?: Partial<AuthLimits>;
+  /** How a slowed-down answer waits (tests). Default: a timer. */
+  sleep?: (ms: number) => Promise<void>;
 }
 
 export interface AuthContext {
   now: () => number;
+  /** Counters in the database, shared by every server process on it. */
   limiter: RateLimiter;
+  limits: AuthLimits;
+  sleep: (ms: number) => Promise<void>;
   repos: Repositories;
 }
 
@@ -185,8 +195,10 @@ export async function csrfGuard(request: FastifyRequest, reply: FastifyReply): P
 /** Registers the cookie parser, the CSRF hook and the auth context on the root instance. */
 export function registerAuth(app: FastifyInstance, repos: Repositories, options: AuthOptions = {}): void {
   const now = options.now ?? Date.now;
+  const limits = { ...authLimitsFromEnv(process.env), ...options.limits };
+  const sleep = options.sleep ?? ((ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms)));
   app.register(fastifyCookie);
-  app.decorate('auth', { now, limiter: new RateLimiter(now), repos });
+  app.decorate('auth', { now, limiter: new RateLimiter(repos.rateLimits, now), limits, sleep, repos });
   app.decorateRequest('user', null);
   app.decorateRequest('sessionId', null);
   app.addHook('onRequest', csrfGuard);

@@ -2,6 +2,7 @@
 import { MarkerRepository } from './markers';
 import { QuestRepository } from './quests';
 import { ItemRepository } from './items';
+import { RateLimitRepository } from './rate-limits';
 import { SessionRepository } from './sessions';
 import { UserRepository } from './users';
 import type { Db } from './database';
@@ -16,6 +17,7 @@ export { QuestRepository, type Quest } from './quests';
 export { ItemRepository, type Item } from './items';
 export { UserRepository, UserNameTakenError, type User } from './users';
 export { SessionRepository, type Session } from './sessions';
+export { RateLimitRepository, type RateCount } from './rate-limits';
 
 export interface Repositories {
   markers: MarkerRepository;
@@ -23,8 +25,10 @@ export interface Repositories {
   items: ItemRepository;
   users: UserRepository;
   sessions: SessionRepository;
+  /** Rate-limit counters shared by every server process on this database. */
+  rateLimits: RateLimitRepository;
 }
 
 export function createRepositories(db: Db): Repositories {
-  return { markers: new MarkerRepository(db), quests: new QuestRepository(db), items: new ItemRepository(db), users: new UserRepository(db), sessions: new SessionRepository(db) };
+  return { markers: new MarkerRepository(db), quests: new QuestRepository(db), items: new ItemRepository(db), users: new UserRepository(db), sessions: new SessionRepository(db), rateLimits: new RateLimitRepository(db) };
 }

@@ -9,17 +9,25 @@
  */
 import { sql, type Insertable, type Kysely, type RawBuilder, type Selectable } from 'kysely';
 import type { Marker, MarkerImage } from '../../src/domain/marker';
+import { isMarkerField, passThroughIssue } from '../../src/domain/marker-bounds';
 import type { Db } from './database';
 import { HISTORY_LIMIT, lastHistoryVersion, readHistory, writeHistory, type HistoryEntry } from './marker-history';
 import type { Database, MarkersTable } from './schema';
 
 type MarkerRow = Selectable<MarkersTable>;
 
-/** Fields of the spec's Marker that have their own columns; anything else goes to `extra`. */
-const KNOWN_FIELDS = new Set([
-  'uid', 'map', 'category', 'subCategory', 'level', 'geometry', 'name', 'desc', 'imgs',
-  'name_l10n', 'desc_l10n', 'questUid', 'itemsUid', 'version',
-]);
+/**
+ * A marker the repository will not store: its pass-through fields are beyond the bounds
+ * (src/domain/marker-bounds.ts). Carries status 400, so a route that lets it through answers a
+ * client error naming the field, never a 500.
+ */
+export class MarkerBoundsError extends Error {
+  readonly statusCode = 400;
+  constructor(readonly field: string, message: string) {
+    super(`${field}: ${message}`);
+    this.name = 'MarkerBoundsError';
+  }
+}
 
 function parseJson<T>(text: string, fallback: T): T {
   try {
@@ -29,10 +37,23 @@ function parseJson<T>(text: string, fallback: T): T {
   }
 }
 
+/**
+ * The row of a marker. Fields of the spec's Marker have their own columns; anything else goes to
+ * `extra`, checked against the pass-through bounds first (an iterative walk: a deeply nested
+ * value is refused with MarkerBoundsError before JSON.stringify could overflow the stack).
+ */
 export function markerToRow(marker: Marker, now: string): Insertable<MarkersTable> {
   const extra: Record<string, unknown> = {};
+  let hasExtra = false;
   for (const [key, value] of Object.entries(marker)) {
-    if (!KNOWN_FIELDS.has(key) && value !== undefined) extra[key] = value;
+    if (!isMarkerField(key) && value !== undefined) {
+      extra[key] = value;
+      hasExtra = true;
+    }
+  }
+  if (hasExtra) {
+    const issue = passThroughIssue(extra);
+    if (issue) throw new MarkerBoundsError(issue.field, issue.message);
   }
   return {
     uid: marker.uid,
@@ -80,7 +101,7 @@ export function rowToMarker(row: MarkerRow): Marker {
 /** The stored pass-through fields of a marker (everything outside the spec's list and version). */
 function passThroughOf(marker: Marker): Record<string, unknown> {
   const extra: Record<string, unknown> = {};
-  for (const [key, value] of Object.entries(marker)) if (!KNOWN_FIELDS.has(key)) extra[key] = value;
+  for (const [key, value] of Object.entries(marker)) if (!isMarkerField(key)) extra[key] = value;
   return extra;
 }
 
@@ -145,6 +166,14 @@ export interface MarkerWriteOptions {
   expectedVersion?: number;
   /** The acting account's name, for the history row and the change event (`by`). */
   user?: string | null;
+}
+
+export interface MarkerUpdateOptions extends MarkerWriteOptions {
+  /**
+   * Runs inside the write's transaction with the stored marker before anything is written; it
+   * may throw (an HttpError, say) to refuse the update. Runs again when the write is retried.
+   */
+  check?: (current: Marker) => void;
 }
 
 type Conflict = { ok: false; conflict: true; current: Marker; notFound?: never };
@@ -389,10 +418,20 @@ export class MarkerRepository {
 
   /**
    * Replaces a marker's fields (keeps created_at and the stored pass-through fields the new
-   * marker leaves out); version + 1. See `modify` for `expectedVersion`.
+   * marker leaves out); version + 1. See `modify` for `expectedVersion`; `check` sees the stored
+   * marker first. The kept and the new pass-through fields together must be within bounds
+   * (MarkerBoundsError otherwise).
    */
-  async update(marker: Marker, options: MarkerWriteOptions = {}): Promise<MarkerUpdateResult> {
-    return this.modify(marker.uid, (current) => ({ ...passThroughOf(current), ...marker }), options);
+  async update(marker: Marker, options: MarkerUpdateOptions = {}): Promise<MarkerUpdateResult> {
+    const { check, ...writeOptions } = options;
+    return this.modify(
+      marker.uid,
+      (current) => {
+        check?.(current);
+        return { ...passThroughOf(current), ...marker };
+      },
+      writeOptions,
+    );
   }
 
   /** Deletes a marker, in one transaction with its history row. See `modify` for `expectedVersion`. */

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { JsonCache, etagFor, matchesIfNoneMatch, negotiateEncoding } from './json-cache';
+import { etagFor, matchesIfNoneMatch, negotiateEncoding } from './json-cache';
 import { distCacheControl, wantsSpaFallback } from './static-site';
 
 describe('negotiateEncoding', () => {
@@ -25,40 +25,7 @@ describe('ETags', () => {
   });
 });
 
-describe('JsonCache', () => {
-  it('loads a key once, shares the pending load, and reloads after invalidation', async () => {
-    let loads = 0;
-    const cache = new JsonCache(async (key) => JSON.stringify({ key, n: ++loads }));
-    const [a, b] = await Promise.all([cache.get('k'), cache.get('k')]);
-    expect(a).toBe(b);
-    expect(loads).toBe(1);
-    expect(JSON.parse(a.identity.toString())).toEqual({ key: 'k', n: 1 });
-    cache.invalidate('k');
-    const c = await cache.get('k');
-    expect(loads).toBe(2);
-    expect(c.hash).not.toBe(a.hash);
-  });
-
-  it('does not keep a failed load', async () => {
-    let fail = true;
-    const cache = new JsonCache(async () => {
-      if (fail) throw new Error('database down');
-      return '{}';
-    });
-    await expect(cache.get('k')).rejects.toThrow('database down');
-    fail = false;
-    await expect(cache.get('k')).resolves.toMatchObject({ identity: Buffer.from('{}') });
-  });
-
-  it('compresses each encoding once', async () => {
-    const cache = new JsonCache(async () => JSON.stringify({ text: 'x'.repeat(10_000) }));
-    const body = await cache.get('k');
-    const gz1 = await cache.encoded(body, 'gzip');
-    expect(await cache.encoded(body, 'gzip')).toBe(gz1);
-    expect(gz1.length).toBeLessThan(body.identity.length / 10);
-    expect(await cache.encoded(body, 'identity')).toBe(body.identity);
-  });
-});
+// JsonCache: server/http/json-cache.test.ts.
 
 describe('static site rules', () => {
   it('falls back to index.html only for extension-less GET/HEAD page routes', () => {

@@ -1,7 +1,21 @@
 /**
  * Serialised JSON responses kept in memory, one per key (a map id, 'quests', …): the body is
  * built once, hashed for a strong ETag, and compressed once per encoding (gzip, br) off the
- * main thread. Invalidating a key drops it; the next request loads it afresh.
+ * main thread (zlib's thread pool).
+ *
+ * Invalidations are coalesced and rebuilt off the request path (issue 9, defect 9):
+ *
+ *   write ─ invalidate(key) ─┐  (more writes: counted, no extra work)
+ *                            └─ delayMs later: one rebuild = load + hash + compress the
+ *                               encodings the old body was asked for ── publish
+ *   readers meanwhile ─ the previous body, compressed variants included (no waiting)
+ *   a reader more than maxStaleMs after the first unpublished write ─ waits for a rebuild
+ *                               that includes every write so far
+ *
+ * So a write acknowledged before a read by at least `maxStaleMs` (100 ms by default) is always
+ * in that read's body: the bound is a rule of the cache, not a race against the machine's speed.
+ * A body and its ETag always belong together; a stale body carries its own (old) ETag, so a
+ * client revalidating with it gets 304 until the new body is published, then 200.
  */
 import { createHash } from 'node:crypto';
 import { promisify } from 'node:util';
@@ -61,25 +75,85 @@ export function compress(body: Buffer, encoding: 'br' | 'gzip'): Promise<Buffer>
   });
 }
 
+export interface JsonCacheOptions {
+  /**
+   * How long after the first invalidation of an idle key its rebuild starts: the writes of a
+   * burst become one rebuild. Default 20 ms.
+   */
+  delayMs?: number;
+  /**
+   * The oldest unpublished invalidation a reader may be served past: a reader arriving later
+   * waits for a rebuild that includes every invalidation so far. Default 100 ms.
+   */
+  maxStaleMs?: number;
+  /** The cache's clock in milliseconds (tests inject one). Default `performance.now`. */
+  now?: () => number;
+  /** Hears a background rebuild that failed (readers that need it get the error themselves). */
+  onError?: (key: string, error: unknown) => void;
+}
+
+export const JSON_CACHE_DEFAULTS = { delayMs: 20, maxStaleMs: 100 } as const;
+
+interface Waiter {
+  /** The invalidation count the body must include (-1: any body). */
+  need: number;
+  resolve: (body: CachedBody) => void;
+  reject: (error: unknown) => void;
+}
+
+interface Entry {
+  key: string;
+  /** The published body, served to readers. */
+  body?: CachedBody;
+  /** Invalidations so far, and how many of them the published body includes. */
+  gen: number;
+  bodyGen: number;
+  /**
+   * Times of invalidations not yet published, the earliest first: at most the first one and
+   * the first one after the running build began (enough to know how stale the body is).
+   */
+  marks: { gen: number; at: number }[];
+  /** The invalidation count the running build includes; undefined when none runs. */
+  buildGen?: number;
+  timer?: ReturnType<typeof setTimeout>;
+  waiters: Waiter[];
+}
+
 export class JsonCache {
-  private readonly entries = new Map<string, Promise<CachedBody>>();
+  private readonly entries = new Map<string, Entry>();
+  private readonly delayMs: number;
+  private readonly maxStaleMs: number;
+  private readonly now: () => number;
+  private readonly onError?: (key: string, error: unknown) => void;
+  private disposed = false;
 
-  constructor(private readonly load: (key: string) => Promise<string>) {}
+  constructor(private readonly load: (key: string) => Promise<string>, options: JsonCacheOptions = {}) {
+    this.delayMs = options.delayMs ?? JSON_CACHE_DEFAULTS.delayMs;
+    this.maxStaleMs = options.maxStaleMs ?? JSON_CACHE_DEFAULTS.maxStaleMs;
+    this.now = options.now ?? (() => performance.now());
+    this.onError = options.onError;
+  }
 
+  /**
+   * The body of `key`: the published one at once while it is fresh enough, else (nothing built
+   * yet, or an invalidation older than maxStaleMs unpublished) the next build, shared by every
+   * reader waiting for it.
+   */
   get(key: string): Promise<CachedBody> {
-    const hit = this.entries.get(key);
-    if (hit) return hit;
-    const pending = this.load(key).then((text): CachedBody => {
-      const identity = Buffer.from(text, 'utf8');
-      const hash = createHash('sha256').update(identity).digest('base64url').slice(0, 32);
-      return { hash, identity, encoded: {} };
+    let e = this.entries.get(key);
+    if (!e) {
+      e = { key, gen: 0, bodyGen: -1, marks: [], waiters: [] };
+      this.entries.set(key, e);
+    }
+    const staleSince = e.marks[0]?.at;
+    const tooStale = staleSince !== undefined && this.now() - staleSince > this.maxStaleMs;
+    if (e.body && !tooStale) return Promise.resolve(e.body);
+    const need = tooStale ? e.gen : -1;
+    const entry = e;
+    return new Promise<CachedBody>((resolve, reject) => {
+      entry.waiters.push({ need, resolve, reject });
+      this.buildSoon(entry, true);
     });
-    this.entries.set(key, pending);
-    // A failed load is not cached: the next request tries again.
-    pending.catch(() => {
-      if (this.entries.get(key) === pending) this.entries.delete(key);
-    });
-    return pending;
   }
 
   /** The body in an encoding (compressed once, then reused). */
@@ -96,11 +170,84 @@ export class JsonCache {
     return variant;
   }
 
+  /**
+   * Marks `key` changed. Readers keep the published body; one rebuild follows `delayMs` later
+   * (or after the running one), however many invalidations came meanwhile.
+   */
   invalidate(key: string): void {
-    this.entries.delete(key);
+    const e = this.entries.get(key);
+    if (!e) return;
+    e.gen++;
+    const afterBuildStart = e.buildGen !== undefined && e.marks.every((m) => m.gen <= e.buildGen!);
+    if (e.marks.length === 0 || afterBuildStart) e.marks.push({ gen: e.gen, at: this.now() });
+    if (e.body) this.buildSoon(e, false);
   }
 
+  /** Whether a body of `key` is published or being built. */
   has(key: string): boolean {
-    return this.entries.has(key);
+    const e = this.entries.get(key);
+    return !!e && (e.body !== undefined || e.buildGen !== undefined);
+  }
+
+  /** Whether `key`'s published body includes every invalidation so far. */
+  isFresh(key: string): boolean {
+    const e = this.entries.get(key);
+    return !!e?.body && e.marks.length === 0;
+  }
+
+  /** Stops pending rebuilds (the app is closing); later calls still work, without timers. */
+  dispose(): void {
+    this.disposed = true;
+    for (const e of this.entries.values()) {
+      if (e.timer) clearTimeout(e.timer);
+      e.timer = undefined;
+    }
+  }
+
+  /** Starts a build now (`urgent`: a reader waits) or after delayMs; never two at once. */
+  private buildSoon(e: Entry, urgent: boolean): void {
+    if (e.buildGen !== undefined) return; // the running build looks again when it ends
+    if (urgent) {
+      if (e.timer) clearTimeout(e.timer);
+      e.timer = undefined;
+      void this.build(e);
+      return;
+    }
+    if (e.timer || this.disposed) return;
+    e.timer = setTimeout(() => {
+      e.timer = undefined;
+      void this.build(e);
+    }, this.delayMs);
+    e.timer.unref?.();
+  }
+
+  private async build(e: Entry): Promise<void> {
+    const startGen = e.gen;
+    e.buildGen = startGen;
+    // Compress what readers asked the old body for, before publishing: no reader waits for it.
+    const encodings = e.body ? (Object.keys(e.body.encoded) as ('br' | 'gzip')[]) : [];
+    try {
+      const identity = Buffer.from(await this.load(e.key), 'utf8');
+      const hash = createHash('sha256').update(identity).digest('base64url').slice(0, 32);
+      const body: CachedBody = { hash, identity, encoded: {} };
+      await Promise.all(encodings.map((encoding) => this.encoded(body, encoding)));
+      e.body = body;
+      e.bodyGen = startGen;
+      e.marks = e.marks.filter((m) => m.gen > startGen);
+      const served = e.waiters.filter((w) => w.need <= startGen);
+      e.waiters = e.waiters.filter((w) => w.need > startGen);
+      for (const w of served) w.resolve(body);
+    } catch (error) {
+      // Not cached: every reader waiting gets the error, the next one tries again.
+      const failed = e.waiters;
+      e.waiters = [];
+      for (const w of failed) w.reject(error);
+      if (failed.length === 0) this.onError?.(e.key, error);
+      e.buildGen = undefined;
+      return;
+    }
+    e.buildGen = undefined;
+    if (e.waiters.length > 0) this.buildSoon(e, true);
+    else if (e.marks.length > 0) this.buildSoon(e, false);
   }
 }

@@ -50,8 +50,28 @@ describe('MemoryLiveHub', () => {
     const stop = hub.subscribe('c', () => stop());
     hub.subscribe('c', after);
     hub.publish('c', 'x');
-    expect(after).toHaveBeenCalledWith('x', '"x"');
+    expect(after).toHaveBeenCalledWith('x', '"x"', { remote: false });
     expect(errors).toHaveLength(1);
     expect(hub.subscriberCount('c')).toBe(2);
+  });
+});
+
+describe('MemoryLiveHub.deliver and gaps', () => {
+  it('delivers JSON text as given, marked remote or local, and never reports a gap', () => {
+    const hub = new MemoryLiveHub();
+    const listener = vi.fn();
+    hub.subscribe('c', listener);
+    hub.deliver('c', '{"a":1}', true);
+    hub.deliver('c', '[2]', false);
+    hub.deliver('nobody', 'not even json', true);
+    expect(listener.mock.calls).toEqual([
+      [{ a: 1 }, '{"a":1}', { remote: true }],
+      [[2], '[2]', { remote: false }],
+    ]);
+    expect(() => hub.deliver('c', 'not json', true)).toThrow(SyntaxError);
+    const gap = vi.fn();
+    const stop = hub.onGap(gap);
+    stop();
+    expect(gap).not.toHaveBeenCalled();
   });
 });

@@ -9,7 +9,9 @@
  *
  * The reply is hijacked and written to the socket directly: no compression (an encoder would
  * buffer the events), no content length. Streams end when the client goes, when one falls far
- * behind, and when the app closes (preClose, or `fastify.close()` would wait for them forever).
+ * behind, when the app closes (preClose, or `fastify.close()` would wait for them forever), and
+ * when the hub reports a gap (changes made on another server process may have been missed):
+ * the browser reconnects after `retry` and reloads the list (src/api/live.ts).
  */
 import type { FastifyInstance } from 'fastify';
 import type { ServerResponse } from 'node:http';
@@ -49,8 +51,16 @@ export async function liveRoutes(app: FastifyInstance, { hub, pingMs = LIVE_PING
   /** Ends every open stream: the close function of each. */
   const open = new Set<() => void>();
 
-  app.addHook('preClose', async () => {
+  const closeAll = () => {
     for (const close of [...open]) close();
+  };
+  const stopGaps = hub.onGap((reason) => {
+    if (open.size > 0) app.log.warn({ streams: open.size, reason }, 'live: ending the streams so their clients reload');
+    closeAll();
+  });
+  app.addHook('preClose', async () => {
+    stopGaps();
+    closeAll();
   });
 
   app.get('/api/be/live/markers', { compress: false }, async (request, reply) => {

@@ -12,21 +12,29 @@
  *                                                    → { marker, filePath, fileUrl }
  *
  * 409 is `{ error: 'conflict', message, marker }` (the stored marker); 404 `{ error: 'not_found', message }`.
+ * A marker beyond a bound (src/domain/marker-bounds.ts) or linking a quest that is not in the
+ * quest cache answers 400 naming the field; nothing is stored.
  */
 import { randomUUID } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { z } from 'zod';
-import { markerSchema, type Marker, type MarkerImage } from '../../src/domain/marker';
+import { MARKER_BOUNDS, markerSchema, type Marker, type MarkerImage } from '../../src/domain/marker';
 import { requireAdmin } from '../auth';
 import { HttpError, sendError, sendErrorCode } from '../http/errors';
-import { AUTH_BODY_LIMIT, bodyIssue } from './auth';
+import { bodyIssue } from './auth';
 
 /** A client-chosen marker uid (an optimistic add retried, a delete undone). */
 export const CLIENT_UID = /^[A-Za-z0-9_-]{1,64}$/;
 
 export const MAX_UPLOAD_BYTES = 5 * 1024 * 1024;
+/**
+ * Body limit of marker add and update: a marker with every field at its bound
+ * (src/domain/marker-bounds.ts) is about 100 KB of JSON, up to about 190 KB with Cyrillic text,
+ * so 256 KB takes any valid marker and nothing much larger.
+ */
+export const MARKER_BODY_LIMIT = 256 * 1024;
 export const UPLOAD_BODY_LIMIT = 8 * 1024 * 1024;
 
 export interface AdminRoutesOptions {
@@ -97,7 +105,10 @@ function versionParam(query: unknown): number | undefined | { error: string } {
 
 export async function adminRoutes(app: FastifyInstance, { uploadsDir }: AdminRoutesOptions): Promise<void> {
   const markers = () => app.raidmap.repos.markers;
-  const guard = { onRequest: requireAdmin, bodyLimit: AUTH_BODY_LIMIT };
+  const guard = { onRequest: requireAdmin, bodyLimit: MARKER_BODY_LIMIT };
+  const unknownQuest = (questUid: string) => `questUid: no quest with uid "${questUid}" in the quest list`;
+  /** Whether a marker's questUid (if any) is in the quest cache. */
+  const questKnown = async (questUid: string | null | undefined) => !questUid || (await app.raidmap.repos.quests.get(questUid)) !== undefined;
 
   app.post('/api/be/admin/marker/add', guard, async (request, reply) => {
     const body = request.body;
@@ -108,6 +119,7 @@ export async function adminRoutes(app: FastifyInstance, { uploadsDir }: AdminRou
     const { version: _version, ...fields } = body;
     const parsed = markerSchema.safeParse({ ...fields, uid });
     if (!parsed.success) return sendError(reply, 400, bodyIssue(parsed.error));
+    if (!(await questKnown(parsed.data.questUid))) return sendError(reply, 400, unknownQuest(parsed.data.questUid!));
     const result = await markers().insert(parsed.data, { user: actor(request) });
     if (result.conflict) return sendConflict(reply, uid, result.current, `a marker with uid "${uid}" exists`);
     return reply.code(201).header('cache-control', 'no-store').send({ marker: result.marker });
@@ -118,7 +130,15 @@ export async function adminRoutes(app: FastifyInstance, { uploadsDir }: AdminRou
     const parsed = markerSchema.safeParse(request.body);
     if (!parsed.success) return sendError(reply, 400, bodyIssue(parsed.error));
     const { version, ...marker } = parsed.data;
-    const result = await markers().update(marker as Marker, { expectedVersion: version, user: actor(request) });
+    // An unknown quest is refused, unless the stored marker already links that very uid (the
+    // quest left the cache since): an edit of other fields must stay possible.
+    const questUid = marker.questUid;
+    const check = questUid && !(await questKnown(questUid))
+      ? (current: Marker) => {
+          if (current.questUid !== questUid) throw new HttpError(400, unknownQuest(questUid));
+        }
+      : undefined;
+    const result = await markers().update(marker as Marker, { expectedVersion: version, user: actor(request), check });
     if (result.notFound) return sendNotFound(reply, marker.uid);
     if (result.conflict) return sendConflict(reply, marker.uid, result.current);
     return reply.header('cache-control', 'no-store').send({ marker: result.marker });
@@ -149,6 +169,7 @@ export async function adminRoutes(app: FastifyInstance, { uploadsDir }: AdminRou
       const cut = uid.lastIndexOf('-');
       const markerUid = uid.slice(0, cut);
       const index = Number(uid.slice(cut + 1));
+      if (index >= MARKER_BOUNDS.images) return sendError(reply, 400, `image index ${index} is out of range: a marker has at most ${MARKER_BOUNDS.images} images`);
       const marker = await markers().get(markerUid);
       if (!marker) return sendNotFound(reply, markerUid);
       if (marker.map !== map) return sendError(reply, 400, `marker "${markerUid}" is on map "${marker.map}", not "${map}"`);

@@ -1,15 +1,24 @@
 /**
  * POST /api/be/auth/register, /login, /logout (JSON bodies). Sign-up and sign-in set the
- * session cookie; failed sign-ins are rate-limited per account name and per address.
+ * session cookie.
+ *
+ * Limits (server/auth/rate-limit.ts; counters in the database, shared by every server process
+ * on it): a sign-in is refused (429) only to an address that has failed — five times for one
+ * account (`loginPair`) or twenty times for any (`loginAddress`) — and an address that has
+ * failed for an account waits longer before each further try; failures from everywhere never
+ * refuse anyone, so nobody can lock an account's owner out. Sign-ups are limited per address
+ * (tries and accounts) and for the whole site, each counted before the work it guards.
+ * New passwords must pass the strength rule (src/domain/account.ts `checkNewPassword`).
  */
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyReply } from 'fastify';
 import { z } from 'zod';
-import { NAME_CHARACTERS, NAME_LENGTH, PASSWORD_LENGTH } from '../../src/domain/account';
+import { NAME_CHARACTERS, NAME_LENGTH, PASSWORD_LENGTH, passwordVerdictText, type PasswordVerdict } from '../../src/domain/account';
 import { clearSessionCookie, loadUser, startSession } from '../auth';
 import { dummyHash, hashPassword, verifyPassword } from '../auth/password';
-import { ACCOUNT_RULE, ADDRESS_RULE } from '../auth/rate-limit';
+import { newPasswordVerdict } from '../auth/password-policy';
+import { addressKey, loginDelayMs } from '../auth/rate-limit';
 import { UserNameTakenError, type User } from '../db';
-import { sendError } from '../http/errors';
+import { sendError, sendErrorCode } from '../http/errors';
 
 export const AUTH_BODY_LIMIT = 64 * 1024;
 
@@ -25,7 +34,11 @@ export function bodyIssue(error: z.ZodError): string {
 const nameLength = `name must be ${NAME_LENGTH.min} to ${NAME_LENGTH.max} characters`;
 const passwordLength = `password must be ${PASSWORD_LENGTH.min} to ${PASSWORD_LENGTH.max} characters`;
 
-/** Sign-up: the domain's account rules (src/domain/account.ts), which the sign-up form checks too. */
+/**
+ * Sign-up, the quick rules: the domain's name and length rules (src/domain/account.ts). The
+ * password's content (the account's name in it, zxcvbn's score) is checked after this, by
+ * `newPasswordVerdict`, and refused as `weak_password`.
+ */
 export const credentialsSchema = z.object({
   name: z
     .string({ error: 'name must be text' })
@@ -49,6 +62,26 @@ export function publicUser(user: User): { name: string; pro: boolean; admin: boo
 
 const LOGIN_FAILED = 'wrong name or password';
 
+/** 429 with Retry-After (seconds) and the wait in minutes in the message, which the page reads. */
+function tooMany(reply: FastifyReply, seconds: number, what: string): FastifyReply {
+  reply.header('retry-after', String(seconds));
+  return sendError(reply, 429, `${what}; try again in ${Math.ceil(seconds / 60)} minute(s)`);
+}
+
+/**
+ * 400 for a new password that fails the strength rule: `error: 'weak_password'`, the field,
+ * the reason in English (zxcvbn's warning and suggestions) and zxcvbn's feedback keys, which
+ * the sign-up form translates.
+ */
+export function sendWeakPassword(reply: FastifyReply, verdict: PasswordVerdict): FastifyReply {
+  return sendErrorCode(reply, 400, 'weak_password', passwordVerdictText(verdict), {
+    field: 'password',
+    problem: verdict.problem,
+    warning: verdict.strength?.warning ?? null,
+    suggestions: verdict.strength?.suggestions ?? [],
+  });
+}
+
 export async function authRoutes(app: FastifyInstance): Promise<void> {
   const opts = { bodyLimit: AUTH_BODY_LIMIT };
 
@@ -56,12 +89,30 @@ export async function authRoutes(app: FastifyInstance): Promise<void> {
     const parsed = credentialsSchema.safeParse(request.body);
     if (!parsed.success) return sendError(reply, 400, bodyIssue(parsed.error));
     const { name, password } = parsed.data;
-    const { users } = app.auth.repos;
-    if (await users.getByName(name)) return sendError(reply, 409, `the name "${name}" is taken`);
+    const { limiter, limits, repos } = app.auth;
+    const from = addressKey(request.ip);
+    // Every try from an address counts (refused ones too) before the strength check's CPU.
+    const tries = await limiter.take(`signup:tries ${from}`, limits.signUpTries);
+    if (tries.retryAfter > 0) return tooMany(reply, tries.retryAfter, 'too many sign-up attempts from your address');
+    const verdict = await newPasswordVerdict(password, name);
+    if (verdict) return sendWeakPassword(reply, verdict);
+    if (await repos.users.getByName(name)) return sendError(reply, 409, `the name "${name}" is taken`);
+    // Accounts, per address and for the site, counted before the 32 MiB scrypt hash.
+    const addressCounter = `signup:address ${from}`;
+    const mine = await limiter.take(addressCounter, limits.signUpAddress);
+    if (mine.retryAfter > 0) return tooMany(reply, mine.retryAfter, 'too many new accounts from your address');
+    const all = await limiter.take('signup:all', limits.signUpAll);
+    if (all.retryAfter > 0) {
+      await limiter.give(addressCounter, limits.signUpAddress);
+      return tooMany(reply, all.retryAfter, 'too many new accounts on the site just now');
+    }
     let user: User;
     try {
-      user = await users.create({ name, passwordHash: await hashPassword(password) });
+      user = await repos.users.create({ name, passwordHash: await hashPassword(password) });
     } catch (error) {
+      // Someone took the name meanwhile: no account was made, so none is counted.
+      await limiter.give(addressCounter, limits.signUpAddress);
+      await limiter.give('signup:all', limits.signUpAll);
       if (error instanceof UserNameTakenError) return sendError(reply, 409, `the name "${name}" is taken`);
       throw error;
     }
@@ -73,22 +124,34 @@ export async function authRoutes(app: FastifyInstance): Promise<void> {
     const parsed = loginSchema.safeParse(request.body);
     if (!parsed.success) return sendError(reply, 400, bodyIssue(parsed.error));
     const { name, password } = parsed.data;
-    const { limiter } = app.auth;
-    const accountKey = `name:${name.toLowerCase()}`;
-    const addressKey = `ip:${request.ip}`;
-    const wait = Math.max(limiter.check(accountKey, ACCOUNT_RULE), limiter.check(addressKey, ADDRESS_RULE));
-    if (wait > 0) {
-      reply.header('retry-after', String(wait));
-      return sendError(reply, 429, `too many failed sign-in attempts; try again in ${Math.ceil(wait / 60)} minute(s)`);
+    const { limiter, limits } = app.auth;
+    const from = addressKey(request.ip);
+    const account = name.toLowerCase();
+    // The address comes first in the key and has no spaces, so any name keeps keys apart.
+    const pairCounter = `login:pair ${from} ${account}`;
+    const addressCounter = `login:address ${from}`;
+    const accountCounter = `login:account ${account}`;
+    // Attempts are counted before the password is checked, so parallel guesses cannot slip
+    // past a limit; a success takes its count back. Only this address is ever refused.
+    const pair = await limiter.take(pairCounter, limits.loginPair);
+    if (pair.retryAfter > 0) return tooMany(reply, pair.retryAfter, 'too many failed sign-in attempts for this account from your address');
+    const address = await limiter.take(addressCounter, limits.loginAddress);
+    if (address.retryAfter > 0) {
+      await limiter.give(pairCounter, limits.loginPair);
+      return tooMany(reply, address.retryAfter, 'too many failed sign-in attempts from your address');
     }
+    // An address that has failed for this account waits before the check (right password or
+    // not, so the wait tells nothing); one that has not failed never waits.
+    const delay = loginDelayMs(pair.count - 1, await limiter.current(accountCounter, limits.loginAccount), limits);
+    if (delay > 0) await app.auth.sleep(delay);
     const user = await app.auth.repos.users.getByName(name);
     const ok = await verifyPassword(password, user?.passwordHash ?? (await dummyHash()));
     if (!user || !ok) {
-      limiter.fail(accountKey, ACCOUNT_RULE);
-      limiter.fail(addressKey, ADDRESS_RULE);
+      await limiter.take(accountCounter, limits.loginAccount);
       return sendError(reply, 401, LOGIN_FAILED);
     }
-    limiter.reset(accountKey);
+    await limiter.reset(pairCounter);
+    await limiter.give(addressCounter, limits.loginAddress);
     await startSession(app, request, reply, user);
     return reply.header('cache-control', 'no-store').send({ user: publicUser(user) });
   });

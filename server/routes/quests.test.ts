@@ -62,6 +62,8 @@ describe.each(testBackends())('GET /api/be/quests/maps on $name', (backend) => {
     const [questUid] = customsOnly!;
     const factoryMarker = (await markersOf('factory')).find((m) => !m.questUid)!;
     await repos.markers.update({ ...factoryMarker, questUid });
+    // Rebuilt in the background: a read 100 ms after a write has it (server/http/json-cache.ts).
+    await new Promise((resolve) => setTimeout(resolve, 110));
 
     const after = (await app.inject({ url: '/api/be/quests/maps' })).json() as { maps: Record<string, string[]> };
     expect(after.maps[questUid]).toEqual(['customs', 'factory']);

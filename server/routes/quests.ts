@@ -41,6 +41,7 @@ export async function questRoutes(app: FastifyInstance, { db, markers }: QuestRo
   const stop = markers.onChange(() => cache.invalidate(KEY));
   app.addHook('onClose', async () => {
     stop();
+    cache.dispose();
   });
   app.get('/api/be/quests/maps', { compress: false }, async (request, reply) => sendCached(request, reply, cache, await cache.get(KEY)));
 }

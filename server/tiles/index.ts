@@ -6,7 +6,8 @@ import type { MapDefinition } from '../../src/domain/maps';
 import type { TileManifest } from '../../src/domain/tiles';
 import { getTileStore, type PrepareMapResult } from './store';
 
-export { tilesPlugin, TILE_CACHE_CONTROL, type TilesPluginOptions } from './plugin';
+export { tilesPlugin, TILE_CACHE_CONTROL, FALLBACK_CACHE_CONTROL, DEFAULT_TILE_RENDERS_PER_MINUTE, type TilesPluginOptions } from './plugin';
+export { RenderLimiter, type RenderLimitOptions } from './render-limit';
 export { generateSampleSvg } from './sample-map';
 /** The same as disposeRenderPool: normalising and rendering share the resvg child processes. */
 export { disposeNormalizer } from './normalize';
@@ -15,7 +16,10 @@ export { disposeNormalizer } from './normalize';
  * exit with the server; for tidy shutdowns and tests). The tiles plugin calls it on close.
  */
 export { disposeRenderPool } from './render-pool';
-export { getTileStore, TileStore, PIPELINE_VERSION, versionOf, type TileStoreOptions } from './store';
+export {
+  getTileStore, TileStore, PIPELINE_VERSION, DEFAULT_TILE_CACHE_MAX_MB, versionOf,
+  type TileStoreOptions, type TileCacheOptions, type TileStoreStats,
+} from './store';
 
 export interface PrepareAllTilesOptions {
   assetsDir: string;

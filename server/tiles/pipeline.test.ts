@@ -55,7 +55,7 @@ async function decode(body: Buffer): Promise<Decoded> {
 async function tile(store: TileStore, map: MapDefinition, layer: string, z: number, x: number, y: number): Promise<Decoded> {
   const manifest = await store.manifest(map.id);
   const found = await store.tile(map.id, manifest!.version, layer, { z, x, y });
-  if (found.status !== 200) throw new Error(found.message);
+  if (found.status !== 200) throw new Error(found.status === 404 ? found.message : 'render refused');
   return decode(found.body);
 }
 

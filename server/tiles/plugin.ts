@@ -7,17 +7,37 @@
  * address, 404 for an unknown map, layer, version or a tile outside the pyramid, 500 when a
  * tile could not be made (resvg crashed preparing or rendering it: the server goes on).
  * Closing the app stops the resvg child processes (render-pool.ts).
+ *
+ * Renders are limited per client address (render-limit.ts, TILE_RENDERS_PER_MINUTE): a request
+ * over the limit for a tile not on disk gets the nearest cached parent tile, cut and scaled to
+ * the tile (200, `Cache-Control: public, max-age=15`, `X-Tile-Fallback: z/x/y`), or when none
+ * is on disk a 429 JSON with Retry-After. The on-demand levels are a cache with a size budget
+ * (TILE_CACHE_MAX_MB, store.ts).
  */
 import type { FastifyPluginAsync, FastifyReply } from 'fastify';
+import { RenderLimiter } from './render-limit';
+import { DEFAULT_TILE_RENDERS_PER_MINUTE } from './settings';
 import { disposeRenderPool } from './render-pool';
-import { getTileStore, TILE_FORMAT } from './store';
+import { getTileStore, TILE_FORMAT, type TileCacheOptions } from './store';
+
+export { DEFAULT_TILE_RENDERS_PER_MINUTE } from './settings';
+
 
 export interface TilesPluginOptions {
   assetsDir: string;
   tilesDir: string;
+  /** The on-demand cache's budget (default DEFAULT_TILE_CACHE_MAX_MB). */
+  cache?: Partial<TileCacheOptions>;
+  /**
+   * Uncached renders per address: a limiter (tests inject one with a clock), or its settings
+   * (default DEFAULT_TILE_RENDERS_PER_MINUTE a minute, bursts of as many).
+   */
+  renderLimit?: RenderLimiter | { perMinute: number; burst?: number };
 }
 
 export const TILE_CACHE_CONTROL = 'public, max-age=31536000, immutable';
+/** A stand-in from a parent tile: cached briefly, so the real tile replaces it soon. */
+export const FALLBACK_CACHE_CONTROL = 'public, max-age=15';
 
 const INTEGER = /^(0|[1-9]\d{0,5})$/;
 
@@ -37,7 +57,8 @@ interface TileParams {
 
 export const tilesPlugin: FastifyPluginAsync<TilesPluginOptions> = async (app, opts) => {
   if (!opts?.assetsDir || !opts?.tilesDir) throw new Error('tilesPlugin needs { assetsDir, tilesDir }');
-  const store = getTileStore(opts);
+  const store = getTileStore({ assetsDir: opts.assetsDir, tilesDir: opts.tilesDir, cache: opts.cache ?? {} });
+  const limiter = opts.renderLimit instanceof RenderLimiter ? opts.renderLimit : new RenderLimiter(opts.renderLimit ?? { perMinute: DEFAULT_TILE_RENDERS_PER_MINUTE });
   // The pool is process-wide; the next job after this starts new children.
   app.addHook('onClose', async () => {
     await disposeRenderPool();
@@ -64,8 +85,24 @@ export const tilesPlugin: FastifyPluginAsync<TilesPluginOptions> = async (app, o
     }
     if (format !== TILE_FORMAT) return fail(reply, 404, `tiles are .${TILE_FORMAT}, not "${format || '(none)'}"`);
     try {
-      const found = await store.tile(map, version, layer, { z: Number(z), x: Number(x), y: Number(y) });
+      const address = { z: Number(z), x: Number(x), y: Number(y) };
+      const found = await store.tile(map, version, layer, address, { mayRender: () => limiter.take(req.ip) });
       if (found.status === 404) return fail(reply, 404, found.message);
+      if (found.status === 429) {
+        const stand = await store.fallbackTile(map, version, layer, address);
+        if (stand) {
+          return reply
+            .header('content-type', `image/${TILE_FORMAT}`)
+            .header('cache-control', FALLBACK_CACHE_CONTROL)
+            .header('x-tile-fallback', `${stand.from.z}/${stand.from.x}/${stand.from.y}`)
+            .send(stand.body);
+        }
+        return reply
+          .code(429)
+          .header('cache-control', 'no-store')
+          .header('retry-after', String(found.retryAfterS))
+          .send({ error: 'Too Many Requests', message: `too many new tiles asked for from your address: try tile ${map}/${layer}/${z}/${x}/${y} again in ${found.retryAfterS} s` });
+      }
       return reply.header('content-type', `image/${TILE_FORMAT}`).header('cache-control', TILE_CACHE_CONTROL).send(found.body);
     } catch (err) {
       req.log.error({ err }, 'tile render failed');

@@ -5,14 +5,26 @@
  *
  * Disk layout: {tilesDir}/{map}/{version}/{layer}/{z}/{x}/{y}.webp, and
  * {tilesDir}/{map}/{version}/.complete once levels 0..PREBUILT_MAX_Z are all there.
+ *
+ * The on-demand levels (z > PREBUILT_MAX_Z) are a cache with a size budget (TileCacheOptions,
+ * TILE_CACHE_MAX_MB): past it, the least recently used on-demand tiles are deleted
+ * (cache-index.ts). The prebuilt levels are never evicted. A tile request may be refused a
+ * render (the route's per-address limit, render-limit.ts); `fallbackTile` then makes a
+ * stand-in from the nearest cached parent tile.
  */
 import { createHash } from 'node:crypto';
 import { promises as fs } from 'node:fs';
 import path from 'node:path';
 import { MAPS, type MapDefinition } from '../../src/domain/maps';
 import { MIN_TILE_Z, PREBUILT_MAX_Z, TILE_SIZE, maxTileZ, tileScale, type TileManifest } from '../../src/domain/tiles';
+import sharp from 'sharp';
+import { TileCacheIndex } from './cache-index';
+import { DEFAULT_TILE_CACHE_MAX_MB } from './settings';
+
+export { DEFAULT_TILE_CACHE_MAX_MB } from './settings';
 import { encodeTile, renderRegion } from './render';
 import { normalizeLayer } from './normalize';
+import { readAll, renderOnce } from './render-lock';
 import { generateSampleSvg } from './sample-map';
 import { layerSvg, parseSvg, type LayerSvg, type SvgElement } from './svg-doc';
 import { METATILE, isTileInRange, levelPixelSize, metatileOf, tilePixelRect, type Metatile, type TileAddress } from './tile-math';
@@ -28,6 +40,35 @@ export interface TileStoreOptions {
   tilesDir: string;
   /** Map definitions served (default: all of src/domain/maps.ts). */
   maps?: readonly MapDefinition[];
+  /** The on-demand cache's budget (default DEFAULT_TILE_CACHE_MAX_MB). */
+  cache?: Partial<TileCacheOptions>;
+}
+
+export interface TileCacheOptions {
+  /** Bytes of on-demand tiles (levels above PREBUILT_MAX_Z) kept on disk; Infinity: no budget. */
+  maxBytes: number;
+}
+
+/** An eviction deletes down to this share of the budget, so it does not run on every render. */
+const LOW_WATER = 0.9;
+
+/** Figures of a store for metrics (GET /api/be/metrics) and logs; counters since the process started. */
+export interface TileStoreStats {
+  /** Metatile renders, background build and on demand. */
+  renders: number;
+  /** Of them, renders for requests (a tile missing from disk). */
+  onDemandRenders: number;
+  /** On-demand tiles this process knows on disk, and their bytes. */
+  cacheFiles: number;
+  cacheBytes: number;
+  /** The budget (Infinity: none). */
+  cacheMaxBytes: number;
+  /** On-demand tiles deleted to stay within the budget, and their bytes. */
+  evictedFiles: number;
+  evictedBytes: number;
+  /** Renders refused to an address over its limit; stand-ins sent from a parent tile instead. */
+  refusedRenders: number;
+  fallbackTiles: number;
 }
 
 export interface TileSource {
@@ -48,7 +89,17 @@ export interface TileSource {
 
 export type TileLookup =
   | { status: 200; body: Buffer }
-  | { status: 404; message: string };
+  | { status: 404; message: string }
+  /** Not on disk, and `mayRender` refused the render. */
+  | { status: 429; retryAfterS: number };
+
+export interface TileRequestOptions {
+  /**
+   * Asked before a render this request would start (not when the tile is on disk or its
+   * metatile is being rendered already): `{ ok: false }` refuses it.
+   */
+  mayRender?: () => { ok: true } | { ok: false; retryAfterS: number };
+}
 
 export interface PrepareMapResult {
   map: string;
@@ -117,11 +168,118 @@ export class TileStore {
   private readonly madeDirs = new Set<string>();
   /** Metatile renders done (on demand and prebuilt): for tests and logs. */
   renders = 0;
+  private readonly cacheIndex = new TileCacheIndex();
+  private maxBytes = DEFAULT_TILE_CACHE_MAX_MB * 1024 * 1024;
+  private scanned?: Promise<void>;
+  private evicting?: Promise<void>;
+  private readonly counts = { onDemandRenders: 0, evictedFiles: 0, evictedBytes: 0, refusedRenders: 0, fallbackTiles: 0 };
 
   constructor(opts: TileStoreOptions) {
     this.assetsDir = path.resolve(opts.assetsDir);
     this.tilesDir = path.resolve(opts.tilesDir);
     this.maps = new Map((opts.maps ?? Object.values(MAPS)).map((m) => [m.id, m]));
+    if (opts.cache) this.configureCache(opts.cache);
+  }
+
+  /**
+   * Sets the on-demand cache's budget and starts the look at what is on disk already (once,
+   * in the background); evicts at once if the cache is over the new budget.
+   */
+  configureCache(options: Partial<TileCacheOptions>): void {
+    if (options.maxBytes !== undefined) {
+      if (!(options.maxBytes >= 0)) throw new Error(`tile cache budget must be ≥ 0 bytes, got ${options.maxBytes}`);
+      this.maxBytes = options.maxBytes;
+    }
+    this.scanCache();
+    void this.evictIfNeeded();
+  }
+
+  /** Counters and cache size, read by the metrics module at each scrape. */
+  stats(): TileStoreStats {
+    return {
+      renders: this.renders,
+      onDemandRenders: this.counts.onDemandRenders,
+      cacheFiles: this.cacheIndex.files,
+      cacheBytes: this.cacheIndex.bytes,
+      cacheMaxBytes: this.maxBytes,
+      evictedFiles: this.counts.evictedFiles,
+      evictedBytes: this.counts.evictedBytes,
+      refusedRenders: this.counts.refusedRenders,
+      fallbackTiles: this.counts.fallbackTiles,
+    };
+  }
+
+  /**
+   * Finds the on-demand tiles already on disk (written before this start, or by another
+   * process) and adds them to the index as the least recently used, oldest file first.
+   * Runs once; resolves when done (a failure is logged, the cache works on without them).
+   */
+  scanCache(): Promise<void> {
+    this.scanned ??= (async () => {
+      const found: { file: string; bytes: number; mtimeMs: number }[] = [];
+      const dirs = async (dir: string) => (await fs.readdir(dir, { withFileTypes: true }).catch(() => [])).filter((d) => d.isDirectory()).map((d) => d.name);
+      for (const mapId of await dirs(this.tilesDir)) {
+        if (!this.maps.has(mapId)) continue;
+        for (const version of await dirs(path.join(this.tilesDir, mapId))) {
+          for (const layer of await dirs(path.join(this.tilesDir, mapId, version))) {
+            for (const z of await dirs(path.join(this.tilesDir, mapId, version, layer))) {
+              if (!/^\d+$/.test(z) || Number(z) <= PREBUILT_MAX_Z) continue;
+              for (const x of await dirs(path.join(this.tilesDir, mapId, version, layer, z))) {
+                const dir = path.join(this.tilesDir, mapId, version, layer, z, x);
+                for (const name of await fs.readdir(dir).catch(() => [] as string[])) {
+                  if (!name.endsWith(`.${TILE_FORMAT}`)) continue;
+                  const file = path.join(dir, name);
+                  const stat = await fs.stat(file).catch(() => undefined);
+                  if (stat?.isFile()) found.push({ file, bytes: stat.size, mtimeMs: stat.mtimeMs });
+                }
+              }
+            }
+          }
+        }
+      }
+      found.sort((a, b) => a.mtimeMs - b.mtimeMs);
+      this.cacheIndex.addOlder(found);
+    })().catch((err: unknown) => console.error(`tiles: could not look through the tile cache ${this.tilesDir}: ${(err as Error).message}`));
+    return this.scanned;
+  }
+
+  /**
+   * Deletes the least recently used on-demand tiles while the cache is over its budget, down
+   * to LOW_WATER of it. One eviction at a time; a tile used while it runs is kept in the index.
+   */
+  evictIfNeeded(): Promise<void> {
+    if (this.cacheIndex.bytes <= this.maxBytes) return Promise.resolve();
+    this.evicting ??= (async () => {
+      await this.scanned;
+      while (this.cacheIndex.bytes > this.maxBytes) {
+        const victims = this.cacheIndex.victims(this.maxBytes * LOW_WATER);
+        if (victims.length === 0) break;
+        for (const file of victims) {
+          const stamp = this.cacheIndex.stampOf(file);
+          const bytes = this.cacheIndex.sizeOf(file) ?? 0;
+          try {
+            await fs.unlink(file);
+            this.counts.evictedFiles++;
+            this.counts.evictedBytes += bytes;
+          } catch (err) {
+            if ((err as NodeJS.ErrnoException).code !== 'ENOENT') throw err;
+          }
+          this.cacheIndex.remove(file, stamp);
+        }
+      }
+    })()
+      .catch((err: unknown) => console.error(`tiles: evicting from the tile cache failed: ${(err as Error).message}`))
+      .finally(() => {
+        this.evicting = undefined;
+      });
+    return this.evicting;
+  }
+
+  /** Notes an on-demand tile as just used (served or written). */
+  private used(file: string, t: TileAddress, bytes: number): void {
+    if (t.z <= PREBUILT_MAX_Z) return;
+    void this.scanCache();
+    this.cacheIndex.touch(file, bytes);
   }
 
   getMap(mapId: string): MapDefinition | undefined {
@@ -219,8 +377,11 @@ export class TileStore {
     await writeAtomic(file, body);
   }
 
-  /** Looks up a tile for the HTTP route: from disk, else rendered now (and cached on disk). */
-  async tile(mapId: string, version: string, layerId: string, t: TileAddress): Promise<TileLookup> {
+  /**
+   * Looks up a tile for the HTTP route: from disk, else rendered now (and cached on disk),
+   * unless `options.mayRender` refuses the render (status 429).
+   */
+  async tile(mapId: string, version: string, layerId: string, t: TileAddress, options: TileRequestOptions = {}): Promise<TileLookup> {
     const map = this.getMap(mapId);
     if (!map) return { status: 404, message: `unknown map "${mapId}"` };
     if (!map.layers.includes(layerId)) return { status: 404, message: `map "${mapId}" has no layer "${layerId}"` };
@@ -232,25 +393,106 @@ export class TileStore {
     if (source.version !== version) return { status: 404, message: `version "${version}" of "${mapId}" is not current: read manifest.json` };
     const file = this.tileFile(mapId, version, layerId, t);
     try {
-      return { status: 200, body: await fs.readFile(file) };
+      const body = await fs.readFile(file);
+      this.used(file, t, body.length);
+      return { status: 200, body };
     } catch (err) {
       if ((err as NodeJS.ErrnoException).code !== 'ENOENT') throw err;
     }
-    const tiles = await this.renderMetatile(source, layerId, metatileOf(map.size.width, map.size.height, t));
+    const meta = metatileOf(map.size.width, map.size.height, t);
+    if (options.mayRender && !this.inFlight.has(this.metatileKey(source, layerId, meta))) {
+      const permit = options.mayRender();
+      if (!permit.ok) {
+        this.counts.refusedRenders++;
+        return { status: 429, retryAfterS: permit.retryAfterS };
+      }
+    }
+    const tiles = await this.renderMetatile(source, layerId, meta, true);
     const body = tiles.get(`${t.x}/${t.y}`);
     if (!body) throw new Error(`metatile render lost tile ${t.z}/${t.x}/${t.y}`);
     return { status: 200, body };
   }
 
-  /** Renders one metatile, cuts and stores its tiles; concurrent callers share one render. */
-  renderMetatile(source: TileSource, layerId: string, meta: Metatile): Promise<Map<string, Buffer>> {
-    const key = `${source.map.id}/${source.version}/${layerId}/${meta.z}/${meta.mx}/${meta.my}`;
+  private metatileKey(source: TileSource, layerId: string, meta: Metatile): string {
+    return `${source.map.id}/${source.version}/${layerId}/${meta.z}/${meta.mx}/${meta.my}`;
+  }
+
+  /**
+   * Renders one metatile, cuts and stores its tiles; concurrent callers share one render.
+   * `onDemand`: for a request (counted in `stats().onDemandRenders`).
+   */
+  renderMetatile(source: TileSource, layerId: string, meta: Metatile, onDemand = false): Promise<Map<string, Buffer>> {
+    const key = this.metatileKey(source, layerId, meta);
     let job = this.inFlight.get(key);
     if (!job) {
-      job = this.doRenderMetatile(source, layerId, meta).finally(() => this.inFlight.delete(key));
+      if (onDemand) this.counts.onDemandRenders++;
+      // Another server process on this tile folder may be rendering it: wait and read its tiles (render-lock.ts).
+      job = renderOnce(this.metatileLockFile(source, layerId, meta), {
+        reuse: () => this.readMetatile(source, layerId, meta),
+        render: () => this.doRenderMetatile(source, layerId, meta),
+      }).finally(() => this.inFlight.delete(key));
       this.inFlight.set(key, job);
+      // Over the budget after writing: delete the least recently used on-demand tiles.
+      job.then(() => this.evictIfNeeded(), () => undefined);
     }
     return job;
+  }
+
+  /** The lock file of a metatile's render (render-lock.ts), beside its version's tiles. */
+  private metatileLockFile(source: TileSource, layerId: string, meta: Metatile): string {
+    return path.join(this.versionDir(source.map.id, source.version), '.locks', `${layerId}-${meta.z}-${meta.mx}-${meta.my}.lock`);
+  }
+
+  /** A metatile's tiles as another process left them on disk, or undefined while any is missing. */
+  private async readMetatile(source: TileSource, layerId: string, meta: Metatile): Promise<Map<string, Buffer> | undefined> {
+    const files = meta.tiles.map((t) => this.tileFile(source.map.id, source.version, layerId, t));
+    const bodies = await readAll(files);
+    if (!bodies) return undefined;
+    const out = new Map<string, Buffer>();
+    meta.tiles.forEach((t, i) => {
+      this.used(files[i], t, bodies[i].length);
+      out.set(`${t.x}/${t.y}`, bodies[i]);
+    });
+    return out;
+  }
+
+  /**
+   * A stand-in for a tile that may not be rendered now: the nearest ancestor tile on disk
+   * (parent, grandparent, … down to level 0), the part over this tile cut out and scaled up
+   * to its size. Undefined when no ancestor is on disk.
+   */
+  async fallbackTile(mapId: string, version: string, layerId: string, t: TileAddress): Promise<{ body: Buffer; from: TileAddress } | undefined> {
+    const map = this.getMap(mapId);
+    if (!map) return undefined;
+    const { width, height } = map.size;
+    const child = tilePixelRect(width, height, t);
+    for (let k = 1; t.z - k >= MIN_TILE_Z; k++) {
+      const parent = { z: t.z - k, x: Math.floor(t.x / 2 ** k), y: Math.floor(t.y / 2 ** k) };
+      const file = this.tileFile(mapId, version, layerId, parent);
+      let bytes: Buffer;
+      try {
+        bytes = await fs.readFile(file);
+      } catch (err) {
+        if ((err as NodeJS.ErrnoException).code !== 'ENOENT') throw err;
+        continue;
+      }
+      this.used(file, parent, bytes.length);
+      const p = tilePixelRect(width, height, parent);
+      const f = 2 ** k;
+      // The child's pixels in the parent tile's own pixels, widened to whole pixels.
+      const left = Math.min(p.width - 1, Math.floor(child.left / f - p.left));
+      const top = Math.min(p.height - 1, Math.floor(child.top / f - p.top));
+      const right = Math.max(left + 1, Math.min(p.width, Math.ceil((child.left + child.width) / f - p.left)));
+      const bottom = Math.max(top + 1, Math.min(p.height, Math.ceil((child.top + child.height) / f - p.top)));
+      const body = await sharp(bytes)
+        .extract({ left, top, width: right - left, height: bottom - top })
+        .resize(child.width, child.height, { fit: 'fill', kernel: 'cubic' })
+        .webp({ quality: 80, alphaQuality: 90, effort: 1 })
+        .toBuffer();
+      this.counts.fallbackTiles++;
+      return { body, from: parent };
+    }
+    return undefined;
   }
 
   private async doRenderMetatile(source: TileSource, layerId: string, meta: Metatile): Promise<Map<string, Buffer>> {
@@ -266,7 +508,9 @@ export class TileStore {
     for (const t of meta.tiles) {
       const r = tilePixelRect(map.size.width, map.size.height, t);
       const body = await encodeTile(image, { left: r.left - meta.rect.left, top: r.top - meta.rect.top, width: r.width, height: r.height });
-      await this.writeTile(this.tileFile(map.id, source.version, layerId, t), body);
+      const file = this.tileFile(map.id, source.version, layerId, t);
+      await this.writeTile(file, body);
+      this.used(file, t, body.length);
       out.set(`${t.x}/${t.y}`, body);
     }
     return out;
@@ -348,6 +592,7 @@ export class TileStore {
     await Promise.all(
       entries.filter((e) => e !== keep).map((e) => fs.rm(path.join(mapDir, e), { recursive: true, force: true })),
     );
+    for (const e of entries) if (e !== keep) this.cacheIndex.removeUnder(path.join(mapDir, e) + path.sep);
     for (const d of [...this.madeDirs]) if (d.startsWith(mapDir + path.sep) && !d.startsWith(path.join(mapDir, keep))) this.madeDirs.delete(d);
   }
 }
@@ -369,13 +614,15 @@ export function manifestOf(map: MapDefinition, version: string): TileManifest {
 
 const stores = new Map<string, TileStore>();
 
-/** The shared store for a pair of folders. */
+/** The shared store for a pair of folders (`opts.cache`, when given, sets its budget). */
 export function getTileStore(opts: TileStoreOptions): TileStore {
   const key = `${path.resolve(opts.assetsDir)}\0${path.resolve(opts.tilesDir)}`;
   let store = stores.get(key);
   if (!store) {
     store = new TileStore(opts);
     stores.set(key, store);
+  } else if (opts.cache) {
+    store.configureCache(opts.cache);
   }
   return store;
 }

@@ -40,7 +40,7 @@ export async function fetchUser(signal?: AbortSignal): Promise<AccountUser | nul
   }
 }
 
-/** Creates an account and signs it in. 400 (rules), 409 (name taken) come back as ApiError. */
+/** Creates an account and signs it in. 400 (rules; `weak_password` with the reasons), 409 (name taken) and 429 (too many sign-ups) come back as ApiError. */
 export async function register(credentials: Credentials): Promise<AccountUser> {
   const body = await sendJson<{ user?: unknown }>('/api/be/auth/register', 'POST', credentials);
   return userFrom('/api/be/auth/register', body?.user);

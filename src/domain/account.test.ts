@@ -39,3 +39,16 @@ describe('password rule', () => {
     expect(passwordProblem(password)).toBe(problem);
   });
 });
+
+describe('password rule with the account name', () => {
+  it.each([
+    ['carol-2024!', 'carol', 'name'],
+    ['xxCAROLxx', 'Carol', 'name'],
+    ['carol-2024!', 'bob', null],
+    // A name too short to be one (the form while typing) is not looked for.
+    ['ab-2024-xx', 'ab', null],
+    ['carol-2024!', '', null],
+  ])('%j for %j → %s', (password, name, problem) => {
+    expect(passwordProblem(password, name)).toBe(problem);
+  });
+});

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import {
-  KNOWN_MARKER_FIELDS, addImage, imageIndexAfterRemove, moveImage, parseLevel, pickKnownFields,
+  IMAGE_NO_FILE, KNOWN_MARKER_FIELDS, addImage, imageIndexAfterRemove, moveImage, parseLevel, pickKnownFields,
   prepareMarkerForSave, removeImage, searchItems, searchQuests, type MarkerDraft,
 } from './marker-edit';
 import type { Item, Quest } from './quests';
@@ -56,6 +56,17 @@ describe('prepareMarkerForSave', () => {
   it('drops empty image slots and reports an image without a file', () => {
     expect(saved({ imgs: [{ img: '', name: ' ', desc: '' }, { img: 'b.webp', name: '', desc: '' }] }).imgs).toEqual([{ img: 'b.webp', name: '', desc: '' }]);
     expect(errors({ imgs: [{ img: 'a.webp', name: '', desc: '' }, { img: ' ', name: 'side', desc: '' }] })).toEqual({ 'imgs.1.img': expect.stringMatching(/no file/) });
+  });
+
+  it('reports a bad image URL, or a field beyond its bound, with the domain\'s message at the draft\'s own index', () => {
+    // Slot 0 is empty and dropped: the bad URL is still image 1 of the draft.
+    const e = errors({ imgs: [{ img: '', name: '', desc: '' }, { img: 'javascript:alert(1)', name: '', desc: '' }] });
+    expect(e).toEqual({ 'imgs.1.img': expect.stringMatching(/http\(s\) URL or a path on this site/) });
+    expect(e['imgs.1.img']).not.toBe(IMAGE_NO_FILE);
+    expect(errors({ imgs: [{ img: '', name: 'x', desc: '' }] })).toEqual({ 'imgs.0.img': IMAGE_NO_FILE });
+    expect(errors({ name: 'n'.repeat(201) })).toEqual({ name: 'must be at most 200 characters' });
+    expect(errors({ level: 11 })).toEqual({ level: 'must be a whole number from -5 to 10' });
+    expect(errors({ geometry: { x: 1e6, y: 0 } })).toEqual({ 'geometry.x': expect.stringMatching(/^must be from -\d+ to \d+ on map customs/) });
   });
 
   it('cleans the quest link and items', () => {

@@ -37,6 +37,9 @@ export type KnownMarkerFields = { [K in KnownMarkerField]?: Marker[K] };
 /** The popup's edit form: a marker whose level may still be the typed text. */
 export type MarkerDraft = Omit<KnownMarkerFields, 'level'> & { level?: number | string; [field: string]: unknown };
 
+/** The message of an image with text but no file (the form shows its own words for it). */
+export const IMAGE_NO_FILE = 'Image has no file: upload one or remove the image';
+
 export type MarkerSaveResult =
   | { ok: true; marker: Marker }
   /** Messages by field path (`level`, `name`, `imgs.1.img`, `subCategory`, …), first message per path. */
@@ -87,6 +90,9 @@ export function prepareMarkerForSave(draft: MarkerDraft): MarkerSaveResult {
   if (level.ok) out.level = level.level;
   else errors.level = level.error;
 
+  // Position of each kept image in the draft: the schema's paths (`imgs.0.img`) count kept
+  // images only, the form's count every slot.
+  const draftIndexOf: number[] = [];
   if (Array.isArray(draft.imgs)) {
     const imgs: MarkerImage[] = [];
     draft.imgs.forEach((raw, i) => {
@@ -94,7 +100,8 @@ export function prepareMarkerForSave(draft: MarkerDraft): MarkerSaveResult {
       const name = String(trimmed(raw?.name ?? ''));
       const desc = String(trimmed(raw?.desc ?? ''));
       if (!img && !name && !desc) return;
-      if (!img) errors[`imgs.${i}.img`] = 'Image has no file: upload one or remove the image';
+      if (!img) errors[`imgs.${i}.img`] = IMAGE_NO_FILE;
+      draftIndexOf.push(i);
       imgs.push({ img, name, desc });
     });
     out.imgs = imgs;
@@ -117,7 +124,9 @@ export function prepareMarkerForSave(draft: MarkerDraft): MarkerSaveResult {
   const result = markerSchema.safeParse(out);
   if (!result.success) {
     for (const issue of result.error.issues) {
-      const path = issue.path.map(String).join('.') || 'marker';
+      const parts = issue.path.map(String);
+      if (parts[0] === 'imgs' && parts.length > 1 && draftIndexOf[Number(parts[1])] !== undefined) parts[1] = String(draftIndexOf[Number(parts[1])]);
+      const path = parts.join('.') || 'marker';
       if (!(path in errors) && !(path.startsWith('level') && 'level' in errors)) errors[path] = issue.message;
     }
   }

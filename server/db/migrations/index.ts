@@ -6,11 +6,13 @@ import type { Migration, MigrationProvider } from 'kysely';
 import { init } from './0001_init';
 import { users } from './0002_users';
 import { markerVersions } from './0003_marker_versions';
+import { rateLimits } from './0004_rate_limits';
 
 export const MIGRATIONS: Record<string, Migration> = {
   '0001_init': init,
   '0002_users': users,
   '0003_marker_versions': markerVersions,
+  '0004_rate_limits': rateLimits,
 };
 
 export const migrationProvider: MigrationProvider = {

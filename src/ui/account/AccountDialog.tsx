@@ -1,8 +1,9 @@
 /**
  * The account dialog (layout.accountDialog): sign in, or create an account, with a name and a
- * password. The sign-up form states the server's rules and checks them before sending; a
- * refusal from the server (wrong password, name taken, too many attempts) shows as an alert
- * and the dialog stays open. On success the session holds the user and the dialog closes.
+ * password. The sign-up form states the server's rules and checks the quick ones (lengths,
+ * the name inside the password) before sending; the strength check is the server's, and its
+ * refusal says why (zxcvbn's reasons, translated). A refusal from the server (wrong password,
+ * name taken, weak password, too many attempts) shows as an alert and the dialog stays open. On success the session holds the user and the dialog closes.
  */
 import { useEffect, useId, useRef, useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -39,7 +40,7 @@ export function AccountDialog({ form, onSignedIn }: AccountDialogProps) {
 
   // Sign-in only needs both fields filled; sign-up checks the server's rules as the user types.
   const nameIssue: NameProblem | null = signingUp ? nameProblem(name) : name === '' ? 'empty' : null;
-  const passwordIssue: PasswordProblem | null = signingUp ? passwordProblem(password) : password === '' ? 'empty' : null;
+  const passwordIssue: PasswordProblem | null = signingUp ? passwordProblem(password, nameIssue ? '' : name) : password === '' ? 'empty' : null;
   const showNameIssue = nameIssue !== null && (submitted || nameIssue !== 'empty');
   const showPasswordIssue = passwordIssue !== null && (submitted || passwordIssue !== 'empty');
 
@@ -55,7 +56,9 @@ export function AccountDialog({ form, onSignedIn }: AccountDialogProps) {
   const passwordText = showPasswordIssue
     ? passwordIssue === 'empty'
       ? t('account.dialog.passwordEmpty')
-      : t('account.dialog.passwordLength')
+      : passwordIssue === 'name'
+        ? t('account.dialog.passwordName')
+        : t('account.dialog.passwordLength')
     : signingUp
       ? t('account.dialog.passwordHint')
       : null;

@@ -297,7 +297,7 @@ describe('create account', () => {
     const name = within(dialog).getByRole('textbox', { name: 'Name' });
     const password = within(dialog).getByLabelText('Password');
     expect(name).toHaveAccessibleDescription('3 to 32 characters: letters, digits, _ or -');
-    expect(password).toHaveAccessibleDescription('8 to 200 characters');
+    expect(password).toHaveAccessibleDescription('8 to 200 characters, hard to guess: a few uncommon words work well');
     expect(password).toHaveAttribute('autocomplete', 'new-password');
     expect(name).toHaveAttribute('aria-invalid', 'false');
 
@@ -317,6 +317,73 @@ describe('create account', () => {
     await userEvent.type(name, 'abc');
     expect(name).toHaveAccessibleDescription('3 to 32 characters: letters, digits, _ or -');
     expect(name).toHaveAttribute('aria-invalid', 'false');
+
+    // The name inside the password is refused before anything is sent.
+    await userEvent.clear(password);
+    await userEvent.type(password, 'my-abc-password');
+    expect(password).toHaveAccessibleDescription('The password must not contain your name');
+    expect(password).toHaveAttribute('aria-invalid', 'true');
+    await userEvent.click(within(dialog).getByRole('button', { name: 'Create account' }));
+    expect(password).toHaveFocus();
+    expect(api.requests).toEqual([]);
+  });
+
+  /** The server's answer to a guessable new password (server/routes/auth.ts sendWeakPassword). */
+  const weakPassword = () =>
+    http.post(`${BASE}/api/be/auth/register`, () =>
+      HttpResponse.json(
+        {
+          error: 'weak_password',
+          message: 'password is too easy to guess: This is a heavily used password. Add more words that are less common.',
+          field: 'password',
+          problem: 'guessable',
+          warning: 'topTen',
+          suggestions: ['anotherWord'],
+        },
+        { status: 400 },
+      ),
+    );
+
+  it('says why the server refused a guessable password, keeps the dialog open and the caret in the password', async () => {
+    serve(null, { signedIn: false });
+    server.use(weakPassword());
+    renderHome();
+    await userEvent.click(await signInButton());
+    await userEvent.click(screen.getByRole('button', { name: 'Create an account' }));
+    const dialog = screen.getByRole('dialog', { name: 'Create account' });
+    await fillAndSubmit(dialog, 'newcomer', 'password', 'Create account');
+    expect(await within(dialog).findByRole('alert')).toHaveTextContent('This password is too easy to guess. This is a heavily used password. Add more words that are less common.');
+    expect(within(dialog).getByLabelText('Password')).toHaveFocus();
+    expect(screen.getByRole('dialog', { name: 'Create account' })).toBeInTheDocument();
+  });
+
+  it('says why in Russian when the page is in Russian', async () => {
+    serve(null, { signedIn: false });
+    server.use(weakPassword());
+    await setLanguage('ru');
+    renderHome();
+    await userEvent.click(await screen.findByRole('button', { name: 'Войти' }));
+    await userEvent.click(screen.getByRole('button', { name: 'Зарегистрироваться' }));
+    const dialog = screen.getByRole('dialog', { name: 'Новый аккаунт' });
+    await userEvent.type(within(dialog).getByRole('textbox', { name: 'Имя' }), 'newcomer');
+    await userEvent.type(within(dialog).getByLabelText('Пароль'), 'password');
+    await userEvent.click(within(dialog).getByRole('button', { name: 'Создать аккаунт' }));
+    expect(await within(dialog).findByRole('alert')).toHaveTextContent('Этот пароль слишком легко угадать. Это один из самых распространённых паролей. Добавьте ещё несколько редких слов.');
+  });
+
+  it('names the wait when the server refuses more sign-ups (429)', async () => {
+    serve(null, { signedIn: false });
+    server.use(
+      http.post(`${BASE}/api/be/auth/register`, () =>
+        HttpResponse.json({ error: 'Too Many Requests', message: 'too many new accounts from your address; try again in 42 minute(s)' }, { status: 429, headers: { 'retry-after': '2520' } }),
+      ),
+    );
+    renderHome();
+    await userEvent.click(await signInButton());
+    await userEvent.click(screen.getByRole('button', { name: 'Create an account' }));
+    const dialog = screen.getByRole('dialog', { name: 'Create account' });
+    await fillAndSubmit(dialog, 'newcomer', 'violet kettle drum', 'Create account');
+    expect(await within(dialog).findByRole('alert')).toHaveTextContent('too many sign-ups just now; try again in 42 minutes');
   });
 
   it('shows the 409 message for a taken name, then creates the account with a free one', async () => {

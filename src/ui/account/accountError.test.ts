@@ -42,4 +42,28 @@ describe('account error text', () => {
     expect(accountErrorText(t, refusal(400, 'name must be 3 to 32 characters'), 'signUp', 'ab')).toBe('The server refused: name must be 3 to 32 characters');
     expect(accountErrorText(t, new TypeError('boom'), 'signIn', 'pro')).toBe('Something went wrong: boom');
   });
+
+  it('names the wait for a refused sign-up as a sign-up, not as failed sign-ins', () => {
+    expect(accountErrorText(t, refusal(429, 'too many new accounts on the site just now; try again in 3 minute(s)'), 'signUp', 'x')).toBe('too many sign-ups just now; try again in 3 minutes');
+    expect(accountErrorText(t, refusal(429, 'busy'), 'signUp', 'x')).toBe('too many sign-ups just now; try again later');
+  });
+
+  it('says why a new password was refused, from zxcvbn\'s keys, in the page\'s language', async () => {
+    const weak = (body: Record<string, unknown>) =>
+      new ApiError('/api/be/auth/register', 400, 'weak_password', 'password is too easy to guess: …', { error: 'weak_password', message: '…', field: 'password', ...body });
+    expect(accountErrorText(t, weak({ problem: 'guessable', warning: 'topHundred', suggestions: ['anotherWord', 'capitalization'] }), 'signUp', 'x')).toBe(
+      'This password is too easy to guess. This is a frequently used password. Add more words that are less common. Capitalize more than the first letter.',
+    );
+    expect(accountErrorText(t, weak({ problem: 'guessable', warning: null, suggestions: ['anotherWord'] }), 'signUp', 'x')).toBe('This password is too easy to guess. Add more words that are less common.');
+    // Keys this page does not know (a newer server) are left out, never shown raw.
+    expect(accountErrorText(t, weak({ problem: 'guessable', warning: 'somethingNew', suggestions: ['toString', 3] }), 'signUp', 'x')).toBe(
+      'This password is too easy to guess. Add more words that are less common.',
+    );
+    expect(accountErrorText(t, weak({ problem: 'name' }), 'signUp', 'x')).toBe('The password must not contain your name');
+    setStorageBackend(memoryStorage());
+    await setLanguage('ru');
+    expect(accountErrorText(t, weak({ problem: 'guessable', warning: 'userInputs', suggestions: ['anotherWord'] }), 'signUp', 'x')).toBe(
+      'Этот пароль слишком легко угадать. Не используйте своё имя и название сайта. Добавьте ещё несколько редких слов.',
+    );
+  });
 });

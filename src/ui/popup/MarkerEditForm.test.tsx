@@ -384,6 +384,16 @@ describe('marker popup edit mode', () => {
     expect(server.writes()).toEqual([]);
   });
 
+  it('refuses an image URL the server would refuse, with the domain\'s reason, saving nothing', async () => {
+    const { server } = await setup(admin);
+    const form = await edit();
+    await userEvent.click(within(form).getByRole('button', { name: 'Add an image' }));
+    await userEvent.type(field(form, 'URL of image 3'), 'javascript:alert(1)');
+    await userEvent.click(within(form).getByRole('button', { name: 'Save' }));
+    expect(within(form).getByRole('alert')).toHaveTextContent('imgs.2.img: must be an http(s) URL or a path on this site (no other scheme)');
+    expect(server.writes()).toEqual([]);
+  });
+
   it('uploads a file with a progress bar; the save after it is based on the new version', async () => {
     let release: () => void = () => undefined;
     const gate = new Promise<void>((resolve) => (release = resolve));

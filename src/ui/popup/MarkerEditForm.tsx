@@ -20,7 +20,7 @@ import { useSnapshot } from 'valtio';
 import { iconUrl } from '../../api/icons';
 import { CATEGORIES, findSubCategory, slug } from '../../domain/categories';
 import type { Marker } from '../../domain/marker';
-import { parseLevel, prepareMarkerForSave } from '../../domain/marker-edit';
+import { IMAGE_NO_FILE, parseLevel, prepareMarkerForSave } from '../../domain/marker-edit';
 import type { MapDefinition } from '../../domain/maps';
 import { isLanguage } from '../../i18n';
 import { deleteMarker, editor, saveMarker, startCopy } from '../../state/editor';
@@ -96,7 +96,7 @@ export function MarkerEditForm({ map, onCancel }: MarkerEditFormProps) {
     Object.entries(errors).map(([path, message]) => {
       if (path === 'level') return t('markerEdit.levelInvalid');
       const image = /^imgs\.(\d+)\.img$/.exec(path);
-      if (image) return t('markerEdit.imageNoFile', { index: Number(image[1]) + 1 });
+      if (image && message === IMAGE_NO_FILE) return t('markerEdit.imageNoFile', { index: Number(image[1]) + 1 });
       return t('markerEdit.invalidField', { field: path, message });
     });
 

@@ -1,0 +1,291 @@
+/**
+ * Security headers and connection limits (issue 9, defects 5 and 10; docs/SERVER.md "Security
+ * headers" and "Time-outs and connection caps").
+ *
+ * Headers: `@fastify/helmet` on every response with the page's Content-Security-Policy (the
+ * one the map page, its workers, PixiJS and the tile fetcher run under, checked in a browser by
+ * e2e/security.e2e.ts), `X-Content-Type-Options: nosniff`, `X-Frame-Options: DENY` with
+ * `frame-ancestors 'none'`, and `Referrer-Policy: strict-origin-when-cross-origin`. Uploaded
+ * files get a policy of their own that lets nothing run (`default-src 'none'; sandbox`) and
+ * anything that is not a plain raster image is sent as a download. Pages under the overlay
+ * prefix may be framed by the sources an operator names (OVERLAY_FRAME_ANCESTORS).
+ *
+ * Connections: Node's header and request time-outs (checked every second, not every 30 s),
+ * a keep-alive time-out, a socket inactivity time-out that long-lived streams opt out of, and
+ * a cap on the open sockets per remote address.
+ */
+import { isIPv6 } from 'node:net';
+import type { Server, Socket } from 'node:net';
+import type { ServerOptions as HttpServerOptions } from 'node:http';
+import fastifyHelmet from '@fastify/helmet';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+
+// ---------------------------------------------------------------------------------------------
+// Headers
+
+/** Uploaded files, served by the static site from $DATA_DIR/uploads. */
+export const UPLOADS_PREFIX = '/uploads/';
+/** Where the streamer overlay page will live (issue 10): the only pages that may be framed. */
+export const OVERLAY_PREFIX = '/overlay';
+/** Uploads: nothing may load or run, the document is sandboxed (no script, no same origin). */
+export const UPLOAD_CSP = "default-src 'none'; frame-ancestors 'none'; sandbox";
+/** Served inline from /uploads/; anything else there is sent as an attachment. */
+export const INLINE_UPLOAD_TYPES = ['image/png', 'image/jpeg', 'image/webp', 'image/gif', 'image/avif'] as const;
+/** Public, cacheable files that other origins (a CDN in front of this server) may embed. */
+export const CROSS_ORIGIN_PREFIXES = ['/tiles/', '/icons/', '/uploads/', '/public-images/', '/assets/'] as const;
+export const REFERRER_POLICY = 'strict-origin-when-cross-origin';
+
+export interface SecurityOptions {
+  /**
+   * Origins besides this one that images may come from: the origin of VITE_CDN_BASE (the
+   * help popup's position hints) when the site is built with one.
+   */
+  imgOrigins?: string[];
+  /**
+   * Who may frame pages under OVERLAY_PREFIX (CSP frame-ancestors sources, e.g.
+   * `https://dashboard.twitch.tv` or `*`). Empty or missing: nobody, as everywhere else.
+   */
+  overlayFrameAncestors?: string[];
+}
+
+/** The page's CSP directives (pure); `frameAncestors` replaces `'none'` (overlay pages). */
+export function cspDirectives(options: SecurityOptions = {}, frameAncestors: string[] = ["'none'"]): Record<string, string[]> {
+  return {
+    'default-src': ["'self'"],
+    'script-src': ["'self'"],
+    'script-src-attr': ["'none'"],
+    'style-src': ["'self'"],
+    'img-src': ["'self'", 'data:', 'blob:', ...(options.imgOrigins ?? [])],
+    'font-src': ["'self'"],
+    'connect-src': ["'self'"],
+    'worker-src': ["'self'", 'blob:'],
+    'object-src': ["'none'"],
+    'base-uri': ["'self'"],
+    'form-action': ["'self'"],
+    'frame-ancestors': frameAncestors,
+  };
+}
+
+/** A header value from directives (pure). */
+export function cspHeader(directives: Record<string, string[]>): string {
+  return Object.entries(directives)
+    .map(([name, sources]) => `${name} ${sources.join(' ')}`)
+    .join('; ');
+}
+
+function pathOf(url: string): string {
+  return url.split(/[?#]/, 1)[0];
+}
+
+function underPrefix(urlPath: string, prefix: string): boolean {
+  const bare = prefix.replace(/\/+$/, '');
+  return urlPath === bare || urlPath.startsWith(`${bare}/`);
+}
+
+/**
+ * The origin of a CDN base URL such as `https://cdn.example.com/raidmap` (for img-src);
+ * undefined for '' or a relative base. Throws for anything else that is not an http(s) URL.
+ */
+export function cdnOrigin(base: string | undefined): string | undefined {
+  const trimmed = base?.trim() ?? '';
+  if (trimmed === '' || trimmed.startsWith('/')) return undefined;
+  let url: URL;
+  try {
+    url = new URL(trimmed);
+  } catch {
+    throw new Error(`expected an http(s) URL or a path, got "${trimmed}"`);
+  }
+  if (url.protocol !== 'https:' && url.protocol !== 'http:') throw new Error(`expected an http(s) URL, got "${trimmed}"`);
+  return url.origin;
+}
+
+const HOST_SOURCE = /^(?:(?:https?|wss?):\/\/)?(?:\*|(?:\*\.)?[a-z0-9-]+(?:\.[a-z0-9-]+)*)(?::(?:\d{1,5}|\*))?(?:\/[A-Za-z0-9._~/-]*)?$/i;
+
+/**
+ * Parses OVERLAY_FRAME_ANCESTORS: CSP source expressions separated by spaces or commas
+ * (`'self'`, `https:`, `https://host`, `https://*.host:port`, `*`). Throws on anything else,
+ * so a typo cannot smuggle another directive into the header.
+ */
+export function parseFrameAncestors(raw: string | undefined): string[] {
+  const tokens = (raw ?? '').split(/[\s,]+/).filter(Boolean);
+  for (const token of tokens) {
+    const ok = token === "'self'" || token === "'none'" || /^(https?|wss?):$/i.test(token) || HOST_SOURCE.test(token);
+    if (!ok) throw new Error(`"${token}" is not a frame-ancestors source ('self', https:, https://host, *.host, *)`);
+  }
+  if (tokens.includes("'none'") && tokens.length > 1) throw new Error("'none' cannot be combined with other sources");
+  return tokens;
+}
+
+function setUploadHeaders(reply: FastifyReply): void {
+  reply.raw.setHeader('content-security-policy', UPLOAD_CSP);
+  // A 404 or other error from under /uploads/ is our own JSON, not a stored file.
+  if (reply.statusCode >= 400) return;
+  const type = String(reply.getHeader('content-type') ?? '').split(';', 1)[0].trim().toLowerCase();
+  if (!(INLINE_UPLOAD_TYPES as readonly string[]).includes(type)) {
+    // Not an image we wrote: never rendered by the browser, whatever it contains.
+    reply.header('content-type', 'application/octet-stream');
+    reply.header('content-disposition', 'attachment');
+  }
+}
+
+/**
+ * Registers helmet and the per-path adjustments on the root instance. Call before the routes,
+ * so its hooks run for every route and for the not-found handler (the SPA fallback).
+ */
+export function registerSecurityHeaders(app: FastifyInstance, options: SecurityOptions = {}): void {
+  const overlayAncestors = options.overlayFrameAncestors ?? [];
+  const overlayCsp = overlayAncestors.length > 0 ? cspHeader(cspDirectives(options, overlayAncestors)) : undefined;
+
+  app.register(fastifyHelmet, {
+    contentSecurityPolicy: { useDefaults: false, directives: cspDirectives(options) },
+    // Same-origin everywhere; public files are relaxed below (a CDN origin may embed them).
+    crossOriginResourcePolicy: { policy: 'same-origin' },
+    crossOriginOpenerPolicy: { policy: 'same-origin' },
+    crossOriginEmbedderPolicy: false,
+    frameguard: { action: 'deny' },
+    // Not no-referrer: with it a browser sends `Origin: null` on same-origin POSTs, which the
+    // CSRF check (docs/SERVER.md "Accounts") rightly refuses.
+    referrerPolicy: { policy: REFERRER_POLICY },
+    // Without includeSubDomains: other sites of the domain are not this server's to decide.
+    strictTransportSecurity: { maxAge: 15_552_000, includeSubDomains: false },
+    xContentTypeOptions: true,
+  });
+
+  // helmet sets its headers on the raw response in onRequest; these replace some of them.
+  app.addHook('onSend', async (request: FastifyRequest, reply: FastifyReply, payload) => {
+    const urlPath = pathOf(request.url);
+    if (CROSS_ORIGIN_PREFIXES.some((p) => underPrefix(urlPath, p))) {
+      reply.raw.setHeader('cross-origin-resource-policy', 'cross-origin');
+    }
+    if (underPrefix(urlPath, UPLOADS_PREFIX)) {
+      setUploadHeaders(reply);
+    } else if (overlayCsp && underPrefix(urlPath, OVERLAY_PREFIX)) {
+      reply.raw.setHeader('content-security-policy', overlayCsp);
+      // frame-ancestors governs framing; X-Frame-Options cannot name sources, so it goes.
+      reply.raw.removeHeader('x-frame-options');
+    }
+    return payload;
+  });
+}
+
+// ---------------------------------------------------------------------------------------------
+// Time-outs and connection caps
+
+export interface ConnectionLimits {
+  /** From a request's first byte (or the connection's start) to the end of its headers. */
+  headersTimeoutMs: number;
+  /** From a request's first byte to the end of its body. */
+  requestTimeoutMs: number;
+  /** Idle time allowed between requests on a kept-alive connection. */
+  keepAliveTimeoutMs: number;
+  /** Socket inactivity (no byte read or written) while a request is handled; long-lived streams opt out. */
+  connectionTimeoutMs: number;
+  /** How often Node checks the header and request time-outs. */
+  checkIntervalMs: number;
+  /** Open sockets per remote address (IPv6: per /64); more are closed at once. 0: no cap. */
+  maxConnectionsPerAddress: number;
+}
+
+export const DEFAULT_CONNECTION_LIMITS: ConnectionLimits = {
+  headersTimeoutMs: 10_000,
+  // An 8 MB upload (the largest body) needs about 1.1 Mbit/s to arrive in time.
+  requestTimeoutMs: 60_000,
+  keepAliveTimeoutMs: 10_000,
+  connectionTimeoutMs: 30_000,
+  checkIntervalMs: 1_000,
+  maxConnectionsPerAddress: 64,
+};
+
+/** Routes under this prefix stay open by design (server-sent events): no inactivity time-out. */
+export const LONG_LIVED_PREFIX = '/api/be/live/';
+
+/** Whether a route (its pattern) is a long-lived stream (pure). */
+export function isLongLivedRoute(routeUrl: string | undefined): boolean {
+  return routeUrl !== undefined && routeUrl.startsWith(LONG_LIVED_PREFIX);
+}
+
+/** Fastify server options for the limits (`http` goes to Node's http.createServer). */
+export function timeoutServerOptions(limits: ConnectionLimits): {
+  connectionTimeout: number;
+  keepAliveTimeout: number;
+  requestTimeout: number;
+  http: HttpServerOptions;
+} {
+  const headersTimeout = Math.min(limits.headersTimeoutMs, limits.requestTimeoutMs || limits.headersTimeoutMs);
+  return {
+    connectionTimeout: limits.connectionTimeoutMs,
+    keepAliveTimeout: limits.keepAliveTimeoutMs,
+    requestTimeout: limits.requestTimeoutMs,
+    http: { headersTimeout, requestTimeout: limits.requestTimeoutMs, connectionsCheckingInterval: limits.checkIntervalMs },
+  };
+}
+
+/**
+ * The key a socket is counted under (pure): the IPv4 address (also when written as
+ * `::ffff:a.b.c.d`), or the /64 prefix of an IPv6 address, since one IPv6 host usually holds a
+ * whole /64.
+ */
+export function addressKey(address: string | undefined): string {
+  if (!address) return 'unknown';
+  const mapped = /^::ffff:(\d{1,3}(?:\.\d{1,3}){3})$/i.exec(address);
+  if (mapped) return mapped[1];
+  if (!isIPv6(address)) return address;
+  const [head, tail = ''] = address.split('%', 1)[0].split('::');
+  const left = head ? head.split(':') : [];
+  const right = tail ? tail.split(':') : [];
+  const groups = address.includes('::') ? [...left, ...Array<string>(8 - left.length - right.length).fill('0'), ...right] : left;
+  return `${groups.slice(0, 4).map((g) => g.toLowerCase().replace(/^0+(?=.)/, '')).join(':')}::/64`;
+}
+
+export interface ConnectionCap {
+  /** Open sockets per address key now. */
+  counts(): ReadonlyMap<string, number>;
+  /** Open sockets now, all addresses together. */
+  open(): number;
+  /** Sockets closed for being over the cap so far. */
+  refused(): number;
+}
+
+/**
+ * Counts open sockets per remote address on the server's 'connection' event and, when `max`
+ * is over 0, destroys a socket that would go over it. Loopback is counted like any address
+ * (behind a reverse proxy every socket comes from the proxy: docs/SERVER.md "Time-outs").
+ */
+export function capConnectionsPerAddress(server: Server, max: number, onRefuse?: (key: string) => void): ConnectionCap {
+  const open = new Map<string, number>();
+  let total = 0;
+  let refused = 0;
+  server.on('connection', (socket: Socket) => {
+    const key = addressKey(socket.remoteAddress);
+    const count = open.get(key) ?? 0;
+    if (max > 0 && count >= max) {
+      refused += 1;
+      onRefuse?.(key);
+      socket.destroy();
+      return;
+    }
+    open.set(key, count + 1);
+    total += 1;
+    socket.once('close', () => {
+      total -= 1;
+      const left = (open.get(key) ?? 1) - 1;
+      if (left <= 0) open.delete(key);
+      else open.set(key, left);
+    });
+  });
+  return { counts: () => open, open: () => total, refused: () => refused };
+}
+
+/**
+ * Registers the hook that lifts the inactivity time-out for the long-lived routes (their own
+ * pings and the client's going away end them). Node's header and request time-outs need no
+ * exception: they stop counting once a GET's request is complete, which is before the handler.
+ */
+export function registerLongLivedRoutes(app: FastifyInstance): void {
+  app.addHook('onRequest', async (request) => {
+    if (request.method !== 'GET' || !isLongLivedRoute(request.routeOptions.url)) return;
+    // `app.inject` gives a mock socket without setTimeout: nothing to lift there.
+    const socket = request.raw.socket as Partial<Socket> | undefined;
+    if (typeof socket?.setTimeout === 'function') socket.setTimeout(0);
+  });
+}
