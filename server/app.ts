@@ -14,8 +14,10 @@ import { Metrics, registerMetrics } from './http/metrics';
 import { registerRequestLog, requestLogServerOptions } from './http/request-log';
 import {
   DEFAULT_CONNECTION_LIMITS,
+  CspReports,
   capConnectionsPerAddress,
   isLongLivedRoute,
+  registerCspReports,
   registerLongLivedRoutes,
   registerSecurityHeaders,
   timeoutServerOptions,
@@ -165,6 +167,11 @@ export function buildServer(options: BuildServerOptions): FastifyInstance {
     metrics.counter('raidmap_tile_cache_evicted_total', 'On-demand tiles deleted to stay within TILE_CACHE_MAX_MB.', () => tileStore.stats().evictedFiles);
     metrics.counter('raidmap_tile_renders_refused_total', 'Uncached tile renders refused to an address over TILE_RENDERS_PER_MINUTE (a parent tile or 429 sent instead).', () => tileStore.stats().refusedRenders);
   }
+  const cspReports = new CspReports();
+  registerCspReports(app, cspReports);
+  metrics.counter('raidmap_csp_reports_total', 'Content-Security-Policy violations reported by browsers, by directive.', () =>
+    [...cspReports.counts()].map(([directive, value]) => ({ labels: { directive }, value })),
+  );
   registerMetrics(app, { metrics, token: options.metricsToken });
   app.register(fastifyCompress, { global: true, threshold: 1024 });
   app.register(healthRoutes, { tileProgress });
