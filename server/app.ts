@@ -21,6 +21,7 @@ import {
   registerLongLivedRoutes,
   registerSecurityHeaders,
   timeoutServerOptions,
+  trustedProxyTest,
   type ConnectionLimits,
   type SecurityOptions,
 } from './http/security';
@@ -143,13 +144,16 @@ export function buildServer(options: BuildServerOptions): FastifyInstance {
   app.decorate('raidmap', { repos, markerLists, lists, live });
 
   const refusedAt = new Map<string, number>();
-  const connections = capConnectionsPerAddress(app.server, limits.maxConnectionsPerAddress, (key) => {
-    // One line per address a minute, however many sockets it opens.
-    const now = Date.now();
-    if ((refusedAt.get(key) ?? 0) > now - 60_000) return;
-    if (refusedAt.size > 10_000) refusedAt.clear();
-    refusedAt.set(key, now);
-    app.log.warn({ address: key, cap: limits.maxConnectionsPerAddress }, 'too many open connections from one address: closing the new ones');
+  const connections = capConnectionsPerAddress(app.server, limits.maxConnectionsPerAddress, {
+    exempt: trustedProxyTest(options.trustProxy),
+    onRefuse: (key) => {
+      // One line per address a minute, however many sockets it opens.
+      const now = Date.now();
+      if ((refusedAt.get(key) ?? 0) > now - 60_000) return;
+      if (refusedAt.size > 10_000) refusedAt.clear();
+      refusedAt.set(key, now);
+      app.log.warn({ address: key, cap: limits.maxConnectionsPerAddress }, 'too many open connections from one address: closing the new ones');
+    },
   });
 
   app.setErrorHandler(errorHandler);

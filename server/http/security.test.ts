@@ -27,6 +27,7 @@ import {
   parseCspReport,
   parseFrameAncestors,
   timeoutServerOptions,
+  trustedProxyTest,
   type ConnectionLimits,
 } from './security';
 
@@ -110,6 +111,17 @@ describe('security headers: pure parts', () => {
     expect(addressKey('2001:0DB8:0001:0002:ffff::1')).toBe('2001:db8:1:2::/64');
     expect(addressKey('::1')).toBe('0:0:0:0::/64');
     expect(addressKey(undefined)).toBe('unknown');
+  });
+
+  it('knows the trusted proxies (TRUST_PROXY) by address, range or name', () => {
+    const none = trustedProxyTest(false);
+    expect(none('127.0.0.1')).toBe(false);
+    const trusted = trustedProxyTest(['203.0.113.7', '10.1.0.0/16', 'loopback', '2001:db8::/32']);
+    for (const address of ['203.0.113.7', '::ffff:203.0.113.7', '10.1.200.3', '127.0.0.1', '127.9.9.9', '::1', '2001:db8:5::1']) expect(trusted(address), address).toBe(true);
+    for (const address of ['203.0.113.8', '10.2.0.1', '192.168.1.1', '2001:db9::1', 'fe80::1', undefined]) expect(trusted(address), String(address)).toBe(false);
+    const named = trustedProxyTest(['uniquelocal', 'linklocal']);
+    for (const address of ['10.0.0.1', '172.20.1.1', '192.168.0.9', 'fd00::1', '169.254.1.1', 'fe80::9']) expect(named(address), address).toBe(true);
+    expect(named('172.32.0.1')).toBe(false);
   });
 
   it('passes the limits to Node: headers never longer than the whole request', () => {
@@ -405,6 +417,18 @@ describe('time-outs and the connection cap (real sockets)', () => {
     expect(next.received()).toMatch(/^HTTP\/1\.1 200/);
     expect(next.received()).toMatch(/^raidmap_http_connections_refused_total 2$/m);
     expect(next.received()).toMatch(/^raidmap_http_open_connections 3$/m);
+  });
+
+  it('never refuses a trusted proxy (it carries many clients), but counts its connections', async () => {
+    const token = 'metrics-token-for-the-proxy-test-0123456789';
+    await start({ maxConnectionsPerAddress: 2, headersTimeoutMs: 5_000, requestTimeoutMs: 5_000, keepAliveTimeoutMs: 5_000 }, { metricsToken: token, trustProxy: ['127.0.0.1'] });
+    const all = await Promise.all(Array.from({ length: 5 }, () => open()));
+    await sleep(200);
+    expect(all.map((raw) => raw.isClosed())).toEqual([false, false, false, false, false]);
+    all[0].socket.write(`GET /api/be/metrics HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer ${token}\r\nConnection: close\r\n\r\n`);
+    await within(all[0].closed, 2_000, 'metrics answered');
+    expect(all[0].received()).toMatch(/^raidmap_http_open_connections 5$/m);
+    expect(all[0].received()).toMatch(/^raidmap_http_connections_refused_total 0$/m);
   });
 
   it('keeps a live stream open past the request, header and inactivity time-outs', async () => {

@@ -14,7 +14,7 @@
  * a keep-alive time-out, a socket inactivity time-out that long-lived streams opt out of, and
  * a cap on the open sockets per remote address.
  */
-import { isIPv6 } from 'node:net';
+import { BlockList, isIPv6 } from 'node:net';
 import type { Server, Socket } from 'node:net';
 import type { ServerOptions as HttpServerOptions } from 'node:http';
 import fastifyHelmet from '@fastify/helmet';
@@ -364,19 +364,61 @@ export interface ConnectionCap {
   refused(): number;
 }
 
+/** proxy-addr's names for address ranges (as TRUST_PROXY accepts them). */
+const NAMED_RANGES: Record<string, Array<[string, number, 'ipv4' | 'ipv6']>> = {
+  loopback: [['127.0.0.0', 8, 'ipv4'], ['::1', 128, 'ipv6']],
+  linklocal: [['169.254.0.0', 16, 'ipv4'], ['fe80::', 10, 'ipv6']],
+  uniquelocal: [['10.0.0.0', 8, 'ipv4'], ['172.16.0.0', 12, 'ipv4'], ['192.168.0.0', 16, 'ipv4'], ['fc00::', 7, 'ipv6']],
+};
+
+/**
+ * Whether a socket's address is one of the trusted reverse proxies (TRUST_PROXY entries:
+ * addresses, CIDR ranges, loopback / linklocal / uniquelocal). IPv4-mapped IPv6 addresses
+ * count as their IPv4 address.
+ */
+export function trustedProxyTest(trustProxy: readonly string[] | false | undefined): (address: string | undefined) => boolean {
+  if (!trustProxy || trustProxy.length === 0) return () => false;
+  const list = new BlockList();
+  for (const entry of trustProxy) {
+    const named = NAMED_RANGES[entry];
+    if (named) {
+      for (const [network, prefix, type] of named) list.addSubnet(network, prefix, type);
+      continue;
+    }
+    const [address, prefix] = entry.split('/');
+    const type = isIPv6(address) ? 'ipv6' : 'ipv4';
+    if (prefix === undefined) list.addAddress(address, type);
+    else list.addSubnet(address, Number(prefix), type);
+  }
+  return (address) => {
+    if (!address) return false;
+    const mapped = /^::ffff:(\d{1,3}(?:\.\d{1,3}){3})$/i.exec(address);
+    if (mapped) return list.check(mapped[1], 'ipv4');
+    return list.check(address, isIPv6(address) ? 'ipv6' : 'ipv4');
+  };
+}
+
+export interface CapOptions {
+  /** Addresses never capped: the trusted reverse proxies (each of their sockets carries many clients). */
+  exempt?: (address: string | undefined) => boolean;
+  /** Called for each socket closed for being over the cap. */
+  onRefuse?: (key: string) => void;
+}
+
 /**
  * Counts open sockets per remote address on the server's 'connection' event and, when `max`
- * is over 0, destroys a socket that would go over it. Loopback is counted like any address
- * (behind a reverse proxy every socket comes from the proxy: docs/SERVER.md "Time-outs").
+ * is over 0, destroys a socket that would go over it. Loopback is counted like any address;
+ * trusted proxies (`exempt`) are counted but never refused: behind a reverse proxy every socket
+ * comes from the proxy, which has to cap its clients itself (docs/SERVER.md "Time-outs").
  */
-export function capConnectionsPerAddress(server: Server, max: number, onRefuse?: (key: string) => void): ConnectionCap {
+export function capConnectionsPerAddress(server: Server, max: number, { exempt = () => false, onRefuse }: CapOptions = {}): ConnectionCap {
   const open = new Map<string, number>();
   let total = 0;
   let refused = 0;
   server.on('connection', (socket: Socket) => {
     const key = addressKey(socket.remoteAddress);
     const count = open.get(key) ?? 0;
-    if (max > 0 && count >= max) {
+    if (max > 0 && count >= max && !exempt(socket.remoteAddress)) {
       refused += 1;
       onRefuse?.(key);
       socket.destroy();
