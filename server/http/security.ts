@@ -1,6 +1,6 @@
 /**
  * Security headers and connection limits (issue 9, defects 5 and 10; docs/SERVER.md "Security
- * headers" and "Time-outs and connection caps").
+ * headers" and "Time-outs").
  *
  * Headers: `@fastify/helmet` on every response with the page's Content-Security-Policy (the
  * one the map page, its workers, PixiJS and the tile fetcher run under, checked in a browser by
