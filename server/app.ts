@@ -14,11 +14,14 @@ import { Metrics, registerMetrics } from './http/metrics';
 import { registerRequestLog, requestLogServerOptions } from './http/request-log';
 import {
   DEFAULT_CONNECTION_LIMITS,
+  CspReports,
   capConnectionsPerAddress,
   isLongLivedRoute,
+  registerCspReports,
   registerLongLivedRoutes,
   registerSecurityHeaders,
   timeoutServerOptions,
+  trustedProxyTest,
   type ConnectionLimits,
   type SecurityOptions,
 } from './http/security';
@@ -141,13 +144,16 @@ export function buildServer(options: BuildServerOptions): FastifyInstance {
   app.decorate('raidmap', { repos, markerLists, lists, live });
 
   const refusedAt = new Map<string, number>();
-  const connections = capConnectionsPerAddress(app.server, limits.maxConnectionsPerAddress, (key) => {
-    // One line per address a minute, however many sockets it opens.
-    const now = Date.now();
-    if ((refusedAt.get(key) ?? 0) > now - 60_000) return;
-    if (refusedAt.size > 10_000) refusedAt.clear();
-    refusedAt.set(key, now);
-    app.log.warn({ address: key, cap: limits.maxConnectionsPerAddress }, 'too many open connections from one address: closing the new ones');
+  const connections = capConnectionsPerAddress(app.server, limits.maxConnectionsPerAddress, {
+    exempt: trustedProxyTest(options.trustProxy),
+    onRefuse: (key) => {
+      // One line per address a minute, however many sockets it opens.
+      const now = Date.now();
+      if ((refusedAt.get(key) ?? 0) > now - 60_000) return;
+      if (refusedAt.size > 10_000) refusedAt.clear();
+      refusedAt.set(key, now);
+      app.log.warn({ address: key, cap: limits.maxConnectionsPerAddress }, 'too many open connections from one address: closing the new ones');
+    },
   });
 
   app.setErrorHandler(errorHandler);
@@ -165,6 +171,11 @@ export function buildServer(options: BuildServerOptions): FastifyInstance {
     metrics.counter('raidmap_tile_cache_evicted_total', 'On-demand tiles deleted to stay within TILE_CACHE_MAX_MB.', () => tileStore.stats().evictedFiles);
     metrics.counter('raidmap_tile_renders_refused_total', 'Uncached tile renders refused to an address over TILE_RENDERS_PER_MINUTE (a parent tile or 429 sent instead).', () => tileStore.stats().refusedRenders);
   }
+  const cspReports = new CspReports();
+  registerCspReports(app, cspReports);
+  metrics.counter('raidmap_csp_reports_total', 'Content-Security-Policy violations reported by browsers, by directive.', () =>
+    [...cspReports.counts()].map(([directive, value]) => ({ labels: { directive }, value })),
+  );
   registerMetrics(app, { metrics, token: options.metricsToken });
   app.register(fastifyCompress, { global: true, threshold: 1024 });
   app.register(healthRoutes, { tileProgress });

@@ -1,4 +1,5 @@
 /** The markers worker: the pure marker store behind one comlink `expose`, with typed arrays transferred. */
+import '../src/domain/no-eval';
 import * as Comlink from 'comlink';
 import type { Language } from '../src/domain/marker';
 import { type MarkerFilterQuery, createMarkerStore } from './markers';

@@ -269,4 +269,23 @@ describe.each(testBackends())('GET /api/be/metrics on $name', (backend) => {
     expect(logLines.filter((l) => l.reqId === fresh.headers['x-request-id'])).toHaveLength(1);
     expect(logLines.some((l) => l.msg === 'incoming request' || l.msg === 'request completed')).toBe(false);
   });
+
+  it('writes no access line at the default level, warn', async () => {
+    const lines: string[] = [];
+    const quiet = buildServer({
+      db,
+      repos,
+      uploadsDir: path.join(root, 'uploads'),
+      distDir: path.join(root, 'dist'),
+      tiles: false,
+      logger: { level: 'warn', stream: new Writable({ write: (chunk: Buffer, _e, done) => (lines.push(chunk.toString('utf8')), done()) }) },
+    });
+    try {
+      expect((await quiet.inject({ url: '/api/be/health' })).headers['x-request-id']).toMatch(/^[0-9a-f-]{36}$/);
+      expect((await quiet.inject({ url: '/no/such/file.js' })).statusCode).toBe(404);
+      expect(lines).toEqual([]);
+    } finally {
+      await quiet.close();
+    }
+  });
 });

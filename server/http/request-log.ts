@@ -43,6 +43,9 @@ export class AccessLog extends LogController {
 
   override requestCompleted(error: Error | null | undefined, request: FastifyRequest, reply: FastifyReply): void {
     if (this.isLogDisabled(request)) return;
+    // At the default level (warn) the line is never written: do not build it.
+    const log = reply.log as { isLevelEnabled?: (level: string) => boolean };
+    if (!error && log.isLevelEnabled && !log.isLevelEnabled('info')) return;
     if (error) reply.log.error({ ...accessLogFields(request, reply), err: error }, 'request errored');
     else reply.log.info(accessLogFields(request, reply), 'request');
   }

@@ -18,16 +18,20 @@ import { openSse, type SseStream } from '../testing/sse';
 import {
   DEFAULT_CONNECTION_LIMITS,
   UPLOAD_CSP,
+  CSP_REPORT_PATH,
   addressKey,
   cdnOrigin,
   cspDirectives,
   cspHeader,
   isLongLivedRoute,
+  parseCspReport,
   parseFrameAncestors,
   timeoutServerOptions,
+  trustedProxyTest,
   type ConnectionLimits,
 } from './security';
 
+const METRICS_TOKEN = 'security-test-metrics-token-0123456789';
 const PNG = Buffer.from('89504e470d0a1a0a0000000d49484452000000010000000108060000001f15c4890000000d4944415478da63f8cfc0f01f0005000201a5d8a4e40000000049454e44ae426082', 'hex');
 
 function makeSite(root: string): { distDir: string; assetsDir: string; uploadsDir: string } {
@@ -81,6 +85,24 @@ describe('security headers: pure parts', () => {
     expect(() => cdnOrigin('cdn.example.com')).toThrow(/URL/);
   });
 
+  it('reads violation reports in the report-uri and the Reporting API forms, and names a bad field', () => {
+    expect(
+      parseCspReport({
+        'csp-report': { 'document-uri': 'http://h/map/customs', 'violated-directive': 'script-src-elem', 'effective-directive': 'script-src-elem', 'blocked-uri': 'inline', 'source-file': 'http://h/assets/x.js', 'line-number': 3, 'script-sample': 'x'.repeat(400) },
+      }),
+    ).toEqual([{ directive: 'script-src-elem', blocked: 'inline', document: 'http://h/map/customs', source: 'http://h/assets/x.js', line: 3, sample: 'x'.repeat(300) }]);
+    expect(parseCspReport({ 'csp-report': { 'violated-directive': "img-src 'self'" } })[0].directive).toBe('img-src');
+    expect(
+      parseCspReport([
+        { type: 'csp-violation', body: { documentURL: 'http://h/', effectiveDirective: 'worker-src', blockedURL: 'http://evil/w.js', lineNumber: 'x' } },
+        { type: 'deprecation', body: {} },
+      ]),
+    ).toEqual([{ directive: 'worker-src', blocked: 'http://evil/w.js', document: 'http://h/', source: '', line: undefined, sample: '' }]);
+    for (const [body, field] of [[{}, /^csp-report:/], [{ 'csp-report': 'x' }, /^csp-report:/], [null, /^csp-report:/], [[], /^body:/], [[{ type: 'csp-violation' }], /^\[0\]\.body:/]] as const) {
+      expect(() => parseCspReport(body), JSON.stringify(body)).toThrow(field);
+    }
+  });
+
   it('counts IPv4 addresses as they are and IPv6 addresses by their /64', () => {
     expect(addressKey('203.0.113.7')).toBe('203.0.113.7');
     expect(addressKey('::ffff:203.0.113.7')).toBe('203.0.113.7');
@@ -89,6 +111,17 @@ describe('security headers: pure parts', () => {
     expect(addressKey('2001:0DB8:0001:0002:ffff::1')).toBe('2001:db8:1:2::/64');
     expect(addressKey('::1')).toBe('0:0:0:0::/64');
     expect(addressKey(undefined)).toBe('unknown');
+  });
+
+  it('knows the trusted proxies (TRUST_PROXY) by address, range or name', () => {
+    const none = trustedProxyTest(false);
+    expect(none('127.0.0.1')).toBe(false);
+    const trusted = trustedProxyTest(['203.0.113.7', '10.1.0.0/16', 'loopback', '2001:db8::/32']);
+    for (const address of ['203.0.113.7', '::ffff:203.0.113.7', '10.1.200.3', '127.0.0.1', '127.9.9.9', '::1', '2001:db8:5::1']) expect(trusted(address), address).toBe(true);
+    for (const address of ['203.0.113.8', '10.2.0.1', '192.168.1.1', '2001:db9::1', 'fe80::1', undefined]) expect(trusted(address), String(address)).toBe(false);
+    const named = trustedProxyTest(['uniquelocal', 'linklocal']);
+    for (const address of ['10.0.0.1', '172.20.1.1', '192.168.0.9', 'fd00::1', '169.254.1.1', 'fe80::9']) expect(named(address), address).toBe(true);
+    expect(named('172.32.0.1')).toBe(false);
   });
 
   it('passes the limits to Node: headers never longer than the whole request', () => {
@@ -112,7 +145,7 @@ describe.each(testBackends())('security headers on $name', (backend) => {
     db = await backend.open();
     await migrateToLatest(db);
     const site = makeSite(root);
-    app = buildServer({ db, ...site, tiles: false, security: { imgOrigins: ['https://cdn.example.com'] } });
+    app = buildServer({ db, ...site, tiles: false, security: { imgOrigins: ['https://cdn.example.com'] }, metricsToken: METRICS_TOKEN });
     framed = buildServer({ db, ...site, tiles: false, security: { overlayFrameAncestors: ["'self'", 'https://dashboard.twitch.tv'] } });
     await Promise.all([app.ready(), framed.ready()]);
   });
@@ -179,6 +212,44 @@ describe.each(testBackends())('security headers on $name', (backend) => {
     expect(missing.headers['content-type']).toMatch(/^application\/json/);
     expect(missing.json()).toEqual({ error: 'Not Found', message: expect.stringContaining('/uploads/markers/none.png') });
     expect(missing.headers['content-security-policy']).toBe(UPLOAD_CSP);
+  });
+
+  it('takes violation reports from anyone, counts them by directive, and refuses bad bodies naming the field', async () => {
+    const reports = async () => {
+      const res = await app.inject({ url: '/api/be/metrics', headers: { authorization: `Bearer ${METRICS_TOKEN}` } });
+      return Object.fromEntries([...res.body.matchAll(/^raidmap_csp_reports_total\{directive="([^"]+)"\} (\d+)$/gm)].map((m) => [m[1], Number(m[2])]));
+    };
+    const before = await reports();
+    const post = (type: string, payload: string, headers: Record<string, string> = {}) =>
+      app.inject({ method: 'POST', url: CSP_REPORT_PATH, headers: { 'content-type': type, ...headers }, payload });
+    const uri = JSON.stringify({ 'csp-report': { 'effective-directive': 'script-src-elem', 'blocked-uri': 'inline', 'document-uri': 'http://h/' } });
+    // Browsers send no credentials and may name another origin; neither matters here.
+    expect((await post('application/csp-report', uri)).statusCode).toBe(204);
+    expect((await post('application/csp-report', uri, { origin: 'https://elsewhere.example' })).statusCode).toBe(204);
+    const api = JSON.stringify([
+      { type: 'csp-violation', body: { effectiveDirective: 'worker-src', blockedURL: 'blob:x' } },
+      { type: 'csp-violation', body: { effectiveDirective: 'made-up', blockedURL: 'x' } },
+    ]);
+    expect((await post('application/reports+json', api)).statusCode).toBe(204);
+    expect((await post('application/json', uri)).statusCode).toBe(204);
+    const after = await reports();
+    const delta = (key: string) => (after[key] ?? 0) - (before[key] ?? 0);
+    expect([delta('script-src-elem'), delta('worker-src'), delta('other')]).toEqual([3, 1, 1]);
+
+    for (const [type, payload, status, message] of [
+      ['application/csp-report', '{not json', 400, /^body: not valid JSON/],
+      ['application/csp-report', '{}', 400, /^csp-report: expected an object/],
+      ['application/reports+json', '[]', 400, /^body: expected 1 to 100 reports/],
+      ['application/csp-report', JSON.stringify({ 'csp-report': { sample: 'x'.repeat(20_000) } }), 413, /./],
+    ] as const) {
+      const res = await post(type, payload);
+      expect(res.statusCode, payload.slice(0, 20)).toBe(status);
+      expect(res.json()).toEqual({ error: expect.any(String), message: expect.stringMatching(message) });
+    }
+    // Text is read as text: not a report.
+    expect((await post('text/plain', uri)).json()).toEqual({ error: 'Bad Request', message: expect.stringMatching(/^csp-report:/) });
+    expect((await app.inject({ url: CSP_REPORT_PATH })).statusCode).toBe(404);
+    expect(await reports()).toEqual(after);
   });
 
   it('lets only the overlay pages be framed, and only by OVERLAY_FRAME_ANCESTORS', async () => {
@@ -346,6 +417,18 @@ describe('time-outs and the connection cap (real sockets)', () => {
     expect(next.received()).toMatch(/^HTTP\/1\.1 200/);
     expect(next.received()).toMatch(/^raidmap_http_connections_refused_total 2$/m);
     expect(next.received()).toMatch(/^raidmap_http_open_connections 3$/m);
+  });
+
+  it('never refuses a trusted proxy (it carries many clients), but counts its connections', async () => {
+    const token = 'metrics-token-for-the-proxy-test-0123456789';
+    await start({ maxConnectionsPerAddress: 2, headersTimeoutMs: 5_000, requestTimeoutMs: 5_000, keepAliveTimeoutMs: 5_000 }, { metricsToken: token, trustProxy: ['127.0.0.1'] });
+    const all = await Promise.all(Array.from({ length: 5 }, () => open()));
+    await sleep(200);
+    expect(all.map((raw) => raw.isClosed())).toEqual([false, false, false, false, false]);
+    all[0].socket.write(`GET /api/be/metrics HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer ${token}\r\nConnection: close\r\n\r\n`);
+    await within(all[0].closed, 2_000, 'metrics answered');
+    expect(all[0].received()).toMatch(/^raidmap_http_open_connections 5$/m);
+    expect(all[0].received()).toMatch(/^raidmap_http_connections_refused_total 0$/m);
   });
 
   it('keeps a live stream open past the request, header and inactivity time-outs', async () => {

@@ -1,6 +1,6 @@
 /**
  * Security headers and connection limits (issue 9, defects 5 and 10; docs/SERVER.md "Security
- * headers" and "Time-outs and connection caps").
+ * headers" and "Time-outs").
  *
  * Headers: `@fastify/helmet` on every response with the page's Content-Security-Policy (the
  * one the map page, its workers, PixiJS and the tile fetcher run under, checked in a browser by
@@ -14,11 +14,12 @@
  * a keep-alive time-out, a socket inactivity time-out that long-lived streams opt out of, and
  * a cap on the open sockets per remote address.
  */
-import { isIPv6 } from 'node:net';
+import { BlockList, isIPv6 } from 'node:net';
 import type { Server, Socket } from 'node:net';
 import type { ServerOptions as HttpServerOptions } from 'node:http';
 import fastifyHelmet from '@fastify/helmet';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { sendError } from './errors';
 
 // ---------------------------------------------------------------------------------------------
 // Headers
@@ -34,6 +35,11 @@ export const INLINE_UPLOAD_TYPES = ['image/png', 'image/jpeg', 'image/webp', 'im
 /** Public, cacheable files that other origins (a CDN in front of this server) may embed. */
 export const CROSS_ORIGIN_PREFIXES = ['/tiles/', '/icons/', '/uploads/', '/public-images/', '/assets/'] as const;
 export const REFERRER_POLICY = 'strict-origin-when-cross-origin';
+/**
+ * Where browsers post CSP violation reports. Outside /api/be/ on purpose: browsers send them as
+ * `application/csp-report`, which the API's CSRF rule (JSON bodies only) would refuse.
+ */
+export const CSP_REPORT_PATH = '/api/csp-report';
 
 export interface SecurityOptions {
   /**
@@ -63,6 +69,8 @@ export function cspDirectives(options: SecurityOptions = {}, frameAncestors: str
     'base-uri': ["'self'"],
     'form-action': ["'self'"],
     'frame-ancestors': frameAncestors,
+    // Violations anywhere (the page, its workers) are posted here: logged and counted.
+    'report-uri': [CSP_REPORT_PATH],
   };
 }
 
@@ -169,6 +177,116 @@ export function registerSecurityHeaders(app: FastifyInstance, options: SecurityO
 }
 
 // ---------------------------------------------------------------------------------------------
+// Violation reports
+
+/** Directive names a report is counted under; anything else is `other` (bounded labels). */
+const KNOWN_DIRECTIVES = new Set([
+  'default-src', 'script-src', 'script-src-elem', 'script-src-attr', 'style-src', 'style-src-elem', 'style-src-attr',
+  'img-src', 'font-src', 'connect-src', 'media-src', 'object-src', 'frame-src', 'child-src', 'worker-src',
+  'manifest-src', 'base-uri', 'form-action', 'frame-ancestors', 'trusted-types', 'require-trusted-types-for',
+]);
+const REPORT_BODY_LIMIT = 16 * 1024;
+const REPORT_LOG_LINES_PER_MINUTE = 20;
+
+/** One violation as the log shows it (fields cut to 300 characters). */
+export interface CspViolation {
+  directive: string;
+  blocked: string;
+  document: string;
+  source: string;
+  line?: number;
+  sample: string;
+}
+
+const text = (value: unknown): string => (typeof value === 'string' ? value.slice(0, 300) : '');
+const lineOf = (value: unknown): number | undefined => (typeof value === 'number' && Number.isFinite(value) ? value : undefined);
+
+/**
+ * The violations in a report body (pure): the `report-uri` form `{ "csp-report": {...} }` or
+ * the Reporting API's `[{ type: "csp-violation", body: {...} }]`. Throws with the field at fault.
+ */
+export function parseCspReport(body: unknown): CspViolation[] {
+  if (Array.isArray(body)) {
+    if (body.length === 0 || body.length > 100) throw new Error('body: expected 1 to 100 reports');
+    return body
+      .filter((r: unknown) => (r as { type?: unknown })?.type === 'csp-violation')
+      .map((r: unknown, i) => {
+        const b = (r as { body?: unknown }).body;
+        if (!b || typeof b !== 'object') throw new Error(`[${i}].body: expected an object`);
+        const v = b as Record<string, unknown>;
+        const directive = text(v.effectiveDirective);
+        return { directive, blocked: text(v.blockedURL), document: text(v.documentURL), source: text(v.sourceFile), line: lineOf(v.lineNumber), sample: text(v.sample) };
+      });
+  }
+  const report = (body as { 'csp-report'?: unknown } | null)?.['csp-report'];
+  if (!report || typeof report !== 'object' || Array.isArray(report)) throw new Error('csp-report: expected an object');
+  const v = report as Record<string, unknown>;
+  const directive = text(v['effective-directive']) || text(v['violated-directive']).split(' ', 1)[0];
+  return [{ directive, blocked: text(v['blocked-uri']), document: text(v['document-uri']), source: text(v['source-file']), line: lineOf(v['line-number']), sample: text(v['script-sample']) }];
+}
+
+/** Counts of the reports received, by directive (for GET /api/be/metrics). */
+export class CspReports {
+  private readonly byDirective = new Map<string, number>();
+
+  add(violation: CspViolation): void {
+    const key = KNOWN_DIRECTIVES.has(violation.directive) ? violation.directive : 'other';
+    this.byDirective.set(key, (this.byDirective.get(key) ?? 0) + 1);
+  }
+
+  counts(): ReadonlyMap<string, number> {
+    return this.byDirective;
+  }
+}
+
+/**
+ * POST /api/csp-report: browsers' violation reports, logged (at most 20 lines a minute, then
+ * a count of the rest) and counted. Anyone may post (a browser sends them unasked), so a report
+ * changes nothing but a counter and the log; 204, or 400 naming the field for a bad body.
+ */
+export function registerCspReports(app: FastifyInstance, reports: CspReports): void {
+  let windowStart = 0;
+  let logged = 0;
+  let suppressed = 0;
+  app.register(async (scope) => {
+    scope.addContentTypeParser(['application/csp-report', 'application/reports+json'], { parseAs: 'string', bodyLimit: REPORT_BODY_LIMIT }, (_request, body, done) => {
+      try {
+        done(null, JSON.parse(body as string));
+      } catch {
+        const error = new Error('body: not valid JSON') as Error & { statusCode: number };
+        error.statusCode = 400;
+        done(error, undefined);
+      }
+    });
+    scope.post(CSP_REPORT_PATH, { bodyLimit: REPORT_BODY_LIMIT }, async (request, reply) => {
+      let violations: CspViolation[];
+      try {
+        violations = parseCspReport(request.body);
+      } catch (error) {
+        return sendError(reply, 400, (error as Error).message);
+      }
+      const now = Date.now();
+      if (now - windowStart >= 60_000) {
+        if (suppressed > 0) request.log.warn({ suppressed }, 'csp violations not logged in the last minute');
+        windowStart = now;
+        logged = 0;
+        suppressed = 0;
+      }
+      for (const violation of violations) {
+        reports.add(violation);
+        if (logged < REPORT_LOG_LINES_PER_MINUTE) {
+          logged += 1;
+          request.log.warn({ csp: violation, userAgent: text(request.headers['user-agent']) }, 'csp violation');
+        } else {
+          suppressed += 1;
+        }
+      }
+      return reply.code(204).send();
+    });
+  });
+}
+
+// ---------------------------------------------------------------------------------------------
 // Time-outs and connection caps
 
 export interface ConnectionLimits {
@@ -246,19 +364,61 @@ export interface ConnectionCap {
   refused(): number;
 }
 
+/** proxy-addr's names for address ranges (as TRUST_PROXY accepts them). */
+const NAMED_RANGES: Record<string, Array<[string, number, 'ipv4' | 'ipv6']>> = {
+  loopback: [['127.0.0.0', 8, 'ipv4'], ['::1', 128, 'ipv6']],
+  linklocal: [['169.254.0.0', 16, 'ipv4'], ['fe80::', 10, 'ipv6']],
+  uniquelocal: [['10.0.0.0', 8, 'ipv4'], ['172.16.0.0', 12, 'ipv4'], ['192.168.0.0', 16, 'ipv4'], ['fc00::', 7, 'ipv6']],
+};
+
+/**
+ * Whether a socket's address is one of the trusted reverse proxies (TRUST_PROXY entries:
+ * addresses, CIDR ranges, loopback / linklocal / uniquelocal). IPv4-mapped IPv6 addresses
+ * count as their IPv4 address.
+ */
+export function trustedProxyTest(trustProxy: readonly string[] | false | undefined): (address: string | undefined) => boolean {
+  if (!trustProxy || trustProxy.length === 0) return () => false;
+  const list = new BlockList();
+  for (const entry of trustProxy) {
+    const named = NAMED_RANGES[entry];
+    if (named) {
+      for (const [network, prefix, type] of named) list.addSubnet(network, prefix, type);
+      continue;
+    }
+    const [address, prefix] = entry.split('/');
+    const type = isIPv6(address) ? 'ipv6' : 'ipv4';
+    if (prefix === undefined) list.addAddress(address, type);
+    else list.addSubnet(address, Number(prefix), type);
+  }
+  return (address) => {
+    if (!address) return false;
+    const mapped = /^::ffff:(\d{1,3}(?:\.\d{1,3}){3})$/i.exec(address);
+    if (mapped) return list.check(mapped[1], 'ipv4');
+    return list.check(address, isIPv6(address) ? 'ipv6' : 'ipv4');
+  };
+}
+
+export interface CapOptions {
+  /** Addresses never capped: the trusted reverse proxies (each of their sockets carries many clients). */
+  exempt?: (address: string | undefined) => boolean;
+  /** Called for each socket closed for being over the cap. */
+  onRefuse?: (key: string) => void;
+}
+
 /**
  * Counts open sockets per remote address on the server's 'connection' event and, when `max`
- * is over 0, destroys a socket that would go over it. Loopback is counted like any address
- * (behind a reverse proxy every socket comes from the proxy: docs/SERVER.md "Time-outs").
+ * is over 0, destroys a socket that would go over it. Loopback is counted like any address;
+ * trusted proxies (`exempt`) are counted but never refused: behind a reverse proxy every socket
+ * comes from the proxy, which has to cap its clients itself (docs/SERVER.md "Time-outs").
  */
-export function capConnectionsPerAddress(server: Server, max: number, onRefuse?: (key: string) => void): ConnectionCap {
+export function capConnectionsPerAddress(server: Server, max: number, { exempt = () => false, onRefuse }: CapOptions = {}): ConnectionCap {
   const open = new Map<string, number>();
   let total = 0;
   let refused = 0;
   server.on('connection', (socket: Socket) => {
     const key = addressKey(socket.remoteAddress);
     const count = open.get(key) ?? 0;
-    if (max > 0 && count >= max) {
+    if (max > 0 && count >= max && !exempt(socket.remoteAddress)) {
       refused += 1;
       onRefuse?.(key);
       socket.destroy();

@@ -19,15 +19,15 @@ import { MAPS, type MapDefinition } from '../../src/domain/maps';
 import { MIN_TILE_Z, PREBUILT_MAX_Z, TILE_SIZE, maxTileZ, tileScale, type TileManifest } from '../../src/domain/tiles';
 import sharp from 'sharp';
 import { TileCacheIndex } from './cache-index';
-import { DEFAULT_TILE_CACHE_MAX_MB } from './settings';
-
-export { DEFAULT_TILE_CACHE_MAX_MB } from './settings';
 import { encodeTile, renderRegion } from './render';
 import { normalizeLayer } from './normalize';
 import { readAll, renderOnce } from './render-lock';
 import { generateSampleSvg } from './sample-map';
+import { DEFAULT_TILE_CACHE_MAX_MB } from './settings';
 import { layerSvg, parseSvg, type LayerSvg, type SvgElement } from './svg-doc';
 import { METATILE, isTileInRange, levelPixelSize, metatileOf, tilePixelRect, type Metatile, type TileAddress } from './tile-math';
+
+export { DEFAULT_TILE_CACHE_MAX_MB } from './settings';
 
 /** Bump when the rendering or cutting changes: every map gets a new version. */
 export const PIPELINE_VERSION = 'tiles-2';

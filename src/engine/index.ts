@@ -3,6 +3,8 @@
  * returns the API of types.ts. See README.md for layers, coordinate spaces and the tile life.
  */
 import { Application, Container, Graphics, Particle, ParticleContainer, Sprite, Texture } from 'pixi.js';
+// PixiJS's code generation without `new Function`: the page's CSP has no 'unsafe-eval' (docs/SERVER.md "Security headers").
+import 'pixi.js/unsafe-eval';
 import { buildIconAtlas } from './icon-atlas';
 import { batchTextureLimit } from './kernels/renderer-info';
 import { MapEngine, disposeStartedTiles, startTiles } from './map-engine';
