@@ -21,27 +21,11 @@ import { tempDir, testBackends } from '../testing/databases';
 import { MARKERS_CHANGED_CHANNEL, bridgeMarkerEvents } from './bridge';
 import { MemoryLiveHub, markersChannel } from './hub';
 import { PgLiveHub } from './pg-hub';
+import { testMarker } from '../testing/markers';
 
 const url = process.env.TEST_DATABASE_URL;
 
-function marker(uid: string, overrides: Partial<Marker> = {}): Marker {
-  return {
-    uid,
-    map: 'factory',
-    category: 'Loot',
-    subCategory: 'Safe',
-    level: 1,
-    geometry: { x: 10, y: 20 },
-    name: `Marker ${uid}`,
-    desc: '',
-    imgs: [],
-    name_l10n: {},
-    desc_l10n: {},
-    questUid: null,
-    itemsUid: [],
-    ...overrides,
-  };
-}
+const marker = testMarker;
 
 async function waitFor(what: string, check: () => boolean | Promise<boolean>, timeoutMs = 5000): Promise<void> {
   const deadline = Date.now() + timeoutMs;

@@ -18,6 +18,7 @@ import type { MarkerChange } from '../db/markers';
 import { markersChannel } from '../live/hub';
 import { openSse, type SseMessage, type SseStream } from '../testing/sse';
 import { tempDir, testBackends } from '../testing/databases';
+import { testMarker } from '../testing/markers';
 
 const PNG = Buffer.from('89504e470d0a1a0a0000000d49484452000000010000000108060000001f15c4890000000d4944415478da63f8cfc0f01f0005000201a5d8a4e40000000049454e44ae426082', 'hex');
 
@@ -28,24 +29,7 @@ const sameEntry = (entry: HistoryEntry): ClientHistoryEntry => entry;
 const sameEntryBack = (entry: ClientHistoryEntry): HistoryEntry => entry;
 void [sameChange, sameChangeBack, sameEntry, sameEntryBack];
 
-function marker(uid: string, overrides: Partial<Marker> = {}): Marker {
-  return {
-    uid,
-    map: 'factory',
-    category: 'Loot',
-    subCategory: 'Safe',
-    level: 1,
-    geometry: { x: 10, y: 20 },
-    name: `Marker ${uid}`,
-    desc: '',
-    imgs: [],
-    name_l10n: {},
-    desc_l10n: {},
-    questUid: null,
-    itemsUid: [],
-    ...overrides,
-  };
-}
+const marker = testMarker;
 
 function cookieOf(res: LightMyRequestResponse): string {
   const raw = res.headers['set-cookie'];

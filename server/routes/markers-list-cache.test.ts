@@ -16,17 +16,12 @@ import { hashPassword } from '../auth/password';
 import { createRepositories, migrateToLatest, type Db, type Repositories } from '../db';
 import { JSON_CACHE_DEFAULTS } from '../http/json-cache';
 import { tempDir, testBackends } from '../testing/databases';
+import { testMarker } from '../testing/markers';
 
 const BOUND_MS = JSON_CACHE_DEFAULTS.maxStaleMs;
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
-function marker(uid: string, overrides: Partial<Marker> = {}): Marker {
-  return {
-    uid, map: 'factory', category: 'Loot', subCategory: 'Safe', level: 1, geometry: { x: 10, y: 20 },
-    name: `Marker ${uid}`, desc: '', imgs: [], name_l10n: {}, desc_l10n: {}, questUid: null, itemsUid: [],
-    ...overrides,
-  };
-}
+const marker = testMarker;
 
 /** The identity body of a list response, decoded from whatever encoding it came in. */
 function identityOf(res: LightMyRequestResponse): Buffer {
