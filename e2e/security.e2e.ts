@@ -193,9 +193,13 @@ describe('Content-Security-Policy in the browser', () => {
     await dialog.getByRole('button', { name: 'Edit', exact: true }).click();
     await dialog.getByLabel('Upload a file for image 1').setInputFiles({ name: 'shot.png', mimeType: 'image/png', buffer: PNG });
     await dialog.getByText('Image 1 uploaded.').waitFor({ timeout: 20_000 });
-    const stored = (await (await page.request.get(`${baseUrl()}/api/be/markers/list?map=${MAP}`)).json()) as { markers: Marker[] };
-    const uploaded = stored.markers.find((m) => m.uid === withImages.uid)!.imgs[0].img;
-    expect(uploaded).not.toBe(withImages.imgs[0].img);
+    // The list follows a write within 100 ms (its cache is rebuilt off the request path).
+    const storedImage = async () => {
+      const stored = (await (await page.request.get(`${baseUrl()}/api/be/markers/list?map=${MAP}`)).json()) as { markers: Marker[] };
+      return stored.markers.find((m) => m.uid === withImages.uid)!.imgs[0].img;
+    };
+    await expect.poll(storedImage).not.toBe(withImages.imgs[0].img);
+    const uploaded = await storedImage();
     expect(await loadImage(page, uploaded)).toBe(1);
 
     const file = await page.request.get(`${baseUrl()}${uploaded}`);
