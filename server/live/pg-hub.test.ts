@@ -9,7 +9,7 @@ import pg from 'pg';
 import { afterEach, describe, expect, it } from 'vitest';
 import { startTcpProxy, type TcpProxy } from '../testing/tcp-proxy';
 import type { LiveMessageInfo } from './hub';
-import { NOTIFY_PAYLOAD_LIMIT, PgLiveHub, pgChannelName, splitUtf8, type LiveLog } from './pg-hub';
+import { NOTIFY_PAYLOAD_LIMIT, PgLiveHub, isStatementError, pgChannelName, splitUtf8, type LiveLog } from './pg-hub';
 
 const url = process.env.TEST_DATABASE_URL;
 
@@ -21,7 +21,7 @@ async function waitFor(what: string, check: () => boolean, timeoutMs = 5000): Pr
   }
 }
 
-describe('splitUtf8', () => {
+describe('pg-hub helpers', () => {
   it('cuts text into pieces of at most N bytes, never inside a character, that join back', () => {
     const text = `${'a'.repeat(10)}${'ж'.repeat(10)}${'€'.repeat(10)}${'🗺️'.repeat(10)}`;
     for (const max of [4, 5, 7, 16, 100]) {
@@ -37,6 +37,16 @@ describe('splitUtf8', () => {
     expect(splitUtf8('short', 10)).toEqual(['short']);
     expect(splitUtf8('', 10)).toEqual(['']);
     expect(() => splitUtf8('x', 3)).toThrow(/at least 4/);
+  });
+
+  it('tells a statement that failed from a connection that failed', () => {
+    expect(isStatementError({ code: '22023' })).toBe(true); // invalid parameter value
+    expect(isStatementError({ code: '42P01' })).toBe(true);
+    expect(isStatementError({ code: '57P01' })).toBe(false); // terminated by an administrator
+    expect(isStatementError({ code: '08006' })).toBe(false); // connection failure
+    expect(isStatementError({ code: 'ECONNRESET' })).toBe(false);
+    expect(isStatementError(new Error('Connection terminated unexpectedly'))).toBe(false);
+    expect(isStatementError(null)).toBe(false);
   });
 
   it('names the channel after the schema, within PostgreSQL identifier length', () => {
@@ -174,6 +184,30 @@ describe.skipIf(!url)(url ? 'PgLiveHub on PostgreSQL' : 'PgLiveHub on PostgreSQL
     a.publish('c', 'after');
     await waitFor('the message on B', () => onB.length === 1);
     expect(onB[0].data).toBe('after');
+  });
+
+  it('loses no message when its session is ended while it sends a burst (sent again after reconnecting)', async () => {
+    const [a, b] = await hubsOn(2);
+    const onB = record(b, 'c');
+    const gapsB: string[] = [];
+    b.onGap((reason) => gapsB.push(reason));
+    const pid = a.listenerPid;
+    const killer = new pg.Client({ connectionString: url });
+    await killer.connect();
+    try {
+      for (let n = 0; n < 3000; n++) {
+        a.publish('c', { n });
+        if (n === 1000) await killer.query('select pg_terminate_backend($1)', [pid]);
+        if (n % 100 === 99) await new Promise((r) => setImmediate(r));
+      }
+    } finally {
+      await killer.end();
+    }
+    await waitFor('every message on B', () => new Set(onB.map((m) => (m.data as { n: number }).n)).size === 3000, 15_000);
+    // Some may come twice (a batch committed just before the session ended); none is missing.
+    expect(gapsB).toEqual([]);
+    expect(a.stats.connects).toBe(2);
+    expect(a.stats.dropped).toBe(0);
   });
 
   it('drops the oldest messages past the outbox bound and tells the other processes of the gap', async () => {

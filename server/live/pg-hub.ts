@@ -102,6 +102,16 @@ export function splitUtf8(text: string, maxBytes: number): string[] {
   return parts;
 }
 
+/**
+ * Whether an error is the statement's own fault (a SQLSTATE outside the connection classes 08
+ * and 57P: the session is fine, sending again would fail again) rather than the connection's
+ * (a network error, the server shutting down or ending the session).
+ */
+export function isStatementError(error: unknown): boolean {
+  const code = (error as { code?: unknown } | null)?.code;
+  return typeof code === 'string' && /^[0-9A-Z]{5}$/.test(code) && !code.startsWith('08') && !code.startsWith('57P');
+}
+
 interface Header {
   o: string;
   i?: number;
@@ -252,10 +262,13 @@ export class PgLiveHub implements LiveHub {
           this.stats.sent += batch.length;
         },
         (error: unknown) => {
-          if (this.client !== client || client.raidmapGone) {
+          if (this.client !== client || client.raidmapGone || !isStatementError(error)) {
             // The connection broke: send the batch again once reconnected (a receiver may get a
-            // message twice if the commit went through; marker changes carry versions).
+            // message twice if the commit went through; marker changes carry versions). The
+            // error may come before the client's own 'error' event: forget the client now, so
+            // the retry waits for a new connection instead of spinning on the dead one.
             this.outbox.unshift(...batch);
+            this.lost(client, error);
           } else {
             this.log.error({ err: error, notifications: batch.length }, 'NOTIFY failed; those live messages are lost');
             this.droppedOutgoing += batch.length;
