@@ -42,7 +42,8 @@ export async function userRoutes(app: FastifyInstance): Promise<void> {
     const unknown = [...new Set(list.filter((uid) => !known.has(uid)))];
     if (unknown.length > 0) {
       const shown = unknown.slice(0, 5).map((u) => `"${u}"`).join(', ');
-      return sendError(reply, 400, `unknown quest uid(s): ${shown}${unknown.length > 5 ? ` and ${unknown.length - 5} more` : ''}`);
+      const field = parsed.data.questsDone !== undefined ? 'questsDone' : 'questsHidden';
+      return sendError(reply, 400, `${field}: unknown quest uid(s): ${shown}${unknown.length > 5 ? ` and ${unknown.length - 5} more` : ''}`);
     }
     const updated = await app.auth.repos.users.setProgress(user.id, parsed.data);
     if (!updated) return sendError(reply, 401, 'sign in first');
