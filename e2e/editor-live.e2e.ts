@@ -145,7 +145,8 @@ describe('live changes', () => {
     );
 
     // Deleted (through the API: the popup's Delete is covered elsewhere).
-    const version = (await serverMarker(base(), placed.uid))!.version;
+    // The list follows the move within 100 ms: wait for the moved version, not the first read.
+    const version = (await until(() => serverMarker(base(), placed.uid), (m) => (m?.version ?? 0) >= 2, 'the moved marker on the server'))!.version;
     const res = await admin.page.request.delete(`${base()}/api/be/admin/marker/${placed.uid}?version=${version}`);
     expect(res.status()).toBe(200);
     await waitForMarker(visitor, placed.uid, true);

@@ -213,7 +213,8 @@ describe('the popup in edit mode', () => {
     await form.getByRole('button', { name: 'Save', exact: true }).click();
     await editForm(page).waitFor({ state: 'detached' });
     await expect.poll(() => title(marker.uid).textContent()).toBe('Saved name');
-    expect(await serverMarker(base(), marker.uid)).toMatchObject({ name: 'Saved name', desc: 'Saved description', version: 2, geometry: marker.geometry });
+    // The list follows a write within 100 ms (rebuilt off the request path): poll, do not read once.
+    await expect.poll(() => serverMarker(base(), marker.uid)).toMatchObject({ name: 'Saved name', desc: 'Saved description', version: 2, geometry: marker.geometry });
 
     await page.goto(`${base()}/map/customs?obj=${marker.uid}`, { waitUntil: 'domcontentloaded' });
     await page.waitForFunction(() => window.__map?.ready === true, undefined, { timeout: 45_000 });
