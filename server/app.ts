@@ -10,6 +10,8 @@ import { REPO_ROOT, type TrustProxy } from './config';
 import { createRepositories, type Db, type Repositories } from './db';
 import { errorHandler, sendError } from './http/errors';
 import { JsonCache } from './http/json-cache';
+import { registerJsonBody } from './http/json-body';
+import { registerNoNul } from './http/no-nul';
 import { Metrics, registerMetrics } from './http/metrics';
 import { registerRequestLog, requestLogServerOptions } from './http/request-log';
 import {
@@ -161,6 +163,10 @@ export function buildServer(options: BuildServerOptions): FastifyInstance {
   registerSecurityHeaders(app, options.security);
   registerLongLivedRoutes(app);
   registerRequestLog(app);
+  // JSON bodies: a 400 that says what is wrong (prototype keys refused by name).
+  registerJsonBody(app);
+  // Before any route's own validation: U+0000 in a field is refused (PostgreSQL cannot store it).
+  registerNoNul(app);
   const metrics = new Metrics(isLongLivedRoute);
   metrics.gauge('raidmap_http_open_connections', 'Open client connections (sockets).', () => connections.open());
   metrics.counter('raidmap_http_connections_refused_total', 'Connections closed at once for going over MAX_CONNECTIONS_PER_ADDRESS.', () => connections.refused());

@@ -214,22 +214,10 @@ function namesAField(body: ErrorAnswer, fields: readonly string[], related: Reco
   });
 }
 
-/**
- * 400 answers known not to name the field they refuse (reported at the end of the run, and in
- * issue 9's notes), tolerated so that everything else stays checked. Remove an entry once the
- * route names its field.
- */
-const KNOWN_UNNAMED: readonly { route: string; message: RegExp }[] = [
-  // server/routes/admin.ts: decodeBase64Image's reasons lack a `base64: ` prefix…
-  { route: 'image upload', message: /^(the file is not a PNG, JPEG or WebP image|only PNG, JPEG or WebP images are accepted|the data URL must be base64-encoded|the image is larger than)/ },
-  // …and the image index (the part of `uid` after the last `-`) is not called `uid`.
-  { route: 'image upload', message: /^image index \d+ is out of range/ },
-];
-
 /** A prototype key anywhere in a body's text, which Fastify's JSON parser refuses outright. */
 const PROTO_KEY_IN_TEXT = /"(__proto__|constructor)"\s*:/;
-/** Fastify's message for a body its JSON parser refused (also for a prototype key). */
-const FRAMEWORK_BAD_JSON = /^Body is not valid JSON but content-type is set to 'application\/json'$/;
+/** The body parser's refusal of a prototype key names it (server/http/json-body.ts). */
+const NAMES_PROTO_KEY = /^body: a key named "(__proto__|constructor)"/;
 
 async function fuzz<T>(name: string, arbitrary: fc.Arbitrary<T>, predicate: (value: T) => Promise<void>, numRuns = RUNS): Promise<void> {
   try {
@@ -250,10 +238,6 @@ describe.each(testBackends())('request fuzz on $name', (backend) => {
   const cookies: Record<'visitor' | 'pro' | 'admin', string> = { visitor: '', pro: '', admin: '' };
   /** Routes whose 400 did not name the changed field: route → example messages (reported, then failed). */
   const unnamed = new Map<string, string[]>();
-  /** Routes where a prototype key got Fastify's generic "not valid JSON" (see PROTO_KEY_IN_TEXT). */
-  const protoGap = new Set<string>();
-  /** KNOWN_UNNAMED entries that this run met. */
-  const knownGaps = new Set<string>();
   let serial = 0;
 
   /** Answers by route and status, printed with FUZZ_STATS=1 (to see what the input reached). */
@@ -339,10 +323,6 @@ describe.each(testBackends())('request fuzz on $name', (backend) => {
       const lines = [...statuses].filter(([, c]) => [...c.values()].reduce((a, b) => a + b, 0) > 3).sort(([a], [b]) => a.localeCompare(b));
       console.log(`[fuzz ${backend.name}] answers by route:\n${lines.map(([route, c]) => `  ${route}: ${[...c].sort(([a], [b]) => a - b).map(([s, n]) => `${s}×${n}`).join(' ')}`).join('\n')}`);
     }
-    if (protoGap.size > 0) {
-      console.warn(`[fuzz ${backend.name}] a body with a "__proto__" or "constructor.prototype" key is refused with Fastify's "Body is not valid JSON…", naming no key, on: ${[...protoGap].join(', ')}`);
-    }
-    if (knownGaps.size > 0) console.warn(`[fuzz ${backend.name}] known 400 answers that name no field: ${[...knownGaps].join('; ')}`);
     if (unnamed.size > 0) {
       console.warn(`[fuzz ${backend.name}] 400 answers that did not name the changed field:\n${[...unnamed].map(([route, messages]) => `  ${route}: ${messages.slice(0, 5).join(' | ')}`).join('\n')}`);
     }
@@ -483,18 +463,9 @@ describe.each(testBackends())('request fuzz on $name', (backend) => {
       await route.restore();
     }
     const plainJson = env.contentType === 'application/json' && env.origin === undefined && !malformed;
-    if (res.statusCode === 400 && error && PROTO_KEY_IN_TEXT.test(text) && FRAMEWORK_BAD_JSON.test(String(error.message))) {
-      // Known gap (reported, tolerated): Fastify refuses a `__proto__` / `constructor.prototype`
-      // key anywhere in the body, safely, but says the JSON is invalid and names no key.
-      protoGap.add(route.name);
-      return;
-    }
+    // A prototype key anywhere in the body is refused by the parser, which names the key.
+    if (res.statusCode === 400 && error && PROTO_KEY_IN_TEXT.test(text) && NAMES_PROTO_KEY.test(String(error.message))) return;
     if (res.statusCode === 400 && error && fields && plainJson && !namesAField(error, fields, route.related ?? {})) {
-      const known = KNOWN_UNNAMED.find((k) => k.route === route.name && k.message.test(String(error.message)));
-      if (known) {
-        knownGaps.add(`${route.name}: ${known.message.source}`);
-        return;
-      }
       const list = unnamed.get(route.name) ?? [];
       list.push(`[${fields.join(', ')}] → ${String(error.message).slice(0, 160)}`);
       unnamed.set(route.name, list);

@@ -169,18 +169,19 @@ export async function adminRoutes(app: FastifyInstance, { uploadsDir }: AdminRou
       const cut = uid.lastIndexOf('-');
       const markerUid = uid.slice(0, cut);
       const index = Number(uid.slice(cut + 1));
-      if (index >= MARKER_BOUNDS.images) return sendError(reply, 400, `image index ${index} is out of range: a marker has at most ${MARKER_BOUNDS.images} images`);
+      if (index >= MARKER_BOUNDS.images) return sendError(reply, 400, `uid: image index ${index} is out of range: a marker has at most ${MARKER_BOUNDS.images} images`);
       const marker = await markers().get(markerUid);
       if (!marker) return sendNotFound(reply, markerUid);
       if (marker.map !== map) return sendError(reply, 400, `marker "${markerUid}" is on map "${marker.map}", not "${map}"`);
       if (index > marker.imgs.length) {
-        return sendError(reply, 400, `image index ${index} is out of range: the marker has ${marker.imgs.length} image(s)`);
+        return sendError(reply, 400, `uid: image index ${index} is out of range: the marker has ${marker.imgs.length} image(s)`);
       }
       let image: ReturnType<typeof decodeBase64Image>;
       try {
         image = decodeBase64Image(base64);
       } catch (error) {
-        return sendError(reply, 400, (error as Error).message);
+        const message = (error as Error).message;
+        return sendError(reply, 400, message.startsWith('base64') ? message : `base64: ${message}`);
       }
       const stamp = Date.now();
       const safeUid = markerUid.replace(/[^A-Za-z0-9_-]/g, '_');
@@ -199,7 +200,7 @@ export async function adminRoutes(app: FastifyInstance, { uploadsDir }: AdminRou
         markerUid,
         (current) => {
           if (current.map !== map) throw new HttpError(400, `marker "${markerUid}" is on map "${current.map}", not "${map}"`);
-          if (index > current.imgs.length) throw new HttpError(400, `image index ${index} is out of range: the marker has ${current.imgs.length} image(s)`);
+          if (index > current.imgs.length) throw new HttpError(400, `uid: image index ${index} is out of range: the marker has ${current.imgs.length} image(s)`);
           const imgs = [...current.imgs];
           const previous = imgs[index] as MarkerImage | undefined;
           imgs[index] = { name: previous?.name ?? '', desc: previous?.desc ?? '', img: fileUrl };
