@@ -456,7 +456,9 @@ describe('on a 390×844 touch screen', () => {
     const show = toolsPanel(page).getByRole('button', { name: 'Show editor tools' });
     expect(await show.getAttribute('aria-expanded')).toBe('false');
 
-    await page.getByRole('banner').getByRole('button', { name: 'Hide panels' }).tap();
+    // A phone starts with the side panels hidden: the map is what one sees first.
+    expect(await page.getByRole('banner').getByRole('button', { name: 'Show panels' }).count()).toBe(1);
+    expect(await page.getByRole('complementary', { name: 'Categories' }).count()).toBe(0);
     await show.tap();
     await toolButton(page, LABEL.marker).tap();
     await expectPath(page, 'draw.marker.idle');

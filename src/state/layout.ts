@@ -21,7 +21,14 @@ export interface LayoutState {
   pointTools: boolean;
 }
 
-export const layout = proxy<LayoutState>({ panelsShown: true, upsellOpen: false, accountDialog: null, settingsOpen: false, pointTools: false });
+/** A phone-sized window: the side panels start hidden there, so the map is what one sees first. */
+export const NARROW_QUERY = '(max-width: 600px)';
+
+function startsNarrow(): boolean {
+  return typeof globalThis.matchMedia === 'function' && globalThis.matchMedia(NARROW_QUERY).matches;
+}
+
+export const layout = proxy<LayoutState>({ panelsShown: !startsNarrow(), upsellOpen: false, accountDialog: null, settingsOpen: false, pointTools: false });
 
 export function setPanelsShown(shown: boolean): void {
   layout.panelsShown = shown;

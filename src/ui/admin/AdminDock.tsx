@@ -6,7 +6,7 @@
  * Props: `map` (the open map: id, name and size for the points, transform for game coordinates) and
  * `camera`, the engine's camera (x, y: map pixel at the canvas centre; zoom) or null.
  */
-import { useEffect, useState } from 'react';
+import { useState } from 'react';
 import { useSnapshot } from 'valtio';
 import type { MapDefinition } from '../../domain/maps';
 import { layout } from '../../state/layout';
@@ -14,6 +14,7 @@ import { PointTools } from './PointTools';
 import { StatusBar, type StatusCamera } from './StatusBar';
 import { ToolsPanel } from './ToolsPanel';
 import { useAdminTools } from './useAdmin';
+import { usePublishedLength } from '../usePublishedLength';
 import './admin.css';
 
 export interface AdminDockProps {
@@ -21,27 +22,12 @@ export interface AdminDockProps {
   camera: StatusCamera | null;
 }
 
-/** The dock's height as `--admin-dock-height` on the page, so the marker popup docks above it. */
-function useDockHeight(dock: HTMLElement | null): void {
-  useEffect(() => {
-    if (!dock) return;
-    const root = document.documentElement;
-    const publish = () => root.style.setProperty('--admin-dock-height', `${Math.ceil(dock.getBoundingClientRect().height)}px`);
-    publish();
-    const observer = typeof ResizeObserver === 'function' ? new ResizeObserver(publish) : null;
-    observer?.observe(dock);
-    return () => {
-      observer?.disconnect();
-      root.style.removeProperty('--admin-dock-height');
-    };
-  }, [dock]);
-}
-
 export function AdminDock({ map, camera }: AdminDockProps) {
   const admin = useAdminTools();
   const { panelsShown } = useSnapshot(layout);
   const [dock, setDock] = useState<HTMLDivElement | null>(null);
-  useDockHeight(admin ? dock : null);
+  // The dock's height, so the marker popup docks above it.
+  usePublishedLength(admin ? dock : null, '--admin-dock-height', (box) => box.height);
   if (!admin) return null;
   return (
     <div ref={setDock} className={`admin-dock${panelsShown ? ' admin-dock--panels' : ''}`}>

@@ -12,6 +12,7 @@ import { LanguageSwitch } from './LanguageSwitch';
 import { useFullscreen } from './useFullscreen';
 import { usePosHash } from './usePosHash';
 import { WhereAmI } from './WhereAmI';
+import { usePublishedLength } from '../usePublishedLength';
 import './topbar.css';
 
 /**
@@ -26,10 +27,14 @@ export function TopBar({ title }: { title: string }) {
   const { fullscreen, toggle: toggleFullscreen } = useFullscreen();
   const [whereOpen, setWhereOpen] = useState(false);
   const [helpOpen, setHelpOpen] = useState(false);
+  const [bar, setBar] = useState<HTMLElement | null>(null);
+  // Where the bar ends, so the side panels start under it however many rows it wraps to.
+  usePublishedLength(bar, '--topbar-bottom', (box) => box.bottom);
   usePosHash();
 
   return (
     <header
+      ref={setBar}
       className="map-topbar topbar"
       onClick={
         admin
