@@ -15,6 +15,7 @@
  * a cap on the open sockets per remote address.
  */
 import { BlockList, isIPv6 } from 'node:net';
+import { addressKey } from './address';
 import type { Server, Socket } from 'node:net';
 import type { ServerOptions as HttpServerOptions } from 'node:http';
 import fastifyHelmet from '@fastify/helmet';
@@ -338,22 +339,7 @@ export function timeoutServerOptions(limits: ConnectionLimits): {
   };
 }
 
-/**
- * The key a socket is counted under (pure): the IPv4 address (also when written as
- * `::ffff:a.b.c.d`), or the /64 prefix of an IPv6 address, since one IPv6 host usually holds a
- * whole /64.
- */
-export function addressKey(address: string | undefined): string {
-  if (!address) return 'unknown';
-  const mapped = /^::ffff:(\d{1,3}(?:\.\d{1,3}){3})$/i.exec(address);
-  if (mapped) return mapped[1];
-  if (!isIPv6(address)) return address;
-  const [head, tail = ''] = address.split('%', 1)[0].split('::');
-  const left = head ? head.split(':') : [];
-  const right = tail ? tail.split(':') : [];
-  const groups = address.includes('::') ? [...left, ...Array<string>(8 - left.length - right.length).fill('0'), ...right] : left;
-  return `${groups.slice(0, 4).map((g) => g.toLowerCase().replace(/^0+(?=.)/, '')).join(':')}::/64`;
-}
+export { addressKey } from './address';
 
 export interface ConnectionCap {
   /** Open sockets per address key now. */
