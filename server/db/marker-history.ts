@@ -52,16 +52,8 @@ export function historyRowToEntry(row: Selectable<MarkerHistoryTable>): HistoryE
   };
 }
 
-export interface HistoryWrite {
-  uid: string;
-  map: string;
-  action: MarkerHistoryAction;
-  user: string | null;
-  at: string;
-  version: number;
-  before: Marker | null;
-  after: Marker | null;
-}
+/** A history row to write: an entry before the database gives it its id. */
+export type HistoryWrite = Omit<HistoryEntry, 'id'>;
 
 /** Writes one history row through `executor` (the caller's transaction). */
 export async function writeHistory(executor: Kysely<Database>, entry: HistoryWrite): Promise<void> {
