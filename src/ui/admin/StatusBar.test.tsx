@@ -2,6 +2,7 @@ import '../../i18n';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { act, render, screen, waitFor } from '@testing-library/react';
+import { Profiler } from 'react';
 import { afterEach, describe, expect, it } from 'vitest';
 import { MAPS } from '../../domain/maps';
 import { gameToMap, mapToGame } from '../../domain/transform';
@@ -78,6 +79,30 @@ describe('StatusBar', () => {
     await waitFor(() => expect(field('map')).toBe('–'));
     expect(field('game')).toBe('–');
     expect(field('screen')).toBe('–');
+  });
+
+  it('keeps the cursor readout when the rest of the bar re-renders, and moves it without a render', async () => {
+    setSessionUser(admin);
+    // Every commit inside the bar (the valtio snapshot re-rendering it included) counts.
+    let renders = 0;
+    const camera = { x: 1, y: 2, zoom: 1 };
+    const Counted = () => (
+      <Profiler id="status" onRender={() => (renders += 1)}>
+        <StatusBar map={customs} camera={camera} />
+      </Profiler>
+    );
+    const { rerender } = render(<Counted />);
+    act(() => setCursor({ mapX: 5, mapY: 6, screenX: 7, screenY: 8 }));
+    await waitFor(() => expect(field('map')).toBe('5.0000, 6.0000'));
+    act(() => setPath('move.dragging'));
+    await waitFor(() => expect(field('state')).toBe('move.dragging'));
+    rerender(<Counted />);
+    expect(field('map')).toBe('5.0000, 6.0000');
+    expect(field('screen')).toBe('7, 8');
+    const before = renders;
+    for (let i = 0; i < 20; i++) act(() => setCursor({ mapX: 10 + i, mapY: 6, screenX: 7, screenY: 8 }));
+    await waitFor(() => expect(field('map')).toBe('29.0000, 6.0000'));
+    expect(renders).toBe(before);
   });
 
   it('uses the given map\'s transform (rotated maps too)', async () => {

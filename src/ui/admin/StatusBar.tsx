@@ -10,11 +10,13 @@
  * engine is ready. The rest comes from the editor slice (`path`, `selectedShape`,
  * `drawingShape`, `cursor`).
  */
+import { useLayoutEffect, useRef } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useSnapshot } from 'valtio';
+import { subscribeKey } from 'valtio/utils';
 import type { MapDefinition } from '../../domain/maps';
 import { mapToGame, round4 } from '../../domain/transform';
-import { editor } from '../../state/editor';
+import { editor, type EditorCursor } from '../../state/editor';
 import { useAdminTools } from './useAdmin';
 import './admin.css';
 
@@ -43,28 +45,66 @@ export function StatusBar(props: StatusBarProps) {
   return <StatusBarLine {...props} />;
 }
 
+/** The cursor's three readouts (map, game, screen) as text; '–' each without a cursor. */
+export function cursorTexts(map: Pick<MapDefinition, 'transform'>, cursor: EditorCursor | null, none: string): Record<CursorField, string> {
+  if (!cursor) return { map: none, game: none, screen: none };
+  const game = mapToGame(map.transform, { mapX: cursor.mapX, mapY: cursor.mapY });
+  return {
+    map: pair(cursor.mapX, cursor.mapY),
+    game: pair(game.gameX, game.gameZ),
+    screen: `${Math.round(cursor.screenX)}, ${Math.round(cursor.screenY)}`,
+  };
+}
+
+type CursorField = 'map' | 'game' | 'screen';
+const CURSOR_FIELDS: readonly CursorField[] = ['map', 'game', 'screen'];
+
 function StatusBarLine({ map, camera }: StatusBarProps) {
   const { t } = useTranslation();
-  const { path, selectedShape, drawingShape, cursor } = useSnapshot(editor);
+  // Not the cursor: it changes on every pointer move, and is written to the DOM below instead
+  // of re-rendering the bar (docs/PERFORMANCE.md, the editor's main-thread time per move).
+  const { path, selectedShape, drawingShape } = useSnapshot(editor);
   const none = t('admin.status.none');
-  const game = cursor ? mapToGame(map.transform, { mapX: cursor.mapX, mapY: cursor.mapY }) : null;
+  const cursorRefs = useRef<Partial<Record<CursorField, HTMLSpanElement | null>>>({});
 
-  const items: { key: string; label: string; value: string }[] = [
+  useLayoutEffect(() => {
+    const write = () => {
+      const texts = cursorTexts(map, editor.cursor, none);
+      for (const field of CURSOR_FIELDS) {
+        const el = cursorRefs.current[field];
+        if (el && el.textContent !== texts[field]) el.textContent = texts[field];
+      }
+    };
+    write();
+    return subscribeKey(editor, 'cursor', write);
+  }, [map, none]);
+
+  const items: { key: string; label: string; value: string | null }[] = [
     { key: 'state', label: t('admin.status.state'), value: path || none },
     { key: 'selected', label: t('admin.status.selected'), value: selectedShape ?? none },
     { key: 'drawing', label: t('admin.status.drawing'), value: drawingShape ?? none },
     { key: 'zoom', label: t('admin.status.zoom'), value: camera ? formatCoord(camera.zoom) : none },
     { key: 'centre', label: t('admin.status.centre'), value: camera ? pair(camera.x, camera.y) : none },
-    { key: 'map', label: t('admin.status.map'), value: cursor ? pair(cursor.mapX, cursor.mapY) : none },
-    { key: 'game', label: t('admin.status.game'), value: game ? pair(game.gameX, game.gameZ) : none },
-    { key: 'screen', label: t('admin.status.screen'), value: cursor ? `${Math.round(cursor.screenX)}, ${Math.round(cursor.screenY)}` : none },
+    { key: 'map', label: t('admin.status.map'), value: null },
+    { key: 'game', label: t('admin.status.game'), value: null },
+    { key: 'screen', label: t('admin.status.screen'), value: null },
   ];
 
   return (
     <section className="admin-status" aria-label={t('admin.status.label')}>
       {items.map((item) => (
         <span key={item.key} className="admin-status__item" data-field={item.key}>
-          <span className="admin-status__key">{item.label}</span> <span className="admin-status__value">{item.value}</span>
+          <span className="admin-status__key">{item.label}</span>{' '}
+          {item.value === null ? (
+            <span
+              className="admin-status__value"
+              ref={(el) => {
+                cursorRefs.current[item.key as CursorField] = el;
+              }}
+            />
+          ) : (
+            <span className="admin-status__value">{item.value}</span>
+          )}
         </span>
       ))}
     </section>
