@@ -43,7 +43,15 @@ export class DomInput {
         this.rect = null;
         if (e.button === 0) element.setPointerCapture?.(e.pointerId);
       }
-      this.dispatch({ type, ...local(e), time: e.timeStamp, button: e.button, pointerId: e.pointerId, ...modifiers(e) });
+      this.dispatch({
+        type,
+        ...local(e),
+        time: e.timeStamp,
+        button: e.button,
+        pointerId: e.pointerId,
+        pointerType: e.pointerType || 'mouse',
+        ...modifiers(e),
+      });
     };
     this.listen(element, 'pointerdown', pointer('pointer_down'));
     this.listen(element, 'pointermove', pointer('pointer_move'));

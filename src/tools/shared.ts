@@ -3,10 +3,11 @@ import type { ToolContext, ToolEventOf } from '../engine/interaction';
 import { StateNode } from '../engine/interaction';
 import { isClick, movedBeyond, type PointerSample } from '../engine/kernels/hit';
 
-export const sample = (e: { screenX: number; screenY: number; time: number }): PointerSample => ({
+export const sample = (e: { screenX: number; screenY: number; time: number; pointerType?: string }): PointerSample => ({
   screenX: e.screenX,
   screenY: e.screenY,
   time: e.time,
+  ...(e.pointerType ? { pointerType: e.pointerType } : {}),
 });
 
 /**

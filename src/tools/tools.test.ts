@@ -231,3 +231,66 @@ describe('registering tools', () => {
     expect(done).toEqual(['undo', 'redo', 'redo']);
   });
 });
+
+describe('touch: one finger pans and taps, two fingers pinch (root state)', () => {
+  const finger = (type: 'pointer_down' | 'pointer_move' | 'pointer_up', pointerId: number, screenX: number, screenY: number, time: number): ToolEvent => ({
+    type, screenX, screenY, time, button: 0, pointerId, pointerType: 'touch', ...mods,
+  });
+
+  it('a tap with 7 px of finger wobble still opens the marker (10 px touch slop)', () => {
+    const { ctx, calls } = fakeContext({ x: 50, y: 50, uid: 'm1' });
+    const tools = tree(ctx);
+    tools.dispatch(finger('pointer_down', 5, 50, 50, 0));
+    tools.dispatch(finger('pointer_move', 5, 56, 53.6, 50));
+    tools.dispatch(finger('pointer_up', 5, 56, 53.6, 120));
+    expect(calls).toContain('markerclick m1');
+  });
+
+  it('one finger drags the map', () => {
+    const { ctx, calls } = fakeContext();
+    const tools = tree(ctx);
+    tools.dispatch(finger('pointer_down', 5, 100, 100, 0));
+    tools.dispatch(finger('pointer_move', 5, 130, 100, 20));
+    tools.dispatch(finger('pointer_up', 5, 130, 100, 40));
+    expect(calls.filter((c) => c.startsWith('pan'))).toEqual(['pan 30 0']);
+    expect(tools.path()).toBe('pan.idle');
+  });
+
+  it('spreading two fingers zooms around their midpoint and never becomes a tap', () => {
+    const { ctx, calls } = fakeContext({ x: 200, y: 200, uid: 'm1' });
+    const tools = tree(ctx);
+    tools.dispatch(finger('pointer_down', 1, 90, 100, 0));
+    tools.dispatch(finger('pointer_down', 2, 110, 100, 10));
+    expect(tools.pinching).toBe(true);
+    // Finger 2 moves 20 px right: the distance doubles from 20 to 40, the midpoint moves 10 px.
+    tools.dispatch(finger('pointer_move', 2, 130, 100, 30));
+    expect(calls.filter((c) => c.startsWith('pan') || c.startsWith('zoom'))).toEqual(['pan 10 0', 'zoom 2 110 100']);
+    tools.dispatch(finger('pointer_up', 2, 130, 100, 60));
+    expect(tools.pinching).toBe(false);
+    // The finger left neither pans nor taps.
+    tools.dispatch(finger('pointer_move', 1, 60, 100, 80));
+    tools.dispatch(finger('pointer_up', 1, 60, 100, 90));
+    expect(calls.filter((c) => c.startsWith('pan'))).toEqual(['pan 10 0']);
+    expect(calls.some((c) => c.startsWith('markerclick') || c.startsWith('mapclick'))).toBe(false);
+    expect(tools.path()).toBe('pan.idle');
+  });
+
+  it('a pinch does not zoom while zoom is disabled (pointer over a popup) but still pans', () => {
+    const { ctx, calls, setZoomEnabled } = fakeContext();
+    const tools = tree(ctx);
+    setZoomEnabled(false);
+    tools.dispatch(finger('pointer_down', 1, 90, 100, 0));
+    tools.dispatch(finger('pointer_down', 2, 110, 100, 10));
+    tools.dispatch(finger('pointer_move', 2, 130, 100, 30));
+    expect(calls.some((c) => c.startsWith('zoom'))).toBe(false);
+    expect(calls).toContain('pan 10 0');
+  });
+
+  it('a mouse is never a finger: two mouse buttons do not pinch', () => {
+    const { ctx } = fakeContext();
+    const tools = tree(ctx);
+    tools.dispatch(ptr('pointer_down', 90, 100, 0));
+    tools.dispatch({ ...ptr('pointer_down', 110, 100, 10), pointerId: 2 });
+    expect(tools.pinching).toBe(false);
+  });
+});

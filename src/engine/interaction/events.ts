@@ -17,6 +17,8 @@ export interface PointerInfo extends Modifiers {
   /** 0 primary, 1 middle, 2 secondary. */
   button: number;
   pointerId: number;
+  /** PointerEvent.pointerType: 'mouse', 'pen' or 'touch' (absent: a mouse). */
+  pointerType?: string;
 }
 
 export type ToolEvent =

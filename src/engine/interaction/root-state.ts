@@ -10,20 +10,38 @@
  *   m                pan/draw/edit ⇄ move (when a move tool is registered: admins)
  *   l                → draw.marker, the last marker tool (when a draw tool is registered)
  *   Ctrl+Z, Ctrl+Shift+Z / Ctrl+Y   undo, redo (the host's)
+ *   two fingers      pinch: zoom by the ratio of their distances around their midpoint, pan by
+ *                    the midpoint's movement (kernels/pinch.ts), in every tool
+ *
+ * Pinch comes before the tools: the tools only ever see one finger. A second finger down cancels
+ * the current tool's gesture (it hears `pointer_cancel`, so a press never becomes a tap or a
+ * drag), and until every finger has lifted the fingers go to the pinch alone: lifting one
+ * finger ends the zoom, and the one left neither pans nor taps (no popup from a pinch).
  *
  * `toggleEdit()` is the edit toggle (pan ⇄ edit). The path without the root, e.g.
  * `draw.rect.drawing`, is what the admin status bar shows.
  */
 import { DOUBLE_CLICK_FACTOR, wheelZoomFactor } from '../kernels/camera';
-import type { ToolContext, ToolEventOf } from './events';
+import { pinchStep, type TouchPoint } from '../kernels/pinch';
+import type { ToolContext, ToolEvent, ToolEventOf } from './events';
 import { StateNode } from './state-node';
 
 export type ToolFactory = (ctx: ToolContext) => StateNode;
 
 export const DEFAULT_TOOL = 'pan';
 
+/** The fingers on the map, by pointer id, and whether they are a pinch. */
+interface Fingers {
+  down: Map<number, TouchPoint>;
+  /** The two fingers of the pinch (first down first), or null: no pinch. */
+  pinch: [number, number] | null;
+  /** A pinch ran since the last moment no finger was down: the fingers left go nowhere. */
+  consumed: boolean;
+}
+
 export class RootState extends StateNode {
   readonly id = 'root';
+  private readonly fingers: Fingers = { down: new Map(), pinch: null, consumed: false };
 
   constructor(ctx: ToolContext, factories: readonly ToolFactory[]) {
     super(ctx);
@@ -77,6 +95,62 @@ export class RootState extends StateNode {
   /** Current state path without the root, e.g. `pan.dragging`. */
   override path(): string {
     return this.current ? this.current.path() : this.id;
+  }
+
+  /** Whether two fingers are pinching now. */
+  get pinching(): boolean {
+    return this.fingers.pinch !== null;
+  }
+
+  /** Touch pointers go through the pinch first; everything else goes to the tools as before. */
+  override handle(event: ToolEvent): boolean {
+    if (this.handleFingers(event)) return true;
+    return super.handle(event);
+  }
+
+  /** True when a finger's event belongs to a pinch (started, running or just ended). */
+  private handleFingers(event: ToolEvent): boolean {
+    const f = this.fingers;
+    switch (event.type) {
+      case 'pointer_down': {
+        if (event.pointerType !== 'touch') return false;
+        f.down.set(event.pointerId, { x: event.screenX, y: event.screenY });
+        if (f.pinch || f.consumed) return true;
+        if (f.down.size < 2) return false;
+        const [first, second] = [...f.down.keys()];
+        // The first finger's press (pointing or dragging) is over: no tap, no more pan.
+        super.handle({ type: 'pointer_cancel', time: event.time, pointerId: first });
+        f.pinch = [first, second];
+        f.consumed = true;
+        return true;
+      }
+      case 'pointer_move': {
+        const before = f.down.get(event.pointerId);
+        if (!before) return false;
+        const now = { x: event.screenX, y: event.screenY };
+        if (f.pinch && f.pinch.includes(event.pointerId)) {
+          const [a, b] = f.pinch;
+          const pair = (id: number, p: TouchPoint): TouchPoint => (id === event.pointerId ? p : f.down.get(id)!);
+          const step = pinchStep([pair(a, before), pair(b, before)], [pair(a, now), pair(b, now)]);
+          f.down.set(event.pointerId, now);
+          if (step.dx !== 0 || step.dy !== 0) this.ctx.panBy(step.dx, step.dy);
+          if (step.factor !== 1 && this.ctx.isZoomEnabled()) this.ctx.zoomAt(step.factor, step.x, step.y);
+          return true;
+        }
+        f.down.set(event.pointerId, now);
+        return f.consumed;
+      }
+      case 'pointer_up':
+      case 'pointer_cancel': {
+        if (!f.down.delete(event.pointerId)) return false;
+        if (f.pinch?.includes(event.pointerId)) f.pinch = null;
+        const consumed = f.consumed;
+        if (f.down.size === 0) f.consumed = false;
+        return consumed;
+      }
+      default:
+        return false;
+    }
   }
 
   onWheel(e: ToolEventOf<'wheel'>): void {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { iconBox, isClick, movedBeyond, pickHit } from './hit';
+import { DRAG_THRESHOLD_PX, TOUCH_DRAG_THRESHOLD_PX, dragThreshold, iconBox, isClick, movedBeyond, pickHit } from './hit';
 
 describe('click rule (spec §9)', () => {
   const down = { screenX: 100, screenY: 100, time: 1000 };
@@ -16,6 +16,25 @@ describe('click rule (spec §9)', () => {
   });
   it('rejects clocks running backwards', () => {
     expect(isClick(down, { screenX: 100, screenY: 100, time: 900 })).toBe(false);
+  });
+});
+
+describe('tap rule (a finger)', () => {
+  const tap = { screenX: 100, screenY: 100, time: 1000, pointerType: 'touch' };
+  it('lets a finger wobble up to 10 px and still tap; the 300 ms rule holds', () => {
+    expect(dragThreshold('touch')).toBe(TOUCH_DRAG_THRESHOLD_PX);
+    expect(dragThreshold('mouse')).toBe(DRAG_THRESHOLD_PX);
+    expect(dragThreshold('pen')).toBe(DRAG_THRESHOLD_PX);
+    expect(dragThreshold(undefined)).toBe(DRAG_THRESHOLD_PX);
+    // 7 px of travel: a tap for a finger, a drag for a mouse.
+    expect(isClick(tap, { screenX: 106, screenY: 103.6, time: 1200 })).toBe(true);
+    expect(isClick({ ...tap, pointerType: 'mouse' }, { screenX: 106, screenY: 103.6, time: 1200 })).toBe(false);
+    expect(isClick(tap, { screenX: 100, screenY: 100, time: 1300 })).toBe(false);
+  });
+  it('makes 10 px or more of finger travel a drag', () => {
+    expect(movedBeyond(tap, { screenX: 106, screenY: 108 })).toBe(true);
+    expect(movedBeyond(tap, { screenX: 106, screenY: 107.9 })).toBe(false);
+    expect(isClick(tap, { screenX: 110, screenY: 100, time: 1100 })).toBe(false);
   });
 });
 

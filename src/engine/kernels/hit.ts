@@ -3,19 +3,38 @@
 export const CLICK_MAX_MS = 300;
 /** Pointer travel (CSS px) beyond which a press becomes a drag. */
 export const DRAG_THRESHOLD_PX = 5;
+/**
+ * The same for a finger: a fingertip wobbles more than a mouse, so a tap may travel up to 10 CSS
+ * px (Android's touch slop is 8 dp, iOS's about 10 pt) and still be a tap; the 300 ms rule holds.
+ */
+export const TOUCH_DRAG_THRESHOLD_PX = 10;
 
 export interface PointerSample {
   screenX: number;
   screenY: number;
   /** ms (performance.now or event.timeStamp). */
   time: number;
+  /** The pointer's kind (PointerEvent.pointerType); absent: a mouse. */
+  pointerType?: string;
 }
 
-export function movedBeyond(down: PointerSample, now: Pick<PointerSample, 'screenX' | 'screenY'>, threshold = DRAG_THRESHOLD_PX): boolean {
+/** Travel (CSS px) at which a press by this kind of pointer becomes a drag. */
+export function dragThreshold(pointerType?: string): number {
+  return pointerType === 'touch' ? TOUCH_DRAG_THRESHOLD_PX : DRAG_THRESHOLD_PX;
+}
+
+export function movedBeyond(
+  down: PointerSample,
+  now: Pick<PointerSample, 'screenX' | 'screenY'>,
+  threshold = dragThreshold(down.pointerType),
+): boolean {
   return Math.hypot(now.screenX - down.screenX, now.screenY - down.screenY) >= threshold;
 }
 
-/** A press is a click when released within 300 ms and without moving 5 px or more. */
+/**
+ * A press is a click (a tap, for a finger) when released within 300 ms and without moving the
+ * pointer's drag threshold or more (5 px for a mouse or pen, 10 px for a finger).
+ */
 export function isClick(down: PointerSample, up: PointerSample): boolean {
   const elapsed = up.time - down.time;
   return elapsed >= 0 && elapsed < CLICK_MAX_MS && !movedBeyond(down, up);
