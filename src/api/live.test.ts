@@ -1,48 +1,8 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { Marker } from '../domain/marker';
 import { setApiBase } from './client';
+import { FakeEventSource } from '../../tests/support/fake-event-source';
 import { parseMarkerChange, subscribeMarkerChanges, type LiveState, type MarkerChange } from './live';
-
-/** Just enough of EventSource: tests drive open, error and messages by hand. */
-class FakeEventSource {
-  static readonly CONNECTING = 0;
-  static readonly OPEN = 1;
-  static readonly CLOSED = 2;
-  static instances: FakeEventSource[] = [];
-
-  readyState = FakeEventSource.CONNECTING;
-  private readonly listeners = new Map<string, Set<(event: { data?: string }) => void>>();
-
-  constructor(readonly url: string) {
-    FakeEventSource.instances.push(this);
-  }
-
-  addEventListener(type: string, listener: (event: { data?: string }) => void): void {
-    (this.listeners.get(type) ?? this.listeners.set(type, new Set()).get(type)!).add(listener);
-  }
-
-  close(): void {
-    this.readyState = FakeEventSource.CLOSED;
-  }
-
-  emit(type: string, event: { data?: string } = {}): void {
-    for (const listener of this.listeners.get(type) ?? []) listener(event);
-  }
-
-  open(): void {
-    this.readyState = FakeEventSource.OPEN;
-    this.emit('open');
-  }
-
-  fail(givesUp = false): void {
-    this.readyState = givesUp ? FakeEventSource.CLOSED : FakeEventSource.CONNECTING;
-    this.emit('error');
-  }
-
-  send(data: unknown): void {
-    this.emit('marker', { data: typeof data === 'string' ? data : JSON.stringify(data) });
-  }
-}
 
 const marker: Marker = {
   uid: 'm-1', map: 'customs', category: 'Loot', subCategory: 'Safe', level: 1, geometry: { x: 1, y: 2 },

@@ -1,11 +1,13 @@
 /**
  * Live marker changes (docs/EDITOR.md "API client"): the server's
  * `GET /api/be/live/markers?map=` server-sent-events stream over the browser's EventSource,
- * which reconnects by itself (the server asks for 2 s). Each `marker` event's data is a
- * MarkerChange; a message of another shape is ignored with a console warning.
+ * which reconnects by itself (the server asks for 2 s); after the browser gave up on one a new
+ * one is opened, backing off (eventStream.ts). Each `marker` event's data is a MarkerChange; a
+ * message of another shape is ignored with a console warning.
  */
 import { markerSchema, type Marker } from '../domain/marker';
 import { apiUrl } from './client';
+import { openReconnectingStream, type StreamState } from './eventStream';
 
 /** What one committed write did to one map (server/db/markers.ts has the server's copy). */
 export type MarkerChange =
@@ -13,11 +15,7 @@ export type MarkerChange =
   | { kind: 'remove'; map: string; uid: string; version: number; by: string | null };
 
 /** 'connected': the stream is open; 'reconnecting': it broke and is being re-opened; 'off': disposed (or no EventSource here). */
-export type LiveState = 'connected' | 'reconnecting' | 'off';
-
-/** When the browser gives up on a stream (it does on a non-200 answer), we open a new one after this long, doubling to the maximum. */
-const REOPEN_MIN_MS = 2000;
-const REOPEN_MAX_MS = 30_000;
+export type LiveState = StreamState;
 
 /** A MarkerChange from untrusted JSON, or null when it is not one. */
 export function parseMarkerChange(value: unknown): MarkerChange | null {
@@ -66,26 +64,9 @@ export function subscribeMarkerChanges(
   onState?: (state: LiveState) => void,
   options: SubscribeOptions = {},
 ): () => void {
-  let state: LiveState | null = null;
-  const report = (next: LiveState) => {
-    if (next === state) return;
-    state = next;
-    onState?.(next);
-  };
-  const Source = (globalThis as { EventSource?: typeof EventSource }).EventSource;
-  if (!Source) {
-    report('off');
-    return () => {};
-  }
-
   const url = apiUrl(`/api/be/live/markers?map=${encodeURIComponent(map)}`);
-  let disposed = false;
-  let source: EventSource | null = null;
-  let reopenTimer: ReturnType<typeof setTimeout> | undefined;
-  let reopenDelay = REOPEN_MIN_MS;
 
   const onMessage = (event: MessageEvent) => {
-    if (disposed) return;
     let data: unknown;
     try {
       data = JSON.parse(String(event.data));
@@ -107,38 +88,5 @@ export function subscribeMarkerChanges(
     onChange(change);
   };
 
-  const open = () => {
-    const es = new Source(url);
-    source = es;
-    es.addEventListener('open', () => {
-      if (disposed || source !== es) return;
-      reopenDelay = REOPEN_MIN_MS;
-      report('connected');
-    });
-    es.addEventListener('error', () => {
-      if (disposed || source !== es) return;
-      report('reconnecting');
-      if (es.readyState === Source.CLOSED) {
-        // The browser will not retry this one (an error answer): open a new one later.
-        es.close();
-        source = null;
-        reopenTimer = setTimeout(() => {
-          reopenTimer = undefined;
-          if (!disposed) open();
-        }, reopenDelay);
-        reopenDelay = Math.min(REOPEN_MAX_MS, reopenDelay * 2);
-      }
-    });
-    es.addEventListener('marker', onMessage as EventListener);
-  };
-
-  open();
-  return () => {
-    if (disposed) return;
-    disposed = true;
-    clearTimeout(reopenTimer);
-    source?.close();
-    source = null;
-    report('off');
-  };
+  return openReconnectingStream(url, { events: { marker: onMessage }, onState });
 }

@@ -15,6 +15,7 @@ import { MapCanvas } from './MapCanvas';
 import { useMapData } from './useMapData';
 import { useEngineCamera } from './useEngineCamera';
 import { useAdminTools } from '../admin/useAdmin';
+import { usePilotConnection } from '../pilot/usePilotConnection';
 
 /** The admin's tools, status bar and point history: a chunk of their own, loaded only for admins. */
 const AdminDock = lazy(() => import('../admin/AdminDock').then((module) => ({ default: module.AdminDock })));
@@ -31,6 +32,7 @@ function MapScreen({ map }: { map: MapDefinition }) {
   const { t } = useTranslation();
   const name = t(`maps.${map.id}`, { defaultValue: map.name });
   useDocumentTitle(t('title.map', { name }));
+  usePilotConnection(map.id);
 
   const [attempt, setAttempt] = useState(0);
   const data = useMapData(map.id, attempt);

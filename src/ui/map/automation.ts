@@ -11,6 +11,7 @@ import { mapView } from '../../state/mapView';
 import { popup } from '../../state/popup';
 import { editor } from '../../state/editor';
 import { currentPlayer } from '../../state/player';
+import { pilot, type PilotStatus } from '../../state/pilot';
 import { quests } from '../../state/quests';
 
 export interface AutomationMarker {
@@ -62,6 +63,16 @@ export interface MapAutomation {
   shapes(): AutomationShape[];
   /** The admin editor's state. */
   editor(): AutomationEditor;
+  /** The live position feed the page follows, or null when it follows no code. */
+  pilot(): AutomationPilot | null;
+}
+
+export interface AutomationPilot {
+  /** The followed code, canonical (10 characters, no dash). */
+  code: string;
+  status: PilotStatus;
+  /** Server time (epoch ms) of the last position received, or null. */
+  lastUpdateAt: number | null;
 }
 
 export interface AutomationShape {
@@ -194,6 +205,9 @@ export function createMapAutomation(mapId: MapId, handle: EngineHandle): MapAuto
         canUndo: editor.canUndo,
         canRedo: editor.canRedo,
       };
+    },
+    pilot() {
+      return pilot.code === null ? null : { code: pilot.code, status: pilot.status, lastUpdateAt: pilot.lastUpdateAt };
     },
   };
 }

@@ -9,6 +9,7 @@ import { session } from '../../state/session';
 import { AccountMenu } from '../account/AccountMenu';
 import { HelpPopup } from '../popups/HelpPopup';
 import { LanguageSwitch } from './LanguageSwitch';
+import { PilotIndicator } from './PilotIndicator';
 import { useFullscreen } from './useFullscreen';
 import { usePosHash } from './usePosHash';
 import { WhereAmI } from './WhereAmI';
@@ -65,6 +66,7 @@ export function TopBar({ title }: { title: string }) {
         >
           {t('topbar.whereAmI')}
         </button>
+        <PilotIndicator />
         <LanguageSwitch />
         <AccountMenu />
       </div>

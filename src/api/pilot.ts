@@ -1,0 +1,123 @@
+/**
+ * The live position feed's API (issue 10, src/domain/pilot.ts): create a pairing, check a code,
+ * publish a message with the pairing's token, unpair, and follow a code's events over
+ * server-sent events.
+ *
+ *   POST   /api/be/pilot/pairings          → 201 { code, token, expiresAt }
+ *   GET    /api/be/pilot/{code}            → { code, expiresAt, watchers } | 404 gone
+ *   GET    /api/be/pilot/{code}/events     → SSE `pilot` events (the last map and position first)
+ *   POST   /api/be/pilot/{code}/messages   Bearer token, a PilotMessage
+ *   DELETE /api/be/pilot/{code}            Bearer token → 204
+ */
+import { parsePilotEvent, type PilotEvent, type PilotMessage } from '../domain/pilot';
+import { ApiError, apiUrl, getJson, request, sendJson } from './client';
+import { openReconnectingStream } from './eventStream';
+
+/** A new pairing: the code to watch, the token to publish with, when it expires unused. */
+export interface Pairing {
+  code: string;
+  token: string;
+  expiresAt: number | string;
+}
+
+/** What anyone may read of a pairing: how many pages watch it. */
+export interface PairingInfo {
+  code: string;
+  expiresAt: number | string;
+  watchers: number;
+}
+
+/** What the server answers a published message with (a ping: `{ type: 'pong', watchers }`). */
+export interface PublishAnswer {
+  watchers?: number;
+  [key: string]: unknown;
+}
+
+/**
+ * 'connected' / 'reconnecting' / 'off' as any stream; 'gone' when the server no longer knows
+ * the code (it expired or was unpaired): nothing is retried then.
+ */
+export type PilotFeedState = 'connected' | 'reconnecting' | 'off' | 'gone';
+
+const pairingPath = (code: string) => `/api/be/pilot/${encodeURIComponent(code)}`;
+const bearer = (token: string) => ({ authorization: `Bearer ${token}` });
+
+export function createPairing(): Promise<Pairing> {
+  return sendJson<Pairing>('/api/be/pilot/pairings', 'POST', {});
+}
+
+/** The pairing's public state, or null when the code is unknown or expired (404). */
+export async function checkPairing(code: string, init?: RequestInit): Promise<PairingInfo | null> {
+  try {
+    return await getJson<PairingInfo>(pairingPath(code), init);
+  } catch (error) {
+    // 404: unknown or expired; 400: not a code at all. Neither will ever answer.
+    if (error instanceof ApiError && (error.status === 404 || error.status === 400)) return null;
+    throw error;
+  }
+}
+
+/** Publishes one message to the pages that watch `code`; throws ApiError (401, 403, 404, 429…). */
+export function publishPilot(code: string, token: string, message: PilotMessage): Promise<PublishAnswer> {
+  return sendJson<PublishAnswer>(`${pairingPath(code)}/messages`, 'POST', message, { headers: bearer(token) });
+}
+
+/** Ends a pairing (204); an already gone one (404) counts as ended. */
+export async function unpair(code: string, token: string): Promise<void> {
+  try {
+    await request(pairingPath(code), {
+      method: 'DELETE',
+      headers: { ...bearer(token), 'content-type': 'application/json' },
+      body: '{}',
+    });
+  } catch (error) {
+    if (error instanceof ApiError && error.status === 404) return;
+    throw error;
+  }
+}
+
+export interface SubscribePilotOptions {
+  /** Back-off of the reopened stream (tests). */
+  minDelayMs?: number;
+  maxDelayMs?: number;
+}
+
+/**
+ * Follows the events of `code` until the returned function is called. When the browser gives
+ * up on the stream (an error answer), the code is checked: a 404 reports 'gone' and stops;
+ * otherwise a new stream is opened, backing off (eventStream.ts). A message that is not a
+ * PilotEvent is ignored with a console warning.
+ */
+export function subscribePilot(
+  code: string,
+  onEvent: (event: PilotEvent) => void,
+  onState?: (state: PilotFeedState) => void,
+  options: SubscribePilotOptions = {},
+): () => void {
+  let gone = false;
+  const onPilot = (message: MessageEvent) => {
+    let data: unknown;
+    try {
+      data = JSON.parse(String(message.data));
+    } catch {
+      console.warn('pilot: ignoring an event that is not JSON', message.data);
+      return;
+    }
+    const event = parsePilotEvent(data);
+    if (!event) {
+      console.warn('pilot: ignoring an event of an unknown shape', data);
+      return;
+    }
+    onEvent(event);
+  };
+  return openReconnectingStream(apiUrl(`${pairingPath(code)}/events`), {
+    ...options,
+    events: { pilot: onPilot },
+    onState: (state) => onState?.(state === 'off' && gone ? 'gone' : state),
+    shouldReopen: async () => {
+      // A failed check (offline, 5xx) throws: the stream is reopened later.
+      gone = (await checkPairing(code)) === null;
+      return !gone;
+    },
+  });
+}

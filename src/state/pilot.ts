@@ -1,0 +1,367 @@
+/**
+ * The live position feed (issue 10) on this page, two sides:
+ *
+ * - `pilot`, the **follower**: the code this page watches, the feed's status, the last position
+ *   and map the publisher sent. The code is remembered (`pilot:connection`), so a map page
+ *   opened later reconnects to it without a click. Positions go to the where-am-I marker
+ *   (state/player) while the page shows the publisher's map; a map change is left for the
+ *   map page to follow (takeMapChange).
+ * - `pilotPublisher`, the **publisher** on /pilot: the pairing made here (code and token,
+ *   remembered as `pilot:pairing` so a reload keeps publishing to the same code), what was
+ *   last sent and how many pages watch.
+ */
+import { proxy } from 'valtio';
+import {
+  checkPairing,
+  createPairing,
+  publishPilot,
+  subscribePilot,
+  unpair,
+  type Pairing,
+  type PilotFeedState,
+} from '../api/pilot';
+import { ApiError } from '../api/client';
+import { MAP_IDS, type MapId } from '../domain/maps';
+import { normalizePairingCode, type PilotEvent, type PilotMessage } from '../domain/pilot';
+import type { PlayerPosition } from '../domain/position';
+import { setPlayerPosition } from './player';
+import { readStored, writeStored } from './storage';
+
+export const PILOT_CODE_KEY = 'pilot:connection';
+export const PILOT_PAIRING_KEY = 'pilot:pairing';
+
+export type PilotStatus = PilotFeedState;
+
+export interface PilotState {
+  /** The code this page follows (canonical, 10 characters), or null. */
+  code: string | null;
+  status: PilotStatus;
+  /** Server time (epoch ms) of the last position received, or null. */
+  lastUpdateAt: number | null;
+  lastPosition: PlayerPosition | null;
+  /** The publisher's map, once it said, and when. */
+  lastMap: MapId | null;
+  lastMapAt: number | null;
+  /** Pages watching the code (this one included), read each time the feed connects. */
+  watchers: number | null;
+}
+
+export const pilot = proxy<PilotState>({
+  code: null,
+  status: 'off',
+  lastUpdateAt: null,
+  lastPosition: null,
+  lastMap: null,
+  lastMapAt: null,
+  watchers: null,
+});
+
+let stopFeed: (() => void) | null = null;
+/** The map the page shows (positions of another map are kept, not drawn). */
+let pageMap: MapId | null = null;
+/** The newest map change the page already followed (or chose not to). */
+let mapHandledAt = -Infinity;
+/** When the position on the where-am-I marker, if the feed put it there, was sent. */
+let appliedAt: number | null = null;
+
+/** The remembered code, or null. */
+export function rememberedPilotCode(): string | null {
+  const stored = readStored(PILOT_CODE_KEY);
+  return stored ? normalizePairingCode(stored) : null;
+}
+
+function resetFeedData(): void {
+  pilot.lastUpdateAt = null;
+  pilot.lastPosition = null;
+  pilot.lastMap = null;
+  pilot.lastMapAt = null;
+  pilot.watchers = null;
+  mapHandledAt = -Infinity;
+  appliedAt = null;
+}
+
+function showsPublisherMap(): boolean {
+  return pageMap !== null && (pilot.lastMap === null || pilot.lastMap === pageMap);
+}
+
+function applyPosition(): void {
+  if (!pilot.lastPosition || pilot.lastUpdateAt === null || !showsPublisherMap()) return;
+  appliedAt = pilot.lastUpdateAt;
+  setPlayerPosition(pilot.lastPosition);
+}
+
+function onEvent(event: PilotEvent): void {
+  if (event.type === 'position') {
+    // A position from before the last map change was taken on the previous map.
+    if (pilot.lastMapAt !== null && event.at < pilot.lastMapAt) return;
+    pilot.lastPosition = { ...event.data };
+    pilot.lastUpdateAt = event.at;
+    applyPosition();
+    return;
+  }
+  if (pilot.lastMapAt !== null && event.at < pilot.lastMapAt) return;
+  pilot.lastMap = event.data.map;
+  pilot.lastMapAt = event.at;
+  if (pilot.lastUpdateAt !== null && pilot.lastUpdateAt < event.at) {
+    pilot.lastPosition = null;
+    pilot.lastUpdateAt = null;
+    // The marker showed the position on the previous map: take it off.
+    if (appliedAt !== null && appliedAt < event.at) {
+      appliedAt = null;
+      setPlayerPosition(null);
+    }
+  }
+}
+
+function onState(status: PilotFeedState, code: string): void {
+  if (pilot.code !== code) return;
+  pilot.status = status;
+  if (status === 'connected') {
+    checkPairing(code).then(
+      (info) => {
+        if (pilot.code === code && info) pilot.watchers = info.watchers;
+      },
+      () => undefined,
+    );
+  }
+}
+
+function openFeed(code: string): void {
+  stopFeed?.();
+  pilot.status = 'reconnecting';
+  let stop: (() => void) | null = null;
+  stop = subscribePilot(
+    code,
+    (event) => {
+      if (stopFeed === stop) onEvent(event);
+    },
+    (status) => {
+      if (stop === null || stopFeed === stop) onState(status, code);
+    },
+  );
+  stopFeed = stop;
+}
+
+/**
+ * Follows `code` (as typed: case, spaces and dashes do not matter) and remembers it; `map` is
+ * the map the page shows. Following the code already followed keeps its feed. Returns false
+ * when the text is not a code.
+ */
+export function connect(input: string, map: MapId | null = pageMap): boolean {
+  const code = normalizePairingCode(input);
+  if (!code) return false;
+  pageMap = map;
+  writeStored(PILOT_CODE_KEY, code);
+  if (pilot.code !== code) {
+    pilot.code = code;
+    resetFeedData();
+  } else if (stopFeed && (pilot.status === 'connected' || pilot.status === 'reconnecting')) {
+    applyPosition();
+    return true;
+  }
+  openFeed(code);
+  return true;
+}
+
+/** Stops following until connect again (the map page closed); the code stays remembered. */
+export function suspend(): void {
+  const stop = stopFeed;
+  stopFeed = null;
+  stop?.();
+  pageMap = null;
+  pilot.status = 'off';
+}
+
+/** Connects again to the code followed (after 'off' or 'gone'). */
+export function reconnect(map: MapId | null = pageMap): void {
+  if (pilot.code) connect(pilot.code, map);
+}
+
+/** Stops following and forgets the code. The where-am-I marker stays where it was. */
+export function disconnect(): void {
+  suspend();
+  pilot.code = null;
+  resetFeedData();
+  writeStored(PILOT_CODE_KEY, null);
+}
+
+/**
+ * The map the page should go to: the publisher's map, when it changed since the page last
+ * followed (or declined) a change and it is not `current`. Each change is answered once, so a
+ * visitor who then opens another map by hand stays there.
+ */
+export function takeMapChange(current: MapId): MapId | null {
+  const { lastMap, lastMapAt } = pilot;
+  if (lastMap === null || lastMapAt === null || lastMapAt <= mapHandledAt) return null;
+  mapHandledAt = lastMapAt;
+  return lastMap === current ? null : lastMap;
+}
+
+// ---------------------------------------------------------------------------------------------
+// The publisher (/pilot)
+
+export interface PilotSent {
+  position: PlayerPosition | null;
+  positionAt: number | null;
+  map: MapId | null;
+  mapAt: number | null;
+}
+
+export interface PilotPublisherState {
+  pairing: Pairing | null;
+  /** Pages watching the pairing, as the server last said. */
+  watchers: number | null;
+  sent: PilotSent;
+  /** A request in flight (pairing, unpairing). */
+  busy: boolean;
+  /** The last failure: an ApiError code (`rate_limited`, `http_429`, `gone`, `network`…), or null. */
+  error: string | null;
+  /** Its HTTP status (0 offline), for the message shown. */
+  errorStatus: number | null;
+}
+
+const NOTHING_SENT: PilotSent = { position: null, positionAt: null, map: null, mapAt: null };
+
+export const pilotPublisher = proxy<PilotPublisherState>({
+  pairing: null,
+  watchers: null,
+  sent: { ...NOTHING_SENT },
+  busy: false,
+  error: null,
+  errorStatus: null,
+});
+
+function parseStoredPairing(text: string | null): Pairing | null {
+  if (!text) return null;
+  try {
+    const value = JSON.parse(text) as Partial<Pairing>;
+    const code = typeof value.code === 'string' ? normalizePairingCode(value.code) : null;
+    if (!code || typeof value.token !== 'string' || value.token === '') return null;
+    const expiresAt = typeof value.expiresAt === 'number' || typeof value.expiresAt === 'string' ? value.expiresAt : 0;
+    return { code, token: value.token, expiresAt };
+  } catch {
+    return null;
+  }
+}
+
+function setPairing(pairing: Pairing | null): void {
+  pilotPublisher.pairing = pairing;
+  pilotPublisher.watchers = null;
+  pilotPublisher.sent = { ...NOTHING_SENT };
+  writeStored(PILOT_PAIRING_KEY, pairing ? JSON.stringify(pairing) : null);
+}
+
+function fail(error: unknown): void {
+  const api = error instanceof ApiError ? error : null;
+  pilotPublisher.error = api?.code ?? 'network';
+  pilotPublisher.errorStatus = api?.status ?? 0;
+}
+
+function clearError(): void {
+  pilotPublisher.error = null;
+  pilotPublisher.errorStatus = null;
+}
+
+/** The pairing gone on the server (expired, or unpaired elsewhere): forget it and say so. */
+function lostPairing(): void {
+  setPairing(null);
+  pilotPublisher.error = 'gone';
+  pilotPublisher.errorStatus = 404;
+}
+
+/** Takes up the pairing this browser made before, if any (then checked by refreshPairing). */
+export function loadRememberedPairing(): Pairing | null {
+  const pairing = parseStoredPairing(readStored(PILOT_PAIRING_KEY));
+  if (pairing && pilotPublisher.pairing?.code !== pairing.code) {
+    pilotPublisher.pairing = pairing;
+    pilotPublisher.sent = { ...NOTHING_SENT };
+    pilotPublisher.watchers = null;
+  }
+  return pairing;
+}
+
+/** Creates a pairing and remembers it (a previous one is replaced). */
+export async function pair(): Promise<boolean> {
+  pilotPublisher.busy = true;
+  clearError();
+  try {
+    const pairing = await createPairing();
+    const code = normalizePairingCode(pairing.code);
+    if (!code || !pairing.token) throw new ApiError('/api/be/pilot/pairings', 200, 'bad_pairing', 'The server sent no usable pairing');
+    setPairing({ code, token: pairing.token, expiresAt: pairing.expiresAt });
+    return true;
+  } catch (error) {
+    fail(error);
+    return false;
+  } finally {
+    pilotPublisher.busy = false;
+  }
+}
+
+/** Ends the pairing on the server and forgets it here. */
+export async function forgetPairing(): Promise<void> {
+  const pairing = pilotPublisher.pairing;
+  if (!pairing) return;
+  pilotPublisher.busy = true;
+  clearError();
+  try {
+    await unpair(pairing.code, pairing.token);
+    setPairing(null);
+  } catch (error) {
+    fail(error);
+  } finally {
+    pilotPublisher.busy = false;
+  }
+}
+
+/** Reads how many pages watch the pairing; forgets it when the server no longer knows it. */
+export async function refreshPairing(): Promise<void> {
+  const pairing = pilotPublisher.pairing;
+  if (!pairing) return;
+  try {
+    const info = await checkPairing(pairing.code);
+    if (pilotPublisher.pairing?.code !== pairing.code) return;
+    if (info === null) lostPairing();
+    else pilotPublisher.watchers = info.watchers;
+  } catch {
+    // Offline for a moment: the next refresh tells.
+  }
+}
+
+/** Publishes one message with the pairing's token; false (and `error` set) when it was refused. */
+export async function publish(message: PilotMessage): Promise<boolean> {
+  const pairing = pilotPublisher.pairing;
+  if (!pairing) return false;
+  try {
+    const answer = await publishPilot(pairing.code, pairing.token, message);
+    if (pilotPublisher.pairing?.code !== pairing.code) return false;
+    clearError();
+    if (typeof answer?.watchers === 'number') pilotPublisher.watchers = answer.watchers;
+    const now = Date.now();
+    if (message.type === 'position') pilotPublisher.sent = { ...pilotPublisher.sent, position: { ...message.data }, positionAt: now };
+    if (message.type === 'map') pilotPublisher.sent = { ...pilotPublisher.sent, map: message.data.map, mapAt: now };
+    return true;
+  } catch (error) {
+    if (pilotPublisher.pairing?.code !== pairing.code) return false;
+    // 404: the pairing expired; 401/403: this token is not (or no longer) the pairing's.
+    if (error instanceof ApiError && (error.status === 404 || error.status === 401 || error.status === 403)) lostPairing();
+    else fail(error);
+    return false;
+  }
+}
+
+export function isMapId(value: string): value is MapId {
+  return (MAP_IDS as readonly string[]).includes(value);
+}
+
+/** Back to the start (tests). */
+export function resetPilot(): void {
+  suspend();
+  pilot.code = null;
+  resetFeedData();
+  pilotPublisher.pairing = null;
+  pilotPublisher.watchers = null;
+  pilotPublisher.sent = { ...NOTHING_SENT };
+  pilotPublisher.busy = false;
+  clearError();
+}

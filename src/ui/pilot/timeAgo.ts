@@ -1,0 +1,28 @@
+import { useEffect, useState } from 'react';
+
+/**
+ * How long ago `at` (epoch ms) was, in words of the language: "12 seconds ago", "5 minutes
+ * ago", "now". A time in the future (the server's clock ahead of this one) reads as now.
+ */
+export function timeAgo(at: number, now: number, language: string): string {
+  const format = new Intl.RelativeTimeFormat(language, { numeric: 'auto' });
+  const seconds = Math.max(0, Math.round((now - at) / 1000));
+  if (seconds < 60) return format.format(-seconds, 'second');
+  const minutes = Math.floor(seconds / 60);
+  if (minutes < 60) return format.format(-minutes, 'minute');
+  const hours = Math.floor(minutes / 60);
+  if (hours < 48) return format.format(-hours, 'hour');
+  return format.format(-Math.floor(hours / 24), 'day');
+}
+
+/** The current time, renewed every `everyMs` while `active` (for "… ago" labels). */
+export function useNow(everyMs: number, active = true): number {
+  const [now, setNow] = useState(() => Date.now());
+  useEffect(() => {
+    if (!active) return;
+    setNow(Date.now());
+    const timer = setInterval(() => setNow(Date.now()), everyMs);
+    return () => clearInterval(timer);
+  }, [everyMs, active]);
+  return now;
+}

@@ -1,0 +1,51 @@
+import { useEffect } from 'react';
+import { useLocation, useNavigate } from 'react-router';
+import { subscribe } from 'valtio';
+import type { MapId } from '../../domain/maps';
+import { CONNECTION_PARAM, normalizePairingCode } from '../../domain/pilot';
+import { connect, pilot, rememberedPilotCode, suspend, takeMapChange } from '../../state/pilot';
+
+/**
+ * The map page's side of the live position feed (issue 10): `?connection=CODE` (any map page)
+ * follows that code, remembers it and leaves the address (the rest of the query and the hash
+ * kept); without it the remembered code is followed, with no click. Positions move the
+ * where-am-I marker (state/pilot → state/player → wirePlayer); when the publisher's map
+ * changes to another map the page goes there (`/map/{map}`, other query parameters dropped),
+ * still following. The feed is closed when the map page closes.
+ */
+export function usePilotConnection(mapId: MapId): void {
+  const location = useLocation();
+  const navigate = useNavigate();
+  const { pathname, search, hash } = location;
+
+  // ?connection=CODE: follow it, then take it out of the address. A text that is no code stays.
+  useEffect(() => {
+    const params = new URLSearchParams(search);
+    const value = params.get(CONNECTION_PARAM);
+    if (value === null) return;
+    const code = normalizePairingCode(value);
+    if (!code) return;
+    connect(code, mapId);
+    params.delete(CONNECTION_PARAM);
+    const rest = params.toString();
+    void navigate({ pathname, search: rest ? `?${rest}` : '', hash }, { replace: true, preventScrollReset: true, state: location.state as unknown });
+  }, [search, pathname, hash, mapId, navigate, location.state]);
+
+  // The remembered code, on every map page; closed when the page closes.
+  useEffect(() => {
+    // After the effect above, which has already followed a code in the query.
+    const code = pilot.code ?? rememberedPilotCode();
+    if (code) connect(code, mapId);
+    return suspend;
+  }, [mapId]);
+
+  // The publisher went to another map: follow it.
+  useEffect(() => {
+    const follow = () => {
+      const next = takeMapChange(mapId);
+      if (next) void navigate(`/map/${next}`);
+    };
+    follow();
+    return subscribe(pilot, follow);
+  }, [mapId, navigate]);
+}
