@@ -3,7 +3,8 @@
  * real wheel and drag input, on customs with 1,000 / 10,000 / 100,000 markers, at CPU
  * throttle 1 and 4, median of several runs; and the admin editor at 10,000 markers (marker
  * placed / moved / deleted in the browser, the server's add / update round trip; `--editor`
- * runs only that part, `--engine` only the engine). Prints tables and writes JSON and
+ * runs only that part, `--engine` only the engine); and the live position feed (`--pilot`:
+ * screenshot → drawn latency through the watcher, fan-out to 1,000 streams). Prints tables and writes JSON and
  * Markdown to bench-results/. Method and results: docs/PERFORMANCE.md.
  */
 import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
@@ -16,6 +17,7 @@ import { freshDataDir, startServer, type RunningServer } from '../e2e/support/se
 import { runEditorBench, type EditorBenchResult } from './bench/editor';
 import { editorMarkdownTables, editorTextTables } from './bench/editor-report';
 import { parseOptions } from './bench/options';
+import { pilotMarkdownTable, pilotTextTable, runPilotBench, type PilotBenchResult } from './bench/pilot';
 import { markdownTable, markdownTargets, textTable } from './bench/report';
 import { measureRun, type RunOptions } from './bench/run';
 import { checkTargets, medianOfRuns, type RunResult, type Summary } from './bench/stats';
@@ -75,6 +77,7 @@ async function main() {
   const browser = await launchChromium();
   const chromiumVersion = browser.version();
   let editor: EditorBenchResult | null = null;
+  let pilot: PilotBenchResult | null = null;
   try {
     for (const markers of options.parts.engine ? options.markers : []) {
       const dataDir = freshDataDir(`raidmap-bench-${markers}-`);
@@ -135,6 +138,24 @@ async function main() {
         },
       });
     }
+    if (options.parts.pilot) {
+      pilot = await runPilotBench({
+        browser,
+        repoRoot,
+        mapId: options.map as MapId,
+        tilesDir,
+        runs: options.runs,
+        updates: options.pilotUpdates,
+        clients: options.pilotClients,
+        seconds: options.pilotSeconds,
+        viewport: VIEWPORT,
+        log,
+        notes,
+        onServer: (running) => {
+          server = running;
+        },
+      });
+    }
   } finally {
     await browser.close();
     if (!options.tilesDir) rmSync(tilesDir, { recursive: true, force: true });
@@ -168,14 +189,18 @@ async function main() {
     console.log(`\nAdmin editor, ${editor.markers.toLocaleString('en-US')} markers, ${options.actions} actions of each kind, ${options.requests} requests of each kind, medians of ${editor.summary.runs} runs:`);
     console.log(editorTextTables(editor.summary));
   }
+  if (pilot) {
+    console.log(`\nLive position feed, ${options.pilotUpdates} screenshots, ${options.pilotClients} clients for ${options.pilotSeconds} s, medians of ${pilot.summary.runs} runs:`);
+    console.log(pilotTextTable(pilot.summary));
+  }
   console.log('\nTargets:');
-  for (const t of [...targets, ...(editor?.targets ?? [])]) console.log(`  ${t.met === null ? '  -   ' : t.met ? '  met ' : 'MISSED'}  ${t.target}: ${t.measured}`);
+  for (const t of [...targets, ...(editor?.targets ?? []), ...(pilot?.targets ?? [])]) console.log(`  ${t.met === null ? '  -   ' : t.met ? '  met ' : 'MISSED'}  ${t.target}: ${t.measured}`);
   for (const note of notes) console.log(`note: ${note}`);
 
   const outDir = resolve(repoRoot, options.outDir);
   mkdirSync(outDir, { recursive: true });
   const stamp = date.replace(/[:.]/g, '-');
-  const json = { date, machine, options, viewport: VIEWPORT, notes, runs: results, summaries, targets, editor };
+  const json = { date, machine, options, viewport: VIEWPORT, notes, runs: results, summaries, targets, editor, pilot };
   writeFileSync(join(outDir, `bench-${stamp}.json`), `${JSON.stringify(json, null, 2)}\n`);
   writeFileSync(join(outDir, 'latest.json'), `${JSON.stringify(json, null, 2)}\n`);
   const markdown = [
@@ -191,6 +216,16 @@ async function main() {
           editorMarkdownTables(editor.summary),
           '',
           markdownTargets(editor.targets),
+        ]
+      : []),
+    ...(pilot
+      ? [
+          '',
+          `Live position feed, ${options.pilotUpdates} screenshots per run, ${options.pilotClients} clients for ${options.pilotSeconds} s, medians of ${pilot.summary.runs} runs:`,
+          '',
+          pilotMarkdownTable(pilot.summary),
+          '',
+          markdownTargets(pilot.targets),
         ]
       : []),
     ...notes.map((note) => `\nNote: ${note}`),

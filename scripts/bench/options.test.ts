@@ -28,13 +28,18 @@ describe('bench options', () => {
 });
 
 describe('bench options: the editor part', () => {
-  test('both parts by default; --engine or --editor runs one', () => {
-    expect(parseOptions([]).parts).toEqual({ engine: true, editor: true });
-    expect(parseOptions(['--editor']).parts).toEqual({ engine: false, editor: true });
-    expect(parseOptions(['--engine', '--runs', '2']).parts).toEqual({ engine: true, editor: false });
-    expect(parseOptions(['--editor', '--editor']).parts).toEqual({ engine: false, editor: true });
-    expect(() => parseOptions(['--engine', '--editor'])).toThrow(/exclude each other/);
+  test('every part by default; --engine, --editor and --pilot run the ones named', () => {
+    expect(parseOptions([]).parts).toEqual({ engine: true, editor: true, pilot: true });
+    expect(parseOptions(['--editor']).parts).toEqual({ engine: false, editor: true, pilot: false });
+    expect(parseOptions(['--engine', '--runs', '2']).parts).toEqual({ engine: true, editor: false, pilot: false });
+    expect(parseOptions(['--editor', '--editor']).parts).toEqual({ engine: false, editor: true, pilot: false });
+    expect(parseOptions(['--engine', '--pilot']).parts).toEqual({ engine: true, editor: false, pilot: true });
     expect(() => parseOptions(['--editor=1'])).toThrow(/takes no value/);
+  });
+  test('the pilot part is sized by updates, clients and seconds', () => {
+    expect(parseOptions(['--pilot-updates', '10', '--pilot-clients=200', '--pilot-seconds', '8'])).toMatchObject({ pilotUpdates: 10, pilotClients: 200, pilotSeconds: 8 });
+    expect(DEFAULT_OPTIONS).toMatchObject({ pilotUpdates: 40, pilotClients: 1000, pilotSeconds: 30 });
+    expect(() => parseOptions(['--pilot-clients', '0'])).toThrow(/--pilot-clients/);
   });
   test('actions, requests and clients are positive whole numbers', () => {
     expect(parseOptions(['--actions', '20', '--requests=100', '--clients', '8'])).toMatchObject({ actions: 20, requests: 100, clients: 8 });
@@ -45,6 +50,6 @@ describe('bench options: the editor part', () => {
   });
   test('parsing does not change the defaults', () => {
     parseOptions(['--editor']);
-    expect(DEFAULT_OPTIONS.parts).toEqual({ engine: true, editor: true });
+    expect(DEFAULT_OPTIONS.parts).toEqual({ engine: true, editor: true, pilot: true });
   });
 });

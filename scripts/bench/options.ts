@@ -8,15 +8,28 @@ export interface BenchOptions {
   outDir: string;
   /** A tile folder to use and keep (reused between bench runs); a fresh temp one when unset. */
   tilesDir?: string;
-  /** Which parts run: the engine gesture runs, the admin-editor runs (scripts/bench/editor.ts), or both. */
-  parts: { engine: boolean; editor: boolean };
+  /**
+   * Which parts run: the engine gesture runs, the admin-editor runs (scripts/bench/editor.ts),
+   * the live position feed (scripts/bench/pilot.ts); all three when no part is named.
+   */
+  parts: BenchParts;
   /** Editor: markers placed, moved and deleted per run (each action timed). */
   actions: number;
   /** Editor: server requests of each kind (add, update, delete) per run, sequential and spread over the concurrent clients. */
   requests: number;
   /** Editor: concurrent clients in the server round-trip test. */
   clients: number;
+  /** Pilot: screenshots written, each timed until its position is drawn on the subscribed page. */
+  pilotUpdates: number;
+  /** Pilot: pages (server-sent-event streams) subscribed to one code in the fan-out run. */
+  pilotClients: number;
+  /** Pilot: how long the fan-out run publishes a position every 2 s. */
+  pilotSeconds: number;
 }
+
+export const BENCH_PARTS = ['engine', 'editor', 'pilot'] as const;
+export type BenchPart = (typeof BENCH_PARTS)[number];
+export type BenchParts = Record<BenchPart, boolean>;
 
 export const DEFAULT_OPTIONS: BenchOptions = {
   markers: [1_000, 10_000, 100_000],
@@ -24,15 +37,21 @@ export const DEFAULT_OPTIONS: BenchOptions = {
   throttle: [1, 4],
   map: 'customs',
   outDir: 'bench-results',
-  parts: { engine: true, editor: true },
+  parts: { engine: true, editor: true, pilot: true },
+  pilotUpdates: 40,
+  pilotClients: 1000,
+  pilotSeconds: 30,
   actions: 30,
   requests: 300,
   clients: 4,
 };
 
 export const USAGE = `usage: npm run bench -- [--markers 1000,10000,100000] [--runs 3] [--throttle 1,4] [--map customs] [--out bench-results] [--tiles-dir /path/kept/between/runs]
-       [--engine | --editor] [--actions 30] [--requests 300] [--clients 4]
-  --engine   only the engine gesture runs; --editor   only the admin-editor runs (10,000 markers); default both`;
+       [--engine] [--editor] [--pilot] [--actions 30] [--requests 300] [--clients 4]
+       [--pilot-updates 40] [--pilot-clients 1000] [--pilot-seconds 30]
+  --engine   the engine gesture runs; --editor   the admin-editor runs (10,000 markers);
+  --pilot    the live position feed (screenshot → drawn latency, fan-out to many pages);
+  name one or more parts; none named runs all three`;
 
 function positiveList(flag: string, value: string, integer: boolean): number[] {
   const parts = value.split(',').map((p) => p.trim().replace(/_/g, ''));
@@ -45,6 +64,7 @@ function positiveList(flag: string, value: string, integer: boolean): number[] {
 
 export function parseOptions(argv: readonly string[]): BenchOptions {
   const options: BenchOptions = { ...DEFAULT_OPTIONS, parts: { ...DEFAULT_OPTIONS.parts } };
+  const named = new Set<BenchPart>();
   const whole = (flag: string, v: string) => {
     const list = positiveList(flag, v, true);
     if (list.length !== 1) throw new Error(`${flag} needs one positive whole number, got "${v}"`);
@@ -80,13 +100,10 @@ export function parseOptions(argv: readonly string[]): BenchOptions {
         options.tilesDir = value();
         break;
       case '--engine':
-      case '--editor': {
+      case '--editor':
+      case '--pilot': {
         if (inline !== undefined) throw new Error(`${flag} takes no value\n${USAGE}`);
-        const only = flag === '--engine' ? 'engine' : 'editor';
-        const other = only === 'engine' ? 'editor' : 'engine';
-        if (options.parts[only] && !options.parts[other]) break;
-        if (!options.parts.engine || !options.parts.editor) throw new Error(`--engine and --editor exclude each other (neither: both parts)\n${USAGE}`);
-        options.parts = { engine: only === 'engine', editor: only === 'editor' };
+        named.add(flag.slice(2) as BenchPart);
         break;
       }
       case '--actions':
@@ -98,6 +115,15 @@ export function parseOptions(argv: readonly string[]): BenchOptions {
       case '--clients':
         options.clients = whole(flag, value());
         break;
+      case '--pilot-updates':
+        options.pilotUpdates = whole(flag, value());
+        break;
+      case '--pilot-clients':
+        options.pilotClients = whole(flag, value());
+        break;
+      case '--pilot-seconds':
+        options.pilotSeconds = whole(flag, value());
+        break;
       case '--help':
       case '-h':
         throw new Error(USAGE);
@@ -105,5 +131,6 @@ export function parseOptions(argv: readonly string[]): BenchOptions {
         throw new Error(`unknown option ${arg}\n${USAGE}`);
     }
   }
+  if (named.size > 0) options.parts = Object.fromEntries(BENCH_PARTS.map((part) => [part, named.has(part)])) as BenchParts;
   return options;
 }
