@@ -290,7 +290,7 @@ describe('touch: one finger pans and taps, two fingers pinch (root state)', () =
     const { ctx } = fakeContext();
     const tools = tree(ctx);
     tools.dispatch(ptr('pointer_down', 90, 100, 0));
-    tools.dispatch({ ...ptr('pointer_down', 110, 100, 10), pointerId: 2 });
+    tools.dispatch({ type: 'pointer_down', screenX: 110, screenY: 100, time: 10, button: 0, pointerId: 2, pointerType: 'mouse', ...mods });
     expect(tools.pinching).toBe(false);
   });
 });
