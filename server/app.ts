@@ -31,6 +31,8 @@ import { registerStaticSite } from './http/static-site';
 import { bridgeMarkerEvents } from './live/bridge';
 import { MemoryLiveHub, type LiveHub } from './live/hub';
 import { liveRoutes } from './live/sse';
+import { pilotLimitsFromEnv, type PilotLimits } from './pilot/limits';
+import { pilotRoutes } from './pilot/routes';
 import { ITEMS_KEY, QUESTS_KEY, cacheRoutes } from './routes/caches';
 import { adminRoutes } from './routes/admin';
 import { adminUserRoutes } from './routes/admin-users';
@@ -83,6 +85,12 @@ export interface BuildServerOptions {
   limits?: Partial<ConnectionLimits>;
   /** Bearer token that may read GET /api/be/metrics besides admins (METRICS_TOKEN). */
   metricsToken?: string;
+  /**
+   * The live position feed (server/pilot/routes.ts, docs/PILOT.md): its clock (tests expire a
+   * pairing without waiting), its limits (default: RATE_LIMIT_PILOT_* from the environment;
+   * what is given here replaces those) and the expired-pairing sweep interval (0: only at start).
+   */
+  pilot?: { now?: () => number; limits?: Partial<PilotLimits>; sweepEveryMs?: number };
 }
 
 /** What later routes (admin, auth) need from the app: the repositories and the list caches. */
@@ -108,6 +116,8 @@ export function buildServer(options: BuildServerOptions): FastifyInstance {
   const distDir = options.distDir ?? path.join(REPO_ROOT, 'dist');
   const tileProgress = options.tileProgress ?? (() => ({ ready: true, done: 0, total: 0 }));
   const limits: ConnectionLimits = { ...DEFAULT_CONNECTION_LIMITS, ...options.limits };
+  // Read here, not in the plugin, so a bad RATE_LIMIT_PILOT_* stops buildServer at once (ConfigError).
+  const pilotLimits: PilotLimits = { ...pilotLimitsFromEnv(process.env), ...options.pilot?.limits };
 
   const app = Fastify({
     logger: options.logger ?? false,
@@ -194,6 +204,15 @@ export function buildServer(options: BuildServerOptions): FastifyInstance {
   app.register(adminRoutes, { uploadsDir: options.uploadsDir });
   app.register(adminUserRoutes);
   app.register(liveRoutes, { hub: live, pingMs: options.livePingMs });
+  app.register(pilotRoutes, {
+    db: options.db,
+    hub: live,
+    rateLimits: repos.rateLimits,
+    limits: pilotLimits,
+    now: options.pilot?.now,
+    pingMs: options.livePingMs,
+    sweepEveryMs: options.pilot?.sweepEveryMs,
+  });
   if (options.tiles !== false) {
     if (!options.tilesDir) throw new Error('buildServer: tilesDir is required unless tiles is false');
     app.register(tilesPlugin, {

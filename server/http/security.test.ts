@@ -130,6 +130,8 @@ describe('security headers: pure parts', () => {
     expect(options).toMatchObject({ connectionTimeout: 30_000, keepAliveTimeout: 10_000, requestTimeout: 5_000 });
     expect(isLongLivedRoute('/api/be/live/markers')).toBe(true);
     expect(isLongLivedRoute('/api/be/markers/list')).toBe(false);
+    expect(isLongLivedRoute('/api/be/pilot/:code/events')).toBe(true);
+    expect(isLongLivedRoute('/api/be/pilot/:code/messages')).toBe(false);
     expect(isLongLivedRoute(undefined)).toBe(false);
   });
 });

@@ -317,10 +317,12 @@ export const DEFAULT_CONNECTION_LIMITS: ConnectionLimits = {
 
 /** Routes under this prefix stay open by design (server-sent events): no inactivity time-out. */
 export const LONG_LIVED_PREFIX = '/api/be/live/';
+/** The live position feed's stream (server/pilot/routes.ts), long-lived too. */
+export const PILOT_EVENTS_ROUTE = '/api/be/pilot/:code/events';
 
 /** Whether a route (its pattern) is a long-lived stream (pure). */
 export function isLongLivedRoute(routeUrl: string | undefined): boolean {
-  return routeUrl !== undefined && routeUrl.startsWith(LONG_LIVED_PREFIX);
+  return routeUrl !== undefined && (routeUrl.startsWith(LONG_LIVED_PREFIX) || routeUrl === PILOT_EVENTS_ROUTE);
 }
 
 /** Fastify server options for the limits (`http` goes to Node's http.createServer). */

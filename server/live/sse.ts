@@ -7,24 +7,21 @@
  *   data: <MarkerChange JSON>
  *   : ping                           every 25 s, so proxies and browsers keep the line open
  *
- * The reply is hijacked and written to the socket directly: no compression (an encoder would
- * buffer the events), no content length. Streams end when the client goes, when one falls far
- * behind, when the app closes (preClose, or `fastify.close()` would wait for them forever), and
- * when the hub reports a gap (changes made on another server process may have been missed):
- * the browser reconnects after `retry` and reloads the list (src/api/live.ts).
+ * The stream itself (hijacked reply, pings, dropping a client far behind) is stream.ts, shared
+ * with the live position feed (server/pilot/). Streams end when the client goes, when one falls
+ * far behind, when the app closes (preClose, or `fastify.close()` would wait for them forever),
+ * and when the hub reports a gap (changes made on another server process may have been
+ * missed): the browser reconnects after `retry` and reloads the list (src/api/live.ts).
  */
 import type { FastifyInstance } from 'fastify';
-import type { ServerResponse } from 'node:http';
 import { z } from 'zod';
 import { MAP_IDS, isMapId } from '../../src/domain/maps';
 import { sendError } from '../http/errors';
 import { firstIssue } from '../routes/query';
 import { markersChannel, type LiveHub } from './hub';
+import { EVENT_STREAM_HEADERS, LIVE_PING_MS, openEventStream, type EventStream } from './stream';
 
-export const LIVE_RETRY_MS = 2000;
-export const LIVE_PING_MS = 25_000;
-/** A client this far behind (bytes queued in the socket) is dropped; its EventSource reconnects. */
-const MAX_BUFFERED_BYTES = 4 * 1024 * 1024;
+export { LIVE_PING_MS, LIVE_RETRY_MS, sseEvent } from './stream';
 
 export interface LiveRoutesOptions {
   hub: LiveHub;
@@ -42,17 +39,11 @@ const liveQuery = z
   })
   .loose();
 
-/** One SSE message: an event name and its data (single-line JSON). */
-export function sseEvent(event: string, json: string): string {
-  return `event: ${event}\ndata: ${json}\n\n`;
-}
-
 export async function liveRoutes(app: FastifyInstance, { hub, pingMs = LIVE_PING_MS }: LiveRoutesOptions): Promise<void> {
-  /** Ends every open stream: the close function of each. */
-  const open = new Set<() => void>();
+  const open = new Set<EventStream>();
 
   const closeAll = () => {
-    for (const close of [...open]) close();
+    for (const stream of [...open]) stream.close();
   };
   const stopGaps = hub.onGap((reason) => {
     if (open.size > 0) app.log.warn({ streams: open.size, reason }, 'live: ending the streams so their clients reload');
@@ -68,44 +59,15 @@ export async function liveRoutes(app: FastifyInstance, { hub, pingMs = LIVE_PING
     if (!parsed.success) return sendError(reply, 400, firstIssue(parsed.error));
     const { map } = parsed.data;
     if (!isMapId(map)) return sendError(reply, 400, `unknown map "${map}"; known maps: ${MAP_IDS.join(', ')}`);
-    const headers = {
-      'content-type': 'text/event-stream; charset=utf-8',
-      'cache-control': 'no-cache, no-transform',
-      // nginx and similar proxies: pass each event on at once.
-      'x-accel-buffering': 'no',
-    };
-    if (request.method === 'HEAD') return reply.code(200).headers(headers).send();
+    if (request.method === 'HEAD') return reply.code(200).headers(EVENT_STREAM_HEADERS).send();
 
-    reply.hijack();
-    const res: ServerResponse = reply.raw;
-    let closed = false;
-    let unsubscribe = () => {};
-    const ping = setInterval(() => write(': ping\n\n'), pingMs);
-    ping.unref();
-    const close = () => {
-      if (closed) return;
-      closed = true;
-      clearInterval(ping);
+    const stream = openEventStream(request, reply, { pingMs, logContext: { map } });
+    open.add(stream);
+    const unsubscribe = hub.subscribe(markersChannel(map), (_data, json) => stream.send('marker', json));
+    stream.onClose(() => {
       unsubscribe();
-      open.delete(close);
-      if (!res.writableEnded) res.end();
-    };
-    const write = (text: string) => {
-      if (closed) return;
-      if (res.writableLength > MAX_BUFFERED_BYTES) {
-        request.log.warn({ map }, 'live client too far behind: closing its stream');
-        close();
-        return;
-      }
-      res.write(text);
-    };
-
-    open.add(close);
-    res.on('close', close);
-    res.on('error', close);
-    res.writeHead(200, { ...headers, connection: 'keep-alive' });
-    res.write(`retry: ${LIVE_RETRY_MS}\n\n`);
-    unsubscribe = hub.subscribe(markersChannel(map), (_data, json) => write(sseEvent('marker', json)));
+      open.delete(stream);
+    });
     return reply;
   });
 }

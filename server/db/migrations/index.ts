@@ -7,12 +7,14 @@ import { init } from './0001_init';
 import { users } from './0002_users';
 import { markerVersions } from './0003_marker_versions';
 import { rateLimits } from './0004_rate_limits';
+import { pilotPairings } from './0005_pilot_pairings';
 
 export const MIGRATIONS: Record<string, Migration> = {
   '0001_init': init,
   '0002_users': users,
   '0003_marker_versions': markerVersions,
   '0004_rate_limits': rateLimits,
+  '0005_pilot_pairings': pilotPairings,
 };
 
 export const migrationProvider: MigrationProvider = {

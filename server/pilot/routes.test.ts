@@ -1,0 +1,500 @@
+/**
+ * The live position feed's routes (server/pilot/routes.ts, docs/PILOT.md "Server") on SQLite,
+ * and on PostgreSQL when TEST_DATABASE_URL is set: pairing, lookup, publishing, unpairing,
+ * refused messages and tokens, expiry on an injected clock, the two rate limits, ordering of
+ * concurrent publishes, the four roles, the event stream on a listening server, and (on
+ * PostgreSQL) a position crossing from one server process to another's stream.
+ */
+import { createHash } from 'node:crypto';
+import fs from 'node:fs';
+import path from 'node:path';
+import type { FastifyInstance, InjectOptions, LightMyRequestResponse } from 'fastify';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { PAIRING_ALPHABET, PAIRING_TTL_MS, formatPairingCode } from '../../src/domain/pilot';
+import { buildServer, type BuildServerOptions } from '../app';
+import { SESSION_COOKIE } from '../auth';
+import { hashPassword } from '../auth/password';
+import { createRepositories, migrateToLatest, openDatabase, type Db } from '../db';
+import { PilotPairingRepository } from '../db/pilot-pairings';
+import { MemoryLiveHub } from '../live/hub';
+import { PgLiveHub } from '../live/pg-hub';
+import { ConfigError } from '../config';
+import { tempDir, testBackends } from '../testing/databases';
+import { openSse, type SseMessage, type SseStream } from '../testing/sse';
+import { DEFAULT_PILOT_LIMITS, pilotLimitsFromEnv } from './limits';
+
+const HOUR = 3_600_000;
+const url = process.env.TEST_DATABASE_URL;
+
+interface Pairing {
+  code: string;
+  token: string;
+  expiresAt: string;
+}
+
+const position = (x: number, y = 2, z = 3, look: number | null = 90) => ({ type: 'position', data: { x, y, z, look } });
+
+function cookieOf(res: LightMyRequestResponse): string {
+  const raw = res.headers['set-cookie'];
+  const line = (Array.isArray(raw) ? raw : raw ? [raw] : []).find((c) => c.startsWith(`${SESSION_COOKIE}=`));
+  if (!line) throw new Error('no session cookie set');
+  return line.split(';')[0];
+}
+
+async function waitFor(what: string, check: () => boolean | Promise<boolean>, timeoutMs = 5000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!(await check())) {
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 20));
+  }
+}
+
+/** Requests against one app, from one address, with an optional session cookie. */
+function client(app: FastifyInstance, remoteAddress = '127.0.0.1', cookie = '') {
+  const call = (method: InjectOptions['method'], target: string, options: { body?: string; token?: string | null; headers?: Record<string, string> } = {}) =>
+    app.inject({
+      method,
+      url: target,
+      remoteAddress,
+      headers: {
+        ...(options.body !== undefined ? { 'content-type': 'application/json' } : {}),
+        ...(options.token ? { authorization: `Bearer ${options.token}` } : {}),
+        ...(cookie ? { cookie } : {}),
+        ...options.headers,
+      },
+      ...(options.body !== undefined ? { payload: options.body } : {}),
+    });
+  return {
+    call,
+    pair: async (): Promise<Pairing> => {
+      const res = await call('POST', '/api/be/pilot/pairings', { body: '{}' });
+      expect(res.statusCode, res.body).toBe(201);
+      return res.json() as Pairing;
+    },
+    info: (code: string) => call('GET', `/api/be/pilot/${encodeURIComponent(code)}`),
+    send: (pairing: Pick<Pairing, 'code' | 'token'>, message: unknown) =>
+      call('POST', `/api/be/pilot/${pairing.code}/messages`, { body: typeof message === 'string' ? message : JSON.stringify(message), token: pairing.token }),
+    unpair: (pairing: Pick<Pairing, 'code' | 'token'>) => call('DELETE', `/api/be/pilot/${pairing.code}`, { body: '{}', token: pairing.token }),
+  };
+}
+
+describe('pilot limits from the environment', () => {
+  it('default, parse RATE_LIMIT_PILOT_* like the sign-in rules, and name a bad variable', () => {
+    expect(pilotLimitsFromEnv({})).toEqual(DEFAULT_PILOT_LIMITS);
+    expect(pilotLimitsFromEnv({ RATE_LIMIT_PILOT_PAIRINGS: '5/1m', RATE_LIMIT_PILOT_GUESSES: 'off' })).toEqual({ pairings: { max: 5, windowMs: 60_000 }, guesses: null });
+    expect(() => pilotLimitsFromEnv({ RATE_LIMIT_PILOT_GUESSES: 'lots' })).toThrow(ConfigError);
+    expect(() => pilotLimitsFromEnv({ RATE_LIMIT_PILOT_GUESSES: 'lots' })).toThrow(/^RATE_LIMIT_PILOT_GUESSES: expected a count per time/);
+  });
+});
+
+describe.each(testBackends())('pilot routes on $name', (backend) => {
+  let db: Db;
+  let root: string;
+  let app: FastifyInstance;
+  let clock = Date.UTC(2030, 0, 1);
+  const cookies: Record<'visitor' | 'pro' | 'admin', string> = { visitor: '', pro: '', admin: '' };
+  const apps: FastifyInstance[] = [];
+
+  const build = async (extra: Partial<BuildServerOptions> = {}, pilot: BuildServerOptions['pilot'] = {}) => {
+    const built = buildServer({
+      db,
+      uploadsDir: path.join(root, 'uploads'),
+      tiles: false,
+      distDir: path.join(root, 'dist'),
+      assetsDir: path.join(root, 'assets'),
+      livePingMs: 60_000,
+      ...extra,
+      pilot: { now: () => clock, limits: { pairings: null, guesses: null }, sweepEveryMs: 0, ...pilot },
+    });
+    apps.push(built);
+    await built.ready();
+    return built;
+  };
+
+  beforeAll(async () => {
+    root = tempDir();
+    db = await backend.open();
+    await migrateToLatest(db);
+    app = await build();
+    const repos = createRepositories(db);
+    const hash = await hashPassword('password1');
+    await repos.users.create({ name: 'visitor1', passwordHash: hash });
+    await repos.users.create({ name: 'pro1', passwordHash: hash, pro: true });
+    await repos.users.create({ name: 'admin1', passwordHash: hash, admin: true });
+    for (const [role, name] of [['visitor', 'visitor1'], ['pro', 'pro1'], ['admin', 'admin1']] as const) {
+      const res = await client(app).call('POST', '/api/be/auth/login', { body: JSON.stringify({ name, password: 'password1' }) });
+      expect(res.statusCode).toBe(200);
+      cookies[role] = cookieOf(res);
+    }
+  });
+
+  afterAll(async () => {
+    for (const built of apps) await built.close();
+    await db?.close();
+    fs.rmSync(root, { recursive: true, force: true });
+  });
+
+  it('pairs, looks up, publishes, pings and unpairs; only the token hash is stored', async () => {
+    const c = client(app);
+    const pairing = await c.pair();
+    expect(pairing.code).toMatch(new RegExp(`^[${PAIRING_ALPHABET}]{10}$`));
+    expect(pairing.token).toMatch(/^[A-Za-z0-9_-]{43}$/);
+    expect(pairing.expiresAt).toBe(new Date(clock + PAIRING_TTL_MS).toISOString());
+    const row = await new PilotPairingRepository(db).get(pairing.code);
+    expect(row?.tokenHash).toBe(createHash('sha256').update(pairing.token).digest('hex'));
+    expect(JSON.stringify(row)).not.toContain(pairing.token);
+    // A taken code is refused (the route then draws another), the stored pairing untouched.
+    expect(await new PilotPairingRepository(db).create(pairing.code, 'f'.repeat(64), clock)).toBe(false);
+    expect((await new PilotPairingRepository(db).get(pairing.code))?.tokenHash).toBe(row?.tokenHash);
+
+    // An empty body pairs too; codes differ.
+    const bare = await c.call('POST', '/api/be/pilot/pairings');
+    expect(bare.statusCode).toBe(201);
+    expect((bare.json() as Pairing).code).not.toBe(pairing.code);
+    expect((await c.call('POST', '/api/be/pilot/pairings', { body: '[1]' })).statusCode).toBe(400);
+
+    // Lower case and a dash are the same code.
+    const info = await c.info(formatPairingCode(pairing.code).toLowerCase());
+    expect(info.statusCode).toBe(200);
+    expect(info.headers['cache-control']).toBe('no-store');
+    expect(info.json()).toEqual({ code: pairing.code, expiresAt: new Date(clock + PAIRING_TTL_MS).toISOString(), watchers: 0 });
+
+    const sent = await c.send(pairing, position(10));
+    expect(sent.statusCode, sent.body).toBe(200);
+    expect(sent.json()).toEqual({ ok: true, watchers: 0 });
+    expect((await c.send(pairing, { type: 'map', data: { map: 'woods' } })).json()).toEqual({ ok: true, watchers: 0 });
+    expect((await c.send(pairing, { type: 'ping' })).json()).toEqual({ type: 'pong', watchers: 0 });
+    // Positions never reach the database: the row is as it was, but for the use mark.
+    expect(Object.keys((await new PilotPairingRepository(db).get(pairing.code))!).sort()).toEqual(['code', 'createdAt', 'lastUsedAt', 'tokenHash']);
+
+    const removed = await c.unpair(pairing);
+    expect(removed.statusCode).toBe(204);
+    expect((await c.info(pairing.code)).statusCode).toBe(404);
+    expect((await c.send(pairing, position(1))).statusCode).toBe(404);
+    expect((await c.unpair(pairing)).statusCode).toBe(404);
+    expect((await c.call('GET', `/api/be/pilot/${pairing.code}/events`)).statusCode).toBe(404);
+    expect((await c.info(pairing.code)).json()).toMatchObject({ error: 'Not Found', message: expect.stringContaining('unknown') });
+  });
+
+  it('answers 400 to a malformed code on every route', async () => {
+    const c = client(app);
+    for (const code of ['ABC', 'O0O0O0O0O0', 'ABCDEFGHJKM', '%20']) {
+      for (const res of [
+        await c.info(code),
+        await c.call('GET', `/api/be/pilot/${code}/events`),
+        await c.send({ code, token: 'x' }, position(1)),
+        await c.unpair({ code, token: 'x' }),
+      ]) {
+        expect(res.statusCode, `${code}: ${res.body}`).toBe(400);
+        expect(res.json()).toMatchObject({ error: 'Bad Request', message: expect.stringContaining('is not a pairing code') });
+      }
+    }
+  });
+
+  it('refuses bad messages with 400 naming the problem, and the pairing keeps working', async () => {
+    const c = client(app);
+    const pairing = await c.pair();
+    const bad: Array<[string, unknown, RegExp]> = [
+      ['not JSON', '{"type": "position", ', /not valid JSON/],
+      ['no body', undefined, /message/],
+      ['an array', '[]', /message/],
+      ['an unknown type', { type: 'teleport' }, /type/],
+      ['a string coordinate', { type: 'position', data: { x: '1', y: 2, z: 3, look: 0 } }, /data\.x/],
+      ['a far coordinate', position(1e6), /data\.x/],
+      ['a look past 360', position(1, 2, 3, 361), /data\.look/],
+      ['a non-finite number', '{"type":"position","data":{"x":1e999,"y":2,"z":3,"look":0}}', /data\.x/],
+      ['a missing field', { type: 'position', data: { x: 1, y: 2, z: 3 } }, /data\.look/],
+      ['an unknown map', { type: 'map', data: { map: 'moon' } }, /data\.map/],
+      ['an extra field', { ...position(1), extra: 'x'.repeat(8000) }, /message|extra/],
+      ['an extra data field', { type: 'position', data: { x: 1, y: 2, z: 3, look: 0, w: 1 } }, /data/],
+    ];
+    for (const [what, body, problem] of bad) {
+      const res =
+        body === undefined
+          ? await c.call('POST', `/api/be/pilot/${pairing.code}/messages`, { token: pairing.token })
+          : await c.send(pairing, body);
+      expect(res.statusCode, `${what}: ${res.body}`).toBe(400);
+      expect((res.json() as { message: string }).message, what).toMatch(problem);
+    }
+    // Far over the body limit: 413 before anything is parsed.
+    const huge = await c.send(pairing, { ...position(1), extra: 'x'.repeat(40_000) });
+    expect(huge.statusCode).toBe(413);
+    // Nothing else happened: the pairing works, with what was last published.
+    expect((await c.send(pairing, position(5))).statusCode).toBe(200);
+    expect((await c.info(pairing.code)).statusCode).toBe(200);
+  });
+
+  it('answers 401 without a token and 403 with a wrong one, on messages and unpairing', async () => {
+    const c = client(app);
+    const pairing = await c.pair();
+    const other = await c.pair();
+    for (const route of [
+      (token: string | null) => c.call('POST', `/api/be/pilot/${pairing.code}/messages`, { body: JSON.stringify(position(1)), token }),
+      (token: string | null) => c.call('DELETE', `/api/be/pilot/${pairing.code}`, { body: '{}', token }),
+    ]) {
+      const missing = await route(null);
+      expect(missing.statusCode).toBe(401);
+      expect(missing.headers['www-authenticate']).toBe('Bearer');
+      expect((await route(other.token)).statusCode).toBe(403);
+      expect((await route('not-the-token')).statusCode).toBe(403);
+    }
+    const basic = await c.call('POST', `/api/be/pilot/${pairing.code}/messages`, { body: JSON.stringify(position(1)), headers: { authorization: `Basic ${pairing.token}` } });
+    expect(basic.statusCode).toBe(401);
+    // Still there, and the right token works.
+    expect((await c.send(pairing, position(1))).statusCode).toBe(200);
+    expect((await c.unpair(pairing)).statusCode).toBe(204);
+  });
+
+  it('forgets a pairing unused for 24 h; a used one lives on; the sweep deletes expired rows and ends them', async () => {
+    const c = client(app);
+    const idle = await c.pair();
+    const busy = await c.pair();
+    clock += 23 * HOUR;
+    expect((await c.send(busy, position(1))).statusCode).toBe(200);
+    expect((await c.info(busy.code)).json()).toMatchObject({ expiresAt: new Date(clock + PAIRING_TTL_MS).toISOString() });
+    clock += HOUR + 1;
+    for (const res of [await c.info(idle.code), await c.call('GET', `/api/be/pilot/${idle.code}/events`), await c.send(idle, position(1)), await c.unpair(idle)]) {
+      expect(res.statusCode).toBe(404);
+    }
+    // The lookup deleted the expired row on the way.
+    expect(await new PilotPairingRepository(db).get(idle.code)).toBeUndefined();
+    expect((await c.info(busy.code)).statusCode).toBe(200);
+    expect((await c.send(busy, position(2))).statusCode).toBe(200);
+
+    // The periodic sweep (another app on the database, with its own hub): deletes, says 'expired'.
+    const forgotten = await c.pair();
+    clock += PAIRING_TTL_MS + 1;
+    const hub = new MemoryLiveHub();
+    const heard: unknown[] = [];
+    hub.subscribe(`pilot:${forgotten.code}`, (data) => heard.push(data));
+    await build({ live: hub }, { sweepEveryMs: 20 });
+    await waitFor('the sweep', async () => (await new PilotPairingRepository(db).get(forgotten.code)) === undefined);
+    await waitFor('the end message', () => heard.length > 0);
+    expect(heard).toEqual([{ type: 'end', reason: 'expired' }]);
+    expect((await c.info(forgotten.code)).statusCode).toBe(404);
+  });
+
+  it('limits failed guesses per address: 429 with retry-after, for lookups, streams and tokens', async () => {
+    const limited = await build({}, { limits: { pairings: null, guesses: { max: 3, windowMs: 10 * 60_000 } } });
+    const guesser = client(limited, '203.0.113.7');
+    const owner = client(limited, '198.51.100.1');
+    const pairing = await owner.pair();
+    const unknown = pairing.code.startsWith('2') ? '3333333333' : '2222222222';
+    expect((await guesser.info(unknown)).statusCode).toBe(404);
+    expect((await guesser.call('GET', `/api/be/pilot/${unknown}/events`)).statusCode).toBe(404);
+    expect((await guesser.send({ code: pairing.code, token: 'wrong' }, position(1))).statusCode).toBe(403);
+    const refused = await guesser.info(unknown);
+    expect(refused.statusCode).toBe(429);
+    expect(Number(refused.headers['retry-after'])).toBeGreaterThan(0);
+    expect(refused.json()).toMatchObject({ error: 'Too Many Requests' });
+    // Past the rule, even a real code is refused to that address (it learns nothing more)…
+    expect((await guesser.info(pairing.code)).statusCode).toBe(429);
+    expect((await guesser.send(pairing, position(1))).statusCode).toBe(429);
+    // …while other addresses go on, and a success is never counted.
+    for (let i = 0; i < 5; i++) expect((await owner.send(pairing, position(i))).statusCode).toBe(200);
+    expect((await owner.info(pairing.code)).statusCode).toBe(200);
+    // The window ends.
+    clock += 10 * 60_000 + 1;
+    expect((await guesser.info(pairing.code)).statusCode).toBe(200);
+    // Missing tokens count too.
+    const tokenless = client(limited, '203.0.113.8');
+    for (let i = 0; i < 3; i++) expect((await tokenless.send({ code: pairing.code, token: '' }, position(1))).statusCode).toBe(401);
+    expect((await tokenless.send({ code: pairing.code, token: '' }, position(1))).statusCode).toBe(429);
+  });
+
+  it('limits new pairings per address', async () => {
+    const limited = await build({}, { limits: { pairings: { max: 2, windowMs: HOUR }, guesses: null } });
+    const c = client(limited, '203.0.113.20');
+    await c.pair();
+    await c.pair();
+    const refused = await c.call('POST', '/api/be/pilot/pairings', { body: '{}' });
+    expect(refused.statusCode).toBe(429);
+    expect(Number(refused.headers['retry-after'])).toBeGreaterThan(0);
+    expect((await client(limited, '203.0.113.21').call('POST', '/api/be/pilot/pairings', { body: '{}' })).statusCode).toBe(201);
+  });
+
+  it('gives anonymous callers, visitors, pro users and admins the same answers: the token is the permission', async () => {
+    const outcomes: Record<string, number[]> = {};
+    for (const [role, cookie] of [['anonymous', ''], ['visitor', cookies.visitor], ['pro', cookies.pro], ['admin', cookies.admin]] as const) {
+      const c = client(app, '127.0.0.1', cookie);
+      const res = await c.call('POST', '/api/be/pilot/pairings', { body: '{}' });
+      const pairing = res.json() as Pairing;
+      const other = await client(app).pair();
+      outcomes[role] = [
+        res.statusCode,
+        (await c.info(pairing.code)).statusCode,
+        (await c.info(other.code)).statusCode,
+        (await c.call('HEAD', `/api/be/pilot/${other.code}/events`)).statusCode,
+        (await c.send(pairing, position(1))).statusCode,
+        (await c.send({ code: other.code, token: pairing.token }, position(1))).statusCode,
+        (await c.send({ code: other.code, token: '' }, position(1))).statusCode,
+        (await c.unpair({ code: other.code, token: pairing.token })).statusCode,
+        (await c.unpair(pairing)).statusCode,
+        (await c.info(pairing.code)).statusCode,
+      ];
+    }
+    const expected = [201, 200, 200, 200, 200, 403, 401, 403, 204, 404];
+    expect(outcomes).toEqual({ anonymous: expected, visitor: expected, pro: expected, admin: expected });
+  });
+
+  describe('the event stream on a listening server', () => {
+    let base = '';
+    let live: FastifyInstance;
+    const streams: SseStream[] = [];
+    const isPilot = (m: SseMessage) => m.event === 'pilot';
+
+    beforeAll(async () => {
+      live = await build();
+      base = await live.listen({ host: '127.0.0.1', port: 0 });
+    });
+    afterAll(() => {
+      for (const s of streams) s.close();
+    });
+
+    const open = async (code: string) => {
+      const s = await openSse(`${base}/api/be/pilot/${code}/events`);
+      streams.push(s);
+      return s;
+    };
+
+    it('replays the last map and position, then streams what is published, and ends on unpairing', async () => {
+      const c = client(live);
+      const pairing = await c.pair();
+      await c.send(pairing, position(1));
+      await c.send(pairing, { type: 'map', data: { map: 'woods' } });
+      await c.send(pairing, position(2));
+      const at = clock;
+
+      const head = await c.call('HEAD', `/api/be/pilot/${pairing.code}/events`);
+      expect(head.statusCode).toBe(200);
+      expect(head.headers['content-type']).toMatch(/^text\/event-stream/);
+
+      const s = await open(formatPairingCode(pairing.code).toLowerCase());
+      expect(s.response.status).toBe(200);
+      expect(s.response.headers.get('content-type')).toMatch(/^text\/event-stream/);
+      expect(await s.next()).toEqual({ retry: 2000 });
+      expect(JSON.parse((await s.next(isPilot)).data!)).toEqual({ type: 'map', data: { map: 'woods' }, at });
+      expect(JSON.parse((await s.next(isPilot)).data!)).toEqual({ type: 'position', data: { x: 2, y: 2, z: 3, look: 90 }, at });
+
+      expect((await c.info(pairing.code)).json()).toMatchObject({ watchers: 1 });
+      clock += 1000;
+      const sent = await c.send(pairing, position(3, 4, 5, null));
+      expect(sent.json()).toEqual({ ok: true, watchers: 1 });
+      expect(JSON.parse((await s.next(isPilot)).data!)).toEqual({ type: 'position', data: { x: 3, y: 4, z: 5, look: null }, at: clock });
+
+      expect((await c.unpair(pairing)).statusCode).toBe(204);
+      const end = await s.next((m) => m.event === 'end');
+      expect(JSON.parse(end.data!)).toEqual({ reason: 'deleted' });
+      expect(await s.ended()).toBe(true);
+      await waitFor('no watchers', async () => (await c.info(pairing.code)).statusCode === 404);
+    });
+
+    it('answers 404 and 400 before opening a stream', async () => {
+      const unknown = await fetch(`${base}/api/be/pilot/2222222222/events`);
+      expect(unknown.status).toBe(404);
+      expect(unknown.headers.get('content-type')).toMatch(/application\/json/);
+      expect((await fetch(`${base}/api/be/pilot/nope/events`)).status).toBe(400);
+    });
+
+    it('delivers 20 concurrent publishes, all accepted, in the order they arrived', async () => {
+      const c = client(live);
+      const pairing = await c.pair();
+      const s = await open(pairing.code);
+      const results = await Promise.all(Array.from({ length: 20 }, (_, i) => c.send(pairing, position(i))));
+      expect(results.map((r) => r.statusCode)).toEqual(results.map(() => 200));
+      const xs: number[] = [];
+      while (xs.length < 20) xs.push((JSON.parse((await s.next(isPilot)).data!) as { data: { x: number } }).data.x);
+      expect(xs).toEqual(Array.from({ length: 20 }, (_, i) => i));
+      // A watcher that connects now gets the last one.
+      const late = await open(pairing.code);
+      expect(JSON.parse((await late.next(isPilot)).data!)).toMatchObject({ data: { x: 19 } });
+      expect((await c.info(pairing.code)).json()).toMatchObject({ watchers: 2 });
+    });
+
+    it('a closing app ends its streams', async () => {
+      const other = await build();
+      const otherBase = await other.listen({ host: '127.0.0.1', port: 0 });
+      const pairing = await client(other).pair();
+      const s = await openSse(`${otherBase}/api/be/pilot/${pairing.code}/events`);
+      streams.push(s);
+      expect(await s.next()).toEqual({ retry: 2000 });
+      apps.splice(apps.indexOf(other), 1);
+      await other.close();
+      expect(await s.ended()).toBe(true);
+    });
+  });
+});
+
+describe.skipIf(!url)(url ? 'pilot across two server processes on one PostgreSQL schema' : 'pilot across two processes: skipped, TEST_DATABASE_URL is not set (bash scripts/ensure-postgres.sh prints one)', () => {
+  const postgres = testBackends().find((b) => b.name === 'postgres')!;
+  let first: Db;
+  let root: string;
+  const processes: Array<{ app: FastifyInstance; db: Db; hub: PgLiveHub; base: string }> = [];
+  const streams: SseStream[] = [];
+
+  async function startProcess(schema: string) {
+    const db = openDatabase({ databaseUrl: url!, pgSchema: schema });
+    const hub = new PgLiveHub({ connectionString: url!, schema, reconnectMinMs: 20, reconnectMaxMs: 200, log: { warn: () => {}, error: (o, m) => console.error(m, o) } });
+    await hub.ready();
+    const app = buildServer({
+      db,
+      live: hub,
+      uploadsDir: path.join(root, 'uploads'),
+      tiles: false,
+      distDir: path.join(root, 'dist'),
+      assetsDir: path.join(root, 'assets'),
+      livePingMs: 60_000,
+      pilot: { limits: { pairings: null, guesses: null }, sweepEveryMs: 0 },
+    });
+    const base = await app.listen({ host: '127.0.0.1', port: 0 });
+    const p = { app, db, hub, base };
+    processes.push(p);
+    return p;
+  }
+
+  beforeAll(async () => {
+    root = tempDir();
+    first = await postgres.open();
+    await migrateToLatest(first);
+  });
+
+  afterAll(async () => {
+    for (const s of streams) s.close();
+    for (const p of processes) {
+      await p.app.close();
+      await p.hub.close();
+      await p.db.close();
+    }
+    await first?.close();
+    fs.rmSync(root, { recursive: true, force: true });
+  });
+
+  it("a position published to A reaches a stream opened on B, B replays it, and unpairing on A ends B's stream", async () => {
+    const a = await startProcess(first.schema!);
+    const b = await startProcess(first.schema!);
+    const onA = client(a.app);
+    const pairing = await onA.pair();
+    // B knows the pairing (one database).
+    expect((await client(b.app).info(pairing.code)).statusCode).toBe(200);
+
+    const s = await openSse(`${b.base}/api/be/pilot/${pairing.code}/events`);
+    streams.push(s);
+    expect(await s.next()).toEqual({ retry: 2000 });
+    expect((await onA.send(pairing, { type: 'map', data: { map: 'shoreline' } })).statusCode).toBe(200);
+    expect((await onA.send(pairing, position(42))).statusCode).toBe(200);
+    expect(JSON.parse((await s.next((m) => m.event === 'pilot')).data!)).toMatchObject({ type: 'map', data: { map: 'shoreline' } });
+    expect(JSON.parse((await s.next((m) => m.event === 'pilot')).data!)).toMatchObject({ type: 'position', data: { x: 42 } });
+
+    // B remembered what it heard: a second watcher on B gets it replayed.
+    const late = await openSse(`${b.base}/api/be/pilot/${pairing.code}/events`);
+    streams.push(late);
+    expect(JSON.parse((await late.next((m) => m.event === 'pilot')).data!)).toMatchObject({ type: 'map', data: { map: 'shoreline' } });
+    expect(JSON.parse((await late.next((m) => m.event === 'pilot')).data!)).toMatchObject({ type: 'position', data: { x: 42 } });
+
+    expect((await onA.unpair(pairing)).statusCode).toBe(204);
+    for (const stream of [s, late]) {
+      expect(JSON.parse((await stream.next((m) => m.event === 'end')).data!)).toEqual({ reason: 'deleted' });
+      expect(await stream.ended()).toBe(true);
+    }
+  });
+});

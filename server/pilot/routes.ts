@@ -1,0 +1,362 @@
+/**
+ * The live position feed's routes (issue 10, docs/PILOT.md "Server"): pairings, their public
+ * state, the watchers' server-sent-events stream and the publisher's messages.
+ *
+ *   POST   /api/be/pilot/pairings          → 201 { code, token, expiresAt }         (429: `pairings`)
+ *   GET    /api/be/pilot/{code}            → 200 { code, expiresAt, watchers } | 404
+ *   GET    /api/be/pilot/{code}/events     → SSE `pilot` events, the last map and position first;
+ *                                            `end` { reason } when the pairing ends      | 404
+ *   POST   /api/be/pilot/{code}/messages   Bearer token, a PilotMessage → 200 { ok, watchers }
+ *                                            or { type: 'pong', watchers }; 400/401/403/404
+ *   DELETE /api/be/pilot/{code}            Bearer token → 204; 401/403/404
+ *
+ * No account is involved: anonymous callers and signed-in visitors, pro users and admins get
+ * the same answers; the code lets anyone watch, the token (given once, at pairing) lets its
+ * holder publish and unpair. Only sha256(token) is stored, and no position is ever written to
+ * the database: events cross the live hub (server/live/hub.ts, shared between processes on
+ * PostgreSQL) and each process remembers the last map and position per code in memory
+ * (PilotState) to replay them to a watcher that connects.
+ *
+ * Failed guesses (unknown or expired codes, missing or wrong tokens) count per client address
+ * (`guesses` rule); an address past the rule gets 429 before anything is looked up, so it learns
+ * nothing more. `watchers` counts the open streams of this process only.
+ */
+import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import {
+  PAIRING_TTL_MS,
+  generatePairingCode,
+  normalizePairingCode,
+  pairingCodeProblem,
+  pilotMessageProblem,
+  pilotMessageSchema,
+  type PilotEvent,
+} from '../../src/domain/pilot';
+import { RateLimiter, addressKey, secondsUntil } from '../auth/rate-limit';
+import type { Db, RateLimitRepository } from '../db';
+import { PilotPairingRepository, type PilotPairing } from '../db/pilot-pairings';
+import { sendError } from '../http/errors';
+import type { LiveHub } from '../live/hub';
+import { EVENT_STREAM_HEADERS, LIVE_PING_MS, openEventStream, type EventStream } from '../live/stream';
+import { DEFAULT_PILOT_LIMITS, type PilotLimits } from './limits';
+import { PilotState, type PilotEndMessage, type PilotEndReason } from './state';
+
+/** The body of a message: a PilotMessage is a few dozen bytes; anything near this is not one. */
+export const PILOT_BODY_LIMIT = 16 * 1024;
+/** `last_used_at` is written at most this often per code and process. */
+export const MARK_EVERY_MS = 60_000;
+/** How often expired pairings are deleted (and once when the app is ready). */
+export const PILOT_SWEEP_MS = 10 * 60_000;
+/** Codes tried before giving up on a new pairing (a collision is ~1 in 10^14 per try). */
+const CREATE_TRIES = 5;
+
+export interface PilotRoutesOptions {
+  db: Db;
+  hub: LiveHub;
+  /** Rate-limit counters (the `rate_limits` table, shared by every process on the database). */
+  rateLimits: RateLimitRepository;
+  /** Default: DEFAULT_PILOT_LIMITS (buildServer passes the environment's, RATE_LIMIT_PILOT_*). */
+  limits?: PilotLimits;
+  /** Clock (tests expire a pairing without waiting). Default Date.now. */
+  now?: () => number;
+  /** Ping interval of the event streams. Default 25 s. */
+  pingMs?: number;
+  /** Sweep interval for expired pairings; 0: only the sweep at start. Default 10 min. */
+  sweepEveryMs?: number;
+}
+
+export function pilotChannel(code: string): string {
+  return `pilot:${code}`;
+}
+
+function sha256(text: string): string {
+  return createHash('sha256').update(text).digest('hex');
+}
+
+function sameHash(a: string, b: string): boolean {
+  const left = Buffer.from(a, 'hex');
+  const right = Buffer.from(b, 'hex');
+  return left.length === right.length && left.length > 0 && timingSafeEqual(left, right);
+}
+
+/** The token of `Authorization: Bearer <token>`, or null. */
+function bearerToken(request: FastifyRequest): string | null {
+  const header = request.headers.authorization;
+  if (typeof header !== 'string') return null;
+  const match = /^Bearer[ \t]+([^\s]{1,512})[ \t]*$/i.exec(header);
+  return match ? match[1] : null;
+}
+
+function isEndMessage(data: unknown): data is PilotEndMessage {
+  return !!data && typeof data === 'object' && (data as { type?: unknown }).type === 'end';
+}
+
+function isPilotEvent(data: unknown): data is PilotEvent {
+  const type = data && typeof data === 'object' ? (data as { type?: unknown }).type : undefined;
+  return type === 'position' || type === 'map';
+}
+
+export async function pilotRoutes(app: FastifyInstance, options: PilotRoutesOptions): Promise<void> {
+  const { hub, limits = DEFAULT_PILOT_LIMITS, now = Date.now, pingMs = LIVE_PING_MS, sweepEveryMs = PILOT_SWEEP_MS } = options;
+  const pairings = new PilotPairingRepository(options.db);
+  const limiter = new RateLimiter(options.rateLimits, now);
+  const state = new PilotState();
+  /** This process's one hub subscription per watched code (it feeds the code's streams). */
+  const subscriptions = new Map<string, () => void>();
+  let sweepTimer: NodeJS.Timeout | undefined;
+  let closing = false;
+
+  const guessKey = (request: FastifyRequest) => `pilot:guess ${addressKey(request.ip)}`;
+
+  const tooMany = (reply: FastifyReply, seconds: number, what: string) => {
+    reply.header('retry-after', String(seconds));
+    return sendError(reply, 429, `${what}; try again in ${Math.ceil(seconds / 60)} minute(s)`);
+  };
+
+  /** Seconds to wait when the address is already past the guesses rule, else 0 (one read). */
+  const guessesBlocked = async (request: FastifyRequest): Promise<number> => {
+    if (!limits.guesses) return 0;
+    const t = now();
+    const counter = await options.rateLimits.get(guessKey(request), t);
+    return counter && counter.count >= limits.guesses.max ? secondsUntil(counter.resetAt, t) : 0;
+  };
+
+  /** Answers a failed guess (404, 401, 403), counted; 429 when this one went past the rule. */
+  const failedGuess = async (request: FastifyRequest, reply: FastifyReply, status: number, message: string) => {
+    const taken = await limiter.take(guessKey(request), limits.guesses);
+    if (taken.retryAfter > 0) return tooMany(reply, taken.retryAfter, 'too many unknown pairing codes or wrong tokens from your address');
+    if (status === 401) reply.header('www-authenticate', 'Bearer');
+    return sendError(reply, status, message);
+  };
+
+  const gone = (request: FastifyRequest, reply: FastifyReply, code: string) =>
+    failedGuess(request, reply, 404, `no pairing ${code}: the code is unknown, was unpaired, or expired after ${PAIRING_TTL_MS / 3_600_000} h unused`);
+
+  /** Ends the pairing's streams on this process (after an `end` event) and forgets the code. */
+  const endLocally = (code: string, reason: PilotEndReason) => {
+    const json = JSON.stringify({ reason });
+    state.end(code, (stream) => stream.send('end', json));
+    subscriptions.get(code)?.();
+    subscriptions.delete(code);
+  };
+
+  /** Ends the pairing everywhere: this process at once, the others through the hub. */
+  const endEverywhere = (code: string, reason: PilotEndReason) => {
+    const message: PilotEndMessage = { type: 'end', reason };
+    // Delivered to this process's own subscription too (which ends the local streams).
+    hub.publish(pilotChannel(code), message);
+    endLocally(code, reason);
+  };
+
+  /**
+   * The live pairing of `code`, or null when it is unknown or expired (an expired row is
+   * deleted on the way, if no other process has just used it).
+   */
+  const alivePairing = async (code: string): Promise<PilotPairing | null> => {
+    const pairing = await pairings.get(code);
+    if (!pairing) return null;
+    const t = now();
+    if (pairing.lastUsedAt + PAIRING_TTL_MS <= t) {
+      if (await pairings.removeExpired(code, t - PAIRING_TTL_MS)) endEverywhere(code, 'expired');
+      return null;
+    }
+    return pairing;
+  };
+
+  /**
+   * Marks a use of the pairing (at most once a minute per process); returns when it expires
+   * now, or null when it turned out gone (unpaired or expired meanwhile).
+   */
+  const use = async (pairing: PilotPairing): Promise<number | null> => {
+    const t = now();
+    const last = state.lastMarked(pairing.code);
+    if (last !== undefined && t >= last && t - last < MARK_EVERY_MS) return Math.max(pairing.lastUsedAt, last) + PAIRING_TTL_MS;
+    if (!(await pairings.touch(pairing.code, t, t - PAIRING_TTL_MS))) return null;
+    state.marked(pairing.code, t);
+    return t + PAIRING_TTL_MS;
+  };
+
+  const watchers = (code: string) => state.streamCount(code);
+
+  /** The code of the path, or a 400 answer. */
+  const codeOf = (request: FastifyRequest, reply: FastifyReply): string | null => {
+    const raw = (request.params as { code?: string }).code ?? '';
+    const code = normalizePairingCode(raw);
+    if (code === null) {
+      void sendError(reply, 400, `"${raw.slice(0, 64)}" is not a pairing code: it ${pairingCodeProblem(raw) ?? 'is malformed'}`);
+    }
+    return code;
+  };
+
+  /**
+   * The shared start of the publisher's routes: a well-formed code, an address not past the
+   * guesses rule, a Bearer token, a live pairing and its token. Null when it answered.
+   */
+  const authorize = async (request: FastifyRequest, reply: FastifyReply): Promise<PilotPairing | null> => {
+    const code = codeOf(request, reply);
+    if (code === null) return null;
+    const token = bearerToken(request);
+    const [wait, pairing] = await Promise.all([guessesBlocked(request), token === null ? Promise.resolve(null) : alivePairing(code)]);
+    if (wait > 0) {
+      await tooMany(reply, wait, 'too many unknown pairing codes or wrong tokens from your address');
+      return null;
+    }
+    if (token === null) {
+      await failedGuess(request, reply, 401, 'send the pairing token as "Authorization: Bearer <token>"');
+      return null;
+    }
+    if (!pairing) {
+      await gone(request, reply, code);
+      return null;
+    }
+    if (!sameHash(sha256(token), pairing.tokenHash)) {
+      await failedGuess(request, reply, 403, 'wrong token for this pairing');
+      return null;
+    }
+    return pairing;
+  };
+
+  /** This process's subscription for `code`: remembers what other processes publish, feeds the streams. */
+  const subscribe = (code: string) => {
+    if (subscriptions.has(code)) return;
+    const unsubscribe = hub.subscribe(pilotChannel(code), (data, json, info) => {
+      if (isEndMessage(data)) {
+        endLocally(code, data.reason === 'expired' ? 'expired' : 'deleted');
+        return;
+      }
+      if (!isPilotEvent(data)) return;
+      // What this process published it remembered already.
+      if (info.remote) state.remember(code, data.type, json, now());
+      for (const stream of state.streamsOf(code)) stream.send('pilot', json);
+    });
+    subscriptions.set(code, unsubscribe);
+  };
+
+  const unsubscribeIfUnwatched = (code: string) => {
+    if (state.streamCount(code) > 0) return;
+    subscriptions.get(code)?.();
+    subscriptions.delete(code);
+  };
+
+  /**
+   * Deletes expired pairings (ending their streams everywhere), after marking the codes this
+   * process's streams watch as used: a watched pairing stays alive.
+   */
+  const sweep = async () => {
+    const t = now();
+    for (const code of state.watchedCodes()) {
+      if (!(await pairings.touch(code, t, t - PAIRING_TTL_MS))) endLocally(code, 'expired');
+      else state.marked(code, t);
+    }
+    for (const code of await pairings.purgeExpired(t - PAIRING_TTL_MS)) endEverywhere(code, 'expired');
+    state.prune(t - PAIRING_TTL_MS);
+  };
+  const sweepLogged = () =>
+    sweep().catch((error: unknown) => {
+      if (!closing) app.log.error({ err: error }, 'pilot: sweeping expired pairings failed');
+    });
+
+  /** After a gap in the hub (an `end` from another process may be lost): re-check the watched codes. */
+  const stopGaps = hub.onGap(() => {
+    void (async () => {
+      for (const code of state.watchedCodes()) if (!(await alivePairing(code))) endLocally(code, 'deleted');
+    })().catch((error: unknown) => app.log.error({ err: error }, 'pilot: re-checking watched codes failed'));
+  });
+
+  app.addHook('onReady', async () => {
+    void sweepLogged();
+    if (sweepEveryMs > 0) {
+      sweepTimer = setInterval(() => void sweepLogged(), sweepEveryMs);
+      sweepTimer.unref();
+    }
+  });
+  app.addHook('preClose', async () => {
+    closing = true;
+    clearInterval(sweepTimer);
+    stopGaps();
+    state.closeAll();
+    for (const unsubscribe of subscriptions.values()) unsubscribe();
+    subscriptions.clear();
+  });
+
+  // Anyone may pair: no account, a small JSON object (its fields are ignored) or no body.
+  app.post('/api/be/pilot/pairings', { bodyLimit: 1024 }, async (request, reply) => {
+    const body = request.body;
+    if (body !== undefined && body !== null && (typeof body !== 'object' || Array.isArray(body))) {
+      return sendError(reply, 400, 'the request body must be a JSON object ({}) or empty');
+    }
+    const taken = await limiter.take(`pilot:pair ${addressKey(request.ip)}`, limits.pairings);
+    if (taken.retryAfter > 0) return tooMany(reply, taken.retryAfter, 'too many pairings from your address');
+    const token = randomBytes(32).toString('base64url');
+    const tokenHash = sha256(token);
+    for (let i = 0; i < CREATE_TRIES; i++) {
+      const code = generatePairingCode((count) => randomBytes(count));
+      const t = now();
+      if (!(await pairings.create(code, tokenHash, t))) continue;
+      state.marked(code, t);
+      return reply.code(201).header('cache-control', 'no-store').send({ code, token, expiresAt: new Date(t + PAIRING_TTL_MS).toISOString() });
+    }
+    return sendError(reply, 503, 'could not find a free pairing code; try again');
+  });
+
+  app.get('/api/be/pilot/:code', async (request, reply) => {
+    const code = codeOf(request, reply);
+    if (code === null) return reply;
+    const [wait, pairing] = await Promise.all([guessesBlocked(request), alivePairing(code)]);
+    if (wait > 0) return tooMany(reply, wait, 'too many unknown pairing codes or wrong tokens from your address');
+    const expiresAt = pairing ? await use(pairing) : null;
+    if (expiresAt === null) return gone(request, reply, code);
+    return reply.header('cache-control', 'no-store').send({ code, expiresAt: new Date(expiresAt).toISOString(), watchers: watchers(code) });
+  });
+
+  app.get('/api/be/pilot/:code/events', { compress: false }, async (request, reply) => {
+    const code = codeOf(request, reply);
+    if (code === null) return reply;
+    const [wait, pairing] = await Promise.all([guessesBlocked(request), alivePairing(code)]);
+    if (wait > 0) return tooMany(reply, wait, 'too many unknown pairing codes or wrong tokens from your address');
+    if (!pairing) return gone(request, reply, code);
+    if (request.method === 'HEAD') return reply.code(200).headers(EVENT_STREAM_HEADERS).send();
+    if ((await use(pairing)) === null || closing) return gone(request, reply, code);
+
+    const stream: EventStream = openEventStream(request, reply, { pingMs, logContext: { pilot: code } });
+    subscribe(code);
+    state.addStream(code, stream);
+    stream.onClose(() => {
+      state.removeStream(code, stream);
+      unsubscribeIfUnwatched(code);
+    });
+    for (const json of state.replay(code)) stream.send('pilot', json);
+    return reply;
+  });
+
+  app.post('/api/be/pilot/:code/messages', { bodyLimit: PILOT_BODY_LIMIT }, async (request, reply) => {
+    // In arrival order: publishes of one code go out in the order they came in.
+    const raw = (request.params as { code?: string }).code ?? '';
+    const ticket = state.ticket(normalizePairingCode(raw) ?? raw);
+    try {
+      const pairing = await authorize(request, reply);
+      if (!pairing) return reply;
+      const parsed = pilotMessageSchema.safeParse(request.body);
+      if (!parsed.success) return sendError(reply, 400, `bad message: ${pilotMessageProblem(request.body) ?? 'not a pilot message'}`);
+      if ((await use(pairing)) === null) return gone(request, reply, pairing.code);
+      const message = parsed.data;
+      if (message.type === 'ping') return reply.header('cache-control', 'no-store').send({ type: 'pong', watchers: watchers(pairing.code) });
+      await ticket.turn;
+      const event = { type: message.type, data: message.data, at: now() } as PilotEvent;
+      const json = JSON.stringify(event);
+      state.remember(pairing.code, event.type, json, now());
+      hub.publish(pilotChannel(pairing.code), event);
+      return reply.header('cache-control', 'no-store').send({ ok: true, watchers: watchers(pairing.code) });
+    } finally {
+      ticket.done();
+    }
+  });
+
+  app.delete('/api/be/pilot/:code', { bodyLimit: 1024 }, async (request, reply) => {
+    const pairing = await authorize(request, reply);
+    if (!pairing) return reply;
+    if (!(await pairings.remove(pairing.code))) return gone(request, reply, pairing.code);
+    endEverywhere(pairing.code, 'deleted');
+    return reply.code(204).header('cache-control', 'no-store').send();
+  });
+}

@@ -1,0 +1,168 @@
+/**
+ * What one server process keeps in memory for the live position feed (docs/PILOT.md):
+ *
+ * - the last map and the last position event it has seen per code (published here, or heard
+ *   from another process by one of its watchers), replayed to a watcher that connects; never
+ *   written to the database, dropped with the pairing;
+ * - the open watcher streams per code, to end them when the pairing ends;
+ * - when each code was last marked used, so `last_used_at` is written at most once a minute;
+ * - a publish queue per code, so concurrent publishes go out in the order they arrived.
+ */
+import type { EventStream } from '../live/stream';
+
+/** What crosses the hub on `pilot:{code}`: a PilotEvent, or the end of the pairing. */
+export type PilotEndReason = 'deleted' | 'expired';
+export interface PilotEndMessage {
+  type: 'end';
+  reason: PilotEndReason;
+}
+
+interface LastEvents {
+  /** JSON text of the last `map` event. */
+  map?: string;
+  /** JSON text of the last `position` event. */
+  position?: string;
+  /** When this process last saw an event of the code (its clock). */
+  seenAt: number;
+}
+
+/** A place in a code's publish queue: wait for `turn`, then `done()` (idempotent). */
+export interface PublishTicket {
+  turn: Promise<void>;
+  done(): void;
+}
+
+export class PilotState {
+  private readonly last = new Map<string, LastEvents>();
+  private readonly streams = new Map<string, Set<EventStream>>();
+  private readonly usedAt = new Map<string, number>();
+  private readonly queues = new Map<string, Promise<void>>();
+
+  /** Keeps `json` (a PilotEvent of `type`) as the code's last event of its kind. */
+  remember(code: string, type: 'map' | 'position', json: string, now: number): void {
+    const entry = this.last.get(code) ?? { seenAt: now };
+    entry[type] = json;
+    entry.seenAt = now;
+    this.last.set(code, entry);
+  }
+
+  /** The events a watcher gets on connecting: the last map, then the last position. */
+  replay(code: string): string[] {
+    const entry = this.last.get(code);
+    if (!entry) return [];
+    return [entry.map, entry.position].filter((json): json is string => json !== undefined);
+  }
+
+  addStream(code: string, stream: EventStream): void {
+    let set = this.streams.get(code);
+    if (!set) this.streams.set(code, (set = new Set()));
+    set.add(stream);
+  }
+
+  removeStream(code: string, stream: EventStream): void {
+    const set = this.streams.get(code);
+    if (!set) return;
+    set.delete(stream);
+    if (set.size === 0) this.streams.delete(code);
+  }
+
+  /** Codes with open streams on this process. */
+  watchedCodes(): string[] {
+    return [...this.streams.keys()];
+  }
+
+  /** Open streams of `code` on this process (of every code without one). */
+  streamCount(code?: string): number {
+    if (code !== undefined) return this.streams.get(code)?.size ?? 0;
+    let n = 0;
+    for (const set of this.streams.values()) n += set.size;
+    return n;
+  }
+
+  /** The code's open streams on this process (a copy: sending may close one). */
+  streamsOf(code: string): EventStream[] {
+    return [...(this.streams.get(code) ?? [])];
+  }
+
+  /** Ends the code's streams on this process (after `beforeClose` per stream) and forgets the code. */
+  end(code: string, beforeClose?: (stream: EventStream) => void): number {
+    const set = this.streams.get(code);
+    const streams = set ? [...set] : [];
+    for (const stream of streams) {
+      beforeClose?.(stream);
+      stream.close();
+    }
+    this.streams.delete(code);
+    this.forget(code);
+    return streams.length;
+  }
+
+  /** Drops the remembered events and the last-used mark of a code. */
+  forget(code: string): void {
+    this.last.delete(code);
+    this.usedAt.delete(code);
+  }
+
+  /** Ends every stream (the app closes). */
+  closeAll(): void {
+    for (const code of [...this.streams.keys()]) {
+      for (const stream of [...(this.streams.get(code) ?? [])]) stream.close();
+    }
+    this.streams.clear();
+  }
+
+  /** When the code was last marked used by this process (undefined: not lately). */
+  lastMarked(code: string): number | undefined {
+    return this.usedAt.get(code);
+  }
+
+  marked(code: string, now: number): void {
+    this.usedAt.set(code, now);
+  }
+
+  unmark(code: string): void {
+    this.usedAt.delete(code);
+  }
+
+  /**
+   * Forgets what is older than `before` for codes nobody watches here (the pairing may have
+   * expired unseen, or lives on in another process): keeps the maps bounded by live pairings.
+   */
+  prune(before: number): void {
+    for (const [code, entry] of this.last) if (entry.seenAt <= before && !this.streams.has(code)) this.last.delete(code);
+    for (const [code, at] of this.usedAt) if (at <= before && !this.streams.has(code)) this.usedAt.delete(code);
+  }
+
+  /**
+   * Takes the next place in the code's publish queue: `turn` resolves once every earlier
+   * ticket of the code is done. Taken when a request arrives, so publishes go out in arrival
+   * order whatever order their database look-ups finish in.
+   */
+  ticket(code: string): PublishTicket {
+    const previous = this.queues.get(code) ?? Promise.resolve();
+    let release!: () => void;
+    const mine = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    const tail = previous.then(() => mine);
+    this.queues.set(code, tail);
+    let finished = false;
+    return {
+      turn: previous,
+      done: () => {
+        if (finished) return;
+        finished = true;
+        release();
+        // The last ticket of the code: nothing waits behind it.
+        void tail.then(() => {
+          if (this.queues.get(code) === tail) this.queues.delete(code);
+        });
+      },
+    };
+  }
+
+  /** Codes with a publish queue (tests: it empties once every request is done). */
+  queuedCodes(): number {
+    return this.queues.size;
+  }
+}
