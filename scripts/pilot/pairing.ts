@@ -1,0 +1,106 @@
+/**
+ * The pairing client: gets the pairing the watcher publishes to (the one given on the command
+ * line, the one remembered from the last run while the server still knows it, or a new one),
+ * remembers it, and shows it (code, QR code, link) so a phone can follow it.
+ */
+import QRCode from 'qrcode';
+import { formatPairingCode, pairingPath } from '../../src/domain/pilot';
+import { retryDelayMs, secondsText } from '../../src/domain/pilot-watcher';
+import type { Pairing, PilotApi } from './api';
+import { loadPairing, savePairing } from './state';
+import { wait } from './wait';
+
+/** Pairing cannot go on (the server has no pilot API, or refused): the watcher stops. */
+export class PairingError extends Error {}
+
+export interface PairingDeps {
+  api: PilotApi;
+  /** The state file remembering the last pairing, or null to remember nothing. */
+  stateFile: string | null;
+  log: (line: string) => void;
+  signal?: AbortSignal;
+  now?: () => number;
+  /** Retry delays: base and cap (ms). */
+  retry?: { baseMs: number; maxMs: number };
+}
+
+/** The page that follows the code: `${server}/map/customs?connection=CODE`. */
+export function pairingUrl(server: string, code: string): string {
+  return `${server}${pairingPath(code)}`;
+}
+
+async function remember(deps: PairingDeps, pairing: Pairing): Promise<void> {
+  if (deps.stateFile === null) return;
+  try {
+    await savePairing(deps.stateFile, { server: deps.api.server, ...pairing });
+  } catch (error) {
+    deps.log(`could not remember the pairing in ${deps.stateFile}: ${(error as Error).message}`);
+  }
+}
+
+/** A new pairing from the server, retrying with back-off while it is unreachable. Null when stopped. */
+export async function newPairing(deps: PairingDeps): Promise<Pairing | null> {
+  for (let attempt = 1; !deps.signal?.aborted; attempt++) {
+    const result = await deps.api.createPairing(deps.signal).catch((error: unknown) => {
+      if (deps.signal?.aborted) return null;
+      throw error;
+    });
+    if (result === null) return null;
+    switch (result.kind) {
+      case 'ok':
+        await remember(deps, result.value);
+        return result.value;
+      case 'retry': {
+        const delay = retryDelayMs(attempt, result.retryAfterMs, deps.retry?.baseMs, deps.retry?.maxMs);
+        deps.log(`${result.reason}, retrying in ${secondsText(delay)}`);
+        await wait(delay, deps.signal);
+        break;
+      }
+      case 'gone':
+        throw new PairingError(`${deps.api.server} has no pilot API (404): is it a raidmap server?`);
+      case 'unauthorized':
+        throw new PairingError(`${deps.api.server} refused to pair (${result.status})`);
+      case 'refused':
+        throw new PairingError(`${deps.api.server} refused to pair: ${result.reason}`);
+    }
+  }
+  return null;
+}
+
+/**
+ * The pairing to publish to: the given one; else the remembered one when it is for this server,
+ * not expired and still known to the server (or the server cannot be asked right now: the
+ * publisher pairs again if it turns out to be gone); else a new one. Null when stopped.
+ */
+export async function obtainPairing(deps: PairingDeps, given: Pick<Pairing, 'code' | 'token'> | null): Promise<Pairing | null> {
+  const now = deps.now ?? Date.now;
+  if (given !== null) {
+    const info = await deps.api.getPairing(given.code, deps.signal);
+    const pairing = { ...given, expiresAt: info.kind === 'ok' ? info.value.expiresAt : '' };
+    if (info.kind === 'gone') deps.log('that pairing is unknown or expired on the server; pairing again');
+    else {
+      if (pairing.expiresAt) await remember(deps, pairing);
+      return pairing;
+    }
+  } else if (deps.stateFile !== null) {
+    const saved = await loadPairing(deps.stateFile);
+    if (saved && saved.server === deps.api.server && Date.parse(saved.expiresAt) > now()) {
+      const info = await deps.api.getPairing(saved.code, deps.signal);
+      const pairing = { code: saved.code, token: saved.token, expiresAt: info.kind === 'ok' ? info.value.expiresAt : saved.expiresAt };
+      if (info.kind === 'ok' || info.kind === 'retry') {
+        if (info.kind === 'ok') await remember(deps, pairing);
+        return pairing;
+      }
+    }
+  }
+  return newPairing(deps);
+}
+
+/** The lines that show a pairing: code, QR code of the link (when `qr`), link. */
+export async function pairingLines(server: string, code: string, qr: boolean): Promise<string[]> {
+  const url = pairingUrl(server, code);
+  const lines = [`pairing code: ${formatPairingCode(code)}`];
+  if (qr) lines.push((await QRCode.toString(url, { type: 'terminal', small: true })).replace(/\n+$/, ''));
+  lines.push(`follow it on your phone: ${url}`);
+  return lines;
+}
