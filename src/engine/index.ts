@@ -82,6 +82,8 @@ export async function createMapEngine(options: EngineOptions): Promise<MapEngine
       width,
       height,
       backgroundColor: 0x161a1f,
+      // The stream overlay shows what is under the page (OBS composes it over the game).
+      backgroundAlpha: options.transparent ? 0 : 1,
       eventFeatures: { move: false, globalMove: false, click: false, wheel: false },
     });
   } catch (error) {

@@ -14,8 +14,12 @@ import { FrameBudget } from './kernels/frame-budget';
 
 const FONT_SIZE = 12;
 const FONT_NAME = 'raidmap-label';
-const CHAR_WIDTH_ESTIMATE = FONT_SIZE * 0.58;
-const LABEL_HEIGHT = FONT_SIZE + 4;
+/** Estimated width of a character and height of a label, per pixel of font size. */
+const CHAR_WIDTH_PER_SIZE = 0.58;
+const LABEL_PADDING = 4;
+/** Bounds of the label scale (EngineOptions.labelScale). */
+const MIN_LABEL_SCALE = 0.5;
+const MAX_LABEL_SCALE = 4;
 const MAX_CACHED = 400;
 /**
  * At most this many new text objects per update; the rest appear in the next frames. Most of a
@@ -51,8 +55,8 @@ export interface LabelSource {
 
 const fontUsers = new Map<string, number>();
 
-function acquireFont(resolution: number): string {
-  const name = `${FONT_NAME}@${resolution}`;
+function acquireFont(resolution: number, fontSize: number): string {
+  const name = fontSize === FONT_SIZE ? `${FONT_NAME}@${resolution}` : `${FONT_NAME}-${fontSize}@${resolution}`;
   if (!Cache.has(`${name}-bitmap`)) {
     BitmapFont.install({
       name,
@@ -62,10 +66,10 @@ function acquireFont(resolution: number): string {
       skipKerning: true,
       style: {
         fontFamily: 'system-ui, "Segoe UI", Roboto, Arial, sans-serif',
-        fontSize: FONT_SIZE,
+        fontSize,
         fontWeight: '600',
         fill: 0xffffff,
-        stroke: { color: 0x101418, width: 3, join: 'round' },
+        stroke: { color: 0x101418, width: Math.max(3, Math.round(fontSize / 4)), join: 'round' },
       },
     });
   }
@@ -95,13 +99,20 @@ export class LabelLayer {
   private mode: LabelMode = 'auto';
   /** Labels placed by the last update. */
   placed = 0;
+  private readonly charWidthEstimate: number;
+  private readonly labelHeight: number;
 
   /** New texts per update: within NEW_LABELS_BUDGET_MS, at most NEW_LABELS_PER_FRAME. */
   private readonly newTexts: FrameBudget;
 
-  constructor(resolution: number, now: () => number = () => performance.now()) {
-    this.fontName = acquireFont(Math.max(1, Math.min(3, Math.round(resolution * 2) / 2)));
-    this.style = new TextStyle({ fontFamily: this.fontName, fontSize: FONT_SIZE });
+  /** `scale`: the label size, 1 = normal (the stream overlay draws them larger). */
+  constructor(resolution: number, now: () => number = () => performance.now(), scale = 1) {
+    const safeScale = Number.isFinite(scale) ? Math.max(MIN_LABEL_SCALE, Math.min(MAX_LABEL_SCALE, scale)) : 1;
+    const fontSize = Math.round(FONT_SIZE * safeScale);
+    this.charWidthEstimate = fontSize * CHAR_WIDTH_PER_SIZE;
+    this.labelHeight = fontSize + LABEL_PADDING;
+    this.fontName = acquireFont(Math.max(1, Math.min(3, Math.round(resolution * 2) / 2)), fontSize);
+    this.style = new TextStyle({ fontFamily: this.fontName, fontSize });
     this.newTexts = new FrameBudget(NEW_LABELS_BUDGET_MS, now, NEW_LABELS_PER_FRAME);
   }
 
@@ -131,7 +142,7 @@ export class LabelLayer {
       if (!special && (this.mode === 'hover' || (this.mode === 'auto' && source.alwaysLabel[i] !== 1))) continue;
       const text = source.labels[i];
       if (!text || !source.inView(k)) continue;
-      const width = this.widths.get(i) ?? text.length * CHAR_WIDTH_ESTIMATE + 6;
+      const width = this.widths.get(i) ?? text.length * this.charWidthEstimate + 6;
       const y = Math.round(source.layoutY[k] + belowIcon) + oy;
       layoutXOf.set(i, source.layoutX[k]);
       // Centred under the icon, shifted (not cut) at the viewport's left and right edges.
@@ -142,7 +153,7 @@ export class LabelLayer {
         minX,
         minY: y,
         maxX: minX + width,
-        maxY: y + LABEL_HEIGHT,
+        maxY: y + this.labelHeight,
       });
     }
     const kept = new Set(declutter(candidates));

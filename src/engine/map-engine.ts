@@ -133,7 +133,7 @@ export class MapEngine implements MapEngineApi {
     this.tiles = started.layer;
     this.tiles.setLevel(this.level);
     this.markers = new MarkerLayer(this.map, atlas);
-    this.labels = new LabelLayer(this.dpr);
+    this.labels = new LabelLayer(this.dpr, undefined, options.labelScale);
     this.hits = new HitIndex(this.markers);
     this.world.addChild(this.tiles.container);
     this.selectionRing.circle(0, 0, 1).stroke({ color: 0xffd54a, width: 0.14 });

@@ -75,6 +75,10 @@ export interface EngineOptions {
    * never imports a concrete tool. Default: none but a pan that does nothing (a bare scene).
    */
   tools?: readonly ToolFactory[];
+  /** A see-through canvas (the stream overlay): no background colour behind the tiles. */
+  transparent?: boolean;
+  /** Size of marker labels, 1 = normal (the stream overlay draws them larger); 0.5 … 4. */
+  labelScale?: number;
 }
 
 export type { LabelMode };

@@ -6,6 +6,7 @@
 import { useEffect, useRef } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { MapDefinition } from '../../domain/maps';
+import { overlayZoom, type OverlayParams } from '../../domain/overlay';
 import type { TileManifest } from '../../domain/tiles';
 import type { MapEngineApi } from '../../engine/types';
 import type { MarkerLoadResult } from '../../../workers/markers';
@@ -28,9 +29,14 @@ export interface MapCanvasProps {
   markers: MarkerLoadResult | null;
   handle: EngineHandle;
   onError: (error: unknown) => void;
+  /**
+   * The stream overlay (`?overlay=1`): a see-through canvas, larger labels, and the view kept
+   * at the overlay's zoom, centred on the player. Null for the normal page.
+   */
+  overlay?: OverlayParams | null;
 }
 
-export function MapCanvas({ map, manifest, source, markers, handle, onError }: MapCanvasProps) {
+export function MapCanvas({ map, manifest, source, markers, handle, onError, overlay = null }: MapCanvasProps) {
   const { t } = useTranslation();
   const hostRef = useRef<HTMLDivElement>(null);
   const wiringRef = useRef<EngineWiring | null>(null);
@@ -40,6 +46,10 @@ export function MapCanvas({ map, manifest, source, markers, handle, onError }: M
     markersRef.current = markers;
     onErrorRef.current = onError;
   });
+
+  const transparent = overlay !== null;
+  const labelScale = overlay?.scale ?? 1;
+  const followZoom = overlay ? overlayZoom(overlay, map) : null;
 
   useEffect(() => {
     const host = hostRef.current;
@@ -61,7 +71,15 @@ export function MapCanvas({ map, manifest, source, markers, handle, onError }: M
     loadEngineModule()
       .then(async ({ createMapEngine, tools }) => {
         if (cancelled) return null;
-        const created = await createMapEngine({ container: host, map, manifest, tileBase: tileBase(), iconUrl, tools: [tools.panTool] });
+        const created = await createMapEngine({
+          container: host,
+          map,
+          manifest,
+          tileBase: tileBase(),
+          iconUrl,
+          tools: [tools.panTool],
+          ...(transparent ? { transparent, labelScale } : {}),
+        });
         return { created, adminTools: tools.ADMIN_TOOLS };
       })
       .then((started) => {
@@ -74,7 +92,9 @@ export function MapCanvas({ map, manifest, source, markers, handle, onError }: M
         engine = created;
         handle.engine = created;
         handle.host = host;
-        wiring = wireEngine({ engine: created, source, handle });
+        // The overlay's zoom first, so the player is then centred at it.
+        if (followZoom !== null) created.setView({ zoom: followZoom });
+        wiring = wireEngine({ engine: created, source, handle, followPlayer: followZoom !== null });
         wiringRef.current = wiring;
         if (markersRef.current) wiring.setMarkers(markersRef.current);
         unwireEditor = wireEditor({ engine: created, sink: wiring.sink, map, adminTools, resync });
@@ -94,7 +114,7 @@ export function MapCanvas({ map, manifest, source, markers, handle, onError }: M
       }
       wiringRef.current = null;
     };
-  }, [map, manifest, source, handle]);
+  }, [map, manifest, source, handle, transparent, labelScale, followZoom]);
 
   useEffect(() => {
     if (markers) wiringRef.current?.setMarkers(markers);

@@ -1,8 +1,9 @@
-import { Suspense, lazy, useCallback, useEffect, useState } from 'react';
+import { Suspense, lazy, useCallback, useEffect, useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { Link, useParams } from 'react-router';
+import { Link, useLocation, useParams } from 'react-router';
 import { useSnapshot } from 'valtio';
 import { getMap, type MapDefinition } from '../../domain/maps';
+import { parseOverlayParams, type OverlayParams } from '../../domain/overlay';
 import { mapView } from '../../state/mapView';
 import { NotFoundPage } from '../pages/NotFoundPage';
 import { MarkerPopup } from '../popup/MarkerPopup';
@@ -16,23 +17,34 @@ import { useMapData } from './useMapData';
 import { useEngineCamera } from './useEngineCamera';
 import { useAdminTools } from '../admin/useAdmin';
 import { usePilotConnection } from '../pilot/usePilotConnection';
+import { useOverlayDocument } from '../overlay/useOverlayDocument';
 
 /** The admin's tools, status bar and point history: a chunk of their own, loaded only for admins. */
 const AdminDock = lazy(() => import('../admin/AdminDock').then((module) => ({ default: module.AdminDock })));
 
-/** Route `/map/:mapId`: the map full-window, or the not-found page for an unknown id. */
+/**
+ * Route `/map/:mapId`: the map full-window, or the not-found page for an unknown id. With
+ * `?overlay=1` it is the stream overlay (src/domain/overlay.ts): the map alone on a see-through
+ * page, following the player; no top bar, panels, popups or status.
+ */
 export function MapPage() {
   const { mapId = '' } = useParams();
+  const { search } = useLocation();
+  const parsed = parseOverlayParams(search);
+  const [isOverlay, zoom, scale] = [parsed !== null, parsed?.zoom ?? null, parsed?.scale ?? 1];
+  // One object per set of parameters (the query changes when ?connection= is taken out).
+  const overlay = useMemo<OverlayParams | null>(() => (isOverlay ? { zoom, scale } : null), [isOverlay, zoom, scale]);
   const map = getMap(mapId);
   if (!map) return <NotFoundPage unknownMap={mapId} />;
-  return <MapScreen key={map.id} map={map} />;
+  return <MapScreen key={map.id} map={map} overlay={overlay} />;
 }
 
-function MapScreen({ map }: { map: MapDefinition }) {
+function MapScreen({ map, overlay }: { map: MapDefinition; overlay: OverlayParams | null }) {
   const { t } = useTranslation();
   const name = t(`maps.${map.id}`, { defaultValue: map.name });
   useDocumentTitle(t('title.map', { name }));
   usePilotConnection(map.id);
+  useOverlayDocument(overlay !== null);
 
   const [attempt, setAttempt] = useState(0);
   const data = useMapData(map.id, attempt);
@@ -50,23 +62,31 @@ function MapScreen({ map }: { map: MapDefinition }) {
     [fail, t],
   );
 
-  const admin = useAdminTools();
+  const admin = useAdminTools() && !overlay;
   const camera = useEngineCamera(handle, admin);
   const loading = !data.error && !ready;
   return (
-    <div className="map-page">
+    <div className={overlay ? 'map-page map-page--overlay' : 'map-page'}>
       {data.manifest && data.source && !data.error && (
-        <MapCanvas map={map} manifest={data.manifest} source={data.source} markers={data.markers} handle={handle} onError={onEngineError} />
+        <MapCanvas
+          map={map}
+          manifest={data.manifest}
+          source={data.source}
+          markers={data.markers}
+          handle={handle}
+          onError={onEngineError}
+          overlay={overlay}
+        />
       )}
-      <TopBar title={name} />
-      <MapPanels map={map} />
-      {loading && (
+      {!overlay && <TopBar title={name} />}
+      {!overlay && <MapPanels map={map} />}
+      {loading && !overlay && (
         <div className="map-status" role="status">
           <span className="spinner" aria-hidden="true" />
           {data.manifest && !data.markers ? t('map.loadingMarkers') : t('map.loading')}
         </div>
       )}
-      <MarkerPopup map={map} source={data.source} loaded={!!data.markers && !data.error} />
+      {!overlay && <MarkerPopup map={map} source={data.source} loaded={!!data.markers && !data.error} />}
       {admin && (
         <Suspense fallback={null}>
           <AdminDock map={map} camera={camera} />

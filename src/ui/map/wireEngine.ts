@@ -39,6 +39,8 @@ export interface WireOptions {
   handle: EngineHandle;
   /** Runs `fn` after the next frames are drawn (default: two animation frames). */
   afterDraw?: (fn: () => void) => void;
+  /** Keep the view centred on the player at any zoom (the stream overlay). */
+  followPlayer?: boolean;
 }
 
 function afterTwoFrames(fn: () => void): void {
@@ -49,7 +51,7 @@ function afterTwoFrames(fn: () => void): void {
   requestAnimationFrame(() => requestAnimationFrame(() => fn()));
 }
 
-export function wireEngine({ engine, source, handle, afterDraw = afterTwoFrames }: WireOptions): EngineWiring {
+export function wireEngine({ engine, source, handle, afterDraw = afterTwoFrames, followPlayer = false }: WireOptions): EngineWiring {
   let disposed = false;
   let columns: MarkerColumns | null = null;
   /** uid per engine slot ('' for an emptied one), kept through edits. */
@@ -141,7 +143,7 @@ export function wireEngine({ engine, source, handle, afterDraw = afterTwoFrames 
     engine.on('mapclick', () => selectMarker(null)),
     engine.on('levelstep', ({ direction }) => stepLevelBy(direction)),
   );
-  if (mapView.mapId) offs.push(wirePlayer(engine, MAPS[mapView.mapId], (marker) => (handle.playerMarker = marker)));
+  if (mapView.mapId) offs.push(wirePlayer(engine, MAPS[mapView.mapId], (marker) => (handle.playerMarker = marker), { follow: followPlayer }));
   offs.push(wirePopup(engine));
   const onLanguage = (lang: string) => void relabel(lang);
   i18n.on('languageChanged', onLanguage);

@@ -1,13 +1,32 @@
+import { useEffect } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
+import { useSnapshot } from 'valtio';
+import { loadRememberedPairing, pilotPublisher } from '../../state/pilot';
+import { FolderWatchPanel } from '../pilot/FolderWatchPanel';
+import { FollowCode } from '../pilot/FollowCode';
+import { LastSent } from '../pilot/LastSent';
+import { MapPicker } from '../pilot/MapPicker';
+import { PairingPanel } from '../pilot/PairingPanel';
+import { TestFileName } from '../pilot/TestFileName';
+import '../pilot/pilot-page.css';
 import { useDocumentTitle } from '../useDocumentTitle';
 
-const EXAMPLE_NAME = '2024-05-01[12-34]_123.45, 6.78, -90.12_0.12345, -0.54321, 0.11111, 0.82345_12.34 (0).png';
-
-/** Route `/pilot`: what the live position feed is, and the screenshot method meanwhile. */
+/**
+ * Route `/pilot`: the live position feed in the browser (issue 10). Start a session (a pairing
+ * code, its QR code and link, the watcher's command, the stream overlay's address), send
+ * positions from the screenshot folder, a pasted file name or a chosen map, see what was last
+ * sent; or follow someone else's code. A reload keeps the session (state/pilot remembers it).
+ */
 export function PilotPage() {
   const { t } = useTranslation();
   useDocumentTitle(t('pilot.title'));
+  const { pairing } = useSnapshot(pilotPublisher);
+
+  useEffect(() => {
+    loadRememberedPairing();
+  }, []);
+
   return (
     <main className="page pilot-page">
       <header className="page__header">
@@ -15,17 +34,22 @@ export function PilotPage() {
           {t('site.name')}
         </Link>
         <h1>{t('pilot.heading')}</h1>
+        <p className="page__tagline">{t('pilot.what')}</p>
       </header>
-      <p>{t('pilot.what')}</p>
-      <p>
-        <strong>{t('pilot.when')}</strong>
-      </p>
-      <section aria-labelledby="pilot-meanwhile">
-        <h2 id="pilot-meanwhile">{t('pilot.meanwhileHeading')}</h2>
-        <p style={{ overflowWrap: 'anywhere' }}>{t('pilot.meanwhile', { example: EXAMPLE_NAME })}</p>
-      </section>
-      <p>
-        <Link to="/" className="button">
+      <div className="pilot-grid">
+        <PairingPanel />
+        {pairing && (
+          <>
+            <FolderWatchPanel />
+            <TestFileName />
+            <MapPicker />
+          </>
+        )}
+        <LastSent />
+        <FollowCode />
+      </div>
+      <p className="pilot-actions">
+        <Link to="/" className="button button--ghost">
           {t('pilot.back')}
         </Link>
       </p>

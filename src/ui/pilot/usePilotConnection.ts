@@ -1,7 +1,8 @@
-import { useEffect } from 'react';
+import { useEffect, useRef } from 'react';
 import { useLocation, useNavigate } from 'react-router';
 import { subscribe } from 'valtio';
 import type { MapId } from '../../domain/maps';
+import { overlaySearch } from '../../domain/overlay';
 import { CONNECTION_PARAM, normalizePairingCode } from '../../domain/pilot';
 import { connect, pilot, rememberedPilotCode, suspend, takeMapChange } from '../../state/pilot';
 
@@ -10,13 +11,16 @@ import { connect, pilot, rememberedPilotCode, suspend, takeMapChange } from '../
  * follows that code, remembers it and leaves the address (the rest of the query and the hash
  * kept); without it the remembered code is followed, with no click. Positions move the
  * where-am-I marker (state/pilot → state/player → wirePlayer); when the publisher's map
- * changes to another map the page goes there (`/map/{map}`, other query parameters dropped),
- * still following. The feed is closed when the map page closes.
+ * changes to another map the page goes there (`/map/{map}`, other query parameters dropped
+ * except the stream overlay's), still following. The feed is closed when the map page closes.
  */
 export function usePilotConnection(mapId: MapId): void {
   const location = useLocation();
   const navigate = useNavigate();
   const { pathname, search, hash } = location;
+  // The stream overlay stays one on the next map (read when the map changes, not a dependency).
+  const overlayRef = useRef('');
+  overlayRef.current = overlaySearch(search);
 
   // ?connection=CODE: follow it, then take it out of the address. A text that is no code stays.
   useEffect(() => {
@@ -43,7 +47,7 @@ export function usePilotConnection(mapId: MapId): void {
   useEffect(() => {
     const follow = () => {
       const next = takeMapChange(mapId);
-      if (next) void navigate(`/map/${next}`);
+      if (next) void navigate(`/map/${next}${overlayRef.current}`);
     };
     follow();
     return subscribe(pilot, follow);

@@ -1,7 +1,7 @@
 /**
  * Player position → engine: on every update the where-am-I marker moves (with a 2 s ping),
  * the level follows the height, and when the map is zoomed in beyond its start zoom the view
- * centres on the player. The look arrow shows when the settings in force have it: a pro user
+ * centres on the player (always, with `follow`: the stream overlay). The look arrow shows when the settings in force have it: a pro user
  * with "Look direction arrow" on (role table: lookArrow; map settings: lookArrow).
  */
 import { subscribe } from 'valtio';
@@ -19,11 +19,21 @@ export function playerMarker(position: PlayerPosition, map: Pick<MapDefinition, 
   return { mapX, mapY, arrowAngle: showArrow ? lookArrowAngle(position.look, map) : null };
 }
 
+export interface WirePlayerOptions {
+  /** Centre the view on every position, whatever the zoom (the stream overlay). */
+  follow?: boolean;
+}
+
 /**
  * Subscribes the engine to the player position; returns the unsubscribe function. `onDrawn`
  * hears every marker handed to the engine (the automation surface reports it).
  */
-export function wirePlayer(engine: MapEngineApi, map: MapDefinition, onDrawn?: (marker: PlayerMarker | null) => void): () => void {
+export function wirePlayer(
+  engine: MapEngineApi,
+  map: MapDefinition,
+  onDrawn?: (marker: PlayerMarker | null) => void,
+  { follow = false }: WirePlayerOptions = {},
+): () => void {
   let lastUpdate = -1;
   /** Whether the marker has its arrow: read afresh at each draw and on each session or settings change. */
   let arrowShown = effectiveSettings().lookArrow;
@@ -39,7 +49,7 @@ export function wirePlayer(engine: MapEngineApi, map: MapDefinition, onDrawn?: (
     const marker = playerMarker(position, map, arrowShown);
     if (ping) {
       setLevel(levelForHeight(map, position.z));
-      if (engine.camera().zoom > map.startZoom) engine.setView({ x: marker.mapX, y: marker.mapY });
+      if (follow || engine.camera().zoom > map.startZoom) engine.setView({ x: marker.mapX, y: marker.mapY });
     }
     engine.setPlayer(marker, ping);
     onDrawn?.(marker);

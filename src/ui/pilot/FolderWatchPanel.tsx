@@ -1,0 +1,111 @@
+import { useEffect, useRef, useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { positionFromScreenshotFile } from '../../domain/pilot-watcher';
+import { publish } from '../../state/pilot';
+import { folderAccessSupported, pickFolder, watchFolder, type FolderWatch } from './folderWatcher';
+
+interface Watching {
+  folder: string;
+  mode: FolderWatch['mode'];
+}
+
+/**
+ * "Watch my screenshots folder": the visitor picks the game's screenshot folder and each new
+ * screenshot's position is sent (File System Access API). Where the browser lacks it, says so
+ * and points to the watcher.
+ */
+export function FolderWatchPanel() {
+  const { t } = useTranslation();
+  const [supported] = useState(() => folderAccessSupported());
+  const [watching, setWatching] = useState<Watching | null>(null);
+  const [problem, setProblem] = useState<string | null>(null);
+  const [seen, setSeen] = useState({ sent: 0, skipped: 0, last: null as string | null });
+  const watch = useRef<FolderWatch | null>(null);
+
+  useEffect(() => () => watch.current?.stop(), []);
+
+  const onFiles = async (names: string[]) => {
+    // Several at once (the page was busy): only the newest position matters.
+    const withPosition = names.filter((name) => positionFromScreenshotFile(name) !== null);
+    const skipped = names.length - withPosition.length;
+    const newest = withPosition.at(-1);
+    if (newest === undefined) {
+      setSeen((s) => ({ ...s, skipped: s.skipped + skipped }));
+      return;
+    }
+    const ok = await publish({ type: 'position', data: positionFromScreenshotFile(newest)! });
+    setSeen((s) => ({ sent: s.sent + (ok ? 1 : 0), skipped: s.skipped + skipped, last: ok ? newest : s.last }));
+  };
+
+  const start = async () => {
+    setProblem(null);
+    try {
+      const dir = await pickFolder();
+      if (!dir) return;
+      watch.current?.stop();
+      const started = await watchFolder(dir, {
+        onFiles,
+        onError: () => {
+          watch.current = null;
+          setWatching(null);
+          setProblem(t('pilot.folder.lost'));
+        },
+      });
+      watch.current = started;
+      setSeen({ sent: 0, skipped: 0, last: null });
+      setWatching({ folder: dir.name, mode: started.mode });
+    } catch (error) {
+      setProblem(t('pilot.folder.failed', { message: error instanceof Error ? error.message : String(error) }));
+    }
+  };
+
+  const stop = () => {
+    watch.current?.stop();
+    watch.current = null;
+    setWatching(null);
+  };
+
+  return (
+    <section className="pilot-card" aria-labelledby="pilot-folder-heading">
+      <h2 id="pilot-folder-heading">{t('pilot.folder.heading')}</h2>
+      {!supported ? (
+        <div className="pilot-unsupported" role="note">
+          <p>{t('pilot.folder.unsupported')}</p>
+          <p>{t('pilot.folder.useWatcher')}</p>
+        </div>
+      ) : (
+        <>
+          <p>{t('pilot.folder.intro')}</p>
+          {watching ? (
+            <>
+              <p role="status">
+                {t(watching.mode === 'observer' ? 'pilot.folder.watchingObserver' : 'pilot.folder.watchingPoll', { folder: watching.folder })}
+              </p>
+              <p className="pilot-note">
+                {t('pilot.folder.counts', { sent: seen.sent, skipped: seen.skipped })}
+                {seen.last && (
+                  <>
+                    {' '}
+                    <span className="pilot-mono pilot-break">{seen.last}</span>
+                  </>
+                )}
+              </p>
+              <button type="button" className="button button--ghost" onClick={stop}>
+                {t('pilot.folder.stop')}
+              </button>
+            </>
+          ) : (
+            <button type="button" className="button" onClick={() => void start()}>
+              {t('pilot.folder.choose')}
+            </button>
+          )}
+        </>
+      )}
+      {problem && (
+        <p className="pilot-problem" role="alert">
+          {problem}
+        </p>
+      )}
+    </section>
+  );
+}

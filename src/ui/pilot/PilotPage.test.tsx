@@ -1,0 +1,250 @@
+import '../../i18n';
+import { render, screen, waitFor, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { http, HttpResponse } from 'msw';
+import { setupServer } from 'msw/node';
+import { createMemoryRouter, RouterProvider } from 'react-router';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { setApiBase } from '../../api/client';
+import { setLanguage } from '../../i18n';
+import { PILOT_PAIRING_KEY, resetPilot } from '../../state/pilot';
+import { readStored, writeStored } from '../../state/storage';
+import { PilotPage } from '../pages/PilotPage';
+
+const BASE = 'http://raidmap.test';
+const CODE = 'ABCDEFGHJK';
+const TOKEN = 'secret-token-123';
+const NAME = '2024-05-01[12-34]_123.45, 6.78, -90.12_0.12345, -0.54321, 0.11111, 0.82345_12.34 (0).png';
+
+const server = setupServer(
+  http.post(`${BASE}/api/be/pilot/pairings`, () => HttpResponse.json({ code: CODE, token: TOKEN, expiresAt: '2030-01-01T00:00:00.000Z' }, { status: 201 })),
+  http.get(`${BASE}/api/be/pilot/:code`, ({ params }) => HttpResponse.json({ code: params.code, expiresAt: '2030-01-01T00:00:00.000Z', watchers: 2 })),
+  http.delete(`${BASE}/api/be/pilot/:code`, () => new HttpResponse(null, { status: 204 })),
+);
+
+beforeAll(() => {
+  server.listen({ onUnhandledRequest: 'error' });
+  setApiBase(BASE);
+});
+beforeEach(() => {
+  localStorage.clear();
+  resetPilot();
+});
+afterEach(async () => {
+  server.resetHandlers();
+  resetPilot();
+  localStorage.clear();
+  delete (window as { showDirectoryPicker?: unknown }).showDirectoryPicker;
+  await setLanguage('en');
+});
+afterAll(() => {
+  server.close();
+  setApiBase('');
+});
+
+function renderPilot() {
+  const router = createMemoryRouter(
+    [
+      { path: '/pilot', element: <PilotPage /> },
+      { path: '/map/:mapId', element: <p>map page</p> },
+      { path: '/', element: <p>home</p> },
+    ],
+    { initialEntries: ['/pilot'] },
+  );
+  render(<RouterProvider router={router} />);
+  return router;
+}
+
+/** A pairing this browser made before (the page takes it up on load). */
+function rememberPairing() {
+  writeStored(PILOT_PAIRING_KEY, JSON.stringify({ code: CODE, token: TOKEN, expiresAt: '2030-01-01T00:00:00.000Z' }));
+}
+
+/** Captures the messages published, with their Authorization header. */
+function captureMessages(status = 200) {
+  const seen: { auth: string | null; body: unknown }[] = [];
+  server.use(
+    http.post(`${BASE}/api/be/pilot/:code/messages`, async ({ request }) => {
+      seen.push({ auth: request.headers.get('authorization'), body: await request.json() });
+      if (status !== 200) return HttpResponse.json({ error: status === 429 ? 'rate_limited' : 'refused' }, { status });
+      return HttpResponse.json({ ok: true, watchers: 3 });
+    }),
+  );
+  return seen;
+}
+
+describe('/pilot', () => {
+  it('starts a session: the code large, its QR code, link, watcher command and watchers; End session ends it', async () => {
+    const user = userEvent.setup();
+    renderPilot();
+    expect(document.title).toBe('Live position - raidmap');
+    expect(screen.getByText('No session yet: start one to send your position.')).toBeInTheDocument();
+    expect(screen.queryByRole('heading', { name: 'Test with a file name' })).toBeNull();
+
+    await user.click(screen.getByRole('button', { name: 'Start a live session' }));
+    expect(await screen.findByTestId('pilot-code')).toHaveTextContent('ABCDE-FGHJK');
+    const qr = await screen.findByRole('img', { name: 'QR code of the link to follow the code ABCDE-FGHJK' });
+    expect(qr.getAttribute('src')).toMatch(/^data:image\/svg\+xml/);
+    expect(decodeURIComponent(qr.getAttribute('src')!)).toContain('<svg');
+    const link = `${location.origin}/map/customs?connection=${CODE}`;
+    expect(screen.getByRole('link', { name: link })).toHaveAttribute('href', link);
+    expect(screen.getByText(`npm run pilot -- --server ${location.origin} --code ${CODE} --token ${TOKEN}`)).toBeInTheDocument();
+    expect(screen.getByText(`${location.origin}/map/customs?overlay=1&connection=${CODE}`)).toBeInTheDocument();
+    expect(await screen.findByText('2 pages watching')).toBeInTheDocument();
+    expect(screen.getByRole('button', { name: 'Copy the code' })).toBeInTheDocument();
+    // Remembered: a reload keeps the session.
+    expect(JSON.parse(readStored(PILOT_PAIRING_KEY)!)).toMatchObject({ code: CODE, token: TOKEN });
+    // The sending tools show once there is a session.
+    expect(screen.getByRole('heading', { name: 'Test with a file name' })).toBeInTheDocument();
+    expect(screen.getByRole('heading', { name: 'Map of the raid' })).toBeInTheDocument();
+
+    let deleted: string | null = null;
+    server.use(
+      http.delete(`${BASE}/api/be/pilot/:code`, ({ request, params }) => {
+        deleted = `${String(params.code)} ${request.headers.get('authorization')}`;
+        return new HttpResponse(null, { status: 204 });
+      }),
+    );
+    await user.click(screen.getByRole('button', { name: 'End session' }));
+    await screen.findByRole('button', { name: 'Start a live session' });
+    expect(deleted).toBe(`${CODE} Bearer ${TOKEN}`);
+    expect(readStored(PILOT_PAIRING_KEY)).toBeNull();
+  });
+
+  it('takes up the session remembered from before a reload', async () => {
+    rememberPairing();
+    renderPilot();
+    expect(await screen.findByTestId('pilot-code')).toHaveTextContent('ABCDE-FGHJK');
+    expect(await screen.findByText('2 pages watching')).toBeInTheDocument();
+  });
+
+  it('says so in words when the server refuses a new session with 429', async () => {
+    server.use(http.post(`${BASE}/api/be/pilot/pairings`, () => HttpResponse.json({ error: 'rate_limited' }, { status: 429 })));
+    const user = userEvent.setup();
+    renderPilot();
+    await user.click(screen.getByRole('button', { name: 'Start a live session' }));
+    expect(await screen.findByRole('alert')).toHaveTextContent('Too many updates at once: the server asked to slow down.');
+    expect(screen.getByRole('button', { name: 'Start a live session' })).toBeEnabled();
+  });
+
+  it('sends a pasted file name as the position, with the Bearer token, and shows it under Last sent', async () => {
+    rememberPairing();
+    const seen = captureMessages();
+    const user = userEvent.setup();
+    renderPilot();
+    await user.click(await screen.findByLabelText('Screenshot file name'));
+    await user.paste(NAME);
+    await user.click(screen.getByRole('button', { name: 'Send this position' }));
+    expect(await screen.findByText('Sent: X 123.5, Y -90.1, height 6.8.')).toBeInTheDocument();
+    expect(seen).toHaveLength(1);
+    expect(seen[0].auth).toBe(`Bearer ${TOKEN}`);
+    expect(seen[0].body).toEqual({ type: 'position', data: { x: 123.45, y: -90.12, z: 6.78, look: expect.any(Number) } });
+    const last = screen.getByRole('heading', { name: 'Last sent' }).closest('section')!;
+    expect(within(last).getByText(/X 123\.5, Y -90\.1, height 6\.8 · /)).toBeInTheDocument();
+    expect(await screen.findByText('3 pages watching')).toBeInTheDocument();
+  });
+
+  it('says a name holds no position without sending it', async () => {
+    rememberPairing();
+    const seen = captureMessages();
+    const user = userEvent.setup();
+    renderPilot();
+    await user.type(await screen.findByLabelText('Screenshot file name'), 'holiday photo.png');
+    await user.click(screen.getByRole('button', { name: 'Send this position' }));
+    expect(await screen.findByRole('alert')).toHaveTextContent('That name holds no position.');
+    expect(seen).toHaveLength(0);
+  });
+
+  it('shows a rate-limited publish in words', async () => {
+    rememberPairing();
+    captureMessages(429);
+    const user = userEvent.setup();
+    renderPilot();
+    await user.click(await screen.findByLabelText('Screenshot file name'));
+    await user.paste(NAME);
+    await user.click(screen.getByRole('button', { name: 'Send this position' }));
+    expect(await screen.findByText('Not sent: see the reason under Last sent.')).toBeInTheDocument();
+    expect(screen.getByRole('alert')).toHaveTextContent('Too many updates at once');
+  });
+
+  it('sends the map chosen by hand', async () => {
+    rememberPairing();
+    const seen = captureMessages();
+    const user = userEvent.setup();
+    renderPilot();
+    await user.selectOptions(await screen.findByRole('combobox', { name: 'Map' }), 'woods');
+    expect(screen.queryByRole('option', { name: 'Dev' })).toBeNull();
+    await user.click(screen.getByRole('button', { name: 'Send the map' }));
+    await waitFor(() => expect(seen).toHaveLength(1));
+    expect(seen[0]).toEqual({ auth: `Bearer ${TOKEN}`, body: { type: 'map', data: { map: 'woods' } } });
+    const last = screen.getByRole('heading', { name: 'Last sent' }).closest('section')!;
+    expect(await within(last).findByText(/^Woods · /)).toBeInTheDocument();
+    expect(screen.getByRole('link', { name: `${location.origin}/map/woods?connection=${CODE}` })).toBeInTheDocument();
+  });
+
+  it('says clearly when the browser cannot watch a folder, and points to the watcher', async () => {
+    rememberPairing();
+    renderPilot();
+    const section = (await screen.findByRole('heading', { name: 'Watch my screenshots folder' })).closest('section')!;
+    expect(within(section).getByText(/This browser cannot watch a folder: the File System Access API is missing/)).toBeInTheDocument();
+    expect(within(section).getByText(/run the watcher on your PC/)).toBeInTheDocument();
+    expect(within(section).queryByRole('button', { name: 'Choose the screenshots folder' })).toBeNull();
+  });
+
+  it('watches a chosen folder: old screenshots are left alone, a new one is sent', async () => {
+    rememberPairing();
+    const seen = captureMessages();
+    const files = [{ kind: 'file' as const, name: 'old (0).png', getFile: async () => new File([], 'old.png', { lastModified: 1 }) }];
+    const dir = {
+      kind: 'directory' as const,
+      name: 'Screenshots',
+      async *values() {
+        yield* files;
+      },
+    };
+    (window as { showDirectoryPicker?: unknown }).showDirectoryPicker = async () => dir;
+    const user = userEvent.setup();
+    renderPilot();
+    await user.click(await screen.findByRole('button', { name: 'Choose the screenshots folder' }));
+    expect(await screen.findByText('Watching “Screenshots”: looked at twice a second.')).toBeInTheDocument();
+    files.push({ kind: 'file', name: 'notes.txt', getFile: async () => new File([], 'notes.txt', { lastModified: 2 }) });
+    files.push({ kind: 'file', name: NAME, getFile: async () => new File([], NAME, { lastModified: 3 }) });
+    await waitFor(() => expect(seen).toHaveLength(1), { timeout: 3000 });
+    expect(seen[0].body).toMatchObject({ type: 'position', data: { x: 123.45, y: -90.12, z: 6.78 } });
+    expect(await screen.findByText(/Sent: 1\. Other files skipped: 1\./)).toBeInTheDocument();
+    await user.click(screen.getByRole('button', { name: 'Stop watching' }));
+    expect(screen.getByRole('button', { name: 'Choose the screenshots folder' })).toBeInTheDocument();
+  });
+
+  it('follows a typed code, saying what is wrong with one that is not', async () => {
+    const user = userEvent.setup();
+    const router = renderPilot();
+    const input = screen.getByLabelText('Code');
+    const follow = screen.getByRole('button', { name: 'Follow' });
+
+    await user.click(follow);
+    expect(screen.getByRole('alert')).toHaveTextContent('Type the code first');
+    await user.type(input, 'ABCDE');
+    await user.click(follow);
+    expect(screen.getByRole('alert')).toHaveTextContent('A code has 10 characters; this one has 5.');
+    expect(input).toHaveAttribute('aria-invalid', 'true');
+    await user.clear(input);
+    await user.type(input, 'abcde-fghj0');
+    await user.click(follow);
+    expect(screen.getByRole('alert')).toHaveTextContent('The code has “0”, which codes never contain');
+
+    await user.clear(input);
+    await user.type(input, 'abcde-fghjk');
+    await user.click(follow);
+    await screen.findByText('map page');
+    expect(router.state.location.pathname).toBe('/map/customs');
+    expect(router.state.location.search).toBe(`?connection=${CODE}`);
+  });
+
+  it('speaks Russian', async () => {
+    await setLanguage('ru');
+    renderPilot();
+    expect(screen.getByRole('heading', { level: 1 })).toHaveTextContent('Живая трансляция позиции');
+    expect(screen.getByRole('button', { name: 'Начать трансляцию' })).toBeInTheDocument();
+  });
+});
