@@ -75,11 +75,13 @@ export function useBrowser() {
   });
 
   return {
-    async newPage(options: { width?: number; height?: number } = {}): Promise<TrackedPage> {
+    /** `hasTouch`: a touch screen (a phone): taps and touch events, `(pointer: coarse)`. */
+    async newPage(options: { width?: number; height?: number; hasTouch?: boolean } = {}): Promise<TrackedPage> {
       if (!browser) throw new Error('browser not launched: call newPage inside a test');
       const context = await browser.newContext({
         viewport: { width: options.width ?? VIEWPORT.width, height: options.height ?? VIEWPORT.height },
         deviceScaleFactor: 1,
+        hasTouch: options.hasTouch ?? false,
       });
       const page = await context.newPage();
       const tracked = { page, errors: trackErrors(page) };

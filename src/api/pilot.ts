@@ -84,7 +84,8 @@ export interface SubscribePilotOptions {
 
 /**
  * Follows the events of `code` until the returned function is called. When the browser gives
- * up on the stream (an error answer), the code is checked: a 404 reports 'gone' and stops;
+ * up on the stream (an error answer), the code is checked: a 404 reports 'gone' and stops (so
+ * does the server's `end` event, sent when the pairing is unpaired or expires);
  * otherwise a new stream is opened, backing off (eventStream.ts). A message that is not a
  * PilotEvent is ignored with a console warning.
  */
@@ -110,9 +111,16 @@ export function subscribePilot(
     }
     onEvent(event);
   };
-  return openReconnectingStream(apiUrl(`${pairingPath(code)}/events`), {
+  // The server ends the stream with `end` when the pairing is unpaired or expires: gone at once,
+  // without reconnecting to hear a 404.
+  let stop = () => {};
+  const onEnd = () => {
+    gone = true;
+    stop();
+  };
+  stop = openReconnectingStream(apiUrl(`${pairingPath(code)}/events`), {
     ...options,
-    events: { pilot: onPilot },
+    events: { pilot: onPilot, end: onEnd },
     onState: (state) => onState?.(state === 'off' && gone ? 'gone' : state),
     shouldReopen: async () => {
       // A failed check (offline, 5xx) throws: the stream is reopened later.
@@ -120,4 +128,5 @@ export function subscribePilot(
       return !gone;
     },
   });
+  return stop;
 }

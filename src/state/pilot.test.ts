@@ -121,6 +121,17 @@ describe('following a live position feed (state/pilot)', () => {
     expect(FakeEventSource.instances).toHaveLength(1);
   });
 
+  it("the server's end event (unpaired, expired) is gone at once, with no reconnect", () => {
+    connect(CODE, 'customs');
+    const es = FakeEventSource.last();
+    es.open();
+    es.send({ reason: 'deleted' }, 'end');
+    expect(pilot.status).toBe('gone');
+    expect(es.readyState).toBe(FakeEventSource.CLOSED);
+    expect(FakeEventSource.instances).toHaveLength(1);
+    expect(lookups).toHaveLength(1); // only the watcher count read on connecting
+  });
+
   it('closing the map page suspends the feed but keeps the code; disconnect forgets it', () => {
     connect(CODE, 'customs');
     const es = FakeEventSource.last();

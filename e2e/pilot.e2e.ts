@@ -1,0 +1,256 @@
+/**
+ * The live position feed end to end (issue 10), against the real server:
+ * - the watcher (`npm run pilot`) on a temporary folder: a screenshot written there moves the
+ *   player of a page subscribed with `?connection=CODE`;
+ * - a map change in the feed opens that map's page, still following;
+ * - a page opened later follows the remembered code with no click;
+ * - on a 390×844 touch screen: no panel over the map on load, one finger pans, two fingers
+ *   pinch-zoom, a tap opens a marker's popup that fits the screen.
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import type { Page } from 'playwright-core';
+import { afterEach, describe, expect, test } from 'vitest';
+import { parseScreenshotName } from '../src/domain/position';
+import { baseUrl, settleCamera, useBrowser, type MapAutomation } from './browser';
+import { decodeRgba } from './support/image';
+
+const browser = useBrowser();
+const repoRoot = resolve(dirname(fileURLToPath(import.meta.url)), '..');
+const PHONE = { width: 390, height: 844 };
+
+type PilotApi = MapAutomation & {
+  player(): { x: number; y: number; z: number; look: number | null } | null;
+  pilot(): { code: string; status: string; lastUpdateAt: number | null } | null;
+  popup(): string | null;
+  markers(): Array<{ uid: string; x: number; y: number; alpha: number; visible: boolean }>;
+};
+
+const pilotOf = (page: Page) => page.evaluate(() => (window as unknown as { __map: PilotApi }).__map.pilot());
+const playerOf = (page: Page) => page.evaluate(() => (window as unknown as { __map: PilotApi }).__map.player());
+const popupOf = (page: Page) => page.evaluate(() => (window as unknown as { __map: PilotApi }).__map.popup());
+
+async function pair(): Promise<{ code: string; token: string }> {
+  const response = await fetch(`${baseUrl()}/api/be/pilot/pairings`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{}' });
+  expect(response.status).toBe(201);
+  return (await response.json()) as { code: string; token: string };
+}
+
+async function publish(code: string, token: string, message: unknown): Promise<void> {
+  const response = await fetch(`${baseUrl()}/api/be/pilot/${code}/messages`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', authorization: `Bearer ${token}` },
+    body: JSON.stringify(message),
+  });
+  expect(response.status).toBe(200);
+}
+
+async function waitReady(page: Page): Promise<void> {
+  await page.waitForFunction(() => (window as unknown as { __map?: { ready?: boolean } }).__map?.ready === true, undefined, { timeout: 45_000, polling: 100 });
+}
+
+async function followed(page: Page, map: string, code: string): Promise<void> {
+  await page.goto(`${baseUrl()}/map/${map}?connection=${code.toLowerCase()}`, { waitUntil: 'domcontentloaded' });
+  await waitReady(page);
+  await expect.poll(() => pilotOf(page), { timeout: 15_000 }).toMatchObject({ code, status: 'connected' });
+}
+
+let watcher: ChildProcess | undefined;
+const folders: string[] = [];
+afterEach(() => {
+  watcher?.kill('SIGTERM');
+  watcher = undefined;
+  for (const folder of folders.splice(0)) rmSync(folder, { recursive: true, force: true });
+});
+
+/** Starts `npm run pilot`'s program on `folder` with a pairing; resolves once it watches. */
+function startWatcher(folder: string, code: string, token: string): Promise<ChildProcess> {
+  const child = spawn(process.execPath, ['--import', 'tsx', 'scripts/pilot.ts', '--server', baseUrl(), '--screenshots', folder, '--code', code, '--token', token], {
+    cwd: repoRoot,
+    env: { ...process.env, NO_COLOR: '1' },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  return new Promise((resolvePromise, reject) => {
+    let output = '';
+    const timer = setTimeout(() => reject(new Error(`the watcher did not start watching in 30 s:\n${output}`)), 30_000);
+    const onData = (chunk: Buffer) => {
+      output += chunk.toString('utf8');
+      if (/watching/i.test(output)) {
+        clearTimeout(timer);
+        resolvePromise(child);
+      }
+    };
+    child.stdout.on('data', onData);
+    child.stderr.on('data', onData);
+    child.once('exit', (status) => {
+      clearTimeout(timer);
+      reject(new Error(`the watcher exited (${status}) before watching:\n${output}`));
+    });
+  });
+}
+
+describe('the live position feed', () => {
+  test('a screenshot in the watched folder moves the player on the subscribed page', async () => {
+    const { code, token } = await pair();
+    const { page } = await browser.newPage();
+    await followed(page, 'customs', code);
+    // The code left the address (the page remembers it).
+    expect(new URL(page.url()).searchParams.has('connection')).toBe(false);
+    expect(await playerOf(page)).toBeNull();
+
+    const folder = mkdtempSync(join(tmpdir(), 'raidmap-e2e-screens-'));
+    folders.push(folder);
+    watcher = await startWatcher(folder, code, token);
+    const name = '2025-03-14[19-07]_-153.20, 2.41, 88.67_0.00000, 0.70711, 0.00000, 0.70711_15.64 (0).png';
+    writeFileSync(join(folder, name), 'not a real png');
+    await expect.poll(() => playerOf(page), { timeout: 15_000 }).toEqual(parseScreenshotName(name));
+    const last = (await pilotOf(page))?.lastUpdateAt;
+    expect(typeof last).toBe('number');
+    // The top bar says the page follows the feed.
+    expect(await page.getByRole('banner').getByRole('button', { name: /Following live position/ }).count()).toBe(1);
+  });
+
+  test('a map change in the feed opens that map, still following; a page opened later follows with no click', async () => {
+    const { code, token } = await pair();
+    const { page } = await browser.newPage();
+    await followed(page, 'customs', code);
+    await publish(code, token, { type: 'map', data: { map: 'woods' } });
+    await page.waitForURL(/\/map\/woods/, { timeout: 15_000 });
+    await waitReady(page);
+    await expect.poll(() => pilotOf(page), { timeout: 15_000 }).toMatchObject({ code, status: 'connected' });
+    await publish(code, token, { type: 'position', data: { x: 10, y: 20, z: 1, look: 0 } });
+    await expect.poll(() => playerOf(page), { timeout: 10_000 }).toEqual({ x: 10, y: 20, z: 1, look: 0 });
+
+    // Another tab of the same browser, no code in the address.
+    const later = await page.context().newPage();
+    await later.goto(`${baseUrl()}/map/woods`, { waitUntil: 'domcontentloaded' });
+    await waitReady(later);
+    await expect.poll(() => pilotOf(later), { timeout: 15_000 }).toMatchObject({ code, status: 'connected' });
+    // The last position is replayed to a page that connects.
+    await expect.poll(() => playerOf(later), { timeout: 10_000 }).toEqual({ x: 10, y: 20, z: 1, look: 0 });
+  });
+
+  test('an ended pairing says so in the top bar', async () => {
+    const { code, token } = await pair();
+    const { page } = await browser.newPage();
+    await followed(page, 'customs', code);
+    const ended = await fetch(`${baseUrl()}/api/be/pilot/${code}`, { method: 'DELETE', headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' }, body: '{}' });
+    expect(ended.status).toBe(204);
+    await expect.poll(() => pilotOf(page).then((p) => p?.status), { timeout: 30_000 }).toBe('gone');
+    expect(await page.getByRole('banner').getByRole('button', { name: /has ended or expired/ }).count()).toBe(1);
+  });
+});
+
+/** Two fingers through CDP touch events (Chromium turns them into touch pointer events). */
+async function pinch(page: Page, centre: { x: number; y: number }, from: number, to: number, steps = 8): Promise<void> {
+  const cdp = await page.context().newCDPSession(page);
+  const points = (half: number) => [
+    { x: centre.x - half, y: centre.y, id: 1 },
+    { x: centre.x + half, y: centre.y, id: 2 },
+  ];
+  await cdp.send('Input.dispatchTouchEvent', { type: 'touchStart', touchPoints: points(from / 2) });
+  for (let i = 1; i <= steps; i += 1) {
+    await cdp.send('Input.dispatchTouchEvent', { type: 'touchMove', touchPoints: points((from + ((to - from) * i) / steps) / 2) });
+  }
+  await cdp.send('Input.dispatchTouchEvent', { type: 'touchEnd', touchPoints: [] });
+  await cdp.detach();
+}
+
+async function swipe(page: Page, from: { x: number; y: number }, to: { x: number; y: number }, steps = 8): Promise<void> {
+  const cdp = await page.context().newCDPSession(page);
+  await cdp.send('Input.dispatchTouchEvent', { type: 'touchStart', touchPoints: [{ ...from, id: 1 }] });
+  for (let i = 1; i <= steps; i += 1) {
+    const x = from.x + ((to.x - from.x) * i) / steps;
+    const y = from.y + ((to.y - from.y) * i) / steps;
+    await cdp.send('Input.dispatchTouchEvent', { type: 'touchMove', touchPoints: [{ x, y, id: 1 }] });
+  }
+  await cdp.send('Input.dispatchTouchEvent', { type: 'touchEnd', touchPoints: [] });
+  await cdp.detach();
+}
+
+describe('on a phone (390×844, touch)', () => {
+  test('the map is what one sees; a finger pans, two fingers pinch, a tap opens a popup that fits', async () => {
+    const { page } = await browser.newPage({ ...PHONE, hasTouch: true });
+    await page.goto(`${baseUrl()}/map/customs`, { waitUntil: 'domcontentloaded' });
+    await waitReady(page);
+    // Nothing covers the middle of the map on load; the top bar fits the width.
+    const centre = { x: PHONE.width / 2, y: PHONE.height / 2 };
+    expect(await page.evaluate(([x, y]) => document.elementFromPoint(x, y)?.tagName, [centre.x, centre.y] as const)).toBe('CANVAS');
+    const banner = await page.getByRole('banner').boundingBox();
+    expect(banner!.width).toBeLessThanOrEqual(PHONE.width);
+    expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(PHONE.width);
+
+    const start = await settleCamera(page);
+    await swipe(page, { x: 150, y: 500 }, { x: 250, y: 420 });
+    const panned = await settleCamera(page);
+    expect(Math.hypot(panned.x - start.x, panned.y - start.y)).toBeGreaterThan(10);
+    expect(panned.zoom).toBeCloseTo(start.zoom, 6);
+
+    // Bring the marker of the shown level nearest the middle under the middle, a finger at a time.
+    const shown = () =>
+      page.evaluate(() => {
+        const map = (window as unknown as { __map: PilotApi }).__map;
+        return map.markers().filter((m) => m.alpha === 1).map((m) => ({ uid: m.uid, ...map.toScreen(m.x, m.y)! }));
+      });
+    const nearest = (await shown()).sort((a, b) => Math.hypot(a.x - centre.x, a.y - centre.y) - Math.hypot(b.x - centre.x, b.y - centre.y))[0];
+    expect(nearest, 'a marker of the shown level').toBeDefined();
+    for (let i = 0; i < 8; i += 1) {
+      const now = (await shown()).find((m) => m.uid === nearest.uid)!;
+      const dx = centre.x - now.x;
+      const dy = centre.y - now.y;
+      if (Math.hypot(dx, dy) < 4) break;
+      const step = Math.min(1, 250 / Math.hypot(dx, dy));
+      await swipe(page, centre, { x: centre.x + dx * step, y: centre.y + dy * step });
+      await settleCamera(page);
+    }
+    const panned2 = await settleCamera(page);
+
+    // Pinch around it: it stays under the fingers while the map grows.
+    await pinch(page, centre, 60, 240);
+    const zoomed = await settleCamera(page);
+    expect(zoomed.zoom).toBeGreaterThan(panned2.zoom * 1.5);
+    // Pinching never opened a popup.
+    expect(await popupOf(page)).toBeNull();
+    const target = (await shown()).find((m) => m.uid === nearest.uid)!;
+    expect(Math.hypot(target.x - centre.x, target.y - centre.y)).toBeLessThan(20);
+    expect(await page.evaluate(([x, y]) => document.elementFromPoint(x, y)?.tagName, [target!.x, target!.y] as const)).toBe('CANVAS');
+    await page.touchscreen.tap(target!.x, target!.y);
+    await expect.poll(() => popupOf(page)).toBe(target!.uid);
+    const dialog = page.getByRole('dialog').first();
+    await dialog.waitFor();
+    const box = await dialog.boundingBox();
+    expect(box!.x).toBeGreaterThanOrEqual(0);
+    expect(box!.x + box!.width).toBeLessThanOrEqual(PHONE.width + 0.5);
+    expect(box!.y + box!.height).toBeLessThanOrEqual(PHONE.height + 0.5);
+  });
+});
+
+describe('stream overlay', () => {
+  test('?overlay=1 is a see-through page with only the map, following the player at the chosen zoom', async () => {
+    const { code, token } = await pair();
+    const { page } = await browser.newPage();
+    await page.goto(`${baseUrl()}/map/customs?overlay=1&zoom=0.01&connection=${code}`, { waitUntil: 'domcontentloaded' });
+    await waitReady(page);
+    await expect.poll(() => pilotOf(page), { timeout: 15_000 }).toMatchObject({ code, status: 'connected' });
+    // No top bar, no panels; the overlay stays the overlay once the code has left the address.
+    expect(await page.getByRole('banner').count()).toBe(0);
+    expect(await page.getByRole('complementary').count()).toBe(0);
+    expect(new URL(page.url()).searchParams.get('overlay')).toBe('1');
+    const backgrounds = await page.evaluate(() => [document.documentElement, document.body].map((el) => getComputedStyle(el).backgroundColor));
+    expect(backgrounds).toEqual(['rgba(0, 0, 0, 0)', 'rgba(0, 0, 0, 0)']);
+
+    await publish(code, token, { type: 'position', data: { x: 0, y: 0, z: 0, look: 0 } });
+    await expect.poll(() => playerOf(page), { timeout: 10_000 }).toEqual({ x: 0, y: 0, z: 0, look: 0 });
+    // Zoomed all the way out, the map does not fill the window: around it the canvas is clear.
+    const png = await page.screenshot({ omitBackground: true });
+    const image = await decodeRgba(png);
+    const alphaAt = (x: number, y: number) => image.data[(y * image.width + x) * 4 + 3];
+    const corners = [alphaAt(2, 2), alphaAt(image.width - 3, 2), alphaAt(2, image.height - 3), alphaAt(image.width - 3, image.height - 3)];
+    expect(corners.filter((alpha) => alpha === 0).length).toBeGreaterThanOrEqual(2);
+    // Opaque map art in the middle.
+    expect(alphaAt(Math.floor(image.width / 2), Math.floor(image.height / 2))).toBe(255);
+  });
+});
