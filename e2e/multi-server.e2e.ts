@@ -4,7 +4,8 @@
  * TEST_DATABASE_URL), one DATA_DIR and one tile folder, as docs/DEPLOY.md describes: started
  * together, only one migrates and seeds; a session made on A works on B and ends there when
  * it ends on A; an admin's marker added on A is in B's list and reaches a browser page open
- * on B through B's live stream; a tile asked of both at once is rendered once.
+ * on B through B's live stream; a live position published to A moves a page following its
+ * code on B; a tile asked of both at once is rendered once.
  *
  * Skipped without TEST_DATABASE_URL (`bash scripts/ensure-postgres.sh` prints one).
  */
@@ -155,6 +156,31 @@ describe.skipIf(!url)(url ? 'two server processes on one PostgreSQL database' : 
     const removed = await fetch(`${a.baseUrl}/api/be/admin/marker/${uid}?version=${version}`, { method: 'DELETE', headers: { cookie } });
     expect(removed.status).toBe(200);
     await page.waitForFunction((want) => !(window as unknown as { __map: { markers(): { uid: string }[] } }).__map.markers().some((m) => m.uid === want), uid, { timeout: 10_000, polling: 100 });
+  });
+
+  test('a live position published to A reaches a page following the code on B, and a map change on A switches it', async () => {
+    const { a, b } = servers();
+    const paired = await fetch(`${a.baseUrl}/api/be/pilot/pairings`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{}' });
+    expect(paired.status).toBe(201);
+    const { code, token } = (await paired.json()) as { code: string; token: string };
+    const publish = async (message: unknown) => {
+      const res = await fetch(`${a.baseUrl}/api/be/pilot/${code}/messages`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', authorization: `Bearer ${token}` },
+        body: JSON.stringify(message),
+      });
+      expect(res.status).toBe(200);
+    };
+    const { page } = await browser.newPage();
+    await page.goto(`${b.baseUrl}/map/factory?connection=${code}`, { waitUntil: 'domcontentloaded' });
+    type Api = { __map: { pilot(): { status: string } | null; player(): unknown } };
+    await page.waitForFunction(() => (window as unknown as Api).__map?.pilot()?.status === 'connected', undefined, { timeout: 30_000, polling: 100 });
+
+    await publish({ type: 'position', data: { x: 12.5, y: 1, z: -7.25, look: 90 } });
+    await expect.poll(() => page.evaluate(() => (window as unknown as Api).__map.player()), { timeout: 10_000 }).toEqual({ x: 12.5, y: 1, z: -7.25, look: 90 });
+
+    await publish({ type: 'map', data: { map: 'customs' } });
+    await page.waitForURL(/\/map\/customs/, { timeout: 15_000 });
   });
 
   test('a tile asked of both processes at once is rendered once', async () => {
