@@ -116,7 +116,8 @@ export async function measurePilotLatency(options: PilotLatencyOptions): Promise
       const map = (window as unknown as { __map?: { ready: boolean; pilot(): { status: string } | null } }).__map;
       return map?.ready === true && map.pilot()?.status === 'connected';
     }, undefined, { timeout: 60_000 });
-    await page.evaluate(installFrameProbe);
+    // As a source with its own no-op `__name`: tsx wraps the probe's inner functions in calls to it.
+    await page.evaluate(`(() => { const __name = (f) => f; (${installFrameProbe.toString()})(); })()`);
     watcher = await startWatcher(options.repoRoot, baseUrl, folder, pairing, log);
     // One update not counted: the first file also warms the watcher's and the page's paths.
     const latencies: number[] = [];
