@@ -228,6 +228,24 @@ describe('on a phone (390×844, touch)', () => {
   });
 });
 
+describe('on a phone, the compact top bar', () => {
+  test('is one short row; Menu folds out Show panels, which opens the panels as sheets that leave the middle of the map clear', async () => {
+    const { page } = await browser.newPage({ ...PHONE, hasTouch: true });
+    await page.goto(`${baseUrl()}/map/customs`, { waitUntil: 'domcontentloaded' });
+    await waitReady(page);
+    const banner = page.getByRole('banner');
+    expect((await banner.boundingBox())!.height).toBeLessThan(60);
+    expect(await banner.getByRole('button', { name: 'Show panels' }).isVisible()).toBe(false);
+    expect(await page.getByRole('complementary').count()).toBe(0);
+
+    await banner.getByRole('button', { name: 'Menu' }).tap();
+    await banner.getByRole('button', { name: 'Show panels' }).tap();
+    await expect.poll(() => page.getByRole('complementary').count()).toBeGreaterThan(0);
+    expect(await banner.getByRole('button', { name: 'Hide panels' }).isVisible()).toBe(false);
+    expect(await page.evaluate(([x, y]) => document.elementFromPoint(x, y)?.tagName, [PHONE.width / 2, PHONE.height / 2] as const)).toBe('CANVAS');
+  });
+});
+
 describe('stream overlay', () => {
   test('?overlay=1 is a see-through page with only the map, following the player at the chosen zoom', async () => {
     const { code, token } = await pair();

@@ -76,6 +76,32 @@ describe('top bar', () => {
     expect(screen.getByRole('button', { name: 'Hide panels' })).toBeInTheDocument();
   });
 
+  it("folds Show panels, full screen, language and account behind Menu (a phone's compact bar), closed again by a choice, Escape or a press outside", async () => {
+    renderMap();
+    const menu = screen.getByRole('button', { name: 'Menu' });
+    const more = document.getElementById(menu.getAttribute('aria-controls')!)!;
+    expect(menu).toHaveAttribute('aria-expanded', 'false');
+    expect(within(more).getByRole('button', { name: 'Hide panels' })).toBeInTheDocument();
+    expect(more.querySelector('.account-menu')).not.toBeNull();
+    expect(within(more).getByRole('group', { name: 'Language' })).toBeInTheDocument();
+    expect(more).not.toHaveClass('topbar__more--open');
+
+    await userEvent.click(menu);
+    expect(menu).toHaveAttribute('aria-expanded', 'true');
+    expect(more).toHaveClass('topbar__more--open');
+    await userEvent.click(within(more).getByRole('button', { name: 'Hide panels' }));
+    expect(layout.panelsShown).toBe(false);
+    expect(menu).toHaveAttribute('aria-expanded', 'false');
+
+    await userEvent.click(menu);
+    await userEvent.keyboard('{Escape}');
+    expect(menu).toHaveAttribute('aria-expanded', 'false');
+
+    await userEvent.click(menu);
+    await userEvent.pointer({ keys: '[MouseLeft]', target: document.body });
+    expect(menu).toHaveAttribute('aria-expanded', 'false');
+  });
+
   it('enters and leaves full screen through the Fullscreen API, the label following the state', async () => {
     let element: Element | null = null;
     const change = () => document.dispatchEvent(new Event('fullscreenchange'));

@@ -1,4 +1,4 @@
-import { useState } from 'react';
+import { useCallback, useEffect, useId, useState } from 'react';
 import { createPortal } from 'react-dom';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
@@ -17,8 +17,10 @@ import { usePublishedLength } from '../usePublishedLength';
 import './topbar.css';
 
 /**
- * The map page's top bar: home, map name, Show / Hide panels, Full screen, Where am I, language,
- * account. An admin's Alt-click on the bar shows or hides the point-history buttons (spec §2).
+ * The map page's top bar: home, map name, Where am I, the live feed's state, then Show / Hide
+ * panels, Full screen, language and account. On a phone (NARROW_QUERY) the bar is one compact
+ * row and those last four fold into a Menu button's drop-down. An admin's Alt-click on the bar
+ * shows or hides the point-history buttons (spec §2).
  */
 export function TopBar({ title }: { title: string }) {
   const { t } = useTranslation();
@@ -28,7 +30,11 @@ export function TopBar({ title }: { title: string }) {
   const { fullscreen, toggle: toggleFullscreen } = useFullscreen();
   const [whereOpen, setWhereOpen] = useState(false);
   const [helpOpen, setHelpOpen] = useState(false);
+  const [moreOpen, setMoreOpen] = useState(false);
+  const moreId = useId();
   const [bar, setBar] = useState<HTMLElement | null>(null);
+  const foldMore = useCallback(() => setMoreOpen(false), []);
+  useFoldOnOutsideOrEscape(bar, moreOpen, foldMore);
   // Where the bar ends, so the side panels start under it however many rows it wraps to.
   usePublishedLength(bar, '--topbar-bottom', (box) => box.bottom);
   usePosHash();
@@ -48,16 +54,13 @@ export function TopBar({ title }: { title: string }) {
     >
       <div className="topbar__row">
         <Link to="/" className="map-topbar__home">
-          {t('site.home')}
+          <span className="map-topbar__home-arrow" aria-hidden="true">
+            ‹
+          </span>
+          <span className="map-topbar__home-label">{t('site.home')}</span>
         </Link>
         <h1 className="map-topbar__title">{title}</h1>
         <span className="topbar__divider" aria-hidden="true" />
-        <button type="button" className="topbar-button" onClick={togglePanels}>
-          {panelsShown ? t('topbar.hidePanels') : t('topbar.showPanels')}
-        </button>
-        <button type="button" className="topbar-button" onClick={toggleFullscreen}>
-          {fullscreen ? t('topbar.exitFullScreen') : t('topbar.fullScreen')}
-        </button>
         <button
           type="button"
           className="topbar-button"
@@ -67,12 +70,62 @@ export function TopBar({ title }: { title: string }) {
           {t('topbar.whereAmI')}
         </button>
         <PilotIndicator />
-        <LanguageSwitch />
-        <AccountMenu />
+        <button
+          type="button"
+          className="topbar-button topbar__more-toggle"
+          aria-expanded={moreOpen}
+          aria-controls={moreId}
+          onClick={() => setMoreOpen((open) => !open)}
+        >
+          {t('topbar.menu')}
+        </button>
+        <div id={moreId} className={moreOpen ? 'topbar__more topbar__more--open' : 'topbar__more'}>
+          <button
+            type="button"
+            className="topbar-button"
+            onClick={() => {
+              togglePanels();
+              setMoreOpen(false);
+            }}
+          >
+            {panelsShown ? t('topbar.hidePanels') : t('topbar.showPanels')}
+          </button>
+          <button
+            type="button"
+            className="topbar-button"
+            onClick={() => {
+              toggleFullscreen();
+              setMoreOpen(false);
+            }}
+          >
+            {fullscreen ? t('topbar.exitFullScreen') : t('topbar.fullScreen')}
+          </button>
+          <LanguageSwitch />
+          <AccountMenu />
+        </div>
       </div>
       {whereOpen && <WhereAmI onHelp={() => setHelpOpen(true)} />}
       {/* On the body, so no panel's stacking order can cover it. */}
       {helpOpen && createPortal(<HelpPopup onClose={() => setHelpOpen(false)} />, document.body)}
     </header>
   );
+}
+
+/** Folds the phone menu on a press outside the bar or on Escape (portalled dialogs stay mounted). */
+function useFoldOnOutsideOrEscape(bar: HTMLElement | null, open: boolean, fold: () => void): void {
+  useEffect(() => {
+    if (!open || !bar) return;
+    const onPointerDown = (event: PointerEvent) => {
+      if (!bar.contains(event.target as Node)) fold();
+    };
+    const onKeyDown = (event: KeyboardEvent) => {
+      if (event.key === 'Escape') fold();
+    };
+    document.addEventListener('pointerdown', onPointerDown);
+    document.addEventListener('keydown', onKeyDown);
+    return () => {
+      document.removeEventListener('pointerdown', onPointerDown);
+      document.removeEventListener('keydown', onKeyDown);
+    };
+  }, [bar, open, fold]);
 }
