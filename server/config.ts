@@ -197,7 +197,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, cwd = process.c
     },
     uploadRetentionMs: positiveInt(env, 'UPLOAD_RETENTION_HOURS', DEFAULT_UPLOAD_RETENTION_HOURS, 24 * 365) * 3_600_000,
     distDir: path.resolve(cwd, env.DIST_DIR?.trim() || path.join(REPO_ROOT, 'dist')),
-    assetsDir: path.join(REPO_ROOT, 'assets'),
+    assetsDir: path.resolve(cwd, env.ASSETS_DIR?.trim() || path.join(REPO_ROOT, 'assets')),
     limits: parseLimits(env),
     security: parseSecurity(env),
     logLevel: parseLogLevel(env),

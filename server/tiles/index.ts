@@ -17,8 +17,8 @@ export { disposeNormalizer } from './normalize';
  */
 export { disposeRenderPool } from './render-pool';
 export {
-  getTileStore, TileStore, PIPELINE_VERSION, DEFAULT_TILE_CACHE_MAX_MB, versionOf,
-  type TileStoreOptions, type TileCacheOptions, type TileStoreStats,
+  getTileStore, TileStore, PIPELINE_VERSION, DEFAULT_TILE_CACHE_MAX_MB, versionOf, realSvgPath, mapArtPath,
+  type TileStoreOptions, type ArtReport, type TileCacheOptions, type TileStoreStats,
 } from './store';
 
 export interface PrepareAllTilesOptions {
@@ -60,20 +60,23 @@ export async function prepareAllTiles(opts: PrepareAllTilesOptions): Promise<Pre
     let layersDone = 0;
     try {
       const source = await store.source(map);
-      const missing = store.missingLayers(source);
-      if (missing.length) {
-        console.warn(`tiles: ${map.id}: ${source.path} has no layer ${missing.map((m) => `"${m}"`).join(', ')} (looked for id=, inkscape:label=, data-name=); those tiles are empty`);
-      }
-      result.maps.push(
-        await store.prepareMap(
-          map,
-          () => {
-            layersDone++;
-            opts.onProgress?.(++done, total);
-          },
-          opts.signal,
-        ),
+      // An operator's drawing: its layers, placement, missing layers and unmatched groups, once.
+      store.reportArt(source);
+      const built = await store.prepareMap(
+        map,
+        () => {
+          layersDone++;
+          opts.onProgress?.(++done, total);
+        },
+        opts.signal,
       );
+      result.maps.push(built);
+      if (built.built) {
+        console.log(
+          `tiles: ${map.id}: built ${built.tilesWritten} tiles of ${map.layers.length} layers in ${(built.ms / 1000).toFixed(1)} s ` +
+            `(${source.kind === 'file' ? source.path : 'sample map'}, version ${built.version})`,
+        );
+      }
     } catch (err) {
       if (opts.signal?.aborted) return;
       const message = (err as Error).message;

@@ -365,6 +365,7 @@ export async function normalizeLayer(layer: LayerSvg, name?: LayerName): Promise
     viewBox: vb,
     // Text is paths now: no fonts needed to draw it.
     hasText: false,
+    place: layer.place,
     cull: (canvas) => culledBody(index, canvas),
   };
 }

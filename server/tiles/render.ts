@@ -7,7 +7,7 @@ import type { ResvgRenderOptions } from '@resvg/resvg-js';
 import sharp from 'sharp';
 import { FONT_OPTIONS } from './fonts';
 import { renderPool } from './render-pool';
-import { regionSvg, type LayerSvg, type Region } from './svg-doc';
+import { drawingPixels, regionSvg, type LayerSvg, type Region } from './svg-doc';
 import type { PixelRect } from './tile-math';
 
 /** RGBA pixels, premultiplied by alpha (as resvg leaves them). */
@@ -33,17 +33,34 @@ export function renderOptions(layer: LayerSvg): ResvgRenderOptions {
 
 /**
  * Draws a map-pixel region of one layer. A layer missing from the source draws as
- * transparent. Rejects (the server lives on) when resvg crashes or hangs on the region.
+ * transparent, and so does the part of the region outside the drawing's place on the map
+ * (whatever the drawing has beyond its viewBox). Rejects (the server lives on) when resvg
+ * crashes or hangs on the region.
  */
 export async function renderRegion(layer: LayerSvg, region: Region, mapSize: { width: number; height: number }): Promise<RgbaImage> {
   const { outWidth: width, outHeight: height } = region;
-  if (!layer.found || width <= 0 || height <= 0) return { width, height, pixels: Buffer.alloc(Math.max(0, width * height * 4)) };
+  const blank = (): RgbaImage => ({ width, height, pixels: Buffer.alloc(Math.max(0, width * height * 4)) });
+  if (!layer.found || width <= 0 || height <= 0) return blank();
+  const inside = drawingPixels(layer, region, mapSize);
+  if (inside && (inside.right <= inside.left || inside.bottom <= inside.top)) return blank();
   const label = `a ${width}×${height} px region (map ${+region.mapX.toFixed(2)}, ${+region.mapY.toFixed(2)} at ${region.scale}×)`;
   const image = await renderPool().render(regionSvg(layer, region, mapSize), renderOptions(layer), label);
   if (image.width !== width || image.height !== height) {
     throw new Error(`resvg drew ${image.width}×${image.height} px where ${width}×${height} px were asked`);
   }
+  if (inside) clearOutside(image.pixels, width, height, inside);
   return { width, height, pixels: image.pixels };
+}
+
+/** Makes every pixel outside the rectangle (right and bottom exclusive) transparent. */
+function clearOutside(pixels: Buffer, width: number, height: number, r: { left: number; top: number; right: number; bottom: number }): void {
+  const row = width * 4;
+  pixels.fill(0, 0, r.top * row);
+  pixels.fill(0, r.bottom * row, height * row);
+  for (let y = r.top; y < r.bottom; y++) {
+    pixels.fill(0, y * row, y * row + r.left * 4);
+    pixels.fill(0, y * row + r.right * 4, (y + 1) * row);
+  }
 }
 
 /** Whether every pixel of the rectangle is fully transparent. */

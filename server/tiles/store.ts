@@ -24,7 +24,8 @@ import { normalizeLayer } from './normalize';
 import { readAll, renderOnce } from './render-lock';
 import { generateSampleSvg } from './sample-map';
 import { DEFAULT_TILE_CACHE_MAX_MB } from './settings';
-import { layerSvg, parseSvg, type LayerSvg, type SvgElement } from './svg-doc';
+import { groupName, layerSvg, matchLayers, parseSvg, sourceViewBox, type LayerMatch, type LayerSvg, type SvgElement, type ViewBox } from './svg-doc';
+import { MAP_ART_FILE, defaultPlacement, layerGroupNames, parseMapArt, placementRect, type MapArt, type PlacementResult } from '../../src/domain/map-art';
 import { METATILE, isTileInRange, levelPixelSize, metatileOf, tilePixelRect, type Metatile, type TileAddress } from './tile-math';
 
 export { DEFAULT_TILE_CACHE_MAX_MB } from './settings';
@@ -81,6 +82,13 @@ export interface TileSource {
   /** Identity of the file it was read from (mtime and size), to notice a replaced file. */
   stamp: string;
   root?: SvgElement;
+  /** Group names per layer, groups left out, placement: built in, or from map.json beside a real SVG. */
+  art: MapArt;
+  /** The map.json read, if any. */
+  artPath?: string;
+  /** Which groups draw which layer, and where the drawing lands (made on first use). */
+  match?: LayerMatch;
+  placement?: PlacementResult;
   /** Each layer with the others hidden (cheap: a rewrite of the source). */
   plans: Map<string, LayerSvg>;
   /** Each layer normalised for rendering (resvg's parser, on a worker thread), made on first use. */
@@ -110,11 +118,12 @@ export interface PrepareMapResult {
   tilesWritten: number;
 }
 
-export function versionOf(map: MapDefinition, svgText: string): string {
+/** What a drawing's layers and placement are made of: the map's layers and size, the group names, map.json. */
+export function versionOf(map: MapDefinition, svgText: string, art: MapArt = { names: layerGroupNames(map), exclude: [] }): string {
   const hash = createHash('sha256');
   hash.update(PIPELINE_VERSION);
   hash.update('\0');
-  hash.update(JSON.stringify({ size: map.size, layers: map.layers }));
+  hash.update(JSON.stringify({ size: map.size, layers: map.layers, transform: map.transform, names: art.names, exclude: art.exclude, placement: art.placement ?? null }));
   hash.update('\0');
   hash.update(svgText);
   return hash.digest('hex').slice(0, 12);
@@ -127,6 +136,26 @@ export function baseLayerOf(map: MapDefinition): string {
 
 export function realSvgPath(assetsDir: string, mapId: string): string {
   return path.join(assetsDir, 'maps', mapId, 'map.svg');
+}
+
+export function mapArtPath(assetsDir: string, mapId: string): string {
+  return path.join(assetsDir, 'maps', mapId, MAP_ART_FILE);
+}
+
+/** What the matching and placement of a drawing found (for logs and `npm run map:check`). */
+export interface ArtReport {
+  map: string;
+  kind: 'file' | 'sample';
+  path: string;
+  artPath?: string;
+  viewBox: ViewBox;
+  layers: { id: string; names: string[]; foundBy: string[] }[];
+  /** Layer ids no group draws. */
+  missing: string[];
+  /** Named groups that match no layer (drawn with the base layer). */
+  unmatched: string[];
+  excluded: string[];
+  placement: PlacementResult;
 }
 
 export function sampleSvgPath(tilesDir: string, mapId: string): string {
@@ -290,7 +319,9 @@ export class TileStore {
   async source(map: MapDefinition): Promise<TileSource> {
     const file = realSvgPath(this.assetsDir, map.id);
     const stat = await fs.stat(file).catch(() => undefined);
-    const stamp = stat?.isFile() ? `${stat.mtimeMs}:${stat.size}` : 'sample';
+    const artFile = mapArtPath(this.assetsDir, map.id);
+    const artStat = stat?.isFile() ? await fs.stat(artFile).catch(() => undefined) : undefined;
+    const stamp = stat?.isFile() ? `${stat.mtimeMs}:${stat.size}${artStat ? `+${artStat.mtimeMs}:${artStat.size}` : ''}` : 'sample';
     const cached = this.sources.get(map.id);
     if (cached) {
       const s = await cached.catch(() => undefined);
@@ -298,13 +329,18 @@ export class TileStore {
     }
     const loading = (async (): Promise<TileSource> => {
       const text = stat?.isFile() ? await fs.readFile(file, 'utf8') : generateSampleSvg(map);
+      // A bad map.json fails the map with a message naming the file and the field (MapArtError).
+      const artText = artStat ? await fs.readFile(artFile, 'utf8') : undefined;
+      const art = parseMapArt(map, artText, artFile);
       return {
         map,
         kind: stat?.isFile() ? 'file' : 'sample',
         path: stat?.isFile() ? file : sampleSvgPath(this.tilesDir, map.id),
         text,
-        version: versionOf(map, text),
+        version: versionOf(map, text, art),
         stamp,
+        art,
+        artPath: artText !== undefined ? artFile : undefined,
         plans: new Map(),
         layers: new Map(),
       };
@@ -318,15 +354,75 @@ export class TileStore {
     return this.sources.get(map.id) ?? this.source(map);
   }
 
+  /** Which groups draw which layer, and where the drawing lands on the map (once per source). */
+  private matched(source: TileSource): { match: LayerMatch; placement: PlacementResult } {
+    source.root ??= parseSvg(source.text);
+    source.match ??= matchLayers(source.root, source.art.names, source.art.exclude);
+    source.placement ??= placementRect(
+      source.map,
+      sourceViewBox(source.root, source.map.size),
+      source.art.placement ?? defaultPlacement(source.map.id, source.match.communityNamed),
+    );
+    return { match: source.match, placement: source.placement };
+  }
+
   /** One layer of the source with the other layers hidden. */
   private plan(source: TileSource, layerId: string): LayerSvg {
     let plan = source.plans.get(layerId);
     if (!plan) {
-      source.root ??= parseSvg(source.text);
-      plan = layerSvg(source.text, source.root, layerId, { layers: source.map.layers, baseLayer: baseLayerOf(source.map) }, source.map.size);
+      const { match, placement } = this.matched(source);
+      plan = layerSvg(
+        source.text,
+        source.root!,
+        layerId,
+        { layers: source.map.layers, baseLayer: baseLayerOf(source.map), match, place: placement.rect },
+        source.map.size,
+      );
       source.plans.set(layerId, plan);
     }
     return plan;
+  }
+
+  /** What matching and placement found in a source. */
+  artReport(source: TileSource): ArtReport {
+    const { match, placement } = this.matched(source);
+    const layers = source.map.layers.map((id) => ({ id, names: source.art.names[id] ?? [id], foundBy: match.foundBy.get(id) ?? [] }));
+    return {
+      map: source.map.id,
+      kind: source.kind,
+      path: source.path,
+      artPath: source.artPath,
+      viewBox: sourceViewBox(source.root!, source.map.size),
+      layers,
+      missing: layers.filter((l) => l.foundBy.length === 0).map((l) => l.id),
+      unmatched: match.unmatched,
+      excluded: [...new Set(match.excluded.map((el) => groupName(el) ?? `<${el.name}>`))],
+      placement,
+    };
+  }
+
+  private readonly reported = new Set<string>();
+
+  /**
+   * Logs, once per version of a map's drawing, the layers it lacks (by the group names
+   * looked for) and the groups that match no layer (by name). Samples are not reported.
+   */
+  reportArt(source: TileSource, log: Pick<Console, 'warn' | 'log'> = console): void {
+    const key = `${source.map.id}/${source.version}`;
+    if (source.kind !== 'file' || this.reported.has(key)) return;
+    this.reported.add(key);
+    const r = this.artReport(source);
+    const rect = r.placement.rect;
+    log.log(
+      `tiles: ${r.map}: ${r.path}: layers ${r.layers.filter((l) => l.foundBy.length).map((l) => `${l.id}=${l.foundBy.join('+')}`).join(', ') || 'none'}; ` +
+        `placed by ${r.placement.from} at ${Math.round(rect.x)},${Math.round(rect.y)} ${Math.round(rect.width)}×${Math.round(rect.height)} map px`,
+    );
+    for (const l of r.layers.filter((x) => x.foundBy.length === 0)) {
+      log.warn(`tiles: ${r.map}: ${r.path} has no group for layer "${l.id}" (looked for ${l.names.map((n) => `"${n}"`).join(', ')} as id=, inkscape:label=, data-name=); its tiles are empty`);
+    }
+    for (const name of r.unmatched) {
+      log.warn(`tiles: ${r.map}: group "${name}" of ${r.path} matches no layer; drawn with the base layer "${baseLayerOf(source.map)}" (leave it out with "exclude" in ${MAP_ART_FILE})`);
+    }
   }
 
   /** One layer ready to render any region (normalised once per version). */
@@ -346,7 +442,8 @@ export class TileStore {
 
   /** Layers of the map definition that the source lacks (they render empty). */
   missingLayers(source: TileSource): string[] {
-    return source.map.layers.filter((id) => !this.plan(source, id).found);
+    const { match } = this.matched(source);
+    return source.map.layers.filter((id) => !match.groups.get(id)?.length);
   }
 
   async manifest(mapId: string): Promise<TileManifest | undefined> {
@@ -355,6 +452,7 @@ export class TileStore {
     const source = await this.source(map);
     // A source that is not well-formed SVG fails here, with the reason, rather than tile by tile.
     source.root ??= parseSvg(source.text);
+    this.reportArt(source);
     return manifestOf(map, source.version);
   }
 

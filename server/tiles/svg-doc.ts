@@ -5,6 +5,8 @@
  * touched, so whatever resvg understands in the source keeps working.
  */
 
+import { fitInside, type MapRect } from '../../src/domain/map-art';
+
 export class SvgSourceError extends Error {
   constructor(message: string) {
     super(message);
@@ -137,19 +139,101 @@ function* drawable(el: SvgElement): Generator<SvgElement> {
 
 const LABEL_ATTRS = ['inkscape:label', 'data-name'];
 
+/** A group's label: `inkscape:label` (Inkscape) or `data-name` (Illustrator). */
+function labelOf(el: SvgElement): string | undefined {
+  return LABEL_ATTRS.map((a) => el.attrs.get(a)).find((v) => v !== undefined);
+}
+
+/** How a group is named in messages: its label, else its id. */
+export function groupName(el: SvgElement): string | undefined {
+  return labelOf(el) ?? el.attrs.get('id');
+}
+
 /**
- * Finds a layer among the drawable elements (a gradient or pattern of the same id is no
- * layer): first an element whose `id` is the layer id; else a group whose
- * `inkscape:label` (Inkscape) or `data-name` (Illustrator) is the layer id, exactly, then
- * ignoring case.
+ * Finds the element a name stands for among the drawable elements (a gradient or pattern
+ * of the same id is no layer), in this order: an element whose `id` is the name; a group
+ * whose `inkscape:label` or `data-name` is the name; then the same two ignoring case.
  */
-export function findLayer(root: SvgElement, layerId: string): SvgElement | undefined {
-  const all = [...drawable(root)];
-  const byId = all.find((el) => el.attrs.get('id') === layerId);
-  if (byId) return byId;
+export function findGroup(root: SvgElement, name: string, all: readonly SvgElement[] = [...drawable(root)]): SvgElement | undefined {
   const groups = all.filter((el) => localName(el.name) === 'g');
-  const label = (el: SvgElement) => LABEL_ATTRS.map((a) => el.attrs.get(a)).find((v) => v !== undefined);
-  return groups.find((el) => label(el) === layerId) ?? groups.find((el) => label(el)?.toLowerCase() === layerId.toLowerCase());
+  const lower = name.toLowerCase();
+  return (
+    all.find((el) => el.attrs.get('id') === name) ??
+    groups.find((el) => labelOf(el) === name) ??
+    all.find((el) => el.attrs.get('id')?.toLowerCase() === lower) ??
+    groups.find((el) => labelOf(el)?.toLowerCase() === lower)
+  );
+}
+
+/** Every group named `name` (id or label, ignoring case): for groups left out. */
+function findAllGroups(all: readonly SvgElement[], name: string): SvgElement[] {
+  const lower = name.toLowerCase();
+  return all.filter((el) => el.attrs.get('id')?.toLowerCase() === lower || (localName(el.name) === 'g' && labelOf(el)?.toLowerCase() === lower));
+}
+
+/** The layer `layerId` drawn by the element of that name (see findGroup). */
+export function findLayer(root: SvgElement, layerId: string): SvgElement | undefined {
+  return findGroup(root, layerId);
+}
+
+/** Which groups of a drawing draw which layer (see matchLayers). */
+export interface LayerMatch {
+  /** Layer id → the elements that draw it (empty: the layer is missing). */
+  groups: Map<string, SvgElement[]>;
+  /** Layer id → the names (as listed) that found a group. */
+  foundBy: Map<string, string[]>;
+  /** Groups left out of every layer (map.json `exclude`). */
+  excluded: SvgElement[];
+  /** Named groups beside the layers that match no layer (drawn with the base layer). */
+  unmatched: string[];
+  /** Some layer was found under a name other than raidmap's own layer id. */
+  communityNamed: boolean;
+}
+
+/**
+ * Matches the groups of a drawing to the layers of a map: each layer takes the groups its
+ * names find (findGroup), in the map's layer order; a group is given to one layer only.
+ * Named groups beside the layers (children of the root or of a group holding layers) that
+ * are no layer, hold none and are not excluded are listed as `unmatched`.
+ */
+export function matchLayers(root: SvgElement, names: Record<string, readonly string[]>, exclude: readonly string[] = []): LayerMatch {
+  const all = [...drawable(root)];
+  const taken = new Set<SvgElement>();
+  const groups = new Map<string, SvgElement[]>();
+  const foundBy = new Map<string, string[]>();
+  let communityNamed = false;
+  for (const [layerId, list] of Object.entries(names)) {
+    const els: SvgElement[] = [];
+    const by: string[] = [];
+    for (const name of list) {
+      const el = findGroup(root, name, all.filter((e) => !taken.has(e)));
+      if (!el) continue;
+      taken.add(el);
+      els.push(el);
+      by.push(name);
+      if (name.toLowerCase() !== layerId.toLowerCase()) communityNamed = true;
+    }
+    groups.set(layerId, els);
+    foundBy.set(layerId, by);
+  }
+  const named = [...new Set(exclude.flatMap((name) => findAllGroups(all, name)))].filter((el) => !taken.has(el));
+  // An element inside a group left out goes with it.
+  const excluded = named.filter((el) => !named.some((o) => o !== el && isAncestor(o, el)));
+  const layerEls = [...taken];
+  const known = new Set([...layerEls, ...excluded]);
+  const unmatched: string[] = [];
+  const look = (el: SvgElement) => {
+    for (const child of el.children) {
+      if (isNonRendering(child) || localName(child.name) !== 'g' || known.has(child)) continue;
+      if (layerEls.some((l) => isAncestor(child, l))) look(child);
+      else {
+        const name = groupName(child);
+        if (name !== undefined && !unmatched.includes(name)) unmatched.push(name);
+      }
+    }
+  };
+  if (!known.has(root)) look(root);
+  return { groups, foundBy, excluded, unmatched, communityNamed };
 }
 
 /** The source's user-space rectangle that maps onto the whole map: its viewBox, else its width/height. */
@@ -227,6 +311,8 @@ export interface LayerSvg {
   body: string;
   viewBox: ViewBox;
   hasText: boolean;
+  /** Where the viewBox lands on the map, in map pixels (aspect ratio kept); default: fitted into the whole map. */
+  place?: MapRect;
   /** The body for drawing one region (user units) only (set on normalised layers, see normalize.ts). */
   cull?: (canvas: ViewBox) => string;
 }
@@ -236,6 +322,10 @@ export interface LayerPlanOptions {
   layers: readonly string[];
   /** The base layer (main) also draws content that lies outside every layer. */
   baseLayer: string;
+  /** The groups of each layer and those left out (matchLayers); default: each layer by its id. */
+  match?: LayerMatch;
+  /** Where the viewBox lands on the map (map pixels); default: fitted into the whole map. */
+  place?: MapRect;
 }
 
 /**
@@ -244,46 +334,53 @@ export interface LayerPlanOptions {
  * `<use>`, gradients and clip paths keep resolving wherever they are.
  */
 export function layerSvg(text: string, root: SvgElement, layerId: string, opts: LayerPlanOptions, mapSize: { width: number; height: number }): LayerSvg {
-  const target = findLayer(root, layerId);
-  const others = new Set<SvgElement>();
+  const match = opts.match ?? matchLayers(root, Object.fromEntries(opts.layers.map((id) => [id, [id]])));
+  const targets = new Set(match.groups.get(layerId) ?? []);
+  // Groups of the other layers, and groups left out: hidden.
+  const others = new Set<SvgElement>(match.excluded);
   for (const id of opts.layers) {
     if (id === layerId) continue;
-    const el = findLayer(root, id);
-    if (el && el !== target) others.add(el);
+    for (const el of match.groups.get(id) ?? []) if (!targets.has(el)) others.add(el);
   }
   const isBase = layerId === opts.baseLayer;
   const edits: { start: number; end: number; tag: string }[] = [];
-  const holdsTarget = (el: SvgElement): boolean => target !== undefined && isAncestor(el, target);
+  const holdsTarget = (el: SvgElement): boolean => [...targets].some((t) => isAncestor(el, t));
   const holdsLayer = (el: SvgElement): boolean => [...others].some((o) => isAncestor(el, o));
+  const hide = (el: SvgElement) => edits.push({ start: el.start, end: el.tagEnd, tag: tagWithDisplay(el, 'none') });
 
-  const visit = (el: SvgElement) => {
+  // `insideOther`: within another layer's group that holds a target (its own content is hidden).
+  const visit = (el: SvgElement, insideOther: boolean) => {
     for (const child of el.children) {
       if (isNonRendering(child)) continue;
-      if (child === target) continue;
-      if (others.has(child)) {
-        edits.push({ start: child.start, end: child.tagEnd, tag: tagWithDisplay(child, 'none') });
-      } else if (holdsTarget(child) || holdsLayer(child)) {
-        if (holdsTarget(child) && isHidden(child)) {
-          edits.push({ start: child.start, end: child.tagEnd, tag: tagWithDisplay(child, 'inline') });
-        }
-        visit(child);
-      } else if (!isBase || !target) {
-        edits.push({ start: child.start, end: child.tagEnd, tag: tagWithDisplay(child, 'none') });
+      if (targets.has(child)) continue;
+      if (holdsTarget(child)) {
+        if (isHidden(child)) edits.push({ start: child.start, end: child.tagEnd, tag: tagWithDisplay(child, 'inline') });
+        visit(child, insideOther || others.has(child));
+      } else if (others.has(child) || insideOther) {
+        hide(child);
+      } else if (holdsLayer(child)) {
+        visit(child, false);
+      } else if (!isBase || targets.size === 0) {
+        hide(child);
       }
     }
   };
-  visit(root);
-  // Layers nested inside the target are layers of their own.
+  visit(root, false);
+  // Layers (and groups left out) nested inside a target are not part of it.
   for (const o of others) {
-    if (target && isAncestor(target, o)) edits.push({ start: o.start, end: o.tagEnd, tag: tagWithDisplay(o, 'none') });
+    if ([...targets].some((t) => t !== o && isAncestor(t, o))) hide(o);
   }
   // A layer hidden in the editor (Inkscape saves display:none) is still a layer of the map.
-  if (target && target !== root) edits.push({ start: target.start, end: target.tagEnd, tag: tagWithDisplay(target, 'inline') });
+  for (const t of targets) {
+    if (t !== root) edits.push({ start: t.start, end: t.tagEnd, tag: tagWithDisplay(t, 'inline') });
+  }
   edits.sort((a, b) => a.start - b.start);
+  // A target inside a target was edited twice: keep one edit per element.
+  const unique = edits.filter((e, i) => i === 0 || e.start !== edits[i - 1].start);
 
   let body = '';
   let at = root.tagEnd;
-  for (const e of edits) {
+  for (const e of unique) {
     body += text.slice(at, e.start) + e.tag;
     at = e.end;
   }
@@ -292,14 +389,16 @@ export function layerSvg(text: string, root: SvgElement, layerId: string, opts: 
 
   const rootAttrs = new Map(root.attrs);
   for (const a of ['width', 'height', 'viewBox', 'preserveAspectRatio', 'x', 'y']) rootAttrs.delete(a);
+  const viewBox = sourceViewBox(root, mapSize);
   return {
-    found: target !== undefined,
+    found: targets.size > 0,
     head: text.slice(0, root.start),
     rootAttrs,
     rootName: root.name,
     body,
-    viewBox: sourceViewBox(root, mapSize),
+    viewBox,
     hasText: /<([a-z]+:)?text[\s>]/i.test(text),
+    place: opts.place ?? fitInside(viewBox, { x: 0, y: 0, width: mapSize.width, height: mapSize.height }),
   };
 }
 
@@ -321,13 +420,24 @@ export interface Region {
   outHeight: number;
 }
 
-/** The layer's SVG with its root sized to the region's pixels and its viewBox on the region (source units). */
+/** Where a layer's viewBox lands on the map (map pixels). */
+export function placeOf(layer: LayerSvg, mapSize: { width: number; height: number }): MapRect {
+  return layer.place ?? fitInside(layer.viewBox, { x: 0, y: 0, width: mapSize.width, height: mapSize.height });
+}
+
+/**
+ * The layer's SVG with its root sized to the region's pixels and its viewBox on the region
+ * (source units, one scale for both axes: the drawing sits at `layer.place`, never stretched).
+ * What lies outside the drawing's box is cleared after rendering (render.ts).
+ */
 export function regionSvg(layer: LayerSvg, region: Region, mapSize: { width: number; height: number }): string {
-  const kx = layer.viewBox.width / mapSize.width;
-  const ky = layer.viewBox.height / mapSize.height;
+  const src = layer.viewBox;
+  const place = placeOf(layer, mapSize);
+  const kx = src.width / place.width;
+  const ky = src.height / place.height;
   const vb = [
-    layer.viewBox.x + region.mapX * kx,
-    layer.viewBox.y + region.mapY * ky,
+    src.x + (region.mapX - place.x) * kx,
+    src.y + (region.mapY - place.y) * ky,
     (region.outWidth / region.scale) * kx,
     (region.outHeight / region.scale) * ky,
   ];
@@ -340,4 +450,18 @@ export function regionSvg(layer: LayerSvg, region: Region, mapSize: { width: num
   // opacity, clip, mask or filter that lies far off the canvas (see normalize.ts).
   const body = layer.cull ? layer.cull({ x: vb[0], y: vb[1], width: vb[2], height: vb[3] }) : layer.body;
   return layer.head + serializeTag(layer.rootName, attrs, false) + body;
+}
+
+/**
+ * The output pixels of a region that the drawing covers (whole pixels, widened), or
+ * undefined when it covers all of them.
+ */
+export function drawingPixels(layer: LayerSvg, region: Region, mapSize: { width: number; height: number }): { left: number; top: number; right: number; bottom: number } | undefined {
+  const p = placeOf(layer, mapSize);
+  const left = Math.max(0, Math.floor((p.x - region.mapX) * region.scale + 1e-6));
+  const top = Math.max(0, Math.floor((p.y - region.mapY) * region.scale + 1e-6));
+  const right = Math.min(region.outWidth, Math.ceil((p.x + p.width - region.mapX) * region.scale - 1e-6));
+  const bottom = Math.min(region.outHeight, Math.ceil((p.y + p.height - region.mapY) * region.scale - 1e-6));
+  if (left <= 0 && top <= 0 && right >= region.outWidth && bottom >= region.outHeight) return undefined;
+  return { left, top, right: Math.max(left, right), bottom: Math.max(top, bottom) };
 }
