@@ -84,8 +84,12 @@ describe('npm run map:check', () => {
   it('exits 1 with a clear message on an unreadable or invalid drawing, or a bad map.json', async () => {
     const missing = await run(['customs', '--svg', path.join(root, 'nope.svg'), '--out', out]);
     expect(missing.code).toBe(1);
-    expect(missing.stderr).toContain('cannot read the drawing');
-    expect(missing.stderr).toContain('ENOENT');
+    expect(missing.stderr).toContain(`no drawing at ${path.join(root, 'nope.svg')}`);
+
+    const folder = await run(['customs', '--svg', root, '--out', out]);
+    expect(folder.code).toBe(1);
+    expect(folder.stderr).toContain('cannot read the drawing');
+    expect(folder.stderr).toContain('EISDIR');
 
     const broken = path.join(root, 'broken', 'map.svg');
     mkdirSync(path.dirname(broken), { recursive: true });

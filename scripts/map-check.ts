@@ -172,7 +172,11 @@ export async function check(opts: CheckOptions, log: (line: string) => void = co
   try {
     svgText = await fs.readFile(opts.svg, 'utf8');
   } catch (err) {
-    throw new CheckError(`cannot read the drawing ${opts.svg}: ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}`);
+    const code = (err as NodeJS.ErrnoException).code;
+    if (code === 'ENOENT') {
+      throw new CheckError(`no drawing at ${opts.svg}: map "${map.id}" is drawn from the generated sample map until one is put there (or give one with --svg FILE)`);
+    }
+    throw new CheckError(`cannot read the drawing ${opts.svg}: ${code ?? (err as Error).message}`);
   }
   let jsonText: string | undefined;
   if (opts.json) {
