@@ -18,6 +18,7 @@ import { sampleItems } from '../server/seed/items';
 import { sampleMarkers } from '../server/seed/markers';
 import { sampleQuests } from '../server/seed/quests';
 import { communityDrawing, findColour } from '../tests/support/community-svg';
+import { useBrowser } from './browser';
 import { decodeRgba } from './support/image';
 import { startServer, type RunningServer } from './support/server';
 import { fetchManifest, tileMosaic } from './support/tiles';
@@ -30,6 +31,7 @@ const assetsDir = path.join(root, 'assets');
 const dataDir = path.join(root, 'data');
 const markerUid = 'e2e-map-art-marker';
 let server: RunningServer;
+const browser = useBrowser();
 
 beforeAll(async () => {
   mkdirSync(path.join(assetsDir, 'maps', 'customs'), { recursive: true });
@@ -115,6 +117,47 @@ describe('a community-style drawing, as it comes', () => {
     const dot = findColour(img, drawing.floors.level2.dot, { x: x - left, y: y - top }, 32, 40);
     expect(dot).toBeDefined();
     expect(Math.hypot(left + dot!.x - x, top + dot!.y - y)).toBeLessThan(2);
+  });
+
+  test('in the browser, the marker is drawn on the spot of the art that marks its game point', async () => {
+    type Api = {
+      ready: boolean;
+      markers(): { uid: string; x: number; y: number; visible: boolean }[];
+      toScreen(x: number, y: number): { x: number; y: number } | null;
+      camera(): { zoom: number } | null;
+    };
+    const { page } = await browser.newPage();
+    await page.goto(`${server.baseUrl}/map/customs`, { waitUntil: 'domcontentloaded' });
+    await page.waitForFunction(() => (window as unknown as { __map?: Api }).__map?.ready === true, undefined, { timeout: 60_000, polling: 100 });
+    await page.getByRole('radio', { name: 'Level 2' }).check();
+    const spot = drawing.floors.level2.map;
+    // Zoomed in around the marker, so a pixel of the screen is under a map pixel.
+    for (let i = 0; i < 4; i++) {
+      const at = await page.evaluate(([x, y]) => (window as unknown as { __map: Api }).__map.toScreen(x, y), [spot.mapX, spot.mapY] as const);
+      await page.mouse.move(at!.x, at!.y);
+      await page.mouse.wheel(0, -240);
+      await page.waitForTimeout(250);
+    }
+    const marker = await page.evaluate((uid) => (window as unknown as { __map: Api }).__map.markers().find((m) => m.uid === uid), markerUid);
+    expect(marker).toMatchObject({ visible: true });
+    expect(marker!.x).toBeCloseTo(spot.mapX, 2);
+    expect(marker!.y).toBeCloseTo(spot.mapY, 2);
+    const onScreen = (await page.evaluate(([x, y]) => (window as unknown as { __map: Api }).__map.toScreen(x, y), [marker!.x, marker!.y] as const))!;
+    const zoom = (await page.evaluate(() => (window as unknown as { __map: Api }).__map.camera()))!.zoom;
+    expect(zoom).toBeGreaterThan(1);
+
+    // The marker's icon covers the dot: hide the markers (every category off), then find the dot.
+    const categories = page.getByRole('complementary', { name: 'Categories' });
+    const checked = categories.getByRole('checkbox', { checked: true });
+    for (let left = await checked.count(); left > 0; left = await checked.count()) await checked.first().uncheck();
+    await expect.poll(() => page.evaluate(() => (window as unknown as { __map: Api }).__map.markers().length)).toBe(0);
+    const findDot = async () => {
+      const image = await decodeRgba(await page.screenshot());
+      return findColour(image, drawing.floors.level2.dot, onScreen, 40 * zoom, 40);
+    };
+    await expect.poll(async () => ((await findDot())?.count ?? 0) > 20, { timeout: 10_000 }).toBe(true);
+    const dot = (await findDot())!;
+    expect(Math.hypot(dot.x - onScreen.x, dot.y - onScreen.y)).toBeLessThan(Math.max(2, zoom));
   });
 
   test('npm run map:check prints the layers and writes the previews', async () => {
