@@ -38,7 +38,8 @@ import { adminRoutes } from './routes/admin';
 import { adminUserRoutes } from './routes/admin-users';
 import { authRoutes } from './routes/auth';
 import { healthRoutes, type TileProgress } from './routes/health';
-import { markerRoutes } from './routes/markers';
+import { compactKey, markerRoutes, parseCompactKey } from './routes/markers';
+import { LANGUAGES } from '../src/domain/marker';
 import { questRoutes } from './routes/quests';
 import { userRoutes } from './routes/user';
 import { getTileStore } from './tiles/store';
@@ -98,6 +99,8 @@ export interface RaidmapContext {
   repos: Repositories;
   /** Marker lists by map id; invalidated whenever markers of a map change. */
   markerLists: JsonCache;
+  /** Compact marker lists (issue 11) by `compactKey(map, lang)`; invalidated with markerLists. */
+  compactLists: JsonCache;
   /** Quest and item caches (keys 'quests' and 'items'). */
   lists: JsonCache;
   /** Live events: every committed marker write is published on `markersChannel(map)`. */
@@ -137,12 +140,19 @@ export function buildServer(options: BuildServerOptions): FastifyInstance {
   // A rebuild after writes runs in the background; only a failure nobody waited for is logged here.
   const logRebuildError = (key: string, error: unknown) => app.log.error({ err: error, key }, 'cached list rebuild failed');
   const markerLists = new JsonCache((map) => repos.markers.listJsonByMap(map), { onError: logRebuildError });
+  const compactLists = new JsonCache((key) => {
+    const { map, lang } = parseCompactKey(key);
+    return repos.markers.compactJsonByMap(map, lang);
+  }, { onError: logRebuildError });
   const lists = new JsonCache(async (key) => {
     if (key === QUESTS_KEY) return JSON.stringify({ quests: await repos.quests.list() });
     if (key === ITEMS_KEY) return JSON.stringify({ items: await repos.items.list() });
     throw new Error(`no list named ${key}`);
   }, { onError: logRebuildError });
-  const stopListening = repos.markers.onChange((map) => markerLists.invalidate(map));
+  const stopListening = repos.markers.onChange((map) => {
+    markerLists.invalidate(map);
+    for (const lang of LANGUAGES) compactLists.invalidate(compactKey(map, lang));
+  });
   const live = options.live ?? new MemoryLiveHub((error) => app.log.error({ err: error }, 'live listener failed'));
   // Marker changes out to the live streams (and other processes); other processes' changes in to the caches.
   const stopPublishing = bridgeMarkerEvents(repos.markers, live);
@@ -150,10 +160,11 @@ export function buildServer(options: BuildServerOptions): FastifyInstance {
     stopListening();
     stopPublishing();
     markerLists.dispose();
+    compactLists.dispose();
     lists.dispose();
     if (!options.live) await live.close();
   });
-  app.decorate('raidmap', { repos, markerLists, lists, live });
+  app.decorate('raidmap', { repos, markerLists, compactLists, lists, live });
 
   const refusedAt = new Map<string, number>();
   const connections = capConnectionsPerAddress(app.server, limits.maxConnectionsPerAddress, {
@@ -195,7 +206,7 @@ export function buildServer(options: BuildServerOptions): FastifyInstance {
   registerMetrics(app, { metrics, token: options.metricsToken });
   app.register(fastifyCompress, { global: true, threshold: 1024 });
   app.register(healthRoutes, { tileProgress });
-  app.register(markerRoutes, { markerLists });
+  app.register(markerRoutes, { markerLists, compactLists, markers: repos.markers });
   app.register(cacheRoutes, { lists });
   app.register(questRoutes, { db: options.db, markers: repos.markers });
   registerAuth(app, repos, options.auth);

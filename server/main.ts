@@ -5,6 +5,8 @@
  */
 import type { AddressInfo } from 'node:net';
 import { MAPS, MAP_IDS } from '../src/domain/maps';
+import { LANGUAGES } from '../src/domain/marker';
+import { compactKey } from './routes/markers';
 import { buildServer } from './app';
 import { createDemoAccounts } from './auth/demo';
 import { ConfigError, loadConfig } from './config';
@@ -101,6 +103,11 @@ async function main(): Promise<void> {
     const counts = await repos.markers.countByMap();
     for (const map of MAP_IDS) {
       if (closing || !counts[map]) continue;
+      // The compact lists first: the map page reads them (issue 11).
+      for (const lang of LANGUAGES) {
+        const compact = await app.raidmap.compactLists.get(compactKey(map, lang));
+        await app.raidmap.compactLists.encoded(compact, 'br');
+      }
       const body = await app.raidmap.markerLists.get(map);
       await app.raidmap.markerLists.encoded(body, 'br');
     }

@@ -8,7 +8,8 @@
  * and add a `marker_history` row. Subscribers hear of a write only after its commit.
  */
 import { sql, type Insertable, type Kysely, type RawBuilder, type Selectable } from 'kysely';
-import type { Marker, MarkerImage } from '../../src/domain/marker';
+import { type CompactSource, encodeCompactList } from '../../src/domain/compact-markers';
+import type { Language, Marker, MarkerImage } from '../../src/domain/marker';
 import { isMarkerField, passThroughIssue } from '../../src/domain/marker-bounds';
 import type { Db } from './database';
 import { HISTORY_LIMIT, lastHistoryVersion, readHistory, writeHistory, type HistoryEntry } from './marker-history';
@@ -287,6 +288,38 @@ export class MarkerRepository {
     }
     const parts = rows.map((r) => r.json ?? withExtra.get(r.uid)).filter((p): p is string => p !== undefined);
     return `{"markers":[${parts.join(',')}]}`;
+  }
+
+  /**
+   * The compact list of a map in a language (issue 11, src/domain/compact-markers.ts), as JSON
+   * text: only the columns the map draws and filters are read.
+   */
+  async compactJsonByMap(map: string, lang: Language): Promise<string> {
+    const query = this.db.kysely
+      .selectFrom('markers')
+      .select(['uid', 'category', 'sub_category', 'level', 'x', 'y', 'quest_uid', 'name', 'name_l10n'])
+      .where('map', '=', map)
+      .orderBy('uid');
+    type Row = [string, string, string, number | string, number | string, number | string, string | null, string, string];
+    let rows: Row[];
+    if (this.db.sqlite) {
+      const compiled = query.compile();
+      rows = this.db.sqlite.prepare(compiled.sql).raw().all(...compiled.parameters) as Row[];
+    } else {
+      rows = (await query.execute()).map((r) => [r.uid, r.category, r.sub_category, r.level, r.x, r.y, r.quest_uid, r.name, r.name_l10n] as Row);
+    }
+    const sources: CompactSource[] = rows.map(([uid, category, subCategory, level, x, y, questUid, name, nameL10n]) => ({
+      uid,
+      category,
+      subCategory,
+      level: Number(level),
+      geometry: { x: Number(x), y: Number(y) },
+      name,
+      // Most markers have no translations: skip the parse of '{}'.
+      name_l10n: nameL10n === '{}' || !nameL10n ? {} : parseJson<Marker['name_l10n']>(nameL10n, {}),
+      questUid,
+    }));
+    return JSON.stringify(encodeCompactList(sources, map, lang));
   }
 
   async get(uid: string): Promise<Marker | undefined> {

@@ -23,6 +23,7 @@ import fc from 'fast-check';
 import type { FastifyInstance, InjectOptions, LightMyRequestResponse } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SUBCATEGORIES } from '../../src/domain/categories';
+import { decodeCompactList } from '../../src/domain/compact-markers';
 import { MAPS, MAP_IDS, type MapId } from '../../src/domain/maps';
 import { validateMarkers, type Marker } from '../../src/domain/marker';
 import { buildServer } from '../app';
@@ -556,6 +557,28 @@ describe.each(testBackends())('request fuzz on $name', (backend) => {
     });
   });
 
+  it('compact marker list and one marker (issue 11): hostile queries and headers never 5xx; errors name the parameter', async () => {
+    const langValue = fc.oneof(fc.constantFrom('en', 'ru', 'EN', 'de', '', 'ru\u0000'), hostileString.filter((s) => s.length < 5000));
+    const compact = fc.tuple(queryString(['map', 'lang'], fc.oneof(mapValue, langValue)), acceptEncoding, ifNoneMatch, fc.boolean());
+    await fuzz('compact marker list', compact, async ([qs, encoding, etag, admin]) => {
+      const headers: Record<string, string> = { 'accept-encoding': encoding };
+      if (etag !== undefined) headers['if-none-match'] = etag;
+      if (admin) headers.cookie = cookies.admin;
+      const req: InjectOptions = { method: 'GET', url: `/api/be/markers/compact?${qs}`, headers };
+      const res = await inject(req);
+      const error = checkAnswer(res, req);
+      if (res.statusCode === 400) expect(String(error?.message), describeRequest(req)).toMatch(/map|lang|query|URI|url/i);
+    });
+    const one = fc.tuple(queryString(['uid'], fc.oneof(fc.constantFrom(TARGET_UPDATE, 'fz-none', 'a\u0000b'), hostileString)), fc.boolean());
+    await fuzz('one marker', one, async ([qs, admin]) => {
+      const req: InjectOptions = { method: 'GET', url: `/api/be/markers/one?${qs}`, headers: admin ? { cookie: cookies.admin } : {} };
+      const res = await inject(req);
+      const error = checkAnswer(res, req);
+      if (res.statusCode === 400) expect(String(error?.message), describeRequest(req)).toMatch(/uid|query|URI|url/i);
+      if (res.statusCode === 200) expect(typeof (res.json() as { marker: { uid: unknown } }).marker.uid).toBe('string');
+    });
+  });
+
   it('live stream: hostile queries never 5xx (valid ones asked with HEAD, so no stream stays open)', async () => {
     const arbitrary = fc.tuple(queryString(['map'], mapValue), fc.boolean());
     await fuzz('live markers', arbitrary, async ([qs, admin]) => {
@@ -645,6 +668,9 @@ describe.each(testBackends())('request fuzz on $name', (backend) => {
       ['delete: uid', 'DELETE', '/api/be/admin/marker/a%00b', undefined, cookies.admin],
       ['history: uid', 'GET', '/api/be/admin/marker/a%00b/history', undefined, cookies.admin],
       ['list: map', 'GET', '/api/be/markers/list?map=a%00b', undefined],
+      ['compact: map', 'GET', '/api/be/markers/compact?map=a%00b', undefined],
+      ['compact: lang', 'GET', '/api/be/markers/compact?map=customs&lang=a%00b', undefined],
+      ['one: uid', 'GET', '/api/be/markers/one?uid=a%00b', undefined],
       ['tiles: map', 'GET', '/tiles/a%00b/manifest.json', undefined],
       ['session cookie', 'GET', '/api/be/user', undefined, `${SESSION_COOKIE}=a%00b`],
     ];
@@ -668,6 +694,13 @@ describe.each(testBackends())('request fuzz on $name', (backend) => {
       const { markers } = plain.json() as { markers: unknown[] };
       const { issues } = validateMarkers(markers);
       expect(issues, `${map}: stored markers the page cannot load`).toEqual([]);
+      for (const lang of ['en', 'ru']) {
+        const compact = await inject({ method: 'GET', url: `/api/be/markers/compact?map=${map}&lang=${lang}` });
+        expect(compact.statusCode, `${map} compact: ${compact.body.slice(0, 200)}`).toBe(200);
+        const decoded = decodeCompactList(compact.json());
+        expect(decoded.issues, `${map}: compact rows the page cannot load`).toEqual([]);
+        expect(decoded.markers.length).toBe(markers.length);
+      }
     }
     expect((await repos.markers.get('fz-list-1'))?.uid).toBe('fz-list-1');
     const admin = await inject({ method: 'GET', url: '/api/be/user', headers: { cookie: cookies.admin } });

@@ -1,0 +1,214 @@
+/**
+ * The compact marker list (issue 11): what the map draws and filters, and no more, as columns.
+ *
+ * `GET /api/be/markers/compact?map=&lang=` answers one JSON object:
+ *
+ *   { "format": "raidmap.markers.compact", "version": 1, "map": "customs", "lang": "en", "count": 3,
+ *     "kinds":  [["Loot", "Safe"], ["Extractions", "PMC Extraction"]],   category / subCategory pairs
+ *     "quests": ["q1"],                                                   quest uids
+ *     "uid":    ["a", "b", "c"],
+ *     "x":      [10, 20.5, 30],  "y": [1, 2, 3],                          map pixels (as stored)
+ *     "level":  [1, 1, -1],
+ *     "kind":   [0, 0, 1],                                                index into kinds
+ *     "quest":  [0, -1, -1],                                              index into quests, -1: none
+ *     "label":  ["Safe 1", "", "Gate"] }                                  name in `lang`; "": the subCategory
+ *
+ * Rows are in uid order, like the full list. One JSON.parse of number and string arrays (no
+ * per-marker objects, no per-marker schema) is several times faster than the full list's, and
+ * about a tenth of its size; descriptions, images, items and translations come with the full
+ * marker (`GET /api/be/markers/one?uid=`) when its popup opens. Measured in docs/PERFORMANCE.md.
+ */
+import { type Language, type Marker, MARKER_BOUNDS, localized } from './marker';
+import { isKnownCategory } from './categories';
+
+export const COMPACT_FORMAT = 'raidmap.markers.compact';
+export const COMPACT_VERSION = 1;
+
+export interface CompactMarkerList {
+  format: typeof COMPACT_FORMAT;
+  version: typeof COMPACT_VERSION;
+  map: string;
+  lang: Language;
+  count: number;
+  kinds: [string, string][];
+  quests: string[];
+  uid: string[];
+  x: number[];
+  y: number[];
+  level: number[];
+  kind: number[];
+  quest: number[];
+  label: string[];
+}
+
+/** The fields of a marker the compact list carries (a full Marker has them all). */
+export type CompactSource = Pick<Marker, 'uid' | 'category' | 'subCategory' | 'level' | 'geometry' | 'name' | 'name_l10n'> & {
+  questUid?: string | null;
+};
+
+/** The label of a marker in a language as the compact list sends it: '' when it is the subCategory. */
+function compactLabel(m: CompactSource, lang: Language): string {
+  const label = localized({ name: m.name, desc: '', name_l10n: m.name_l10n ?? {}, desc_l10n: {} }, 'name', lang);
+  return label === m.subCategory ? '' : label;
+}
+
+/** Builds the compact list of markers (in the order given). */
+export function encodeCompactList(markers: readonly CompactSource[], map: string, lang: Language): CompactMarkerList {
+  const kinds: [string, string][] = [];
+  const kindIndex = new Map<string, number>();
+  const quests: string[] = [];
+  const questIndex = new Map<string, number>();
+  const n = markers.length;
+  const out: CompactMarkerList = {
+    format: COMPACT_FORMAT,
+    version: COMPACT_VERSION,
+    map,
+    lang,
+    count: n,
+    kinds,
+    quests,
+    uid: new Array<string>(n),
+    x: new Array<number>(n),
+    y: new Array<number>(n),
+    level: new Array<number>(n),
+    kind: new Array<number>(n),
+    quest: new Array<number>(n),
+    label: new Array<string>(n),
+  };
+  markers.forEach((m, i) => {
+    const kindKey = `${m.category}\u0000${m.subCategory}`;
+    let k = kindIndex.get(kindKey);
+    if (k === undefined) {
+      k = kinds.length;
+      kinds.push([m.category, m.subCategory]);
+      kindIndex.set(kindKey, k);
+    }
+    let q = -1;
+    if (m.questUid) {
+      q = questIndex.get(m.questUid) ?? -1;
+      if (q < 0) {
+        q = quests.length;
+        quests.push(m.questUid);
+        questIndex.set(m.questUid, q);
+      }
+    }
+    out.uid[i] = m.uid;
+    out.x[i] = m.geometry.x;
+    out.y[i] = m.geometry.y;
+    out.level[i] = m.level;
+    out.kind[i] = k;
+    out.quest[i] = q;
+    out.label[i] = compactLabel(m, lang);
+  });
+  return out;
+}
+
+/** One marker as the compact list describes it: what filtering, counting and drawing need. */
+export interface CompactMarker {
+  uid: string;
+  category: string;
+  subCategory: string;
+  level: number;
+  questUid: string | null;
+  x: number;
+  y: number;
+  /** The label in the list's language (the subCategory when the marker has no name). */
+  label: string;
+}
+
+export interface CompactIssue {
+  index: number;
+  uid?: string;
+  message: string;
+}
+
+export interface DecodedCompactList {
+  map: string;
+  lang: Language;
+  markers: CompactMarker[];
+  issues: CompactIssue[];
+}
+
+export class CompactListError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'CompactListError';
+  }
+}
+
+/** True when a parsed body looks like a compact list (its `format` field), whatever its shape. */
+export function isCompactBody(body: unknown): body is { format: typeof COMPACT_FORMAT } {
+  return !!body && typeof body === 'object' && (body as { format?: unknown }).format === COMPACT_FORMAT;
+}
+
+const COLUMNS = ['uid', 'x', 'y', 'level', 'kind', 'quest', 'label'] as const;
+
+/**
+ * Checks a parsed compact list and turns it into one record per marker. A list whose shape is
+ * wrong (a missing column, lengths that differ, another version) throws CompactListError; a row
+ * with a bad value (a non-finite position, an unknown kind) is dropped and reported, never fatal.
+ */
+export function decodeCompactList(body: unknown): DecodedCompactList {
+  if (!isCompactBody(body)) throw new CompactListError('not a compact marker list (no "format" field)');
+  const b = body as unknown as Record<string, unknown>;
+  if (b.version !== COMPACT_VERSION) throw new CompactListError(`compact marker list version ${String(b.version)} is not supported (want ${COMPACT_VERSION})`);
+  const count = b.count;
+  if (typeof count !== 'number' || !Number.isInteger(count) || count < 0) throw new CompactListError('compact marker list: "count" must be a whole number');
+  for (const column of COLUMNS) {
+    const value = b[column];
+    if (!Array.isArray(value) || value.length !== count) throw new CompactListError(`compact marker list: "${column}" must be a list of ${count} values`);
+  }
+  if (!Array.isArray(b.kinds) || !b.kinds.every((k) => Array.isArray(k) && k.length === 2 && typeof k[0] === 'string' && typeof k[1] === 'string')) {
+    throw new CompactListError('compact marker list: "kinds" must be a list of [category, subCategory] pairs');
+  }
+  if (!Array.isArray(b.quests) || !b.quests.every((q) => typeof q === 'string' && q.length > 0)) {
+    throw new CompactListError('compact marker list: "quests" must be a list of quest uids');
+  }
+  const kinds = b.kinds as [string, string][];
+  const knownKind = kinds.map(([c, s]) => isKnownCategory(c, s));
+  const quests = b.quests as string[];
+  const lang: Language = b.lang === 'ru' ? 'ru' : 'en';
+  const map = typeof b.map === 'string' ? b.map : '';
+  const uid = b.uid as unknown[];
+  const xs = b.x as unknown[];
+  const ys = b.y as unknown[];
+  const levels = b.level as unknown[];
+  const kind = b.kind as unknown[];
+  const quest = b.quest as unknown[];
+  const label = b.label as unknown[];
+  const { min: minLevel, max: maxLevel } = MARKER_BOUNDS.level;
+  const markers: CompactMarker[] = [];
+  const issues: CompactIssue[] = [];
+  for (let i = 0; i < count; i += 1) {
+    const u = uid[i];
+    const x = xs[i];
+    const y = ys[i];
+    const level = levels[i];
+    const k = kind[i];
+    const q = quest[i];
+    const l = label[i];
+    let problem: string | null = null;
+    if (typeof u !== 'string' || u.length === 0 || u.length > MARKER_BOUNDS.uid) problem = 'uid: must be a non-empty string';
+    else if (typeof x !== 'number' || !Number.isFinite(x) || typeof y !== 'number' || !Number.isFinite(y)) problem = 'geometry: x and y must be finite numbers';
+    else if (typeof level !== 'number' || !Number.isInteger(level) || level < minLevel || level > maxLevel) problem = `level: must be a whole number from ${minLevel} to ${maxLevel}`;
+    else if (typeof k !== 'number' || !Number.isInteger(k) || k < 0 || k >= kinds.length || !knownKind[k]) problem = 'subCategory: unknown category / subCategory pair';
+    else if (typeof q !== 'number' || !Number.isInteger(q) || q < -1 || q >= quests.length) problem = 'questUid: not in the quest table';
+    else if (typeof l !== 'string') problem = 'label: must be a string';
+    if (problem) {
+      issues.push({ index: i, ...(typeof u === 'string' ? { uid: u } : {}), message: problem });
+      continue;
+    }
+    const [category, subCategory] = kinds[k as number];
+    markers.push({
+      uid: u as string,
+      category,
+      subCategory,
+      level: level as number,
+      questUid: (q as number) >= 0 ? quests[q as number] : null,
+      x: x as number,
+      y: y as number,
+      label: (l as string) || subCategory,
+    });
+  }
+  return { map, lang, markers, issues };
+}
