@@ -125,7 +125,7 @@ describe('marker sprites are drawn', () => {
 
     // The same view, served an empty marker list.
     const without = await browser.newPage();
-    await without.page.route('**/api/be/markers/list**', (route) =>
+    await without.page.route(/\/api\/be\/markers\/(list|compact)\?/, (route) =>
       route.fulfill({ status: 200, contentType: 'application/json', body: JSON.stringify({ markers: [] }) }),
     );
     const tilesB = recordTiles(without.page);

@@ -69,6 +69,28 @@ describe('marker popup', () => {
     expect(await dialog.textContent()).toContain(marker.desc_l10n?.en || marker.desc);
   });
 
+  test('issue 11: the page reads the compact list, and a popup reads its full marker once', async () => {
+    const { page } = await browser.newPage();
+    const asked: string[] = [];
+    page.on('request', (request) => {
+      const path = new URL(request.url()).pathname;
+      if (path.startsWith('/api/be/markers/')) asked.push(`${path}${path.endsWith('/one') ? `?uid=${new URL(request.url()).searchParams.get('uid')}` : ''}`);
+    });
+    await openMap(page, MAP);
+    expect(asked).toEqual(['/api/be/markers/compact']);
+    const target = await clickableMarker(page, (m) => m.desc.length > 0);
+    const marker = byUid.get(target.uid)!;
+    for (let i = 0; i < 2; i += 1) {
+      await page.mouse.click(target.sx, target.sy);
+      const dialog = page.getByRole('dialog', { name: englishName(marker) });
+      await dialog.waitFor();
+      expect(await dialog.textContent()).toContain(marker.desc_l10n?.en || marker.desc);
+      await page.keyboard.press('Escape');
+      await expect.poll(() => popupUid(page)).toBeNull();
+    }
+    expect(asked).toEqual(['/api/be/markers/compact', `/api/be/markers/one?uid=${target.uid}`]);
+  });
+
   test('images page with a counter; another marker starts again at its first image', async () => {
     const first = [...byUid.values()].find(
       (m) => m.imgs.length >= 2 && !m.questUid && m.geometry.x > 1150 && m.geometry.x < 3250 && m.geometry.y > 750 && m.geometry.y < 2450,

@@ -18,7 +18,7 @@ describe('tiles at a deep zoom (customs)', () => {
   test('deep tiles are requested and drawn, and the view is sharp', async () => {
     const { page } = await browser.newPage();
     // No markers: their crisp icons would make any picture look sharp.
-    await page.route('**/api/be/markers/list**', (route) =>
+    await page.route(/\/api\/be\/markers\/(list|compact)\?/, (route) =>
       route.fulfill({ status: 200, contentType: 'application/json', body: JSON.stringify({ markers: [] }) }),
     );
     const tiles = recordTiles(page);

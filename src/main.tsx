@@ -1,9 +1,13 @@
 import './domain/no-eval';
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
-import './i18n';
+import { currentLanguage } from './i18n';
 import { App, createAppRouter } from './ui/App';
+import { startEarlyMapLoad } from './ui/map/earlyLoad';
 import './ui/styles.css';
+
+// A map's address: its engine chunk, tile manifest and markers are asked for now, not after the first render.
+startEarlyMapLoad(window.location.pathname, currentLanguage());
 
 const root = document.getElementById('root');
 if (!root) throw new Error('index.html has no #root element');

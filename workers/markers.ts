@@ -9,8 +9,26 @@
  * `remove` empties a slot (it never passes a filter again; the other indices stay).
  */
 import { SUBCATEGORIES } from '../src/domain/categories';
+import { type CompactMarker, CompactListError, decodeCompactList, isCompactBody } from '../src/domain/compact-markers';
 import { type Language, type Marker, type MarkerIssue, localized, markerSchema, validateMarkers } from '../src/domain/marker';
 import type { MarkerColumns, MarkerRow } from '../src/domain/marker-columns';
+
+/**
+ * What a slot holds: a full marker (from a full list, an edit or a live change) or the compact
+ * list's record of it (issue 11: the fields filtering, counting and drawing need).
+ */
+export type SlotMarker = Marker | CompactMarker;
+
+/** The fields a filter reads: a full marker or a compact one. */
+export type FilterFacts = Pick<Marker, 'category' | 'subCategory' | 'level'> & { questUid?: string | null };
+
+/** True when a slot holds the full marker (not only its compact record). */
+export function isFullMarker(m: SlotMarker): m is Marker {
+  return (m as Marker).geometry !== undefined;
+}
+
+/** How many full markers fetched for popups (compact lists) the store keeps, least recently read dropped first. */
+export const FETCHED_CACHE_SIZE = 256;
 
 export interface MarkerFilterQuery {
   hiddenCategories: string[];
@@ -46,6 +64,11 @@ export interface MarkerLoadResult {
   columns: MarkerColumns;
   /** Markers per subcategory id. */
   counts: Record<string, number>;
+  /**
+   * 'full': the list had whole markers (`{ markers }`); 'compact': the compact list, whose full
+   * markers are fetched one at a time (`lookup` answers 'fetch', `remember` keeps them).
+   */
+  format: 'full' | 'compact';
 }
 
 export interface MarkerUpsertResult {
@@ -80,8 +103,8 @@ const SAMPLE_ISSUES = 5;
 const iconIndex = new Map(SUBCATEGORIES.map((s, i) => [s.id, i]));
 const ALWAYS_LABEL_CATEGORY = 'Extractions';
 
-/** Decodes a UTF-8 JSON body `{ markers: [...] }` (or a bare list). Throws MarkerListError on bad input. */
-export function decodeMarkerList(buffer: ArrayBuffer): unknown {
+/** Parses a UTF-8 JSON body. Throws MarkerListError on bad input. */
+export function parseMarkerBody(buffer: ArrayBuffer): unknown {
   if (!(buffer instanceof ArrayBuffer)) throw new MarkerListError('marker list is not an ArrayBuffer');
   let text: string;
   try {
@@ -95,6 +118,15 @@ export function decodeMarkerList(buffer: ArrayBuffer): unknown {
   } catch (error) {
     throw new MarkerListError(`marker list is not valid JSON (${(error as Error).message})`);
   }
+  return body;
+}
+
+/** Decodes a UTF-8 JSON body `{ markers: [...] }` (or a bare list). Throws MarkerListError on bad input. */
+export function decodeMarkerList(buffer: ArrayBuffer): unknown {
+  return markersOf(parseMarkerBody(buffer));
+}
+
+function markersOf(body: unknown): unknown {
   if (Array.isArray(body)) return body;
   if (body && typeof body === 'object' && 'markers' in body) return (body as { markers: unknown }).markers;
   throw new MarkerListError('marker list has no "markers" field');
@@ -104,15 +136,16 @@ export function markerLabel(marker: Marker, lang: Language): string {
   return localized(marker, 'name', lang) || marker.subCategory;
 }
 
-/** One marker's columns. */
-export function markerRow(m: Marker, lang: Language): MarkerRow {
+/** One marker's columns (a compact record's label is in its list's language). */
+export function markerRow(m: SlotMarker, lang: Language): MarkerRow {
+  const full = isFullMarker(m);
   return {
     uid: m.uid,
-    x: m.geometry.x,
-    y: m.geometry.y,
+    x: full ? m.geometry.x : m.x,
+    y: full ? m.geometry.y : m.y,
     level: m.level,
     icon: iconIndex.get(m.subCategory) ?? 0,
-    label: markerLabel(m, lang),
+    label: full ? markerLabel(m, lang) : m.label,
     alwaysLabel: m.category === ALWAYS_LABEL_CATEGORY ? 1 : 0,
   };
 }
@@ -121,7 +154,7 @@ export function markerRow(m: Marker, lang: Language): MarkerRow {
  * Columns of a marker list; an empty slot (null, a removed marker) gets an empty row: no uid,
  * no label, at (0, 0). It never passes a filter, so the engine never draws it.
  */
-export function buildColumns(markers: readonly (Marker | null)[], lang: Language): MarkerColumns {
+export function buildColumns(markers: readonly (SlotMarker | null)[], lang: Language): MarkerColumns {
   const n = markers.length;
   const columns: MarkerColumns = {
     uids: new Array<string>(n),
@@ -151,7 +184,7 @@ export function buildColumns(markers: readonly (Marker | null)[], lang: Language
 }
 
 /** A filter query as a predicate on one marker. */
-export function markerPredicate(query: MarkerFilterQuery): (m: Marker) => boolean {
+export function markerPredicate(query: MarkerFilterQuery): (m: FilterFacts) => boolean {
   const hiddenCategories = new Set(query.hiddenCategories);
   const hiddenSubCategories = new Set(query.hiddenSubCategories);
   const levels = query.levels ? new Set(query.levels) : null;
@@ -171,7 +204,7 @@ export function markerPredicate(query: MarkerFilterQuery): (m: Marker) => boolea
 }
 
 /** Indices (into `markers`) of the markers that pass the query, ascending; empty slots never pass. */
-export function filterIndices(markers: readonly (Marker | null)[], query: MarkerFilterQuery | ((m: Marker) => boolean)): Uint32Array {
+export function filterIndices(markers: readonly (FilterFacts | null)[], query: MarkerFilterQuery | ((m: FilterFacts) => boolean)): Uint32Array {
   const passes = typeof query === 'function' ? query : markerPredicate(query);
   const out = new Uint32Array(markers.length);
   let n = 0;
@@ -181,7 +214,7 @@ export function filterIndices(markers: readonly (Marker | null)[], query: Marker
   return out.slice(0, n);
 }
 
-export function countBySubCategory(markers: readonly (Marker | null)[]): Record<string, number> {
+export function countBySubCategory(markers: readonly (FilterFacts | null)[]): Record<string, number> {
   const counts: Record<string, number> = {};
   for (const m of markers) if (m) counts[m.subCategory] = (counts[m.subCategory] ?? 0) + 1;
   return counts;
@@ -205,11 +238,30 @@ function isFilterQuery(query: unknown): query is MarkerFilterQuery {
 
 /** One map's marker list, kept between calls. */
 export interface MarkerStore {
+  /** Loads a full list (`{ markers }`) or a compact one (issue 11); the format is read from the body. */
   load(buffer: ArrayBuffer, mapId: string, lang: Language): MarkerLoadResult;
   filter(query: MarkerFilterQuery): Uint32Array;
+  /** The full marker when the store has it (a full list, an edit, a live change, a fetched one); else null. */
   get(uid: string): Marker | null;
-  /** Labels per slot in a language ('' for an empty slot). */
-  relabel(lang: Language): string[];
+  /**
+   * The full marker when the store has it; 'fetch' when the marker is on the map but only its
+   * compact record is here (read it from the server and hand it to `remember`); null when no
+   * marker has that uid.
+   */
+  lookup(uid: string): Marker | 'fetch' | null;
+  /**
+   * Keeps a full marker read from the server for a compact list's slot (a popup, an edit
+   * snapshot), validated; the least recently read are dropped past FETCHED_CACHE_SIZE. Answers
+   * the marker to use: the store's own copy when it has a newer one (an edit or a live change
+   * came first), null when the marker is no longer on the map or is not valid.
+   */
+  remember(raw: unknown): Marker | null;
+  /**
+   * Labels per slot in a language ('' for an empty slot). A compact list's records take their
+   * label from `compact`, the compact list in that language, when given (a record missing from
+   * it keeps its label); full markers are labelled from their translations.
+   */
+  relabel(lang: Language, compact?: ArrayBuffer): string[];
   /**
    * Validates one marker (as the list's markers are) and puts it in: a known uid keeps its
    * slot, a removed uid gets its old slot back, a new one is appended. Throws MarkerListError
@@ -221,16 +273,18 @@ export interface MarkerStore {
 }
 
 export function createMarkerStore(): MarkerStore {
-  /** Marker per slot; null for an emptied slot. */
-  let markers: (Marker | null)[] = [];
+  /** Marker per slot (full or compact); null for an emptied slot. */
+  let markers: (SlotMarker | null)[] = [];
   /** Slot per uid, for the markers present. */
   let slotOf = new Map<string, number>();
   /** Slot of each removed uid: putting it back refills that slot. */
   let emptied = new Map<string, number>();
+  /** Full markers fetched for compact slots, least recently read first. */
+  let fetched = new Map<string, Marker>();
   let counts: Record<string, number> = {};
   let mapId: string | null = null;
   /** The last filter query, as a predicate (null: none yet, everything passes). */
-  let lastPredicate: ((m: Marker) => boolean) | null = null;
+  let lastPredicate: ((m: FilterFacts) => boolean) | null = null;
 
   const count = (subCategory: string, delta: number) => {
     const next = (counts[subCategory] ?? 0) + delta;
@@ -238,23 +292,58 @@ export function createMarkerStore(): MarkerStore {
     else delete counts[subCategory];
   };
 
+  const lookup = (uid: string): Marker | 'fetch' | null => {
+    const slot = slotOf.get(uid);
+    if (slot === undefined) return null;
+    const m = markers[slot];
+    if (!m) return null;
+    if (isFullMarker(m)) return m;
+    const known = fetched.get(uid);
+    if (!known) return 'fetch';
+    fetched.delete(uid);
+    fetched.set(uid, known);
+    return known;
+  };
+
+  const loadFull = (body: unknown, map: string) => {
+    const { markers: valid, issues } = validateMarkers(markersOf(body));
+    const kept = valid.filter((m) => m.map === map);
+    return { kept: kept as SlotMarker[], issues, otherMap: valid.length - kept.length };
+  };
+
+  const loadCompact = (body: unknown, map: string) => {
+    let decoded;
+    try {
+      decoded = decodeCompactList(body);
+    } catch (error) {
+      if (error instanceof CompactListError) throw new MarkerListError(error.message);
+      throw error;
+    }
+    // A compact list is one map's: another map's list keeps nothing.
+    if (decoded.map !== map) return { kept: [] as SlotMarker[], issues: decoded.issues, otherMap: decoded.markers.length };
+    return { kept: decoded.markers as SlotMarker[], issues: decoded.issues, otherMap: 0 };
+  };
+
   return {
     load(buffer, map, lang) {
-      const { markers: valid, issues } = validateMarkers(decodeMarkerList(buffer));
-      const kept = valid.filter((m) => m.map === map);
+      const body = parseMarkerBody(buffer);
+      const compact = isCompactBody(body);
+      const { kept, issues, otherMap } = compact ? loadCompact(body, map) : loadFull(body, map);
       markers = kept;
       mapId = map;
       // A uid listed twice keeps its last marker's slot for edits (the list keeps both).
       slotOf = new Map(kept.map((m, i) => [m.uid, i]));
       emptied = new Map();
+      fetched = new Map();
       counts = countBySubCategory(markers);
       return {
         count: markers.length,
         issues: issues.length,
         sampleIssues: issues.slice(0, SAMPLE_ISSUES),
-        otherMap: valid.length - markers.length,
+        otherMap,
         columns: buildColumns(markers, lang),
         counts: { ...counts },
+        format: compact ? 'compact' : 'full',
       };
     },
     filter(query) {
@@ -263,11 +352,48 @@ export function createMarkerStore(): MarkerStore {
       return filterIndices(markers, lastPredicate);
     },
     get(uid) {
-      const slot = slotOf.get(uid);
-      return slot === undefined ? null : markers[slot];
+      const found = lookup(uid);
+      return found === 'fetch' ? null : found;
     },
-    relabel(lang) {
-      return markers.map((m) => (m ? markerLabel(m, lang) : ''));
+    lookup,
+    remember(raw) {
+      const parsed = markerSchema.safeParse(raw);
+      if (!parsed.success) return null;
+      const marker = parsed.data;
+      const slot = slotOf.get(marker.uid);
+      if (slot === undefined || marker.map !== mapId) return null;
+      const m = markers[slot];
+      if (!m) return null;
+      if (isFullMarker(m)) return m;
+      fetched.delete(marker.uid);
+      fetched.set(marker.uid, marker);
+      while (fetched.size > FETCHED_CACHE_SIZE) fetched.delete(fetched.keys().next().value!);
+      return marker;
+    },
+    relabel(lang, compact) {
+      let fromList: Map<string, string> | null = null;
+      if (compact) {
+        const body = parseMarkerBody(compact);
+        if (isCompactBody(body)) {
+          try {
+            fromList = new Map(decodeCompactList(body).markers.map((m) => [m.uid, m.label]));
+          } catch (error) {
+            if (error instanceof CompactListError) throw new MarkerListError(error.message);
+            throw error;
+          }
+        }
+      }
+      return markers.map((m) => {
+        if (!m) return '';
+        if (isFullMarker(m)) return markerLabel(m, lang);
+        const label = fromList?.get(m.uid);
+        if (label !== undefined) m.label = label;
+        else {
+          const known = fetched.get(m.uid);
+          if (known) m.label = markerLabel(known, lang);
+        }
+        return m.label;
+      });
     },
     upsert(raw, lang) {
       if (mapId === null) throw new MarkerListError('no marker list is loaded: load one before editing a marker');
@@ -287,6 +413,7 @@ export function createMarkerStore(): MarkerStore {
         slotOf.set(marker.uid, index);
       }
       markers[index] = marker;
+      fetched.delete(marker.uid);
       count(marker.subCategory, 1);
       return { index, row: markerRow(marker, lang), counts: { ...counts }, passes: lastPredicate ? lastPredicate(marker) : true };
     },
@@ -297,6 +424,7 @@ export function createMarkerStore(): MarkerStore {
       markers[index] = null;
       slotOf.delete(uid);
       emptied.set(uid, index);
+      fetched.delete(uid);
       return { index, counts: { ...counts } };
     },
   };

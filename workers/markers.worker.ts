@@ -17,7 +17,11 @@ const api = {
     return Comlink.transfer(indices, [indices.buffer as ArrayBuffer]);
   },
   get: (uid: string) => store.get(uid),
-  relabel: (lang: Language) => store.relabel(lang),
+  /** The full marker, 'fetch' (only its compact record is here), or null (no such marker). */
+  lookup: (uid: string) => store.lookup(uid),
+  /** Keeps a full marker read from the server; answers the copy to use (or null). */
+  remember: (raw: unknown) => store.remember(raw),
+  relabel: (lang: Language, compact?: ArrayBuffer) => store.relabel(lang, compact),
   /** One marker in (validated): its slot, its row for the engine, the counts after. */
   upsert: (raw: unknown, lang: Language) => store.upsert(raw, lang),
   /** Empties a marker's slot; null for an unknown uid. */

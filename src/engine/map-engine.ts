@@ -113,6 +113,8 @@ export class MapEngine implements MapEngineApi {
   private tilesDirty = true;
   private lastTileState = { settled: false, drawn: 0, missing: 0, waiting: 0, recheckInMs: 0 };
   private ready_ = false;
+  /** performance.now() of the first frame that drew a map tile (issue 11); null before. */
+  private firstTileAt_: number | null = null;
   private recheckTimer: ReturnType<typeof setTimeout> | null = null;
   private disposed = false;
   private readonly unsubscribers: (() => void)[] = [];
@@ -170,6 +172,10 @@ export class MapEngine implements MapEngineApi {
     this.resizeObserver?.observe(container);
     this.resize();
     this.loop.invalidate();
+  }
+
+  get firstTileAt(): number | null {
+    return this.firstTileAt_;
   }
 
   get ready(): boolean {
@@ -479,6 +485,7 @@ export class MapEngine implements MapEngineApi {
     this.app.renderer.render(this.app.stage);
     const t2 = performance.now();
     this.stats_.record(t1 - t0, t2 - t1);
+    if (this.firstTileAt_ === null && tileState.drawn > 0) this.firstTileAt_ = t2;
     if (cameraChanged) this.events.emit('camerachange', view);
     if (!this.ready_ && this.markersSet && tileState.settled) {
       this.ready_ = true;

@@ -86,6 +86,11 @@ export type { LabelMode };
 export interface MapEngineApi {
   readonly renderer: 'webgl' | 'webgpu' | 'canvas';
   readonly ready: boolean;
+  /**
+   * performance.now() (ms since the page's navigation start) of the first frame that drew a map
+   * tile; null before. Optional so test fakes need not have it.
+   */
+  readonly firstTileAt?: number | null;
   setMarkers(columns: MarkerColumns): void;
   /** Indices (into the columns) of markers that pass the filters; others are not drawn. */
   setFilter(indices: Uint32Array): void;

@@ -17,7 +17,7 @@ import { loadEngineModule } from './engineModule';
 import type { MarkerSource } from './markerSource';
 import { type EngineWiring, wireEngine } from './wireEngine';
 import { wireEditor } from './wireEditor';
-import { fetchMarkerList } from '../../api/markers';
+import { fetchCompactMarkers } from '../../api/markers';
 import { currentLanguage } from '../../i18n';
 import { markersLoaded } from '../../state/markers';
 
@@ -61,8 +61,9 @@ export function MapCanvas({ map, manifest, source, markers, handle, onError, ove
 
     // After a break in the live feed, changes may have been missed: read the whole list again.
     const resync = async () => {
-      const buffer = await fetchMarkerList(map.id);
-      const result = await source.load(buffer, map.id, currentLanguage());
+      const lang = currentLanguage();
+      const buffer = await fetchCompactMarkers(map.id, lang);
+      const result = await source.load(buffer, map.id, lang);
       if (cancelled) return;
       markersLoaded(result);
       wiring?.setMarkers(result);

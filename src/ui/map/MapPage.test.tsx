@@ -54,7 +54,7 @@ describe('map page', () => {
   it('shows a clear error when the server is down, and retries', async () => {
     server.use(
       http.get(`${BASE}/tiles/factory/manifest.json`, () => HttpResponse.error()),
-      http.get(`${BASE}/api/be/markers/list`, () => HttpResponse.error()),
+      http.get(`${BASE}/api/be/markers/compact`, () => HttpResponse.error()),
     );
     renderMap();
     const alert = await screen.findByRole('alert');
@@ -70,14 +70,14 @@ describe('map page', () => {
   });
 
   it("shows the server's message when the API answers with an error", async () => {
-    server.use(http.get(`${BASE}/api/be/markers/list`, () => HttpResponse.json({ error: 'internal', message: 'Database is locked' }, { status: 500 })));
+    server.use(http.get(`${BASE}/api/be/markers/compact`, () => HttpResponse.json({ error: 'internal', message: 'Database is locked' }, { status: 500 })));
     renderMap();
     expect(await screen.findByRole('alert')).toHaveTextContent('The server answered: Database is locked');
     expect(mapView.ready).toBe(false);
   });
 
   it('shows an error when the marker list is not JSON', async () => {
-    server.use(http.get(`${BASE}/api/be/markers/list`, () => new HttpResponse('<html>proxy error</html>', { headers: { 'content-type': 'text/html' } })));
+    server.use(http.get(`${BASE}/api/be/markers/compact`, () => new HttpResponse('<html>proxy error</html>', { headers: { 'content-type': 'text/html' } })));
     renderMap();
     expect(await screen.findByRole('alert')).toHaveTextContent(/marker list could not be read: .*not valid JSON/);
   });

@@ -44,6 +44,8 @@ export interface MapAutomation {
   readonly renderer: MapEngineApi['renderer'] | null;
   /** Per-frame timings of the engine's own work. */
   stats(): FrameStats | null;
+  /** ms from navigation start to the first frame that drew a map tile; null before (or before the engine starts). */
+  firstTileAt(): number | null;
   /** The where-am-I position {x, y, z, look} in the spec's convention (docs/AUTOMATION.md), or null. */
   player(): PlayerPosition | null;
   /**
@@ -170,6 +172,9 @@ export function createMapAutomation(mapId: MapId, handle: EngineHandle): MapAuto
     },
     get renderer() {
       return handle.engine?.renderer ?? null;
+    },
+    firstTileAt() {
+      return handle.engine?.firstTileAt ?? null;
     },
     stats() {
       return handle.engine?.stats() ?? null;

@@ -1,5 +1,7 @@
 import * as Comlink from 'comlink';
 import { describe, expect, it } from 'vitest';
+import { encodeCompactList } from '../../domain/compact-markers';
+import { markerSchema } from '../../domain/marker';
 import { createMarkerStore } from '../../../workers/markers';
 import { createMarkerSource, isWorkerClosed, MarkerWorkerError, type WorkerLike } from './markerSource';
 
@@ -12,7 +14,9 @@ function channelWorker(): WorkerLike & { port: MessagePort; terminated: boolean;
       load: (buffer: ArrayBuffer, mapId: string, lang: 'en' | 'ru') => store.load(buffer, mapId, lang),
       filter: (q: Parameters<typeof store.filter>[0]) => store.filter(q),
       get: (uid: string) => store.get(uid),
-      relabel: (lang: 'en' | 'ru') => store.relabel(lang),
+      lookup: (uid: string) => store.lookup(uid),
+      remember: (raw: unknown) => store.remember(raw),
+      relabel: (lang: 'en' | 'ru', compact?: ArrayBuffer) => store.relabel(lang, compact),
       upsert: (raw: unknown, lang: 'en' | 'ru') => store.upsert(raw, lang),
       remove: (uid: string) => store.remove(uid),
     },
@@ -91,5 +95,33 @@ describe('marker source', () => {
     const error = await source.relabel('en').catch((e: unknown) => e);
     expect(error).toBeInstanceOf(MarkerWorkerError);
     expect(isWorkerClosed(error)).toBe(true);
+  });
+
+  it('reads a full marker from the server once behind a compact list, and relabels from the server', async () => {
+    const full = markerSchema.parse({ ...safe, name: 'Safe one', name_l10n: { ru: 'Сейф' }, desc: 'Behind the desk' });
+    const compact = (lang: 'en' | 'ru') => new TextEncoder().encode(JSON.stringify(encodeCompactList([full], 'lab', lang))).buffer as ArrayBuffer;
+    const asked: string[] = [];
+    const source = createMarkerSource(() => channelWorker(), {
+      marker: async (uid) => {
+        asked.push(`one ${uid}`);
+        await new Promise((r) => setTimeout(r, 5));
+        return uid === 's1' ? full : null;
+      },
+      compact: async (mapId, lang) => {
+        asked.push(`compact ${mapId} ${lang}`);
+        return compact(lang);
+      },
+    });
+    const result = await source.load(compact('en'), 'lab', 'en');
+    expect(result.format).toBe('compact');
+    const [a, b] = await Promise.all([source.get('s1'), source.get('s1')]);
+    expect(a).toEqual(full);
+    expect(b).toEqual(full);
+    expect(await source.get('s1')).toEqual(full);
+    expect(await source.get('unknown')).toBeNull();
+    expect(asked).toEqual(['one s1']); // one request for two readers, then the worker's copy
+    expect(await source.relabel('ru')).toEqual(['Сейф']);
+    expect(asked).toEqual(['one s1', 'compact lab ru']);
+    source.dispose();
   });
 });

@@ -5,6 +5,7 @@
  * error instead of waiting forever.
  */
 import * as Comlink from 'comlink';
+import { fetchCompactMarkers, fetchMarker } from '../../api/markers';
 import type { Language, Marker } from '../../domain/marker';
 import type { MarkerFilterQuery, MarkerLoadResult, MarkerRemoveResult, MarkerUpsertResult } from '../../../workers/markers';
 import type { MarkersWorkerApi } from '../../../workers/markers.worker';
@@ -12,7 +13,13 @@ import type { MarkersWorkerApi } from '../../../workers/markers.worker';
 export interface MarkerSource {
   load(buffer: ArrayBuffer, mapId: string, lang: Language): Promise<MarkerLoadResult>;
   filter(query: MarkerFilterQuery): Promise<Uint32Array>;
+  /**
+   * The full marker, or null when no marker on the map has that uid. After a compact list the
+   * worker has only what the map draws: the full marker is read from the server once
+   * (`GET /api/be/markers/one`) and kept in the worker (an edit or a live change replaces it).
+   */
   get(uid: string): Promise<Marker | null>;
+  /** Labels per slot in a language (a compact list's labels come from that language's compact list). */
   relabel(lang: Language): Promise<string[]>;
   /**
    * One marker in (an admin edit or a live change): validated in the worker; a known uid keeps
@@ -48,7 +55,20 @@ function spawnMarkersWorker(): WorkerLike {
   return new Worker(new URL('../../../workers/markers.worker.ts', import.meta.url), { type: 'module', name: 'markers' });
 }
 
-export function createMarkerSource(spawn: () => WorkerLike = spawnMarkersWorker): MarkerSource {
+/** How the source reads from the server (tests pass fakes). */
+export interface MarkerSourceFetch {
+  /** One full marker, or null for an unknown uid. */
+  marker(uid: string): Promise<unknown>;
+  /** A map's compact list in a language, as raw bytes. */
+  compact(mapId: string, lang: Language): Promise<ArrayBuffer>;
+}
+
+const serverFetch: MarkerSourceFetch = {
+  marker: (uid) => fetchMarker(uid),
+  compact: (mapId, lang) => fetchCompactMarkers(mapId, lang),
+};
+
+export function createMarkerSource(spawn: () => WorkerLike = spawnMarkersWorker, fetchers: MarkerSourceFetch = serverFetch): MarkerSource {
   const worker = spawn();
   const remote = Comlink.wrap<MarkersWorkerApi>(worker);
   let rejectAll: (error: Error) => void = () => undefined;
@@ -72,11 +92,49 @@ export function createMarkerSource(spawn: () => WorkerLike = spawnMarkersWorker)
     }
   };
 
+  /** The map and format of the list loaded last (a compact list relabels from the server). */
+  let loaded: { mapId: string; format: 'full' | 'compact' } | null = null;
+  /** Full markers being read from the server, by uid: one request each however many ask. */
+  const reading = new Map<string, Promise<Marker | null>>();
+
+  const readFull = (uid: string): Promise<Marker | null> => {
+    let pending = reading.get(uid);
+    if (!pending) {
+      pending = fetchers
+        .marker(uid)
+        .then((raw) => (raw === null ? null : (remote.remember(raw) as Promise<Marker | null>)))
+        .finally(() => reading.delete(uid));
+      reading.set(uid, pending);
+    }
+    return pending;
+  };
+
   return {
-    load: (buffer, mapId, lang) => guard(() => remote.load(Comlink.transfer(buffer, [buffer]), mapId, lang)),
+    load: (buffer, mapId, lang) =>
+      guard(async () => {
+        const result = await remote.load(Comlink.transfer(buffer, [buffer]), mapId, lang);
+        loaded = { mapId, format: result.format };
+        return result;
+      }),
     filter: (query) => guard(() => remote.filter(query)),
-    get: (uid) => guard(() => remote.get(uid) as Promise<Marker | null>),
-    relabel: (lang) => guard(() => remote.relabel(lang)),
+    get: (uid) =>
+      guard(async () => {
+        const found = (await remote.lookup(uid)) as Marker | 'fetch' | null;
+        return found === 'fetch' ? readFull(uid) : found;
+      }),
+    relabel: (lang) =>
+      guard(async () => {
+        let compact: ArrayBuffer | undefined;
+        if (loaded?.format === 'compact') {
+          try {
+            compact = await fetchers.compact(loaded.mapId, lang);
+          } catch (error) {
+            // Offline: markers read in full are relabelled, the others keep their labels.
+            console.warn('raidmap: reading the marker labels in the new language failed', error);
+          }
+        }
+        return compact ? remote.relabel(lang, Comlink.transfer(compact, [compact])) : remote.relabel(lang);
+      }),
     upsert: (raw, lang) => guard(() => remote.upsert(raw, lang)),
     remove: (uid) => guard(() => remote.remove(uid)),
     dispose: () => {

@@ -4,7 +4,7 @@
  */
 import { useCallback, useEffect, useState } from 'react';
 import { ApiError, isAbort } from '../../api/client';
-import { fetchMarkerList } from '../../api/markers';
+import { fetchCompactMarkers } from '../../api/markers';
 import { fetchTileManifest } from '../../api/tiles';
 import type { MapId } from '../../domain/maps';
 import type { TileManifest } from '../../domain/tiles';
@@ -13,6 +13,7 @@ import { currentLanguage, i18n } from '../../i18n';
 import { loadFilters } from '../../state/filters';
 import { closeMap, openMap } from '../../state/mapView';
 import { markersFailed, markersLoaded, markersLoading, resetMarkers } from '../../state/markers';
+import { takeEarlyCompact, takeEarlyManifest } from './earlyLoad';
 import { createMarkerSource, type MarkerSource } from './markerSource';
 
 export interface MapData {
@@ -66,14 +67,16 @@ export function useMapData(mapId: MapId, attempt: number): MapData & { fail: (er
       setData((d) => (d.error ? d : { ...d, error: message }));
     };
 
-    fetchTileManifest(mapId, signal)
+    (takeEarlyManifest(mapId) ?? fetchTileManifest(mapId, signal))
       .then((manifest) => {
         if (!signal.aborted) setData((d) => ({ ...d, manifest }));
       })
       .catch(fail);
 
-    fetchMarkerList(mapId, signal)
-      .then((buffer) => source.load(buffer, mapId, currentLanguage()))
+    // The compact list (issue 11): what the map draws; a marker's full record comes with its popup.
+    const lang = currentLanguage();
+    (takeEarlyCompact(mapId, lang) ?? fetchCompactMarkers(mapId, lang, signal))
+      .then((buffer) => source.load(buffer, mapId, lang))
       .then((result) => {
         if (signal.aborted) return;
         reportMarkerIssues(mapId, result);

@@ -4,7 +4,7 @@ import userEvent from '@testing-library/user-event';
 import { http, HttpResponse } from 'msw';
 import { setupServer } from 'msw/node';
 import { createMemoryRouter, RouterProvider, useLocation } from 'react-router';
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { AccountUser } from '../../api/account';
 import { setApiBase } from '../../api/client';
 import { SIGNED_IN_COOKIE } from '../../domain/account';
@@ -19,7 +19,7 @@ import { quests, resetQuests } from '../../state/quests';
 import { loadSession, resetSession } from '../../state/session';
 import { memoryStorage, setStorageBackend } from '../../state/storage';
 import { createLocalMarkerSource } from '../map/testing/localMarkerSource';
-import { accountServer } from '../map/testing/mapApi';
+import { accountServer, compactOf } from '../map/testing/mapApi';
 import { MarkerPopup } from './MarkerPopup';
 
 const BASE = 'http://raidmap.test';
@@ -128,7 +128,63 @@ async function renderPopup(path = '/map/factory') {
 
 const location = () => screen.getByTestId('location').textContent;
 
+/** The map page's way (issue 11): the compact list loaded, full markers read from /markers/one. */
+async function renderCompactPopup(delayMs: number) {
+  const reads: string[] = [];
+  server.use(
+    http.get(`${BASE}/api/be/markers/one`, async ({ request }) => {
+      const uid = new URL(request.url).searchParams.get('uid')!;
+      reads.push(uid);
+      await new Promise((r) => setTimeout(r, delayMs));
+      const marker = markerList.find((m) => m.uid === uid);
+      return marker ? HttpResponse.json({ marker }) : HttpResponse.json({ error: 'not_found', message: 'no marker' }, { status: 404 });
+    }),
+  );
+  const source = createLocalMarkerSource();
+  const compact = compactOf(markerList, new Request(`${BASE}/api/be/markers/compact?map=factory&lang=en`));
+  await source.load(await new Response(JSON.stringify(compact)).arrayBuffer(), 'factory', 'en');
+  render(
+    <RouterProvider router={createMemoryRouter([{ path: '/map/:mapId', element: <MarkerPopup map={MAPS.factory} source={source} loaded /> }], { initialEntries: ['/map/factory'] })} />,
+  );
+  return { reads };
+}
+
 describe('marker popup', () => {
+  it('reads the full marker from the server behind a compact list, showing a loading frame while the read is slow', async () => {
+    const { reads } = await renderCompactPopup(600);
+    act(() => selectMarker('m-safe'));
+    const loading = await screen.findByRole('dialog', { name: 'Marker' });
+    expect(loading).toHaveTextContent('Loading the marker…');
+    const dialog = await screen.findByRole('dialog', { name: 'Office safe' }, { timeout: 3000 });
+    expect(dialog).toHaveTextContent('a key');
+    expect(screen.queryByText('Loading the marker…')).toBeNull();
+    // Read once: closing and opening it again comes from the worker's copy, with no frame.
+    act(() => selectMarker(null));
+    act(() => selectMarker('m-safe'));
+    expect(await screen.findByRole('dialog', { name: 'Office safe' })).toBeInTheDocument();
+    expect(reads).toEqual(['m-safe']);
+  });
+
+  it('says why when the full marker cannot be read, and closes as usual', async () => {
+    const error = vi.spyOn(console, 'error').mockImplementation(() => undefined);
+    await renderCompactPopup(0);
+    server.use(http.get(`${BASE}/api/be/markers/one`, () => HttpResponse.json({ error: 'internal', message: 'Database is locked' }, { status: 500 })));
+    act(() => selectMarker('m-safe'));
+    expect(await screen.findByRole('alert')).toHaveTextContent('The marker could not be read: Database is locked');
+    expect(error).toHaveBeenCalled();
+    await userEvent.click(within(screen.getByRole('dialog', { name: 'Marker' })).getByRole('button', { name: /close/i }));
+    expect(mapView.selectedUid).toBeNull();
+    expect(screen.queryByRole('dialog')).toBeNull();
+  });
+
+  it('shows no loading frame for a quick read', async () => {
+    await renderCompactPopup(0);
+    act(() => selectMarker('m-exit'));
+    expect(await screen.findByRole('dialog', { name: 'Gate 3' })).toBeInTheDocument();
+    await new Promise((r) => setTimeout(r, 300));
+    expect(screen.queryByText('Loading the marker…')).toBeNull();
+  });
+
   it('opens for the selected marker with its name, description as text, level, quest link and item names', async () => {
     await renderPopup();
     expect(screen.queryByRole('dialog')).toBeNull();

@@ -10,16 +10,18 @@
  *   the marker (saving, failed with Retry, a conflict) in both modes. With the admin option
  *   `editor.editOnOpen` a marker opens straight in edit mode (once per opening: after Cancel it
  *   stays in view mode). Visitors and pro users get no admin control at all.
+ * While a marker's full record is read from the server (issue 11: the map holds only the
+ * compact list) for longer than LOADING_DELAY_MS, the popup frame shows a loading line.
  * It talks to state only; the wiring turns `popup.pointerOver` and `popup.focus` into engine calls.
  */
-import { useCallback, useEffect, useRef } from 'react';
+import { useCallback, useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useSnapshot } from 'valtio';
 import type { Marker } from '../../domain/marker';
 import type { MapDefinition } from '../../domain/maps';
 import { can } from '../../domain/roles';
 import { editor } from '../../state/editor';
-import { selectMarker } from '../../state/mapView';
+import { mapView, selectMarker } from '../../state/mapView';
 import { cancelEdit, loadPopupSize, popup, startEdit } from '../../state/popup';
 import { session } from '../../state/session';
 import type { MarkerSource } from '../map/markerSource';
@@ -27,6 +29,7 @@ import { MarkerEditForm } from './MarkerEditForm';
 import { MarkerEditorStatus } from './MarkerEditorStatus';
 import { MarkerPopupFrame } from './MarkerPopupFrame';
 import { MarkerPopupView } from './MarkerPopupView';
+import { Popup } from '../popups/Popup';
 import { useClearQueryOnClose } from './useClearQueryOnClose';
 import { useObjDeepLink } from './useObjDeepLink';
 import { useOpenMarker } from './useOpenMarker';
@@ -43,7 +46,15 @@ export function MarkerPopup({ map, source, loaded }: MarkerPopupProps) {
   useEffect(() => {
     loadPopupSize();
   }, []);
-  const marker = useOpenMarker(source, loaded);
+  const { selectedUid } = useSnapshot(mapView);
+  const [readError, setReadError] = useState<{ uid: string; message: string } | null>(null);
+  const onReadError = useCallback((error: unknown) => {
+    const uid = mapView.selectedUid;
+    if (uid) setReadError({ uid, message: error instanceof Error ? error.message : String(error) });
+  }, []);
+  const marker = useOpenMarker(source, loaded, onReadError);
+  const slow = useAfterDelay(!!selectedUid && !marker && loaded, LOADING_DELAY_MS);
+  const failed = readError && readError.uid === selectedUid && !marker ? readError.message : null;
   useObjDeepLink(source, loaded);
   useClearQueryOnClose();
   const { user } = useSnapshot(session);
@@ -76,7 +87,7 @@ export function MarkerPopup({ map, source, loaded }: MarkerPopupProps) {
     cancelEdit();
   }, []);
 
-  if (!marker) return null;
+  if (!marker) return slow || failed ? <LoadingFrame onClose={close} error={failed} /> : null;
   const editing = canEdit && mode === 'edit' && snapshot?.uid === marker.uid;
   return (
     <MarkerPopupFrame marker={marker} onClose={close} className={editing ? 'marker-popup--edit' : undefined}>
@@ -90,6 +101,41 @@ export function MarkerPopup({ map, source, loaded }: MarkerPopupProps) {
         />
       )}
     </MarkerPopupFrame>
+  );
+}
+
+/** How long a marker's read may take before the popup shows that it is loading (ms). */
+export const LOADING_DELAY_MS = 200;
+
+/** True once `on` has held for `ms` (false again as soon as it drops). */
+function useAfterDelay(on: boolean, ms: number): boolean {
+  const [late, setLate] = useState(false);
+  useEffect(() => {
+    setLate(false);
+    if (!on) return;
+    const timer = setTimeout(() => setLate(true), ms);
+    return () => clearTimeout(timer);
+  }, [on, ms]);
+  return on && late;
+}
+
+/** The popup frame while the marker is read: its title and a loading line, or why the read failed. */
+function LoadingFrame({ onClose, error }: { onClose: () => void; error: string | null }) {
+  const { t } = useTranslation();
+  return (
+    <div className="marker-popup marker-popup--loading">
+      <Popup title={t('markerPopup.loadingTitle')} onClose={onClose} backdrop={false} maxWidth={420} className="marker-popup__dialog">
+        {error ? (
+          <p role="alert" className="marker-popup__loading">
+            {t('markerPopup.loadFailed', { message: error })}
+          </p>
+        ) : (
+          <p role="status" className="marker-popup__loading">
+            <span className="spinner" aria-hidden="true" /> {t('markerPopup.loading')}
+          </p>
+        )}
+      </Popup>
+    </div>
   );
 }
 

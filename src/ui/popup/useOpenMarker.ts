@@ -5,7 +5,9 @@
  * so the popup never shows a stale copy. A marker that is gone closes the popup, except while
  * it is being edited: the edit form stays (a delete of ours is under way and closes the popup
  * when it is done; another admin's delete shows as a conflict, and the admin chooses). While a
- * re-read is under way the previous copy stays on screen (no flash of an empty popup).
+ * re-read is under way the previous copy stays on screen (no flash of an empty popup). A read
+ * that fails (the full marker comes from the server behind a compact list: offline, a 5xx)
+ * goes to `onReadError`.
  */
 import { useEffect, useState } from 'react';
 import { useSnapshot } from 'valtio';
@@ -14,7 +16,7 @@ import { mapView, selectMarker } from '../../state/mapView';
 import { popup, showPopupFor } from '../../state/popup';
 import { isWorkerClosed, type MarkerSource } from '../map/markerSource';
 
-export function useOpenMarker(source: MarkerSource | null, loaded: boolean): Marker | null {
+export function useOpenMarker(source: MarkerSource | null, loaded: boolean, onReadError?: (error: unknown) => void): Marker | null {
   const { selectedUid } = useSnapshot(mapView);
   const { revision } = useSnapshot(popup);
   const [marker, setMarker] = useState<Marker | null>(null);
@@ -40,7 +42,9 @@ export function useOpenMarker(source: MarkerSource | null, loaded: boolean): Mar
         showPopupFor(found.uid);
       })
       .catch((error: unknown) => {
-        if (!cancelled && !isWorkerClosed(error)) console.error('raidmap: reading the marker failed', error);
+        if (cancelled || isWorkerClosed(error)) return;
+        console.error('raidmap: reading the marker failed', error);
+        onReadError?.(error);
       });
     return () => {
       cancelled = true;

@@ -4,6 +4,8 @@
  */
 import { http, HttpResponse } from 'msw';
 import type { AccountUser } from '../../../api/account';
+import { encodeCompactList } from '../../../domain/compact-markers';
+import type { Marker } from '../../../domain/marker';
 import { SIGNED_IN_COOKIE } from '../../../domain/account';
 import type { Item, Quest } from '../../../domain/quests';
 import type { TileManifest } from '../../../domain/tiles';
@@ -27,10 +29,33 @@ export function mapApiHandlers({ markers, quests = [], items = [], questMaps = {
   return [
     http.get(`${base}/tiles/factory/manifest.json`, () => HttpResponse.json(factoryManifest)),
     http.get(`${base}/api/be/markers/list`, () => HttpResponse.json({ markers })),
+    http.get(`${base}/api/be/markers/compact`, ({ request }) => HttpResponse.json(compactOf(markers, request))),
+    http.get(`${base}/api/be/markers/one`, ({ request }) => {
+      const uid = new URL(request.url).searchParams.get('uid');
+      const marker = markers.find((m) => (m as { uid?: unknown })?.uid === uid);
+      return marker ? HttpResponse.json({ marker }) : HttpResponse.json({ error: 'not_found', message: `no marker "${uid}"` }, { status: 404 });
+    }),
     http.get(`${base}/api/be/quests`, () => HttpResponse.json({ quests })),
     http.get(`${base}/api/be/items`, () => HttpResponse.json({ items })),
     http.get(`${base}/api/be/quests/maps`, () => HttpResponse.json({ maps: questMaps })),
   ];
+}
+
+/**
+ * The compact list the server would send for these markers: those of the asked map, in the
+ * fixture's order. Rows are encoded as they are (a fixture's bad marker reaches the worker's
+ * checks, which drop and report it, as they would a bad row from a server).
+ */
+export function compactOf(markers: unknown[], request: Request) {
+  const params = new URL(request.url).searchParams;
+  const map = params.get('map') ?? '';
+  const lang = params.get('lang') === 'ru' ? 'ru' : 'en';
+  const rows = markers.flatMap((raw) => {
+    const m = raw as Partial<Marker> | null;
+    if (!m || typeof m !== 'object' || m.map !== map || !m.geometry) return [];
+    return [{ ...m, name: m.name ?? '', name_l10n: m.name_l10n ?? {} } as Marker];
+  });
+  return encodeCompactList(rows, map, lang);
 }
 
 /**

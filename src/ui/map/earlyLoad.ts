@@ -1,0 +1,50 @@
+/**
+ * The first second (issue 11): on a `/map/{map}` address, what the map page needs is asked for
+ * as soon as the app's script runs, before React's first render (a few hundred ms on a slow
+ * machine): the engine chunk, the tile manifest and the compact marker list. The map page takes
+ * each request once (`takeEarly`); a page that does not take it (another map, another language)
+ * fetches its own, and an early request nobody took is simply dropped.
+ */
+import { fetchCompactMarkers } from '../../api/markers';
+import { fetchTileManifest } from '../../api/tiles';
+import type { Language } from '../../domain/marker';
+import { isMapId } from '../../domain/maps';
+import type { TileManifest } from '../../domain/tiles';
+import { loadEngineModule } from './engineModule';
+
+interface EarlyRequests {
+  manifest: Map<string, Promise<TileManifest>>;
+  compact: Map<string, Promise<ArrayBuffer>>;
+}
+
+const early: EarlyRequests = { manifest: new Map(), compact: new Map() };
+
+const quiet = <T>(p: Promise<T>): Promise<T> => {
+  p.catch(() => undefined); // observed by whoever takes it; never an unhandled rejection
+  return p;
+};
+
+/** Starts the map page's requests for `pathname` when it is a map's address; does nothing otherwise. */
+export function startEarlyMapLoad(pathname: string, lang: Language): void {
+  const match = /^\/map\/([^/]+)\/?$/.exec(pathname);
+  const mapId = match?.[1];
+  if (!mapId || !isMapId(mapId)) return;
+  loadEngineModule().catch(() => undefined);
+  early.manifest.set(mapId, quiet(fetchTileManifest(mapId)));
+  early.compact.set(`${mapId}:${lang}`, quiet(fetchCompactMarkers(mapId, lang)));
+}
+
+/** The early manifest request of a map, once (undefined when none was started or it was taken). */
+export function takeEarlyManifest(mapId: string): Promise<TileManifest> | undefined {
+  const p = early.manifest.get(mapId);
+  early.manifest.delete(mapId);
+  return p;
+}
+
+/** The early compact-list request of a map in a language, once. */
+export function takeEarlyCompact(mapId: string, lang: Language): Promise<ArrayBuffer> | undefined {
+  const key = `${mapId}:${lang}`;
+  const p = early.compact.get(key);
+  early.compact.delete(key);
+  return p;
+}
