@@ -110,7 +110,8 @@ async function main() {
             results.push(result);
             log(
               `bench: ${markers} markers, throttle ${throttle}, run ${run}: ${result.fps.toFixed(1)} fps, busy ${result.busyPct.toFixed(1)} %, ` +
-                `lag ${result.inputLagMs.toFixed(0)} ms, engine p95 ${result.engineP95.toFixed(2)} ms, ready ${result.readyMs.toFixed(0)} ms`,
+                `lag ${result.inputLagMs.toFixed(0)} ms, engine p95 ${result.engineP95.toFixed(2)} ms, ready ${result.readyMs.toFixed(0)} ms, ` +
+                `first tile ${result.firstTileMs.toFixed(0)} ms, opened again: ready ${result.reopenReadyMs.toFixed(0)} ms, first tile ${result.reopenFirstTileMs.toFixed(0)} ms`,
             );
           }
         }

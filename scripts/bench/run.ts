@@ -2,9 +2,10 @@
  * One measured benchmark run: a fresh browser context opens the map under a CPU throttle,
  * waits for `window.__map.ready`, then plays the fixed gesture through CDP input events sent
  * on schedule without waiting for the page, and collects frame, input, main-thread, engine
- * and heap figures.
+ * and heap figures; then opens the map again in the same context (warm HTTP cache) for the
+ * issue 11 figures: ready and first tile, cold and opened again.
  */
-import type { Browser, CDPSession } from 'playwright-core';
+import type { Browser, BrowserContext, CDPSession, Page } from 'playwright-core';
 import { buildGesture, type GestureEvent, type Viewport } from './gesture';
 import { handledAt, probeScript, type BenchProbe } from './probe';
 import { cpuPercent, snapshot } from './process-cpu';
@@ -73,6 +74,37 @@ async function play(cdp: CDPSession, events: readonly GestureEvent[], startAt: n
   return { sent, failures };
 }
 
+/** window.__map.firstTileAt() (ms from navigation start), NaN where the page has no such field (older builds). */
+async function readFirstTile(page: Page): Promise<number> {
+  return page.evaluate(() => {
+    const api = (window as unknown as { __map?: { firstTileAt?: () => number | null } }).__map;
+    return api?.firstTileAt?.() ?? Number.NaN;
+  });
+}
+
+/**
+ * Opens the map again in a new page of the same context (its HTTP cache is warm: the marker
+ * list revalidates to a 304, tiles come from the cache) under the same throttle: ready and the
+ * first drawn tile, from navigation start.
+ */
+async function measureReopen(context: BrowserContext, options: RunOptions): Promise<{ readyMs: number; firstTileMs: number }> {
+  const page = await context.newPage();
+  try {
+    const errors: string[] = [];
+    page.on('pageerror', (e) => errors.push(e.message));
+    await page.addInitScript({ content: probeScript() });
+    const cdp = await context.newCDPSession(page);
+    await cdp.send('Emulation.setCPUThrottlingRate', { rate: options.throttle });
+    await page.goto(`${options.baseUrl}/map/${options.mapId}`, { waitUntil: 'domcontentloaded' });
+    await page.waitForFunction(() => (window as unknown as { __bench?: BenchProbe }).__bench?.readyAt != null, undefined, { timeout: 60_000, polling: 100 });
+    if (errors.length > 0) throw new Error(`page errors when opened again: ${errors.slice(0, 3).join('; ')}`);
+    const readyMs = await page.evaluate(() => (window as unknown as { __bench: BenchProbe }).__bench.readyAt ?? Number.NaN);
+    return { readyMs, firstTileMs: await readFirstTile(page) };
+  } finally {
+    await page.close();
+  }
+}
+
 export async function measureRun(options: RunOptions): Promise<RunResult> {
   const { browser, viewport } = options;
   const context = await browser.newContext({ viewport, deviceScaleFactor: 1 });
@@ -111,6 +143,7 @@ export async function measureRun(options: RunOptions): Promise<RunResult> {
       throw new Error(`the map did not become ready (${state}); page errors: ${pageErrors.join('; ') || 'none'}: ${(error as Error).message.split('\n')[0]}`);
     }
     const readyMs = await page.evaluate(() => (window as unknown as { __bench: BenchProbe }).__bench.readyAt ?? Number.NaN);
+    const firstTileMs = await readFirstTile(page);
     await sleep(options.settleMs ?? 2000);
 
     const events = buildGesture(viewport);
@@ -182,6 +215,10 @@ export async function measureRun(options: RunOptions): Promise<RunResult> {
     const engineWork =
       engine && statsBefore !== null ? engine.recent.slice(-Math.max(0, Math.min(engine.recent.length, engine.frames - statsBefore))) : [];
 
+    // Issue 11: the same map opened again in this context (HTTP cache warm), after this page closed.
+    await page.close();
+    const reopen = await measureReopen(context, options);
+
     return {
       markers: options.markers,
       throttle: options.throttle,
@@ -202,6 +239,9 @@ export async function measureRun(options: RunOptions): Promise<RunResult> {
       engineUpdateP95: engine?.updateP95 ?? Number.NaN,
       engineRenderP95: engine?.renderP95 ?? Number.NaN,
       readyMs,
+      firstTileMs,
+      reopenReadyMs: reopen.readyMs,
+      reopenFirstTileMs: reopen.firstTileMs,
       heapMB: after.JSHeapUsedSize / (1024 * 1024),
       gestureMs,
       gpuCpuPct: cpuPercent(cpuBefore, cpuAfter, 'gpu'),

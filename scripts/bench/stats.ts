@@ -74,8 +74,13 @@ export interface RunResult {
   /** The engine's own split (stats().updateMs / renderMs p95 over its recent frames): JS update vs renderer.render(). */
   engineUpdateP95: number;
   engineRenderP95: number;
-  /** Navigation start to window.__map.ready (ms). */
+  /** Navigation start to window.__map.ready (ms), cold HTTP cache (a fresh browser context). */
   readyMs: number;
+  /** Navigation start to the first frame that drew a map tile (window.__map.firstTileAt()), cold cache. */
+  firstTileMs: number;
+  /** The same page opened again in the same context (HTTP cache warm: 304s, cached tiles): ready, first tile. */
+  reopenReadyMs: number;
+  reopenFirstTileMs: number;
   heapMB: number;
   gestureMs: number;
   /** CPU of Chromium's GPU process (SwiftShader) and of the renderer process over the gesture, % of one core. */
@@ -89,7 +94,7 @@ export interface RunResult {
 
 export const NUMERIC_FIELDS = [
   'fps', 'frameP50', 'frameP95', 'frameP99', 'framesOver50', 'inputLagMs', 'maxPressLagMs',
-  'longTasks', 'longestTaskMs', 'busyPct', 'engineP50', 'engineP95', 'engineFrames', 'engineUpdateP95', 'engineRenderP95', 'readyMs', 'heapMB', 'gestureMs',
+  'longTasks', 'longestTaskMs', 'busyPct', 'engineP50', 'engineP95', 'engineFrames', 'engineUpdateP95', 'engineRenderP95', 'readyMs', 'firstTileMs', 'reopenReadyMs', 'reopenFirstTileMs', 'heapMB', 'gestureMs',
   'gpuCpuPct', 'rendererCpuPct', 'tileRequests', 'tileFailures', 'tileP95Ms',
 ] as const satisfies readonly (keyof RunResult)[];
 
@@ -117,7 +122,8 @@ const fmt = (n: number, digits = 1) => (Number.isFinite(n) ? n.toFixed(digits) :
 
 /**
  * The issue's targets: at 10,000 markers and throttle 1, main-thread busy ≤ 30 %, input lag
- * ≤ 100 ms, engine work p95 ≤ 4 ms, ready ≤ 1.5 s; at throttle 4, engine work p95 ≤ 16 ms;
+ * ≤ 100 ms, engine work p95 ≤ 4 ms, ready ≤ 1.0 s (≤ 1.5 s at 100k; ≤ 0.6 s opened again),
+ * first tile ≤ 0.5 s (issue 11); at throttle 4, engine work p95 ≤ 16 ms;
  * 100,000 markers at most double the engine work of 1,000 (p95, throttle 1). `met` is null
  * where the needed figures were not measured.
  */
@@ -137,7 +143,12 @@ export function checkTargets(summaries: readonly Summary[]): TargetCheck[] {
     check('10k markers, throttle 1: input lag ≤ 100 ms', at10k?.inputLagMs, 100, 'ms'),
     check('10k markers, throttle 1: engine work per frame p95 ≤ 4 ms', at10k?.engineP95, 4, 'ms', 2),
     check('10k markers, throttle 1: no frame over 50 ms caused by the main thread (longest main-thread task ≤ 50 ms)', at10k?.longestTaskMs, 50, 'ms', 0),
-    check('10k markers, throttle 1: ready ≤ 1.5 s after navigation', at10k?.readyMs, 1500, 'ms', 0),
+    // Issue 11, "the first second": cold cache, page opened again, first tile.
+    check('10k markers, throttle 1: ready ≤ 1.0 s after navigation (cold cache)', at10k?.readyMs, 1000, 'ms', 0),
+    check('100k markers, throttle 1: ready ≤ 1.5 s after navigation (cold cache)', at100k?.readyMs, 1500, 'ms', 0),
+    check('10k markers, throttle 1: ready ≤ 0.6 s when the page is opened again (warm HTTP cache)', at10k?.reopenReadyMs, 600, 'ms', 0),
+    check('100k markers, throttle 1: ready ≤ 0.6 s when the page is opened again (warm HTTP cache)', at100k?.reopenReadyMs, 600, 'ms', 0),
+    check('10k markers, throttle 1: first map tile visible ≤ 0.5 s after navigation (cold cache)', at10k?.firstTileMs, 500, 'ms', 0),
     check('10k markers, throttle 4: engine work per frame p95 ≤ 16 ms', at10k4?.engineP95, 16, 'ms', 2),
     check('100k vs 1k markers, throttle 1: engine work p95 at most 2×', ratio, 2, '×', 2),
   ];
