@@ -74,8 +74,8 @@ describe('parseRetryAfter', () => {
 
 describe('texts', () => {
   it('say positions, waits and watchers briefly', () => {
-    expect(positionText({ x: -153.2, y: 88.67, z: 2.41, look: 90 })).toBe('position -153.2, 88.7 (level 2.4)');
-    expect(positionText({ x: 0, y: -0.04, z: 10, look: null })).toBe('position 0, 0 (level 10)');
+    expect(positionText({ x: -153.2, y: 88.67, z: 2.41, look: 90 })).toBe('position -153.2, 88.7 (height 2.4)');
+    expect(positionText({ x: 0, y: -0.04, z: 10, look: null })).toBe('position 0, 0 (height 10)');
     expect(secondsText(4000)).toBe('4 s');
     expect(secondsText(120)).toBe('1 s');
     expect(watchersText(0)).toBe('no page follows the code');

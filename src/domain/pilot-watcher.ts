@@ -59,9 +59,9 @@ export function secondsText(ms: number): string {
 
 const metres = (value: number) => String(Math.round(value * 10) / 10);
 
-/** `position -153.2, 88.7 (level 2.4)`: ground plane then height, as the map reads them. */
+/** `position -153.2, 88.7 (height 2.4)`: ground plane then height, as the map reads them. */
 export function positionText(position: PlayerPosition): string {
-  return `position ${metres(position.x)}, ${metres(position.y)} (level ${metres(position.z)})`;
+  return `position ${metres(position.x)}, ${metres(position.y)} (height ${metres(position.z)})`;
 }
 
 /**
