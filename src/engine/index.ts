@@ -8,6 +8,7 @@ import 'pixi.js/unsafe-eval';
 import { buildIconAtlas } from './icon-atlas';
 import { batchTextureLimit } from './kernels/renderer-info';
 import { MapEngine, disposeStartedTiles, startTiles } from './map-engine';
+import { shareTestContext } from './shared-test-context';
 import type { EngineOptions, MapEngineApi } from './types';
 
 export type * from './types';
@@ -71,6 +72,7 @@ export async function createMapEngine(options: EngineOptions): Promise<MapEngine
   const atlasPromise = buildIconAtlas(options.iconUrl);
   atlasPromise.catch(() => {});
   const tiles = startTiles(options, { width, height }, resolution);
+  shareTestContext();
   try {
     await app.init({
       preference: 'webgl',
