@@ -7,7 +7,7 @@
  * - on a 390×844 touch screen: no panel over the map on load, one finger pans, two fingers
  *   pinch-zoom, a tap opens a marker's popup that fits the screen.
  */
-import { spawn, type ChildProcess } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
@@ -17,6 +17,7 @@ import { afterEach, describe, expect, test } from 'vitest';
 import { parseScreenshotName } from '../src/domain/position';
 import { baseUrl, settleCamera, useBrowser, type MapAutomation } from './browser';
 import { decodeRgba } from './support/image';
+import { startWatcherProcess } from './support/watcher';
 
 const browser = useBrowser();
 const repoRoot = resolve(dirname(fileURLToPath(import.meta.url)), '..');
@@ -66,32 +67,6 @@ afterEach(() => {
   for (const folder of folders.splice(0)) rmSync(folder, { recursive: true, force: true });
 });
 
-/** Starts `npm run pilot`'s program on `folder` with a pairing; resolves once it watches. */
-function startWatcher(folder: string, code: string, token: string): Promise<ChildProcess> {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'scripts/pilot.ts', '--server', baseUrl(), '--screenshots', folder, '--code', code, '--token', token], {
-    cwd: repoRoot,
-    env: { ...process.env, NO_COLOR: '1' },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  return new Promise((resolvePromise, reject) => {
-    let output = '';
-    const timer = setTimeout(() => reject(new Error(`the watcher did not start watching in 30 s:\n${output}`)), 30_000);
-    const onData = (chunk: Buffer) => {
-      output += chunk.toString('utf8');
-      if (/watching/i.test(output)) {
-        clearTimeout(timer);
-        resolvePromise(child);
-      }
-    };
-    child.stdout.on('data', onData);
-    child.stderr.on('data', onData);
-    child.once('exit', (status) => {
-      clearTimeout(timer);
-      reject(new Error(`the watcher exited (${status}) before watching:\n${output}`));
-    });
-  });
-}
-
 describe('the live position feed', () => {
   test('a screenshot in the watched folder moves the player on the subscribed page', async () => {
     const { code, token } = await pair();
@@ -103,7 +78,7 @@ describe('the live position feed', () => {
 
     const folder = mkdtempSync(join(tmpdir(), 'raidmap-e2e-screens-'));
     folders.push(folder);
-    watcher = await startWatcher(folder, code, token);
+    watcher = await startWatcherProcess({ repoRoot, baseUrl: baseUrl(), folder, code, token });
     const name = '2025-03-14[19-07]_-153.20, 2.41, 88.67_0.00000, 0.70711, 0.00000, 0.70711_15.64 (0).png';
     writeFileSync(join(folder, name), 'not a real png');
     await expect.poll(() => playerOf(page), { timeout: 15_000 }).toEqual(parseScreenshotName(name));

@@ -9,11 +9,12 @@
  * That frame is the one in which the engine draws the moved marker and starts its ping. Files
  * are written one at a time, `gapMs` apart, each with another x so every one is told apart.
  */
-import { spawn, type ChildProcess } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Browser } from 'playwright-core';
+import { startWatcherProcess } from '../../e2e/support/watcher';
 import { summariseLatency, type LatencySummary } from './editor-stats';
 
 export interface PilotLatencyOptions {
@@ -54,35 +55,6 @@ export function screenshotName(x: number, y: number, z: number, index: number): 
   return `2025-03-14[19-07]_${x.toFixed(2)}, ${z.toFixed(2)}, ${y.toFixed(2)}_0.00000, 0.70711, 0.00000, 0.70711_${index}.00 (0).png`;
 }
 
-/** Starts the watcher on `folder` with an existing pairing; resolves once it says it watches. */
-function startWatcher(repoRoot: string, baseUrl: string, folder: string, { code, token }: Pairing, log: (m: string) => void): Promise<ChildProcess> {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'scripts/pilot.ts', '--server', baseUrl, '--screenshots', folder, '--code', code, '--token', token], {
-    cwd: repoRoot,
-    env: { ...process.env, NO_COLOR: '1' },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  return new Promise((resolve, reject) => {
-    let output = '';
-    const timer = setTimeout(() => reject(new Error(`the watcher did not start watching in 30 s:\n${output}`)), 30_000);
-    const onData = (chunk: Buffer) => {
-      output += chunk.toString('utf8');
-      if (/watching/i.test(output)) {
-        clearTimeout(timer);
-        resolve(child);
-      }
-    };
-    child.stdout?.on('data', onData);
-    child.stderr?.on('data', onData);
-    child.once('exit', (code) => {
-      clearTimeout(timer);
-      reject(new Error(`the watcher exited (${code}) before watching:\n${output}`));
-    });
-  }).then((c) => {
-    log('bench: watcher started');
-    return c as ChildProcess;
-  });
-}
-
 /** Runs in the page: records the frame at which each new player x first shows. */
 function installFrameProbe(): void {
   const w = window as unknown as {
@@ -118,7 +90,8 @@ export async function measurePilotLatency(options: PilotLatencyOptions): Promise
     }, undefined, { timeout: 60_000 });
     // As a source with its own no-op `__name`: tsx wraps the probe's inner functions in calls to it.
     await page.evaluate(`(() => { const __name = (f) => f; (${installFrameProbe.toString()})(); })()`);
-    watcher = await startWatcher(options.repoRoot, baseUrl, folder, pairing, log);
+    watcher = await startWatcherProcess({ repoRoot: options.repoRoot, baseUrl, folder, code: pairing.code, token: pairing.token });
+    log('bench: watcher started');
     // One update not counted: the first file also warms the watcher's and the page's paths.
     const latencies: number[] = [];
     let missed = 0;
