@@ -1,9 +1,10 @@
-import { useEffect, useRef, useState } from 'react';
+import { useCallback, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useSnapshot } from 'valtio';
 import { formatPairingCode } from '../../domain/pilot';
 import { disconnect, pilot, reconnect, type PilotStatus } from '../../state/pilot';
 import { timeAgo, useNow } from '../pilot/timeAgo';
+import { useDismiss } from '../useDismiss';
 import './pilot-indicator.css';
 
 const STATE_KEYS: Record<PilotStatus, string> = {
@@ -26,21 +27,8 @@ export function PilotIndicator() {
   const now = useNow(1000, code !== null);
   const box = useRef<HTMLDivElement>(null);
 
-  useEffect(() => {
-    if (!open) return;
-    const onKey = (event: KeyboardEvent) => {
-      if (event.key === 'Escape') setOpen(false);
-    };
-    const onPointer = (event: PointerEvent) => {
-      if (!box.current?.contains(event.target as Node)) setOpen(false);
-    };
-    document.addEventListener('keydown', onKey);
-    document.addEventListener('pointerdown', onPointer);
-    return () => {
-      document.removeEventListener('keydown', onKey);
-      document.removeEventListener('pointerdown', onPointer);
-    };
-  }, [open]);
+  const close = useCallback(() => setOpen(false), []);
+  useDismiss(open, box, close);
 
   if (!code) return null;
   const state = t(STATE_KEYS[status], { code: formatPairingCode(code) });

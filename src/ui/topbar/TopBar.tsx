@@ -1,4 +1,4 @@
-import { useCallback, useEffect, useId, useState } from 'react';
+import { useCallback, useId, useState } from 'react';
 import { createPortal } from 'react-dom';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
@@ -13,6 +13,7 @@ import { PilotIndicator } from './PilotIndicator';
 import { useFullscreen } from './useFullscreen';
 import { usePosHash } from './usePosHash';
 import { WhereAmI } from './WhereAmI';
+import { useDismiss } from '../useDismiss';
 import { usePublishedLength } from '../usePublishedLength';
 import './topbar.css';
 
@@ -34,7 +35,7 @@ export function TopBar({ title }: { title: string }) {
   const moreId = useId();
   const [bar, setBar] = useState<HTMLElement | null>(null);
   const foldMore = useCallback(() => setMoreOpen(false), []);
-  useFoldOnOutsideOrEscape(bar, moreOpen, foldMore);
+  useDismiss(moreOpen, bar, foldMore);
   // Where the bar ends, so the side panels start under it however many rows it wraps to.
   usePublishedLength(bar, '--topbar-bottom', (box) => box.bottom);
   usePosHash();
@@ -111,21 +112,3 @@ export function TopBar({ title }: { title: string }) {
   );
 }
 
-/** Folds the phone menu on a press outside the bar or on Escape (portalled dialogs stay mounted). */
-function useFoldOnOutsideOrEscape(bar: HTMLElement | null, open: boolean, fold: () => void): void {
-  useEffect(() => {
-    if (!open || !bar) return;
-    const onPointerDown = (event: PointerEvent) => {
-      if (!bar.contains(event.target as Node)) fold();
-    };
-    const onKeyDown = (event: KeyboardEvent) => {
-      if (event.key === 'Escape') fold();
-    };
-    document.addEventListener('pointerdown', onPointerDown);
-    document.addEventListener('keydown', onKeyDown);
-    return () => {
-      document.removeEventListener('pointerdown', onPointerDown);
-      document.removeEventListener('keydown', onKeyDown);
-    };
-  }, [bar, open, fold]);
-}
