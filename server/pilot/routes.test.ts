@@ -8,12 +8,11 @@
 import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
-import type { FastifyInstance, InjectOptions, LightMyRequestResponse } from 'fastify';
+import type { FastifyInstance, InjectOptions } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PAIRING_ALPHABET, PAIRING_TTL_MS, formatPairingCode } from '../../src/domain/pilot';
 import { buildServer, type BuildServerOptions } from '../app';
-import { SESSION_COOKIE } from '../auth';
-import { hashPassword } from '../auth/password';
+import { signInRoles } from '../testing/accounts';
 import { createRepositories, migrateToLatest, openDatabase, type Db } from '../db';
 import { PilotPairingRepository } from '../db/pilot-pairings';
 import { MemoryLiveHub } from '../live/hub';
@@ -33,13 +32,6 @@ interface Pairing {
 }
 
 const position = (x: number, y = 2, z = 3, look: number | null = 90) => ({ type: 'position', data: { x, y, z, look } });
-
-function cookieOf(res: LightMyRequestResponse): string {
-  const raw = res.headers['set-cookie'];
-  const line = (Array.isArray(raw) ? raw : raw ? [raw] : []).find((c) => c.startsWith(`${SESSION_COOKIE}=`));
-  if (!line) throw new Error('no session cookie set');
-  return line.split(';')[0];
-}
 
 async function waitFor(what: string, check: () => boolean | Promise<boolean>, timeoutMs = 5000): Promise<void> {
   const deadline = Date.now() + timeoutMs;
@@ -117,15 +109,7 @@ describe.each(testBackends())('pilot routes on $name', (backend) => {
     await migrateToLatest(db);
     app = await build();
     const repos = createRepositories(db);
-    const hash = await hashPassword('password1');
-    await repos.users.create({ name: 'visitor1', passwordHash: hash });
-    await repos.users.create({ name: 'pro1', passwordHash: hash, pro: true });
-    await repos.users.create({ name: 'admin1', passwordHash: hash, admin: true });
-    for (const [role, name] of [['visitor', 'visitor1'], ['pro', 'pro1'], ['admin', 'admin1']] as const) {
-      const res = await client(app).call('POST', '/api/be/auth/login', { body: JSON.stringify({ name, password: 'password1' }) });
-      expect(res.statusCode).toBe(200);
-      cookies[role] = cookieOf(res);
-    }
+    Object.assign(cookies, await signInRoles(app, repos));
   });
 
   afterAll(async () => {

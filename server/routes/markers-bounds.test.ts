@@ -10,8 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MARKER_BOUNDS, type Marker } from '../../src/domain/marker';
 import { coordinateBounds } from '../../src/domain/marker-bounds';
 import { buildServer } from '../app';
-import { SESSION_COOKIE } from '../auth';
-import { hashPassword } from '../auth/password';
+import { signInRoles } from '../testing/accounts';
 import { createRepositories, migrateToLatest, type Db, type Repositories } from '../db';
 import { MarkerBoundsError, markerToRow } from '../db/markers';
 import { tempDir, testBackends } from '../testing/databases';
@@ -28,13 +27,6 @@ function marker(uid: string, overrides: Record<string, unknown> = {}): Marker {
 
 /** JSON text of `[[[…]]]` nested `depth` deep (built as text: no recursion anywhere). */
 const nestedJson = (depth: number) => '['.repeat(depth) + ']'.repeat(depth);
-
-function cookieOf(res: LightMyRequestResponse): string {
-  const raw = res.headers['set-cookie'];
-  const line = (Array.isArray(raw) ? raw : raw ? [raw] : []).find((c) => c.startsWith(`${SESSION_COOKIE}=`));
-  if (!line) throw new Error('no session cookie set');
-  return line.split(';')[0];
-}
 
 describe('markerToRow', () => {
   it('refuses deeply nested pass-through fields with MarkerBoundsError (status 400), not a stack overflow', () => {
@@ -91,15 +83,7 @@ describe.each(testBackends())('marker bounds on the admin routes on $name', (bac
     ]);
     app = buildServer({ db, repos, uploadsDir: path.join(root, 'uploads'), tiles: false, distDir: path.join(root, 'dist'), assetsDir: path.join(root, 'assets') });
     await app.ready();
-    const hash = await hashPassword('password1');
-    await repos.users.create({ name: 'visitor1', passwordHash: hash });
-    await repos.users.create({ name: 'pro1', passwordHash: hash, pro: true });
-    await repos.users.create({ name: 'admin1', passwordHash: hash, admin: true });
-    for (const [role, name] of [['visitor', 'visitor1'], ['pro', 'pro1'], ['admin', 'admin1']] as const) {
-      const res = await call('POST', '/api/be/auth/login', JSON.stringify({ name, password: 'password1' }), '');
-      expect(res.statusCode).toBe(200);
-      cookies[role] = cookieOf(res);
-    }
+    Object.assign(cookies, await signInRoles(app, repos));
   });
 
   afterAll(async () => {

@@ -7,14 +7,13 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import zlib from 'node:zlib';
-import type { FastifyInstance, InjectOptions, LightMyRequestResponse } from 'fastify';
+import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { decodeCompactList } from '../../src/domain/compact-markers';
 import type { Language, Marker } from '../../src/domain/marker';
 import { markerLabel } from '../../workers/markers';
 import { buildServer } from '../app';
-import { SESSION_COOKIE } from '../auth';
-import { hashPassword } from '../auth/password';
+import { signInRoles } from '../testing/accounts';
 import { createRepositories, migrateToLatest, type Db, type Repositories } from '../db';
 import { JSON_CACHE_DEFAULTS } from '../http/json-cache';
 import { tempDir, testBackends } from '../testing/databases';
@@ -56,8 +55,6 @@ describe.each(testBackends())('compact marker list and one marker on $name', (ba
   const cookies: Record<'anonymous' | 'visitor' | 'pro' | 'admin', string> = { anonymous: '', visitor: '', pro: '', admin: '' };
 
   const get = (url: string, headers: Record<string, string> = {}) => app.inject({ method: 'GET', url, headers });
-  const call = (method: InjectOptions['method'], url: string, payload: unknown, headers: Record<string, string> = {}) =>
-    app.inject({ method, url, headers: { 'content-type': 'application/json', ...headers }, payload: JSON.stringify(payload) });
 
   beforeAll(async () => {
     root = tempDir();
@@ -68,15 +65,7 @@ describe.each(testBackends())('compact marker list and one marker on $name', (ba
     await repos.markers.insertMany([testMarker('other-map', { map: 'customs', geometry: { x: 50, y: 50 } })]);
     app = buildServer({ db, repos, uploadsDir: path.join(root, 'uploads'), tiles: false, distDir: path.join(root, 'dist'), assetsDir: path.join(root, 'assets') });
     await app.ready();
-    const hash = await hashPassword('password1');
-    await repos.users.create({ name: 'visitor1', passwordHash: hash });
-    await repos.users.create({ name: 'pro1', passwordHash: hash, pro: true });
-    await repos.users.create({ name: 'admin1', passwordHash: hash, admin: true });
-    for (const [role, name] of [['visitor', 'visitor1'], ['pro', 'pro1'], ['admin', 'admin1']] as const) {
-      const res = await call('POST', '/api/be/auth/login', { name, password: 'password1' });
-      const raw = res.headers['set-cookie'];
-      cookies[role] = (Array.isArray(raw) ? raw : [raw ?? '']).find((c) => c.startsWith(`${SESSION_COOKIE}=`))!.split(';')[0];
-    }
+    Object.assign(cookies, await signInRoles(app, repos));
   });
 
   afterAll(async () => {
