@@ -6,8 +6,11 @@
  */
 import { describe, expect, test } from 'vitest';
 import type { Page } from 'playwright-core';
+import { iconAtlasSize } from '../src/domain/icon-atlas';
+import { SUBCATEGORIES } from '../src/domain/categories';
 import { LEVEL_OPACITY, MAPS } from '../src/domain/maps';
-import { camera, canvasPoint, markers, openMap, settleCamera, useBrowser } from './browser';
+import { camera, canvasPoint, markers, openMap, settleCamera, toScreen, useBrowser } from './browser';
+import { decodeRgba, meanDiffAround } from './support/image';
 
 const browser = useBrowser();
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
@@ -42,9 +45,17 @@ describe('category panel (customs)', () => {
     let sum = 0;
     for (const name of subs) sum += await shownCount(page, name);
     expect(sum).toBeLessThanOrEqual(loot);
-    const icon = panel.getByRole('checkbox', { name: 'Safe', exact: true }).locator('xpath=..').locator('img');
-    expect(await icon.getAttribute('src')).toBe('/icons/safe.svg');
-    await expect.poll(() => icon.evaluate((img) => (img as HTMLImageElement).naturalWidth)).toBeGreaterThan(0);
+    // The icon is a cell of the server's icon atlas (one PNG), and the atlas loads.
+    const icon = panel.getByRole('checkbox', { name: 'Safe', exact: true }).locator('xpath=..').locator('.sub-category-icon');
+    expect(await icon.getAttribute('data-icon')).toBe('Safe');
+    expect(await icon.evaluate((el) => getComputedStyle(el).backgroundImage)).toMatch(/\/icons\/atlas\.png"\)$/);
+    const atlasSize = await page.evaluate(async () => {
+      const img = new Image();
+      img.src = '/icons/atlas.png';
+      await img.decode();
+      return [img.naturalWidth, img.naturalHeight];
+    });
+    expect(atlasSize).toEqual([iconAtlasSize().width, iconAtlasSize().height]);
 
     await panel.getByRole('checkbox', { name: 'Loot', exact: true }).click();
     await expect.poll(async () => (await markers(page)).length).toBe(all.length - loot);
@@ -158,5 +169,55 @@ describe('settings', () => {
     expect(await dialog.textContent()).toContain('paid subscription');
     await page.keyboard.press('Escape');
     await dialog.waitFor({ state: 'detached' });
+  });
+});
+
+describe('marker icons', () => {
+  /** A 36 px square of the page around a marker that has no other marker near it, in the middle of the map. */
+  async function lonelyMarker(page: Page): Promise<{ x: number; y: number }> {
+    const drawn = (await markers(page)).filter((m) => m.visible && m.alpha === 1);
+    const at = await Promise.all(drawn.map((m) => toScreen(page, m.x, m.y)));
+    const i = at.findIndex((p, k) => p.x > 420 && p.x < 860 && p.y > 150 && p.y < 650 && at.every((q, j) => j === k || Math.hypot(q.x - p.x, q.y - p.y) > 60));
+    if (i < 0) throw new Error('no marker stands alone in the middle of the view');
+    return at[i];
+  }
+  const square = async (page: Page, p: { x: number; y: number }) =>
+    decodeRgba(await page.screenshot({ clip: { x: Math.round(p.x) - 18, y: Math.round(p.y) - 18, width: 36, height: 36 } }));
+
+  test('come from the one atlas image; when it fails, from the SVGs, and look the same', async () => {
+    const icons = (page: Page) => {
+      const urls: string[] = [];
+      page.on('request', (r) => {
+        const path = new URL(r.url()).pathname;
+        if (path.startsWith('/icons/')) urls.push(path);
+      });
+      return urls;
+    };
+    const withAtlas = await browser.newPage();
+    const asked = icons(withAtlas.page);
+    await openMap(withAtlas.page, 'customs');
+    await settleCamera(withAtlas.page);
+    expect(asked).toContain('/icons/atlas.png');
+    expect(asked.filter((p) => p.endsWith('.svg'))).toEqual([]);
+    const spot = await lonelyMarker(withAtlas.page);
+    const fromAtlas = await square(withAtlas.page, spot);
+
+    const withoutAtlas = await browser.newPage();
+    withoutAtlas.errors.allow(/atlas\.png.*404|404.*atlas\.png|status of 404/);
+    await withoutAtlas.page.route('**/icons/atlas.png', (route) => route.fulfill({ status: 404, contentType: 'application/json', body: '{"error":"not_found"}' }));
+    const askedWithout = icons(withoutAtlas.page);
+    const warned = new Promise<string>((resolve) => withoutAtlas.page.on('console', (m) => m.type() === 'warning' && m.text().includes('icon atlas') && resolve(m.text())));
+    await openMap(withoutAtlas.page, 'customs');
+    await settleCamera(withoutAtlas.page);
+    expect(await warned).toMatch(/drawing the icons from their SVGs/);
+    expect(new Set(askedWithout.filter((p) => p.endsWith('.svg'))).size).toBe(SUBCATEGORIES.length);
+    const fromSvgs = await square(withoutAtlas.page, spot);
+
+    // The same icon at the same place: the white glyph is there, and both drawings agree.
+    let white = 0;
+    for (let o = 0; o < fromAtlas.data.length; o += 4) if (fromAtlas.data[o] > 230 && fromAtlas.data[o + 1] > 230 && fromAtlas.data[o + 2] > 230) white += 1;
+    expect(white).toBeGreaterThan(10);
+    // (about 0.4 here; another icon in the cell measured 13)
+    expect(meanDiffAround(fromAtlas, fromSvgs, 18, 18, 17)).toBeLessThan(4);
   });
 });

@@ -1,11 +1,11 @@
 /**
- * `npx tsx scripts/bench/first-paint-trace.ts [--markers 10000] [--dist DIR] [--data DIR] [--tiles DIR] [--timeline]`: where the
+ * `npx tsx scripts/bench/first-paint-trace.ts [--markers 10000] [--dist DIR] [--data DIR] [--tiles DIR] [--timeline] [--min-task MS] [--save trace.json]`: where the
  * first second goes (issue 11). Opens the map in a fresh context with a Chrome trace running,
  * then again in the same context (warm HTTP cache), and prints a waterfall: the page's
  * requests (start → end, size), the main thread's busiest tasks before ready (from the trace's
  * top-level tasks and their JavaScript), firstTileAt and ready. docs/PERFORMANCE.md has what it showed.
  */
-import { mkdirSync } from 'node:fs';
+import { mkdirSync, writeFileSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Page } from 'playwright-core';
@@ -91,6 +91,7 @@ async function main() {
     await cdp.send('Tracing.end');
     await done;
     print(`cold cache, ${markers} markers`, cold);
+    if (opt('--save')) writeFileSync(resolve(opt('--save')!), JSON.stringify({ traceEvents: events }));
     // The renderer main thread: the thread of the most 'FunctionCall' time.
     const nav = events.find((e) => e.name === 'navigationStart' || e.name === 'TracingStartedInBrowser');
     const t0 = events.filter((e) => e.name === 'navigationStart').map((e) => e.ts).sort((a, b) => b - a)[0] ?? nav?.ts ?? 0;
@@ -115,7 +116,7 @@ async function main() {
     if (argv.includes('--timeline')) {
       console.log('  main-thread tasks over 15 ms before ready, in order:');
       const ordered = events
-        .filter((e) => e.ph === 'X' && e.name === 'RunTask' && `${e.pid}:${e.tid}` === main && (e.dur ?? 0) > 15_000 && (e.ts - t0) / 1000 < cold.ready)
+        .filter((e) => e.ph === 'X' && e.name === 'RunTask' && `${e.pid}:${e.tid}` === main && (e.dur ?? 0) > Number(opt("--min-task") ?? 15) * 1000 && (e.ts - t0) / 1000 < cold.ready)
         .sort((a, b) => a.ts - b.ts);
       for (const t of ordered) {
         const inner = events

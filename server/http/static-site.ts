@@ -1,6 +1,6 @@
 /**
  * Static files: the built site (`dist/`, with an SPA fallback to index.html), marker icons
- * (`/icons/` from assets/icons) and uploads (`/uploads/` from $DATA_DIR/uploads).
+ * (`/icons/` from assets/icons, and `/icons/atlas.png` drawn from them) and uploads (`/uploads/` from $DATA_DIR/uploads).
  * Hashed build assets are cached for a year; index.html is always revalidated.
  */
 import fs from 'node:fs';
@@ -8,6 +8,7 @@ import path from 'node:path';
 import fastifyStatic from '@fastify/static';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { sendError } from './errors';
+import { registerIconAtlas } from './icon-atlas';
 
 export const IMMUTABLE = 'public, max-age=31536000, immutable';
 export const NO_CACHE = 'no-cache';
@@ -81,6 +82,7 @@ export function registerStaticSite(app: FastifyInstance, options: StaticSiteOpti
   const index = new IndexHtml(path.join(distDir, 'index.html'));
 
   if (isDirectory(options.iconsDir)) {
+    registerIconAtlas(app, options.iconsDir);
     app.register(fastifyStatic, {
       root: path.resolve(options.iconsDir),
       prefix: '/icons/',

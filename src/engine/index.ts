@@ -69,7 +69,7 @@ export async function createMapEngine(options: EngineOptions): Promise<MapEngine
   const width = Math.max(1, container.clientWidth);
   const height = Math.max(1, container.clientHeight);
   // The icons and the first view's tiles download and decode while the renderer starts.
-  const atlasPromise = buildIconAtlas(options.iconUrl);
+  const atlasPromise = buildIconAtlas(options.iconUrl, options.iconAtlasUrl);
   atlasPromise.catch(() => {});
   const tiles = startTiles(options, { width, height }, resolution);
   shareTestContext();

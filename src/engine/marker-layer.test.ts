@@ -14,7 +14,7 @@ import { INCREMENTAL_FILTER_MAX, MarkerLayer } from './marker-layer';
 
 const map = MAPS.customs; // 4400 × 3200, zoom 0.12 … 10
 const viewport = { width: 1280, height: 800 };
-const atlas: IconAtlas = { texture: Texture.EMPTY, frames: SUBCATEGORIES.map(() => Texture.EMPTY), failed: [], destroy: () => undefined };
+const atlas: IconAtlas = { texture: Texture.EMPTY, frames: SUBCATEGORIES.map(() => Texture.EMPTY), failed: [], from: 'svg', destroy: () => undefined };
 const levels = map.levels.map((l) => l.num);
 
 function rng(seed: number) {

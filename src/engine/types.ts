@@ -66,8 +66,10 @@ export interface EngineOptions {
   manifest: TileManifest;
   /** Prefix for tile URLs (default ''): tiles load from `${tileBase}${tilePath(...)}`. */
   tileBase?: string;
-  /** URL of a subcategory's icon SVG, by slug. */
+  /** URL of a subcategory's icon SVG, by slug (the icons are drawn from these when there is no atlas). */
   iconUrl: (slug: string) => string;
+  /** URL of the server's icon atlas PNG (src/domain/icon-atlas.ts): one image for every icon. */
+  iconAtlasUrl?: string;
   /** Texture memory budget for tiles, in bytes (default 192 MiB). */
   tileBudgetBytes?: number;
   /**

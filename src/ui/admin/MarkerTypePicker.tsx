@@ -6,9 +6,9 @@
  */
 import { useEffect, useId, useRef, useState, type KeyboardEvent } from 'react';
 import { useTranslation } from 'react-i18next';
-import { iconUrl } from '../../api/icons';
-import { CATEGORIES, slug, type CategoryDef } from '../../domain/categories';
+import { CATEGORIES, type CategoryDef } from '../../domain/categories';
 import { setMarkerType } from '../../state/editor';
+import { SubCategoryIcon } from '../icons/SubCategoryIcon';
 import { categoryLabel, subCategoryLabel } from '../panels/labels';
 
 /** The category to show: the chosen one when known, else the first. */
@@ -60,7 +60,7 @@ export function MarkerTypePicker({ category, subCategory }: { category: string; 
         aria-controls={pickerId}
         onClick={() => setOpen((o) => !o)}
       >
-        <img className="admin-marker-type__icon" src={iconUrl(slug(sub.id))} alt="" width={18} height={18} />
+        <SubCategoryIcon className="admin-marker-type__icon" subCategory={sub.id} size={18} />
         <span className="admin-marker-type__label">
           <span className="admin-visually-hidden">{`${t('admin.tools.markerType')}:`}</span>{' '}
           {categoryLabel(t, current.id)} › {subCategoryLabel(t, sub.id)}
@@ -98,7 +98,7 @@ export function MarkerTypePicker({ category, subCategory }: { category: string; 
                     close();
                   }}
                 >
-                  <img className="admin-marker-type__icon" src={iconUrl(slug(s.id))} alt="" width={20} height={20} loading="lazy" />
+                  <SubCategoryIcon className="admin-marker-type__icon" subCategory={s.id} size={20} />
                   <span>{subCategoryLabel(t, s.id)}</span>
                 </button>
               </li>

@@ -172,14 +172,14 @@ describe('ToolsPanel', () => {
     const scav = await within(subs).findByRole('button', { name: 'Scav Spawn' });
     expect(within(subs).getAllByRole('button')).toHaveLength(7);
     // Each subcategory shows its icon, as the category panel does.
-    expect(scav.querySelector('img')?.getAttribute('src')).toMatch(/\/icons\/scav-spawn\.svg$/);
+    expect(scav.querySelector<HTMLElement>('.sub-category-icon')?.dataset.icon).toBe('Scav Spawn');
 
     await userEvent.click(scav);
     expect(editor).toMatchObject({ markerCategory: 'Spawns', markerSubCategory: 'Scav Spawn' });
     expect(screen.queryByRole('group', { name: 'Marker type' })).toBeNull();
     const after = await within(panel()).findByRole('button', { name: 'Marker type: Spawns › Scav Spawn' });
     expect(after).toHaveFocus();
-    expect(after.querySelector('img')?.getAttribute('src')).toMatch(/\/icons\/scav-spawn\.svg$/);
+    expect(after.querySelector<HTMLElement>('.sub-category-icon')?.dataset.icon).toBe('Scav Spawn');
   });
 
   it('closes the marker type picker with Escape without it reaching the page', async () => {

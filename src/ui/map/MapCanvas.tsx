@@ -10,7 +10,7 @@ import { overlayZoom, type OverlayParams } from '../../domain/overlay';
 import type { TileManifest } from '../../domain/tiles';
 import type { MapEngineApi } from '../../engine/types';
 import type { MarkerLoadResult } from '../../../workers/markers';
-import { iconUrl } from '../../api/icons';
+import { iconAtlasUrl, iconUrl } from '../../api/icons';
 import { tileBase } from '../../api/tiles';
 import type { EngineHandle } from './automation';
 import { loadEngineModule } from './engineModule';
@@ -78,6 +78,7 @@ export function MapCanvas({ map, manifest, source, markers, handle, onError, ove
           manifest,
           tileBase: tileBase(),
           iconUrl,
+          iconAtlasUrl: iconAtlasUrl(),
           tools: [tools.panTool],
           ...(transparent ? { transparent, labelScale } : {}),
         });

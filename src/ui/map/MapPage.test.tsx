@@ -94,6 +94,7 @@ describe('map page', () => {
     expect(engineOptions[0].map.id).toBe('factory');
     expect(engineOptions[0].manifest.version).toBe('abc');
     expect(engineOptions[0].iconUrl('safe')).toBe(`${BASE}/icons/safe.svg`);
+    expect(engineOptions[0].iconAtlasUrl).toBe(`${BASE}/icons/atlas.png`);
     expect(engine.columns?.uids).toEqual(['m-safe', 'm-exit']);
     expect(warn).toHaveBeenCalledTimes(1);
     expect(String(warn.mock.calls[0][0])).toMatch(/1 marker\(s\) of factory skipped.*m-bad.*level/);

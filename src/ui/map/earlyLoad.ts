@@ -1,10 +1,11 @@
 /**
  * The first second (issue 11): on a `/map/{map}` address, what the map page needs is asked for
  * as soon as the app's script runs, before React's first render (a few hundred ms on a slow
- * machine): the engine chunk, the tile manifest and the compact marker list. The map page takes
+ * machine): the engine chunk, the tile manifest, the compact marker list and the icon atlas. The map page takes
  * each request once (`takeEarly`); a page that does not take it (another map, another language)
  * fetches its own, and an early request nobody took is simply dropped.
  */
+import { iconAtlasUrl } from '../../api/icons';
 import { fetchCompactMarkers } from '../../api/markers';
 import { fetchTileManifest } from '../../api/tiles';
 import type { Language } from '../../domain/marker';
@@ -32,6 +33,15 @@ export function startEarlyMapLoad(pathname: string, lang: Language): void {
   loadEngineModule().catch(() => undefined);
   early.manifest.set(mapId, quiet(fetchTileManifest(mapId)));
   early.compact.set(`${mapId}:${lang}`, quiet(fetchCompactMarkers(mapId, lang)));
+  preloadImage(iconAtlasUrl());
+}
+
+/** Starts an image's download and decode; the engine's and the panels' later loads find it in the memory cache. */
+function preloadImage(url: string): void {
+  if (typeof Image === 'undefined') return;
+  const img = new Image();
+  img.decoding = 'async';
+  img.src = url;
 }
 
 /** The early manifest request of a map, once (undefined when none was started or it was taken). */

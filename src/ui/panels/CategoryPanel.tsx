@@ -6,10 +6,10 @@
 import { memo } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useSnapshot } from 'valtio';
-import { iconUrl } from '../../api/icons';
-import { CATEGORIES, slug, type CategoryDef } from '../../domain/categories';
+import { CATEGORIES, type CategoryDef } from '../../domain/categories';
 import { filters, showAllCategories } from '../../state/filters';
 import { markers } from '../../state/markers';
+import { SubCategoryIcon } from '../icons/SubCategoryIcon';
 import { categoryCheck, subCategoryShown, toggleCategoryRow, toggleSubCategoryRow } from './categoryActions';
 import { categoryLabel, subCategoryLabel } from './labels';
 
@@ -84,7 +84,7 @@ const SubCategoryRow = memo(function SubCategoryRow({ category, subId, count, sh
     <li className={`category-row${count === 0 ? ' category-row--empty' : ''}`}>
       <label className="category-row__label">
         <input type="checkbox" checked={shown} onChange={() => toggleSubCategoryRow(category, subId)} />
-        <img className="category-row__icon" src={iconUrl(slug(subId))} alt="" width={20} height={20} loading="lazy" />
+        <SubCategoryIcon className="category-row__icon" subCategory={subId} size={20} />
         <span>{subCategoryLabel(t, subId)}</span>
       </label>
       <span className="category-row__count" title={t('panels.markerCount', { count })}>

@@ -19,6 +19,7 @@ import { resetSettings, updateSettings } from '../../state/settings';
 import { memoryStorage, setStorageBackend } from '../../state/storage';
 import { createLocalMarkerSource } from '../map/testing/localMarkerSource';
 import { LevelList } from './LevelList';
+import { iconIndexOf, iconSpriteStyle } from '../../domain/icon-atlas';
 import { accountServer, TEST_API_BASE as BASE, mapApiHandlers } from '../map/testing/mapApi';
 import { engines, resetEngines } from '../map/testing/engineModuleMock';
 import { renderRoute } from '../map/testing/renderRoute';
@@ -108,7 +109,11 @@ describe('category panel', () => {
     const panel = categories();
     const safeRow = within(panel).getByRole('checkbox', { name: 'Safe' }).closest('li')!;
     await waitFor(() => expect(safeRow).toHaveTextContent(/Safe\s*2$/));
-    expect(safeRow.querySelector('img')?.getAttribute('src')).toBe(`${BASE}/icons/safe.svg`);
+    // Its icon is the Safe cell of the icon atlas, a CSS sprite.
+    const icon = safeRow.querySelector<HTMLElement>('.sub-category-icon')!;
+    expect(icon.dataset.icon).toBe('Safe');
+    expect(icon.style.backgroundImage).toBe(`url("${BASE}/icons/atlas.png")`);
+    expect(icon.style.backgroundPosition).toBe(iconSpriteStyle(iconIndexOf('Safe'), 20).backgroundPosition);
     const lootRow = within(panel).getByRole('checkbox', { name: 'Loot' }).closest('div')!;
     expect(lootRow).toHaveTextContent(/Loot\s*3$/);
     expect(within(panel).getByRole('checkbox', { name: "Shturman's Stash" }).closest('li')).toHaveTextContent(/0$/);

@@ -17,12 +17,12 @@
 import { useEffect, useId, useRef, useState, type KeyboardEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useSnapshot } from 'valtio';
-import { iconUrl } from '../../api/icons';
-import { CATEGORIES, findSubCategory, slug } from '../../domain/categories';
+import { CATEGORIES } from '../../domain/categories';
 import type { Marker } from '../../domain/marker';
 import { IMAGE_NO_FILE, parseLevel, prepareMarkerForSave } from '../../domain/marker-edit';
 import type { MapDefinition } from '../../domain/maps';
 import { isLanguage } from '../../i18n';
+import { SubCategoryIcon } from '../icons/SubCategoryIcon';
 import { deleteMarker, editor, saveMarker, startCopy } from '../../state/editor';
 import { selectMarker } from '../../state/mapView';
 import { finishEdit, markerChanged, patchDraft, popup } from '../../state/popup';
@@ -78,7 +78,6 @@ export function MarkerEditForm({ map, onCancel }: MarkerEditFormProps) {
   const category = CATEGORIES.find((c) => c.id === draft.category);
   const subCategories = category?.subCategories.map((s) => s.id) ?? [];
   if (!subCategories.includes(draft.subCategory)) subCategories.unshift(draft.subCategory);
-  const icon = findSubCategory(draft.subCategory) ? iconUrl(slug(draft.subCategory)) : null;
 
   const setL10n = (field: 'name_l10n' | 'desc_l10n', language: 'en' | 'ru', value: string) =>
     patchDraft({ [field]: { ...draft[field], [language]: value } });
@@ -221,7 +220,7 @@ export function MarkerEditForm({ map, onCancel }: MarkerEditFormProps) {
               ))}
             </select>
           </label>
-          {icon && <img className="marker-edit__icon" src={icon} alt="" width={24} height={24} />}
+          <SubCategoryIcon className="marker-edit__icon" subCategory={draft.subCategory} size={24} />
         </div>
         <label>
           {t('markerEdit.level')}
