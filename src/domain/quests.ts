@@ -51,10 +51,23 @@ export function parseQuestParam(value: string | null): string[] {
   return value ? value.split(',').map((s) => s.trim()).filter(Boolean) : [];
 }
 
+const collators = new Map<Language, Intl.Collator>();
+
+/** One collator per language: making one loads the locale's data (tens of ms on a slow laptop). */
+function collatorFor(lang: Language): Intl.Collator {
+  let collator = collators.get(lang);
+  if (!collator) {
+    collator = new Intl.Collator(lang, { sensitivity: 'base', numeric: true });
+    collators.set(lang, collator);
+  }
+  return collator;
+}
+
 /** Sorted by Russian name in the ru locale, otherwise by name (spec §5). */
 export function sortQuests<T extends Pick<Quest, 'name' | 'ruName'>>(quests: readonly T[], lang: Language): T[] {
+  if (quests.length < 2) return [...quests];
   const key = (q: T) => (lang === 'ru' ? q.ruName || q.name : q.name);
-  const collator = new Intl.Collator(lang, { sensitivity: 'base', numeric: true });
+  const collator = collatorFor(lang);
   return [...quests].sort((a, b) => collator.compare(key(a), key(b)));
 }
 

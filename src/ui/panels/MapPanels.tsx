@@ -3,7 +3,7 @@
  * Always mounted with the map page (the panels themselves hide with the top bar's Show / Hide
  * panels), so `?quest=` keeps following the selection while the panels are hidden.
  */
-import { useEffect } from 'react';
+import { memo, useEffect } from 'react';
 import { useSnapshot } from 'valtio';
 import type { MapDefinition } from '../../domain/maps';
 import { loadQuestMaps } from '../../state/items';
@@ -17,7 +17,9 @@ import { RightPanel } from './RightPanel';
 import { useQuestUrl } from './useQuestUrl';
 import './panels.css';
 
-export function MapPanels({ map }: { map: Pick<MapDefinition, 'id' | 'levels'> }) {
+// Memoised: the map page re-renders as its manifest and markers arrive (while the engine
+// starts); the panels follow their own state, not those.
+export const MapPanels = memo(function MapPanels({ map }: { map: Pick<MapDefinition, 'id' | 'levels'> }) {
   const { panelsShown, upsellOpen, settingsOpen } = useSnapshot(layout);
   const { limitNotice } = useSnapshot(quests);
   useQuestUrl();
@@ -49,4 +51,4 @@ export function MapPanels({ map }: { map: Pick<MapDefinition, 'id' | 'levels'> }
       {upsellOpen && <UpsellPopup onClose={closeUpsell} />}
     </>
   );
-}
+});

@@ -14,7 +14,7 @@
  * compact list) for longer than LOADING_DELAY_MS, the popup frame shows a loading line.
  * It talks to state only; the wiring turns `popup.pointerOver` and `popup.focus` into engine calls.
  */
-import { useCallback, useEffect, useRef, useState } from 'react';
+import { memo, useCallback, useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useSnapshot } from 'valtio';
 import type { Marker } from '../../domain/marker';
@@ -42,7 +42,8 @@ export interface MarkerPopupProps {
   loaded: boolean;
 }
 
-export function MarkerPopup({ map, source, loaded }: MarkerPopupProps) {
+// Memoised, as the panels: the map page's re-renders while it loads are not the popup's business.
+export const MarkerPopup = memo(function MarkerPopup({ map, source, loaded }: MarkerPopupProps) {
   useEffect(() => {
     loadPopupSize();
   }, []);
@@ -102,7 +103,7 @@ export function MarkerPopup({ map, source, loaded }: MarkerPopupProps) {
       )}
     </MarkerPopupFrame>
   );
-}
+});
 
 /** How long a marker's read may take before the popup shows that it is loading (ms). */
 export const LOADING_DELAY_MS = 200;

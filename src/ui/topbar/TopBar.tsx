@@ -1,4 +1,4 @@
-import { useCallback, useId, useState } from 'react';
+import { memo, useCallback, useId, useState } from 'react';
 import { createPortal } from 'react-dom';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
@@ -21,9 +21,10 @@ import './topbar.css';
  * The map page's top bar: home, map name, Where am I, the live feed's state, then Show / Hide
  * panels, Full screen, language and account. On a phone (NARROW_QUERY) the bar is one compact
  * row and those last four fold into a Menu button's drop-down. An admin's Alt-click on the bar
- * shows or hides the point-history buttons (spec §2).
+ * shows or hides the point-history buttons (spec §2). Memoised: the map page re-renders as its
+ * manifest and markers arrive, and the bar has nothing to redo then (issue 11's first second).
  */
-export function TopBar({ title }: { title: string }) {
+export const TopBar = memo(function TopBar({ title }: { title: string }) {
   const { t } = useTranslation();
   const { panelsShown } = useSnapshot(layout);
   const { user } = useSnapshot(session);
@@ -110,5 +111,5 @@ export function TopBar({ title }: { title: string }) {
       {helpOpen && createPortal(<HelpPopup onClose={() => setHelpOpen(false)} />, document.body)}
     </header>
   );
-}
+});
 

@@ -1,0 +1,108 @@
+/**
+ * `npx tsx scripts/bench/first-paint-ab.ts --a DIR --b DIR [--runs 8] [--markers 10000] [--tiles DIR]`:
+ * an A/B of the first second (issue 11) between two builds of the site. One server per build
+ * (same seed, same tiles), then the builds take turns, A B A B…, each run a fresh browser
+ * context (cold HTTP cache) opening /map/customs and then opening it again in the same context
+ * (warm cache). Prints the medians of first tile and ready per build and their ratio B / A.
+ * Taking turns on one machine puts both builds under the same background load, which on a
+ * shared machine moves single runs by ±100 ms; the medians of the pairs are what to compare.
+ */
+import { resolve } from 'node:path';
+import { dirname } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import type { Browser, Page } from 'playwright-core';
+import { launchChromium } from '../../e2e/support/chromium';
+import { freshDataDir, startServer, type RunningServer } from '../../e2e/support/server';
+import { probeScript, type BenchProbe } from './probe';
+
+const repoRoot = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
+const argv = process.argv.slice(2);
+const opt = (name: string) => {
+  const i = argv.indexOf(name);
+  return i >= 0 ? argv[i + 1] : undefined;
+};
+const runs = Number(opt('--runs') ?? 8);
+const markers = Number(opt('--markers') ?? 10_000);
+const builds = { A: opt('--a'), B: opt('--b') };
+if (!builds.A || !builds.B || !(runs > 0)) {
+  console.error('usage: first-paint-ab.ts --a DIST_DIR --b DIST_DIR [--runs 8] [--markers 10000] [--tiles DIR]');
+  process.exit(2);
+}
+
+interface Timing {
+  firstTile: number;
+  ready: number;
+}
+
+async function open(page: Page, url: string): Promise<Timing> {
+  await page.goto(url, { waitUntil: 'domcontentloaded' });
+  await page.waitForFunction(() => (window as unknown as { __bench?: BenchProbe }).__bench?.readyAt != null, undefined, { timeout: 60_000, polling: 50 });
+  return page.evaluate(() => {
+    const w = window as unknown as { __bench: BenchProbe; __map?: { firstTileAt?: () => number | null } };
+    return { ready: w.__bench.readyAt ?? Number.NaN, firstTile: w.__map?.firstTileAt?.() ?? Number.NaN };
+  });
+}
+
+async function measure(browser: Browser, url: string): Promise<{ cold: Timing; warm: Timing }> {
+  const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
+  try {
+    await context.addInitScript({ content: probeScript() });
+    const first = await context.newPage();
+    const cold = await open(first, url);
+    await first.close();
+    const warm = await open(await context.newPage(), url);
+    return { cold, warm };
+  } finally {
+    await context.close();
+  }
+}
+
+const median = (xs: number[]) => {
+  const s = [...xs].sort((a, b) => a - b);
+  return s.length % 2 ? s[(s.length - 1) / 2] : (s[s.length / 2 - 1] + s[s.length / 2]) / 2;
+};
+
+async function main() {
+  const servers: Record<'A' | 'B', RunningServer | undefined> = { A: undefined, B: undefined };
+  let browser: Browser | undefined;
+  try {
+    for (const name of ['A', 'B'] as const) {
+      servers[name] = await startServer({
+        repoRoot,
+        dataDir: freshDataDir(`raidmap-ab-${name}-`),
+        env: { SEED_MAPS: 'customs', MARKERS_PER_MAP: String(markers), DIST_DIR: resolve(builds[name]!), ...(opt('--tiles') ? { TILES_DIR: resolve(opt('--tiles')!) } : {}) },
+        startTimeoutMs: 600_000,
+        tilesTimeoutMs: 600_000,
+      });
+    }
+    browser = await launchChromium();
+    const results: Record<'A' | 'B', { cold: Timing; warm: Timing }[]> = { A: [], B: [] };
+    // One unmeasured turn each: the servers' caches (lists, deep tiles) warm up as in the benchmark.
+    for (const name of ['A', 'B'] as const) await measure(browser, `${servers[name]!.baseUrl}/map/customs`);
+    for (let i = 0; i < runs; i++) {
+      for (const name of i % 2 === 0 ? (['A', 'B'] as const) : (['B', 'A'] as const)) {
+        const r = await measure(browser, `${servers[name]!.baseUrl}/map/customs`);
+        results[name].push(r);
+        console.log(`run ${i + 1} ${name}: cold first tile ${r.cold.firstTile.toFixed(0)} ms, ready ${r.cold.ready.toFixed(0)} ms; again ${r.warm.firstTile.toFixed(0)} / ${r.warm.ready.toFixed(0)} ms`);
+      }
+    }
+    const row = (label: string, pick: (r: { cold: Timing; warm: Timing }) => number) => {
+      const a = median(results.A.map(pick));
+      const b = median(results.B.map(pick));
+      console.log(`| ${label} | ${a.toFixed(0)} ms | ${b.toFixed(0)} ms | ${(b / a).toFixed(2)} |`);
+    };
+    console.log(`\nmedians of ${runs} runs, ${markers} markers (A: ${builds.A}, B: ${builds.B})\n| | A | B | B / A |\n|---|---:|---:|---:|`);
+    row('first tile, cold', (r) => r.cold.firstTile);
+    row('ready, cold', (r) => r.cold.ready);
+    row('first tile, opened again', (r) => r.warm.firstTile);
+    row('ready, opened again', (r) => r.warm.ready);
+  } finally {
+    await browser?.close();
+    await Promise.all(Object.values(servers).map((s) => s?.stop()));
+  }
+}
+
+main().catch((error: Error) => {
+  console.error(`A/B failed: ${error.message}`);
+  process.exit(1);
+});
