@@ -27,6 +27,7 @@ import {
   type ConnectionLimits,
   type SecurityOptions,
 } from './http/security';
+import { mapPageHead } from './http/map-page-head';
 import { registerStaticSite } from './http/static-site';
 import { bridgeMarkerEvents } from './live/bridge';
 import { MemoryLiveHub, type LiveHub } from './live/hub';
@@ -233,6 +234,8 @@ export function buildServer(options: BuildServerOptions): FastifyInstance {
       renderLimit: options.tileCache?.rendersPerMinute !== undefined ? { perMinute: options.tileCache.rendersPerMinute } : undefined,
     });
   }
-  registerStaticSite(app, { distDir, iconsDir: path.join(assetsDir, 'icons'), uploadsDir: options.uploadsDir });
+  // A map page carries its tile manifest in its head (issue 11): the same answer as /tiles/{map}/manifest.json.
+  const headFor = options.tiles !== false && options.tilesDir ? mapPageHead((mapId) => getTileStore({ assetsDir, tilesDir: options.tilesDir! }).manifest(mapId)) : undefined;
+  registerStaticSite(app, { distDir, iconsDir: path.join(assetsDir, 'icons'), uploadsDir: options.uploadsDir, headFor });
   return app;
 }

@@ -74,11 +74,18 @@ async function play(cdp: CDPSession, events: readonly GestureEvent[], startAt: n
   return { sent, failures };
 }
 
-/** window.__map.firstTileAt() (ms from navigation start), NaN where the page has no such field (older builds). */
-async function readFirstTile(page: Page): Promise<number> {
+/**
+ * ms from navigation start to the engine's first frame with a tile (window.__map.firstTileAt()),
+ * and to the first map tiles on screen: the poster's (window.__map.posterAt(), the first view as
+ * images while the engine starts) or the engine's, whichever came first. NaN where the page has
+ * no such field (older builds).
+ */
+async function readFirstTile(page: Page): Promise<{ firstTileMs: number; artVisibleMs: number }> {
   return page.evaluate(() => {
-    const api = (window as unknown as { __map?: { firstTileAt?: () => number | null } }).__map;
-    return api?.firstTileAt?.() ?? Number.NaN;
+    const api = (window as unknown as { __map?: { firstTileAt?: () => number | null; posterAt?: () => number | null } }).__map;
+    const firstTileMs = api?.firstTileAt?.() ?? Number.NaN;
+    const poster = api?.posterAt?.() ?? null;
+    return { firstTileMs, artVisibleMs: poster !== null && !(poster >= firstTileMs) ? poster : firstTileMs };
   });
 }
 
@@ -87,7 +94,7 @@ async function readFirstTile(page: Page): Promise<number> {
  * list revalidates to a 304, tiles come from the cache) under the same throttle: ready and the
  * first drawn tile, from navigation start.
  */
-async function measureReopen(context: BrowserContext, options: RunOptions): Promise<{ readyMs: number; firstTileMs: number }> {
+async function measureReopen(context: BrowserContext, options: RunOptions): Promise<{ readyMs: number; firstTileMs: number; artVisibleMs: number }> {
   const page = await context.newPage();
   try {
     const errors: string[] = [];
@@ -99,7 +106,7 @@ async function measureReopen(context: BrowserContext, options: RunOptions): Prom
     await page.waitForFunction(() => (window as unknown as { __bench?: BenchProbe }).__bench?.readyAt != null, undefined, { timeout: 60_000, polling: 100 });
     if (errors.length > 0) throw new Error(`page errors when opened again: ${errors.slice(0, 3).join('; ')}`);
     const readyMs = await page.evaluate(() => (window as unknown as { __bench: BenchProbe }).__bench.readyAt ?? Number.NaN);
-    return { readyMs, firstTileMs: await readFirstTile(page) };
+    return { readyMs, ...(await readFirstTile(page)) };
   } finally {
     await page.close();
   }
@@ -143,7 +150,7 @@ export async function measureRun(options: RunOptions): Promise<RunResult> {
       throw new Error(`the map did not become ready (${state}); page errors: ${pageErrors.join('; ') || 'none'}: ${(error as Error).message.split('\n')[0]}`);
     }
     const readyMs = await page.evaluate(() => (window as unknown as { __bench: BenchProbe }).__bench.readyAt ?? Number.NaN);
-    const firstTileMs = await readFirstTile(page);
+    const { firstTileMs, artVisibleMs } = await readFirstTile(page);
     await sleep(options.settleMs ?? 2000);
 
     const events = buildGesture(viewport);
@@ -240,8 +247,10 @@ export async function measureRun(options: RunOptions): Promise<RunResult> {
       engineRenderP95: engine?.renderP95 ?? Number.NaN,
       readyMs,
       firstTileMs,
+      artVisibleMs,
       reopenReadyMs: reopen.readyMs,
       reopenFirstTileMs: reopen.firstTileMs,
+      reopenArtVisibleMs: reopen.artVisibleMs,
       heapMB: after.JSHeapUsedSize / (1024 * 1024),
       gestureMs,
       gpuCpuPct: cpuPercent(cpuBefore, cpuAfter, 'gpu'),

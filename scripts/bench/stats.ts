@@ -76,11 +76,14 @@ export interface RunResult {
   engineRenderP95: number;
   /** Navigation start to window.__map.ready (ms), cold HTTP cache (a fresh browser context). */
   readyMs: number;
-  /** Navigation start to the first frame that drew a map tile (window.__map.firstTileAt()), cold cache. */
+  /** Navigation start to the engine's first frame that drew a map tile (window.__map.firstTileAt()), cold cache. */
   firstTileMs: number;
+  /** Navigation start to the first map tiles on screen: the poster of the first view, or the engine's first tile (cold cache). */
+  artVisibleMs: number;
   /** The same page opened again in the same context (HTTP cache warm: 304s, cached tiles): ready, first tile. */
   reopenReadyMs: number;
   reopenFirstTileMs: number;
+  reopenArtVisibleMs: number;
   heapMB: number;
   gestureMs: number;
   /** CPU of Chromium's GPU process (SwiftShader) and of the renderer process over the gesture, % of one core. */
@@ -94,7 +97,7 @@ export interface RunResult {
 
 export const NUMERIC_FIELDS = [
   'fps', 'frameP50', 'frameP95', 'frameP99', 'framesOver50', 'inputLagMs', 'maxPressLagMs',
-  'longTasks', 'longestTaskMs', 'busyPct', 'engineP50', 'engineP95', 'engineFrames', 'engineUpdateP95', 'engineRenderP95', 'readyMs', 'firstTileMs', 'reopenReadyMs', 'reopenFirstTileMs', 'heapMB', 'gestureMs',
+  'longTasks', 'longestTaskMs', 'busyPct', 'engineP50', 'engineP95', 'engineFrames', 'engineUpdateP95', 'engineRenderP95', 'readyMs', 'firstTileMs', 'artVisibleMs', 'reopenReadyMs', 'reopenFirstTileMs', 'reopenArtVisibleMs', 'heapMB', 'gestureMs',
   'gpuCpuPct', 'rendererCpuPct', 'tileRequests', 'tileFailures', 'tileP95Ms',
 ] as const satisfies readonly (keyof RunResult)[];
 
@@ -148,7 +151,7 @@ export function checkTargets(summaries: readonly Summary[]): TargetCheck[] {
     check('100k markers, throttle 1: ready ≤ 1.5 s after navigation (cold cache)', at100k?.readyMs, 1500, 'ms', 0),
     check('10k markers, throttle 1: ready ≤ 0.6 s when the page is opened again (warm HTTP cache)', at10k?.reopenReadyMs, 600, 'ms', 0),
     check('100k markers, throttle 1: ready ≤ 0.6 s when the page is opened again (warm HTTP cache)', at100k?.reopenReadyMs, 600, 'ms', 0),
-    check('10k markers, throttle 1: first map tile visible ≤ 0.5 s after navigation (cold cache)', at10k?.firstTileMs, 500, 'ms', 0),
+    check('10k markers, throttle 1: first map tiles visible ≤ 0.5 s after navigation (cold cache; the poster or the engine)', at10k?.artVisibleMs, 500, 'ms', 0),
     check('10k markers, throttle 4: engine work per frame p95 ≤ 16 ms', at10k4?.engineP95, 16, 'ms', 2),
     check('100k vs 1k markers, throttle 1: engine work p95 at most 2×', ratio, 2, '×', 2),
   ];

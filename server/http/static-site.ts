@@ -21,6 +21,8 @@ export interface StaticSiteOptions {
   /** Folder of subcategory icons (`{slug}.svg`). */
   iconsDir: string;
   uploadsDir: string;
+  /** Extra HTML for the head of the page at a path (the map pages' tile manifest); '' for none. */
+  headFor?: (urlPath: string) => Promise<string>;
 }
 
 function underPrefix(urlPath: string, prefix: string): boolean {
@@ -62,6 +64,13 @@ class IndexHtml {
     }
     return this.cached.body;
   }
+}
+
+/** index.html with `head` inserted just before `</head>` (unchanged when it has none). */
+export function withHead(html: Buffer, head: string): Buffer {
+  const text = html.toString('utf8');
+  const at = text.indexOf('</head>');
+  return at < 0 ? html : Buffer.from(`${text.slice(0, at)}${head}${text.slice(at)}`);
 }
 
 function isDirectory(dir: string): boolean {
@@ -112,12 +121,14 @@ export function registerStaticSite(app: FastifyInstance, options: StaticSiteOpti
     });
   }
 
-  app.setNotFoundHandler((request: FastifyRequest, reply: FastifyReply) => {
+  app.setNotFoundHandler(async (request: FastifyRequest, reply: FastifyReply) => {
     if (!wantsSpaFallback(request.method, request.url)) {
       return sendError(reply, 404, `no route for ${request.method} ${request.url.split('?', 1)[0]}`);
     }
     const body = index.read();
     if (!body) return sendError(reply, 404, 'the site is not built yet: run `npm run build`');
-    return reply.code(200).header('content-type', 'text/html; charset=utf-8').header('cache-control', NO_CACHE).send(body);
+    const head = options.headFor ? await options.headFor(request.url.split(/[?#]/, 1)[0]) : '';
+    const page = head ? withHead(body, head) : body;
+    return reply.code(200).header('content-type', 'text/html; charset=utf-8').header('cache-control', NO_CACHE).send(page);
   });
 }

@@ -1,5 +1,5 @@
 import type { MapId } from '../domain/maps';
-import type { TileManifest } from '../domain/tiles';
+import { INLINE_MANIFEST_ID, type TileManifest } from '../domain/tiles';
 import { ApiError, apiUrl, getJson } from './client';
 
 function isManifest(value: unknown): value is TileManifest {
@@ -17,6 +17,21 @@ export async function fetchTileManifest(mapId: MapId, signal?: AbortSignal): Pro
   const body = await getJson<unknown>(path, { signal });
   if (!isManifest(body)) throw new ApiError(apiUrl(path), 200, 'bad_manifest', 'The tile manifest is malformed');
   return body;
+}
+
+/**
+ * The manifest of `mapId` that the server put in the page's head (server/http/map-page-head.ts),
+ * or undefined when there is none, it is for another map or it is malformed (the page then fetches it).
+ */
+export function readInlineManifest(mapId: MapId, doc: Document = document): TileManifest | undefined {
+  const text = doc.getElementById(INLINE_MANIFEST_ID)?.textContent;
+  if (!text) return undefined;
+  try {
+    const value: unknown = JSON.parse(text);
+    return isManifest(value) && value.map === mapId ? value : undefined;
+  } catch {
+    return undefined;
+  }
 }
 
 /** Where tiles load from (prefix of `tilePath`). */

@@ -16,6 +16,9 @@ export const MAX_TILE_Z = 8;
 /** Levels cut ahead of time (at build or first start); deeper tiles are rendered on demand and cached. */
 export const PREBUILT_MAX_Z = 3;
 
+/** Id of the JSON block in a map page's head that holds its tile manifest (server/http/map-page-head.ts). */
+export const INLINE_MANIFEST_ID = 'raidmap-tile-manifest';
+
 export interface TileManifest {
   map: string;
   /** Content hash of the map's source SVG and definition: part of every tile URL, so tiles cache forever. */

@@ -8,6 +8,7 @@ import {
   clampView, mapToScreen, panBy, screenToMap, visibleMapRect, zoomAround,
   type CameraLimits, type ViewportSize,
 } from './kernels/camera';
+import { cameraLimits, firstView } from './kernels/first-view';
 import type { CameraView } from './types';
 
 export class Camera {
@@ -17,9 +18,9 @@ export class Camera {
   private readonly listeners = new Set<(view: CameraView) => void>();
 
   constructor(map: Pick<MapDefinition, 'size' | 'startZoom' | 'minZoom' | 'maxZoom'>, viewport: ViewportSize) {
-    this.limits = { minZoom: map.minZoom, maxZoom: map.maxZoom, mapWidth: map.size.width, mapHeight: map.size.height };
+    this.limits = cameraLimits(map);
     this.size = { ...viewport };
-    this.view = clampView({ x: map.size.width / 2, y: map.size.height / 2, zoom: map.startZoom }, this.limits, this.size);
+    this.view = firstView(map, this.size);
   }
 
   get state(): CameraView {

@@ -14,6 +14,7 @@ import { iconAtlasUrl, iconUrl } from '../../api/icons';
 import { tileBase } from '../../api/tiles';
 import type { EngineHandle } from './automation';
 import { loadEngineModule } from './engineModule';
+import { dismissPoster } from './poster';
 import type { MarkerSource } from './markerSource';
 import { type EngineWiring, wireEngine } from './wireEngine';
 import { wireEditor } from './wireEditor';
@@ -34,6 +35,25 @@ export interface MapCanvasProps {
    * at the overlay's zoom, centred on the player. Null for the normal page.
    */
   overlay?: OverlayParams | null;
+}
+
+/**
+ * The poster of the first view (poster.ts) fades out once the engine's picture is complete
+ * (ready: tiles and markers drawn), or as soon as the view moves away from it.
+ */
+function dismissPosterWith(engine: MapEngineApi): () => void {
+  if (engine.ready) {
+    dismissPoster({ fade: true });
+    return () => undefined;
+  }
+  const first = engine.camera();
+  const offs = [
+    engine.on('ready', () => dismissPoster({ fade: true })),
+    engine.on('camerachange', (view) => {
+      if (view.x !== first.x || view.y !== first.y || view.zoom !== first.zoom) dismissPoster({ fade: true });
+    }),
+  ];
+  return () => offs.forEach((off) => off());
 }
 
 export function MapCanvas({ map, manifest, source, markers, handle, onError, overlay = null }: MapCanvasProps) {
@@ -58,6 +78,7 @@ export function MapCanvas({ map, manifest, source, markers, handle, onError, ove
     let engine: MapEngineApi | null = null;
     let wiring: EngineWiring | null = null;
     let unwireEditor: (() => void) | null = null;
+    let unwirePoster: (() => void) | null = null;
 
     // After a break in the live feed, changes may have been missed: read the whole list again.
     const resync = async () => {
@@ -100,6 +121,7 @@ export function MapCanvas({ map, manifest, source, markers, handle, onError, ove
         wiringRef.current = wiring;
         if (markersRef.current) wiring.setMarkers(markersRef.current);
         unwireEditor = wireEditor({ engine: created, sink: wiring.sink, map, adminTools, resync });
+        unwirePoster = dismissPosterWith(created);
       })
       .catch((error: unknown) => {
         if (!cancelled) onErrorRef.current(error);
@@ -107,6 +129,7 @@ export function MapCanvas({ map, manifest, source, markers, handle, onError, ove
 
     return () => {
       cancelled = true;
+      unwirePoster?.();
       unwireEditor?.();
       wiring?.dispose();
       engine?.dispose();

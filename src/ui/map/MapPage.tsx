@@ -1,4 +1,4 @@
-import { Suspense, lazy, useCallback, useEffect, useMemo, useState } from 'react';
+import { Suspense, lazy, useCallback, useEffect, useLayoutEffect, useMemo, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useLocation, useParams } from 'react-router';
 import { useSnapshot } from 'valtio';
@@ -14,6 +14,7 @@ import { createEngineHandle, installMapAutomation } from './automation';
 import { loadEngineModule } from './engineModule';
 import { MapCanvas } from './MapCanvas';
 import { useMapData } from './useMapData';
+import { adoptPoster, dismissPoster } from './poster';
 import { useEngineCamera } from './useEngineCamera';
 import { useAdminTools } from '../admin/useAdmin';
 import { usePilotConnection } from '../pilot/usePilotConnection';
@@ -78,6 +79,7 @@ function MapScreen({ map, overlay }: { map: MapDefinition; overlay: OverlayParam
           overlay={overlay}
         />
       )}
+      {!overlay && <PosterSlot mapId={map.id} failed={data.error !== null} />}
       {!overlay && <TopBar title={name} />}
       {!overlay && <MapPanels map={map} />}
       {loading && !overlay && (
@@ -108,4 +110,28 @@ function MapScreen({ map, overlay }: { map: MapDefinition; overlay: OverlayParam
       )}
     </div>
   );
+}
+
+/**
+ * Where the poster of the first view sits while the engine starts (src/ui/map/poster.ts): above
+ * the canvas, under the bars and panels. Taken in before the first paint of the page; the poster
+ * goes with the page, or when the map failed to load.
+ */
+function PosterSlot({ mapId, failed }: { mapId: string; failed: boolean }) {
+  const slot = useRef<HTMLDivElement>(null);
+  useLayoutEffect(() => {
+    const element = slot.current;
+    if (!element) return;
+    adoptPoster(mapId, element);
+    return () => {
+      // StrictMode runs this and the effect again on the same element: gone only with the page.
+      setTimeout(() => {
+        if (!element.isConnected) dismissPoster();
+      }, 0);
+    };
+  }, [mapId]);
+  useEffect(() => {
+    if (failed) dismissPoster();
+  }, [failed]);
+  return <div ref={slot} className="map-poster-slot" />;
 }

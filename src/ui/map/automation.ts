@@ -13,6 +13,7 @@ import { editor } from '../../state/editor';
 import { currentPlayer } from '../../state/player';
 import { pilot, type PilotStatus } from '../../state/pilot';
 import { quests } from '../../state/quests';
+import { posterPaintedAt } from './poster';
 
 export interface AutomationMarker {
   uid: string;
@@ -46,6 +47,11 @@ export interface MapAutomation {
   stats(): FrameStats | null;
   /** ms from navigation start to the first frame that drew a map tile; null before (or before the engine starts). */
   firstTileAt(): number | null;
+  /**
+   * ms from navigation start to the first paint of the poster of the first view (the map's tiles
+   * as images while the engine starts, src/ui/map/poster.ts); null when there was none (yet).
+   */
+  posterAt(): number | null;
   /** The where-am-I position {x, y, z, look} in the spec's convention (docs/AUTOMATION.md), or null. */
   player(): PlayerPosition | null;
   /**
@@ -175,6 +181,9 @@ export function createMapAutomation(mapId: MapId, handle: EngineHandle): MapAuto
     },
     firstTileAt() {
       return handle.engine?.firstTileAt ?? null;
+    },
+    posterAt() {
+      return posterPaintedAt(mapId);
     },
     stats() {
       return handle.engine?.stats() ?? null;

@@ -7,11 +7,13 @@
  */
 import { iconAtlasUrl } from '../../api/icons';
 import { fetchCompactMarkers } from '../../api/markers';
-import { fetchTileManifest } from '../../api/tiles';
+import { fetchTileManifest, readInlineManifest } from '../../api/tiles';
 import type { Language } from '../../domain/marker';
-import { isMapId } from '../../domain/maps';
+import { getMap } from '../../domain/maps';
+import { parseOverlayParams } from '../../domain/overlay';
 import type { TileManifest } from '../../domain/tiles';
 import { loadEngineModule } from './engineModule';
+import { showPoster } from './poster';
 
 interface EarlyRequests {
   manifest: Map<string, Promise<TileManifest>>;
@@ -25,13 +27,20 @@ const quiet = <T>(p: Promise<T>): Promise<T> => {
   return p;
 };
 
-/** Starts the map page's requests for `pathname` when it is a map's address; does nothing otherwise. */
-export function startEarlyMapLoad(pathname: string, lang: Language): void {
+/**
+ * Starts the map page's requests for `pathname` when it is a map's address; does nothing
+ * otherwise. With the manifest in the page's head, the poster of the first view shows at once
+ * (not on the stream overlay, whose canvas is see-through).
+ */
+export function startEarlyMapLoad(pathname: string, lang: Language, search = ''): void {
   const match = /^\/map\/([^/]+)\/?$/.exec(pathname);
-  const mapId = match?.[1];
-  if (!mapId || !isMapId(mapId)) return;
+  const map = match ? getMap(match[1]) : undefined;
+  if (!map) return;
+  const mapId = map.id;
   loadEngineModule().catch(() => undefined);
-  early.manifest.set(mapId, quiet(fetchTileManifest(mapId)));
+  const inline = readInlineManifest(mapId);
+  early.manifest.set(mapId, inline ? Promise.resolve(inline) : quiet(fetchTileManifest(mapId)));
+  if (inline && parseOverlayParams(search) === null) showPoster(map, inline);
   early.compact.set(`${mapId}:${lang}`, quiet(fetchCompactMarkers(mapId, lang)));
   preloadImage(iconAtlasUrl());
 }

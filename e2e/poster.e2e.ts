@@ -1,0 +1,116 @@
+/**
+ * The poster of the first view (issue 11, src/ui/map/poster.ts): the map page shows its first
+ * view's tiles as images before the engine has started, under the bars and panels, exactly where
+ * the engine then draws the same tiles; it goes when the engine is ready. The stream overlay
+ * (a see-through canvas) has none.
+ */
+import { describe, expect, test } from 'vitest';
+import type { Page } from 'playwright-core';
+import { MAPS } from '../src/domain/maps';
+import { tileBounds } from '../src/domain/tiles';
+import { baseUrl, markers, openMap, toScreen, useBrowser, type MapAutomation } from './browser';
+import { decodeRgba, meanDiffAround, type Rgba } from './support/image';
+
+const browser = useBrowser();
+const map = MAPS.customs;
+
+interface PosterImage {
+  z: number;
+  x: number;
+  y: number;
+  left: number;
+  top: number;
+  right: number;
+  bottom: number;
+}
+
+/** The poster's images, once every one of them is loaded. */
+async function posterImages(page: Page): Promise<PosterImage[]> {
+  await page.waitForFunction(() => {
+    const images = [...document.querySelectorAll<HTMLImageElement>('.map-poster img')];
+    return images.length > 0 && images.every((img) => img.complete && img.naturalWidth > 0);
+  }, undefined, { timeout: 20_000, polling: 50 });
+  return page.evaluate(() =>
+    [...document.querySelectorAll<HTMLImageElement>('.map-poster img')].map((img) => {
+      const [z, x, y] = new URL(img.src).pathname.replace(/\.\w+$/, '').split('/').slice(-3).map(Number);
+      const box = img.getBoundingClientRect();
+      return { z, x, y, left: box.left, top: box.top, right: box.right, bottom: box.bottom };
+    }),
+  );
+}
+
+/** A part of the view that no bar or panel covers. */
+const CLIP = { x: 300, y: 120, width: 640, height: 560 };
+const shot = async (page: Page, dx = 0): Promise<Rgba> => decodeRgba(await page.screenshot({ clip: { ...CLIP, x: CLIP.x + dx } }));
+
+describe('the poster of the first view', () => {
+  test('shows the map before the engine, under the panels, where the engine then draws it, and goes when it is ready', async () => {
+    const { page } = await browser.newPage();
+    // Hold the engine back, so that the poster is all there is for a while.
+    let release: () => void = () => undefined;
+    const held = new Promise<void>((resolve) => (release = resolve));
+    await page.route(/\/assets\/engine-[\w-]+\.js$/, async (route) => {
+      await held;
+      await route.continue();
+    });
+    await page.goto(`${baseUrl()}/map/${map.id}`, { waitUntil: 'domcontentloaded' });
+    const images = await posterImages(page);
+    expect(await page.locator('canvas').count()).toBe(0);
+    // Above the canvas's place, under the bars: the top bar is what a click there reaches.
+    expect(await page.locator('.map-poster-slot > .map-poster').count()).toBe(1);
+    const bar = (await page.locator('.map-topbar').boundingBox())!;
+    expect(await page.evaluate(([x, y]) => !!document.elementFromPoint(x, y)?.closest('.map-topbar'), [bar.x + 5, bar.y + bar.height / 2] as const)).toBe(true);
+    expect(await page.locator('.map-poster').getAttribute('aria-hidden')).toBe('true');
+    const poster = await shot(page);
+
+    release();
+    await page.waitForFunction(() => (window as unknown as { __map?: MapAutomation }).__map?.ready === true, undefined, { timeout: 45_000, polling: 100 });
+    await expect.poll(() => page.locator('.map-poster').count(), { timeout: 5_000 }).toBe(0);
+    expect(await page.evaluate(() => (window as unknown as { __map: { posterAt(): number | null } }).__map.posterAt())).toBeGreaterThan(0);
+
+    // Each poster tile covered the map rectangle where the engine draws that tile (the view has not moved).
+    for (const t of images) {
+      const b = tileBounds(4400, 3200, t.z, t.x, t.y);
+      const topLeft = await toScreen(page, b.minX, b.minY);
+      const bottomRight = await toScreen(page, b.maxX, b.maxY);
+      expect(Math.abs(t.left - topLeft.x), `tile ${t.z}/${t.x}/${t.y}`).toBeLessThan(0.6);
+      expect(Math.abs(t.top - topLeft.y)).toBeLessThan(0.6);
+      expect(Math.abs(t.right - bottomRight.x)).toBeLessThan(0.6);
+      expect(Math.abs(t.bottom - bottomRight.y)).toBeLessThan(0.6);
+    }
+
+    // And it looked like the engine's picture: with the markers off, the same place differs
+    // only by the poster's coarser level, far less than the picture moved by 24 px does.
+    const categories = page.getByRole('complementary', { name: 'Categories' });
+    const checked = categories.getByRole('checkbox', { checked: true });
+    for (let left = await checked.count(); left > 0; left = await checked.count()) await checked.first().uncheck();
+    await expect.poll(async () => (await markers(page)).length).toBe(0);
+    await page.mouse.move(5, 795);
+    await page.waitForTimeout(300);
+    const engine = await shot(page);
+    const shifted = await shot(page, 24);
+    const centre = [CLIP.width / 2, CLIP.height / 2, Math.min(CLIP.width, CLIP.height) / 2 - 1] as const;
+    const same = meanDiffAround(poster, engine, ...centre);
+    const moved = meanDiffAround(poster, shifted, ...centre);
+    // (about 2 against 15 here)
+    expect(same, `poster vs engine ${same.toFixed(1)}, vs engine 24 px off ${moved.toFixed(1)}`).toBeLessThan(moved / 2);
+  });
+
+  test('the stream overlay has none', async () => {
+    const { page } = await browser.newPage();
+    await page.goto(`${baseUrl()}/map/${map.id}?overlay=1`, { waitUntil: 'domcontentloaded' });
+    await page.waitForFunction(() => (window as unknown as { __map?: MapAutomation }).__map?.ready === true, undefined, { timeout: 45_000, polling: 100 });
+    expect(await page.locator('.map-poster').count()).toBe(0);
+    expect(await page.evaluate(() => (window as unknown as { __map: { posterAt(): number | null } }).__map.posterAt())).toBeNull();
+  });
+
+  test('a page opened on a map shows its own poster, and one opened elsewhere none', async () => {
+    const { page } = await browser.newPage();
+    await openMap(page, 'factory');
+    expect(await page.evaluate(() => (window as unknown as { __map: { posterAt(): number | null } }).__map.posterAt())).toBeGreaterThan(0);
+    await page.goto(`${baseUrl()}/`, { waitUntil: 'domcontentloaded' });
+    await page.getByRole('link', { name: /Customs/ }).first().click();
+    await page.waitForFunction(() => (window as unknown as { __map?: MapAutomation }).__map?.ready === true, undefined, { timeout: 45_000, polling: 100 });
+    expect(await page.locator('.map-poster').count()).toBe(0);
+  });
+});

@@ -1,0 +1,98 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import type { FastifyInstance } from 'fastify';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { INLINE_MANIFEST_ID, type TileManifest } from '../../src/domain/tiles';
+import { buildServer } from '../app';
+import { createRepositories, migrateToLatest, type Db, type Repositories } from '../db';
+import { signInRoles, type RoleCookies } from '../testing/accounts';
+import { tempDir, testBackends } from '../testing/databases';
+import { mapIdOfPage, mapPageHead, scriptSafeJson } from './map-page-head';
+import { withHead } from './static-site';
+
+/** The manifest block of a page, parsed, or null. */
+function inlineManifest(html: string): unknown {
+  const match = new RegExp(`<script type="application/json" id="${INLINE_MANIFEST_ID}">(.*?)</script>`).exec(html);
+  return match ? JSON.parse(match[1]) : null;
+}
+
+describe('map page head (pure parts)', () => {
+  it('finds the map of a map page only', () => {
+    expect(mapIdOfPage('/map/customs')).toBe('customs');
+    expect(mapIdOfPage('/map/ground-zero/')).toBe('ground-zero');
+    for (const p of ['/', '/map', '/map/', '/map/atlantis', '/map/customs/extra', '/maps/customs', '/map/%E0%A4%A', '/map/..%2Fcustoms']) expect(mapIdOfPage(p), p).toBeNull();
+  });
+
+  it('writes JSON that cannot close its script element, and reads back the same', () => {
+    const nasty = { a: '</script><script>alert(1)</script>', b: '<!--', c: '\u2028\u2029' };
+    const text = scriptSafeJson(nasty);
+    expect(text).not.toMatch(/<|\u2028|\u2029/);
+    expect(JSON.parse(text)).toEqual(nasty);
+  });
+
+  it('puts the head before </head>, and leaves a page without one alone', () => {
+    expect(withHead(Buffer.from('<html><head><title>x</title></head><body></body></html>'), '<meta name="a">').toString()).toBe('<html><head><title>x</title><meta name="a"></head><body></body></html>');
+    const bare = Buffer.from('<p>no head</p>');
+    expect(withHead(bare, '<meta>')).toBe(bare);
+  });
+
+  it('gives nothing when the manifest cannot be had (a broken drawing), instead of failing the page', async () => {
+    const head = mapPageHead(() => Promise.reject(new Error('not well-formed')));
+    await expect(head('/map/customs')).resolves.toBe('');
+    await expect(mapPageHead(() => Promise.resolve(undefined))('/map/customs')).resolves.toBe('');
+  });
+});
+
+describe.each(testBackends())('a map page carries its tile manifest on $name', (backend) => {
+  let app: FastifyInstance;
+  let db: Db;
+  let repos: Repositories;
+  let root: string;
+  let cookies: RoleCookies;
+
+  beforeAll(async () => {
+    root = tempDir();
+    db = await backend.open();
+    await migrateToLatest(db);
+    repos = createRepositories(db);
+    const dist = path.join(root, 'dist');
+    fs.mkdirSync(dist, { recursive: true });
+    fs.writeFileSync(path.join(dist, 'index.html'), '<!doctype html><html><head><title>raidmap</title></head><body><div id="root"></div></body></html>');
+    app = buildServer({ db, repos, uploadsDir: path.join(root, 'uploads'), distDir: dist, assetsDir: path.join(root, 'assets'), tilesDir: path.join(root, 'tiles') });
+    await app.ready();
+    cookies = await signInRoles(app, repos);
+  }, 60_000);
+
+  afterAll(async () => {
+    await app.close();
+    await db.close();
+    fs.rmSync(root, { recursive: true, force: true });
+  });
+
+  it.each(['anonymous', 'visitor', 'pro', 'admin'] as const)('gives %s the manifest of /tiles/{map}/manifest.json in the head', async (role) => {
+    const headers = cookies[role] ? { cookie: cookies[role] } : {};
+    const page = await app.inject({ url: '/map/customs?quest=q1&obj=x', headers });
+    expect(page.statusCode).toBe(200);
+    expect(page.headers['content-type']).toMatch(/^text\/html/);
+    expect(page.headers['cache-control']).toBe('no-cache');
+    const manifest = (await app.inject({ url: '/tiles/customs/manifest.json', headers })).json() as TileManifest;
+    expect(inlineManifest(page.body)).toEqual(manifest);
+    expect(page.body.indexOf(INLINE_MANIFEST_ID)).toBeLessThan(page.body.indexOf('</head>'));
+  });
+
+  it('gives each map its own, and no other page one', async () => {
+    const woods = await app.inject({ url: '/map/woods/' });
+    expect((inlineManifest(woods.body) as TileManifest).map).toBe('woods');
+    for (const url of ['/', '/progression/quests', '/pilot', '/map/atlantis', '/map/customs/extra']) {
+      const page = await app.inject({ url });
+      expect(page.statusCode, url).toBe(200);
+      expect(inlineManifest(page.body), url).toBeNull();
+    }
+  });
+
+  it('answers many map pages at once with the same manifest', async () => {
+    const pages = await Promise.all(Array.from({ length: 12 }, () => app.inject({ url: '/map/factory' })));
+    const versions = new Set(pages.map((p) => (inlineManifest(p.body) as TileManifest).version));
+    expect(versions.size).toBe(1);
+  });
+});

@@ -1,0 +1,79 @@
+/**
+ * A map's first view (what the engine shows before any gesture: the map's centre at its start
+ * zoom, clamped) and the poster of it: the tiles of that view, one pyramid level coarser than
+ * the engine draws, placed in CSS pixels of the viewport. The page shows the poster as plain
+ * images while the engine's script and WebGL start (src/ui/map/poster.ts), then the engine's
+ * first frame covers the same picture, sharper. Pure: the camera and the poster share it.
+ */
+import { layerOpacities, type MapDefinition } from '../../domain/maps';
+import { tileBounds, type TileManifest } from '../../domain/tiles';
+import { clampView, mapToScreen, type CameraLimits, type ViewportSize } from './camera';
+import type { CameraView } from './camera-view';
+import { pickTileZ, visibleTiles } from './tiles';
+
+export function cameraLimits(map: Pick<MapDefinition, 'size' | 'minZoom' | 'maxZoom'>): CameraLimits {
+  return { minZoom: map.minZoom, maxZoom: map.maxZoom, mapWidth: map.size.width, mapHeight: map.size.height };
+}
+
+/** The engine's view of a map before any gesture. */
+export function firstView(map: Pick<MapDefinition, 'size' | 'startZoom' | 'minZoom' | 'maxZoom'>, viewport: ViewportSize): CameraView {
+  return clampView({ x: map.size.width / 2, y: map.size.height / 2, zoom: map.startZoom }, cameraLimits(map), viewport);
+}
+
+/** How many pyramid levels coarser than the engine the poster is: a quarter of the texels, 1.2 CSS px each at the usual start zooms. */
+export const POSTER_LEVELS_COARSER = 1;
+
+export interface PosterTile {
+  /** Manifest layer id (the floor). */
+  layer: string;
+  /** The floor's opacity at the level shown (maps.ts layerOpacities). */
+  opacity: number;
+  z: number;
+  x: number;
+  y: number;
+  /** Where the tile sits, in CSS px of the viewport (not rounded: the engine does not round either). */
+  left: number;
+  top: number;
+  width: number;
+  height: number;
+}
+
+/**
+ * The poster's tiles for the first view on a viewport of `dpr`: every floor drawn at `level`
+ * (bottom floor first, as the engine stacks them), centre-out within a floor, one level
+ * coarser than the engine's (a quarter of the requests, 1.2 CSS px per texel at the usual start zooms).
+ */
+export function posterTiles(
+  map: MapDefinition,
+  manifest: Pick<TileManifest, 'minZ' | 'maxZ' | 'width' | 'height' | 'layers'>,
+  viewport: ViewportSize,
+  dpr: number,
+  level = map.defaultLevel,
+): PosterTile[] {
+  if (!(viewport.width > 0 && viewport.height > 0)) return [];
+  const view = firstView(map, viewport);
+  const z = Math.max(manifest.minZ, pickTileZ(view.zoom, dpr, manifest) - POSTER_LEVELS_COARSER);
+  const { tiles } = visibleTiles(view, viewport, dpr, manifest, z);
+  const opacities = layerOpacities(map, level);
+  const out: PosterTile[] = [];
+  for (const layer of manifest.layers) {
+    const opacity = opacities[layer] ?? 0;
+    if (opacity <= 0) continue;
+    for (const t of tiles) {
+      const b = tileBounds(manifest.width, manifest.height, t.z, t.x, t.y);
+      const topLeft = mapToScreen(view, viewport, b.minX, b.minY);
+      out.push({
+        layer,
+        opacity,
+        z: t.z,
+        x: t.x,
+        y: t.y,
+        left: topLeft.x,
+        top: topLeft.y,
+        width: (b.maxX - b.minX) * view.zoom,
+        height: (b.maxY - b.minY) * view.zoom,
+      });
+    }
+  }
+  return out;
+}
