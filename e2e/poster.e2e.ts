@@ -113,4 +113,20 @@ describe('the poster of the first view', () => {
     await page.waitForFunction(() => (window as unknown as { __map?: MapAutomation }).__map?.ready === true, undefined, { timeout: 45_000, polling: 100 });
     expect(await page.locator('.map-poster').count()).toBe(0);
   });
+
+  test('goes when another level is chosen (it shows the default level’s floors)', async () => {
+    const { page } = await browser.newPage();
+    let release: () => void = () => undefined;
+    const held = new Promise<void>((resolve) => (release = resolve));
+    await page.route(/\/assets\/engine-[\w-]+\.js$/, async (route) => {
+      await held;
+      await route.continue();
+    });
+    await page.goto(`${baseUrl()}/map/${map.id}`, { waitUntil: 'domcontentloaded' });
+    await posterImages(page);
+    await page.getByRole('complementary', { name: 'Levels and quests' }).getByRole('radio', { name: 'Level 2' }).check();
+    await expect.poll(() => page.locator('.map-poster').count(), { timeout: 5_000 }).toBe(0);
+    release();
+    await page.waitForFunction(() => (window as unknown as { __map?: MapAutomation }).__map?.ready === true, undefined, { timeout: 45_000, polling: 100 });
+  });
 });

@@ -79,7 +79,7 @@ function MapScreen({ map, overlay }: { map: MapDefinition; overlay: OverlayParam
           overlay={overlay}
         />
       )}
-      {!overlay && <PosterSlot mapId={map.id} failed={data.error !== null} />}
+      {!overlay && <PosterSlot map={map} failed={data.error !== null} />}
       {!overlay && <TopBar title={name} />}
       {!overlay && <MapPanels map={map} />}
       {loading && !overlay && (
@@ -115,10 +115,13 @@ function MapScreen({ map, overlay }: { map: MapDefinition; overlay: OverlayParam
 /**
  * Where the poster of the first view sits while the engine starts (src/ui/map/poster.ts): above
  * the canvas, under the bars and panels. Taken in before the first paint of the page; the poster
- * goes with the page, or when the map failed to load.
+ * goes with the page, when the map failed to load, or when another level is chosen (it shows the
+ * default level's floors).
  */
-function PosterSlot({ mapId, failed }: { mapId: string; failed: boolean }) {
+function PosterSlot({ map, failed }: { map: MapDefinition; failed: boolean }) {
+  const mapId = map.id;
   const slot = useRef<HTMLDivElement>(null);
+  const { mapId: openMapId, level } = useSnapshot(mapView);
   useLayoutEffect(() => {
     const element = slot.current;
     if (!element) return;
@@ -133,5 +136,8 @@ function PosterSlot({ mapId, failed }: { mapId: string; failed: boolean }) {
   useEffect(() => {
     if (failed) dismissPoster();
   }, [failed]);
+  useEffect(() => {
+    if (openMapId === mapId && level !== map.defaultLevel) dismissPoster({ fade: true });
+  }, [openMapId, mapId, level, map.defaultLevel]);
   return <div ref={slot} className="map-poster-slot" />;
 }
