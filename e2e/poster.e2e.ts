@@ -39,6 +39,17 @@ async function posterImages(page: Page): Promise<PosterImage[]> {
   );
 }
 
+/** Holds the engine's chunk back until the returned function is called: the poster stays up. */
+async function holdEngine(page: Page): Promise<() => void> {
+  let release: () => void = () => undefined;
+  const held = new Promise<void>((resolve) => (release = resolve));
+  await page.route(/\/assets\/engine-[\w-]+\.js$/, async (route) => {
+    await held;
+    await route.continue();
+  });
+  return () => release();
+}
+
 /** A part of the view that no bar or panel covers. */
 const CLIP = { x: 300, y: 120, width: 640, height: 560 };
 const shot = async (page: Page, dx = 0): Promise<Rgba> => decodeRgba(await page.screenshot({ clip: { ...CLIP, x: CLIP.x + dx } }));
@@ -47,12 +58,7 @@ describe('the poster of the first view', () => {
   test('shows the map before the engine, under the panels, where the engine then draws it, and goes when it is ready', async () => {
     const { page } = await browser.newPage();
     // Hold the engine back, so that the poster is all there is for a while.
-    let release: () => void = () => undefined;
-    const held = new Promise<void>((resolve) => (release = resolve));
-    await page.route(/\/assets\/engine-[\w-]+\.js$/, async (route) => {
-      await held;
-      await route.continue();
-    });
+    const release = await holdEngine(page);
     await page.goto(`${baseUrl()}/map/${map.id}`, { waitUntil: 'domcontentloaded' });
     const images = await posterImages(page);
     expect(await page.locator('canvas').count()).toBe(0);
@@ -116,12 +122,7 @@ describe('the poster of the first view', () => {
 
   test('goes when another level is chosen (it shows the default level’s floors)', async () => {
     const { page } = await browser.newPage();
-    let release: () => void = () => undefined;
-    const held = new Promise<void>((resolve) => (release = resolve));
-    await page.route(/\/assets\/engine-[\w-]+\.js$/, async (route) => {
-      await held;
-      await route.continue();
-    });
+    const release = await holdEngine(page);
     await page.goto(`${baseUrl()}/map/${map.id}`, { waitUntil: 'domcontentloaded' });
     await posterImages(page);
     await page.getByRole('complementary', { name: 'Levels and quests' }).getByRole('radio', { name: 'Level 2' }).check();
