@@ -270,7 +270,8 @@ describe('where am I', () => {
 
     await userEvent.click(screen.getByRole('button', { name: 'Help' }));
     await userEvent.click(within(screen.getByRole('dialog')).getByRole('link', { name: 'Live position feed' }));
-    expect(router.state.location.pathname).toBe('/pilot');
+    // The pilot page's chunk loads on the first visit: the navigation ends when it is in.
+    await waitFor(() => expect(router.state.location.pathname).toBe('/pilot'));
     expect(await screen.findByRole('heading', { name: 'Live position feed', level: 1 })).toBeInTheDocument();
     expect(screen.getByRole('link', { name: 'Back to the maps' })).toHaveAttribute('href', '/');
   });
