@@ -92,6 +92,29 @@ function setup(n = 10_000, view = { x: 2200, y: 1600, zoom: 0.5 }) {
   return { layer, cols, view };
 }
 
+describe('MarkerLayer start', () => {
+  it('places a thinned first view without its R-tree, loads it when idle, and at once when a query needs it', async () => {
+    vi.useFakeTimers();
+    try {
+      const { layer } = setup(20_000);
+      expect(layer.counters.treeLoads).toBe(0);
+      const first = placed(layer);
+      expect(first.drawn.length).toBeGreaterThan(0);
+      await vi.advanceTimersByTimeAsync(1_000);
+      expect(layer.counters.treeLoads).toBe(1);
+      layer.dispose();
+
+      // Zoomed in to where every marker shows, the tree is what places them: loaded then.
+      const close = setup(20_000, { x: 2200, y: 1600, zoom: 8 });
+      expect(close.layer.counters.treeLoads).toBe(1);
+      expect(placed(close.layer)).toEqual(fresh(close.layer, close.view, levels[0], -1));
+      close.layer.dispose();
+    } finally {
+      vi.useRealTimers();
+    }
+  });
+});
+
 describe('MarkerLayer edits', () => {
   it('an upsert, an append and a remove neither rebuild the indices nor place again', () => {
     const { layer, view } = setup();

@@ -73,7 +73,14 @@ export class MarkerLayer {
   private scale = 1;
   private selected = -1;
   private thinning: ThinningIndex | null = null;
-  private tree = new RBush<PointItem>();
+  private loadedTree = new RBush<PointItem>();
+  /**
+   * Items of a rebuild whose R-tree is not loaded yet. The first view of a big map places its
+   * markers through the thinning index alone; loading 100,000 points into the tree (~100 ms on
+   * a slow laptop) waits for an idle moment after that frame, or for the first query that needs it.
+   */
+  private pendingItems: PointItem[] | null = null;
+  private disposed = false;
   /** The rbush item of each indexed marker, by index (for removal). */
   private items: (PointItem | undefined)[] = [];
   private dirtyIndex = true;
@@ -99,8 +106,8 @@ export class MarkerLayer {
   private viewRect: MapRect = { minX: 0, minY: 0, maxX: -1, maxY: -1 };
   private keys = new Float64Array(0);
   private mark = new Uint8Array(0);
-  /** Full index rebuilds and full placements so far (for tests: an edit does neither). */
-  readonly counters = { rebuilds: 0, placements: 0, patches: 0 };
+  /** Full index rebuilds, full placements, patches and R-tree loads so far (for tests: an edit does neither of the first two). */
+  readonly counters = { rebuilds: 0, placements: 0, patches: 0, treeLoads: 0 };
   private readonly candidates = (rect: ThinningRect): number[] => this.tree.search(rect).map((item) => item.i);
   private readonly rankOf = (i: number): number => this.rank(i);
 
@@ -389,9 +396,21 @@ export class MarkerLayer {
   }
 
   dispose(): void {
+    this.disposed = true;
     this.container.destroy({ children: true });
     this.pool.length = 0;
-    this.tree.clear();
+    this.pendingItems = null;
+    this.loadedTree.clear();
+  }
+
+  /** The R-tree of the passing markers, loaded now if the last rebuild left it for later. */
+  private get tree(): RBush<PointItem> {
+    if (this.pendingItems) {
+      this.loadedTree = new RBush<PointItem>().load(this.pendingItems);
+      this.pendingItems = null;
+      this.counters.treeLoads++;
+    }
+    return this.loadedTree;
   }
 
   private passes(index: number): boolean {
@@ -609,8 +628,18 @@ export class MarkerLayer {
       items[k] = { minX: cols.x[i], minY: cols.y[i], maxX: cols.x[i], maxY: cols.y[i], i };
       this.items[i] = items[k];
     }
-    this.tree = new RBush<PointItem>().load(items);
+    this.pendingItems = items;
+    this.loadedTree = new RBush<PointItem>();
+    whenIdle(() => {
+      if (!this.disposed) void this.tree;
+    });
     this.dirtyIndex = false;
     this.counters.rebuilds++;
   }
+}
+
+/** Runs `task` when the page is idle (within a second at the latest), or soon where there is no idle callback. */
+function whenIdle(task: () => void): void {
+  if (typeof requestIdleCallback === 'function') requestIdleCallback(task, { timeout: 1000 });
+  else setTimeout(task, 50);
 }
