@@ -1,14 +1,11 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import type { FastifyInstance } from 'fastify';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { slug, SUBCATEGORIES } from '../../src/domain/categories';
 import { ICON_ATLAS_PATH, ICON_CELL, iconAtlasSize, iconCell, iconIndexOf } from '../../src/domain/icon-atlas';
-import { buildServer } from '../app';
-import { createRepositories, migrateToLatest, type Db, type Repositories } from '../db';
-import { signInRoles, type RoleCookies } from '../testing/accounts';
 import { tempDir, testBackends } from '../testing/databases';
+import { useRoleApp } from '../testing/role-app';
 import { drawIconAtlas, IconAtlasCache } from './icon-atlas';
 
 const square = (fill: string) => `<svg xmlns="http://www.w3.org/2000/svg" width="64" height="64" viewBox="0 0 64 64"><rect width="64" height="64" fill="${fill}"/></svg>`;
@@ -96,33 +93,15 @@ describe('IconAtlasCache', () => {
 });
 
 describe.each(testBackends())('GET /icons/atlas.png on $name', (backend) => {
-  let app: FastifyInstance;
-  let db: Db;
-  let repos: Repositories;
-  let root: string;
-  let cookies: RoleCookies;
-
-  beforeAll(async () => {
-    root = tempDir();
-    db = await backend.open();
-    await migrateToLatest(db);
-    repos = createRepositories(db);
+  const server = useRoleApp(backend, (root) => {
     const assetsDir = path.join(root, 'assets');
     fs.mkdirSync(path.join(assetsDir, 'icons'), { recursive: true });
     fs.writeFileSync(path.join(assetsDir, 'icons', 'safe.svg'), square('#ff0000'));
-    app = buildServer({ db, repos, uploadsDir: path.join(root, 'uploads'), distDir: path.join(root, 'dist'), assetsDir, tilesDir: path.join(root, 'tiles') });
-    await app.ready();
-    cookies = await signInRoles(app, repos);
-  });
-
-  afterAll(async () => {
-    await app.close();
-    await db.close();
-    fs.rmSync(root, { recursive: true, force: true });
+    return { uploadsDir: path.join(root, 'uploads'), distDir: path.join(root, 'dist'), assetsDir, tilesDir: path.join(root, 'tiles') };
   });
 
   it.each(['anonymous', 'visitor', 'pro', 'admin'] as const)('answers %s with the same public PNG (icons are no secret)', async (role) => {
-    const res = await app.inject({ url: ICON_ATLAS_PATH, headers: cookies[role] ? { cookie: cookies[role] } : {} });
+    const res = await server.app.inject({ url: ICON_ATLAS_PATH, headers: server.cookies[role] ? { cookie: server.cookies[role] } : {} });
     expect(res.statusCode).toBe(200);
     expect(res.headers['content-type']).toBe('image/png');
     expect(res.headers['cache-control']).toBe('public, max-age=86400');
@@ -131,24 +110,24 @@ describe.each(testBackends())('GET /icons/atlas.png on $name', (backend) => {
   });
 
   it('revalidates to a 304 with its ETag, and answers concurrent requests with one drawing', async () => {
-    const answers = await Promise.all(Array.from({ length: 8 }, () => app.inject({ url: ICON_ATLAS_PATH })));
+    const answers = await Promise.all(Array.from({ length: 8 }, () => server.app.inject({ url: ICON_ATLAS_PATH })));
     const etags = new Set(answers.map((r) => r.headers.etag));
     expect(etags.size).toBe(1);
     const etag = [...etags][0] as string;
-    expect((await app.inject({ url: ICON_ATLAS_PATH, headers: { 'if-none-match': etag } })).statusCode).toBe(304);
-    expect((await app.inject({ url: ICON_ATLAS_PATH, headers: { 'if-none-match': `W/${etag}, "other"` } })).statusCode).toBe(304);
-    expect((await app.inject({ url: ICON_ATLAS_PATH, headers: { 'if-none-match': '"other"' } })).statusCode).toBe(200);
+    expect((await server.app.inject({ url: ICON_ATLAS_PATH, headers: { 'if-none-match': etag } })).statusCode).toBe(304);
+    expect((await server.app.inject({ url: ICON_ATLAS_PATH, headers: { 'if-none-match': `W/${etag}, "other"` } })).statusCode).toBe(304);
+    expect((await server.app.inject({ url: ICON_ATLAS_PATH, headers: { 'if-none-match': '"other"' } })).statusCode).toBe(200);
   });
 
   it('ignores a query string and refuses writes with a JSON error, never a 5xx', async () => {
-    expect((await app.inject({ url: `${ICON_ATLAS_PATH}?v=1&x[]=2` })).statusCode).toBe(200);
-    expect((await app.inject({ method: 'HEAD', url: ICON_ATLAS_PATH })).statusCode).toBe(200);
+    expect((await server.app.inject({ url: `${ICON_ATLAS_PATH}?v=1&x[]=2` })).statusCode).toBe(200);
+    expect((await server.app.inject({ method: 'HEAD', url: ICON_ATLAS_PATH })).statusCode).toBe(200);
     for (const method of ['POST', 'PUT', 'DELETE'] as const) {
-      const res = await app.inject({ method, url: ICON_ATLAS_PATH, headers: { cookie: cookies.admin, 'content-type': 'application/json' }, payload: '{}' });
+      const res = await server.app.inject({ method, url: ICON_ATLAS_PATH, headers: { cookie: server.cookies.admin, 'content-type': 'application/json' }, payload: '{}' });
       expect(res.statusCode, method).toBe(404);
       expect(res.json(), method).toHaveProperty('error');
     }
     // The SVGs it is drawn from are still served beside it.
-    expect((await app.inject({ url: '/icons/safe.svg' })).statusCode).toBe(200);
+    expect((await server.app.inject({ url: '/icons/safe.svg' })).statusCode).toBe(200);
   });
 });

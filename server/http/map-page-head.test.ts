@@ -1,12 +1,9 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import type { FastifyInstance } from 'fastify';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { INLINE_MANIFEST_ID, type TileManifest } from '../../src/domain/tiles';
-import { buildServer } from '../app';
-import { createRepositories, migrateToLatest, type Db, type Repositories } from '../db';
-import { signInRoles, type RoleCookies } from '../testing/accounts';
-import { tempDir, testBackends } from '../testing/databases';
+import { testBackends } from '../testing/databases';
+import { useRoleApp } from '../testing/role-app';
 import { mapIdOfPage, mapPageHead, scriptSafeJson } from './map-page-head';
 import { withHead } from './static-site';
 
@@ -44,54 +41,36 @@ describe('map page head (pure parts)', () => {
 });
 
 describe.each(testBackends())('a map page carries its tile manifest on $name', (backend) => {
-  let app: FastifyInstance;
-  let db: Db;
-  let repos: Repositories;
-  let root: string;
-  let cookies: RoleCookies;
-
-  beforeAll(async () => {
-    root = tempDir();
-    db = await backend.open();
-    await migrateToLatest(db);
-    repos = createRepositories(db);
+  const server = useRoleApp(backend, (root) => {
     const dist = path.join(root, 'dist');
     fs.mkdirSync(dist, { recursive: true });
     fs.writeFileSync(path.join(dist, 'index.html'), '<!doctype html><html><head><title>raidmap</title></head><body><div id="root"></div></body></html>');
-    app = buildServer({ db, repos, uploadsDir: path.join(root, 'uploads'), distDir: dist, assetsDir: path.join(root, 'assets'), tilesDir: path.join(root, 'tiles') });
-    await app.ready();
-    cookies = await signInRoles(app, repos);
-  }, 60_000);
-
-  afterAll(async () => {
-    await app.close();
-    await db.close();
-    fs.rmSync(root, { recursive: true, force: true });
+    return { uploadsDir: path.join(root, 'uploads'), distDir: dist, assetsDir: path.join(root, 'assets'), tilesDir: path.join(root, 'tiles') };
   });
 
   it.each(['anonymous', 'visitor', 'pro', 'admin'] as const)('gives %s the manifest of /tiles/{map}/manifest.json in the head', async (role) => {
-    const headers = cookies[role] ? { cookie: cookies[role] } : {};
-    const page = await app.inject({ url: '/map/customs?quest=q1&obj=x', headers });
+    const headers = server.cookies[role] ? { cookie: server.cookies[role] } : {};
+    const page = await server.app.inject({ url: '/map/customs?quest=q1&obj=x', headers });
     expect(page.statusCode).toBe(200);
     expect(page.headers['content-type']).toMatch(/^text\/html/);
     expect(page.headers['cache-control']).toBe('no-cache');
-    const manifest = (await app.inject({ url: '/tiles/customs/manifest.json', headers })).json() as TileManifest;
+    const manifest = (await server.app.inject({ url: '/tiles/customs/manifest.json', headers })).json() as TileManifest;
     expect(inlineManifest(page.body)).toEqual(manifest);
     expect(page.body.indexOf(INLINE_MANIFEST_ID)).toBeLessThan(page.body.indexOf('</head>'));
   });
 
   it('gives each map its own, and no other page one', async () => {
-    const woods = await app.inject({ url: '/map/woods/' });
+    const woods = await server.app.inject({ url: '/map/woods/' });
     expect((inlineManifest(woods.body) as TileManifest).map).toBe('woods');
     for (const url of ['/', '/progression/quests', '/pilot', '/map/atlantis', '/map/customs/extra']) {
-      const page = await app.inject({ url });
+      const page = await server.app.inject({ url });
       expect(page.statusCode, url).toBe(200);
       expect(inlineManifest(page.body), url).toBeNull();
     }
   });
 
   it('answers many map pages at once with the same manifest', async () => {
-    const pages = await Promise.all(Array.from({ length: 12 }, () => app.inject({ url: '/map/factory' })));
+    const pages = await Promise.all(Array.from({ length: 12 }, () => server.app.inject({ url: '/map/factory' })));
     const versions = new Set(pages.map((p) => (inlineManifest(p.body) as TileManifest).version));
     expect(versions.size).toBe(1);
   });
