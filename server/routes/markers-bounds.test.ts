@@ -3,17 +3,14 @@
  * pass-through field (thousands of nested arrays), a field beyond its bound or a quest that is
  * not in the quest list answers 400 naming the field, never a 500, and stores nothing.
  */
-import fs from 'node:fs';
 import path from 'node:path';
-import type { FastifyInstance, InjectOptions, LightMyRequestResponse } from 'fastify';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { InjectOptions, LightMyRequestResponse } from 'fastify';
+import { describe, expect, it } from 'vitest';
 import { MARKER_BOUNDS, type Marker } from '../../src/domain/marker';
 import { coordinateBounds } from '../../src/domain/marker-bounds';
-import { buildServer } from '../app';
-import { signInRoles } from '../testing/accounts';
-import { createRepositories, migrateToLatest, type Db, type Repositories } from '../db';
 import { MarkerBoundsError, markerToRow } from '../db/markers';
-import { tempDir, testBackends } from '../testing/databases';
+import { testBackends } from '../testing/databases';
+import { useRoleApp } from '../testing/role-app';
 
 const PNG = Buffer.from('89504e470d0a1a0a0000000d49484452000000010000000108060000001f15c4890000000d4944415478da63f8cfc0f01f0005000201a5d8a4e40000000049454e44ae426082', 'hex');
 
@@ -45,14 +42,16 @@ describe('markerToRow', () => {
 });
 
 describe.each(testBackends())('marker bounds on the admin routes on $name', (backend) => {
-  let app: FastifyInstance;
-  let db: Db;
-  let repos: Repositories;
-  let root: string;
-  const cookies: Record<'visitor' | 'pro' | 'admin', string> = { visitor: '', pro: '', admin: '' };
+  const server = useRoleApp(backend, (root) => ({ uploadsDir: path.join(root, 'uploads'), tiles: false, distDir: path.join(root, 'dist'), assetsDir: path.join(root, 'assets') }), {
+    seed: async (repos) => {
+      await repos.quests.insertMany([
+        { uid: 'q-known', name: 'Known', ruName: 'Известный', trader: 'Prapor', requiredForKappa: false, requiredForLightkeeper: false, wikiUrl: 'https://example.com/q' },
+      ]);
+    },
+  });
 
-  const call = (method: InjectOptions['method'], url: string, payload?: string, cookie = cookies.admin) =>
-    app.inject({
+  const call = (method: InjectOptions['method'], url: string, payload?: string, cookie = server.cookies.admin) =>
+    server.app.inject({
       method,
       url,
       headers: { ...(payload !== undefined ? { 'content-type': 'application/json' } : {}), ...(cookie ? { cookie } : {}) },
@@ -73,43 +72,24 @@ describe.each(testBackends())('marker bounds on the admin routes on $name', (bac
     else expect(body.message).toMatch(field);
   }
 
-  beforeAll(async () => {
-    root = tempDir();
-    db = await backend.open();
-    await migrateToLatest(db);
-    repos = createRepositories(db);
-    await repos.quests.insertMany([
-      { uid: 'q-known', name: 'Known', ruName: 'Известный', trader: 'Prapor', requiredForKappa: false, requiredForLightkeeper: false, wikiUrl: 'https://example.com/q' },
-    ]);
-    app = buildServer({ db, repos, uploadsDir: path.join(root, 'uploads'), tiles: false, distDir: path.join(root, 'dist'), assetsDir: path.join(root, 'assets') });
-    await app.ready();
-    Object.assign(cookies, await signInRoles(app, repos));
-  });
-
-  afterAll(async () => {
-    await app.close();
-    await db.close();
-    fs.rmSync(root, { recursive: true, force: true });
-  });
-
   it('checks the role before the body: 401 and 403 for a hostile body, nothing stored', async () => {
     const body = withRawField(marker('perm'), 'deep', nestedJson(5000));
     expect((await add(body, '')).statusCode).toBe(401);
-    expect((await add(body, cookies.visitor)).statusCode).toBe(403);
-    expect((await add(body, cookies.pro)).statusCode).toBe(403);
-    expect((await update(body, cookies.pro)).statusCode).toBe(403);
-    expect(await repos.markers.get('perm')).toBeUndefined();
+    expect((await add(body, server.cookies.visitor)).statusCode).toBe(403);
+    expect((await add(body, server.cookies.pro)).statusCode).toBe(403);
+    expect((await update(body, server.cookies.pro)).statusCode).toBe(403);
+    expect(await server.repos.markers.get('perm')).toBeUndefined();
   });
 
   it('refuses 5,000 nested arrays in a pass-through field on add and update with 400 naming it', async () => {
     const res = await add(withRawField(marker('deep'), 'extraStuff', nestedJson(5000)));
     expectFieldError(res, 'extraStuff');
     expect(res.json().message).toMatch(/nested more than 8 levels/);
-    expect(await repos.markers.get('deep')).toBeUndefined();
+    expect(await server.repos.markers.get('deep')).toBeUndefined();
 
     expect((await add(marker('deep'))).statusCode).toBe(201);
     expectFieldError(await update(withRawField({ ...marker('deep'), version: 1 } as Marker, 'extraStuff', nestedJson(4100))), 'extraStuff');
-    const stored = await repos.markers.get('deep');
+    const stored = await server.repos.markers.get('deep');
     expect(stored?.version).toBe(1);
     expect(stored).not.toHaveProperty('extraStuff');
     // Within the bound it is kept and passed through.
@@ -135,29 +115,29 @@ describe.each(testBackends())('marker bounds on the admin routes on $name', (bac
     for (const [over, field] of cases) {
       const uid = `b-${field.replace(/\W/g, '_')}`;
       expectFieldError(await add(marker(uid, over)), field);
-      expect(await repos.markers.get(uid)).toBeUndefined();
+      expect(await server.repos.markers.get(uid)).toBeUndefined();
     }
     expect((await add(marker('b-ok', { geometry: { x: box.maxX, y: box.minY }, level: 10 }))).statusCode).toBe(201);
     expectFieldError(await update({ ...marker('b-ok', { level: 11 }), version: 1 }), 'level');
-    expect((await repos.markers.get('b-ok'))?.level).toBe(10);
+    expect((await server.repos.markers.get('b-ok'))?.level).toBe(10);
   });
 
   it('refuses a questUid that is not in the quest list; takes one that is', async () => {
     expectFieldError(await add(marker('q1', { questUid: 'q-missing' })), 'questUid');
-    expect(await repos.markers.get('q1')).toBeUndefined();
+    expect(await server.repos.markers.get('q1')).toBeUndefined();
     const res = await add(marker('q1', { questUid: 'q-known' }));
     expect(res.statusCode).toBe(201);
     expectFieldError(await update({ ...marker('q1', { questUid: 'q-missing' }), version: 1 }), 'questUid');
-    expect((await repos.markers.get('q1'))?.questUid).toBe('q-known');
+    expect((await server.repos.markers.get('q1'))?.questUid).toBe('q-known');
   });
 
   it('lets a marker keep a quest link that left the quest list, so its other fields stay editable', async () => {
-    await repos.markers.insertMany([marker('q-old', { questUid: 'q-gone' })]);
+    await server.repos.markers.insertMany([marker('q-old', { questUid: 'q-gone' })]);
     const res = await update({ ...marker('q-old', { questUid: 'q-gone', name: 'Renamed' }) });
     expect(res.statusCode, res.body).toBe(200);
     expect(res.json().marker).toMatchObject({ name: 'Renamed', questUid: 'q-gone' });
     // Linking it anew elsewhere is refused.
-    await repos.markers.insertMany([marker('q-other')]);
+    await server.repos.markers.insertMany([marker('q-other')]);
     expectFieldError(await update(marker('q-other', { questUid: 'q-gone' })), 'questUid');
   });
 
@@ -167,7 +147,7 @@ describe.each(testBackends())('marker bounds on the admin routes on $name', (bac
     const more = Object.fromEntries(Array.from({ length: 20 }, (_, i) => [`b${i}`, i]));
     const res = await update({ ...marker('pt'), ...more });
     expectFieldError(res, /^b\d+: is one pass-through field too many/);
-    const stored = await repos.markers.get('pt');
+    const stored = await server.repos.markers.get('pt');
     expect(stored?.version).toBe(1);
     expect(Object.keys(stored!).filter((k) => /^[ab]\d+$/.test(k))).toHaveLength(20);
   });
@@ -182,7 +162,7 @@ describe.each(testBackends())('marker bounds on the admin routes on $name', (bac
     const codes = results.map((r) => r.statusCode);
     expect(codes.every((c) => c === 200 || c === 400), codes.join()).toBe(true);
     expect(codes.filter((c) => c === 200)).toHaveLength(MARKER_BOUNDS.passThrough.fields / 2);
-    const stored = await repos.markers.get('race');
+    const stored = await server.repos.markers.get('race');
     expect(Object.keys(stored!).filter((k) => /^c\d+[ab]$/.test(k))).toHaveLength(MARKER_BOUNDS.passThrough.fields);
     expect(stored?.version).toBe(1 + MARKER_BOUNDS.passThrough.fields / 2);
   });
@@ -198,6 +178,6 @@ describe.each(testBackends())('marker bounds on the admin routes on $name', (bac
     const res = await add(marker('big', { desc: 'x'.repeat(300 * 1024) }));
     expect(res.statusCode).toBe(413);
     expect(res.json()).toMatchObject({ error: expect.any(String), message: expect.any(String) });
-    expect(await repos.markers.get('big')).toBeUndefined();
+    expect(await server.repos.markers.get('big')).toBeUndefined();
   });
 });

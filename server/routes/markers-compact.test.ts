@@ -4,19 +4,16 @@
  * 304, `no-cache`), follows writes; the full marker comes from /markers/one; every role gets
  * the same answers; bad input gets a clear 4xx.
  */
-import fs from 'node:fs';
 import path from 'node:path';
 import zlib from 'node:zlib';
-import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { LightMyRequestResponse } from 'fastify';
+import { describe, expect, it } from 'vitest';
 import { decodeCompactList } from '../../src/domain/compact-markers';
 import type { Language, Marker } from '../../src/domain/marker';
 import { markerLabel } from '../../workers/markers';
-import { buildServer } from '../app';
-import { signInRoles } from '../testing/accounts';
-import { createRepositories, migrateToLatest, type Db, type Repositories } from '../db';
 import { JSON_CACHE_DEFAULTS } from '../http/json-cache';
-import { tempDir, testBackends } from '../testing/databases';
+import { testBackends } from '../testing/databases';
+import { useRoleApp } from '../testing/role-app';
 import { testMarker } from '../testing/markers';
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
@@ -48,31 +45,14 @@ function seedMarkers(): Marker[] {
 }
 
 describe.each(testBackends())('compact marker list and one marker on $name', (backend) => {
-  let app: FastifyInstance;
-  let db: Db;
-  let repos: Repositories;
-  let root: string;
-  const cookies: Record<'anonymous' | 'visitor' | 'pro' | 'admin', string> = { anonymous: '', visitor: '', pro: '', admin: '' };
-
-  const get = (url: string, headers: Record<string, string> = {}) => app.inject({ method: 'GET', url, headers });
-
-  beforeAll(async () => {
-    root = tempDir();
-    db = await backend.open();
-    await migrateToLatest(db);
-    repos = createRepositories(db);
-    await repos.markers.insertMany(seedMarkers());
-    await repos.markers.insertMany([testMarker('other-map', { map: 'customs', geometry: { x: 50, y: 50 } })]);
-    app = buildServer({ db, repos, uploadsDir: path.join(root, 'uploads'), tiles: false, distDir: path.join(root, 'dist'), assetsDir: path.join(root, 'assets') });
-    await app.ready();
-    Object.assign(cookies, await signInRoles(app, repos));
+  const server = useRoleApp(backend, (root) => ({ uploadsDir: path.join(root, 'uploads'), tiles: false, distDir: path.join(root, 'dist'), assetsDir: path.join(root, 'assets') }), {
+    seed: async (repos) => {
+      await repos.markers.insertMany(seedMarkers());
+      await repos.markers.insertMany([testMarker('other-map', { map: 'customs', geometry: { x: 50, y: 50 } })]);
+    },
   });
 
-  afterAll(async () => {
-    await app.close();
-    await db.close();
-    fs.rmSync(root, { recursive: true, force: true });
-  });
+  const get = (url: string, headers: Record<string, string> = {}) => server.app.inject({ method: 'GET', url, headers });
 
   it.each(['en', 'ru'] as Language[])('round-trips against the full list (%s): every field the map draws and filters, in uid order', async (lang) => {
     const full = JSON.parse((await get('/api/be/markers/list?map=factory')).body) as { markers: Marker[] };
@@ -128,13 +108,13 @@ describe.each(testBackends())('compact marker list and one marker on $name', (ba
 
   it('follows writes: a read after the staleness bound has the change, with a new ETag', async () => {
     const before = await get('/api/be/markers/compact?map=factory&lang=ru');
-    await repos.markers.insert(testMarker('c999', { name: 'Fresh', name_l10n: { ru: 'Свежий' } }));
+    await server.repos.markers.insert(testMarker('c999', { name: 'Fresh', name_l10n: { ru: 'Свежий' } }));
     await sleep(JSON_CACHE_DEFAULTS.maxStaleMs + 10);
     const after = await get('/api/be/markers/compact?map=factory&lang=ru', { 'if-none-match': before.headers.etag as string });
     expect(after.statusCode).toBe(200);
     const decoded = decodeCompactList(JSON.parse(after.body));
     expect(decoded.markers.find((m) => m.uid === 'c999')?.label).toBe('Свежий');
-    await repos.markers.remove('c999');
+    await server.repos.markers.remove('c999');
     await sleep(JSON_CACHE_DEFAULTS.maxStaleMs + 10);
     const gone = decodeCompactList(JSON.parse((await get('/api/be/markers/compact?map=factory&lang=ru')).body));
     expect(gone.markers.some((m) => m.uid === 'c999')).toBe(false);
@@ -152,7 +132,7 @@ describe.each(testBackends())('compact marker list and one marker on $name', (ba
 
   it('gives anonymous callers, visitors, pro users and admins the same answers', async () => {
     const outcomes: Record<string, unknown> = {};
-    for (const [role, cookie] of Object.entries(cookies)) {
+    for (const [role, cookie] of Object.entries(server.cookies)) {
       const headers: Record<string, string> = cookie ? { cookie } : {};
       const compact = await get('/api/be/markers/compact?map=factory&lang=en', headers);
       const one = await get('/api/be/markers/one?uid=c002', headers);

@@ -20,13 +20,23 @@ export interface RoleApp {
   cookies: RoleCookies;
 }
 
-export function useRoleApp(backend: TestBackend, serverOptions: (root: string) => Omit<BuildServerOptions, 'db' | 'repos'>): RoleApp {
+export interface RoleAppOptions {
+  /** Stored before the server is built (its caches then start with it). */
+  seed?: (repos: Repositories) => Promise<void>;
+}
+
+export function useRoleApp(
+  backend: TestBackend,
+  serverOptions: (root: string) => Omit<BuildServerOptions, 'db' | 'repos'>,
+  options: RoleAppOptions = {},
+): RoleApp {
   const ctx = {} as RoleApp;
   beforeAll(async () => {
     ctx.root = tempDir();
     ctx.db = await backend.open();
     await migrateToLatest(ctx.db);
     ctx.repos = createRepositories(ctx.db);
+    await options.seed?.(ctx.repos);
     ctx.app = buildServer({ db: ctx.db, repos: ctx.repos, ...serverOptions(ctx.root) });
     await ctx.app.ready();
     ctx.cookies = await signInRoles(ctx.app, ctx.repos);
