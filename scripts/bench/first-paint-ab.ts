@@ -7,25 +7,31 @@
  * Taking turns on one machine puts both builds under the same background load, which on a
  * shared machine moves single runs by ±100 ms; the medians of the pairs are what to compare.
  */
-import { resolve } from 'node:path';
-import { dirname } from 'node:path';
+import { dirname, resolve } from 'node:path';
+import { parseArgs } from 'node:util';
 import { fileURLToPath } from 'node:url';
 import type { Browser, Page } from 'playwright-core';
 import { launchChromium } from '../../e2e/support/chromium';
 import { freshDataDir, startServer, type RunningServer } from '../../e2e/support/server';
+import { parseCommandLine } from './options';
 import { probeScript, type BenchProbe } from './probe';
 
 const repoRoot = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
-const argv = process.argv.slice(2);
-const opt = (name: string) => {
-  const i = argv.indexOf(name);
-  return i >= 0 ? argv[i + 1] : undefined;
-};
-const runs = Number(opt('--runs') ?? 8);
-const markers = Number(opt('--markers') ?? 10_000);
-const builds = { A: opt('--a'), B: opt('--b') };
+const USAGE = 'usage: first-paint-ab.ts --a DIST_DIR --b DIST_DIR [--runs 8] [--markers 10000] [--tiles DIR]';
+const { values: args } = parseCommandLine(() => parseArgs({
+  options: {
+    a: { type: 'string' },
+    b: { type: 'string' },
+    runs: { type: 'string', default: '8' },
+    markers: { type: 'string', default: '10000' },
+    tiles: { type: 'string' },
+  },
+}), USAGE);
+const runs = Number(args.runs);
+const markers = Number(args.markers);
+const builds = { A: args.a, B: args.b };
 if (!builds.A || !builds.B || !(runs > 0)) {
-  console.error('usage: first-paint-ab.ts --a DIST_DIR --b DIST_DIR [--runs 8] [--markers 10000] [--tiles DIR]');
+  console.error(USAGE);
   process.exit(2);
 }
 
@@ -75,7 +81,7 @@ async function main() {
       servers[name] = await startServer({
         repoRoot,
         dataDir: freshDataDir(`raidmap-ab-${name}-`),
-        env: { SEED_MAPS: 'customs', MARKERS_PER_MAP: String(markers), DIST_DIR: resolve(builds[name]!), ...(opt('--tiles') ? { TILES_DIR: resolve(opt('--tiles')!) } : {}) },
+        env: { SEED_MAPS: 'customs', MARKERS_PER_MAP: String(markers), DIST_DIR: resolve(builds[name]!), ...(args.tiles ? { TILES_DIR: resolve(args.tiles) } : {}) },
         startTimeoutMs: 600_000,
         tilesTimeoutMs: 600_000,
       });

@@ -7,20 +7,28 @@
  */
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
+import { parseArgs } from 'node:util';
 import { fileURLToPath } from 'node:url';
 import type { Page } from 'playwright-core';
 import { launchChromium } from '../../e2e/support/chromium';
 import { freshDataDir, startServer } from '../../e2e/support/server';
+import { parseCommandLine } from './options';
 import { probeScript, type BenchProbe } from './probe';
 
 const repoRoot = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
-const argv = process.argv.slice(2);
-const opt = (name: string) => {
-  const i = argv.indexOf(name);
-  return i >= 0 ? argv[i + 1] : undefined;
-};
-const markers = Number(opt('--markers') ?? 10_000);
-const dataDir = opt('--data') ?? freshDataDir('raidmap-trace-');
+const { values: args } = parseCommandLine(() => parseArgs({
+  options: {
+    markers: { type: 'string', default: '10000' },
+    dist: { type: 'string' },
+    data: { type: 'string' },
+    tiles: { type: 'string' },
+    timeline: { type: 'boolean', default: false },
+    'min-task': { type: 'string', default: '15' },
+    save: { type: 'string' },
+  },
+}), 'usage: first-paint-trace.ts [--markers 10000] [--dist DIR] [--data DIR] [--tiles DIR] [--timeline] [--min-task MS] [--save trace.json]');
+const markers = Number(args.markers);
+const dataDir = args.data ?? freshDataDir('raidmap-trace-');
 mkdirSync(dataDir, { recursive: true });
 
 interface TraceEvent { name: string; ph: string; ts: number; dur?: number; tid: number; pid: number; cat: string; args?: { data?: { url?: string; functionName?: string } } }
@@ -64,7 +72,7 @@ async function main() {
   const server = await startServer({
     repoRoot,
     dataDir,
-    env: { SEED_MAPS: 'customs', MARKERS_PER_MAP: String(markers), ...(opt('--dist') ? { DIST_DIR: resolve(opt('--dist')!) } : {}), ...(opt('--tiles') ? { TILES_DIR: resolve(opt('--tiles')!) } : {}) },
+    env: { SEED_MAPS: 'customs', MARKERS_PER_MAP: String(markers), ...(args.dist ? { DIST_DIR: resolve(args.dist) } : {}), ...(args.tiles ? { TILES_DIR: resolve(args.tiles) } : {}) },
     startTimeoutMs: 600_000,
     tilesTimeoutMs: 600_000,
   });
@@ -91,7 +99,7 @@ async function main() {
     await cdp.send('Tracing.end');
     await done;
     print(`cold cache, ${markers} markers`, cold);
-    if (opt('--save')) writeFileSync(resolve(opt('--save')!), JSON.stringify({ traceEvents: events }));
+    if (args.save) writeFileSync(resolve(args.save), JSON.stringify({ traceEvents: events }));
     // The renderer main thread: the thread of the most 'FunctionCall' time.
     const nav = events.find((e) => e.name === 'navigationStart' || e.name === 'TracingStartedInBrowser');
     const t0 = events.filter((e) => e.name === 'navigationStart').map((e) => e.ts).sort((a, b) => b - a)[0] ?? nav?.ts ?? 0;
@@ -113,10 +121,10 @@ async function main() {
         .slice(0, 4);
       console.log(`    at ${((t.ts - t0) / 1000).toFixed(0)} ms: ${(t.dur! / 1000).toFixed(0)} ms  ${inner.join(' | ')}`);
     }
-    if (argv.includes('--timeline')) {
-      console.log('  main-thread tasks over 15 ms before ready, in order:');
+    if (args.timeline) {
+      console.log(`  main-thread tasks over ${args['min-task']} ms before ready, in order:`);
       const ordered = events
-        .filter((e) => e.ph === 'X' && e.name === 'RunTask' && `${e.pid}:${e.tid}` === main && (e.dur ?? 0) > Number(opt("--min-task") ?? 15) * 1000 && (e.ts - t0) / 1000 < cold.ready)
+        .filter((e) => e.ph === 'X' && e.name === 'RunTask' && `${e.pid}:${e.tid}` === main && (e.dur ?? 0) > Number(args['min-task']) * 1000 && (e.ts - t0) / 1000 < cold.ready)
         .sort((a, b) => a.ts - b.ts);
       for (const t of ordered) {
         const inner = events

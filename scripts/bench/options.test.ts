@@ -1,5 +1,6 @@
-import { describe, expect, test } from 'vitest';
-import { DEFAULT_OPTIONS, parseOptions } from './options';
+import { parseArgs } from 'node:util';
+import { describe, expect, test, vi } from 'vitest';
+import { DEFAULT_OPTIONS, parseCommandLine, parseOptions } from './options';
 
 describe('bench options', () => {
   test('defaults: 1k/10k/100k markers, 3 runs, throttle 1 and 4 on customs', () => {
@@ -51,5 +52,27 @@ describe('bench options: the editor part', () => {
   test('parsing does not change the defaults', () => {
     parseOptions(['--editor']);
     expect(DEFAULT_OPTIONS.parts).toEqual({ engine: true, editor: true, pilot: true });
+  });
+});
+
+describe('parseCommandLine (the first-paint scripts)', () => {
+  const parse = (args: string[]) => () => parseArgs({ args, options: { runs: { type: 'string', default: '8' } } });
+
+  test('gives the parsed flags', () => {
+    expect(parseCommandLine(parse(['--runs', '3']), 'usage').values.runs).toBe('3');
+  });
+
+  test('an unknown flag prints what is wrong and the usage, and exits 2', () => {
+    const exit = vi.spyOn(process, 'exit').mockImplementation(((code: number) => {
+      throw new Error(`exit ${code}`);
+    }) as never);
+    const error = vi.spyOn(console, 'error').mockImplementation(() => undefined);
+    try {
+      expect(() => parseCommandLine(parse(['--bogus']), 'usage: x')).toThrow('exit 2');
+      expect(String(error.mock.calls[0][0])).toMatch(/--bogus[\s\S]*usage: x$/);
+    } finally {
+      exit.mockRestore();
+      error.mockRestore();
+    }
   });
 });

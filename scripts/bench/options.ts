@@ -134,3 +134,16 @@ export function parseOptions(argv: readonly string[]): BenchOptions {
   if (named.size > 0) options.parts = Object.fromEntries(BENCH_PARTS.map((part) => [part, named.has(part)])) as BenchParts;
   return options;
 }
+
+/**
+ * The flags of a benchmark script read with `parse` (node:util's parseArgs); a flag it does
+ * not know, or one without its value, prints what is wrong and the usage, and exits 2.
+ */
+export function parseCommandLine<T>(parse: () => T, usage: string): T {
+  try {
+    return parse();
+  } catch (error) {
+    console.error(`${error instanceof Error ? error.message : String(error)}\n${usage}`);
+    process.exit(2);
+  }
+}
