@@ -47,13 +47,19 @@ function dismissPosterWith(engine: MapEngineApi): () => void {
     return () => undefined;
   }
   const first = engine.camera();
+  const unwire = () => offs.forEach((off) => off());
+  // Once gone, the listeners go too: the camera's changes are not the poster's business any more.
+  const dismiss = () => {
+    dismissPoster({ fade: true });
+    unwire();
+  };
   const offs = [
-    engine.on('ready', () => dismissPoster({ fade: true })),
+    engine.on('ready', dismiss),
     engine.on('camerachange', (view) => {
-      if (view.x !== first.x || view.y !== first.y || view.zoom !== first.zoom) dismissPoster({ fade: true });
+      if (view.x !== first.x || view.y !== first.y || view.zoom !== first.zoom) dismiss();
     }),
   ];
-  return () => offs.forEach((off) => off());
+  return unwire;
 }
 
 export function MapCanvas({ map, manifest, source, markers, handle, onError, overlay = null }: MapCanvasProps) {
