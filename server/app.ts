@@ -40,11 +40,15 @@ import { adminUserRoutes } from './routes/admin-users';
 import { authRoutes } from './routes/auth';
 import { healthRoutes, type TileProgress } from './routes/health';
 import { compactKey, markerRoutes, parseCompactKey } from './routes/markers';
+import { inlineListSource, type MarkerListSource } from './lists/list-source';
 import { LANGUAGES } from '../src/domain/marker';
 import { questRoutes } from './routes/quests';
 import { userRoutes } from './routes/user';
 import { getTileStore } from './tiles/store';
 import { tilesPlugin } from './tiles/index';
+
+/** How long a burst of marker writes must pause before an unread list is rebuilt. */
+export const MARKER_LIST_UNREAD_DELAY_MS = 500;
 
 export interface BuildServerOptions {
   /** An opened, migrated database (see openDatabase / migrateToLatest in server/db). */
@@ -79,6 +83,11 @@ export interface BuildServerOptions {
    * processes on PostgreSQL pass a PgLiveHub (server/live/create.ts) and close it themselves.
    */
   live?: LiveHub;
+  /**
+   * Where the marker lists are built (server/lists/). Default: on this thread, from `repos`. The
+   * server (main.ts) passes a worker-thread source and closes it itself.
+   */
+  listSource?: MarkerListSource;
   /** Ping interval of the live streams (tests). Default 25 s. */
   livePingMs?: number;
   /** CSP extras: image origins (a CDN), who may frame overlay pages (server/http/security.ts). */
@@ -140,11 +149,14 @@ export function buildServer(options: BuildServerOptions): FastifyInstance {
 
   // A rebuild after writes runs in the background; only a failure nobody waited for is logged here.
   const logRebuildError = (key: string, error: unknown) => app.log.error({ err: error, key }, 'cached list rebuild failed');
-  const markerLists = new JsonCache((map) => repos.markers.listJsonByMap(map), { onError: logRebuildError });
+  const listSource = options.listSource ?? inlineListSource(repos.markers);
+  // A marker list nobody read since its last rebuild waits for the writes to pause (json-cache.ts).
+  const markerListOptions = { onError: logRebuildError, unreadDelayMs: MARKER_LIST_UNREAD_DELAY_MS };
+  const markerLists = new JsonCache((map) => listSource.full(map), markerListOptions);
   const compactLists = new JsonCache((key) => {
     const { map, lang } = parseCompactKey(key);
-    return repos.markers.compactJsonByMap(map, lang);
-  }, { onError: logRebuildError });
+    return listSource.compact(map, lang);
+  }, markerListOptions);
   const lists = new JsonCache(async (key) => {
     if (key === QUESTS_KEY) return JSON.stringify({ quests: await repos.quests.list() });
     if (key === ITEMS_KEY) return JSON.stringify({ items: await repos.items.list() });
@@ -163,6 +175,7 @@ export function buildServer(options: BuildServerOptions): FastifyInstance {
     markerLists.dispose();
     compactLists.dispose();
     lists.dispose();
+    if (!options.listSource) await listSource.close();
     if (!options.live) await live.close();
   });
   app.decorate('raidmap', { repos, markerLists, compactLists, lists, live });

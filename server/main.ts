@@ -14,13 +14,16 @@ import { createRepositories, migrateToLatest, openDatabase } from './db';
 import { withStartupLock } from './db/startup-lock';
 import { createLiveHub, liveHubReady } from './live/create';
 import type { TileProgress } from './routes/health';
+import { inlineListSource } from './lists/list-source';
+import { sharesDatabase, WorkerListSource } from './lists/worker-list-source';
 import { seedIfEmpty } from './seed';
 import { disposeRenderPool, prepareAllTiles } from './tiles/index';
 import { startUploadSweeper } from './uploads/sweeper';
 
 async function main(): Promise<void> {
   const config = loadConfig();
-  const db = openDatabase({ databaseUrl: config.databaseUrl, sqliteFile: config.sqliteFile, pgSchema: config.databaseSchema });
+  const database = { databaseUrl: config.databaseUrl, sqliteFile: config.sqliteFile, pgSchema: config.databaseSchema };
+  const db = openDatabase(database);
   const where = config.databaseUrl ? `PostgreSQL${config.databaseSchema ? ` (schema ${config.databaseSchema})` : ''}` : config.sqliteFile;
   const repos = createRepositories(db);
   // Once per database, also when several processes start together (server/db/startup-lock.ts).
@@ -40,6 +43,12 @@ async function main(): Promise<void> {
   const live = createLiveHub({ databaseUrl: config.databaseUrl, schema: config.databaseSchema });
   if (!(await liveHubReady(live, 15_000))) console.warn('live: not listening on PostgreSQL yet; changes from other server processes arrive once it does');
 
+  // The marker lists are built on a worker thread with its own connection (server/lists/).
+  let logListError = (error: Error) => console.error('marker list worker:', error.message);
+  const listSource = sharesDatabase(database)
+    ? new WorkerListSource({ database, fallback: inlineListSource(repos.markers), onError: (error) => logListError(error) })
+    : inlineListSource(repos.markers);
+
   const progress: TileProgress = { ready: false, done: 0, total: 0 };
   const app = buildServer({
     db,
@@ -51,6 +60,7 @@ async function main(): Promise<void> {
     tileProgress: () => progress,
     tileCache: config.tileCache,
     live,
+    listSource,
     limits: config.limits,
     security: config.security,
     metricsToken: config.metricsToken,
@@ -58,6 +68,8 @@ async function main(): Promise<void> {
     // JSON lines on stdout; each request's lines carry its reqId (docs/SERVER.md "Logs and metrics").
     logger: { level: config.logLevel },
   });
+
+  logListError = (error) => app.log.error({ err: error }, 'marker list worker');
 
   // Uploaded images no marker uses, once the editor's undo window has passed (docs/SERVER.md "Uploads").
   const stopSweeper = startUploadSweeper({
@@ -83,6 +95,7 @@ async function main(): Promise<void> {
       await app.close();
       // app.close() stopped the resvg children (tiles plugin); a build job may have started one since.
       await disposeRenderPool();
+      await listSource.close();
       await live.close();
       await db.close();
       process.exit(0);

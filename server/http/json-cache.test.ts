@@ -179,4 +179,48 @@ describe('JsonCache', () => {
     expect(gz1.length).toBeLessThan(body.identity.length / 10);
     expect(await cache.encoded(body, 'identity')).toBe(body.identity);
   });
+
+  it('rebuilds a body nobody read only once the writes pause, and brings it forward when someone reads it', async () => {
+    const h = counterCache({ delayMs: 20, unreadDelayMs: 200, maxStaleMs: 10_000 });
+    await h.cache.get('k');
+    h.cache.invalidate('k');
+    await vi.advanceTimersByTimeAsync(20);
+    await vi.waitFor(() => expect(h.cache.isFresh('k')).toBe(true));
+    expect(h.loads).toHaveLength(2); // body 1 was read: rebuilt delayMs after the write
+    // Body 2 is not read: 30 writes 10 ms apart make no rebuild while they go on…
+    for (let i = 0; i < 30; i++) {
+      h.cache.invalidate('k');
+      await vi.advanceTimersByTimeAsync(10);
+    }
+    expect(h.loads).toHaveLength(2);
+    // …and one, 200 ms after the last.
+    await vi.advanceTimersByTimeAsync(190);
+    await vi.waitFor(() => expect(h.cache.isFresh('k')).toBe(true));
+    expect(h.loads).toHaveLength(3);
+    // Writes again, unread: a reader gets the stale body at once, and its rebuild comes delayMs later.
+    h.cache.invalidate('k');
+    await vi.advanceTimersByTimeAsync(50);
+    expect(nOf(await h.cache.get('k'))).toBe(3);
+    h.cache.invalidate('k');
+    await vi.advanceTimersByTimeAsync(20);
+    await vi.waitFor(() => expect(h.loads).toHaveLength(4));
+    expect(nOf(await h.cache.get('k'))).toBe(4);
+  });
+
+  it('keeps the staleness bound for a body nobody read: a reader past maxStaleMs waits for the rebuild', async () => {
+    const h = counterCache({ delayMs: 20, unreadDelayMs: 5_000, maxStaleMs: 100 });
+    await h.cache.get('k');
+    h.cache.invalidate('k');
+    await vi.advanceTimersByTimeAsync(20);
+    await vi.waitFor(() => expect(h.cache.isFresh('k')).toBe(true));
+    h.cache.invalidate('k'); // body 2, unread: its rebuild would wait 5 s
+    await vi.advanceTimersByTimeAsync(101);
+    expect(h.loads).toHaveLength(2);
+    const got = await h.cache.get('k');
+    expect(nOf(got)).toBe(3);
+    expect(h.loads).toHaveLength(3);
+    // The pause timer was replaced by that build: nothing more runs.
+    await vi.advanceTimersByTimeAsync(6_000);
+    expect(h.loads).toHaveLength(3);
+  });
 });

@@ -12,14 +12,19 @@
  *   a reader more than maxStaleMs after the first unpublished write ─ waits for a rebuild
  *                               that includes every write so far
  *
+ * A body nobody has read since it was published is rebuilt only once its writes pause
+ * (`unreadDelayMs` after the last one): a burst of an admin's writes with no reader costs one
+ * rebuild at its end, not one every `delayMs` (at 10,000 markers a rebuild is 4.6 MB of JSON,
+ * hashed and compressed). The first read of such a body brings its rebuild forward to `delayMs`.
+ *
  * So a write acknowledged before a read by at least `maxStaleMs` (100 ms by default) is always
  * in that read's body: the bound is a rule of the cache, not a race against the machine's speed.
  * A body and its ETag always belong together; a stale body carries its own (old) ETag, so a
  * client revalidating with it gets 304 until the new body is published, then 200.
  */
-import { createHash } from 'node:crypto';
 import { promisify } from 'node:util';
 import zlib from 'node:zlib';
+import { prepareBody, type PreparedBody } from '../lists/prepared-body';
 
 export type Encoding = 'br' | 'gzip' | 'identity';
 
@@ -86,6 +91,11 @@ export interface JsonCacheOptions {
    * waits for a rebuild that includes every invalidation so far. Default 100 ms.
    */
   maxStaleMs?: number;
+  /**
+   * For a body not read since it was published: its rebuild starts this long after the last
+   * invalidation (each one postpones it). Default `delayMs` (a short pause is enough).
+   */
+  unreadDelayMs?: number;
   /** The cache's clock in milliseconds (tests inject one). Default `performance.now`. */
   now?: () => number;
   /** Hears a background rebuild that failed (readers that need it get the error themselves). */
@@ -116,19 +126,29 @@ interface Entry {
   /** The invalidation count the running build includes; undefined when none runs. */
   buildGen?: number;
   timer?: ReturnType<typeof setTimeout>;
+  /** Whether `timer` waits for the writes to pause (an unread body) rather than delayMs. */
+  timerWaitsForPause?: boolean;
+  /** Whether the published body was served since it was published. */
+  read: boolean;
   waiters: Waiter[];
 }
 
 export class JsonCache {
   private readonly entries = new Map<string, Entry>();
   private readonly delayMs: number;
+  private readonly unreadDelayMs: number;
   private readonly maxStaleMs: number;
   private readonly now: () => number;
   private readonly onError?: (key: string, error: unknown) => void;
   private disposed = false;
 
-  constructor(private readonly load: (key: string) => Promise<string>, options: JsonCacheOptions = {}) {
+  /**
+   * `load` answers a key's JSON text, or a body already encoded and hashed (the marker lists,
+   * made on a worker thread: server/lists/).
+   */
+  constructor(private readonly load: (key: string) => Promise<string | PreparedBody>, options: JsonCacheOptions = {}) {
     this.delayMs = options.delayMs ?? JSON_CACHE_DEFAULTS.delayMs;
+    this.unreadDelayMs = options.unreadDelayMs ?? this.delayMs;
     this.maxStaleMs = options.maxStaleMs ?? JSON_CACHE_DEFAULTS.maxStaleMs;
     this.now = options.now ?? (() => performance.now());
     this.onError = options.onError;
@@ -142,12 +162,17 @@ export class JsonCache {
   get(key: string): Promise<CachedBody> {
     let e = this.entries.get(key);
     if (!e) {
-      e = { key, gen: 0, bodyGen: -1, marks: [], waiters: [] };
+      e = { key, gen: 0, bodyGen: -1, marks: [], read: false, waiters: [] };
       this.entries.set(key, e);
     }
     const staleSince = e.marks[0]?.at;
     const tooStale = staleSince !== undefined && this.now() - staleSince > this.maxStaleMs;
-    if (e.body && !tooStale) return Promise.resolve(e.body);
+    if (e.body && !tooStale) {
+      e.read = true;
+      // A stale body read for the first time: its rebuild no longer waits for the writes to pause.
+      if (e.marks.length > 0 && (e.timerWaitsForPause || !e.timer)) this.buildSoon(e, false);
+      return Promise.resolve(e.body);
+    }
     const need = tooStale ? e.gen : -1;
     const entry = e;
     return new Promise<CachedBody>((resolve, reject) => {
@@ -172,7 +197,8 @@ export class JsonCache {
 
   /**
    * Marks `key` changed. Readers keep the published body; one rebuild follows `delayMs` later
-   * (or after the running one), however many invalidations came meanwhile.
+   * (or after the running one), however many invalidations came meanwhile; for a body nobody
+   * read since it was published, `unreadDelayMs` after the last invalidation.
    */
   invalidate(key: string): void {
     const e = this.entries.get(key);
@@ -204,7 +230,11 @@ export class JsonCache {
     }
   }
 
-  /** Starts a build now (`urgent`: a reader waits) or after delayMs; never two at once. */
+  /**
+   * Starts a build now (`urgent`: a reader waits), or schedules one: `delayMs` after the first
+   * invalidation while the body is being read, `unreadDelayMs` after the last one while it is
+   * not (each write postpones it). Never two at once.
+   */
   private buildSoon(e: Entry, urgent: boolean): void {
     if (e.buildGen !== undefined) return; // the running build looks again when it ends
     if (urgent) {
@@ -213,11 +243,15 @@ export class JsonCache {
       void this.build(e);
       return;
     }
-    if (e.timer || this.disposed) return;
+    if (this.disposed || (e.timer && !e.timerWaitsForPause)) return;
+    if (e.timer) clearTimeout(e.timer);
+    const waitForPause = e.body !== undefined && !e.read;
+    e.timerWaitsForPause = waitForPause;
     e.timer = setTimeout(() => {
       e.timer = undefined;
+      e.timerWaitsForPause = false;
       void this.build(e);
-    }, this.delayMs);
+    }, waitForPause ? this.unreadDelayMs : this.delayMs);
     e.timer.unref?.();
   }
 
@@ -227,15 +261,17 @@ export class JsonCache {
     // Compress what readers asked the old body for, before publishing: no reader waits for it.
     const encodings = e.body ? (Object.keys(e.body.encoded) as ('br' | 'gzip')[]) : [];
     try {
-      const identity = Buffer.from(await this.load(e.key), 'utf8');
-      const hash = createHash('sha256').update(identity).digest('base64url').slice(0, 32);
+      const loaded = await this.load(e.key);
+      const { identity, hash } = typeof loaded === 'string' ? prepareBody(loaded) : loaded;
       const body: CachedBody = { hash, identity, encoded: {} };
       await Promise.all(encodings.map((encoding) => this.encoded(body, encoding)));
       e.body = body;
       e.bodyGen = startGen;
+      e.read = false;
       e.marks = e.marks.filter((m) => m.gen > startGen);
       const served = e.waiters.filter((w) => w.need <= startGen);
       e.waiters = e.waiters.filter((w) => w.need > startGen);
+      if (served.length > 0) e.read = true;
       for (const w of served) w.resolve(body);
     } catch (error) {
       // Not cached: every reader waiting gets the error, the next one tries again.

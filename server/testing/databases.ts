@@ -7,11 +7,14 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { sql } from 'kysely';
-import { openDatabase, type Db } from '../db/database';
+import { openDatabase, type Db, type OpenDatabaseOptions } from '../db/database';
+
+/** A test database, with the settings that open it again (from another thread: server/lists/). */
+export type TestDb = Db & { settings: OpenDatabaseOptions };
 
 export interface TestBackend {
   name: 'sqlite' | 'postgres';
-  open(): Promise<Db>;
+  open(): Promise<TestDb>;
 }
 
 export function tempDir(prefix = 'raidmap-test-'): string {
@@ -26,9 +29,10 @@ export function testBackends(): TestBackend[] {
       name: 'sqlite',
       open: async () => {
         const dir = tempDir();
-        const db = openDatabase({ sqliteFile: path.join(dir, 'raidmap.sqlite') });
+        const settings = { sqliteFile: path.join(dir, 'raidmap.sqlite') };
+        const db = openDatabase(settings);
         // Closing the database also removes its temp folder.
-        return { ...db, close: () => db.close().finally(() => fs.rmSync(dir, { recursive: true, force: true })) };
+        return { ...db, settings, close: () => db.close().finally(() => fs.rmSync(dir, { recursive: true, force: true })) };
       },
     },
   ];
@@ -40,11 +44,13 @@ export function testBackends(): TestBackend[] {
         // Test files run in parallel on one database: each open() works in its own schema,
         // dropped again on close.
         const schema = `test_${process.pid}_${++schemas}`;
-        const db = openDatabase({ databaseUrl: url, pgSchema: schema });
+        const settings = { databaseUrl: url, pgSchema: schema };
+        const db = openDatabase(settings);
         await sql`drop schema if exists ${sql.id(schema)} cascade`.execute(db.kysely);
         await sql`create schema ${sql.id(schema)}`.execute(db.kysely);
         return {
           ...db,
+          settings,
           close: async () => {
             await sql`drop schema if exists ${sql.id(schema)} cascade`.execute(db.kysely);
             await db.close();

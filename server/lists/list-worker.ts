@@ -1,0 +1,31 @@
+/**
+ * The list worker's thread (started by worker-list-source.ts): its own database connection,
+ * one list built per message, answered as UTF-8 bytes (transferred, not copied) and their
+ * hash. A build that fails answers its error; the thread goes on.
+ */
+import { parentPort, workerData } from 'node:worker_threads';
+import { openDatabase, type OpenDatabaseOptions } from '../db/database';
+import { MarkerRepository } from '../db/markers';
+import { buildList } from './list-source';
+import { hashBody } from './prepared-body';
+import type { ListJob, ListReply } from './worker-protocol';
+
+if (!parentPort) throw new Error('list-worker.ts runs as a worker thread (worker-list-source.ts)');
+const port = parentPort;
+const db = openDatabase((workerData as { database: OpenDatabaseOptions }).database);
+const markers = new MarkerRepository(db);
+
+port.on('message', (job: ListJob) => {
+  void (async () => {
+    let reply: ListReply;
+    const transfer: ArrayBuffer[] = [];
+    try {
+      const bytes = new TextEncoder().encode(await buildList(markers, job.kind, job.map, job.lang));
+      reply = { id: job.id, bytes, hash: hashBody(bytes) };
+      transfer.push(bytes.buffer as ArrayBuffer);
+    } catch (error) {
+      reply = { id: job.id, error: error instanceof Error ? error.message : String(error) };
+    }
+    port.postMessage(reply, transfer);
+  })();
+});

@@ -1,0 +1,12 @@
+/** Messages between worker-list-source.ts (the server's thread) and list-worker.ts. */
+import type { Language } from '../../src/domain/marker';
+import type { ListKind } from './list-source';
+
+export interface ListJob {
+  id: number;
+  kind: ListKind;
+  map: string;
+  lang: Language;
+}
+
+export type ListReply = { id: number; bytes: Uint8Array; hash: string } | { id: number; error: string };
