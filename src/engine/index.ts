@@ -2,7 +2,8 @@
  * The map engine: `createMapEngine(options)` mounts a PixiJS (WebGL) map into a container and
  * returns the API of types.ts. See README.md for layers, coordinate spaces and the tile life.
  */
-import { Application, Container, Graphics, Particle, ParticleContainer, Sprite, Texture } from 'pixi.js';
+// WebGLRenderer is named here so that it comes with this chunk (Application.init would import it on its own afterwards).
+import { Application, Container, Graphics, Particle, ParticleContainer, Sprite, Texture, WebGLRenderer } from 'pixi.js';
 // PixiJS's code generation without `new Function`: the page's CSP has no 'unsafe-eval' (docs/SERVER.md "Security headers").
 import 'pixi.js/unsafe-eval';
 import { buildIconAtlas } from './icon-atlas';
@@ -37,8 +38,8 @@ function checkOptions(options: EngineOptions): void {
  * rasteriser). Must run before the first render, which makes the batchers and their shader.
  */
 function tuneBatching(app: Application): void {
-  const renderer = app.renderer as unknown as { gl?: WebGLRenderingContext; limits?: { maxBatchableTextures?: number } };
-  const { gl, limits } = renderer;
+  if (!(app.renderer instanceof WebGLRenderer)) return;
+  const { gl, limits } = app.renderer as unknown as { gl?: WebGLRenderingContext; limits?: { maxBatchableTextures?: number } };
   if (!gl || !limits || typeof limits.maxBatchableTextures !== 'number') return;
   const info = gl.getExtension('WEBGL_debug_renderer_info');
   const name: unknown = info ? gl.getParameter(info.UNMASKED_RENDERER_WEBGL) : null;
@@ -86,7 +87,11 @@ export async function createMapEngine(options: EngineOptions): Promise<MapEngine
       backgroundColor: 0x161a1f,
       // The stream overlay shows what is under the page (OBS composes it over the game).
       backgroundAlpha: options.transparent ? 0 : 1,
-      eventFeatures: { move: false, globalMove: false, click: false, wheel: false },
+      // PixiJS's browser extensions (its pointer events, accessibility overlay, DOM containers
+      // and filters) are not used: the engine hit-tests through its own R-tree. Skipping them
+      // spares a chunk that PixiJS would import (and evaluate) after this one, and their systems'
+      // start (issue 11, docs/PERFORMANCE.md "First paint, third session").
+      skipExtensionImports: true,
     });
   } catch (error) {
     disposeStartedTiles(tiles);
