@@ -1,9 +1,11 @@
 /**
  * The first second (issue 11): on a `/map/{map}` address, what the map page needs is asked for
  * as soon as the app's script runs, before React's first render (a few hundred ms on a slow
- * machine): the engine chunk, the tile manifest, the compact marker list and the icon atlas. The map page takes
- * each request once (`takeEarly`); a page that does not take it (another map, another language)
- * fetches its own, and an early request nobody took is simply dropped.
+ * machine): the engine chunk, the tile manifest, the compact marker list and the icon atlas. The
+ * markers worker starts too, and parses the list as soon as it arrives, so both overlap React's
+ * first render instead of following it. The map page takes each request once (`takeEarly`); a
+ * page that does not take it (another map, another language) fetches its own, and an early
+ * request nobody took is simply dropped.
  */
 import { iconAtlasUrl } from '../../api/icons';
 import { fetchCompactMarkers } from '../../api/markers';
@@ -12,15 +14,27 @@ import type { Language } from '../../domain/marker';
 import { getMap } from '../../domain/maps';
 import { parseOverlayParams } from '../../domain/overlay';
 import type { TileManifest } from '../../domain/tiles';
+import type { MarkerLoadResult } from '../../../workers/markers';
 import { loadEngineModule } from './engineModule';
+import { createMarkerSource, type MarkerSource } from './markerSource';
 import { showPoster } from './poster';
+
+/** The markers worker, started early, and its load of the early compact list. */
+export interface EarlyMarkers {
+  source: MarkerSource;
+  loaded: Promise<MarkerLoadResult>;
+}
 
 interface EarlyRequests {
   manifest: Map<string, Promise<TileManifest>>;
   compact: Map<string, Promise<ArrayBuffer>>;
+  markers: Map<string, EarlyMarkers>;
 }
 
-const early: EarlyRequests = { manifest: new Map(), compact: new Map() };
+/** How long an early markers worker waits to be taken before it is closed. */
+const UNTAKEN_MS = 60_000;
+
+const early: EarlyRequests = { manifest: new Map(), compact: new Map(), markers: new Map() };
 
 const quiet = <T>(p: Promise<T>): Promise<T> => {
   p.catch(() => undefined); // observed by whoever takes it; never an unhandled rejection
@@ -41,8 +55,25 @@ export function startEarlyMapLoad(pathname: string, lang: Language, search = '')
   const inline = readInlineManifest(mapId);
   early.manifest.set(mapId, inline ? Promise.resolve(inline) : quiet(fetchTileManifest(mapId)));
   if (inline && parseOverlayParams(search) === null) showPoster(map, inline);
-  early.compact.set(`${mapId}:${lang}`, quiet(fetchCompactMarkers(mapId, lang)));
+  const key = `${mapId}:${lang}`;
+  const compact = quiet(fetchCompactMarkers(mapId, lang));
+  const source = startMarkerSource();
+  if (source) {
+    early.markers.set(key, { source, loaded: quiet(compact.then((buffer) => source.load(buffer, mapId, lang))) });
+    // Not taken (the page chose another language): the worker goes rather than idling on.
+    setTimeout(() => takeEarlyMarkers(mapId, lang)?.source.dispose(), UNTAKEN_MS);
+  }
+  else early.compact.set(key, compact);
   preloadImage(iconAtlasUrl());
+}
+
+/** The markers worker, or undefined where none can start (the page then makes its own and says why). */
+function startMarkerSource(): MarkerSource | undefined {
+  try {
+    return createMarkerSource();
+  } catch {
+    return undefined;
+  }
 }
 
 /** Starts an image's download and decode; the engine's and the panels' later loads find it in the memory cache. */
@@ -66,4 +97,16 @@ export function takeEarlyCompact(mapId: string, lang: Language): Promise<ArrayBu
   const p = early.compact.get(key);
   early.compact.delete(key);
   return p;
+}
+
+/**
+ * The markers worker started early for a map in a language, with its load of the early compact
+ * list, once (undefined when none was started or it was taken). The taker owns the source (and
+ * disposes of it).
+ */
+export function takeEarlyMarkers(mapId: string, lang: Language): EarlyMarkers | undefined {
+  const key = `${mapId}:${lang}`;
+  const taken = early.markers.get(key);
+  early.markers.delete(key);
+  return taken;
 }

@@ -13,7 +13,7 @@ import { currentLanguage, i18n } from '../../i18n';
 import { loadFilters } from '../../state/filters';
 import { closeMap, openMap } from '../../state/mapView';
 import { markersFailed, markersLoaded, markersLoading, resetMarkers } from '../../state/markers';
-import { takeEarlyCompact, takeEarlyManifest } from './earlyLoad';
+import { takeEarlyCompact, takeEarlyManifest, takeEarlyMarkers } from './earlyLoad';
 import { createMarkerSource, type MarkerSource } from './markerSource';
 
 export interface MapData {
@@ -48,9 +48,12 @@ export function useMapData(mapId: MapId, attempt: number): MapData & { fail: (er
   useEffect(() => {
     const controller = new AbortController();
     const { signal } = controller;
+    const lang = currentLanguage();
+    // The worker started before React's first render, already parsing the list (earlyLoad.ts).
+    const started = takeEarlyMarkers(mapId, lang);
     let source: MarkerSource;
     try {
-      source = createMarkerSource();
+      source = started?.source ?? createMarkerSource();
     } catch (error) {
       setData({ ...EMPTY, error: describeLoadError(error) });
       return;
@@ -74,9 +77,7 @@ export function useMapData(mapId: MapId, attempt: number): MapData & { fail: (er
       .catch(fail);
 
     // The compact list (issue 11): what the map draws; a marker's full record comes with its popup.
-    const lang = currentLanguage();
-    (takeEarlyCompact(mapId, lang) ?? fetchCompactMarkers(mapId, lang, signal))
-      .then((buffer) => source.load(buffer, mapId, lang))
+    (started?.loaded ?? (takeEarlyCompact(mapId, lang) ?? fetchCompactMarkers(mapId, lang, signal)).then((buffer) => source.load(buffer, mapId, lang)))
       .then((result) => {
         if (signal.aborted) return;
         reportMarkerIssues(mapId, result);
