@@ -25,6 +25,7 @@ import { LabelLayer } from './label-layer';
 import { MarkerLayer } from './marker-layer';
 import { PlayerLayer } from './player-layer';
 import { ShapeLayer } from './shape-layer';
+import { whenIdle } from './kernels/idle';
 import { TileLayer } from './tile-layer';
 import { createWorkerTileFetcher, type WorkerTileFetcher } from './tile-fetch-protocol';
 import type {
@@ -98,7 +99,8 @@ export class MapEngine implements MapEngineApi {
   private readonly resizeObserver: ResizeObserver | null;
   private readonly dpr: number;
   private readonly map: MapDefinition;
-  private uidIndex = new Map<string, number>();
+  /** Slot of each uid; made on first use (a 100,000-marker map: 50 ms it need not spend before its first frame). */
+  private uidIndex_: Map<string, number> | null = null;
   private level: number;
   private hovered = -1;
   private selected = -1;
@@ -184,16 +186,24 @@ export class MapEngine implements MapEngineApi {
 
   setMarkers(columns: MarkerColumns): void {
     this.markers.setMarkers(columns);
-    this.uidIndex = new Map();
-    columns.uids.forEach((uid, i) => {
-      if (uid !== '') this.uidIndex.set(uid, i);
-    });
+    this.uidIndex_ = null;
     this.hovered = -1;
     this.selected = this.selectedUid === null ? -1 : (this.uidIndex.get(this.selectedUid) ?? -1);
     this.markers.setSelected(this.selected);
     this.labels.reset();
     this.markersSet = true;
     this.markDirty();
+  }
+
+  /** The slot of each uid of the markers set, made now if not yet. */
+  private get uidIndex(): Map<string, number> {
+    if (!this.uidIndex_) {
+      const index = new Map<string, number>();
+      const uids = this.markers.markers?.uids ?? [];
+      for (let i = 0; i < uids.length; i++) if (uids[i] !== '') index.set(uids[i], i);
+      this.uidIndex_ = index;
+    }
+    return this.uidIndex_;
   }
 
   setFilter(indices: Uint32Array): void {
@@ -490,6 +500,9 @@ export class MapEngine implements MapEngineApi {
     if (!this.ready_ && this.markersSet && tileState.settled) {
       this.ready_ = true;
       this.tiles.endStartup();
+      // What the first frame could do without waits for the page's idle moments from now on.
+      this.markers.allowIdleWork();
+      whenIdle(() => void this.uidIndex);
       this.events.emit('ready', undefined);
     }
     return animating || tileState.waiting > 0;

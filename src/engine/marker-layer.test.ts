@@ -93,15 +93,25 @@ function setup(n = 10_000, view = { x: 2200, y: 1600, zoom: 0.5 }) {
 }
 
 describe('MarkerLayer start', () => {
-  it('places a thinned first view without its R-tree, loads it when idle, and at once when a query needs it', async () => {
+  it('places a thinned first view without its R-tree, loads it when idle once the map is ready, and at once when a query needs it', async () => {
     vi.useFakeTimers();
     try {
       const { layer } = setup(20_000);
       expect(layer.counters.treeLoads).toBe(0);
       const first = placed(layer);
       expect(first.drawn.length).toBeGreaterThan(0);
+      // Before the map is ready, idle moments belong to the first view.
+      await vi.advanceTimersByTimeAsync(2_000);
+      expect(layer.counters.treeLoads).toBe(0);
+      layer.allowIdleWork();
       await vi.advanceTimersByTimeAsync(1_000);
       expect(layer.counters.treeLoads).toBe(1);
+      // A rebuild after that (a new filter) leaves its tree for the next idle moment too.
+      layer.setFilter(Uint32Array.from({ length: 20_000 }, (_, i) => i).filter((i) => i % 3 !== 0));
+      layer.update({ x: 2200, y: 1600, zoom: 0.5 }, viewport);
+      expect(layer.counters.treeLoads).toBe(1);
+      await vi.advanceTimersByTimeAsync(1_000);
+      expect(layer.counters.treeLoads).toBe(2);
       layer.dispose();
 
       // Zoomed in to where every marker shows, the tree is what places them: loaded then.

@@ -18,6 +18,7 @@ import { Particle, ParticleContainer } from 'pixi.js';
 import RBush from 'rbush';
 import { markerOpacity, type MapDefinition } from '../domain/maps';
 import type { IconAtlas } from './icon-atlas';
+import { whenIdle } from './kernels/idle';
 import { ATLAS_CELL } from './icon-atlas';
 import type { ViewportSize } from './kernels/camera';
 import { containsPoint, cullRect, layoutOffset, padRect, placementCovers, type MapRect, type Placement } from './kernels/cull';
@@ -75,11 +76,14 @@ export class MarkerLayer {
   private thinning: ThinningIndex | null = null;
   private loadedTree = new RBush<PointItem>();
   /**
-   * Items of a rebuild whose R-tree is not loaded yet. The first view of a big map places its
-   * markers through the thinning index alone; loading 100,000 points into the tree (~100 ms on
-   * a slow laptop) waits for an idle moment after that frame, or for the first query that needs it.
+   * Markers of a rebuild whose R-tree is not loaded yet (their items are made when it is). The
+   * first view of a big map places its markers through the thinning index alone; loading
+   * 100,000 points into the tree (~100 ms and 100,000 objects on a slow laptop) waits for the
+   * first query that needs it or, once the map is ready (`allowIdleWork`), an idle moment.
    */
-  private pendingItems: PointItem[] | null = null;
+  private pendingIndices: Uint32Array | null = null;
+  /** Whether a pending tree may load when the page is idle (after the map is ready). */
+  private idleWork = false;
   private disposed = false;
   /** The rbush item of each indexed marker, by index (for removal). */
   private items: (PointItem | undefined)[] = [];
@@ -399,15 +403,41 @@ export class MarkerLayer {
     this.disposed = true;
     this.container.destroy({ children: true });
     this.pool.length = 0;
-    this.pendingItems = null;
+    this.pendingIndices = null;
     this.loadedTree.clear();
+  }
+
+  /**
+   * The map is ready: from now on a tree left for later loads at the page's next idle moment
+   * (before, idle moments are spent on the first view: tiles and their uploads).
+   */
+  allowIdleWork(): void {
+    if (this.idleWork) return;
+    this.idleWork = true;
+    this.loadTreeWhenIdle();
+  }
+
+  private loadTreeWhenIdle(): void {
+    if (!this.idleWork || !this.pendingIndices) return;
+    whenIdle(() => {
+      if (!this.disposed) void this.tree;
+    });
   }
 
   /** The R-tree of the passing markers, loaded now if the last rebuild left it for later. */
   private get tree(): RBush<PointItem> {
-    if (this.pendingItems) {
-      this.loadedTree = new RBush<PointItem>().load(this.pendingItems);
-      this.pendingItems = null;
+    const indices = this.pendingIndices;
+    if (indices) {
+      this.pendingIndices = null;
+      const cols = this.columns!;
+      const items: PointItem[] = new Array(indices.length);
+      for (let k = 0; k < indices.length; k++) {
+        const i = indices[k];
+        const item = { minX: cols.x[i], minY: cols.y[i], maxX: cols.x[i], maxY: cols.y[i], i };
+        items[k] = item;
+        this.items[i] = item;
+      }
+      this.loadedTree = new RBush<PointItem>().load(items);
       this.counters.treeLoads++;
     }
     return this.loadedTree;
@@ -496,9 +526,10 @@ export class MarkerLayer {
   /** Takes a passing marker out of the indices (at its current position and rank); notes the markers whose shown state may change. */
   private unindex(i: number, touched: number[]): void {
     if (this.dirtyIndex) return;
+    const tree = this.tree; // loads a pending tree first: its items are made then
     const item = this.items[i];
     if (item) {
-      this.tree.remove(item);
+      tree.remove(item);
       this.items[i] = undefined;
     }
     const before = this.occupant(i);
@@ -621,25 +652,11 @@ export class MarkerLayer {
       maxZoom: this.map.maxZoom,
       cellCss: this.iconCss * CELL_FACTOR,
     });
-    const items: PointItem[] = new Array(indices.length);
     this.items = [];
-    for (let k = 0; k < indices.length; k++) {
-      const i = indices[k];
-      items[k] = { minX: cols.x[i], minY: cols.y[i], maxX: cols.x[i], maxY: cols.y[i], i };
-      this.items[i] = items[k];
-    }
-    this.pendingItems = items;
+    this.pendingIndices = indices;
     this.loadedTree = new RBush<PointItem>();
-    whenIdle(() => {
-      if (!this.disposed) void this.tree;
-    });
+    this.loadTreeWhenIdle();
     this.dirtyIndex = false;
     this.counters.rebuilds++;
   }
-}
-
-/** Runs `task` when the page is idle (within a second at the latest), or soon where there is no idle callback. */
-function whenIdle(task: () => void): void {
-  if (typeof requestIdleCallback === 'function') requestIdleCallback(task, { timeout: 1000 });
-  else setTimeout(task, 50);
 }
