@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { SUBCATEGORIES } from '../../domain/categories';
 import RBush from 'rbush';
 import {
+  keepOrder,
   ICON_PRIORITY, buildThinning, cellSizeMap, queryThinned, stepForZoom, thinnedAt, thinningCellKey, thinningCellRect,
   thinningInsert, thinningRemove, type ThinningIndex, type ThinningInput,
 } from './thinning';
@@ -231,5 +232,34 @@ describe('incremental thinning', () => {
       }
     }
     expect(thinningCellRect(index, 0, 0).minX).toBe(-Infinity);
+  });
+});
+
+describe('keepOrder', () => {
+  /** The order by definition: lower priority first, then lower index. */
+  const byComparison = (prio: Float64Array, indices: Uint32Array) =>
+    Array.from({ length: prio.length }, (_, s) => s).sort((a, b) => prio[a] - prio[b] || indices[a] - indices[b]);
+
+  it('orders by priority, then index, as a comparison sort does (small whole priorities: the counting sort)', () => {
+    let seed = 3;
+    const rnd = () => (seed = (seed * 16807) % 2147483647) / 2147483647;
+    const indices = Uint32Array.from({ length: 5000 }, (_, k) => k * 3 + (k % 2));
+    const prio = Float64Array.from({ length: 5000 }, () => Math.floor(rnd() * 15));
+    expect([...keepOrder(prio, indices)]).toEqual(byComparison(prio, indices));
+    expect([...keepOrder(new Float64Array(0), new Uint32Array(0))]).toEqual([]);
+  });
+
+  it('falls back to the comparison sort for fractional, negative or large priorities and for indices out of order', () => {
+    const cases: [number[], number[]][] = [
+      [[2, 0.5, 1, 0.5], [0, 1, 2, 3]],
+      [[1, -1, 0, -1], [0, 1, 2, 3]],
+      [[300, 2, 256, 2], [0, 1, 2, 3]],
+      [[1, 1, 0, 1], [9, 4, 7, 2]],
+    ];
+    for (const [p, i] of cases) {
+      const prio = Float64Array.from(p);
+      const indices = Uint32Array.from(i);
+      expect([...keepOrder(prio, indices)]).toEqual(byComparison(prio, indices));
+    }
   });
 });
