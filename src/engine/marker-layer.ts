@@ -18,10 +18,10 @@ import { Particle, ParticleContainer } from 'pixi.js';
 import RBush from 'rbush';
 import { markerOpacity, type MapDefinition } from '../domain/maps';
 import type { IconAtlas } from './icon-atlas';
-import { whenIdle } from './kernels/idle';
 import { ATLAS_CELL } from './icon-atlas';
 import type { ViewportSize } from './kernels/camera';
 import { containsPoint, cullRect, layoutOffset, padRect, placementCovers, type MapRect, type Placement } from './kernels/cull';
+import { whenIdle } from './kernels/idle';
 import {
   ICON_PRIORITY, buildThinning, queryThinned, stepForZoom, thinnedAt, thinningInsert, thinningRemove, type ThinningIndex, type ThinningRect,
 } from './kernels/thinning';

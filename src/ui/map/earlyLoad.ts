@@ -62,8 +62,9 @@ export function startEarlyMapLoad(pathname: string, lang: Language, search = '')
     early.markers.set(key, { source, loaded: quiet(compact.then((buffer) => source.load(buffer, mapId, lang))) });
     // Not taken (the page chose another language): the worker goes rather than idling on.
     setTimeout(() => takeEarlyMarkers(mapId, lang)?.source.dispose(), UNTAKEN_MS);
+  } else {
+    early.compact.set(key, compact);
   }
-  else early.compact.set(key, compact);
   preloadImage(iconAtlasUrl());
 }
 

@@ -77,7 +77,9 @@ export function useMapData(mapId: MapId, attempt: number): MapData & { fail: (er
       .catch(fail);
 
     // The compact list (issue 11): what the map draws; a marker's full record comes with its popup.
-    (started?.loaded ?? (takeEarlyCompact(mapId, lang) ?? fetchCompactMarkers(mapId, lang, signal)).then((buffer) => source.load(buffer, mapId, lang)))
+    const loaded =
+      started?.loaded ?? (takeEarlyCompact(mapId, lang) ?? fetchCompactMarkers(mapId, lang, signal)).then((buffer) => source.load(buffer, mapId, lang));
+    loaded
       .then((result) => {
         if (signal.aborted) return;
         reportMarkerIssues(mapId, result);
