@@ -1,0 +1,47 @@
+import { describe, expect, it } from 'vitest';
+import { largest, packageOf, selfTimes, shortSource, type CpuProfile } from './cpu-profile';
+
+const frame = (functionName: string, url = '', lineNumber = 0, columnNumber = 0) => ({ functionName, url, lineNumber, columnNumber });
+
+describe('CPU profile self times', () => {
+  it('sums samples by original function and package, leaving idle out', () => {
+    const profile: CpuProfile = {
+      nodes: [
+        { id: 1, callFrame: frame('(idle)') },
+        { id: 2, callFrame: frame('a', 'http://x/assets/engine-1.js', 0, 10) },
+        { id: 3, callFrame: frame('b', 'http://x/assets/engine-1.js', 4, 2) },
+        { id: 4, callFrame: frame('(program)') },
+        { id: 5, callFrame: frame('c', 'http://x/assets/no-map.js', 1, 1) },
+      ],
+      samples: [1, 2, 2, 3, 4, 5],
+      timeDeltas: [5000, 1000, 2000, 500, 3000, 250],
+    };
+    const lookup = (url: string, line: number, column: number) =>
+      url.endsWith('engine-1.js')
+        ? line === 1 && column === 10
+          ? { source: '../../node_modules/pixi.js/lib/thing.mjs', line: 12, name: 'canUse' }
+          : { source: '../../src/engine/kernels/thinning.ts', line: 115, name: null }
+        : null;
+    const times = selfTimes(profile, lookup);
+    expect(times.totalMs).toBe(6.75);
+    expect(times.byFunction.get('canUse @ nm/pixi.js/lib/thing.mjs:12')).toBe(3);
+    expect(times.byFunction.get('b @ src/engine/kernels/thinning.ts:115')).toBe(0.5);
+    expect(times.byFunction.get('(program)')).toBe(3);
+    expect(times.byFunction.get('c')).toBe(0.25);
+    expect(times.byPackage.get('nm/pixi.js')).toBe(3);
+    expect(times.byPackage.get('src/engine/kernels/thinning.ts')).toBe(0.5);
+    expect(times.byPackage.get('no-map.js')).toBe(0.25);
+    expect(largest(times.byPackage, 2)).toEqual([['nm/pixi.js', 3], ['(program)', 3]]);
+    // A second profile adds to the first.
+    expect(selfTimes(profile, lookup, times).totalMs).toBe(13.5);
+  });
+
+  it('shortens sources and names packages', () => {
+    expect(shortSource('../../node_modules/@pixi/colord/plugins/names.mjs')).toBe('nm/@pixi/colord/plugins/names.mjs');
+    expect(shortSource('../../src/ui/App.tsx')).toBe('src/ui/App.tsx');
+    expect(shortSource('/work/main/workers/markers.ts')).toBe('workers/markers.ts');
+    expect(packageOf('nm/@pixi/colord/plugins/names.mjs')).toBe('nm/@pixi/colord');
+    expect(packageOf('nm/react-dom/cjs/x.js')).toBe('nm/react-dom');
+    expect(packageOf('src/ui/App.tsx')).toBe('src/ui/App.tsx');
+  });
+});

@@ -1,0 +1,71 @@
+/**
+ * Self time of a V8 CPU profile (CDP `Profiler.stop`), by the original source: each sample's
+ * frame is mapped through a source map when one is given for its script, then summed by
+ * function (`name @ file:line`) and by package (`nm/<package>`) or repository file. Idle samples
+ * are left out; native work shows as `(program)` and `(garbage collector)`. Pure: the runner
+ * (first-paint-profile.ts) reads the maps.
+ */
+
+export interface ProfileNode {
+  id: number;
+  callFrame: { functionName: string; url: string; lineNumber: number; columnNumber: number };
+}
+
+export interface CpuProfile {
+  nodes: ProfileNode[];
+  samples: number[];
+  /** Microseconds since the previous sample. */
+  timeDeltas: number[];
+}
+
+/** The original place of a generated position, or null where no map knows it. */
+export type SourceLookup = (url: string, line: number, column: number) => { source: string; line: number; name: string | null } | null;
+
+export interface SelfTimes {
+  byFunction: Map<string, number>;
+  byPackage: Map<string, number>;
+  /** Milliseconds sampled, idle left out. */
+  totalMs: number;
+}
+
+/** `…/node_modules/pixi.js/lib/x.mjs` → `nm/pixi.js/lib/x.mjs`; a repository path loses its leading `../`. */
+export function shortSource(source: string): string {
+  const inModules = source.lastIndexOf('node_modules/');
+  if (inModules >= 0) return `nm/${source.slice(inModules + 'node_modules/'.length)}`;
+  return source.replace(/^(\.\.\/)+/, '').replace(/^.*?\/(src|workers|server)\//, '$1/');
+}
+
+/** The package of a short source (`nm/@pixi/colord/…` → `nm/@pixi/colord`), or the file itself. */
+export function packageOf(file: string): string {
+  if (!file.startsWith('nm/')) return file;
+  const parts = file.split('/');
+  return parts.slice(0, parts[1]?.startsWith('@') ? 3 : 2).join('/');
+}
+
+export function selfTimes(profile: CpuProfile, lookup: SourceLookup, into?: SelfTimes): SelfTimes {
+  const out = into ?? { byFunction: new Map(), byPackage: new Map(), totalMs: 0 };
+  const nodes = new Map(profile.nodes.map((n) => [n.id, n]));
+  for (let k = 0; k < profile.samples.length; k++) {
+    const node = nodes.get(profile.samples[k]);
+    if (!node || node.callFrame.functionName === '(idle)') continue;
+    const ms = (profile.timeDeltas[k] ?? 0) / 1000;
+    const { functionName, url, lineNumber, columnNumber } = node.callFrame;
+    let file = url ? url.slice(url.lastIndexOf('/') + 1) : functionName;
+    let key = functionName || '(anonymous)';
+    const original = url ? lookup(url, lineNumber + 1, columnNumber) : null;
+    if (original) {
+      file = shortSource(original.source);
+      key = `${original.name ?? (functionName || '(anonymous)')} @ ${file}:${original.line}`;
+    }
+    out.byFunction.set(key, (out.byFunction.get(key) ?? 0) + ms);
+    const pkg = packageOf(file);
+    out.byPackage.set(pkg, (out.byPackage.get(pkg) ?? 0) + ms);
+    out.totalMs += ms;
+  }
+  return out;
+}
+
+/** The `count` largest entries, largest first. */
+export function largest(times: Map<string, number>, count: number): [string, number][] {
+  return [...times.entries()].sort((a, b) => b[1] - a[1]).slice(0, count);
+}

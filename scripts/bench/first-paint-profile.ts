@@ -1,0 +1,105 @@
+/**
+ * `npx tsx scripts/bench/first-paint-profile.ts [--markers 10000] [--runs 3] [--dist DIR] [--tiles DIR] [--top 40]`:
+ * where the main thread's time goes from navigation to ready (issue 11). Opens the map cold
+ * `runs` times, each in a fresh context with V8's sampling profiler running (200 µs), and prints
+ * the self time per load by package and by function, mapped through the build's source maps
+ * (`dist/assets/*.js.map`). The profile ends when the page reports ready (plus the few ms the
+ * poll takes). docs/PERFORMANCE.md ("Third session") has what it showed.
+ */
+import { existsSync, readFileSync } from 'node:fs';
+import { dirname, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { parseArgs } from 'node:util';
+import { SourceMapConsumer } from 'source-map-js';
+import { launchChromium } from '../../e2e/support/chromium';
+import { freshDataDir, startServer } from '../../e2e/support/server';
+import { largest, selfTimes, type CpuProfile, type SelfTimes, type SourceLookup } from './cpu-profile';
+import { parseCommandLine } from './options';
+import { probeScript, type BenchProbe } from './probe';
+
+const USAGE = 'usage: first-paint-profile.ts [--markers 10000] [--runs 3] [--dist DIR] [--tiles DIR] [--top 40]';
+const repoRoot = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
+const { values: args } = parseCommandLine(
+  () =>
+    parseArgs({
+      options: {
+        markers: { type: 'string', default: '10000' },
+        runs: { type: 'string', default: '3' },
+        dist: { type: 'string' },
+        tiles: { type: 'string' },
+        top: { type: 'string', default: '40' },
+      },
+    }),
+  USAGE,
+);
+const runs = Number(args.runs);
+const top = Number(args.top);
+if (!(runs > 0) || !(top > 0) || !(Number(args.markers) > 0)) {
+  console.error(`--runs, --top and --markers must be positive numbers\n${USAGE}`);
+  process.exit(2);
+}
+const distDir = resolve(args.dist ?? resolve(repoRoot, 'dist'));
+
+/** Source maps of the build's scripts, read once each (null where a script has none). */
+function sourceLookup(): SourceLookup {
+  const maps = new Map<string, SourceMapConsumer | null>();
+  return (url, line, column) => {
+    const path = new URL(url).pathname;
+    if (!path.startsWith('/assets/')) return null;
+    let map = maps.get(path);
+    if (map === undefined) {
+      const file = resolve(distDir, `.${path}.map`);
+      map = existsSync(file) ? new SourceMapConsumer(JSON.parse(readFileSync(file, 'utf8'))) : null;
+      maps.set(path, map);
+    }
+    if (!map) return null;
+    const original = map.originalPositionFor({ line, column });
+    return original.source ? { source: original.source, line: original.line ?? 0, name: original.name ?? null } : null;
+  };
+}
+
+async function main(): Promise<void> {
+  const server = await startServer({
+    repoRoot,
+    dataDir: freshDataDir('raidmap-profile-'),
+    env: { SEED_MAPS: 'customs', MARKERS_PER_MAP: args.markers, DIST_DIR: distDir, ...(args.tiles ? { TILES_DIR: resolve(args.tiles) } : {}) },
+    startTimeoutMs: 600_000,
+    tilesTimeoutMs: 600_000,
+  });
+  const browser = await launchChromium();
+  const lookup = sourceLookup();
+  let times: SelfTimes | undefined;
+  try {
+    for (let run = 1; run <= runs; run += 1) {
+      const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
+      const page = await context.newPage();
+      await page.addInitScript({ content: probeScript() });
+      const cdp = await context.newCDPSession(page);
+      await cdp.send('Profiler.enable');
+      await cdp.send('Profiler.setSamplingInterval', { interval: 200 });
+      await cdp.send('Profiler.start');
+      await page.goto(`${server.baseUrl}/map/customs`, { waitUntil: 'domcontentloaded' });
+      await page.waitForFunction(() => (window as unknown as { __bench?: BenchProbe }).__bench?.readyAt != null, undefined, { timeout: 60_000, polling: 20 });
+      const { profile } = (await cdp.send('Profiler.stop')) as unknown as { profile: CpuProfile };
+      const readyAt = await page.evaluate(() => (window as unknown as { __bench: BenchProbe }).__bench.readyAt);
+      console.log(`run ${run}: ready at ${Math.round(readyAt ?? Number.NaN)} ms`);
+      times = selfTimes(profile, lookup, times);
+      await context.close();
+    }
+  } finally {
+    await browser.close();
+    await server.stop();
+  }
+  if (!times) return;
+  const perLoad = (ms: number) => (ms / runs).toFixed(1).padStart(8);
+  console.log(`\nself time per load, ${args.markers} markers, ${runs} cold loads (${perLoad(times.totalMs).trim()} ms sampled, idle left out)`);
+  console.log('\nby package or file:');
+  for (const [name, ms] of largest(times.byPackage, top)) console.log(`${perLoad(ms)}  ${name}`);
+  console.log('\nby function:');
+  for (const [name, ms] of largest(times.byFunction, top)) console.log(`${perLoad(ms)}  ${name}`);
+}
+
+main().catch((error: unknown) => {
+  console.error(error);
+  process.exit(1);
+});
