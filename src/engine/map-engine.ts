@@ -502,7 +502,9 @@ export class MapEngine implements MapEngineApi {
       this.tiles.endStartup();
       // What the first frame could do without waits for the page's idle moments from now on.
       this.markers.allowIdleWork();
-      whenIdle(() => void this.uidIndex);
+      whenIdle(() => {
+        if (!this.disposed) void this.uidIndex;
+      });
       this.events.emit('ready', undefined);
     }
     return animating || tileState.waiting > 0;
