@@ -37,6 +37,16 @@ function counterCache(options: ConstructorParameters<typeof JsonCache>[1] = {}) 
   };
 }
 
+/** A cache whose body 1 was read, then rebuilt after a write: body 2 is published and nobody has read it. */
+async function withUnreadBody(options: ConstructorParameters<typeof JsonCache>[1]) {
+  const h = counterCache(options);
+  await h.cache.get('k');
+  h.cache.invalidate('k');
+  await vi.advanceTimersByTimeAsync(options?.delayMs ?? 20);
+  await vi.waitFor(() => expect(h.cache.isFresh('k')).toBe(true));
+  return h;
+}
+
 const nOf = (body: CachedBody) => (JSON.parse(body.identity.toString()) as { n: number }).n;
 
 describe('JsonCache', () => {
@@ -181,11 +191,7 @@ describe('JsonCache', () => {
   });
 
   it('rebuilds a body nobody read only once the writes pause, and brings it forward when someone reads it', async () => {
-    const h = counterCache({ delayMs: 20, unreadDelayMs: 200, maxStaleMs: 10_000 });
-    await h.cache.get('k');
-    h.cache.invalidate('k');
-    await vi.advanceTimersByTimeAsync(20);
-    await vi.waitFor(() => expect(h.cache.isFresh('k')).toBe(true));
+    const h = await withUnreadBody({ delayMs: 20, unreadDelayMs: 200, maxStaleMs: 10_000 });
     expect(h.loads).toHaveLength(2); // body 1 was read: rebuilt delayMs after the write
     // Body 2 is not read: 30 writes 10 ms apart make no rebuild while they go on…
     for (let i = 0; i < 30; i++) {
@@ -208,11 +214,7 @@ describe('JsonCache', () => {
   });
 
   it('keeps the staleness bound for a body nobody read: a reader past maxStaleMs waits for the rebuild', async () => {
-    const h = counterCache({ delayMs: 20, unreadDelayMs: 5_000, maxStaleMs: 100 });
-    await h.cache.get('k');
-    h.cache.invalidate('k');
-    await vi.advanceTimersByTimeAsync(20);
-    await vi.waitFor(() => expect(h.cache.isFresh('k')).toBe(true));
+    const h = await withUnreadBody({ delayMs: 20, unreadDelayMs: 5_000, maxStaleMs: 100 });
     h.cache.invalidate('k'); // body 2, unread: its rebuild would wait 5 s
     await vi.advanceTimersByTimeAsync(101);
     expect(h.loads).toHaveLength(2);
