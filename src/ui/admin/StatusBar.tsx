@@ -97,7 +97,7 @@ function StatusBarLine({ map, camera }: StatusBarProps) {
           <span className="admin-status__key">{item.label}</span>{' '}
           {item.value === null ? (
             <span
-              className="admin-status__value"
+              className="admin-status__value admin-status__value--live"
               ref={(el) => {
                 cursorRefs.current[item.key as CursorField] = el;
               }}
