@@ -72,7 +72,10 @@ function StatusBarLine({ map, camera }: StatusBarProps) {
       const texts = cursorTexts(map, editor.cursor, none);
       for (const field of CURSOR_FIELDS) {
         const el = cursorRefs.current[field];
-        if (el && el.textContent !== texts[field]) el.textContent = texts[field];
+        if (!el || el.textContent === texts[field]) continue;
+        // Change the text node in place: replacing it (textContent) re-styles a new node each move.
+        if (el.firstChild instanceof Text && el.childNodes.length === 1) el.firstChild.data = texts[field];
+        else el.textContent = texts[field];
       }
     };
     write();
