@@ -2,13 +2,14 @@
  * The map engine: `createMapEngine(options)` mounts a PixiJS (WebGL) map into a container and
  * returns the API of types.ts. See README.md for layers, coordinate spaces and the tile life.
  */
-// WebGLRenderer is named here so that it comes with this chunk (Application.init would import it on its own afterwards).
-import { Application, Container, Graphics, Particle, ParticleContainer, Sprite, Texture, WebGLRenderer } from 'pixi.js';
+// WebGLRenderer comes with this chunk (renderer-host.ts starts it; Application.init would import it on its own afterwards).
+import { Container, Graphics, Particle, ParticleContainer, Sprite, Texture, WebGLRenderer } from 'pixi.js';
 // PixiJS's code generation without `new Function`: the page's CSP has no 'unsafe-eval' (docs/SERVER.md "Security headers").
 import 'pixi.js/unsafe-eval';
 import { buildIconAtlas } from './icon-atlas';
 import { batchTextureLimit } from './kernels/renderer-info';
 import { MapEngine, disposeStartedTiles, startTiles } from './map-engine';
+import { startRenderer, type EngineApp } from './renderer-host';
 import { shareTestContext } from './shared-test-context';
 import type { EngineOptions, MapEngineApi } from './types';
 
@@ -37,7 +38,7 @@ function checkOptions(options: EngineOptions): void {
  * Textures per draw batch for this driver (kernels/renderer-info.ts: one on a software
  * rasteriser). Must run before the first render, which makes the batchers and their shader.
  */
-function tuneBatching(app: Application): void {
+function tuneBatching(app: EngineApp): void {
   if (!(app.renderer instanceof WebGLRenderer)) return;
   const { gl, limits } = app.renderer as unknown as { gl?: WebGLRenderingContext; limits?: { maxBatchableTextures?: number } };
   if (!gl || !limits || typeof limits.maxBatchableTextures !== 'number') return;
@@ -50,7 +51,7 @@ function tuneBatching(app: Application): void {
  * Draws one of each kind of object the map uses so the renderer compiles its shaders now,
  * while the icons download, rather than in the first real frame (seconds on software GL).
  */
-function warmUp(app: Application): void {
+function warmUp(app: EngineApp): void {
   const scene = new Container();
   const sprite = new Sprite(Texture.WHITE);
   const particles = new ParticleContainer({ texture: Texture.WHITE });
@@ -65,7 +66,6 @@ function warmUp(app: Application): void {
 export async function createMapEngine(options: EngineOptions): Promise<MapEngineApi> {
   checkOptions(options);
   const { container } = options;
-  const app = new Application();
   const resolution = globalThis.devicePixelRatio || 1;
   const width = Math.max(1, container.clientWidth);
   const height = Math.max(1, container.clientHeight);
@@ -74,12 +74,10 @@ export async function createMapEngine(options: EngineOptions): Promise<MapEngine
   atlasPromise.catch(() => {});
   const tiles = startTiles(options, { width, height }, resolution);
   shareTestContext();
+  let app: EngineApp;
   try {
-    await app.init({
-      preference: 'webgl',
+    app = await startRenderer({
       antialias: false,
-      autoStart: false,
-      sharedTicker: false,
       resolution,
       autoDensity: true,
       width,
@@ -97,7 +95,6 @@ export async function createMapEngine(options: EngineOptions): Promise<MapEngine
     disposeStartedTiles(tiles);
     throw error;
   }
-  app.ticker?.stop();
   const canvas = app.canvas;
   canvas.style.display = 'block';
   canvas.setAttribute('aria-label', `${options.map.name} map`);

@@ -6,7 +6,7 @@
  * Stage, bottom to top: world (tiles per floor, in map pixels under the camera transform),
  * selection ring, markers, labels, player, tool overlay (all in screen CSS pixels).
  */
-import { Application, Container, Graphics } from 'pixi.js';
+import { Container, Graphics } from 'pixi.js';
 import { SUBCATEGORIES } from '../domain/categories';
 import type { MapDefinition } from '../domain/maps';
 import type { LabelMode } from '../domain/settings';
@@ -20,6 +20,7 @@ import type { IconAtlas } from './icon-atlas';
 import { DomInput } from './input';
 import type { ViewportSize } from './kernels/camera';
 import { FrameStatsRecorder } from './kernels/frame-stats';
+import type { EngineApp } from './renderer-host';
 import { ICON_PRIORITY } from './kernels/thinning';
 import { LabelLayer } from './label-layer';
 import { MarkerLayer } from './marker-layer';
@@ -122,7 +123,7 @@ export class MapEngine implements MapEngineApi {
   private readonly unsubscribers: (() => void)[] = [];
 
   constructor(
-    private readonly app: Application,
+    private readonly app: EngineApp,
     private readonly atlas: IconAtlas,
     private readonly options: EngineOptions,
     started: StartedTiles,

@@ -9,7 +9,8 @@
  * A wrapped canvas remembers the renderer's own `webgl2` context and answers a later plain
  * `webgl` request with a view of it whose `WEBGL_lose_context` is hidden, so that nothing can
  * lose the renderer's context. Before the renderer has a context, once it is lost, and for any
- * other request, canvases behave as the browser's.
+ * other request, canvases behave as the browser's. `../renderer-host.ts` makes the renderer's
+ * context first, so that PixiJS's request, made while the renderer is being built, is answered.
  */
 interface GlLike {
   isContextLost(): boolean;

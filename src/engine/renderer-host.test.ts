@@ -1,0 +1,83 @@
+// @vitest-environment jsdom
+/**
+ * The renderer host makes the renderer's one WebGL context itself: WebGL 2 first, WebGL 1 where
+ * that fails, none where neither works (then PixiJS's own detection runs), on a canvas that
+ * already has its drawing-buffer size, with the attributes PixiJS would have asked for.
+ */
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { forgetRendererContext, wrapCanvas } from './kernels/test-context';
+import { contextAttributes, makeContext } from './renderer-host';
+
+type Request = { type: string; attributes: unknown; width: number; height: number };
+
+function stubContexts(answer: (type: string) => unknown): Request[] {
+  const requests: Request[] = [];
+  vi.spyOn(HTMLCanvasElement.prototype, 'getContext').mockImplementation(function (this: HTMLCanvasElement, type: string, attributes?: unknown) {
+    requests.push({ type, attributes, width: this.width, height: this.height });
+    return answer(type) as never;
+  });
+  return requests;
+}
+
+afterEach(() => {
+  vi.restoreAllMocks();
+  forgetRendererContext();
+});
+
+describe('contextAttributes', () => {
+  it('asks for an opaque, stencilled, premultiplied context without antialiasing by default', () => {
+    expect(contextAttributes({})).toEqual({
+      alpha: false,
+      premultipliedAlpha: true,
+      antialias: false,
+      stencil: true,
+      preserveDrawingBuffer: false,
+      powerPreference: 'default',
+    });
+  });
+
+  it('asks for alpha only for a see-through background (the stream overlay)', () => {
+    expect(contextAttributes({ backgroundAlpha: 0 }).alpha).toBe(true);
+    expect(contextAttributes({ backgroundAlpha: 1 }).alpha).toBe(false);
+  });
+});
+
+describe('makeContext', () => {
+  it('makes WebGL 2 on a canvas sized in device pixels before the context exists', () => {
+    const gl2 = { isContextLost: () => false, getExtension: () => null };
+    const requests = stubContexts((type) => (type === 'webgl2' ? gl2 : null));
+    const made = makeContext({ width: 640, height: 400, resolution: 1.5 });
+    expect(made?.gl).toBe(gl2);
+    expect(requests).toEqual([{ type: 'webgl2', attributes: contextAttributes({}), width: 960, height: 600 }]);
+  });
+
+  it('falls back to WebGL 1, and to nothing where neither can be made', () => {
+    const gl1 = { isContextLost: () => false, getExtension: () => null };
+    let requests = stubContexts((type) => (type === 'webgl' ? gl1 : null));
+    expect(makeContext({ width: 10, height: 10 })?.gl).toBe(gl1);
+    expect(requests.map((r) => r.type)).toEqual(['webgl2', 'webgl']);
+
+    vi.restoreAllMocks();
+    requests = stubContexts(() => null);
+    expect(makeContext({ width: 10, height: 10 })).toBeNull();
+    expect(requests.map((r) => r.type)).toEqual(['webgl2', 'webgl']);
+  });
+
+  it('answers a throwaway plain WebGL request afterwards with a view of the same context (no second context)', () => {
+    const gl2 = { isContextLost: () => false, getExtension: (name: string) => ({ name }), marker: 'renderer' };
+    const requests = stubContexts((type) => (type === 'webgl2' ? gl2 : { other: type }));
+    makeContext({ width: 10, height: 10 });
+    const probe = wrapCanvas(document.createElement('canvas'));
+    const test = probe.getContext('webgl', {}) as unknown as typeof gl2;
+    expect(test.marker).toBe('renderer');
+    expect(test.getExtension('WEBGL_lose_context')).toBeNull();
+    expect(requests.map((r) => r.type)).toEqual(['webgl2']);
+  });
+
+  it('is null, not a crash, where getContext throws', () => {
+    stubContexts(() => {
+      throw new Error('GPU process crashed');
+    });
+    expect(makeContext({ width: 10, height: 10 })).toBeNull();
+  });
+});
