@@ -188,6 +188,17 @@ describe('quests', () => {
     await waitFor(() => expect(questNames()).toEqual(['Дебют', 'Дефицит', 'Посылка из прошлого', 'Проверка на вшивость']));
   });
 
+  it('draws the rows once the map has drawn its first view, not before', async () => {
+    renderMap();
+    await waitFor(() => expect(engines[0]?.columns ?? null).not.toBeNull());
+    await waitFor(() => expect(quests.status).toBe('ready'));
+    // The header is there; the rows wait for the map.
+    expect(within(rightPanel()).getByRole('heading', { name: 'Quests' })).toBeInTheDocument();
+    expect(document.querySelector('.quest-list__items')).toBeNull();
+    act(() => engines[0].emit('ready', undefined));
+    await waitFor(() => expect(questNames()).toHaveLength(4));
+  });
+
   it('can show only the quests with markers on this map, and always the followed ones', async () => {
     await readyMap();
     await waitFor(() => expect(questNames()).toHaveLength(4));

@@ -15,6 +15,7 @@ import { questMarks, quests, toggleQuest } from '../../state/quests';
 import { isPro, session } from '../../state/session';
 import { effectiveSettings, settings } from '../../state/settings';
 import { QuestActions } from '../quests/QuestActions';
+import { useAfterMapDrawn } from '../useAfterMapDrawn';
 import { traderLabel } from './labels';
 
 export function QuestList({ mapId }: { mapId: string }) {
@@ -26,6 +27,8 @@ export function QuestList({ mapId }: { mapId: string }) {
   const stored = useSnapshot(settings);
   const pro = isPro();
   const ownProgress = effectiveSettings(user, stored).ownProgress;
+  // The rows (hundreds with a full quest cache) wait for the map's first view: useAfterMapDrawn.
+  const rowsShown = useAfterMapDrawn();
   const [thisMapOnly, setThisMapOnly] = useState(false);
   const [hiddenShown, setHiddenShown] = useState(false);
   const sorted = useMemo(() => sortQuests(list, lang), [list, lang]);
@@ -59,7 +62,7 @@ export function QuestList({ mapId }: { mapId: string }) {
         </button>
       )}
       {status === 'ready' && shown.length === 0 && <p className="map-panel__note">{t('panels.questsEmpty')}</p>}
-      {shown.length > 0 && (
+      {rowsShown && shown.length > 0 && (
         <ul className="quest-list__items">
           {shown.map((quest) => {
             const on = selected.includes(quest.uid);

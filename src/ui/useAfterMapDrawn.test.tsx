@@ -1,0 +1,53 @@
+/**
+ * useAfterMapDrawn: false until the map's first view (mapView.ready), then true for good; at
+ * the latest LATEST_MS after mounting, so a map that never draws still gets its deferred parts.
+ */
+import { act, render, screen } from '@testing-library/react';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { mapView, setReady } from '../state/mapView';
+import { LATEST_MS, useAfterMapDrawn } from './useAfterMapDrawn';
+
+function Probe() {
+  return <span data-testid="probe">{useAfterMapDrawn() ? 'drawn' : 'waiting'}</span>;
+}
+
+beforeEach(() => {
+  vi.useFakeTimers();
+  mapView.ready = false;
+});
+
+afterEach(() => {
+  vi.useRealTimers();
+  mapView.ready = false;
+});
+
+describe('useAfterMapDrawn', () => {
+  it('waits for the map to be ready, then stays true when the next map starts loading', async () => {
+    render(<Probe />);
+    expect(screen.getByTestId('probe').textContent).toBe('waiting');
+    await act(async () => setReady(true));
+    expect(screen.getByTestId('probe').textContent).toBe('drawn');
+    await act(async () => setReady(false));
+    expect(screen.getByTestId('probe').textContent).toBe('drawn');
+  });
+
+  it('is true at once on a map that is ready already', () => {
+    mapView.ready = true;
+    render(<Probe />);
+    expect(screen.getByTestId('probe').textContent).toBe('drawn');
+  });
+
+  it('gives up waiting after LATEST_MS (a map that never becomes ready)', async () => {
+    render(<Probe />);
+    await act(async () => vi.advanceTimersByTime(LATEST_MS - 1));
+    expect(screen.getByTestId('probe').textContent).toBe('waiting');
+    await act(async () => vi.advanceTimersByTime(1));
+    expect(screen.getByTestId('probe').textContent).toBe('drawn');
+  });
+
+  it('leaves no timer behind when unmounted early', () => {
+    const { unmount } = render(<Probe />);
+    unmount();
+    expect(vi.getTimerCount()).toBe(0);
+  });
+});

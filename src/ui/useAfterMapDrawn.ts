@@ -1,0 +1,33 @@
+/**
+ * `useAfterMapDrawn()`: false until the map has drawn its first view (or, at the latest, until
+ * `LATEST_MS` after the component mounted), then true for the life of the component.
+ *
+ * For the parts of a map page that are not needed to see the map: the quest list's rows render
+ * after the first view, not in the main thread's busiest second before it (issue 11,
+ * docs/PERFORMANCE.md "First paint, fourth session"). The time limit is the way out where the
+ * map is slow or never becomes ready (no WebGL, an error). It is a timer, not an idle callback:
+ * the page has short idle gaps while it waits for the network, long before the map is drawn.
+ */
+import { useEffect, useState } from 'react';
+import { useSnapshot } from 'valtio';
+import { mapView } from '../state/mapView';
+
+/** The longest the deferred part waits for the map (ms). */
+export const LATEST_MS = 2000;
+
+export function useAfterMapDrawn(): boolean {
+  const { ready } = useSnapshot(mapView);
+  const [drawn, setDrawn] = useState(ready);
+
+  useEffect(() => {
+    if (drawn) return;
+    if (ready) {
+      setDrawn(true);
+      return;
+    }
+    const timer = setTimeout(() => setDrawn(true), LATEST_MS);
+    return () => clearTimeout(timer);
+  }, [drawn, ready]);
+
+  return drawn || ready;
+}
