@@ -24,9 +24,8 @@ export interface EngineApp {
   destroy(rendererDestroyOptions?: RendererDestroyOptions, options?: DestroyOptions): void;
 }
 
-export type RendererOptions = Pick<
-  ApplicationOptions,
-  'antialias' | 'resolution' | 'autoDensity' | 'width' | 'height' | 'backgroundColor' | 'backgroundAlpha' | 'skipExtensionImports'
+export type RendererOptions = Partial<
+  Pick<ApplicationOptions, 'antialias' | 'resolution' | 'autoDensity' | 'width' | 'height' | 'backgroundColor' | 'backgroundAlpha' | 'skipExtensionImports'>
 >;
 
 /** A stage and a WebGL renderer that draws it: the part of Application the engine needs. */
