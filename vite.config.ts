@@ -1,10 +1,12 @@
 import { defineConfig } from 'vite';
 import react from '@vitejs/plugin-react';
+import { pixiLazySegmenter } from './scripts/vite/pixi-lazy-segmenter';
 
 const api = `http://127.0.0.1:${process.env.API_PORT ?? 8080}`;
 
 export default defineConfig({
-  plugins: [react()],
+  // pixiLazySegmenter: PixiJS makes no Intl.Segmenter as it loads (src/engine/kernels/graphemes.ts).
+  plugins: [react(), pixiLazySegmenter()],
   publicDir: 'assets/public',
   worker: { format: 'es' },
   build: { outDir: 'dist', sourcemap: true, chunkSizeWarningLimit: 1500 },

@@ -3,15 +3,20 @@
  * returns the API of types.ts. See README.md for layers, coordinate spaces and the tile life.
  */
 // WebGLRenderer comes with this chunk (renderer-host.ts starts it; Application.init would import it on its own afterwards).
-import { Container, Graphics, Particle, ParticleContainer, Sprite, Texture, WebGLRenderer } from 'pixi.js';
+import { CanvasTextMetrics, Container, Graphics, Particle, ParticleContainer, Sprite, Texture, WebGLRenderer } from 'pixi.js';
 // PixiJS's code generation without `new Function`: the page's CSP has no 'unsafe-eval' (docs/SERVER.md "Security headers").
 import 'pixi.js/unsafe-eval';
 import { buildIconAtlas } from './icon-atlas';
+import { splitGraphemes } from './kernels/graphemes';
 import { batchTextureLimit } from './kernels/renderer-info';
 import { MapEngine, disposeStartedTiles, startTiles } from './map-engine';
 import { startRenderer, type EngineApp } from './renderer-host';
 import { shareTestContext } from './shared-test-context';
 import type { EngineOptions, MapEngineApi } from './types';
+
+// Labels' text is split by code point where that is exact, by a segmenter made on first need
+// where not (kernels/graphemes.ts; the build keeps PixiJS from making one as it loads).
+CanvasTextMetrics.graphemeSegmenter = splitGraphemes;
 
 export type * from './types';
 export { MapEngine, DEFAULT_TILE_BUDGET } from './map-engine';
