@@ -18,6 +18,7 @@ import { dismissPoster } from './poster';
 import type { MarkerSource } from './markerSource';
 import { type EngineWiring, wireEngine } from './wireEngine';
 import { wireEditor } from './wireEditor';
+import { markStartup } from './startupMarks';
 import { fetchCompactMarkers } from '../../api/markers';
 import { currentLanguage } from '../../i18n';
 import { markersLoaded } from '../../state/markers';
@@ -98,6 +99,7 @@ export function MapCanvas({ map, manifest, source, markers, handle, onError, ove
 
     loadEngineModule()
       .then(async ({ createMapEngine, tools }) => {
+        markStartup('engine-module');
         if (cancelled) return null;
         const created = await createMapEngine({
           container: host,
@@ -109,6 +111,7 @@ export function MapCanvas({ map, manifest, source, markers, handle, onError, ove
           tools: [tools.panTool],
           ...(transparent ? { transparent, labelScale } : {}),
         });
+        markStartup('engine-started');
         return { created, adminTools: tools.ADMIN_TOOLS };
       })
       .then((started) => {

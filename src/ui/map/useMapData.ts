@@ -14,6 +14,7 @@ import { loadFilters } from '../../state/filters';
 import { closeMap, openMap } from '../../state/mapView';
 import { markersFailed, markersLoaded, markersLoading, resetMarkers } from '../../state/markers';
 import { takeEarlyCompact, takeEarlyManifest, takeEarlyMarkers } from './earlyLoad';
+import { markStartup } from './startupMarks';
 import { createMarkerSource, type MarkerSource } from './markerSource';
 
 export interface MapData {
@@ -82,6 +83,7 @@ export function useMapData(mapId: MapId, attempt: number): MapData & { fail: (er
     loaded
       .then((result) => {
         if (signal.aborted) return;
+        markStartup('markers-parsed');
         reportMarkerIssues(mapId, result);
         markersLoaded(result);
         setData((d) => ({ ...d, markers: result }));

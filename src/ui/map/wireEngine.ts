@@ -11,6 +11,7 @@ import { i18n, isLanguage } from '../../i18n';
 import { filterQuery, filters } from '../../state/filters';
 import { MAPS } from '../../domain/maps';
 import { mapView, selectMarker, setReady, stepLevelBy } from '../../state/mapView';
+import { markStartup } from './startupMarks';
 import { questFilterQuery, quests } from '../../state/quests';
 import { session } from '../../state/session';
 import { effectiveSettings, settings } from '../../state/settings';
@@ -67,7 +68,9 @@ export function wireEngine({ engine, source, handle, afterDraw = afterTwoFrames,
   const offs: Array<() => void> = [];
 
   const updateReady = () => {
-    if (!disposed) setReady(engineReady && markersDrawn);
+    if (disposed) return;
+    if (engineReady && markersDrawn) markStartup('ready');
+    setReady(engineReady && markersDrawn);
   };
 
   async function applyFilter(): Promise<void> {
@@ -94,6 +97,7 @@ export function wireEngine({ engine, source, handle, afterDraw = afterTwoFrames,
     if (!markersDrawn) {
       afterDraw(() => {
         markersDrawn = true;
+        markStartup('markers-drawn');
         updateReady();
       });
     }
