@@ -9,7 +9,8 @@ export default defineConfig({
   plugins: [react(), pixiLazySegmenter()],
   publicDir: 'assets/public',
   worker: { format: 'es' },
-  build: { outDir: 'dist', sourcemap: true, chunkSizeWarningLimit: 1500 },
+  // manifest: the server names the engine's chunks in a map page's head (server/http/module-preloads.ts).
+  build: { outDir: 'dist', sourcemap: true, chunkSizeWarningLimit: 1500, manifest: true },
   // `npm run dev` serves the UI with hot reload and sends API, tile and icon calls to `npm run serve`.
   server: {
     proxy: { '/api': api, '/tiles': api, '/icons': api, '/uploads': api, '/public-images': api },

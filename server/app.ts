@@ -28,6 +28,7 @@ import {
   type SecurityOptions,
 } from './http/security';
 import { mapPageHead } from './http/map-page-head';
+import { mapPagePreloadsFrom } from './http/module-preloads';
 import { registerStaticSite } from './http/static-site';
 import { bridgeMarkerEvents } from './live/bridge';
 import { MemoryLiveHub, type LiveHub } from './live/hub';
@@ -247,8 +248,10 @@ export function buildServer(options: BuildServerOptions): FastifyInstance {
       renderLimit: options.tileCache?.rendersPerMinute !== undefined ? { perMinute: options.tileCache.rendersPerMinute } : undefined,
     });
   }
-  // A map page carries its tile manifest in its head (issue 11): the same answer as /tiles/{map}/manifest.json.
-  const headFor = options.tiles !== false && options.tilesDir ? mapPageHead((mapId) => getTileStore({ assetsDir, tilesDir: options.tilesDir! }).manifest(mapId)) : undefined;
+  // A map page carries in its head (issue 11) its tile manifest (the same answer as
+  // /tiles/{map}/manifest.json) and the engine's chunks to preload.
+  const manifestOf = options.tiles !== false && options.tilesDir ? (mapId: string) => getTileStore({ assetsDir, tilesDir: options.tilesDir! }).manifest(mapId) : undefined;
+  const headFor = mapPageHead(manifestOf, mapPagePreloadsFrom(distDir));
   registerStaticSite(app, { distDir, iconsDir: path.join(assetsDir, 'icons'), uploadsDir: options.uploadsDir, headFor });
   return app;
 }

@@ -1,6 +1,6 @@
 /**
  * What a map page's HTML carries in its head (issue 11, the first second): its tile manifest,
- * as a JSON data block. The page then has the manifest as soon as its script runs, instead of
+ * as a JSON data block, and the engine's chunks to preload (module-preloads.ts). The page then has the manifest as soon as its script runs, instead of
  * asking for it and waiting for the main thread to be free to read the answer; with it, the
  * first view's tiles are requested at once (src/ui/map/poster.ts) and the engine starts sooner.
  * A data block is not executed, so the page's CSP (no inline scripts) is unchanged.
@@ -28,15 +28,16 @@ export function mapIdOfPage(urlPath: string): string | null {
 }
 
 /**
- * The extra head of a page at `urlPath`: the manifest block on a known map's page whose
- * manifest can be had now; '' otherwise (the page then fetches the manifest, as before).
+ * The extra head of a page at `urlPath`: on a known map's page, the manifest block where the
+ * manifest can be had now (`manifestOf`; none without tiles) and the engine's modulepreload links
+ * (`preloads`, module-preloads.ts); '' on other pages (the page then fetches what it needs, as before).
  */
-export function mapPageHead(manifestOf: (mapId: string) => Promise<TileManifest | undefined>) {
+export function mapPageHead(manifestOf: ((mapId: string) => Promise<TileManifest | undefined>) | undefined, preloads: () => string = () => '') {
   return async (urlPath: string): Promise<string> => {
     const mapId = mapIdOfPage(urlPath);
     if (!mapId) return '';
-    const manifest = await manifestOf(mapId).catch(() => undefined);
-    if (!manifest) return '';
-    return `<script type="application/json" id="${INLINE_MANIFEST_ID}">${scriptSafeJson(manifest)}</script>`;
+    const manifest = manifestOf ? await manifestOf(mapId).catch(() => undefined) : undefined;
+    const block = manifest ? `<script type="application/json" id="${INLINE_MANIFEST_ID}">${scriptSafeJson(manifest)}</script>` : '';
+    return `${block}${preloads()}`;
   };
 }
