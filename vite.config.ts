@@ -1,12 +1,14 @@
 import { defineConfig } from 'vite';
 import react from '@vitejs/plugin-react';
 import { pixiLazySegmenter } from './scripts/vite/pixi-lazy-segmenter';
+import { precompress } from './scripts/vite/precompress';
 
 const api = `http://127.0.0.1:${process.env.API_PORT ?? 8080}`;
 
 export default defineConfig({
   // pixiLazySegmenter: PixiJS makes no Intl.Segmenter as it loads (src/engine/kernels/graphemes.ts).
-  plugins: [react(), pixiLazySegmenter()],
+  // precompress: .br and .gz beside each built asset, sent as they are by the server.
+  plugins: [react(), pixiLazySegmenter(), precompress()],
   publicDir: 'assets/public',
   worker: { format: 'es' },
   // manifest: the server names the engine's chunks in a map page's head (server/http/module-preloads.ts).

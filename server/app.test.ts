@@ -17,6 +17,10 @@ function makeDist(root: string): string {
   fs.mkdirSync(path.join(dist, 'assets'), { recursive: true });
   fs.writeFileSync(path.join(dist, 'index.html'), '<!doctype html><title>raidmap</title><div id="root"></div>');
   fs.writeFileSync(path.join(dist, 'assets', 'index-abc123.js'), 'console.log("app")\n'.repeat(200));
+  // A precompressed asset as the build writes it (scripts/vite/precompress.ts): the copies say which was sent.
+  fs.writeFileSync(path.join(dist, 'assets', 'engine-def456.js'), 'console.log("engine")\n'.repeat(200));
+  fs.writeFileSync(path.join(dist, 'assets', 'engine-def456.js.br'), zlib.brotliCompressSync('console.log("engine from br")\n'.repeat(200)));
+  fs.writeFileSync(path.join(dist, 'assets', 'engine-def456.js.gz'), zlib.gzipSync('console.log("engine from gz")\n'.repeat(200)));
   fs.writeFileSync(path.join(dist, 'favicon.svg'), '<svg xmlns="http://www.w3.org/2000/svg"/>');
   return dist;
 }
@@ -242,6 +246,25 @@ describe.each(testBackends())('HTTP API on $name', (backend) => {
       const favicon = await app.inject({ url: '/favicon.svg' });
       expect(favicon.statusCode).toBe(200);
       expect(favicon.headers['cache-control']).not.toMatch(/immutable/);
+    });
+
+    it('sends the build’s .br and .gz copies as they are, with the asset’s type and caching', async () => {
+      const br = await app.inject({ url: '/assets/engine-def456.js', headers: { 'accept-encoding': 'gzip, deflate, br' } });
+      expect(br.statusCode).toBe(200);
+      expect(br.headers['content-encoding']).toBe('br');
+      expect(br.headers['content-type']).toMatch(/^application\/javascript/);
+      expect(br.headers['cache-control']).toBe('public, max-age=31536000, immutable');
+      expect(br.headers.vary).toMatch(/accept-encoding/i);
+      expect(zlib.brotliDecompressSync(br.rawPayload).toString()).toContain('engine from br');
+      const gz = await app.inject({ url: '/assets/engine-def456.js', headers: { 'accept-encoding': 'gzip' } });
+      expect(gz.headers['content-encoding']).toBe('gzip');
+      expect(gz.headers['cache-control']).toBe('public, max-age=31536000, immutable');
+      expect(zlib.gunzipSync(gz.rawPayload).toString()).toContain('engine from gz');
+      const plain = await app.inject({ url: '/assets/engine-def456.js', headers: { 'accept-encoding': 'identity' } });
+      expect(plain.headers['content-encoding']).toBeUndefined();
+      expect(plain.body).toContain('console.log("engine")');
+      // The copies are not pages of their own.
+      expect((await app.inject({ url: '/assets/engine-def456.js.br' })).headers['content-type']).not.toMatch(/javascript/);
     });
 
     it('serves icons from assets/icons and sample images from uploads', async () => {

@@ -117,7 +117,10 @@ export function registerStaticSite(app: FastifyInstance, options: StaticSiteOpti
       decorateReply: false,
       cacheControl: false,
       index: ['index.html'],
-      setHeaders: (reply, filePath) => reply.header('cache-control', distCacheControl(path.relative(distDir, filePath))),
+      // The build writes .br and .gz beside each asset (scripts/vite/precompress.ts): sent as
+      // they are, not compressed again per request; a file without them is sent as before.
+      preCompressed: true,
+      setHeaders: (reply, filePath) => reply.header('cache-control', distCacheControl(path.relative(distDir, filePath).replace(/\.(?:br|gz)$/, ''))),
     });
   }
 
