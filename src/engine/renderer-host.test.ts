@@ -10,7 +10,7 @@ import { contextAttributes, makeContext } from './renderer-host';
 
 type Request = { type: string; attributes: unknown; width: number; height: number };
 
-function stubContexts(answer: (type: string) => unknown): Request[] {
+function answerContexts(answer: (type: string) => unknown): Request[] {
   const requests: Request[] = [];
   vi.spyOn(HTMLCanvasElement.prototype, 'getContext').mockImplementation(function (this: HTMLCanvasElement, type: string, attributes?: unknown) {
     requests.push({ type, attributes, width: this.width, height: this.height });
@@ -45,7 +45,7 @@ describe('contextAttributes', () => {
 describe('makeContext', () => {
   it('makes WebGL 2 on a canvas sized in device pixels before the context exists', () => {
     const gl2 = { isContextLost: () => false, getExtension: () => null };
-    const requests = stubContexts((type) => (type === 'webgl2' ? gl2 : null));
+    const requests = answerContexts((type) => (type === 'webgl2' ? gl2 : null));
     const made = makeContext({ width: 640, height: 400, resolution: 1.5 });
     expect(made?.gl).toBe(gl2);
     expect(requests).toEqual([{ type: 'webgl2', attributes: contextAttributes({}), width: 960, height: 600 }]);
@@ -53,19 +53,19 @@ describe('makeContext', () => {
 
   it('falls back to WebGL 1, and to nothing where neither can be made', () => {
     const gl1 = { isContextLost: () => false, getExtension: () => null };
-    let requests = stubContexts((type) => (type === 'webgl' ? gl1 : null));
+    let requests = answerContexts((type) => (type === 'webgl' ? gl1 : null));
     expect(makeContext({ width: 10, height: 10 })?.gl).toBe(gl1);
     expect(requests.map((r) => r.type)).toEqual(['webgl2', 'webgl']);
 
     vi.restoreAllMocks();
-    requests = stubContexts(() => null);
+    requests = answerContexts(() => null);
     expect(makeContext({ width: 10, height: 10 })).toBeNull();
     expect(requests.map((r) => r.type)).toEqual(['webgl2', 'webgl']);
   });
 
   it('answers a throwaway plain WebGL request afterwards with a view of the same context (no second context)', () => {
     const gl2 = { isContextLost: () => false, getExtension: (name: string) => ({ name }), marker: 'renderer' };
-    const requests = stubContexts((type) => (type === 'webgl2' ? gl2 : { other: type }));
+    const requests = answerContexts((type) => (type === 'webgl2' ? gl2 : { other: type }));
     makeContext({ width: 10, height: 10 });
     const probe = wrapCanvas(document.createElement('canvas'));
     const test = probe.getContext('webgl', {}) as unknown as typeof gl2;
@@ -75,7 +75,7 @@ describe('makeContext', () => {
   });
 
   it('is null, not a crash, where getContext throws', () => {
-    stubContexts(() => {
+    answerContexts(() => {
       throw new Error('GPU process crashed');
     });
     expect(makeContext({ width: 10, height: 10 })).toBeNull();
