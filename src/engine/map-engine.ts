@@ -42,6 +42,8 @@ export interface StartedTiles {
   layer: TileLayer;
   /** Fetches and decodes tiles off the main thread (null: main-thread fallback). */
   fetcher: WorkerTileFetcher | null;
+  /** Lets go of the early requests the first view did not take (once the map is ready). */
+  releaseEarly: () => void;
 }
 
 /**
@@ -50,9 +52,12 @@ export interface StartedTiles {
  * Arrived tiles wait for the engine, which uploads and draws them from its first frame.
  */
 export function startTiles(options: EngineOptions, viewport: ViewportSize, dpr: number): StartedTiles {
-  const fetcher = createWorkerTileFetcher();
+  // The page's early tile worker, already fetching this map's first view (early-tiles.ts).
+  const early = options.earlyTiles?.mapId === options.map.id ? options.earlyTiles : undefined;
+  if (options.earlyTiles && !early) options.earlyTiles.dispose();
+  const fetcher = early ? early.fetcher : createWorkerTileFetcher();
   const layer = new TileLayer({
-    fetcher: fetcher?.fetch,
+    fetcher: early ? early.fetch : fetcher?.fetch,
     map: options.map,
     manifest: options.manifest,
     tileBase: options.tileBase ?? '',
@@ -60,11 +65,12 @@ export function startTiles(options: EngineOptions, viewport: ViewportSize, dpr: 
   });
   layer.setLevel(options.map.defaultLevel);
   layer.update(new Camera(options.map, viewport).state, viewport, dpr, performance.now());
-  return { layer, fetcher };
+  return { layer, fetcher, releaseEarly: () => early?.release() };
 }
 
 /** Stops what startTiles started, for an engine that never came to be. */
 export function disposeStartedTiles(tiles: StartedTiles): void {
+  tiles.releaseEarly();
   tiles.layer.dispose();
   tiles.fetcher?.dispose();
 }
@@ -80,6 +86,8 @@ export class MapEngine implements MapEngineApi {
   private readonly tiles: TileLayer;
   /** Fetches and decodes tiles off the main thread (null: main-thread fallback). */
   private readonly tileFetcher: WorkerTileFetcher | null;
+  /** Lets go of the early tile requests the first view did not take. */
+  private readonly releaseEarlyTiles: () => void;
   private readonly markers: MarkerLayer;
   private readonly labels: LabelLayer;
   private readonly player = new PlayerLayer();
@@ -135,6 +143,7 @@ export class MapEngine implements MapEngineApi {
     const container = options.container;
     this.camera_ = new Camera(this.map, { width: app.screen.width, height: app.screen.height });
     this.tileFetcher = started.fetcher;
+    this.releaseEarlyTiles = started.releaseEarly;
     this.tiles = started.layer;
     this.tiles.setLevel(this.level);
     this.markers = new MarkerLayer(this.map, atlas);
@@ -416,6 +425,7 @@ export class MapEngine implements MapEngineApi {
     // The renderer goes first, so no texture is destroyed while still bound for drawing.
     this.app.destroy({ removeView: true }, { children: true, texture: false });
     this.tiles.dispose();
+    this.releaseEarlyTiles();
     this.tileFetcher?.dispose();
     this.markers.dispose();
     this.labels.dispose();
@@ -501,6 +511,7 @@ export class MapEngine implements MapEngineApi {
     if (!this.ready_ && this.markersSet && tileState.settled) {
       this.ready_ = true;
       this.tiles.endStartup();
+      this.releaseEarlyTiles();
       // What the first frame could do without waits for the page's idle moments from now on.
       this.markers.allowIdleWork();
       whenIdle(() => {

@@ -8,6 +8,7 @@ import type { TileManifest } from '../domain/tiles';
 import type { MarkerColumns, MarkerRow } from '../domain/marker-columns';
 import type { ToolFactory, ToolHost, ToolShape, EditHandle } from './interaction';
 import type { CameraView } from './kernels/camera-view';
+import type { EarlyTiles } from './early-tiles';
 
 /** Column-wise marker data (src/domain/marker-columns.ts), re-exported for engine code. */
 export type { MarkerColumns, MarkerRow };
@@ -72,6 +73,11 @@ export interface EngineOptions {
   iconAtlasUrl?: string;
   /** Texture memory budget for tiles, in bytes (default 192 MiB). */
   tileBudgetBytes?: number;
+  /**
+   * The tile worker and the first view's requests, started with the page (early-tiles.ts); the
+   * engine takes them over (and the worker's disposal). Ignored when for another map.
+   */
+  earlyTiles?: EarlyTiles;
   /**
    * The interaction tools (src/tools/): at least `pan`. The engine hosts the state tree and
    * never imports a concrete tool. Default: none but a pan that does nothing (a bare scene).

@@ -19,6 +19,7 @@ import type { MarkerSource } from './markerSource';
 import { type EngineWiring, wireEngine } from './wireEngine';
 import { wireEditor } from './wireEditor';
 import { markStartup } from './startupMarks';
+import { takeEarlyTiles } from './earlyLoad';
 import { fetchCompactMarkers } from '../../api/markers';
 import { currentLanguage } from '../../i18n';
 import { markersLoaded } from '../../state/markers';
@@ -106,6 +107,7 @@ export function MapCanvas({ map, manifest, source, markers, handle, onError, ove
           map,
           manifest,
           tileBase: tileBase(),
+          earlyTiles: takeEarlyTiles(map.id),
           iconUrl,
           iconAtlasUrl: iconAtlasUrl(),
           tools: [tools.panTool],

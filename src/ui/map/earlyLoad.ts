@@ -2,19 +2,21 @@
  * The first second (issue 11): on a `/map/{map}` address, what the map page needs is asked for
  * as soon as the app's script runs, before React's first render (a few hundred ms on a slow
  * machine): the engine chunk, the tile manifest, the compact marker list and the icon atlas. The
- * markers worker starts too, and parses the list as soon as it arrives, so both overlap React's
- * first render instead of following it. The map page takes each request once (`takeEarly`); a
+ * markers worker starts too, and parses the list as soon as it arrives, and so does the tile
+ * worker, with the first view's tiles (engine/early-tiles.ts), so they overlap React's first
+ * render and the engine chunk instead of following them. The map page takes each request once (`takeEarly`); a
  * page that does not take it (another map, another language) fetches its own, and an early
  * request nobody took is simply dropped.
  */
 import { iconAtlasUrl } from '../../api/icons';
 import { fetchCompactMarkers } from '../../api/markers';
-import { fetchTileManifest, readInlineManifest } from '../../api/tiles';
+import { fetchTileManifest, readInlineManifest, tileBase } from '../../api/tiles';
 import type { Language } from '../../domain/marker';
-import { getMap } from '../../domain/maps';
+import { getMap, type MapDefinition } from '../../domain/maps';
 import { parseOverlayParams } from '../../domain/overlay';
 import type { TileManifest } from '../../domain/tiles';
 import type { MarkerLoadResult } from '../../../workers/markers';
+import { startEarlyTiles, type EarlyTiles } from '../../engine/early-tiles';
 import { loadEngineModule } from './engineModule';
 import { createMarkerSource, type MarkerSource } from './markerSource';
 import { showPoster } from './poster';
@@ -29,12 +31,13 @@ interface EarlyRequests {
   manifest: Map<string, Promise<TileManifest>>;
   compact: Map<string, Promise<ArrayBuffer>>;
   markers: Map<string, EarlyMarkers>;
+  tiles: Map<string, EarlyTiles>;
 }
 
 /** How long an early markers worker waits to be taken before it is closed. */
 const UNTAKEN_MS = 60_000;
 
-const early: EarlyRequests = { manifest: new Map(), compact: new Map(), markers: new Map() };
+const early: EarlyRequests = { manifest: new Map(), compact: new Map(), markers: new Map(), tiles: new Map() };
 
 const quiet = <T>(p: Promise<T>): Promise<T> => {
   p.catch(() => undefined); // observed by whoever takes it; never an unhandled rejection
@@ -54,7 +57,15 @@ export function startEarlyMapLoad(pathname: string, lang: Language, search = '')
   loadEngineModule().catch(() => undefined);
   const inline = readInlineManifest(mapId);
   early.manifest.set(mapId, inline ? Promise.resolve(inline) : quiet(fetchTileManifest(mapId)));
-  if (inline && parseOverlayParams(search) === null) showPoster(map, inline);
+  if (inline && parseOverlayParams(search) === null) {
+    showPoster(map, inline);
+    // The stream overlay opens on the player, not on the first view: no early tiles there.
+    const tiles = startTiles(map, inline);
+    if (tiles) {
+      early.tiles.set(mapId, tiles);
+      setTimeout(() => takeEarlyTiles(mapId)?.dispose(), UNTAKEN_MS);
+    }
+  }
   const key = `${mapId}:${lang}`;
   const compact = quiet(fetchCompactMarkers(mapId, lang));
   const source = startMarkerSource();
@@ -66,6 +77,16 @@ export function startEarlyMapLoad(pathname: string, lang: Language, search = '')
     early.compact.set(key, compact);
   }
   preloadImage(iconAtlasUrl());
+}
+
+/** The tile worker with the first view's requests, on the window's viewport (as the poster); null where none can start. */
+function startTiles(map: MapDefinition, manifest: TileManifest): EarlyTiles | null {
+  if (typeof window === 'undefined') return null;
+  try {
+    return startEarlyTiles(map, manifest, { width: window.innerWidth, height: window.innerHeight }, window.devicePixelRatio || 1, tileBase());
+  } catch {
+    return null;
+  }
 }
 
 /** The markers worker, or undefined where none can start (the page then makes its own and says why). */
@@ -109,5 +130,12 @@ export function takeEarlyMarkers(mapId: string, lang: Language): EarlyMarkers | 
   const key = `${mapId}:${lang}`;
   const taken = early.markers.get(key);
   early.markers.delete(key);
+  return taken;
+}
+
+/** The tile worker started early for a map, with its first-view requests, once (undefined when none was started or it was taken). The taker owns it. */
+export function takeEarlyTiles(mapId: string): EarlyTiles | undefined {
+  const taken = early.tiles.get(mapId);
+  early.tiles.delete(mapId);
   return taken;
 }

@@ -1,0 +1,107 @@
+/**
+ * The first view's tiles, fetched and decoded before the engine's chunk has run (issue 11).
+ *
+ * The map is ready when the first view's tiles are drawn, and on a cold load they arrived last:
+ * the tile worker started with the engine, after its chunk had loaded and run, and its fetches
+ * and decodes then took 300 ms more (docs/PERFORMANCE.md, "First paint, fourth session"). The
+ * page's early load (src/ui/map/earlyLoad.ts) now starts the tile worker with the page and asks
+ * it for the tiles the engine's first view will want (the same camera and tile math, at the
+ * engine's level); the engine takes the worker and these requests when it starts.
+ *
+ * A request the engine takes is its own from then on (its abort cancels it in the worker); the
+ * ones it never asks for are released once the map is ready: cancelled, or closed as they come.
+ * No PixiJS here: this module is part of the page's first script.
+ */
+import { layerOpacities, type MapDefinition } from '../domain/maps';
+import { tilePath, type TileManifest } from '../domain/tiles';
+import type { ViewportSize } from './kernels/camera';
+import { firstView } from './kernels/first-view';
+import { visibleTiles } from './kernels/tiles';
+import { createWorkerTileFetcher, type WorkerTileFetcher } from './tile-fetch-protocol';
+import type { TileFetcher } from './tile-loader';
+
+/**
+ * The URLs of the tiles the engine's first view asks for on `viewport` at `dpr`: the engine's
+ * tile level, every floor shown at `level`, floors interleaved tile by tile, centre-out (pure).
+ */
+export function firstViewTileUrls(
+  map: MapDefinition,
+  manifest: TileManifest,
+  viewport: ViewportSize,
+  dpr: number,
+  tileBase: string,
+  level = map.defaultLevel,
+): string[] {
+  if (!(viewport.width > 0 && viewport.height > 0)) return [];
+  const { tiles } = visibleTiles(firstView(map, viewport), viewport, dpr, manifest);
+  const opacities = layerOpacities(map, level);
+  const floors = manifest.layers.filter((layer) => (opacities[layer] ?? 0) > 0);
+  const urls: string[] = [];
+  for (const t of tiles) for (const floor of floors) urls.push(`${tileBase}${tilePath(manifest, floor, t.z, t.x, t.y)}`);
+  return urls;
+}
+
+interface Primed {
+  promise: Promise<ImageBitmap>;
+  controller: AbortController;
+}
+
+/** A tile worker started early, with its requests for the first view. */
+export class EarlyTiles {
+  private readonly primed = new Map<string, Primed>();
+
+  constructor(
+    readonly fetcher: WorkerTileFetcher,
+    readonly mapId: string,
+    urls: readonly string[],
+  ) {
+    for (const url of urls) {
+      if (this.primed.has(url)) continue;
+      const controller = new AbortController();
+      const promise = fetcher.fetch(url, controller.signal);
+      promise.catch(() => undefined); // observed by whoever takes it, or released
+      this.primed.set(url, { promise, controller });
+    }
+  }
+
+  /** How many early requests no one has taken yet. */
+  get untaken(): number {
+    return this.primed.size;
+  }
+
+  /** The tile layer's fetch: the early request for a URL (once), else a new one. */
+  readonly fetch: TileFetcher<ImageBitmap> = (url, signal) => {
+    const entry = this.primed.get(url);
+    if (!entry) return this.fetcher.fetch(url, signal);
+    this.primed.delete(url);
+    if (signal.aborted) entry.controller.abort();
+    else signal.addEventListener('abort', () => entry.controller.abort(), { once: true });
+    return entry.promise;
+  };
+
+  /** Lets go of the requests no one took: cancelled in the worker, or closed as they arrive. */
+  release(): void {
+    for (const { promise, controller } of this.primed.values()) {
+      controller.abort();
+      promise.then(
+        (bitmap) => bitmap.close(),
+        () => undefined,
+      );
+    }
+    this.primed.clear();
+  }
+
+  /** Releases the requests and stops the worker (for early tiles the engine never took). */
+  dispose(): void {
+    this.release();
+    this.fetcher.dispose();
+  }
+}
+
+/** Starts the tile worker and the first view's requests; null where there is no worker (the engine then makes its own). */
+export function startEarlyTiles(map: MapDefinition, manifest: TileManifest, viewport: ViewportSize, dpr: number, tileBase: string): EarlyTiles | null {
+  const urls = firstViewTileUrls(map, manifest, viewport, dpr, tileBase);
+  if (urls.length === 0) return null;
+  const fetcher = createWorkerTileFetcher();
+  return fetcher ? new EarlyTiles(fetcher, map.id, urls) : null;
+}
