@@ -11,7 +11,8 @@ import type { TileManifest } from '../domain/tiles';
 import { EarlyTiles, firstViewTileUrls } from './early-tiles';
 import { Camera } from './camera';
 import { TileLayer } from './tile-layer';
-import { WorkerTileFetcher, type TilePort, type TileWorkerRequest, type TileWorkerResponse } from './tile-fetch-protocol';
+import { WorkerTileFetcher, type TileWorkerRequest } from './tile-fetch-protocol';
+import { fakeTilePort, type FakeTilePort } from './testing/fake-tile-port';
 
 const manifest = (map: keyof typeof MAPS): TileManifest => ({
   map,
@@ -61,25 +62,8 @@ async function layerFirstRequests(map: keyof typeof MAPS, viewport: { width: num
   return asked;
 }
 
-function fakePort() {
-  const sent: TileWorkerRequest[] = [];
-  const port: TilePort & { sent: TileWorkerRequest[]; reply(r: TileWorkerResponse): void; terminated: boolean } = {
-    sent,
-    terminated: false,
-    onmessage: null,
-    postMessage: (m) => void sent.push(m),
-    terminate() {
-      port.terminated = true;
-    },
-    reply(r) {
-      port.onmessage?.({ data: r } as MessageEvent<TileWorkerResponse>);
-    },
-  };
-  return port;
-}
-
-const loads = (port: ReturnType<typeof fakePort>) => port.sent.filter((m) => m.type === 'load') as Extract<TileWorkerRequest, { type: 'load' }>[];
-const cancels = (port: ReturnType<typeof fakePort>) => port.sent.filter((m) => m.type === 'cancel').map((m) => m.id);
+const loads = (port: FakeTilePort) => port.sent.filter((m) => m.type === 'load') as Extract<TileWorkerRequest, { type: 'load' }>[];
+const cancels = (port: FakeTilePort) => port.sent.filter((m) => m.type === 'cancel').map((m) => m.id);
 
 describe('firstViewTileUrls', () => {
   it.each([
@@ -101,7 +85,7 @@ describe('firstViewTileUrls', () => {
 
 describe('EarlyTiles', () => {
   it('asks the worker for each URL once, and hands each request over once', async () => {
-    const port = fakePort();
+    const port = fakeTilePort();
     const early = new EarlyTiles(new WorkerTileFetcher(port, 'http://host/'), 'customs', ['/tiles/a', '/tiles/b', '/tiles/a']);
     expect(loads(port).map((m) => m.url)).toEqual(['http://host/tiles/a', 'http://host/tiles/b']);
     const a = early.fetch('/tiles/a', new AbortController().signal);
@@ -115,7 +99,7 @@ describe('EarlyTiles', () => {
   });
 
   it('cancels a taken request in the worker when the layer aborts it', async () => {
-    const port = fakePort();
+    const port = fakeTilePort();
     const early = new EarlyTiles(new WorkerTileFetcher(port, 'http://host/'), 'customs', ['/tiles/a']);
     const controller = new AbortController();
     const a = early.fetch('/tiles/a', controller.signal);
@@ -125,7 +109,7 @@ describe('EarlyTiles', () => {
   });
 
   it('on release, cancels the untaken requests still in the worker and closes those that arrived', async () => {
-    const port = fakePort();
+    const port = fakeTilePort();
     const early = new EarlyTiles(new WorkerTileFetcher(port, 'http://host/'), 'customs', ['/tiles/a', '/tiles/b', '/tiles/c']);
     const [a, b] = loads(port);
     const arrived = bitmap();
@@ -145,7 +129,7 @@ describe('EarlyTiles', () => {
   });
 
   it('stops the worker when disposed (early tiles no engine took)', () => {
-    const port = fakePort();
+    const port = fakeTilePort();
     const early = new EarlyTiles(new WorkerTileFetcher(port, 'http://host/'), 'customs', ['/tiles/a']);
     early.dispose();
     expect(port.terminated).toBe(true);

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { WorkerTileFetcher, handleTileMessage, type TilePort, type TileWorkerRequest, type TileWorkerResponse } from './tile-fetch-protocol';
+import { WorkerTileFetcher, handleTileMessage, type TileWorkerRequest, type TileWorkerResponse } from './tile-fetch-protocol';
+import { fakeTilePort } from './testing/fake-tile-port';
 
 const fakeBitmap = (label: string) => {
   const b = { label, closed: false, close() { b.closed = true; } };
@@ -45,26 +46,9 @@ describe('tile worker logic', () => {
   });
 });
 
-function fakePort() {
-  const sent: TileWorkerRequest[] = [];
-  const port: TilePort & { sent: TileWorkerRequest[]; reply(r: TileWorkerResponse): void; terminated: boolean } = {
-    sent,
-    terminated: false,
-    onmessage: null,
-    postMessage: (m) => void sent.push(m),
-    terminate() {
-      port.terminated = true;
-    },
-    reply(r) {
-      port.onmessage?.({ data: r } as MessageEvent<TileWorkerResponse>);
-    },
-  };
-  return port;
-}
-
 describe('WorkerTileFetcher', () => {
   it('resolves relative URLs, sends a load and resolves with the transferred bitmap', async () => {
-    const port = fakePort();
+    const port = fakeTilePort();
     const fetcher = new WorkerTileFetcher(port, 'http://host:8080/map/customs');
     const p = fetcher.fetch('/tiles/a.png', new AbortController().signal);
     expect(port.sent).toEqual([{ type: 'load', id: 1, url: 'http://host:8080/tiles/a.png' }]);
@@ -74,7 +58,7 @@ describe('WorkerTileFetcher', () => {
   });
 
   it('rejects with an Error on failure, with AbortError on abort (and tells the worker)', async () => {
-    const port = fakePort();
+    const port = fakeTilePort();
     const fetcher = new WorkerTileFetcher(port, 'http://host/');
     const failing = fetcher.fetch('/x.png', new AbortController().signal);
     port.reply({ type: 'failed', id: 1, message: 'HTTP 500', aborted: false });
@@ -90,7 +74,7 @@ describe('WorkerTileFetcher', () => {
   });
 
   it('dispose rejects pending loads and terminates the worker', async () => {
-    const port = fakePort();
+    const port = fakeTilePort();
     const fetcher = new WorkerTileFetcher(port, 'http://host/');
     const p = fetcher.fetch('/z.png', new AbortController().signal);
     fetcher.dispose();
