@@ -3,6 +3,7 @@
  * the latest LATEST_MS after mounting, so a map that never draws still gets its deferred parts.
  */
 import { act, render, screen } from '@testing-library/react';
+import { useSnapshot } from 'valtio';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { mapView, setReady } from '../state/mapView';
 import { LATEST_MS, useAfterMapDrawn } from './useAfterMapDrawn';
@@ -29,6 +30,20 @@ describe('useAfterMapDrawn', () => {
     expect(screen.getByTestId('probe').textContent).toBe('drawn');
     await act(async () => setReady(false));
     expect(screen.getByTestId('probe').textContent).toBe('drawn');
+  });
+
+  it("does not render the deferred part in the map's ready update, but in a transition after it", async () => {
+    const seen: string[] = [];
+    function Recorder() {
+      const drawn = useAfterMapDrawn();
+      const { ready } = useSnapshot(mapView);
+      seen.push(`${ready ? 'ready' : 'not ready'}/${drawn ? 'drawn' : 'waiting'}`);
+      return null;
+    }
+    render(<Recorder />);
+    await act(async () => setReady(true));
+    // The render that the ready update makes still has the rows waiting; they follow in their own.
+    expect(seen).toEqual(['not ready/waiting', 'ready/waiting', 'ready/drawn']);
   });
 
   it('is true at once on a map that is ready already', () => {

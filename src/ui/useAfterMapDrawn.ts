@@ -7,8 +7,14 @@
  * docs/PERFORMANCE.md "First paint, fourth session"). The time limit is the way out where the
  * map is slow or never becomes ready (no WebGL, an error). It is a timer, not an idle callback:
  * the page has short idle gaps while it waits for the network, long before the map is drawn.
+ *
+ * The switch to true is a transition (`startTransition`), not part of the update that makes the
+ * map ready: that update comes from the engine's frame, and React renders a store update there
+ * at once, in the same task. Rendering the rows in it held back the frame that shows the map by
+ * 60–110 ms (docs/PERFORMANCE.md "Fifth session"); as a transition React renders them after it,
+ * in slices between frames.
  */
-import { useEffect, useState } from 'react';
+import { startTransition, useEffect, useState } from 'react';
 import { useSnapshot } from 'valtio';
 import { mapView } from '../state/mapView';
 
@@ -22,12 +28,12 @@ export function useAfterMapDrawn(): boolean {
   useEffect(() => {
     if (drawn) return;
     if (ready) {
-      setDrawn(true);
+      startTransition(() => setDrawn(true));
       return;
     }
-    const timer = setTimeout(() => setDrawn(true), LATEST_MS);
+    const timer = setTimeout(() => startTransition(() => setDrawn(true)), LATEST_MS);
     return () => clearTimeout(timer);
   }, [drawn, ready]);
 
-  return drawn || ready;
+  return drawn;
 }
