@@ -4,7 +4,7 @@ import RBush from 'rbush';
 import {
   keepOrder,
   ICON_PRIORITY, buildThinning, cellSizeMap, queryThinned, stepForZoom, thinnedAt, thinningCellKey, thinningCellRect,
-  thinningInsert, thinningRemove, type ThinningIndex, type ThinningInput,
+  thinningInsert, thinningRemove, thinnedGrid, makeAllThinnedGrids, type ThinningIndex, type ThinningInput,
 } from './thinning';
 
 function randomMarkers(n: number, width: number, height: number, seed = 7) {
@@ -102,7 +102,7 @@ describe('marker thinning', () => {
         const b = best.get(key);
         if (b === undefined || inp.priority(i) < inp.priority(b) || (inp.priority(i) === inp.priority(b) && i < b)) best.set(key, i);
       }
-      expect(index.grids[step]).toEqual(best);
+      expect(thinnedGrid(index, step)).toEqual(best);
     }
   });
 
@@ -136,6 +136,24 @@ describe('marker thinning', () => {
     expect(stepForZoom(index, 10)).toBe(index.fullStep);
     expect(() => buildThinning({ ...input(10), baseZoom: 0 })).toThrow(RangeError);
     expect(() => queryThinned(index, index.fullStep, all, new Float32Array(), new Float32Array(), [])).toThrow(RangeError);
+    expect(() => thinnedGrid(index, -1)).toThrow(RangeError);
+    expect(thinnedAt(index, index.fullStep, 0, 0)).toBeUndefined();
+  });
+
+  it('makes a step\'s grid on its first use only, the same as if all were made at once', () => {
+    const inp = input(3000);
+    const index = buildThinning(inp);
+    expect(index.fullStep).toBeGreaterThan(2);
+    expect(index.grids.every((g) => g === undefined)).toBe(true);
+    const out: number[] = [];
+    queryThinned(index, 1, all, inp.x, inp.y, out);
+    expect(index.grids.map((g) => g !== undefined)).toEqual(Array.from({ length: index.fullStep }, (_, step) => step === 1));
+    expect(thinnedGrid(index, 1)).toBe(index.grids[1]);
+    expect(index.pending).not.toBeNull();
+    const grids = makeAllThinnedGrids(index);
+    expect(index.pending).toBeNull();
+    for (let step = 0; step < index.fullStep; step++) expect(grids[step].size).toBe(new Set(grids[step].values()).size);
+    expect(out.sort((a, b) => a - b)).toEqual([...grids[1].values()].sort((a, b) => a - b));
   });
 });
 
@@ -177,15 +195,26 @@ describe('incremental thinning', () => {
   it('an insert gives the grids of a fresh build with the marker', () => {
     const t = setup(4000, (i) => i % 3 !== 0);
     for (let i = 0; i < 4000; i += 3) t.insert(i);
-    expect(t.index.grids).toEqual(t.fresh().grids);
+    expect(makeAllThinnedGrids(t.index)).toEqual(makeAllThinnedGrids(t.fresh()));
   });
 
   it('a remove gives the grids of a fresh build without the marker, refilling its cells', () => {
     const t = setup(4000, () => true);
     for (let i = 0; i < 4000; i += 2) t.remove(i);
-    expect(t.index.grids).toEqual(t.fresh().grids);
+    expect(makeAllThinnedGrids(t.index)).toEqual(makeAllThinnedGrids(t.fresh()));
     for (let i = 1; i < 4000; i += 2) t.remove(i);
-    expect(t.index.grids.every((g) => g.size === 0)).toBe(true);
+    expect(makeAllThinnedGrids(t.index).every((g) => g.size === 0)).toBe(true);
+  });
+
+  it('an edit after only some steps were used still matches a fresh build at every step', () => {
+    const t = setup(3000, (i) => i % 4 !== 0);
+    thinnedGrid(t.index, 2);
+    t.remove(5);
+    t.inp.x[5] = 10;
+    t.inp.y[5] = 10;
+    t.insert(5);
+    t.insert(8);
+    expect(makeAllThinnedGrids(t.index)).toEqual(makeAllThinnedGrids(t.fresh()));
   });
 
   it('a move (remove, new position, insert) and a priority change match a fresh build', () => {
@@ -202,7 +231,7 @@ describe('incremental thinning', () => {
       prio[i] = Math.floor(rand() * 7);
       t.insert(i);
     }
-    expect(t.index.grids).toEqual(t.fresh().grids);
+    expect(makeAllThinnedGrids(t.index)).toEqual(makeAllThinnedGrids(t.fresh()));
   });
 
   it('handles markers off the map (clamped into border cells) and on cell edges', () => {
@@ -216,16 +245,16 @@ describe('incremental thinning', () => {
       inp.y[k] = y;
       t.insert(k);
     });
-    expect(index.grids).toEqual(t.fresh().grids);
+    expect(makeAllThinnedGrids(index)).toEqual(makeAllThinnedGrids(t.fresh()));
     spots.forEach((_, k) => t.remove(k));
-    expect(index.grids).toEqual(t.fresh().grids);
+    expect(makeAllThinnedGrids(index)).toEqual(makeAllThinnedGrids(t.fresh()));
   });
 
   it('finds the marker kept in a point\'s cell, and cell rectangles hold their keys', () => {
     const t = setup(500, () => true);
     const { inp, index } = t;
     for (let step = 0; step < index.fullStep; step++) {
-      for (const [key, i] of index.grids[step]) {
+      for (const [key, i] of thinnedGrid(index, step)) {
         expect(thinnedAt(index, step, inp.x[i], inp.y[i])).toBe(i);
         const r = thinningCellRect(index, step, key);
         expect(inp.x[i] >= r.minX && inp.x[i] <= r.maxX && inp.y[i] >= r.minY && inp.y[i] <= r.maxY).toBe(true);

@@ -13,6 +13,12 @@
  * in. So one marker's edit touches one cell per step: `thinningInsert` and `thinningRemove`
  * keep the grids exactly as a fresh build would make them, in O(steps) and O(steps × the
  * markers of the emptied cells).
+ *
+ * A step's grid is made on its first use (`thinnedGrid`): each step's grid is the best marker of
+ * each of its cells, which does not depend on the other steps, so the first view pays for the
+ * one step it shows, not for all of them (issue 11: at 100,000 markers the build of every step
+ * was about 100 ms of the first second). The first edit makes the steps not yet made, from the
+ * markers as they were built, before it changes any.
  */
 import { SUBCATEGORIES } from '../../domain/categories';
 
@@ -54,8 +60,20 @@ export interface ThinningIndex {
   fullStep: number;
   mapWidth: number;
   mapHeight: number;
-  /** Per thinned step: cell key → marker index (the best marker of that cell). */
-  grids: Map<number, number>[];
+  /**
+   * Per thinned step: cell key → marker index (the best marker of that cell); undefined until
+   * the step is first used. Read through `thinnedGrid`.
+   */
+  grids: (Map<number, number> | undefined)[];
+  /** The build's markers in keep order, for the grids not yet made; null once all are made. */
+  pending: PendingGrids | null;
+}
+
+interface PendingGrids {
+  /** Marker indices, best first (lowest priority, then lowest index). */
+  ordered: Uint32Array;
+  x: Float32Array;
+  y: Float32Array;
 }
 
 /** A map rectangle (inclusive bounds). */
@@ -109,7 +127,40 @@ export function thinningCellRect(index: GridShape, step: number, key: number): T
 
 /** The marker kept at `step` in the cell of point (x, y), if any (step < fullStep). */
 export function thinnedAt(index: ThinningIndex, step: number, x: number, y: number): number | undefined {
-  return index.grids[step]?.get(thinningCellKey(index, step, x, y));
+  if (!(step >= 0 && step < index.fullStep)) return undefined;
+  return thinnedGrid(index, step).get(thinningCellKey(index, step, x, y));
+}
+
+/**
+ * The grid of a thinned step (0 ≤ step < fullStep), made now if it is the step's first use:
+ * the first marker in keep order of each cell.
+ */
+export function thinnedGrid(index: ThinningIndex, step: number): Map<number, number> {
+  const made = index.grids[step];
+  if (made) return made;
+  if (!(Number.isInteger(step) && step >= 0 && step < index.fullStep) || !index.pending) {
+    throw new RangeError(`no thinned grid at step ${step} (fullStep ${index.fullStep})`);
+  }
+  const { ordered, x, y } = index.pending;
+  const cell = cellSizeMap(index, step);
+  const cols = gridCols(index.mapWidth, cell);
+  const rows = gridCols(index.mapHeight, cell);
+  const grid = new Map<number, number>();
+  for (let k = 0; k < ordered.length; k++) {
+    const i = ordered[k];
+    const key = cellKey(x[i], y[i], cell, cols, rows);
+    if (!grid.has(key)) grid.set(key, i);
+  }
+  index.grids[step] = grid;
+  if (index.grids.every(Boolean)) index.pending = null;
+  return grid;
+}
+
+/** Makes every step's grid not made yet (before an edit changes the markers they were built from). */
+export function makeAllThinnedGrids(index: ThinningIndex): Map<number, number>[] {
+  const grids: Map<number, number>[] = [];
+  for (let step = 0; step < index.fullStep; step++) grids.push(thinnedGrid(index, step));
+  return grids;
 }
 
 export function buildThinning(input: ThinningInput): ThinningIndex {
@@ -122,32 +173,17 @@ export function buildThinning(input: ThinningInput): ThinningIndex {
   const prio = new Float64Array(n);
   for (let s = 0; s < n; s++) prio[s] = input.priority(indices[s]);
   const order = keepOrder(prio, indices);
-  /** Per slot (position in `indices`): first step at which it shows (255: not yet). */
-  const minStep = new Uint8Array(n).fill(255);
-  const grids: Map<number, number>[] = [];
-  const index: ThinningIndex = { baseZoom: input.baseZoom, cellCss, fullStep, mapWidth, mapHeight, grids };
-  for (let step = 0; step < fullStep; step++) {
-    const cell = cellSizeMap(index, step);
-    const cols = gridCols(mapWidth, cell);
-    const rows = gridCols(mapHeight, cell);
-    const grid = new Map<number, number>();
-    // Markers shown at coarser steps go first: nested cells guarantee they still fit.
-    for (const slot of order) {
-      if (minStep[slot] >= step) continue;
-      const i = indices[slot];
-      grid.set(cellKey(x[i], y[i], cell, cols, rows), i);
-    }
-    for (const slot of order) {
-      if (minStep[slot] < step) continue;
-      const i = indices[slot];
-      const key = cellKey(x[i], y[i], cell, cols, rows);
-      if (grid.has(key)) continue;
-      grid.set(key, i);
-      minStep[slot] = step;
-    }
-    grids.push(grid);
-  }
-  return index;
+  const ordered = new Uint32Array(n);
+  for (let k = 0; k < n; k++) ordered[k] = indices[order[k]];
+  return {
+    baseZoom: input.baseZoom,
+    cellCss,
+    fullStep,
+    mapWidth,
+    mapHeight,
+    grids: Array.from({ length: fullStep }, () => undefined),
+    pending: fullStep > 0 ? { ordered, x, y } : null,
+  };
 }
 
 /** Priorities a counting sort takes: whole numbers from 0 to this. */
@@ -194,8 +230,9 @@ function before(a: number, b: number, priority: (index: number) => number): bool
  * `i` must not be in the index already (remove it first to move it or change its priority).
  */
 export function thinningInsert(index: ThinningIndex, i: number, x: Float32Array, y: Float32Array, priority: (index: number) => number): void {
+  const grids = makeAllThinnedGrids(index);
   for (let step = 0; step < index.fullStep; step++) {
-    const grid = index.grids[step];
+    const grid = grids[step];
     const key = thinningCellKey(index, step, x[i], y[i]);
     const current = grid.get(key);
     if (current === undefined || before(i, current, priority)) grid.set(key, i);
@@ -217,8 +254,9 @@ export function thinningRemove(
   priority: (index: number) => number,
   candidates: (rect: ThinningRect) => Iterable<number>,
 ): void {
+  const grids = makeAllThinnedGrids(index);
   for (let step = 0; step < index.fullStep; step++) {
-    const grid = index.grids[step];
+    const grid = grids[step];
     const key = thinningCellKey(index, step, x[i], y[i]);
     if (grid.get(key) !== i) continue;
     let best = -1;
@@ -251,8 +289,7 @@ export function queryThinned(
   y: Float32Array,
   out: number[],
 ): void {
-  const grid = index.grids[step];
-  if (!grid) throw new RangeError(`no thinned grid at step ${step} (fullStep ${index.fullStep})`);
+  const grid = thinnedGrid(index, step);
   const cell = cellSizeMap(index, step);
   const cols = gridCols(index.mapWidth, cell);
   const rows = gridCols(index.mapHeight, cell);
