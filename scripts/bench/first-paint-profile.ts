@@ -1,7 +1,8 @@
 /**
- * `npx tsx scripts/bench/first-paint-profile.ts [--markers 10000] [--runs 3] [--dist DIR] [--tiles DIR] [--top 40]`:
+ * `npx tsx scripts/bench/first-paint-profile.ts [--markers 10000] [--runs 3] [--dist DIR] [--tiles DIR] [--top 40] [--again]`:
  * where the main thread's time goes from navigation to ready (issue 11). Opens the map cold
- * `runs` times, each in a fresh context with V8's sampling profiler running (200 µs), and prints
+ * `runs` times (with `--again`: opens it, closes it and profiles its second opening in the same
+ * context, with the HTTP cache warm), each in a fresh context with V8's sampling profiler running (200 µs), and prints
  * the self time per load by package and by function, mapped through the build's source maps
  * (`dist/assets/*.js.map`). The profile ends when the page reports ready (plus the few ms the
  * poll takes). docs/PERFORMANCE.md ("Third session") has what it showed.
@@ -17,7 +18,7 @@ import { largest, selfTimes, type CpuProfile, type SelfTimes, type SourceLookup 
 import { parseCommandLine } from './options';
 import { probeScript, type BenchProbe } from './probe';
 
-const USAGE = 'usage: first-paint-profile.ts [--markers 10000] [--runs 3] [--dist DIR] [--tiles DIR] [--top 40]';
+const USAGE = 'usage: first-paint-profile.ts [--markers 10000] [--runs 3] [--dist DIR] [--tiles DIR] [--top 40] [--again]';
 const repoRoot = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
 const { values: args } = parseCommandLine(
   () =>
@@ -28,6 +29,7 @@ const { values: args } = parseCommandLine(
         dist: { type: 'string' },
         tiles: { type: 'string' },
         top: { type: 'string', default: '40' },
+        again: { type: 'boolean', default: false },
       },
     }),
   USAGE,
@@ -72,8 +74,14 @@ async function main(): Promise<void> {
   try {
     for (let run = 1; run <= runs; run += 1) {
       const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
+      await context.addInitScript({ content: probeScript() });
+      if (args.again) {
+        const first = await context.newPage();
+        await first.goto(`${server.baseUrl}/map/customs`, { waitUntil: 'domcontentloaded' });
+        await first.waitForFunction(() => (window as unknown as { __bench?: BenchProbe }).__bench?.readyAt != null, undefined, { timeout: 60_000, polling: 50 });
+        await first.close();
+      }
       const page = await context.newPage();
-      await page.addInitScript({ content: probeScript() });
       const cdp = await context.newCDPSession(page);
       await cdp.send('Profiler.enable');
       await cdp.send('Profiler.setSamplingInterval', { interval: 200 });
@@ -92,7 +100,7 @@ async function main(): Promise<void> {
   }
   if (!times) return;
   const perLoad = (ms: number) => (ms / runs).toFixed(1).padStart(8);
-  console.log(`\nself time per load, ${args.markers} markers, ${runs} cold loads (${perLoad(times.totalMs).trim()} ms sampled, idle left out)`);
+  console.log(`\nself time per load, ${args.markers} markers, ${runs} ${args.again ? 'loads opened again' : 'cold loads'} (${perLoad(times.totalMs).trim()} ms sampled, idle left out)`);
   console.log('\nby package or file:');
   for (const [name, ms] of largest(times.byPackage, top)) console.log(`${perLoad(ms)}  ${name}`);
   console.log('\nby function:');

@@ -20,6 +20,7 @@ import { startEarlyTiles, type EarlyTiles } from '../../engine/early-tiles';
 import { loadEngineModule } from './engineModule';
 import { createMarkerSource, type MarkerSource } from './markerSource';
 import { showPoster } from './poster';
+import { markStartup } from './startupMarks';
 
 /** The markers worker, started early, and its load of the early compact list. */
 export interface EarlyMarkers {
@@ -54,7 +55,7 @@ export function startEarlyMapLoad(pathname: string, lang: Language, search = '')
   const map = match ? getMap(match[1]) : undefined;
   if (!map) return;
   const mapId = map.id;
-  loadEngineModule().catch(() => undefined);
+  loadEngineModule().then(() => markStartup('engine-loaded')).catch(() => undefined);
   const inline = readInlineManifest(mapId);
   early.manifest.set(mapId, inline ? Promise.resolve(inline) : quiet(fetchTileManifest(mapId)));
   if (inline && parseOverlayParams(search) === null) {

@@ -59,6 +59,7 @@ export function useMapData(mapId: MapId, attempt: number): MapData & { fail: (er
       setData({ ...EMPTY, error: describeLoadError(error) });
       return;
     }
+    markStartup('page-mounted');
     openMap(mapId);
     loadFilters(mapId);
     markersLoading();
