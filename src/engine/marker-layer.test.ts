@@ -93,7 +93,7 @@ function setup(n = 10_000, view = { x: 2200, y: 1600, zoom: 0.5 }) {
 }
 
 describe('MarkerLayer start', () => {
-  it('places a thinned first view without its R-tree, loads it when idle once the map is ready, and at once when a query needs it', async () => {
+  it('places a thinned first view without its R-tree or other thinning steps, makes them when idle once the map is ready, and at once when a query needs them', async () => {
     vi.useFakeTimers();
     try {
       const { layer } = setup(20_000);
@@ -103,9 +103,12 @@ describe('MarkerLayer start', () => {
       // Before the map is ready, idle moments belong to the first view.
       await vi.advanceTimersByTimeAsync(2_000);
       expect(layer.counters.treeLoads).toBe(0);
+      expect(layer.counters.thinningsCompleted).toBe(0);
       layer.allowIdleWork();
       await vi.advanceTimersByTimeAsync(1_000);
       expect(layer.counters.treeLoads).toBe(1);
+      // The thinning steps the first view did not use are made then too, not in a later zoom's frame.
+      expect(layer.counters.thinningsCompleted).toBe(1);
       // A rebuild after that (a new filter) leaves its tree for the next idle moment too.
       layer.setFilter(Uint32Array.from({ length: 20_000 }, (_, i) => i).filter((i) => i % 3 !== 0));
       layer.update({ x: 2200, y: 1600, zoom: 0.5 }, viewport);

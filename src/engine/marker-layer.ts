@@ -23,7 +23,7 @@ import type { ViewportSize } from './kernels/camera';
 import { containsPoint, cullRect, layoutOffset, padRect, placementCovers, type MapRect, type Placement } from './kernels/cull';
 import { whenIdle } from './kernels/idle';
 import {
-  ICON_PRIORITY, buildThinning, queryThinned, stepForZoom, thinnedAt, thinningInsert, thinningRemove, type ThinningIndex, type ThinningRect,
+  ICON_PRIORITY, buildThinning, makeAllThinnedGrids, queryThinned, stepForZoom, thinnedAt, thinningInsert, thinningRemove, type ThinningIndex, type ThinningRect,
 } from './kernels/thinning';
 import type { PlacedChange } from './hit-index';
 import type { CameraView, MarkerColumns, MarkerRow } from './types';
@@ -111,7 +111,8 @@ export class MarkerLayer {
   private keys = new Float64Array(0);
   private mark = new Uint8Array(0);
   /** Full index rebuilds, full placements, patches and R-tree loads so far (for tests: an edit does neither of the first two). */
-  readonly counters = { rebuilds: 0, placements: 0, patches: 0, treeLoads: 0 };
+  /** For tests: rebuilds, placements, patches, R-tree loads, and thinning indices whose every step was made at an idle moment. */
+  readonly counters = { rebuilds: 0, placements: 0, patches: 0, treeLoads: 0, thinningsCompleted: 0 };
   private readonly candidates = (rect: ThinningRect): number[] => this.tree.search(rect).map((item) => item.i);
   private readonly rankOf = (i: number): number => this.rank(i);
 
@@ -408,20 +409,34 @@ export class MarkerLayer {
   }
 
   /**
-   * The map is ready: from now on a tree left for later loads at the page's next idle moment
-   * (before, idle moments are spent on the first view: tiles and their uploads).
+   * The map is ready: from now on what a rebuild left for later is done at the page's next idle
+   * moments (before, idle moments are spent on the first view: tiles and their uploads).
    */
   allowIdleWork(): void {
     if (this.idleWork) return;
     this.idleWork = true;
-    this.loadTreeWhenIdle();
+    this.finishIndicesWhenIdle();
   }
 
-  private loadTreeWhenIdle(): void {
-    if (!this.idleWork || !this.pendingIndices) return;
-    whenIdle(() => {
-      if (!this.disposed) void this.tree;
-    });
+  /**
+   * At idle moments: the R-tree's load, then the thinning steps not used yet (made on first use
+   * otherwise, which would be in the frame of the zoom that first shows the step).
+   */
+  private finishIndicesWhenIdle(): void {
+    if (!this.idleWork) return;
+    if (this.pendingIndices) {
+      whenIdle(() => {
+        if (!this.disposed) void this.tree;
+      });
+    }
+    const thinning = this.thinning;
+    if (thinning?.pending) {
+      whenIdle(() => {
+        if (this.disposed || this.thinning !== thinning || !thinning.pending) return;
+        makeAllThinnedGrids(thinning);
+        this.counters.thinningsCompleted++;
+      });
+    }
   }
 
   /** The R-tree of the passing markers, loaded now if the last rebuild left it for later. */
@@ -655,7 +670,7 @@ export class MarkerLayer {
     this.items = [];
     this.pendingIndices = indices;
     this.loadedTree = new RBush<PointItem>();
-    this.loadTreeWhenIdle();
+    this.finishIndicesWhenIdle();
     this.dirtyIndex = false;
     this.counters.rebuilds++;
   }
