@@ -29,10 +29,11 @@ describe('precompress', () => {
     fs.writeFileSync(path.join(dir, 'tiny-B.js'), 'export {};');
     fs.writeFileSync(path.join(dir, 'engine-A.js.map'), '{}'.repeat(2000));
     fs.writeFileSync(path.join(dir, 'atlas.png'), Buffer.alloc(4096));
+    fs.mkdirSync(path.join(dir, 'folder.js'));
     expect(await precompressFolder(dir)).toBe(1);
     expect(zlib.brotliDecompressSync(fs.readFileSync(path.join(dir, 'engine-A.js.br'))).toString()).toBe(script);
     expect(zlib.gunzipSync(fs.readFileSync(path.join(dir, 'engine-A.js.gz'))).toString()).toBe(script);
-    expect(fs.readdirSync(dir).sort()).toEqual(['atlas.png', 'engine-A.js', 'engine-A.js.br', 'engine-A.js.gz', 'engine-A.js.map', 'tiny-B.js']);
+    expect(fs.readdirSync(dir).sort()).toEqual(['atlas.png', 'engine-A.js', 'engine-A.js.br', 'engine-A.js.gz', 'engine-A.js.map', 'folder.js', 'tiny-B.js']);
   });
 
   it('does nothing for a folder that is not there', async () => {

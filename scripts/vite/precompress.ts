@@ -6,7 +6,7 @@
  * paint, fourth session"). Source maps and index.html are left alone: the first is rarely asked
  * for, the second gets a head written into it per request.
  */
-import { readdir, readFile, writeFile } from 'node:fs/promises';
+import { readdir, readFile, stat, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { brotliCompress, constants, gzip } from 'node:zlib';
@@ -45,9 +45,11 @@ export async function precompressFolder(dir: string): Promise<number> {
   }
   const files: string[] = [];
   for (const name of entries) {
+    if (!COMPRESSIBLE.test(name)) continue;
     const file = path.join(dir, name);
-    const body = await readFile(file).catch(() => null);
-    if (body && wantsCopies(name, body.length)) files.push(file);
+    // The size only: each file is read once, by writeCompressedCopies.
+    const info = await stat(file).catch(() => null);
+    if (info?.isFile() && wantsCopies(name, info.size)) files.push(file);
   }
   await Promise.all(files.map((file) => writeCompressedCopies(file)));
   return files.length;

@@ -61,7 +61,7 @@ export function startEarlyMapLoad(pathname: string, lang: Language, search = '')
   if (inline && parseOverlayParams(search) === null) {
     showPoster(map, inline);
     // The stream overlay opens on the player, not on the first view: no early tiles there.
-    const tiles = startTiles(map, inline);
+    const tiles = startFirstViewTiles(map, inline);
     if (tiles) {
       early.tiles.set(mapId, tiles);
       setTimeout(() => takeEarlyTiles(mapId)?.dispose(), UNTAKEN_MS);
@@ -81,7 +81,7 @@ export function startEarlyMapLoad(pathname: string, lang: Language, search = '')
 }
 
 /** The tile worker with the first view's requests, on the window's viewport (as the poster); null where none can start. */
-function startTiles(map: MapDefinition, manifest: TileManifest): EarlyTiles | null {
+function startFirstViewTiles(map: MapDefinition, manifest: TileManifest): EarlyTiles | null {
   if (typeof window === 'undefined') return null;
   try {
     return startEarlyTiles(map, manifest, { width: window.innerWidth, height: window.innerHeight }, window.devicePixelRatio || 1, tileBase());
