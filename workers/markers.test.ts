@@ -237,6 +237,19 @@ describe('marker store edits', () => {
     expect(Array.from(store.filter(none))).toEqual([0, 1, 2, 3]);
   });
 
+  it('finds a uid listed twice at its last slot, and a new list forgets the old slots', () => {
+    const store = createMarkerStore();
+    store.load(encode({ markers: [marker('a'), marker('t', { level: 2 }), marker('t', { level: 3 })] }), 'customs', 'en');
+    expect(store.get('t')?.level).toBe(3);
+    expect(store.upsert(marker('t', { level: 4 }), 'en').index).toBe(2);
+    expect(store.remove('t')?.index).toBe(2);
+    expect(store.get('t')).toBeNull();
+    store.load(encode({ markers: [marker('t')] }), 'customs', 'en');
+    expect(store.get('t')?.uid).toBe('t');
+    expect(store.get('a')).toBeNull();
+    expect(store.upsert(marker('a'), 'en').index).toBe(1);
+  });
+
   it('refuses edits before a list is loaded', () => {
     expect(() => createMarkerStore().upsert(marker('a'), 'en')).toThrow(/no marker list is loaded/);
   });

@@ -275,8 +275,23 @@ export interface MarkerStore {
 export function createMarkerStore(): MarkerStore {
   /** Marker per slot (full or compact); null for an emptied slot. */
   let markers: (SlotMarker | null)[] = [];
-  /** Slot per uid, for the markers present. */
-  let slotOf = new Map<string, number>();
+  /**
+   * Slot per uid, for the markers present; made on first use (a popup, an edit), not with the
+   * list: at 100,000 markers it was a sixth of a load (docs/PERFORMANCE.md, "Fifth session").
+   * Made from the slots as they are then, so every use asks `slots()` before it changes one.
+   */
+  let slotIndex: Map<string, number> | null = null;
+  const slots = (): Map<string, number> => {
+    if (!slotIndex) {
+      // A uid listed twice keeps its last marker's slot for edits (the list keeps both).
+      slotIndex = new Map();
+      for (let i = 0; i < markers.length; i++) {
+        const m = markers[i];
+        if (m) slotIndex.set(m.uid, i);
+      }
+    }
+    return slotIndex;
+  };
   /** Slot of each removed uid: putting it back refills that slot. */
   let emptied = new Map<string, number>();
   /** Full markers fetched for compact slots, least recently read first. */
@@ -293,7 +308,7 @@ export function createMarkerStore(): MarkerStore {
   };
 
   const lookup = (uid: string): Marker | 'fetch' | null => {
-    const slot = slotOf.get(uid);
+    const slot = slots().get(uid);
     if (slot === undefined) return null;
     const m = markers[slot];
     if (!m) return null;
@@ -331,8 +346,7 @@ export function createMarkerStore(): MarkerStore {
       const { kept, issues, otherMap } = compact ? loadCompact(body, map) : loadFull(body, map);
       markers = kept;
       mapId = map;
-      // A uid listed twice keeps its last marker's slot for edits (the list keeps both).
-      slotOf = new Map(kept.map((m, i) => [m.uid, i]));
+      slotIndex = null;
       emptied = new Map();
       fetched = new Map();
       counts = countBySubCategory(markers);
@@ -360,7 +374,7 @@ export function createMarkerStore(): MarkerStore {
       const parsed = markerSchema.safeParse(raw);
       if (!parsed.success) return null;
       const marker = parsed.data;
-      const slot = slotOf.get(marker.uid);
+      const slot = slots().get(marker.uid);
       if (slot === undefined || marker.map !== mapId) return null;
       const m = markers[slot];
       if (!m) return null;
@@ -404,6 +418,7 @@ export function createMarkerStore(): MarkerStore {
       }
       const marker = parsed.data;
       if (marker.map !== mapId) throw new MarkerListError(`marker ${marker.uid} is on map ${marker.map}, not ${mapId}`);
+      const slotOf = slots();
       let index = slotOf.get(marker.uid);
       if (index !== undefined) {
         count(markers[index]!.subCategory, -1);
@@ -418,6 +433,7 @@ export function createMarkerStore(): MarkerStore {
       return { index, row: markerRow(marker, lang), counts: { ...counts }, passes: lastPredicate ? lastPredicate(marker) : true };
     },
     remove(uid) {
+      const slotOf = slots();
       const index = slotOf.get(uid);
       if (index === undefined) return null;
       count(markers[index]!.subCategory, -1);
