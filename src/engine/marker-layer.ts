@@ -110,8 +110,10 @@ export class MarkerLayer {
   private viewRect: MapRect = { minX: 0, minY: 0, maxX: -1, maxY: -1 };
   private keys = new Float64Array(0);
   private mark = new Uint8Array(0);
-  /** Full index rebuilds, full placements, patches and R-tree loads so far (for tests: an edit does neither of the first two). */
-  /** For tests: rebuilds, placements, patches, R-tree loads, and thinning indices whose every step was made at an idle moment. */
+  /**
+   * For tests: full index rebuilds, full placements, patches and R-tree loads so far (an edit
+   * does neither of the first two), and thinning indices whose every step was made at an idle moment.
+   */
   readonly counters = { rebuilds: 0, placements: 0, patches: 0, treeLoads: 0, thinningsCompleted: 0 };
   private readonly candidates = (rect: ThinningRect): number[] => this.tree.search(rect).map((item) => item.i);
   private readonly rankOf = (i: number): number => this.rank(i);
