@@ -45,8 +45,14 @@ describe('ScreenshotWatcher', () => {
     fs.writeFileSync(path.join(dir, screenshotName(-153.2, 88.67, 2.41)), ''); // empty: only the name matters
     await waitFor(() => positions.length === 1, 4000, 'the position');
     expect(positions[0]).toEqual({ x: -153.2, y: 88.67, z: 2.41, look: 90 });
-    // A file renamed into a screenshot name (as some writers do) is seen too.
-    fs.renameSync(path.join(dir, `${screenshotName(2, 2)}.tmp`), path.join(dir, screenshotName(3, 3)));
+    // A file renamed into a screenshot name (as some writers do) is seen too. Its temp file was
+    // written first, so it is given a later time, as a new screenshot has: older ones are skipped
+    // by design, and whether the two writes above fell in one tick of the file system's clock
+    // was up to the machine's load.
+    const temp = path.join(dir, `${screenshotName(2, 2)}.tmp`);
+    const later = new Date(fs.statSync(path.join(dir, screenshotName(-153.2, 88.67, 2.41))).mtimeMs + 1000);
+    fs.utimesSync(temp, later, later);
+    fs.renameSync(temp, path.join(dir, screenshotName(3, 3)));
     await waitFor(() => positions.length === 2, 4000, 'the renamed one');
     expect(positions[1].x).toBe(3);
   });
