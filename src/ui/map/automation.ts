@@ -63,7 +63,7 @@ export interface MapAutomation {
   level(): number;
   /** uids of the quests followed on the map. */
   selectedQuests(): string[];
-  /** uid of the marker whose popup is open, or null. */
+  /** uid of the marker whose popup is open (in the page, so its keys work), or null. */
   popup(): string | null;
   /** The interaction state path, e.g. `pan.idle`, `draw.rect.drawing`, `move.dragging`. */
   toolPath(): string;
@@ -201,7 +201,11 @@ export function createMapAutomation(mapId: MapId, handle: EngineHandle): MapAuto
       return [...quests.selected];
     },
     popup() {
-      return mapView.mapId === mapId && mapView.selectedUid !== null && popup.uid === mapView.selectedUid ? popup.uid : null;
+      if (mapView.mapId !== mapId || mapView.selectedUid === null || popup.uid !== mapView.selectedUid) return null;
+      // Open once it is in the page (its keys work from then on), not as soon as its marker is read.
+      const uid = popup.uid;
+      const shown = [...document.querySelectorAll<HTMLElement>('.marker-popup')].some((element) => element.dataset.uid === uid);
+      return shown ? uid : null;
     },
     toolPath() {
       return handle.engine?.toolPath() ?? 'pan.idle';

@@ -3,7 +3,7 @@
  * Content is whatever the caller renders inside. Used by the help popup, the marker popup,
  * the quest-limit notice and the pro popups.
  */
-import { useEffect, useRef, type ReactNode } from 'react';
+import { useEffect, useLayoutEffect, useRef, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import './popup.css';
 
@@ -31,7 +31,9 @@ export function Popup({ title, onClose, children, maxWidth = 560, className, act
   const closeRef = useRef(onClose);
   closeRef.current = onClose;
 
-  useEffect(() => {
+  // A layout effect: Escape works from the moment the popup is in the page, not after the
+  // browser's next paint (a key pressed as the popup appeared was lost on a busy page).
+  useLayoutEffect(() => {
     // Escape closes only the popup opened last.
     const entry = { close: () => closeRef.current() };
     openPopups.push(entry);
