@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { largest, packageOf, selfTimes, shortSource, type CpuProfile } from './cpu-profile';
+import { callerChains, largest, packageOf, selfTimes, shortSource, type CpuProfile } from './cpu-profile';
 
 const frame = (functionName: string, url = '', lineNumber = 0, columnNumber = 0) => ({ functionName, url, lineNumber, columnNumber });
 
@@ -34,6 +34,28 @@ describe('CPU profile self times', () => {
     expect(largest(times.byPackage, 2)).toEqual([['nm/pixi.js', 3], ['(program)', 3]]);
     // A second profile adds to the first.
     expect(selfTimes(profile, lookup, times).totalMs).toBe(13.5);
+  });
+
+  it('sums a function\'s samples by its nearest callers', () => {
+    const profile: CpuProfile = {
+      nodes: [
+        { id: 1, callFrame: frame('(root)'), children: [2, 3] },
+        { id: 2, callFrame: frame('main'), children: [4] },
+        { id: 3, callFrame: frame('other'), children: [5] },
+        { id: 4, callFrame: frame('addEventListener') },
+        { id: 5, callFrame: frame('addEventListener'), children: [6] },
+        { id: 6, callFrame: frame('inner') },
+      ],
+      samples: [4, 4, 5, 6, 2],
+      timeDeltas: [1000, 1000, 500, 4000, 9000],
+    };
+    const chains = callerChains(profile, () => null, 'addEventListener', 3);
+    expect([...chains.entries()]).toEqual([
+      ['main', 2],
+      ['other', 0.5],
+    ]);
+    // Deeper samples are not the function's own time; a second profile adds to the first.
+    expect(callerChains(profile, () => null, 'addEventListener', 3, chains).get('main')).toBe(4);
   });
 
   it('shortens sources and names packages', () => {

@@ -9,6 +9,8 @@
 export interface ProfileNode {
   id: number;
   callFrame: { functionName: string; url: string; lineNumber: number; columnNumber: number };
+  /** The ids of the nodes this one called (CDP gives them; the callers breakdown needs them). */
+  children?: number[];
 }
 
 export interface CpuProfile {
@@ -42,6 +44,15 @@ export function packageOf(file: string): string {
   return parts.slice(0, parts[1]?.startsWith('@') ? 3 : 2).join('/');
 }
 
+/** A frame's function key (`name @ file:line` through the source map) and its file. */
+function frameKey(node: ProfileNode, lookup: SourceLookup): { key: string; file: string } {
+  const { functionName, url, lineNumber, columnNumber } = node.callFrame;
+  const original = url ? lookup(url, lineNumber + 1, columnNumber) : null;
+  if (!original) return { key: functionName || '(anonymous)', file: url ? url.slice(url.lastIndexOf('/') + 1) : functionName };
+  const file = shortSource(original.source);
+  return { key: `${original.name ?? (functionName || '(anonymous)')} @ ${file}:${original.line}`, file };
+}
+
 export function selfTimes(profile: CpuProfile, lookup: SourceLookup, into?: SelfTimes): SelfTimes {
   const out = into ?? { byFunction: new Map(), byPackage: new Map(), totalMs: 0 };
   const nodes = new Map(profile.nodes.map((n) => [n.id, n]));
@@ -49,20 +60,36 @@ export function selfTimes(profile: CpuProfile, lookup: SourceLookup, into?: Self
     const node = nodes.get(profile.samples[k]);
     if (!node || node.callFrame.functionName === '(idle)') continue;
     const ms = (profile.timeDeltas[k] ?? 0) / 1000;
-    const { functionName, url, lineNumber, columnNumber } = node.callFrame;
-    let file = url ? url.slice(url.lastIndexOf('/') + 1) : functionName;
-    let key = functionName || '(anonymous)';
-    const original = url ? lookup(url, lineNumber + 1, columnNumber) : null;
-    if (original) {
-      file = shortSource(original.source);
-      key = `${original.name ?? (functionName || '(anonymous)')} @ ${file}:${original.line}`;
-    }
+    const { key, file } = frameKey(node, lookup);
     out.byFunction.set(key, (out.byFunction.get(key) ?? 0) + ms);
     const pkg = packageOf(file);
     out.byPackage.set(pkg, (out.byPackage.get(pkg) ?? 0) + ms);
     out.totalMs += ms;
   }
   return out;
+}
+
+/**
+ * Where a function's self time comes from: the samples whose own frame's key contains `match`,
+ * summed by their `depth` nearest callers (`caller ← caller's caller ← …`). Adds to `into`.
+ */
+export function callerChains(profile: CpuProfile, lookup: SourceLookup, match: string, depth = 4, into = new Map<string, number>()): Map<string, number> {
+  const nodes = new Map(profile.nodes.map((n) => [n.id, n]));
+  const parent = new Map<number, number>();
+  for (const n of profile.nodes) for (const child of n.children ?? []) parent.set(child, n.id);
+  for (let k = 0; k < profile.samples.length; k++) {
+    const node = nodes.get(profile.samples[k]);
+    if (!node || !frameKey(node, lookup).key.includes(match)) continue;
+    const chain: string[] = [];
+    for (let id = parent.get(node.id); id !== undefined && chain.length < depth; id = parent.get(id)) {
+      const caller = nodes.get(id);
+      if (!caller || caller.callFrame.functionName === '(root)') break;
+      chain.push(frameKey(caller, lookup).key);
+    }
+    const key = chain.join(' ← ') || '(no caller)';
+    into.set(key, (into.get(key) ?? 0) + (profile.timeDeltas[k] ?? 0) / 1000);
+  }
+  return into;
 }
 
 /** The `count` largest entries, largest first. */

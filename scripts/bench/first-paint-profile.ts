@@ -1,11 +1,12 @@
 /**
- * `npx tsx scripts/bench/first-paint-profile.ts [--markers 10000] [--runs 3] [--dist DIR] [--tiles DIR] [--top 40] [--again]`:
+ * `npx tsx scripts/bench/first-paint-profile.ts [--markers 10000] [--runs 3] [--dist DIR] [--tiles DIR] [--top 40] [--again] [--callers NAME[,NAME…]]`:
  * where the main thread's time goes from navigation to ready (issue 11). Opens the map cold
  * `runs` times (with `--again`: opens it, closes it and profiles its second opening in the same
  * context, with the HTTP cache warm), each in a fresh context with V8's sampling profiler running (200 µs), and prints
  * the self time per load by package and by function, mapped through the build's source maps
  * (`dist/assets/*.js.map`). The profile ends when the page reports ready (plus the few ms the
- * poll takes). docs/PERFORMANCE.md ("Third session") has what it showed.
+ * poll takes). `--callers NAME[,NAME…]` adds where the self time of the functions whose key contains NAME
+ * comes from (their four nearest callers). docs/PERFORMANCE.md ("Third session") has what it showed.
  */
 import { existsSync, readFileSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
@@ -14,11 +15,11 @@ import { parseArgs } from 'node:util';
 import { SourceMapConsumer } from 'source-map-js';
 import { launchChromium } from '../../e2e/support/chromium';
 import { freshDataDir, startServer } from '../../e2e/support/server';
-import { largest, selfTimes, type CpuProfile, type SelfTimes, type SourceLookup } from './cpu-profile';
+import { callerChains, largest, selfTimes, type CpuProfile, type SelfTimes, type SourceLookup } from './cpu-profile';
 import { parseCommandLine } from './options';
 import { probeScript, type BenchProbe } from './probe';
 
-const USAGE = 'usage: first-paint-profile.ts [--markers 10000] [--runs 3] [--dist DIR] [--tiles DIR] [--top 40] [--again]';
+const USAGE = 'usage: first-paint-profile.ts [--markers 10000] [--runs 3] [--dist DIR] [--tiles DIR] [--top 40] [--again] [--callers NAME[,NAME…]]';
 const repoRoot = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
 const { values: args } = parseCommandLine(
   () =>
@@ -30,6 +31,7 @@ const { values: args } = parseCommandLine(
         tiles: { type: 'string' },
         top: { type: 'string', default: '40' },
         again: { type: 'boolean', default: false },
+        callers: { type: 'string' },
       },
     }),
   USAGE,
@@ -71,6 +73,8 @@ async function main(): Promise<void> {
   const browser = await launchChromium();
   const lookup = sourceLookup();
   let times: SelfTimes | undefined;
+  const callerNames = args.callers ? args.callers.split(',').filter(Boolean) : [];
+  const callers = callerNames.map(() => new Map<string, number>());
   try {
     for (let run = 1; run <= runs; run += 1) {
       const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
@@ -92,6 +96,7 @@ async function main(): Promise<void> {
       const readyAt = await page.evaluate(() => (window as unknown as { __bench: BenchProbe }).__bench.readyAt);
       console.log(`run ${run}: ready at ${Math.round(readyAt ?? Number.NaN)} ms`);
       times = selfTimes(profile, lookup, times);
+      callerNames.forEach((name, i) => callerChains(profile, lookup, name, 4, callers[i]));
       await context.close();
     }
   } finally {
@@ -105,6 +110,10 @@ async function main(): Promise<void> {
   for (const [name, ms] of largest(times.byPackage, top)) console.log(`${perLoad(ms)}  ${name}`);
   console.log('\nby function:');
   for (const [name, ms] of largest(times.byFunction, top)) console.log(`${perLoad(ms)}  ${name}`);
+  callerNames.forEach((name, i) => {
+    console.log(`\ncallers of "${name}":`);
+    for (const [chain, ms] of largest(callers[i], 12)) console.log(`${perLoad(ms)}  ${chain}`);
+  });
 }
 
 main().catch((error: unknown) => {
