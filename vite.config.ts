@@ -1,5 +1,6 @@
 import { defineConfig } from 'vite';
 import react from '@vitejs/plugin-react';
+import { pixiLazyCanvasProbe } from './scripts/vite/pixi-lazy-canvas-probe';
 import { pixiLazySegmenter } from './scripts/vite/pixi-lazy-segmenter';
 import { precompress } from './scripts/vite/precompress';
 
@@ -7,8 +8,9 @@ const api = `http://127.0.0.1:${process.env.API_PORT ?? 8080}`;
 
 export default defineConfig({
   // pixiLazySegmenter: PixiJS makes no Intl.Segmenter as it loads (src/engine/kernels/graphemes.ts).
+  // pixiLazyCanvasProbe: PixiJS reads no canvas pixels as it loads (its canvas renderer's probe, on first use).
   // precompress: .br and .gz beside each built asset, sent as they are by the server.
-  plugins: [react(), pixiLazySegmenter(), precompress()],
+  plugins: [react(), pixiLazySegmenter(), pixiLazyCanvasProbe(), precompress()],
   publicDir: 'assets/public',
   worker: { format: 'es' },
   // manifest: the server names the engine's chunks in a map page's head (server/http/module-preloads.ts).
