@@ -40,7 +40,7 @@ import { adminRoutes } from './routes/admin';
 import { adminUserRoutes } from './routes/admin-users';
 import { authRoutes } from './routes/auth';
 import { healthRoutes, type TileProgress } from './routes/health';
-import { compactKey, markerRoutes, parseCompactKey } from './routes/markers';
+import { COMPACT_FORMATS, compactKey, markerRoutes, parseCompactKey } from './routes/markers';
 import { inlineListSource, type MarkerListSource } from './lists/list-source';
 import { LANGUAGES } from '../src/domain/marker';
 import { questRoutes } from './routes/quests';
@@ -110,7 +110,7 @@ export interface RaidmapContext {
   repos: Repositories;
   /** Marker lists by map id; invalidated whenever markers of a map change. */
   markerLists: JsonCache;
-  /** Compact marker lists (issue 11) by `compactKey(map, lang)`; invalidated with markerLists. */
+  /** Compact marker lists (issue 11) by `compactKey(map, lang, format)`; invalidated with markerLists. */
   compactLists: JsonCache;
   /** Quest and item caches (keys 'quests' and 'items'). */
   lists: JsonCache;
@@ -155,8 +155,8 @@ export function buildServer(options: BuildServerOptions): FastifyInstance {
   const markerListOptions = { onError: logRebuildError, unreadDelayMs: MARKER_LIST_UNREAD_DELAY_MS };
   const markerLists = new JsonCache((map) => listSource.full(map), markerListOptions);
   const compactLists = new JsonCache((key) => {
-    const { map, lang } = parseCompactKey(key);
-    return listSource.compact(map, lang);
+    const { map, lang, format } = parseCompactKey(key);
+    return listSource.compact(map, lang, format);
   }, markerListOptions);
   const lists = new JsonCache(async (key) => {
     if (key === QUESTS_KEY) return JSON.stringify({ quests: await repos.quests.list() });
@@ -165,7 +165,7 @@ export function buildServer(options: BuildServerOptions): FastifyInstance {
   }, { onError: logRebuildError });
   const stopListening = repos.markers.onChange((map) => {
     markerLists.invalidate(map);
-    for (const lang of LANGUAGES) compactLists.invalidate(compactKey(map, lang));
+    for (const lang of LANGUAGES) for (const format of COMPACT_FORMATS) compactLists.invalidate(compactKey(map, lang, format));
   });
   const live = options.live ?? new MemoryLiveHub((error) => app.log.error({ err: error }, 'live listener failed'));
   // Marker changes out to the live streams (and other processes); other processes' changes in to the caches.

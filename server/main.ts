@@ -116,10 +116,12 @@ async function main(): Promise<void> {
     const counts = await repos.markers.countByMap();
     for (const map of MAP_IDS) {
       if (closing || !counts[map]) continue;
-      // The compact lists first: the map page reads them (issue 11).
-      for (const lang of LANGUAGES) {
-        const compact = await app.raidmap.compactLists.get(compactKey(map, lang));
-        await app.raidmap.compactLists.encoded(compact, 'br');
+      // The compact lists first, the binary ones the map page reads before the JSON (issue 11).
+      for (const format of ['binary', 'json'] as const) {
+        for (const lang of LANGUAGES) {
+          const compact = await app.raidmap.compactLists.get(compactKey(map, lang, format));
+          await app.raidmap.compactLists.encoded(compact, 'br');
+        }
       }
       const body = await app.raidmap.markerLists.get(map);
       await app.raidmap.markerLists.encoded(body, 'br');

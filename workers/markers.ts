@@ -9,7 +9,8 @@
  * `remove` empties a slot (it never passes a filter again; the other indices stay).
  */
 import { SUBCATEGORIES } from '../src/domain/categories';
-import { type CompactMarker, CompactListError, decodeCompactList, isCompactBody } from '../src/domain/compact-markers';
+import { decodeCompactBinary, isCompactBinary } from '../src/domain/compact-binary';
+import { type CompactMarker, CompactListError, type DecodedCompactList, decodeCompactList, isCompactBody } from '../src/domain/compact-markers';
 import { type Language, type Marker, type MarkerIssue, localized, markerSchema, validateMarkers } from '../src/domain/marker';
 import type { MarkerColumns, MarkerRow } from '../src/domain/marker-columns';
 
@@ -119,6 +120,24 @@ export function parseMarkerBody(buffer: ArrayBuffer): unknown {
     throw new MarkerListError(`marker list is not valid JSON (${(error as Error).message})`);
   }
   return body;
+}
+
+/**
+ * A marker list's body as the store reads it: a binary compact list stays bytes (its
+ * ArrayBuffer, decoded by decodeCompact); anything else is parsed as UTF-8 JSON.
+ */
+function readMarkerBody(buffer: ArrayBuffer): unknown {
+  return buffer instanceof ArrayBuffer && isCompactBinary(buffer) ? buffer : parseMarkerBody(buffer);
+}
+
+/** A compact list, binary (its bytes) or parsed JSON, decoded; a bad frame is a MarkerListError. */
+function decodeCompact(body: unknown): DecodedCompactList {
+  try {
+    return body instanceof ArrayBuffer ? decodeCompactBinary(body) : decodeCompactList(body);
+  } catch (error) {
+    if (error instanceof CompactListError) throw new MarkerListError(error.message);
+    throw error;
+  }
 }
 
 /** Decodes a UTF-8 JSON body `{ markers: [...] }` (or a bare list). Throws MarkerListError on bad input. */
@@ -238,7 +257,7 @@ function isFilterQuery(query: unknown): query is MarkerFilterQuery {
 
 /** One map's marker list, kept between calls. */
 export interface MarkerStore {
-  /** Loads a full list (`{ markers }`) or a compact one (issue 11); the format is read from the body. */
+  /** Loads a full list (`{ markers }`) or a compact one, JSON or binary (issue 11); the format is read from the body. */
   load(buffer: ArrayBuffer, mapId: string, lang: Language): MarkerLoadResult;
   filter(query: MarkerFilterQuery): Uint32Array;
   /** The full marker when the store has it (a full list, an edit, a live change, a fetched one); else null. */
@@ -327,13 +346,7 @@ export function createMarkerStore(): MarkerStore {
   };
 
   const loadCompact = (body: unknown, map: string) => {
-    let decoded;
-    try {
-      decoded = decodeCompactList(body);
-    } catch (error) {
-      if (error instanceof CompactListError) throw new MarkerListError(error.message);
-      throw error;
-    }
+    const decoded = decodeCompact(body);
     // A compact list is one map's: another map's list keeps nothing.
     if (decoded.map !== map) return { kept: [] as SlotMarker[], issues: decoded.issues, otherMap: decoded.markers.length };
     return { kept: decoded.markers as SlotMarker[], issues: decoded.issues, otherMap: 0 };
@@ -341,8 +354,8 @@ export function createMarkerStore(): MarkerStore {
 
   return {
     load(buffer, map, lang) {
-      const body = parseMarkerBody(buffer);
-      const compact = isCompactBody(body);
+      const body = readMarkerBody(buffer);
+      const compact = body instanceof ArrayBuffer || isCompactBody(body);
       const { kept, issues, otherMap } = compact ? loadCompact(body, map) : loadFull(body, map);
       markers = kept;
       mapId = map;
@@ -387,15 +400,8 @@ export function createMarkerStore(): MarkerStore {
     relabel(lang, compact) {
       let fromList: Map<string, string> | null = null;
       if (compact) {
-        const body = parseMarkerBody(compact);
-        if (isCompactBody(body)) {
-          try {
-            fromList = new Map(decodeCompactList(body).markers.map((m) => [m.uid, m.label]));
-          } catch (error) {
-            if (error instanceof CompactListError) throw new MarkerListError(error.message);
-            throw error;
-          }
-        }
+        const body = readMarkerBody(compact);
+        if (body instanceof ArrayBuffer || isCompactBody(body)) fromList = new Map(decodeCompact(body).markers.map((m) => [m.uid, m.label]));
       }
       return markers.map((m) => {
         if (!m) return '';

@@ -8,7 +8,8 @@
  * and add a `marker_history` row. Subscribers hear of a write only after its commit.
  */
 import { sql, type Insertable, type Kysely, type RawBuilder, type Selectable } from 'kysely';
-import { type CompactSource, encodeCompactList } from '../../src/domain/compact-markers';
+import { encodeCompactBinary } from '../../src/domain/compact-binary';
+import { type CompactMarkerList, type CompactSource, encodeCompactList } from '../../src/domain/compact-markers';
 import type { Language, Marker, MarkerImage } from '../../src/domain/marker';
 import { isMarkerField, passThroughIssue } from '../../src/domain/marker-bounds';
 import type { Db } from './database';
@@ -295,6 +296,15 @@ export class MarkerRepository {
    * text: only the columns the map draws and filters are read.
    */
   async compactJsonByMap(map: string, lang: Language): Promise<string> {
+    return JSON.stringify(await this.compactListByMap(map, lang));
+  }
+
+  /** The same list in binary (src/domain/compact-binary.ts), what the map page reads. */
+  async compactBinaryByMap(map: string, lang: Language): Promise<Uint8Array> {
+    return encodeCompactBinary(await this.compactListByMap(map, lang));
+  }
+
+  private async compactListByMap(map: string, lang: Language): Promise<CompactMarkerList> {
     const query = this.db.kysely
       .selectFrom('markers')
       .select(['uid', 'category', 'sub_category', 'level', 'x', 'y', 'quest_uid', 'name', 'name_l10n'])
@@ -319,7 +329,7 @@ export class MarkerRepository {
       name_l10n: nameL10n === '{}' || !nameL10n ? {} : parseJson<Marker['name_l10n']>(nameL10n, {}),
       questUid,
     }));
-    return JSON.stringify(encodeCompactList(sources, map, lang));
+    return encodeCompactList(sources, map, lang);
   }
 
   async get(uid: string): Promise<Marker | undefined> {

@@ -1,5 +1,5 @@
 /**
- * Sends a cached JSON body with its strong ETag: 304 when If-None-Match names it, otherwise
+ * Sends a cached body (JSON unless told otherwise) with its strong ETag: 304 when If-None-Match names it, otherwise
  * the pre-compressed variant the client accepts (routes using it set `compress: false`).
  */
 import type { FastifyReply, FastifyRequest } from 'fastify';
@@ -7,6 +7,8 @@ import { etagFor, matchesIfNoneMatch, negotiateEncoding, type JsonCache, type Ca
 
 export interface SendCachedOptions {
   cacheControl?: string;
+  /** The body's type (default JSON). */
+  contentType?: string;
 }
 
 export async function sendCached(
@@ -26,5 +28,5 @@ export async function sendCached(
   }
   const payload = await cache.encoded(body, encoding);
   if (encoding !== 'identity') reply.header('content-encoding', encoding);
-  return reply.header('content-type', 'application/json; charset=utf-8').send(payload);
+  return reply.header('content-type', options.contentType ?? 'application/json; charset=utf-8').send(payload);
 }

@@ -14,22 +14,31 @@ import { prepareBody, type PreparedBody } from './prepared-body';
 export interface MarkerListSource {
   /** `{"markers":[…]}` of a map (spec §7 list call). */
   full(map: string): Promise<PreparedBody>;
-  /** The compact list of a map in a language (src/domain/compact-markers.ts). */
-  compact(map: string, lang: Language): Promise<PreparedBody>;
+  /** The compact list of a map in a language, JSON (src/domain/compact-markers.ts) or binary (compact-binary.ts). */
+  compact(map: string, lang: Language, format: CompactFormat): Promise<PreparedBody>;
   close(): Promise<void>;
 }
 
-export type ListKind = 'full' | 'compact';
+export type CompactFormat = 'json' | 'binary';
+export const COMPACT_FORMATS: readonly CompactFormat[] = ['json', 'binary'];
+export type ListKind = 'full' | 'compact' | 'compact-binary';
+export type ListRepository = Pick<MarkerRepository, 'listJsonByMap' | 'compactJsonByMap' | 'compactBinaryByMap'>;
 
-/** One list, built from a repository: what both kinds of source run. */
-export async function buildList(markers: Pick<MarkerRepository, 'listJsonByMap' | 'compactJsonByMap'>, kind: ListKind, map: string, lang: Language): Promise<string> {
-  return kind === 'full' ? markers.listJsonByMap(map) : markers.compactJsonByMap(map, lang);
+/** The list kind of a compact format. */
+export function compactKind(format: CompactFormat): ListKind {
+  return format === 'binary' ? 'compact-binary' : 'compact';
 }
 
-export function inlineListSource(markers: Pick<MarkerRepository, 'listJsonByMap' | 'compactJsonByMap'>): MarkerListSource {
+/** One list, built from a repository: what both kinds of source run. JSON lists are text, the binary one bytes. */
+export async function buildList(markers: ListRepository, kind: ListKind, map: string, lang: Language): Promise<string | Uint8Array> {
+  if (kind === 'full') return markers.listJsonByMap(map);
+  return kind === 'compact' ? markers.compactJsonByMap(map, lang) : markers.compactBinaryByMap(map, lang);
+}
+
+export function inlineListSource(markers: ListRepository): MarkerListSource {
   return {
     full: async (map) => prepareBody(await buildList(markers, 'full', map, 'en')),
-    compact: async (map, lang) => prepareBody(await buildList(markers, 'compact', map, lang)),
+    compact: async (map, lang, format) => prepareBody(await buildList(markers, compactKind(format), map, lang)),
     close: async () => {},
   };
 }

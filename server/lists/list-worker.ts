@@ -1,6 +1,6 @@
 /**
  * The list worker's thread (started by worker-list-source.ts): its own database connection,
- * one list built per message, answered as UTF-8 bytes (transferred, not copied) and their
+ * one list built per message, answered as bytes (UTF-8 for the JSON lists) (transferred, not copied) and their
  * hash. A build that fails answers its error; the thread goes on.
  */
 import { parentPort, workerData } from 'node:worker_threads';
@@ -20,7 +20,8 @@ port.on('message', (job: ListJob) => {
     let reply: ListReply;
     const transfer: ArrayBuffer[] = [];
     try {
-      const bytes = new TextEncoder().encode(await buildList(markers, job.kind, job.map, job.lang));
+      const body = await buildList(markers, job.kind, job.map, job.lang);
+      const bytes = typeof body === 'string' ? new TextEncoder().encode(body) : body;
       reply = { id: job.id, bytes, hash: hashBody(bytes) };
       transfer.push(bytes.buffer as ArrayBuffer);
     } catch (error) {

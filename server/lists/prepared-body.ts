@@ -15,7 +15,8 @@ export function hashBody(bytes: Uint8Array): string {
   return createHash('sha256').update(bytes).digest('base64url').slice(0, 32);
 }
 
-export function prepareBody(text: string): PreparedBody {
-  const identity = Buffer.from(text, 'utf8');
+/** A body from its text (UTF-8) or its bytes. */
+export function prepareBody(body: string | Uint8Array): PreparedBody {
+  const identity = typeof body === 'string' ? Buffer.from(body, 'utf8') : Buffer.from(body.buffer, body.byteOffset, body.byteLength);
   return { identity, hash: hashBody(identity) };
 }

@@ -8,7 +8,8 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createRepositories, migrateToLatest, type Repositories } from '../db';
 import { testBackends, type TestDb } from '../testing/databases';
 import { testMarker } from '../testing/markers';
-import { inlineListSource, type MarkerListSource } from './list-source';
+import { decodeCompactBinary } from '../../src/domain/compact-binary';
+import { type CompactFormat, inlineListSource, type MarkerListSource } from './list-source';
 import { sharesDatabase, WorkerListSource } from './worker-list-source';
 
 /** The source's worker, to kill it in a test. */
@@ -25,9 +26,9 @@ function countingFallback(repos: Repositories): MarkerListSource & { builds: num
       counting.builds += 1;
       return inline.full(map);
     },
-    compact: (map: string, lang: 'en' | 'ru') => {
+    compact: (map: string, lang: 'en' | 'ru', format: CompactFormat) => {
       counting.builds += 1;
-      return inline.compact(map, lang);
+      return inline.compact(map, lang, format);
     },
     close: () => inline.close(),
   };
@@ -60,17 +61,24 @@ describe.each(testBackends())('marker lists on a worker thread ($name)', (backen
     await db.close();
   });
 
-  it('builds the same bytes and hash as the server thread, full and compact, in both languages', async () => {
+  it('builds the same bytes and hash as the server thread, full and compact (JSON and binary), in both languages', async () => {
     const inline = inlineListSource(repos.markers);
     for (const [onWorker, here] of [
       [await source.full('factory'), await inline.full('factory')],
-      [await source.compact('factory', 'en'), await inline.compact('factory', 'en')],
-      [await source.compact('factory', 'ru'), await inline.compact('factory', 'ru')],
+      [await source.compact('factory', 'en', 'json'), await inline.compact('factory', 'en', 'json')],
+      [await source.compact('factory', 'ru', 'json'), await inline.compact('factory', 'ru', 'json')],
+      [await source.compact('factory', 'en', 'binary'), await inline.compact('factory', 'en', 'binary')],
+      [await source.compact('factory', 'ru', 'binary'), await inline.compact('factory', 'ru', 'binary')],
     ] as const) {
       expect(onWorker.identity.equals(here.identity)).toBe(true);
       expect(onWorker.hash).toBe(here.hash);
     }
     expect(JSON.parse((await source.full('factory')).identity.toString('utf8')).markers.map((m: { uid: string }) => m.uid)).toEqual(['a', 'b']);
+    const binary = decodeCompactBinary((await source.compact('factory', 'ru', 'binary')).identity);
+    expect(binary.markers.map((m) => [m.uid, m.label])).toEqual([
+      ['a', 'Альфа'],
+      ['b', 'Beta <b>'],
+    ]);
     expect(source.started).toBe(1);
     expect(fallback.builds).toBe(0);
   });
@@ -82,12 +90,12 @@ describe.each(testBackends())('marker lists on a worker thread ($name)', (backen
     const after = await source.full('factory');
     expect(after.hash).not.toBe(before.hash);
     expect(after.identity.toString('utf8')).toContain('"Delta"');
-    const compact = await source.compact('factory', 'en');
+    const compact = await source.compact('factory', 'en', 'json');
     expect(compact.identity.toString('utf8')).toContain('Delta');
   });
 
   it('runs builds asked for at once, each answered with its own list', async () => {
-    const [factory, customs, ru] = await Promise.all([source.full('factory'), source.full('customs'), source.compact('factory', 'ru')]);
+    const [factory, customs, ru] = await Promise.all([source.full('factory'), source.full('customs'), source.compact('factory', 'ru', 'json')]);
     expect(JSON.parse(factory.identity.toString()).markers).toHaveLength(2);
     expect(JSON.parse(customs.identity.toString()).markers).toHaveLength(1);
     expect(ru.identity.toString()).toContain('Альфа');
@@ -108,7 +116,7 @@ describe.each(testBackends())('marker lists on a worker thread ($name)', (backen
 
   it('gives the worker up after three deaths in a row, and builds on the fallback from then on', async () => {
     for (let i = 0; i < 3; i += 1) {
-      const pending = source.compact('factory', 'en');
+      const pending = source.compact('factory', 'en', 'json');
       await workerOf(source)!.terminate();
       await pending;
     }
@@ -134,7 +142,7 @@ describe.each(testBackends())('a failing build on the worker ($name)', (backend)
     const source = new WorkerListSource({ database: db.settings, fallback: inlineListSource(createRepositories(db).markers) });
     try {
       await expect(source.full('factory')).rejects.toThrow(/markers/);
-      await expect(source.compact('factory', 'en')).rejects.toThrow(/markers/);
+      await expect(source.compact('factory', 'en', 'json')).rejects.toThrow(/markers/);
       expect(source.started).toBe(1);
       expect(source.usingWorker).toBe(true);
     } finally {

@@ -19,7 +19,7 @@
 import { Worker } from 'node:worker_threads';
 import type { Language } from '../../src/domain/marker';
 import type { OpenDatabaseOptions } from '../db/database';
-import type { ListKind, MarkerListSource } from './list-source';
+import { type CompactFormat, type ListKind, type MarkerListSource, compactKind } from './list-source';
 import type { PreparedBody } from './prepared-body';
 import type { ListJob, ListReply } from './worker-protocol';
 
@@ -67,8 +67,8 @@ export class WorkerListSource implements MarkerListSource {
     return this.build('full', map, 'en');
   }
 
-  compact(map: string, lang: Language): Promise<PreparedBody> {
-    return this.build('compact', map, lang);
+  compact(map: string, lang: Language, format: CompactFormat): Promise<PreparedBody> {
+    return this.build(compactKind(format), map, lang);
   }
 
   /** Whether builds go to the worker (false once it was given up). */
@@ -97,7 +97,7 @@ export class WorkerListSource implements MarkerListSource {
   }
 
   private onFallback(kind: ListKind, map: string, lang: Language): Promise<PreparedBody> {
-    return kind === 'full' ? this.options.fallback.full(map) : this.options.fallback.compact(map, lang);
+    return kind === 'full' ? this.options.fallback.full(map) : this.options.fallback.compact(map, lang, kind === 'compact-binary' ? 'binary' : 'json');
   }
 
   private ensureWorker(): Worker {

@@ -8,6 +8,7 @@ import path from 'node:path';
 import zlib from 'node:zlib';
 import type { LightMyRequestResponse } from 'fastify';
 import { describe, expect, it } from 'vitest';
+import { COMPACT_BINARY_TYPE, decodeCompactBinary } from '../../src/domain/compact-binary';
 import { decodeCompactList } from '../../src/domain/compact-markers';
 import type { Language, Marker } from '../../src/domain/marker';
 import { markerLabel } from '../../workers/markers';
@@ -80,6 +81,44 @@ describe.each(testBackends())('compact marker list and one marker on $name', (ba
     expect(res.body).not.toContain('/uploads/');
   });
 
+  it.each(['en', 'ru'] as Language[])('answers the same records in binary with format=binary (%s)', async (lang) => {
+    const json = decodeCompactList(JSON.parse((await get(`/api/be/markers/compact?map=factory&lang=${lang}`)).body));
+    const res = await get(`/api/be/markers/compact?map=factory&lang=${lang}&format=binary`, { 'accept-encoding': 'br' });
+    expect(res.statusCode).toBe(200);
+    expect(res.headers['content-type']).toBe(COMPACT_BINARY_TYPE);
+    expect(res.headers['content-encoding']).toBe('br');
+    expect(decodeCompactBinary(identityOf(res))).toEqual(json);
+    // format=json is the default.
+    expect((await get(`/api/be/markers/compact?map=factory&lang=${lang}&format=json`)).body).toBe((await get(`/api/be/markers/compact?map=factory&lang=${lang}`)).body);
+  });
+
+  it('caches the binary list apart from the JSON one: its own ETag, 304 on its own', async () => {
+    const json = await get('/api/be/markers/compact?map=factory&lang=en', { 'accept-encoding': 'gzip' });
+    const binary = await get('/api/be/markers/compact?map=factory&lang=en&format=binary', { 'accept-encoding': 'gzip' });
+    expect(binary.headers.etag).toMatch(/^"[\w-]+-gz"$/);
+    expect(binary.headers.etag).not.toBe(json.headers.etag);
+    expect(binary.headers['cache-control']).toBe('no-cache');
+    const again = await get('/api/be/markers/compact?map=factory&lang=en&format=binary', { 'accept-encoding': 'gzip', 'if-none-match': binary.headers.etag as string });
+    expect(again.statusCode).toBe(304);
+    const crossed = await get('/api/be/markers/compact?map=factory&lang=en&format=binary', { 'accept-encoding': 'gzip', 'if-none-match': json.headers.etag as string });
+    expect(crossed.statusCode).toBe(200);
+    const plain = await get('/api/be/markers/compact?map=factory&lang=en&format=binary');
+    expect(plain.headers['content-encoding']).toBeUndefined();
+    expect(plain.rawPayload.equals(identityOf(binary))).toBe(true);
+  });
+
+  it('keeps every marker of concurrent writes in the binary list once the writes are in', async () => {
+    const writes = Array.from({ length: 20 }, (_, i) => server.repos.markers.insert(testMarker(`w${String(i).padStart(2, '0')}`, { name: `Write ${i}` })));
+    const reads = Array.from({ length: 5 }, () => get('/api/be/markers/compact?map=factory&lang=en&format=binary'));
+    const [written, read] = await Promise.all([Promise.all(writes), Promise.all(reads)]);
+    expect(written.every((w) => w.ok)).toBe(true);
+    // Reads during the writes are whole lists, old or new, never a mix that fails to decode.
+    for (const res of read) expect(decodeCompactBinary(res.rawPayload).issues).toEqual([]);
+    await sleep(JSON_CACHE_DEFAULTS.maxStaleMs + 10);
+    const after = decodeCompactBinary((await get('/api/be/markers/compact?map=factory&lang=en&format=binary')).rawPayload);
+    expect(after.markers.filter((m) => m.uid.startsWith('w')).map((m) => m.label)).toEqual(Array.from({ length: 20 }, (_, i) => `Write ${i}`));
+  });
+
   it('is much smaller than the full list', async () => {
     const full = await get('/api/be/markers/list?map=factory');
     const compact = await get('/api/be/markers/compact?map=factory&lang=en');
@@ -118,6 +157,8 @@ describe.each(testBackends())('compact marker list and one marker on $name', (ba
     await sleep(JSON_CACHE_DEFAULTS.maxStaleMs + 10);
     const gone = decodeCompactList(JSON.parse((await get('/api/be/markers/compact?map=factory&lang=ru')).body));
     expect(gone.markers.some((m) => m.uid === 'c999')).toBe(false);
+    const goneBinary = decodeCompactBinary((await get('/api/be/markers/compact?map=factory&lang=ru&format=binary')).rawPayload);
+    expect(goneBinary.markers).toEqual(gone.markers);
   });
 
   it('answers one full marker, as the full list has it', async () => {
@@ -135,12 +176,19 @@ describe.each(testBackends())('compact marker list and one marker on $name', (ba
     for (const [role, cookie] of Object.entries(server.cookies)) {
       const headers: Record<string, string> = cookie ? { cookie } : {};
       const compact = await get('/api/be/markers/compact?map=factory&lang=en', headers);
+      const binary = await get('/api/be/markers/compact?map=factory&lang=en&format=binary', headers);
       const one = await get('/api/be/markers/one?uid=c002', headers);
       const missing = await get('/api/be/markers/one?uid=nope', headers);
-      outcomes[role] = { compact: [compact.statusCode, compact.headers.etag], one: [one.statusCode, one.body], missing: missing.statusCode };
+      outcomes[role] = {
+        compact: [compact.statusCode, compact.headers.etag],
+        binary: [binary.statusCode, binary.headers.etag],
+        one: [one.statusCode, one.body],
+        missing: missing.statusCode,
+      };
     }
-    const expected = outcomes.anonymous as { compact: [number, string]; one: [number, string]; missing: number };
+    const expected = outcomes.anonymous as { compact: [number, string]; binary: [number, string]; one: [number, string]; missing: number };
     expect(expected.compact[0]).toBe(200);
+    expect(expected.binary[0]).toBe(200);
     expect(expected.one[0]).toBe(200);
     expect(expected.missing).toBe(404);
     expect(outcomes).toEqual({ anonymous: expected, visitor: expected, pro: expected, admin: expected });
@@ -154,6 +202,9 @@ describe.each(testBackends())('compact marker list and one marker on $name', (ba
     ['/api/be/markers/compact?map=atlantis', 404, /unknown map "atlantis"/],
     ['/api/be/markers/compact?map=factory&lang=de', 400, /"lang" must be en or ru/],
     ['/api/be/markers/compact?map=factory&lang=en&lang=ru', 400, /"lang" must be given once/],
+    ['/api/be/markers/compact?map=factory&format=xml', 400, /"format" must be json or binary/],
+    ['/api/be/markers/compact?map=factory&format=binary&format=json', 400, /"format" must be given once/],
+    ['/api/be/markers/compact?map=atlantis&format=binary', 404, /unknown map "atlantis"/],
     ['/api/be/markers/one', 400, /"uid" is required/],
     ['/api/be/markers/one?uid=', 400, /"uid" must not be empty/],
     ['/api/be/markers/one?uid=a&uid=b', 400, /"uid" must be given once/],

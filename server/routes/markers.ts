@@ -2,10 +2,12 @@
  * GET /api/be/markers/list?map={map} → `{ markers: Marker[] }` from the in-memory list cache
  * (strong ETag, pre-compressed). Any extra query parameters are accepted and ignored.
  *
- * GET /api/be/markers/compact?map={map}&lang=en|ru → the compact marker list (issue 11,
- * src/domain/compact-markers.ts): columns of what the map draws and filters, labels in `lang`,
- * from its own cache (built once per map and language, invalidated with the list, strong ETag,
- * gzip / br built once, `Cache-Control: no-cache` so browsers revalidate and get 304).
+ * GET /api/be/markers/compact?map={map}&lang=en|ru[&format=json|binary] → the compact marker
+ * list (issue 11, src/domain/compact-markers.ts): columns of what the map draws and filters,
+ * labels in `lang`, from its own cache (built once per map, language and format, invalidated
+ * with the list, strong ETag, gzip / br built once, `Cache-Control: no-cache` so browsers
+ * revalidate and get 304). `format=binary` answers the same columns as typed arrays
+ * (src/domain/compact-binary.ts, `application/vnd.raidmap.markers-compact`): the map page's.
  *
  * GET /api/be/markers/one?uid={uid} → `{ marker }`: one full marker (what a popup shows), 404
  * for an unknown uid.
@@ -19,6 +21,10 @@ import { MAP_IDS, isMapId } from '../../src/domain/maps';
 import type { MarkerRepository } from '../db/markers';
 import { sendError } from '../http/errors';
 import type { JsonCache } from '../http/json-cache';
+import { COMPACT_FORMATS, type CompactFormat } from '../lists/list-source';
+
+export { COMPACT_FORMATS };
+import { COMPACT_BINARY_TYPE } from '../../src/domain/compact-binary';
 import { sendCached } from '../http/send-cached';
 import { firstIssue } from './query';
 
@@ -35,6 +41,9 @@ const compactQuery = z
     lang: text(LANGUAGES.join(' or '))
       .optional()
       .refine((v) => v === undefined || (LANGUAGES as readonly string[]).includes(v), { message: `must be ${LANGUAGES.join(' or ')}` }),
+    format: text(COMPACT_FORMATS.join(' or '))
+      .optional()
+      .refine((v) => v === undefined || (COMPACT_FORMATS as readonly string[]).includes(v), { message: `must be ${COMPACT_FORMATS.join(' or ')}` }),
   })
   .loose();
 
@@ -48,21 +57,22 @@ const oneQuery = z
   })
   .loose();
 
-/** The compact cache's key of a map and language. */
-export function compactKey(map: string, lang: Language): string {
-  return `${map}:${lang}`;
+/** The compact cache's key of a map, language and format. */
+export function compactKey(map: string, lang: Language, format: CompactFormat = 'json'): string {
+  return `${map}:${lang}:${format}`;
 }
 
-export function parseCompactKey(key: string): { map: string; lang: Language } {
-  const at = key.lastIndexOf(':');
-  const lang = key.slice(at + 1);
-  if (at < 0 || !(LANGUAGES as readonly string[]).includes(lang)) throw new Error(`not a compact list key: ${key}`);
-  return { map: key.slice(0, at), lang: lang as Language };
+export function parseCompactKey(key: string): { map: string; lang: Language; format: CompactFormat } {
+  const [map, lang, format, ...rest] = key.split(':');
+  if (!map || rest.length > 0 || !(LANGUAGES as readonly string[]).includes(lang) || !(COMPACT_FORMATS as readonly string[]).includes(format)) {
+    throw new Error(`not a compact list key: ${key}`);
+  }
+  return { map, lang: lang as Language, format: format as CompactFormat };
 }
 
 export interface MarkerRoutesOptions {
   markerLists: JsonCache;
-  /** Keys: compactKey(map, lang). */
+  /** Keys: compactKey(map, lang, format). */
   compactLists: JsonCache;
   markers: MarkerRepository;
 }
@@ -83,8 +93,10 @@ export async function markerRoutes(app: FastifyInstance, { markerLists, compactL
     if (!parsed.success) return sendError(reply, 400, firstIssue(parsed.error));
     const { map } = parsed.data;
     const lang = (parsed.data.lang ?? 'en') as Language;
+    const format = (parsed.data.format ?? 'json') as CompactFormat;
     if (!isMapId(map)) return sendError(reply, 404, unknownMap(map));
-    return sendCached(request, reply, compactLists, await compactLists.get(compactKey(map, lang)));
+    const body = await compactLists.get(compactKey(map, lang, format));
+    return sendCached(request, reply, compactLists, body, format === 'binary' ? { contentType: COMPACT_BINARY_TYPE } : {});
   });
 
   app.get('/api/be/markers/one', async (request, reply) => {

@@ -1,3 +1,4 @@
+import { COMPACT_BINARY_TYPE } from '../domain/compact-binary';
 import type { Language } from '../domain/marker';
 import type { MapId } from '../domain/maps';
 import { ApiError, getArrayBuffer, getJson } from './client';
@@ -13,11 +14,12 @@ export function fetchMarkerList(mapId: MapId, signal?: AbortSignal): Promise<Arr
 
 /**
  * The compact marker list of a map (issue 11: columns of what the map draws and filters, labels
- * in `lang`) as raw bytes for the markers worker. Revalidated with its ETag (304 from the
- * browser's cache when nothing changed).
+ * in `lang`) as raw bytes for the markers worker, in binary (src/domain/compact-binary.ts: read
+ * as typed arrays, no JSON.parse). Revalidated with its ETag (304 from the browser's cache when
+ * nothing changed).
  */
 export function fetchCompactMarkers(mapId: string, lang: Language, signal?: AbortSignal): Promise<ArrayBuffer> {
-  return getArrayBuffer(`/api/be/markers/compact?map=${encodeURIComponent(mapId)}&lang=${lang}`, { signal });
+  return getArrayBuffer(`/api/be/markers/compact?map=${encodeURIComponent(mapId)}&lang=${lang}&format=binary`, { signal, headers: { accept: COMPACT_BINARY_TYPE } });
 }
 
 /** One full marker (descriptions, images, items, translations), or null when the server has no marker with that uid. */

@@ -141,6 +141,37 @@ export function isCompactBody(body: unknown): body is { format: typeof COMPACT_F
   return !!body && typeof body === 'object' && (body as { format?: unknown }).format === COMPACT_FORMAT;
 }
 
+const { min: MIN_LEVEL, max: MAX_LEVEL } = MARKER_BOUNDS.level;
+
+/**
+ * What is wrong with one row of a compact list (JSON or binary), or null when it is good:
+ * `knownKind[k]` says whether kind k is a known category / subCategory pair.
+ */
+export function checkCompactRow(u: unknown, x: unknown, y: unknown, level: unknown, k: unknown, q: unknown, l: unknown, knownKind: readonly boolean[], questCount: number): string | null {
+  if (typeof u !== 'string' || u.length === 0 || u.length > MARKER_BOUNDS.uid) return 'uid: must be a non-empty string';
+  if (typeof x !== 'number' || !Number.isFinite(x) || typeof y !== 'number' || !Number.isFinite(y)) return 'geometry: x and y must be finite numbers';
+  if (typeof level !== 'number' || !Number.isInteger(level) || level < MIN_LEVEL || level > MAX_LEVEL) return `level: must be a whole number from ${MIN_LEVEL} to ${MAX_LEVEL}`;
+  if (typeof k !== 'number' || !Number.isInteger(k) || k < 0 || k >= knownKind.length || !knownKind[k]) return 'subCategory: unknown category / subCategory pair';
+  if (typeof q !== 'number' || !Number.isInteger(q) || q < -1 || q >= questCount) return 'questUid: not in the quest table';
+  if (typeof l !== 'string') return 'label: must be a string';
+  return null;
+}
+
+/**
+ * A compact list's kind and quest tables, checked (`what` names the list in the error), with
+ * whether each kind is a known category / subCategory pair.
+ */
+export function checkTables(kinds: unknown, quests: unknown, what: string): { kinds: [string, string][]; knownKind: boolean[]; quests: string[] } {
+  if (!Array.isArray(kinds) || !kinds.every((k) => Array.isArray(k) && k.length === 2 && typeof k[0] === 'string' && typeof k[1] === 'string')) {
+    throw new CompactListError(`${what}: "kinds" must be a list of [category, subCategory] pairs`);
+  }
+  if (!Array.isArray(quests) || !quests.every((q) => typeof q === 'string' && q.length > 0)) {
+    throw new CompactListError(`${what}: "quests" must be a list of quest uids`);
+  }
+  const pairs = kinds as [string, string][];
+  return { kinds: pairs, knownKind: pairs.map(([c, s]) => isKnownCategory(c, s)), quests: quests as string[] };
+}
+
 const COLUMNS = ['uid', 'x', 'y', 'level', 'kind', 'quest', 'label'] as const;
 
 /**
@@ -158,15 +189,7 @@ export function decodeCompactList(body: unknown): DecodedCompactList {
     const value = b[column];
     if (!Array.isArray(value) || value.length !== count) throw new CompactListError(`compact marker list: "${column}" must be a list of ${count} values`);
   }
-  if (!Array.isArray(b.kinds) || !b.kinds.every((k) => Array.isArray(k) && k.length === 2 && typeof k[0] === 'string' && typeof k[1] === 'string')) {
-    throw new CompactListError('compact marker list: "kinds" must be a list of [category, subCategory] pairs');
-  }
-  if (!Array.isArray(b.quests) || !b.quests.every((q) => typeof q === 'string' && q.length > 0)) {
-    throw new CompactListError('compact marker list: "quests" must be a list of quest uids');
-  }
-  const kinds = b.kinds as [string, string][];
-  const knownKind = kinds.map(([c, s]) => isKnownCategory(c, s));
-  const quests = b.quests as string[];
+  const { kinds, knownKind, quests } = checkTables(b.kinds, b.quests, 'compact marker list');
   const lang: Language = b.lang === 'ru' ? 'ru' : 'en';
   const map = typeof b.map === 'string' ? b.map : '';
   const uid = b.uid as unknown[];
@@ -176,7 +199,6 @@ export function decodeCompactList(body: unknown): DecodedCompactList {
   const kind = b.kind as unknown[];
   const quest = b.quest as unknown[];
   const label = b.label as unknown[];
-  const { min: minLevel, max: maxLevel } = MARKER_BOUNDS.level;
   const markers: CompactMarker[] = [];
   const issues: CompactIssue[] = [];
   for (let i = 0; i < count; i += 1) {
@@ -187,13 +209,7 @@ export function decodeCompactList(body: unknown): DecodedCompactList {
     const k = kind[i];
     const q = quest[i];
     const l = label[i];
-    let problem: string | null = null;
-    if (typeof u !== 'string' || u.length === 0 || u.length > MARKER_BOUNDS.uid) problem = 'uid: must be a non-empty string';
-    else if (typeof x !== 'number' || !Number.isFinite(x) || typeof y !== 'number' || !Number.isFinite(y)) problem = 'geometry: x and y must be finite numbers';
-    else if (typeof level !== 'number' || !Number.isInteger(level) || level < minLevel || level > maxLevel) problem = `level: must be a whole number from ${minLevel} to ${maxLevel}`;
-    else if (typeof k !== 'number' || !Number.isInteger(k) || k < 0 || k >= kinds.length || !knownKind[k]) problem = 'subCategory: unknown category / subCategory pair';
-    else if (typeof q !== 'number' || !Number.isInteger(q) || q < -1 || q >= quests.length) problem = 'questUid: not in the quest table';
-    else if (typeof l !== 'string') problem = 'label: must be a string';
+    const problem = checkCompactRow(u, x, y, level, k, q, l, knownKind, quests.length);
     if (problem) {
       issues.push({ index: i, ...(typeof u === 'string' ? { uid: u } : {}), message: problem });
       continue;

@@ -4,6 +4,7 @@
  */
 import { http, HttpResponse } from 'msw';
 import type { AccountUser } from '../../../api/account';
+import { COMPACT_BINARY_TYPE, encodeCompactBinary } from '../../../domain/compact-binary';
 import { encodeCompactList } from '../../../domain/compact-markers';
 import type { Marker } from '../../../domain/marker';
 import { SIGNED_IN_COOKIE } from '../../../domain/account';
@@ -29,7 +30,7 @@ export function mapApiHandlers({ markers, quests = [], items = [], questMaps = {
   return [
     http.get(`${base}/tiles/factory/manifest.json`, () => HttpResponse.json(factoryManifest)),
     http.get(`${base}/api/be/markers/list`, () => HttpResponse.json({ markers })),
-    http.get(`${base}/api/be/markers/compact`, ({ request }) => HttpResponse.json(compactOf(markers, request))),
+    http.get(`${base}/api/be/markers/compact`, ({ request }) => compactResponse(markers, request)),
     http.get(`${base}/api/be/markers/one`, ({ request }) => {
       const uid = new URL(request.url).searchParams.get('uid');
       const marker = markers.find((m) => (m as { uid?: unknown })?.uid === uid);
@@ -46,6 +47,14 @@ export function mapApiHandlers({ markers, quests = [], items = [], questMaps = {
  * fixture's order. Rows are encoded as they are (a fixture's bad marker reaches the worker's
  * checks, which drop and report it, as they would a bad row from a server).
  */
+/** The compact list as the server answers it: binary with `format=binary` (the map page's), else JSON. */
+export function compactResponse(markers: unknown[], request: Request): Response {
+  const list = compactOf(markers, request);
+  if (new URL(request.url).searchParams.get('format') !== 'binary') return HttpResponse.json(list);
+  const bytes = encodeCompactBinary(list);
+  return new HttpResponse(bytes.buffer as ArrayBuffer, { headers: { 'content-type': COMPACT_BINARY_TYPE } });
+}
+
 export function compactOf(markers: unknown[], request: Request) {
   const params = new URL(request.url).searchParams;
   const map = params.get('map') ?? '';
