@@ -3,25 +3,14 @@ import { describe, expect, it } from 'vitest';
 import { encodeCompactList } from '../../domain/compact-markers';
 import { markerSchema } from '../../domain/marker';
 import { createMarkerStore } from '../../../workers/markers';
+import { markersWorkerApi } from '../../../workers/markers-api';
 import { createMarkerSource, isWorkerClosed, MarkerWorkerError, type WorkerLike } from './markerSource';
 
 /** A worker whose other end is a MessageChannel port serving the real store. */
 function channelWorker(): WorkerLike & { port: MessagePort; terminated: boolean; fail(message: string): void } {
   const { port1, port2 } = new MessageChannel();
   const store = createMarkerStore();
-  Comlink.expose(
-    {
-      load: (buffer: ArrayBuffer, mapId: string, lang: 'en' | 'ru') => store.load(buffer, mapId, lang),
-      filter: (q: Parameters<typeof store.filter>[0]) => store.filter(q),
-      get: (uid: string) => store.get(uid),
-      lookup: (uid: string) => store.lookup(uid),
-      remember: (raw: unknown) => store.remember(raw),
-      relabel: (lang: 'en' | 'ru', compact?: ArrayBuffer) => store.relabel(lang, compact),
-      upsert: (raw: unknown, lang: 'en' | 'ru') => store.upsert(raw, lang),
-      remove: (uid: string) => store.remove(uid),
-    },
-    port2,
-  );
+  Comlink.expose(markersWorkerApi(store), port2);
   const errors = new EventTarget();
   const worker = {
     port: port2,

@@ -1,14 +1,16 @@
 /**
  * The main thread's handle on the markers worker. The marker list lives in the worker;
- * this side sends it the raw bytes (transferred) and gets typed arrays and index lists back.
+ * this side sends it the raw bytes (transferred) and gets typed arrays and index lists back,
+ * uids and labels packed as one string each (unpacked here: workers/markers-api.ts).
  * If the worker cannot start or crashes, every pending and later call rejects with a clear
  * error instead of waiting forever.
  */
 import * as Comlink from 'comlink';
 import { fetchCompactMarkers, fetchMarker } from '../../api/markers';
 import type { Language, Marker } from '../../domain/marker';
+import { unpackColumns, unpackStrings } from '../../domain/marker-columns';
 import type { MarkerFilterQuery, MarkerLoadResult, MarkerRemoveResult, MarkerUpsertResult } from '../../../workers/markers';
-import type { MarkersWorkerApi } from '../../../workers/markers.worker';
+import type { MarkersWorkerApi } from '../../../workers/markers-api';
 
 export interface MarkerSource {
   load(buffer: ArrayBuffer, mapId: string, lang: Language): Promise<MarkerLoadResult>;
@@ -112,9 +114,9 @@ export function createMarkerSource(spawn: () => WorkerLike = spawnMarkersWorker,
   return {
     load: (buffer, mapId, lang) =>
       guard(async () => {
-        const result = await remote.load(Comlink.transfer(buffer, [buffer]), mapId, lang);
-        loaded = { mapId, format: result.format };
-        return result;
+        const packed = await remote.load(Comlink.transfer(buffer, [buffer]), mapId, lang);
+        loaded = { mapId, format: packed.format };
+        return { ...packed, columns: unpackColumns(packed.columns) };
       }),
     filter: (query) => guard(() => remote.filter(query)),
     get: (uid) =>
@@ -133,7 +135,7 @@ export function createMarkerSource(spawn: () => WorkerLike = spawnMarkersWorker,
             console.warn('raidmap: reading the marker labels in the new language failed', error);
           }
         }
-        return compact ? remote.relabel(lang, Comlink.transfer(compact, [compact])) : remote.relabel(lang);
+        return unpackStrings(await (compact ? remote.relabel(lang, Comlink.transfer(compact, [compact])) : remote.relabel(lang)));
       }),
     upsert: (raw, lang) => guard(() => remote.upsert(raw, lang)),
     remove: (uid) => guard(() => remote.remove(uid)),

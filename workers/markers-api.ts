@@ -1,0 +1,39 @@
+/**
+ * What the markers worker answers, over its store: the calls comlink exposes
+ * (markers.worker.ts), with typed arrays transferred and uids and labels packed
+ * (src/domain/marker-columns.ts: two strings, not one per marker). The page's side is
+ * src/ui/map/markerSource.ts. Without side effects, so tests serve it over a MessageChannel.
+ */
+import * as Comlink from 'comlink';
+import type { Language } from '../src/domain/marker';
+import { packColumns, packedColumnBuffers, packStrings } from '../src/domain/marker-columns';
+import type { MarkerFilterQuery, MarkerStore } from './markers';
+
+export function markersWorkerApi(store: MarkerStore) {
+  return {
+    load(buffer: ArrayBuffer, mapId: string, lang: Language) {
+      const result = store.load(buffer, mapId, lang);
+      const columns = packColumns(result.columns);
+      return Comlink.transfer({ ...result, columns }, packedColumnBuffers(columns));
+    },
+    filter(query: MarkerFilterQuery) {
+      const indices = store.filter(query);
+      return Comlink.transfer(indices, [indices.buffer as ArrayBuffer]);
+    },
+    get: (uid: string) => store.get(uid),
+    /** The full marker, 'fetch' (only its compact record is here), or null (no such marker). */
+    lookup: (uid: string) => store.lookup(uid),
+    /** Keeps a full marker read from the server; answers the copy to use (or null). */
+    remember: (raw: unknown) => store.remember(raw),
+    relabel(lang: Language, compact?: ArrayBuffer) {
+      const labels = packStrings(store.relabel(lang, compact));
+      return Comlink.transfer(labels, [labels.lengths.buffer as ArrayBuffer]);
+    },
+    /** One marker in (validated): its slot, its row for the engine, the counts after. */
+    upsert: (raw: unknown, lang: Language) => store.upsert(raw, lang),
+    /** Empties a marker's slot; null for an unknown uid. */
+    remove: (uid: string) => store.remove(uid),
+  };
+}
+
+export type MarkersWorkerApi = ReturnType<typeof markersWorkerApi>;
