@@ -7,11 +7,10 @@
  * A failed save is shown here, under the buttons that were used.
  */
 import { useId } from 'react';
-import { useTranslation } from 'react-i18next';
 import { useSnapshot } from 'valtio';
 import { questName, type Quest, type QuestAction } from '../../domain/quests';
 import { access } from '../../domain/roles';
-import { isLanguage } from '../../i18n';
+import { useLanguageT } from '../../i18n/useLanguageT';
 import { questMarks, quests, runQuestActionAt } from '../../state/quests';
 import { clearProgressError, session } from '../../state/session';
 import './quest-actions.css';
@@ -35,8 +34,8 @@ interface ActionButton {
 }
 
 export function QuestActions({ quest, variant, className }: QuestActionsProps) {
-  const { t, i18n } = useTranslation();
-  const lang = isLanguage(i18n.language) ? i18n.language : 'en';
+  // One per quest row: the shared t of useLanguageT, not a useTranslation each.
+  const { t, lang } = useLanguageT();
   const { user, status, pendingQuest, progressError } = useSnapshot(session);
   const { progressErrorAt } = useSnapshot(quests);
   const place = useId();
