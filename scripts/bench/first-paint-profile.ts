@@ -8,14 +8,13 @@
  * poll takes). `--callers NAME[,NAME…]` adds where the self time of the functions whose key contains NAME
  * comes from (their four nearest callers). docs/PERFORMANCE.md ("Third session") has what it showed.
  */
-import { existsSync, readFileSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
-import { SourceMapConsumer } from 'source-map-js';
 import { launchChromium } from '../../e2e/support/chromium';
 import { freshDataDir, startServer } from '../../e2e/support/server';
-import { callerChains, largest, selfTimes, type CpuProfile, type SelfTimes, type SourceLookup } from './cpu-profile';
+import { callerChains, largest, selfTimes, type CpuProfile, type SelfTimes } from './cpu-profile';
+import { buildSourceLookup } from './source-lookup';
 import { parseCommandLine } from './options';
 import { probeScript, type BenchProbe } from './probe';
 
@@ -44,23 +43,6 @@ if (!(runs > 0) || !(top > 0) || !(Number(args.markers) > 0)) {
 }
 const distDir = resolve(args.dist ?? resolve(repoRoot, 'dist'));
 
-/** Source maps of the build's scripts, read once each (null where a script has none). */
-function sourceLookup(): SourceLookup {
-  const maps = new Map<string, SourceMapConsumer | null>();
-  return (url, line, column) => {
-    const path = new URL(url).pathname;
-    if (!path.startsWith('/assets/')) return null;
-    let map = maps.get(path);
-    if (map === undefined) {
-      const file = resolve(distDir, `.${path}.map`);
-      map = existsSync(file) ? new SourceMapConsumer(JSON.parse(readFileSync(file, 'utf8'))) : null;
-      maps.set(path, map);
-    }
-    if (!map) return null;
-    const original = map.originalPositionFor({ line, column });
-    return original.source ? { source: original.source, line: original.line ?? 0, name: original.name ?? null } : null;
-  };
-}
 
 async function main(): Promise<void> {
   const server = await startServer({
@@ -71,7 +53,7 @@ async function main(): Promise<void> {
     tilesTimeoutMs: 600_000,
   });
   const browser = await launchChromium();
-  const lookup = sourceLookup();
+  const lookup = buildSourceLookup(distDir);
   let times: SelfTimes | undefined;
   const callerNames = args.callers ? args.callers.split(',').filter(Boolean) : [];
   const callers = callerNames.map(() => new Map<string, number>());

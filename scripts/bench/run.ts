@@ -56,7 +56,7 @@ function cdpParams(event: GestureEvent): Record<string, unknown> {
 }
 
 /** Sends the events at their scheduled times, never awaiting the page; returns the send times. */
-async function play(cdp: CDPSession, events: readonly GestureEvent[], startAt: number): Promise<{ sent: number[]; failures: string[] }> {
+export async function play(cdp: CDPSession, events: readonly GestureEvent[], startAt: number): Promise<{ sent: number[]; failures: string[] }> {
   const sent: number[] = [];
   const failures: string[] = [];
   const pending: Promise<unknown>[] = [];
