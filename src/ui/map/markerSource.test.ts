@@ -113,4 +113,40 @@ describe('marker source', () => {
     expect(asked).toEqual(['one s1', 'compact lab ru']);
     source.dispose();
   });
+
+  it('answers the first filter from a prefilter with the same query, without another trip to the worker', async () => {
+    const worker = channelWorker();
+    const sent: string[] = [];
+    const post = worker.postMessage;
+    worker.postMessage = (message: unknown, transfer?: Transferable[]) => {
+      const m = message as { type?: string; path?: string[] };
+      if (m?.type === 'APPLY') sent.push(m.path?.join('.') ?? '');
+      post(message, transfer);
+    };
+    const source = createMarkerSource(() => worker);
+    const other = { ...safe, uid: 's2', category: 'Extractions', subCategory: 'PMC Extraction' };
+    await source.load(bytes([safe, other]), 'lab', 'en');
+    const query = { hiddenCategories: ['Extractions'], hiddenSubCategories: [] };
+    source.prefilter(query);
+    expect(Array.from(await source.filter({ hiddenCategories: ['Extractions'], hiddenSubCategories: [] }))).toEqual([0]);
+    expect(sent).toEqual(['load', 'filter']);
+    // Used once: the next filter asks the worker again.
+    expect(Array.from(await source.filter(query))).toEqual([0]);
+    expect(sent).toEqual(['load', 'filter', 'filter']);
+    source.dispose();
+  });
+
+  it('drops a prefilter whose query changed, and one made stale by an edit', async () => {
+    const worker = channelWorker();
+    const source = createMarkerSource(() => worker);
+    await source.load(bytes([safe]), 'lab', 'en');
+    source.prefilter({ hiddenCategories: ['Loot'], hiddenSubCategories: [] });
+    // Another query: the worker answers it (the prefilter's answer would hide the safe).
+    expect(Array.from(await source.filter({ hiddenCategories: [], hiddenSubCategories: [] }))).toEqual([0]);
+    source.prefilter({ hiddenCategories: [], hiddenSubCategories: [] });
+    await source.upsert({ ...safe, uid: 's3' }, 'en');
+    // After the edit the answer includes the new marker.
+    expect(Array.from(await source.filter({ hiddenCategories: [], hiddenSubCategories: [] }))).toEqual([0, 1]);
+    source.dispose();
+  });
 });

@@ -10,9 +10,10 @@ import type { MapId } from '../../domain/maps';
 import type { TileManifest } from '../../domain/tiles';
 import type { MarkerLoadResult } from '../../../workers/markers';
 import { currentLanguage, i18n } from '../../i18n';
-import { loadFilters } from '../../state/filters';
+import { filterQuery, loadFilters } from '../../state/filters';
 import { closeMap, openMap } from '../../state/mapView';
 import { markersFailed, markersLoaded, markersLoading, resetMarkers } from '../../state/markers';
+import { questFilterQuery } from '../../state/quests';
 import { takeEarlyCompact, takeEarlyManifest, takeEarlyMarkers } from './earlyLoad';
 import { markStartup } from './startupMarks';
 import { createMarkerSource, type MarkerSource } from './markerSource';
@@ -85,6 +86,8 @@ export function useMapData(mapId: MapId, attempt: number): MapData & { fail: (er
       .then((result) => {
         if (signal.aborted) return;
         markStartup('markers-parsed');
+        // The engine's first filter, asked for while the engine may still be starting.
+        source.prefilter({ ...filterQuery(), ...questFilterQuery() });
         reportMarkerIssues(mapId, result);
         markersLoaded(result);
         setData((d) => ({ ...d, markers: result }));

@@ -18,6 +18,8 @@ export function createLocalMarkerSource(): MarkerSource & { disposed: boolean } 
       return result;
     },
     filter: async (query: Parameters<MarkerSource['filter']>[0]) => store.filter(query),
+    // In-process: nothing to save by asking early.
+    prefilter: () => undefined,
     get: async (uid: string) => {
       const found = store.lookup(uid);
       if (found !== 'fetch') return found;
