@@ -9,24 +9,13 @@
  * `remove` empties a slot (it never passes a filter again; the other indices stay).
  */
 import { SUBCATEGORIES } from '../src/domain/categories';
-import { decodeCompactBinary, isCompactBinary } from '../src/domain/compact-binary';
-import { type CompactMarker, CompactListError, type DecodedCompactList, decodeCompactList, isCompactBody } from '../src/domain/compact-markers';
+import { compactRowsFromBinary, isCompactBinary } from '../src/domain/compact-binary';
+import { CompactListError, type CompactRows, compactRowsFromJson, isCompactBody } from '../src/domain/compact-markers';
 import { type Language, type Marker, type MarkerIssue, localized, markerSchema, validateMarkers } from '../src/domain/marker';
 import type { MarkerColumns, MarkerRow } from '../src/domain/marker-columns';
 
-/**
- * What a slot holds: a full marker (from a full list, an edit or a live change) or the compact
- * list's record of it (issue 11: the fields filtering, counting and drawing need).
- */
-export type SlotMarker = Marker | CompactMarker;
-
-/** The fields a filter reads: a full marker or a compact one. */
+/** The fields a filter reads: a full marker's, or a compact row's. */
 export type FilterFacts = Pick<Marker, 'category' | 'subCategory' | 'level'> & { questUid?: string | null };
-
-/** True when a slot holds the full marker (not only its compact record). */
-export function isFullMarker(m: SlotMarker): m is Marker {
-  return (m as Marker).geometry !== undefined;
-}
 
 /** How many full markers fetched for popups (compact lists) the store keeps, least recently read dropped first. */
 export const FETCHED_CACHE_SIZE = 256;
@@ -130,10 +119,10 @@ function readMarkerBody(buffer: ArrayBuffer): unknown {
   return buffer instanceof ArrayBuffer && isCompactBinary(buffer) ? buffer : parseMarkerBody(buffer);
 }
 
-/** A compact list, binary (its bytes) or parsed JSON, decoded; a bad frame is a MarkerListError. */
-function decodeCompact(body: unknown): DecodedCompactList {
+/** A compact list, binary (its bytes) or parsed JSON, as columns of its good rows; a bad frame is a MarkerListError. */
+function decodeRows(body: unknown): CompactRows {
   try {
-    return body instanceof ArrayBuffer ? decodeCompactBinary(body) : decodeCompactList(body);
+    return body instanceof ArrayBuffer ? compactRowsFromBinary(body) : compactRowsFromJson(body);
   } catch (error) {
     if (error instanceof CompactListError) throw new MarkerListError(error.message);
     throw error;
@@ -155,52 +144,70 @@ export function markerLabel(marker: Marker, lang: Language): string {
   return localized(marker, 'name', lang) || marker.subCategory;
 }
 
-/** One marker's columns (a compact record's label is in its list's language). */
-export function markerRow(m: SlotMarker, lang: Language): MarkerRow {
-  const full = isFullMarker(m);
+/** One full marker's columns. */
+export function markerRow(m: Marker, lang: Language): MarkerRow {
   return {
     uid: m.uid,
-    x: full ? m.geometry.x : m.x,
-    y: full ? m.geometry.y : m.y,
+    x: m.geometry.x,
+    y: m.geometry.y,
     level: m.level,
     icon: iconIndex.get(m.subCategory) ?? 0,
-    label: full ? markerLabel(m, lang) : m.label,
+    label: markerLabel(m, lang),
     alwaysLabel: m.category === ALWAYS_LABEL_CATEGORY ? 1 : 0,
   };
 }
 
+/** Writes one row into columns. */
+function writeRow(columns: MarkerColumns, i: number, row: MarkerRow): void {
+  columns.uids[i] = row.uid;
+  columns.x[i] = row.x;
+  columns.y[i] = row.y;
+  columns.level[i] = row.level;
+  columns.icon[i] = row.icon;
+  columns.labels[i] = row.label;
+  columns.alwaysLabel[i] = row.alwaysLabel;
+}
+
 /**
- * Columns of a marker list; an empty slot (null, a removed marker) gets an empty row: no uid,
- * no label, at (0, 0). It never passes a filter, so the engine never draws it.
+ * The columns of `size` slots: a compact list's rows copied column by column (its positions and
+ * levels in one typed copy each), then each slot with a marker of its own (a full list's, an
+ * edit's) or none (null: an emptied slot gets an empty row: no uid, no label, at (0, 0); it never
+ * passes a filter, so the engine never draws it).
  */
-export function buildColumns(markers: readonly (SlotMarker | null)[], lang: Language): MarkerColumns {
-  const n = markers.length;
+function buildColumns(size: number, rows: CompactRows | null, own: readonly (Marker | null | undefined)[], lang: Language): MarkerColumns {
   const columns: MarkerColumns = {
-    uids: new Array<string>(n),
-    x: new Float32Array(n),
-    y: new Float32Array(n),
-    level: new Int16Array(n),
-    icon: new Uint8Array(n),
-    labels: new Array<string>(n),
-    alwaysLabel: new Uint8Array(n),
+    uids: new Array<string>(size).fill(''),
+    x: new Float32Array(size),
+    y: new Float32Array(size),
+    level: new Int16Array(size),
+    icon: new Uint8Array(size),
+    labels: new Array<string>(size).fill(''),
+    alwaysLabel: new Uint8Array(size),
   };
-  markers.forEach((m, i) => {
-    if (!m) {
-      columns.uids[i] = '';
-      columns.labels[i] = '';
-      return;
+  if (rows && rows.count > 0) {
+    const n = Math.min(rows.count, size);
+    columns.x.set(n === rows.count ? rows.x : Array.prototype.slice.call(rows.x, 0, n));
+    columns.y.set(n === rows.count ? rows.y : Array.prototype.slice.call(rows.y, 0, n));
+    columns.level.set(n === rows.count ? rows.level : Array.prototype.slice.call(rows.level, 0, n));
+    const kindIcon = rows.kinds.map(([, sub]) => iconIndex.get(sub) ?? 0);
+    const kindAlways = rows.kinds.map(([category]) => (category === ALWAYS_LABEL_CATEGORY ? 1 : 0));
+    for (let i = 0; i < n; i++) {
+      const k = rows.kind[i];
+      columns.uids[i] = rows.uid[i];
+      columns.labels[i] = rows.label[i] || rows.kinds[k][1];
+      columns.icon[i] = kindIcon[k];
+      columns.alwaysLabel[i] = kindAlways[k];
     }
-    const row = markerRow(m, lang);
-    columns.uids[i] = row.uid;
-    columns.x[i] = row.x;
-    columns.y[i] = row.y;
-    columns.level[i] = row.level;
-    columns.icon[i] = row.icon;
-    columns.labels[i] = row.label;
-    columns.alwaysLabel[i] = row.alwaysLabel;
+  }
+  own.forEach((m, i) => {
+    if (i >= size) return;
+    if (m) writeRow(columns, i, markerRow(m, lang));
+    else if (m === null) writeRow(columns, i, EMPTY_ROW);
   });
   return columns;
 }
+
+const EMPTY_ROW: MarkerRow = { uid: '', x: 0, y: 0, level: 0, icon: 0, label: '', alwaysLabel: 0 };
 
 /** A filter query as a predicate on one marker. */
 export function markerPredicate(query: MarkerFilterQuery): (m: FilterFacts) => boolean {
@@ -220,23 +227,6 @@ export function markerPredicate(query: MarkerFilterQuery): (m: FilterFacts) => b
     }
     return true;
   };
-}
-
-/** Indices (into `markers`) of the markers that pass the query, ascending; empty slots never pass. */
-export function filterIndices(markers: readonly (FilterFacts | null)[], query: MarkerFilterQuery | ((m: FilterFacts) => boolean)): Uint32Array {
-  const passes = typeof query === 'function' ? query : markerPredicate(query);
-  const out = new Uint32Array(markers.length);
-  let n = 0;
-  markers.forEach((m, i) => {
-    if (m && passes(m)) out[n++] = i;
-  });
-  return out.slice(0, n);
-}
-
-export function countBySubCategory(markers: readonly (FilterFacts | null)[]): Record<string, number> {
-  const counts: Record<string, number> = {};
-  for (const m of markers) if (m) counts[m.subCategory] = (counts[m.subCategory] ?? 0) + 1;
-  return counts;
 }
 
 function issueMessage(error: { issues: readonly { path: readonly PropertyKey[]; message: string }[] }): string {
@@ -292,21 +282,45 @@ export interface MarkerStore {
 }
 
 export function createMarkerStore(): MarkerStore {
-  /** Marker per slot (full or compact); null for an emptied slot. */
-  let markers: (SlotMarker | null)[] = [];
+  /**
+   * A compact list's good rows, as columns (issue 11: no record per marker). Slot s below
+   * `rows.count` is row s unless `own[s]` says otherwise. Null after a full list.
+   */
+  let rows: CompactRows | null = null;
+  /**
+   * Slots with a marker of their own: a full list's, an edit's or a live change's (a Marker), or
+   * none any more (null: emptied). A compact row's slot has no entry until an edit gives it one.
+   */
+  let own: (Marker | null | undefined)[] = [];
+  /** Slots so far: the list's, and those appended by edits. */
+  let size = 0;
   /**
    * Slot per uid, for the markers present; made on first use (a popup, an edit), not with the
    * list: at 100,000 markers it was a sixth of a load (docs/PERFORMANCE.md, "Fifth session").
    * Made from the slots as they are then, so every use asks `slots()` before it changes one.
    */
   let slotIndex: Map<string, number> | null = null;
+  /** Whether slot s is a compact row (no marker of its own). */
+  const isRow = (s: number) => rows !== null && s < rows.count && own[s] === undefined;
+  /** The uid of a slot's marker, '' for an empty slot. */
+  const uidAt = (s: number): string => {
+    const m = own[s];
+    if (m) return m.uid;
+    return m === undefined && rows && s < rows.count ? rows.uid[s] : '';
+  };
+  /** The subCategory of a slot's marker, null for an empty slot. */
+  const subCategoryAt = (s: number): string | null => {
+    const m = own[s];
+    if (m) return m.subCategory;
+    return m === undefined && rows && s < rows.count ? rows.kinds[rows.kind[s]][1] : null;
+  };
   const slots = (): Map<string, number> => {
     if (!slotIndex) {
       // A uid listed twice keeps its last marker's slot for edits (the list keeps both).
       slotIndex = new Map();
-      for (let i = 0; i < markers.length; i++) {
-        const m = markers[i];
-        if (m) slotIndex.set(m.uid, i);
+      for (let s = 0; s < size; s++) {
+        const uid = uidAt(s);
+        if (uid !== '') slotIndex.set(uid, s);
       }
     }
     return slotIndex;
@@ -320,18 +334,34 @@ export function createMarkerStore(): MarkerStore {
   /** The last filter query, as a predicate (null: none yet, everything passes). */
   let lastPredicate: ((m: FilterFacts) => boolean) | null = null;
 
-  const count = (subCategory: string, delta: number) => {
+  const count = (subCategory: string | null, delta: number) => {
+    if (subCategory === null) return;
     const next = (counts[subCategory] ?? 0) + delta;
     if (next > 0) counts[subCategory] = next;
     else delete counts[subCategory];
   };
 
+  const countSlots = (): Record<string, number> => {
+    const out: Record<string, number> = {};
+    if (rows) {
+      const perKind = new Array<number>(rows.kinds.length).fill(0);
+      for (let s = 0; s < rows.count; s++) if (own[s] === undefined) perKind[rows.kind[s]]++;
+      rows.kinds.forEach(([, sub], k) => {
+        if (perKind[k] > 0) out[sub] = (out[sub] ?? 0) + perKind[k];
+      });
+    }
+    own.forEach((m) => {
+      if (m) out[m.subCategory] = (out[m.subCategory] ?? 0) + 1;
+    });
+    return out;
+  };
+
   const lookup = (uid: string): Marker | 'fetch' | null => {
     const slot = slots().get(uid);
     if (slot === undefined) return null;
-    const m = markers[slot];
-    if (!m) return null;
-    if (isFullMarker(m)) return m;
+    const m = own[slot];
+    if (m) return m;
+    if (m === null || !isRow(slot)) return null;
     const known = fetched.get(uid);
     if (!known) return 'fetch';
     fetched.delete(uid);
@@ -342,41 +372,74 @@ export function createMarkerStore(): MarkerStore {
   const loadFull = (body: unknown, map: string) => {
     const { markers: valid, issues } = validateMarkers(markersOf(body));
     const kept = valid.filter((m) => m.map === map);
-    return { kept: kept as SlotMarker[], issues, otherMap: valid.length - kept.length };
-  };
-
-  const loadCompact = (body: unknown, map: string) => {
-    const decoded = decodeCompact(body);
-    // A compact list is one map's: another map's list keeps nothing.
-    if (decoded.map !== map) return { kept: [] as SlotMarker[], issues: decoded.issues, otherMap: decoded.markers.length };
-    return { kept: decoded.markers as SlotMarker[], issues: decoded.issues, otherMap: 0 };
+    return { kept, issues, otherMap: valid.length - kept.length };
   };
 
   return {
     load(buffer, map, lang) {
       const body = readMarkerBody(buffer);
       const compact = body instanceof ArrayBuffer || isCompactBody(body);
-      const { kept, issues, otherMap } = compact ? loadCompact(body, map) : loadFull(body, map);
-      markers = kept;
+      let issues: readonly MarkerIssue[];
+      let otherMap = 0;
+      if (compact) {
+        const decoded = decodeRows(body);
+        issues = decoded.issues;
+        // A compact list is one map's: another map's list keeps nothing.
+        if (decoded.map !== map) {
+          otherMap = decoded.count;
+          rows = null;
+        } else {
+          rows = decoded;
+        }
+        own = [];
+        size = rows?.count ?? 0;
+      } else {
+        const full = loadFull(body, map);
+        issues = full.issues;
+        otherMap = full.otherMap;
+        rows = null;
+        own = full.kept;
+        size = own.length;
+      }
       mapId = map;
       slotIndex = null;
       emptied = new Map();
       fetched = new Map();
-      counts = countBySubCategory(markers);
+      counts = countSlots();
       return {
-        count: markers.length,
+        count: size,
         issues: issues.length,
         sampleIssues: issues.slice(0, SAMPLE_ISSUES),
         otherMap,
-        columns: buildColumns(markers, lang),
+        columns: buildColumns(size, rows, own, lang),
         counts: { ...counts },
         format: compact ? 'compact' : 'full',
       };
     },
     filter(query) {
       if (!isFilterQuery(query)) throw new MarkerListError('filter query must have hiddenCategories, hiddenSubCategories (string lists), optional levels (numbers) and optional selectedQuests, knownQuests, hiddenQuests (string lists)');
-      lastPredicate = markerPredicate(query);
-      return filterIndices(markers, lastPredicate);
+      const passes = markerPredicate(query);
+      lastPredicate = passes;
+      const out = new Uint32Array(size);
+      let n = 0;
+      // One facts object for every compact row: no record per marker.
+      const facts = { category: '', subCategory: '', level: 0, questUid: null as string | null };
+      for (let s = 0; s < size; s++) {
+        const m = own[s];
+        if (m) {
+          if (passes(m)) out[n++] = s;
+          continue;
+        }
+        if (m === null || !rows || s >= rows.count) continue;
+        const kind = rows.kinds[rows.kind[s]];
+        const q = rows.quest[s];
+        facts.category = kind[0];
+        facts.subCategory = kind[1];
+        facts.level = rows.level[s];
+        facts.questUid = q >= 0 ? rows.quests[q] : null;
+        if (passes(facts)) out[n++] = s;
+      }
+      return out.slice(0, n);
     },
     get(uid) {
       const found = lookup(uid);
@@ -389,9 +452,9 @@ export function createMarkerStore(): MarkerStore {
       const marker = parsed.data;
       const slot = slots().get(marker.uid);
       if (slot === undefined || marker.map !== mapId) return null;
-      const m = markers[slot];
-      if (!m) return null;
-      if (isFullMarker(m)) return m;
+      const m = own[slot];
+      if (m) return m;
+      if (m === null || !isRow(slot)) return null;
       fetched.delete(marker.uid);
       fetched.set(marker.uid, marker);
       while (fetched.size > FETCHED_CACHE_SIZE) fetched.delete(fetched.keys().next().value!);
@@ -401,19 +464,33 @@ export function createMarkerStore(): MarkerStore {
       let fromList: Map<string, string> | null = null;
       if (compact) {
         const body = readMarkerBody(compact);
-        if (body instanceof ArrayBuffer || isCompactBody(body)) fromList = new Map(decodeCompact(body).markers.map((m) => [m.uid, m.label]));
-      }
-      return markers.map((m) => {
-        if (!m) return '';
-        if (isFullMarker(m)) return markerLabel(m, lang);
-        const label = fromList?.get(m.uid);
-        if (label !== undefined) m.label = label;
-        else {
-          const known = fetched.get(m.uid);
-          if (known) m.label = markerLabel(known, lang);
+        if (body instanceof ArrayBuffer || isCompactBody(body)) {
+          const other = decodeRows(body);
+          fromList = new Map();
+          for (let i = 0; i < other.count; i++) fromList.set(other.uid[i], other.label[i] || other.kinds[other.kind[i]][1]);
         }
-        return m.label;
-      });
+      }
+      const labels = new Array<string>(size);
+      for (let s = 0; s < size; s++) {
+        const m = own[s];
+        if (m) {
+          labels[s] = markerLabel(m, lang);
+          continue;
+        }
+        if (m === null || !rows || s >= rows.count) {
+          labels[s] = '';
+          continue;
+        }
+        const uid = rows.uid[s];
+        const label = fromList?.get(uid);
+        if (label !== undefined) rows.label[s] = label;
+        else {
+          const known = fetched.get(uid);
+          if (known) rows.label[s] = markerLabel(known, lang);
+        }
+        labels[s] = rows.label[s] || rows.kinds[rows.kind[s]][1];
+      }
+      return labels;
     },
     upsert(raw, lang) {
       if (mapId === null) throw new MarkerListError('no marker list is loaded: load one before editing a marker');
@@ -427,13 +504,14 @@ export function createMarkerStore(): MarkerStore {
       const slotOf = slots();
       let index = slotOf.get(marker.uid);
       if (index !== undefined) {
-        count(markers[index]!.subCategory, -1);
+        count(subCategoryAt(index), -1);
       } else {
-        index = emptied.get(marker.uid) ?? markers.length;
+        index = emptied.get(marker.uid) ?? size;
         emptied.delete(marker.uid);
         slotOf.set(marker.uid, index);
       }
-      markers[index] = marker;
+      own[index] = marker;
+      if (index >= size) size = index + 1;
       fetched.delete(marker.uid);
       count(marker.subCategory, 1);
       return { index, row: markerRow(marker, lang), counts: { ...counts }, passes: lastPredicate ? lastPredicate(marker) : true };
@@ -442,8 +520,8 @@ export function createMarkerStore(): MarkerStore {
       const slotOf = slots();
       const index = slotOf.get(uid);
       if (index === undefined) return null;
-      count(markers[index]!.subCategory, -1);
-      markers[index] = null;
+      count(subCategoryAt(index), -1);
+      own[index] = null;
       slotOf.delete(uid);
       emptied.set(uid, index);
       fetched.delete(uid);

@@ -26,7 +26,7 @@
  * reported; a body whose frame is wrong (magic, version, lengths) is refused as a whole.
  */
 import { type Language, LANGUAGES } from './marker';
-import { COMPACT_FORMAT, type CompactMarker, type CompactIssue, type CompactMarkerList, CompactListError, type DecodedCompactList, checkCompactRow, checkTables } from './compact-markers';
+import { COMPACT_FORMAT, type CompactMarkerList, type CompactRows, CompactListError, type DecodedCompactList, checkTables, keepGoodRows, rowsToRecords } from './compact-markers';
 
 export const COMPACT_BINARY_MAGIC = 'RMCB';
 export const COMPACT_BINARY_VERSION = 1;
@@ -152,11 +152,11 @@ function cut(text: string, lengths: Uint32Array): string[] | null {
 }
 
 /**
- * Checks a binary compact list and turns it into one record per marker, as decodeCompactList
- * does for the JSON one (the same records, the same row checks). A wrong frame throws
- * CompactListError; a bad row is dropped and reported.
+ * Checks a binary compact list and keeps its good rows as columns: typed views over the bytes
+ * themselves (no copy) and the uids and labels cut from one decode each. A wrong frame throws
+ * CompactListError; a bad row is dropped and reported, as in the JSON list.
  */
-export function decodeCompactBinary(input: ArrayBuffer | Uint8Array): DecodedCompactList {
+export function compactRowsFromBinary(input: ArrayBuffer | Uint8Array): CompactRows {
   if (!isLittleEndian()) throw new CompactListError('the binary compact list is read on little-endian machines only');
   let bytes = input instanceof Uint8Array ? input : new Uint8Array(input);
   // Typed views need aligned offsets: a Buffer from Node's pool may start anywhere.
@@ -165,13 +165,8 @@ export function decodeCompactBinary(input: ArrayBuffer | Uint8Array): DecodedCom
   const n = header.count;
   const base = bytes.byteOffset + start;
   const buffer = bytes.buffer;
-  const xs = new Float64Array(buffer, base, n);
-  const ys = new Float64Array(buffer, base + 8 * n, n);
-  const quest = new Int32Array(buffer, base + 16 * n, n);
   const uidLength = new Uint32Array(buffer, base + 20 * n, n);
   const labelLength = new Uint32Array(buffer, base + 24 * n, n);
-  const levels = new Int16Array(buffer, base + 28 * n, n);
-  const kind = new Uint16Array(buffer, base + 30 * n, n);
   const textStart = start + ROW_BYTES * n;
   const decoder = new TextDecoder('utf-8', { fatal: true });
   let uidText: string;
@@ -182,23 +177,27 @@ export function decodeCompactBinary(input: ArrayBuffer | Uint8Array): DecodedCom
   } catch {
     throw new CompactListError('binary compact marker list: its uids or labels are not valid UTF-8');
   }
-  const uids = cut(uidText, uidLength);
-  const labels = cut(labelText, labelLength);
-  if (!uids || !labels) throw new CompactListError('binary compact marker list: the uid or label lengths do not add up to their text');
-  const { kinds, quests } = header;
-  const markers: CompactMarker[] = [];
-  const issues: CompactIssue[] = [];
-  for (let i = 0; i < n; i++) {
-    const u = uids[i];
-    const k = kind[i];
-    const q = quest[i];
-    const problem = checkCompactRow(u, xs[i], ys[i], levels[i], k, q, labels[i], knownKind, quests.length);
-    if (problem) {
-      issues.push({ index: i, uid: u, message: problem });
-      continue;
-    }
-    const [category, subCategory] = kinds[k];
-    markers.push({ uid: u, category, subCategory, level: levels[i], questUid: q >= 0 ? quests[q] : null, x: xs[i], y: ys[i], label: labels[i] || subCategory });
-  }
-  return { map: header.map, lang: header.lang, markers, issues };
+  const uid = cut(uidText, uidLength);
+  const label = cut(labelText, labelLength);
+  if (!uid || !label) throw new CompactListError('binary compact marker list: the uid or label lengths do not add up to their text');
+  return keepGoodRows({
+    map: header.map,
+    lang: header.lang,
+    kinds: header.kinds,
+    knownKind,
+    quests: header.quests,
+    count: n,
+    uid,
+    label,
+    x: new Float64Array(buffer, base, n),
+    y: new Float64Array(buffer, base + 8 * n, n),
+    level: new Int16Array(buffer, base + 28 * n, n),
+    kind: new Uint16Array(buffer, base + 30 * n, n),
+    quest: new Int32Array(buffer, base + 16 * n, n),
+  });
+}
+
+/** The same checks, one record per good row (what decodeCompactList gives for the JSON list). */
+export function decodeCompactBinary(input: ArrayBuffer | Uint8Array): DecodedCompactList {
+  return rowsToRecords(compactRowsFromBinary(input));
 }

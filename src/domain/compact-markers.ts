@@ -175,11 +175,97 @@ export function checkTables(kinds: unknown, quests: unknown, what: string): { ki
 const COLUMNS = ['uid', 'x', 'y', 'level', 'kind', 'quest', 'label'] as const;
 
 /**
- * Checks a parsed compact list and turns it into one record per marker. A list whose shape is
- * wrong (a missing column, lengths that differ, another version) throws CompactListError; a row
- * with a bad value (a non-finite position, an unknown kind) is dropped and reported, never fatal.
+ * A compact list's good rows as columns: what the markers worker keeps (no record per marker,
+ * issue 11). `label` '' stands for the subCategory. Row i of every column is the same marker.
  */
-export function decodeCompactList(body: unknown): DecodedCompactList {
+export interface CompactRows {
+  map: string;
+  lang: Language;
+  kinds: [string, string][];
+  quests: string[];
+  count: number;
+  uid: string[];
+  label: string[];
+  x: ArrayLike<number>;
+  y: ArrayLike<number>;
+  level: ArrayLike<number>;
+  /** Index into kinds. */
+  kind: ArrayLike<number>;
+  /** Index into quests, -1: none. */
+  quest: ArrayLike<number>;
+  /** The rows left out, and why. */
+  issues: CompactIssue[];
+}
+
+/** A list's columns as read, before the row checks (JSON arrays or typed arrays). */
+export interface CompactColumnsIn {
+  map: string;
+  lang: Language;
+  kinds: [string, string][];
+  knownKind: boolean[];
+  quests: string[];
+  count: number;
+  uid: ArrayLike<unknown>;
+  label: ArrayLike<unknown>;
+  x: ArrayLike<unknown>;
+  y: ArrayLike<unknown>;
+  level: ArrayLike<unknown>;
+  kind: ArrayLike<unknown>;
+  quest: ArrayLike<unknown>;
+}
+
+/**
+ * Checks every row (checkCompactRow) and keeps the good ones: the columns as they are when all
+ * rows are good (the usual case: no copy), else copies of the good rows. A bad row is reported.
+ */
+export function keepGoodRows(c: CompactColumnsIn): CompactRows {
+  const issues: CompactIssue[] = [];
+  let bad: number[] | null = null;
+  for (let i = 0; i < c.count; i++) {
+    const u = c.uid[i];
+    const problem = checkCompactRow(u, c.x[i], c.y[i], c.level[i], c.kind[i], c.quest[i], c.label[i], c.knownKind, c.quests.length);
+    if (!problem) continue;
+    issues.push({ index: i, ...(typeof u === 'string' ? { uid: u } : {}), message: problem });
+    (bad ??= []).push(i);
+  }
+  const base = { map: c.map, lang: c.lang, kinds: c.kinds, quests: c.quests, issues };
+  if (!bad) {
+    return { ...base, count: c.count, uid: c.uid as string[], label: c.label as string[], x: c.x as ArrayLike<number>, y: c.y as ArrayLike<number>, level: c.level as ArrayLike<number>, kind: c.kind as ArrayLike<number>, quest: c.quest as ArrayLike<number> };
+  }
+  const dropped = new Set(bad);
+  const good: number[] = [];
+  for (let i = 0; i < c.count; i++) if (!dropped.has(i)) good.push(i);
+  const pick = <T>(column: ArrayLike<unknown>) => good.map((i) => column[i] as T);
+  return {
+    ...base,
+    count: good.length,
+    uid: pick<string>(c.uid),
+    label: pick<string>(c.label),
+    x: pick<number>(c.x),
+    y: pick<number>(c.y),
+    level: pick<number>(c.level),
+    kind: pick<number>(c.kind),
+    quest: pick<number>(c.quest),
+  };
+}
+
+/** The record of each row (what a popup or a test reads; the worker keeps the columns). */
+export function rowsToRecords(rows: CompactRows): DecodedCompactList {
+  const markers: CompactMarker[] = new Array(rows.count);
+  for (let i = 0; i < rows.count; i++) {
+    const [category, subCategory] = rows.kinds[rows.kind[i]];
+    const q = rows.quest[i];
+    markers[i] = { uid: rows.uid[i], category, subCategory, level: rows.level[i], questUid: q >= 0 ? rows.quests[q] : null, x: rows.x[i], y: rows.y[i], label: rows.label[i] || subCategory };
+  }
+  return { map: rows.map, lang: rows.lang, markers, issues: rows.issues };
+}
+
+/**
+ * Checks a parsed compact list and keeps its good rows as columns. A list whose shape is wrong
+ * (a missing column, lengths that differ, another version) throws CompactListError; a row with a
+ * bad value (a non-finite position, an unknown kind) is dropped and reported, never fatal.
+ */
+export function compactRowsFromJson(body: unknown): CompactRows {
   if (!isCompactBody(body)) throw new CompactListError('not a compact marker list (no "format" field)');
   const b = body as unknown as Record<string, unknown>;
   if (b.version !== COMPACT_VERSION) throw new CompactListError(`compact marker list version ${String(b.version)} is not supported (want ${COMPACT_VERSION})`);
@@ -190,41 +276,24 @@ export function decodeCompactList(body: unknown): DecodedCompactList {
     if (!Array.isArray(value) || value.length !== count) throw new CompactListError(`compact marker list: "${column}" must be a list of ${count} values`);
   }
   const { kinds, knownKind, quests } = checkTables(b.kinds, b.quests, 'compact marker list');
-  const lang: Language = b.lang === 'ru' ? 'ru' : 'en';
-  const map = typeof b.map === 'string' ? b.map : '';
-  const uid = b.uid as unknown[];
-  const xs = b.x as unknown[];
-  const ys = b.y as unknown[];
-  const levels = b.level as unknown[];
-  const kind = b.kind as unknown[];
-  const quest = b.quest as unknown[];
-  const label = b.label as unknown[];
-  const markers: CompactMarker[] = [];
-  const issues: CompactIssue[] = [];
-  for (let i = 0; i < count; i += 1) {
-    const u = uid[i];
-    const x = xs[i];
-    const y = ys[i];
-    const level = levels[i];
-    const k = kind[i];
-    const q = quest[i];
-    const l = label[i];
-    const problem = checkCompactRow(u, x, y, level, k, q, l, knownKind, quests.length);
-    if (problem) {
-      issues.push({ index: i, ...(typeof u === 'string' ? { uid: u } : {}), message: problem });
-      continue;
-    }
-    const [category, subCategory] = kinds[k as number];
-    markers.push({
-      uid: u as string,
-      category,
-      subCategory,
-      level: level as number,
-      questUid: (q as number) >= 0 ? quests[q as number] : null,
-      x: x as number,
-      y: y as number,
-      label: (l as string) || subCategory,
-    });
-  }
-  return { map, lang, markers, issues };
+  return keepGoodRows({
+    map: typeof b.map === 'string' ? b.map : '',
+    lang: b.lang === 'ru' ? 'ru' : 'en',
+    kinds,
+    knownKind,
+    quests,
+    count,
+    uid: b.uid as unknown[],
+    label: b.label as unknown[],
+    x: b.x as unknown[],
+    y: b.y as unknown[],
+    level: b.level as unknown[],
+    kind: b.kind as unknown[],
+    quest: b.quest as unknown[],
+  });
+}
+
+/** The same checks, one record per good row. */
+export function decodeCompactList(body: unknown): DecodedCompactList {
+  return rowsToRecords(compactRowsFromJson(body));
 }
