@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { callerChains, largest, packageOf, selfTimes, shortSource, type CpuProfile } from './cpu-profile';
+import { callerChains, largest, profileReport, packageOf, selfTimes, shortSource, type CpuProfile } from './cpu-profile';
 
 const frame = (functionName: string, url = '', lineNumber = 0, columnNumber = 0) => ({ functionName, url, lineNumber, columnNumber });
 
@@ -56,6 +56,20 @@ describe('CPU profile self times', () => {
     ]);
     // Deeper samples are not the function's own time; a second profile adds to the first.
     expect(callerChains(profile, () => null, 'addEventListener', 3, chains).get('main')).toBe(4);
+  });
+
+  it('prints a report per run: packages, functions, then each callers table', () => {
+    const times = { byFunction: new Map([['f @ a.ts:1', 6], ['g', 2]]), byPackage: new Map([['a.ts', 6], ['(program)', 2]]), totalMs: 8 };
+    const report = profileReport(times, new Map([['f', new Map([['main', 6]])]]), 2, 'self time per load', 1);
+    expect(report.split('\n').filter(Boolean)).toEqual([
+      'self time per load (4.0 ms sampled, idle left out)',
+      'by package or file:',
+      '     3.0  a.ts',
+      'by function:',
+      '     3.0  f @ a.ts:1',
+      'callers of "f":',
+      '     3.0  main',
+    ]);
   });
 
   it('shortens sources and names packages', () => {

@@ -96,3 +96,20 @@ export function callerChains(profile: CpuProfile, lookup: SourceLookup, match: s
 export function largest(times: Map<string, number>, count: number): [string, number][] {
   return [...times.entries()].sort((a, b) => b[1] - a[1]).slice(0, count);
 }
+
+/**
+ * The report both profile scripts print: self time by package and by function, then the callers
+ * of each name asked for, all divided by `per` (the runs or loads profiled).
+ */
+export function profileReport(times: SelfTimes, callers: ReadonlyMap<string, Map<string, number>>, per: number, title: string, top: number): string {
+  const each = (ms: number) => (ms / per).toFixed(1).padStart(8);
+  const lines = [`\n${title} (${each(times.totalMs).trim()} ms sampled, idle left out)`, '\nby package or file:'];
+  for (const [name, ms] of largest(times.byPackage, top)) lines.push(`${each(ms)}  ${name}`);
+  lines.push('\nby function:');
+  for (const [name, ms] of largest(times.byFunction, top)) lines.push(`${each(ms)}  ${name}`);
+  for (const [name, chains] of callers) {
+    lines.push(`\ncallers of "${name}":`);
+    for (const [chain, ms] of largest(chains, 12)) lines.push(`${each(ms)}  ${chain}`);
+  }
+  return lines.join('\n');
+}

@@ -13,7 +13,7 @@ import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { launchChromium } from '../../e2e/support/chromium';
 import { freshDataDir, startServer } from '../../e2e/support/server';
-import { callerChains, largest, selfTimes, type CpuProfile, type SelfTimes } from './cpu-profile';
+import { callerChains, profileReport, selfTimes, type CpuProfile, type SelfTimes } from './cpu-profile';
 import { buildSourceLookup } from './source-lookup';
 import { parseCommandLine } from './options';
 import { probeScript, type BenchProbe } from './probe';
@@ -86,16 +86,7 @@ async function main(): Promise<void> {
     await server.stop();
   }
   if (!times) return;
-  const perLoad = (ms: number) => (ms / runs).toFixed(1).padStart(8);
-  console.log(`\nself time per load, ${args.markers} markers, ${runs} ${args.again ? 'loads opened again' : 'cold loads'} (${perLoad(times.totalMs).trim()} ms sampled, idle left out)`);
-  console.log('\nby package or file:');
-  for (const [name, ms] of largest(times.byPackage, top)) console.log(`${perLoad(ms)}  ${name}`);
-  console.log('\nby function:');
-  for (const [name, ms] of largest(times.byFunction, top)) console.log(`${perLoad(ms)}  ${name}`);
-  callerNames.forEach((name, i) => {
-    console.log(`\ncallers of "${name}":`);
-    for (const [chain, ms] of largest(callers[i], 12)) console.log(`${perLoad(ms)}  ${chain}`);
-  });
+  console.log(profileReport(times, new Map(callerNames.map((name, i) => [name, callers[i]])), runs, `self time per load, ${args.markers} markers, ${runs} ${args.again ? 'loads opened again' : 'cold loads'}`, top));
 }
 
 main().catch((error: unknown) => {

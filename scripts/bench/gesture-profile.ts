@@ -12,7 +12,7 @@ import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { launchChromium } from '../../e2e/support/chromium';
 import { freshDataDir, startServer } from '../../e2e/support/server';
-import { callerChains, largest, selfTimes, type CpuProfile, type SelfTimes } from './cpu-profile';
+import { callerChains, profileReport, selfTimes, type CpuProfile, type SelfTimes } from './cpu-profile';
 import { buildGesture, gestureDuration } from './gesture';
 import { parseCommandLine } from './options';
 import { probeScript, type BenchProbe } from './probe';
@@ -95,16 +95,7 @@ async function main(): Promise<void> {
     await server.stop();
   }
   if (!times) return;
-  const perRun = (ms: number) => (ms / runs).toFixed(1).padStart(8);
-  console.log(`\nself time per gesture, ${args.markers} markers, ${runs} runs (${perRun(times.totalMs).trim()} ms sampled, idle left out)`);
-  console.log('\nby package or file:');
-  for (const [name, ms] of largest(times.byPackage, top)) console.log(`${perRun(ms)}  ${name}`);
-  console.log('\nby function:');
-  for (const [name, ms] of largest(times.byFunction, top)) console.log(`${perRun(ms)}  ${name}`);
-  callerNames.forEach((name, i) => {
-    console.log(`\ncallers of "${name}":`);
-    for (const [chain, ms] of largest(callers[i], 12)) console.log(`${perRun(ms)}  ${chain}`);
-  });
+  console.log(profileReport(times, new Map(callerNames.map((name, i) => [name, callers[i]])), runs, `self time per gesture, ${args.markers} markers, ${runs} runs`, top));
 }
 
 main().catch((error: unknown) => {

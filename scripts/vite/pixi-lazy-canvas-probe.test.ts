@@ -27,8 +27,8 @@ function evaluate(code: string, probe: () => boolean): CanvasUtils {
     .replace(/^import .*$/gm, '')
     .replace(/^export \{ canvasUtils \};$/m, 'return canvasUtils;')
     .replace(/^\/\/# sourceMappingURL=.*$/m, '');
-  const stub = { get: () => ({ createCanvas: () => ({}) }) };
-  return new Function('Color', 'DOMAdapter', 'groupD8', 'canUseNewCanvasBlendModes', body)({}, stub, {}, probe) as CanvasUtils;
+  const adapter = { get: () => ({ createCanvas: () => ({}) }) };
+  return new Function('Color', 'DOMAdapter', 'groupD8', 'canUseNewCanvasBlendModes', body)({}, adapter, {}, probe) as CanvasUtils;
 }
 
 describe('pixi-lazy-canvas-probe', () => {
