@@ -12,7 +12,7 @@ import { SUBCATEGORIES } from '../src/domain/categories';
 import { compactRowsFromBinary, isCompactBinary } from '../src/domain/compact-binary';
 import { CompactListError, type CompactRows, compactRowsFromJson, isCompactBody } from '../src/domain/compact-markers';
 import { type Language, type Marker, type MarkerIssue, localized, markerSchema, validateMarkers } from '../src/domain/marker';
-import type { MarkerColumns, MarkerRow } from '../src/domain/marker-columns';
+import { type MarkerColumns, type MarkerRow, writeMarkerRow } from '../src/domain/marker-columns';
 
 /** The fields a filter reads: a full marker's, or a compact row's. */
 export type FilterFacts = Pick<Marker, 'category' | 'subCategory' | 'level'> & { questUid?: string | null };
@@ -157,17 +157,6 @@ export function markerRow(m: Marker, lang: Language): MarkerRow {
   };
 }
 
-/** Writes one row into columns. */
-function writeRow(columns: MarkerColumns, i: number, row: MarkerRow): void {
-  columns.uids[i] = row.uid;
-  columns.x[i] = row.x;
-  columns.y[i] = row.y;
-  columns.level[i] = row.level;
-  columns.icon[i] = row.icon;
-  columns.labels[i] = row.label;
-  columns.alwaysLabel[i] = row.alwaysLabel;
-}
-
 /**
  * The columns of `size` slots: a compact list's rows copied column by column (its positions and
  * levels in one typed copy each), then each slot with a marker of its own (a full list's, an
@@ -201,8 +190,8 @@ function buildColumns(size: number, rows: CompactRows | null, own: readonly (Mar
   }
   own.forEach((m, i) => {
     if (i >= size) return;
-    if (m) writeRow(columns, i, markerRow(m, lang));
-    else if (m === null) writeRow(columns, i, EMPTY_ROW);
+    if (m) writeMarkerRow(columns, i, markerRow(m, lang));
+    else if (m === null) writeMarkerRow(columns, i, EMPTY_ROW);
   });
   return columns;
 }

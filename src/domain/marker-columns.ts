@@ -46,6 +46,17 @@ export function markerRowAt(columns: MarkerColumns, index: number): MarkerRow {
   };
 }
 
+/** Writes one row into columns at `index` (one past the end appends to the uid and label lists). */
+export function writeMarkerRow(columns: MarkerColumns, index: number, row: MarkerRow): void {
+  columns.uids[index] = row.uid;
+  columns.labels[index] = row.label;
+  columns.x[index] = row.x;
+  columns.y[index] = row.y;
+  columns.level[index] = row.level;
+  columns.icon[index] = row.icon;
+  columns.alwaysLabel[index] = row.alwaysLabel;
+}
+
 /**
  * Many strings as one: their concatenation and each one's length in UTF-16 code units. The
  * markers worker sends uids and labels this way: a structured clone of 200,000 short strings

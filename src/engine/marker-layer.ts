@@ -27,6 +27,7 @@ import {
 } from './kernels/thinning';
 import type { PlacedChange } from './hit-index';
 import type { CameraView, MarkerColumns, MarkerRow } from './types';
+import { writeMarkerRow } from '../domain/marker-columns';
 
 /** On-screen icon size (CSS px) at marker scale 1. */
 export const ICON_CSS = 28;
@@ -239,19 +240,8 @@ export class MarkerLayer {
     const touched: number[] = [];
     if (wasPassing) this.unindex(index, touched);
     const cols = this.columns;
-    if (index === this.count) {
-      this.count++;
-      cols.uids.push(row.uid);
-      cols.labels.push(row.label);
-    } else {
-      cols.uids[index] = row.uid;
-      cols.labels[index] = row.label;
-    }
-    cols.x[index] = row.x;
-    cols.y[index] = row.y;
-    cols.level[index] = row.level;
-    cols.icon[index] = row.icon;
-    cols.alwaysLabel[index] = row.alwaysLabel;
+    if (index === this.count) this.count++;
+    writeMarkerRow(cols, index, row);
     this.emptyFlag[index] = 0;
     this.passFlag[index] = pass ? 1 : 0;
     this.filterList = null;
