@@ -1,6 +1,8 @@
 /**
- * `npx tsx scripts/bench/first-paint-ab.ts --a DIR --b DIR [--runs 8] [--markers 10000] [--tiles DIR]`:
- * an A/B of the first second (issue 11) between two builds of the site. One server per build
+ * `npx tsx scripts/bench/first-paint-ab.ts --a DIR --b DIR [--a-root REPO] [--b-root REPO] [--runs 8] [--markers 10000] [--tiles DIR]`:
+ * an A/B of the first second (issue 11) between two builds of the site. `--a-root` / `--b-root`
+ * run that arm's server from another checkout (a `git worktree` of the commit before a server
+ * change, with this repository's node_modules linked in), so server changes pair too. One server per build
  * (same seed, same tiles), then the builds take turns, A B A B…, each run a fresh browser
  * context (cold HTTP cache) opening /map/customs and then opening it again in the same context
  * (warm cache). Prints the medians of first tile and ready per build and their ratio B / A.
@@ -17,11 +19,13 @@ import { parseCommandLine } from './options';
 import { probeScript, type BenchProbe } from './probe';
 
 const repoRoot = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
-const USAGE = 'usage: first-paint-ab.ts --a DIST_DIR --b DIST_DIR [--runs 8] [--markers 10000] [--tiles DIR]';
+const USAGE = 'usage: first-paint-ab.ts --a DIST_DIR --b DIST_DIR [--a-root REPO] [--b-root REPO] [--runs 8] [--markers 10000] [--tiles DIR]';
 const { values: args } = parseCommandLine(() => parseArgs({
   options: {
     a: { type: 'string' },
     b: { type: 'string' },
+    'a-root': { type: 'string' },
+    'b-root': { type: 'string' },
     runs: { type: 'string', default: '8' },
     markers: { type: 'string', default: '10000' },
     tiles: { type: 'string' },
@@ -30,6 +34,7 @@ const { values: args } = parseCommandLine(() => parseArgs({
 const runs = Number(args.runs);
 const markers = Number(args.markers);
 const builds = { A: args.a, B: args.b };
+const roots = { A: resolve(args['a-root'] ?? repoRoot), B: resolve(args['b-root'] ?? repoRoot) };
 if (!builds.A || !builds.B || !(runs > 0)) {
   console.error(USAGE);
   process.exit(2);
@@ -79,7 +84,7 @@ async function main() {
   try {
     for (const name of ['A', 'B'] as const) {
       servers[name] = await startServer({
-        repoRoot,
+        repoRoot: roots[name],
         dataDir: freshDataDir(`raidmap-ab-${name}-`),
         env: { SEED_MAPS: 'customs', MARKERS_PER_MAP: String(markers), DIST_DIR: resolve(builds[name]!), ...(args.tiles ? { TILES_DIR: resolve(args.tiles) } : {}) },
         startTimeoutMs: 600_000,
