@@ -4,6 +4,8 @@ import { describe, expect, it } from 'vitest';
 import { INLINE_MANIFEST_ID, type TileManifest } from '../../src/domain/tiles';
 import { testBackends } from '../testing/databases';
 import { useRoleApp } from '../testing/role-app';
+import { MAPS } from '../../src/domain/maps';
+import { posterPreloads } from '../../src/engine/kernels/first-view';
 import { mapIdOfPage, mapPageHead, scriptSafeJson } from './map-page-head';
 import { withHead } from './static-site';
 
@@ -67,6 +69,22 @@ describe.each(testBackends())('a map page carries its tile manifest on $name', (
       expect(page.statusCode, url).toBe(200);
       expect(inlineManifest(page.body), url).toBeNull();
     }
+  });
+
+  it("preloads the poster's tiles, each for the windows whose poster shows it, but not on the stream overlay", async () => {
+    const page = await server.app.inject({ url: '/map/customs?quest=q1' });
+    const manifest = inlineManifest(page.body) as TileManifest;
+    const links = [...page.body.matchAll(/<link rel="preload" as="image" href="([^"]+)" media="([^"]+)" fetchpriority="high">/g)].map((m) => ({ path: m[1], media: m[2] }));
+    expect(links.length).toBeGreaterThan(0);
+    expect(links).toEqual(posterPreloads(MAPS.customs, manifest));
+    expect(links.every((l) => l.path.startsWith(`/tiles/customs/${manifest.version}/`))).toBe(true);
+    expect(page.body.lastIndexOf('rel="preload" as="image"')).toBeLessThan(page.body.indexOf('</head>'));
+    // Each tile is a file the server has.
+    const first = await server.app.inject({ url: links[0].path });
+    expect(first.statusCode).toBe(200);
+    const overlay = await server.app.inject({ url: '/map/customs?overlay=1&zoom=2' });
+    expect(inlineManifest(overlay.body)).toEqual(manifest);
+    expect(overlay.body).not.toContain('as="image"');
   });
 
   it('answers many map pages at once with the same manifest', async () => {

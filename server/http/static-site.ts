@@ -21,8 +21,8 @@ export interface StaticSiteOptions {
   /** Folder of subcategory icons (`{slug}.svg`). */
   iconsDir: string;
   uploadsDir: string;
-  /** Extra HTML for the head of the page at a path (the map pages' tile manifest); '' for none. */
-  headFor?: (urlPath: string) => Promise<string>;
+  /** Extra HTML for the head of the page at a path and query (the map pages' tile manifest); '' for none. */
+  headFor?: (urlPath: string, search: string) => Promise<string>;
 }
 
 function underPrefix(urlPath: string, prefix: string): boolean {
@@ -130,7 +130,8 @@ export function registerStaticSite(app: FastifyInstance, options: StaticSiteOpti
     }
     const body = index.read();
     if (!body) return sendError(reply, 404, 'the site is not built yet: run `npm run build`');
-    const head = options.headFor ? await options.headFor(request.url.split(/[?#]/, 1)[0]) : '';
+    const [urlPath, query = ''] = request.url.split('#', 1)[0].split(/\?(.*)/s, 2);
+    const head = options.headFor ? await options.headFor(urlPath, query ? `?${query}` : '') : '';
     const page = head ? withHead(body, head) : body;
     return reply.code(200).header('content-type', 'text/html; charset=utf-8').header('cache-control', NO_CACHE).send(page);
   });

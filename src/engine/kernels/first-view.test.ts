@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { MAPS } from '../../domain/maps';
-import { tileBounds, type TileManifest } from '../../domain/tiles';
+import { tileBounds, tilePath, type TileManifest } from '../../domain/tiles';
 import { Camera } from '../camera';
 import { mapToScreen } from './camera';
-import { firstView, POSTER_LEVELS_COARSER, posterTiles } from './first-view';
+import { firstView, POSTER_LEVELS_COARSER, posterPreloads, posterTiles, PRELOAD_MAX_VIEWPORT } from './first-view';
 import { pickTileZ } from './tiles';
 
 const customs = MAPS.customs; // 4400 × 3200, start zoom 0.6
@@ -67,5 +67,44 @@ describe('posterTiles', () => {
     expect(posterTiles(customs, manifest, { width: 0, height: 800 }, 1)).toEqual([]);
     // A floor the manifest lacks is simply not drawn.
     expect(posterTiles(customs, { ...manifest, layers: ['underground'] }, viewport, 1)).toEqual([]);
+  });
+});
+
+/** Whether a preload's media query (as posterPreloads writes them) matches a window. */
+function matches(media: string, viewport: { width: number; height: number }, dpr: number): boolean {
+  return media.split(' and ').every((part) => {
+    const [, name, value] = /^\(([\w-]+): ([\d.]+)(?:dppx|px)\)$/.exec(part) ?? [];
+    if (name === 'resolution') return Number(value) === dpr;
+    if (name === 'min-width') return viewport.width >= Number(value);
+    if (name === 'min-height') return viewport.height >= Number(value);
+    throw new Error(`unexpected media part ${part}`);
+  });
+}
+
+describe('poster preloads (the map page\'s HTML)', () => {
+  const preloads = posterPreloads(customs, manifest);
+  const viewports = [
+    { width: 390, height: 844 },
+    { width: 1280, height: 800 },
+    { width: 1366, height: 768 },
+    { width: 1920, height: 1080 },
+    { width: 640, height: 1400 },
+    { width: 2560, height: 1600 },
+    { width: 1, height: 1 },
+  ];
+
+  it.each([1, 2])('preloads exactly the tiles of the poster of every window up to the largest, at %i dppx', (dpr) => {
+    for (const viewport of viewports) {
+      const wanted = posterTiles(customs, manifest, viewport, dpr).map((t) => tilePath(manifest, t.layer, t.z, t.x, t.y)).sort();
+      const preloaded = preloads.filter((p) => matches(p.media, viewport, dpr)).map((p) => p.path).sort();
+      expect(preloaded, `${viewport.width}×${viewport.height}`).toEqual(wanted);
+    }
+  });
+
+  it('preloads nothing for other pixel ratios, and no tile twice for one', () => {
+    for (const viewport of viewports) expect(preloads.filter((p) => matches(p.media, viewport, 1.5))).toEqual([]);
+    const keys = preloads.map((p) => `${p.path} ${p.media.split(' and ')[0]}`);
+    expect(new Set(keys).size).toBe(keys.length);
+    expect(PRELOAD_MAX_VIEWPORT.width).toBeGreaterThanOrEqual(1920);
   });
 });

@@ -6,7 +6,7 @@
  * first frame covers the same picture, sharper. Pure: the camera and the poster share it.
  */
 import { layerOpacities, type MapDefinition } from '../../domain/maps';
-import { tileBounds, type TileManifest } from '../../domain/tiles';
+import { tileBounds, tilePath, type TileManifest } from '../../domain/tiles';
 import { clampView, mapToScreen, type CameraLimits, type ViewportSize } from './camera';
 import type { CameraView } from './camera-view';
 import { pickTileZ, visibleTiles } from './tiles';
@@ -73,6 +73,58 @@ export function posterTiles(
         width: (b.maxX - b.minX) * view.zoom,
         height: (b.maxY - b.minY) * view.zoom,
       });
+    }
+  }
+  return out;
+}
+
+/** A poster tile for the page's HTML to preload: its path, and the windows (a media query) whose poster shows it. */
+export interface PosterPreload {
+  path: string;
+  media: string;
+}
+
+/** The device pixel ratios the map page's HTML preloads a poster for (others load theirs from the script). */
+export const PRELOADED_DPRS = [1, 2] as const;
+
+/** The largest window a preload is written for, in CSS px: a wider window's poster loads its outer tiles from the script. */
+export const PRELOAD_MAX_VIEWPORT = { width: 2560, height: 1600 } as const;
+
+/** The smallest size of one axis (1 … max) at which `shows(size)` holds; it grows with the size, as a centred view's tiles do. */
+function smallestShowing(max: number, shows: (size: number) => boolean): number {
+  let low = 1;
+  let high = max;
+  while (low < high) {
+    const mid = Math.floor((low + high) / 2);
+    if (shows(mid)) high = mid;
+    else low = mid + 1;
+  }
+  return low;
+}
+
+/**
+ * The poster's tiles for every window up to PRELOAD_MAX_VIEWPORT on the given device pixel
+ * ratios, each with the media query of the windows whose poster (posterTiles) has it: the
+ * first view is centred, so a tile shows from some width and some height on. The map page's
+ * HTML preloads them, so the poster's requests start while the HTML is parsed instead of once
+ * the page's script has run (docs/PERFORMANCE.md, "Sixth session").
+ */
+export function posterPreloads(
+  map: MapDefinition,
+  manifest: Pick<TileManifest, 'map' | 'version' | 'format' | 'minZ' | 'maxZ' | 'width' | 'height' | 'layers'>,
+  dprs: readonly number[] = PRELOADED_DPRS,
+  max: ViewportSize = PRELOAD_MAX_VIEWPORT,
+): PosterPreload[] {
+  const out: PosterPreload[] = [];
+  for (const dpr of dprs) {
+    const key = (t: PosterTile) => tilePath(manifest, t.layer, t.z, t.x, t.y);
+    const has = (viewport: ViewportSize, path: string) => posterTiles(map, manifest, viewport, dpr).some((t) => key(t) === path);
+    for (const tile of posterTiles(map, manifest, max, dpr)) {
+      const path = key(tile);
+      const width = smallestShowing(max.width, (w) => has({ width: w, height: max.height }, path));
+      const height = smallestShowing(max.height, (h) => has({ width: max.width, height: h }, path));
+      const media = [`(resolution: ${dpr}dppx)`, width > 1 ? `(min-width: ${width}px)` : '', height > 1 ? `(min-height: ${height}px)` : ''].filter(Boolean).join(' and ');
+      out.push({ path, media });
     }
   }
   return out;
