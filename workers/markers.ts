@@ -173,11 +173,12 @@ function buildColumns(size: number, rows: CompactRows | null, own: readonly (Mar
     labels: new Array<string>(size).fill(''),
     alwaysLabel: new Uint8Array(size),
   };
+  // The list's rows come first (size is never below rows.count: edits only append).
   if (rows && rows.count > 0) {
-    const n = Math.min(rows.count, size);
-    columns.x.set(n === rows.count ? rows.x : Array.prototype.slice.call(rows.x, 0, n));
-    columns.y.set(n === rows.count ? rows.y : Array.prototype.slice.call(rows.y, 0, n));
-    columns.level.set(n === rows.count ? rows.level : Array.prototype.slice.call(rows.level, 0, n));
+    const n = rows.count;
+    columns.x.set(rows.x);
+    columns.y.set(rows.y);
+    columns.level.set(rows.level);
     const kindIcon = rows.kinds.map(([, sub]) => iconIndex.get(sub) ?? 0);
     const kindAlways = rows.kinds.map(([category]) => (category === ALWAYS_LABEL_CATEGORY ? 1 : 0));
     for (let i = 0; i < n; i++) {
@@ -189,7 +190,6 @@ function buildColumns(size: number, rows: CompactRows | null, own: readonly (Mar
     }
   }
   own.forEach((m, i) => {
-    if (i >= size) return;
     if (m) writeMarkerRow(columns, i, markerRow(m, lang));
     else if (m === null) writeMarkerRow(columns, i, EMPTY_ROW);
   });

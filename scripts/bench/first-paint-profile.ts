@@ -8,57 +8,24 @@
  * poll takes). `--callers NAME[,NAME…]` adds where the self time of the functions whose key contains NAME
  * comes from (their four nearest callers). docs/PERFORMANCE.md ("Third session") has what it showed.
  */
-import { dirname, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { launchChromium } from '../../e2e/support/chromium';
-import { freshDataDir, startServer } from '../../e2e/support/server';
-import { callerChains, profileReport, selfTimes, type CpuProfile, type SelfTimes } from './cpu-profile';
-import { buildSourceLookup } from './source-lookup';
+import type { CpuProfile } from './cpu-profile';
 import { parseCommandLine } from './options';
 import { probeScript, type BenchProbe } from './probe';
+import { PROFILE_OPTIONS, ProfileTotals, profileSettings, startProfileServer } from './profile-session';
 
 const USAGE = 'usage: first-paint-profile.ts [--markers 10000] [--runs 3] [--dist DIR] [--tiles DIR] [--top 40] [--again] [--callers NAME[,NAME…]]';
-const repoRoot = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
-const { values: args } = parseCommandLine(
-  () =>
-    parseArgs({
-      options: {
-        markers: { type: 'string', default: '10000' },
-        runs: { type: 'string', default: '3' },
-        dist: { type: 'string' },
-        tiles: { type: 'string' },
-        top: { type: 'string', default: '40' },
-        again: { type: 'boolean', default: false },
-        callers: { type: 'string' },
-      },
-    }),
-  USAGE,
-);
-const runs = Number(args.runs);
-const top = Number(args.top);
-if (!(runs > 0) || !(top > 0) || !(Number(args.markers) > 0)) {
-  console.error(`--runs, --top and --markers must be positive numbers\n${USAGE}`);
-  process.exit(2);
-}
-const distDir = resolve(args.dist ?? resolve(repoRoot, 'dist'));
+const { values: args } = parseCommandLine(() => parseArgs({ options: { ...PROFILE_OPTIONS, again: { type: 'boolean', default: false } } }), USAGE);
+const settings = profileSettings(args, USAGE);
 
 
 async function main(): Promise<void> {
-  const server = await startServer({
-    repoRoot,
-    dataDir: freshDataDir('raidmap-profile-'),
-    env: { SEED_MAPS: 'customs', MARKERS_PER_MAP: args.markers, DIST_DIR: distDir, ...(args.tiles ? { TILES_DIR: resolve(args.tiles) } : {}) },
-    startTimeoutMs: 600_000,
-    tilesTimeoutMs: 600_000,
-  });
+  const server = await startProfileServer(settings, 'raidmap-profile-');
   const browser = await launchChromium();
-  const lookup = buildSourceLookup(distDir);
-  let times: SelfTimes | undefined;
-  const callerNames = args.callers ? args.callers.split(',').filter(Boolean) : [];
-  const callers = callerNames.map(() => new Map<string, number>());
+  const totals = new ProfileTotals(settings);
   try {
-    for (let run = 1; run <= runs; run += 1) {
+    for (let run = 1; run <= settings.runs; run += 1) {
       const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
       await context.addInitScript({ content: probeScript() });
       if (args.again) {
@@ -77,16 +44,14 @@ async function main(): Promise<void> {
       const { profile } = (await cdp.send('Profiler.stop')) as unknown as { profile: CpuProfile };
       const readyAt = await page.evaluate(() => (window as unknown as { __bench: BenchProbe }).__bench.readyAt);
       console.log(`run ${run}: ready at ${Math.round(readyAt ?? Number.NaN)} ms`);
-      times = selfTimes(profile, lookup, times);
-      callerNames.forEach((name, i) => callerChains(profile, lookup, name, 4, callers[i]));
+      totals.add(profile);
       await context.close();
     }
   } finally {
     await browser.close();
     await server.stop();
   }
-  if (!times) return;
-  console.log(profileReport(times, new Map(callerNames.map((name, i) => [name, callers[i]])), runs, `self time per load, ${args.markers} markers, ${runs} ${args.again ? 'loads opened again' : 'cold loads'}`, top));
+  console.log(totals.report(`self time per load, ${args.markers} markers, ${settings.runs} ${args.again ? 'loads opened again' : 'cold loads'}`));
 }
 
 main().catch((error: unknown) => {

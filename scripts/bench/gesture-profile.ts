@@ -7,41 +7,18 @@
  * function through the build's source maps, with the engine's own p95 per frame (update,
  * render) of each run. `--callers` as in first-paint-profile.ts.
  */
-import { dirname, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { launchChromium } from '../../e2e/support/chromium';
-import { freshDataDir, startServer } from '../../e2e/support/server';
-import { callerChains, profileReport, selfTimes, type CpuProfile, type SelfTimes } from './cpu-profile';
+import type { CpuProfile } from './cpu-profile';
 import { buildGesture, gestureDuration } from './gesture';
 import { parseCommandLine } from './options';
 import { probeScript, type BenchProbe } from './probe';
+import { PROFILE_OPTIONS, ProfileTotals, profileSettings, startProfileServer } from './profile-session';
 import { play } from './run';
-import { buildSourceLookup } from './source-lookup';
 
 const USAGE = 'usage: gesture-profile.ts [--markers 10000] [--runs 3] [--dist DIR] [--tiles DIR] [--top 40] [--callers NAME[,NAME…]]';
-const repoRoot = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
-const { values: args } = parseCommandLine(
-  () =>
-    parseArgs({
-      options: {
-        markers: { type: 'string', default: '10000' },
-        runs: { type: 'string', default: '3' },
-        dist: { type: 'string' },
-        tiles: { type: 'string' },
-        top: { type: 'string', default: '40' },
-        callers: { type: 'string' },
-      },
-    }),
-  USAGE,
-);
-const runs = Number(args.runs);
-const top = Number(args.top);
-if (!(runs > 0) || !(top > 0) || !(Number(args.markers) > 0)) {
-  console.error(`--runs, --top and --markers must be positive numbers\n${USAGE}`);
-  process.exit(2);
-}
-const distDir = resolve(args.dist ?? resolve(repoRoot, 'dist'));
+const { values: args } = parseCommandLine(() => parseArgs({ options: PROFILE_OPTIONS }), USAGE);
+const settings = profileSettings(args, USAGE);
 const viewport = { width: 1280, height: 800 };
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
@@ -51,20 +28,11 @@ interface EngineFrames {
 }
 
 async function main(): Promise<void> {
-  const server = await startServer({
-    repoRoot,
-    dataDir: freshDataDir('raidmap-gesture-profile-'),
-    env: { SEED_MAPS: 'customs', MARKERS_PER_MAP: args.markers, DIST_DIR: distDir, ...(args.tiles ? { TILES_DIR: resolve(args.tiles) } : {}) },
-    startTimeoutMs: 600_000,
-    tilesTimeoutMs: 600_000,
-  });
+  const server = await startProfileServer(settings, 'raidmap-gesture-profile-');
   const browser = await launchChromium();
-  const lookup = buildSourceLookup(distDir);
-  const callerNames = args.callers ? args.callers.split(',').filter(Boolean) : [];
-  const callers = callerNames.map(() => new Map<string, number>());
-  let times: SelfTimes | undefined;
+  const totals = new ProfileTotals(settings);
   try {
-    for (let run = 1; run <= runs; run += 1) {
+    for (let run = 1; run <= settings.runs; run += 1) {
       const context = await browser.newContext({ viewport, deviceScaleFactor: 1 });
       await context.addInitScript({ content: probeScript() });
       const page = await context.newPage();
@@ -86,16 +54,14 @@ async function main(): Promise<void> {
         return { update: s.updateMs?.p95 ?? Number.NaN, render: s.renderMs?.p95 ?? Number.NaN };
       });
       console.log(`run ${run}: engine p95 per frame: update ${engine.update.toFixed(2)} ms, render ${engine.render.toFixed(2)} ms (the last 600 frames)`);
-      times = selfTimes(profile, lookup, times);
-      callerNames.forEach((name, i) => callerChains(profile, lookup, name, 4, callers[i]));
+      totals.add(profile);
       await context.close();
     }
   } finally {
     await browser.close();
     await server.stop();
   }
-  if (!times) return;
-  console.log(profileReport(times, new Map(callerNames.map((name, i) => [name, callers[i]])), runs, `self time per gesture, ${args.markers} markers, ${runs} runs`, top));
+  console.log(totals.report(`self time per gesture, ${args.markers} markers, ${settings.runs} runs`));
 }
 
 main().catch((error: unknown) => {
