@@ -75,12 +75,12 @@ export function useBrowser() {
   });
 
   return {
-    /** `hasTouch`: a touch screen (a phone): taps and touch events, `(pointer: coarse)`. */
-    async newPage(options: { width?: number; height?: number; hasTouch?: boolean } = {}): Promise<TrackedPage> {
+    /** `hasTouch`: a touch screen (a phone): taps and touch events, `(pointer: coarse)`; `deviceScaleFactor`: the window's pixel ratio (1). */
+    async newPage(options: { width?: number; height?: number; hasTouch?: boolean; deviceScaleFactor?: number } = {}): Promise<TrackedPage> {
       if (!browser) throw new Error('browser not launched: call newPage inside a test');
       const context = await browser.newContext({
         viewport: { width: options.width ?? VIEWPORT.width, height: options.height ?? VIEWPORT.height },
-        deviceScaleFactor: 1,
+        deviceScaleFactor: options.deviceScaleFactor ?? 1,
         hasTouch: options.hasTouch ?? false,
       });
       const page = await context.newPage();

@@ -7,7 +7,8 @@
 import { describe, expect, test } from 'vitest';
 import type { Page } from 'playwright-core';
 import { MAPS } from '../src/domain/maps';
-import { tileBounds } from '../src/domain/tiles';
+import { tileBounds, type TileManifest } from '../src/domain/tiles';
+import { posterTiles } from '../src/engine/kernels/first-view';
 import { baseUrl, markers, openMap, toScreen, useBrowser, type MapAutomation } from './browser';
 import { decodeRgba, meanDiffAround, type Rgba } from './support/image';
 
@@ -24,19 +25,31 @@ interface PosterImage {
   bottom: number;
 }
 
-/** The poster's images, once every one of them is loaded. */
+/**
+ * The poster's tiles that show, once every one of them is loaded: the elements of the page's
+ * HTML (server/http/map-poster.ts, a background image each) or the page's own images.
+ */
 async function posterImages(page: Page): Promise<PosterImage[]> {
-  await page.waitForFunction(() => {
-    const images = [...document.querySelectorAll<HTMLImageElement>('.map-poster img')];
-    return images.length > 0 && images.every((img) => img.complete && img.naturalWidth > 0);
-  }, undefined, { timeout: 20_000, polling: 50 });
-  return page.evaluate(() =>
-    [...document.querySelectorAll<HTMLImageElement>('.map-poster img')].map((img) => {
-      const [z, x, y] = new URL(img.src).pathname.replace(/\.\w+$/, '').split('/').slice(-3).map(Number);
-      const box = img.getBoundingClientRect();
-      return { z, x, y, left: box.left, top: box.top, right: box.right, bottom: box.bottom };
-    }),
-  );
+  const shown = () =>
+    page.evaluate(() =>
+      [...document.querySelectorAll<HTMLElement>('.map-poster > *')]
+        .filter((e) => getComputedStyle(e).display !== 'none')
+        .map((e) => {
+          const url = e instanceof HTMLImageElement ? e.src : (/^url\("(.*)"\)$/.exec(getComputedStyle(e).backgroundImage)?.[1] ?? '');
+          const box = e.getBoundingClientRect();
+          return { url, left: box.left, top: box.top, right: box.right, bottom: box.bottom };
+        }),
+    );
+  await expect.poll(async () => (await shown()).length, { timeout: 20_000, interval: 50 }).toBeGreaterThan(0);
+  const tiles = await shown();
+  // Loaded: each decodes (from the browser's cache once the poster has it).
+  await page.evaluate(async (urls) => {
+    await Promise.all(urls.map((url) => Object.assign(new Image(), { src: url }).decode()));
+  }, tiles.map((t) => t.url));
+  return tiles.map(({ url, ...box }) => {
+    const [z, x, y] = new URL(url).pathname.replace(/\.\w+$/, '').split('/').slice(-3).map(Number);
+    return { z, x, y, ...box };
+  });
 }
 
 /** Holds the engine's chunk back until the returned function is called: the poster stays up. */
@@ -100,6 +113,55 @@ describe('the poster of the first view', () => {
     const moved = meanDiffAround(poster, shifted, ...centre);
     // (about 2 against 15 here)
     expect(same, `poster vs engine ${same.toFixed(1)}, vs engine 24 px off ${moved.toFixed(1)}`).toBeLessThan(moved / 2);
+  });
+
+  test("is in the page's HTML: painted where the engine draws its tiles before any of the page's script has run", async () => {
+    const { page } = await browser.newPage();
+    // Hold every script of the page back: what shows is the HTML and its stylesheets alone.
+    let release: () => void = () => undefined;
+    const held = new Promise<void>((resolve) => (release = resolve));
+    await page.route(/\/assets\/[\w.-]+\.js$/, async (route) => {
+      await held;
+      await route.continue();
+    });
+    await page.goto(`${baseUrl()}/map/${map.id}`, { waitUntil: 'commit' });
+    const tiles = await posterImages(page);
+    expect(await page.evaluate(() => 'mapView' in window || !!document.querySelector('#root > *'))).toBe(false);
+    expect(await page.locator('.map-poster--html').getAttribute('aria-hidden')).toBe('true');
+    // Where the engine's first view puts those tiles (the same math the page's own poster uses).
+    const manifest = JSON.parse((await page.locator('#raidmap-tile-manifest').textContent())!) as TileManifest;
+    const expected = posterTiles(map, manifest, page.viewportSize()!, 1);
+    expect(tiles.map((t) => `${t.z}/${t.x}/${t.y}`).sort()).toEqual([...new Set(expected.map((t) => `${t.z}/${t.x}/${t.y}`))].sort());
+    for (const t of tiles) {
+      const e = expected.find((x) => x.z === t.z && x.x === t.x && x.y === t.y)!;
+      expect(Math.abs(t.left - e.left), `tile ${t.z}/${t.x}/${t.y}`).toBeLessThan(0.6);
+      expect(Math.abs(t.top - e.top)).toBeLessThan(0.6);
+      expect(Math.abs(t.right - (e.left + e.width))).toBeLessThan(0.6);
+      expect(Math.abs(t.bottom - (e.top + e.height))).toBeLessThan(0.6);
+    }
+    // Not the empty page: the map's art is painted there.
+    const painted = await shot(page);
+    const blank = painted.data.every((v, i) => v === painted.data[i % 4]);
+    expect(blank).toBe(false);
+
+    // The page's script takes it as its poster, and it goes when the engine is ready.
+    release();
+    await expect.poll(() => page.locator('.map-poster-slot > .map-poster--html').count(), { timeout: 30_000 }).toBe(1);
+    await page.waitForFunction(() => (window as unknown as { __map?: MapAutomation }).__map?.ready === true, undefined, { timeout: 45_000, polling: 100 });
+    await expect.poll(() => page.locator('.map-poster').count(), { timeout: 5_000 }).toBe(0);
+    expect(await page.evaluate(() => (window as unknown as { __map: { posterAt(): number | null } }).__map.posterAt())).toBeGreaterThan(0);
+  });
+
+  test('a window of another pixel ratio gets the page\'s own poster instead', async () => {
+    const { page } = await browser.newPage({ deviceScaleFactor: 1.5 });
+    const release = await holdEngine(page);
+    await page.goto(`${baseUrl()}/map/${map.id}`, { waitUntil: 'domcontentloaded' });
+    const tiles = await posterImages(page);
+    expect(tiles.length).toBeGreaterThan(0);
+    expect(await page.locator('.map-poster--html').count()).toBe(0);
+    expect(await page.locator('.map-poster img').count()).toBe(tiles.length);
+    release();
+    await page.waitForFunction(() => (window as unknown as { __map?: MapAutomation }).__map?.ready === true, undefined, { timeout: 45_000, polling: 100 });
   });
 
   test('the stream overlay has none', async () => {

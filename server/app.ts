@@ -27,7 +27,8 @@ import {
   type ConnectionLimits,
   type SecurityOptions,
 } from './http/security';
-import { mapPageHead } from './http/map-page-head';
+import { mapPageExtras } from './http/map-page-head';
+import { htmlPosters, registerPosterStylesheet } from './http/map-poster';
 import { mapPagePreloadsFrom } from './http/module-preloads';
 import { registerStaticSite } from './http/static-site';
 import { bridgeMarkerEvents } from './live/bridge';
@@ -249,9 +250,12 @@ export function buildServer(options: BuildServerOptions): FastifyInstance {
     });
   }
   // A map page carries in its head (issue 11) its tile manifest (the same answer as
-  // /tiles/{map}/manifest.json) and the engine's chunks to preload.
+  // /tiles/{map}/manifest.json) and the engine's chunks to preload, and in its body the poster
+  // of its first view (map-poster.ts), drawn by a stylesheet of the tile version.
   const manifestOf = options.tiles !== false && options.tilesDir ? (mapId: string) => getTileStore({ assetsDir, tilesDir: options.tilesDir! }).manifest(mapId) : undefined;
-  const headFor = mapPageHead(manifestOf, mapPagePreloadsFrom(distDir));
-  registerStaticSite(app, { distDir, iconsDir: path.join(assetsDir, 'icons'), uploadsDir: options.uploadsDir, headFor });
+  const posterOf = manifestOf ? htmlPosters(manifestOf) : undefined;
+  if (posterOf) registerPosterStylesheet(app, posterOf);
+  const extrasFor = mapPageExtras(posterOf, mapPagePreloadsFrom(distDir));
+  registerStaticSite(app, { distDir, iconsDir: path.join(assetsDir, 'icons'), uploadsDir: options.uploadsDir, extrasFor });
   return app;
 }

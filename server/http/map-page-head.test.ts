@@ -6,8 +6,9 @@ import { testBackends } from '../testing/databases';
 import { useRoleApp } from '../testing/role-app';
 import { MAPS } from '../../src/domain/maps';
 import { posterPreloads } from '../../src/engine/kernels/first-view';
-import { mapIdOfPage, mapPageHead, scriptSafeJson } from './map-page-head';
-import { withHead } from './static-site';
+import { mapIdOfPage, mapPageExtras, scriptSafeJson } from './map-page-head';
+import { htmlPosters } from './map-poster';
+import { withExtras } from './static-site';
 
 /** The manifest block of a page, parsed, or null. */
 function inlineManifest(html: string): unknown {
@@ -29,16 +30,23 @@ describe('map page head (pure parts)', () => {
     expect(JSON.parse(text)).toEqual(nasty);
   });
 
-  it('puts the head before </head>, and leaves a page without one alone', () => {
-    expect(withHead(Buffer.from('<html><head><title>x</title></head><body></body></html>'), '<meta name="a">').toString()).toBe('<html><head><title>x</title><meta name="a"></head><body></body></html>');
-    const bare = Buffer.from('<p>no head</p>');
-    expect(withHead(bare, '<meta>')).toBe(bare);
+  it('puts the head before </head> and the body part after <body …>, and leaves a page without those alone', () => {
+    const extras = { head: '<meta name="a">', body: '<div class="p"></div>' };
+    expect(withExtras(Buffer.from('<html><head><title>x</title></head><body class="b"><div id="root"></div></body></html>'), extras).toString()).toBe(
+      '<html><head><title>x</title><meta name="a"></head><body class="b"><div class="p"></div><div id="root"></div></body></html>',
+    );
+    for (const text of ['<p>no head</p>', '<html><head></head><p>no body tag</p></html>', '<body></body><head></head>']) {
+      const bare = Buffer.from(text);
+      expect(withExtras(bare, extras), text).toBe(bare);
+    }
+    const page = Buffer.from('<html><head></head><body></body></html>');
+    expect(withExtras(page, { head: '', body: '' })).toBe(page);
   });
 
   it('gives nothing when the manifest cannot be had (a broken drawing), instead of failing the page', async () => {
-    const head = mapPageHead(() => Promise.reject(new Error('not well-formed')));
-    await expect(head('/map/customs')).resolves.toBe('');
-    await expect(mapPageHead(() => Promise.resolve(undefined))('/map/customs')).resolves.toBe('');
+    const extras = mapPageExtras(htmlPosters(() => Promise.reject(new Error('not well-formed'))));
+    await expect(extras('/map/customs')).resolves.toEqual({ head: '', body: '' });
+    await expect(mapPageExtras(htmlPosters(() => Promise.resolve(undefined)))('/map/customs')).resolves.toEqual({ head: '', body: '' });
   });
 });
 
@@ -76,7 +84,7 @@ describe.each(testBackends())('a map page carries its tile manifest on $name', (
     const manifest = inlineManifest(page.body) as TileManifest;
     const links = [...page.body.matchAll(/<link rel="preload" as="image" href="([^"]+)" media="([^"]+)" fetchpriority="high">/g)].map((m) => ({ path: m[1], media: m[2] }));
     expect(links.length).toBeGreaterThan(0);
-    expect(links).toEqual(posterPreloads(MAPS.customs, manifest));
+    expect(links).toEqual(posterPreloads(MAPS.customs, manifest).map(({ path, media }) => ({ path, media })));
     expect(links.every((l) => l.path.startsWith(`/tiles/customs/${manifest.version}/`))).toBe(true);
     expect(page.body.lastIndexOf('rel="preload" as="image"')).toBeLessThan(page.body.indexOf('</head>'));
     // Each tile is a file the server has.

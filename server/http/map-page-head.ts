@@ -1,6 +1,7 @@
 /**
- * What a map page's HTML carries in its head (issue 11, the first second): its tile manifest,
- * as a JSON data block, and the engine's chunks to preload (module-preloads.ts). The page then has the manifest as soon as its script runs, instead of
+ * What a map page's HTML carries (issue 11, the first second): in its head, its tile manifest
+ * as a JSON data block, the poster's tile preloads and stylesheet, and the engine's chunks to
+ * preload (module-preloads.ts); in its body, the poster (map-poster.ts). The page then has the manifest as soon as its script runs, instead of
  * asking for it and waiting for the main thread to be free to read the answer; with it, the
  * first view's tiles are requested at once (src/ui/map/poster.ts) and the engine starts sooner.
  * A data block is not executed, so the page's CSP (no inline scripts) is unchanged.
@@ -10,6 +11,8 @@ import { parseOverlayParams } from '../../src/domain/overlay';
 import type { TileManifest } from '../../src/domain/tiles';
 import { INLINE_MANIFEST_ID } from '../../src/domain/tiles';
 import { posterPreloads } from '../../src/engine/kernels/first-view';
+import type { HtmlPosters } from './map-poster';
+import type { PageExtras } from './static-site';
 
 /** JSON that cannot end the `<script>` element it sits in, nor start a comment there. */
 export function scriptSafeJson(value: unknown): string {
@@ -44,27 +47,28 @@ export function posterPreloadLinks(mapId: MapId, manifest: TileManifest): string
 }
 
 /**
- * The extra head of a page at `urlPath` (`search`: its query): on a known map's page, the
- * manifest block where the manifest can be had now (`manifestOf`; none without tiles), the
- * poster's tile preloads (not on the stream overlay, which shows no poster) and the engine's
- * modulepreload links (`preloads`, module-preloads.ts); '' on other pages (the page then fetches
- * what it needs, as before).
+ * The extras of a page at `urlPath` (`search`: its query). On a known map's page: in the head,
+ * the manifest block where the manifest can be had now (`posterOf`, map-poster.ts; none without tiles), the
+ * poster's tile preloads and stylesheet, and the engine's modulepreload links (`preloads`,
+ * module-preloads.ts); at the start of the body, the poster (map-poster.ts). The stream
+ * overlay shows no poster: it gets neither. Other pages get nothing (they fetch what they need).
  */
-export function mapPageHead(manifestOf: ((mapId: string) => Promise<TileManifest | undefined>) | undefined, preloads: () => string = () => '') {
+export function mapPageExtras(posterOf: HtmlPosters | undefined, preloads: () => string = () => '') {
+  const none: PageExtras = { head: '', body: '' };
   // One set of poster links per map and tile version: the same for every request until the art changes.
   const posterLinks = new Map<string, string>();
-  return async (urlPath: string, search = ''): Promise<string> => {
+  return async (urlPath: string, search = ''): Promise<PageExtras> => {
     const mapId = mapIdOfPage(urlPath) as MapId | null;
-    if (!mapId) return '';
-    const manifest = manifestOf ? await manifestOf(mapId).catch(() => undefined) : undefined;
-    if (!manifest) return preloads();
+    if (!mapId) return none;
+    const poster = posterOf ? await posterOf(mapId) : undefined;
+    if (!poster) return { head: preloads(), body: '' };
+    const { manifest } = poster;
     const block = `<script type="application/json" id="${INLINE_MANIFEST_ID}">${scriptSafeJson(manifest)}</script>`;
-    let links = '';
-    if (parseOverlayParams(search) === null) {
-      const key = `${mapId}:${manifest.version}`;
-      links = posterLinks.get(key) ?? posterPreloadLinks(mapId, manifest);
-      posterLinks.set(key, links);
-    }
-    return `${block}${links}${preloads()}`;
+    if (parseOverlayParams(search) !== null) return { head: `${block}${preloads()}`, body: '' };
+    const key = `${mapId}:${manifest.version}`;
+    const links = posterLinks.get(key) ?? posterPreloadLinks(mapId, manifest);
+    posterLinks.set(key, links);
+    const stylesheet = `<link rel="stylesheet" href="${attribute(poster.stylesheetPath)}">`;
+    return { head: `${block}${links}${stylesheet}${preloads()}`, body: poster.markup };
   };
 }

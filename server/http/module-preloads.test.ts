@@ -8,7 +8,8 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { testBackends } from '../testing/databases';
 import { useRoleApp } from '../testing/role-app';
-import { mapPageHead } from './map-page-head';
+import { mapPageExtras } from './map-page-head';
+import { htmlPosters } from './map-poster';
 import { mapPagePreloads, mapPagePreloadsFrom, modulePreloadLinks } from './module-preloads';
 
 /** A manifest shaped as Vite writes it (build.manifest). */
@@ -61,9 +62,9 @@ describe('mapPagePreloadsFrom (the build folder)', () => {
 
   it('is added to a map page head with or without a tile manifest', async () => {
     const links = () => modulePreloadLinks(['/assets/engine-E.js']);
-    await expect(mapPageHead(undefined, links)('/map/customs')).resolves.toBe(links());
-    await expect(mapPageHead(() => Promise.reject(new Error('broken')), links)('/map/customs')).resolves.toBe(links());
-    await expect(mapPageHead(undefined, links)('/')).resolves.toBe('');
+    await expect(mapPageExtras(undefined, links)('/map/customs')).resolves.toEqual({ head: links(), body: '' });
+    await expect(mapPageExtras(htmlPosters(() => Promise.reject(new Error('broken'))), links)('/map/customs')).resolves.toEqual({ head: links(), body: '' });
+    await expect(mapPageExtras(undefined, links)('/')).resolves.toEqual({ head: '', body: '' });
   });
 });
 

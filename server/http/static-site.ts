@@ -21,8 +21,8 @@ export interface StaticSiteOptions {
   /** Folder of subcategory icons (`{slug}.svg`). */
   iconsDir: string;
   uploadsDir: string;
-  /** Extra HTML for the head of the page at a path and query (the map pages' tile manifest); '' for none. */
-  headFor?: (urlPath: string, search: string) => Promise<string>;
+  /** Extra HTML for the head and the start of the body of the page at a path and query (the map pages' tile manifest and poster); '' for none. */
+  extrasFor?: (urlPath: string, search: string) => Promise<PageExtras>;
 }
 
 function underPrefix(urlPath: string, prefix: string): boolean {
@@ -67,10 +67,21 @@ class IndexHtml {
 }
 
 /** index.html with `head` inserted just before `</head>` (unchanged when it has none). */
-export function withHead(html: Buffer, head: string): Buffer {
+/** What a page carries besides the built index.html: HTML for the end of its head and the start of its body. */
+export interface PageExtras {
+  head: string;
+  body: string;
+}
+
+/** The page with `extras.head` before `</head>` and `extras.body` after `<body …>`; a page without those places is left alone. */
+export function withExtras(html: Buffer, extras: PageExtras): Buffer {
+  if (!extras.head && !extras.body) return html;
   const text = html.toString('utf8');
-  const at = text.indexOf('</head>');
-  return at < 0 ? html : Buffer.from(`${text.slice(0, at)}${head}${text.slice(at)}`);
+  const headAt = text.indexOf('</head>');
+  const bodyTag = /<body[^>]*>/.exec(text);
+  if (headAt < 0 || !bodyTag || bodyTag.index < headAt) return html;
+  const bodyAt = bodyTag.index + bodyTag[0].length;
+  return Buffer.from(`${text.slice(0, headAt)}${extras.head}${text.slice(headAt, bodyAt)}${extras.body}${text.slice(bodyAt)}`);
 }
 
 function isDirectory(dir: string): boolean {
@@ -131,8 +142,7 @@ export function registerStaticSite(app: FastifyInstance, options: StaticSiteOpti
     const body = index.read();
     if (!body) return sendError(reply, 404, 'the site is not built yet: run `npm run build`');
     const [urlPath, query = ''] = request.url.split('#', 1)[0].split(/\?(.*)/s, 2);
-    const head = options.headFor ? await options.headFor(urlPath, query ? `?${query}` : '') : '';
-    const page = head ? withHead(body, head) : body;
+    const page = options.extrasFor ? withExtras(body, await options.extrasFor(urlPath, query ? `?${query}` : '')) : body;
     return reply.code(200).header('content-type', 'text/html; charset=utf-8').header('cache-control', NO_CACHE).send(page);
   });
 }

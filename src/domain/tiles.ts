@@ -19,6 +19,11 @@ export const PREBUILT_MAX_Z = 3;
 /** Id of the JSON block in a map page's head that holds its tile manifest (server/http/map-page-head.ts). */
 export const INLINE_MANIFEST_ID = 'raidmap-tile-manifest';
 
+/** The class of the poster in a map page's HTML (server/http/map-poster.ts writes it, src/ui/map/poster.ts adopts it). */
+export const HTML_POSTER_CLASS = 'map-poster--html';
+/** The Element Timing identifier of the poster's tiles, written by the server or the page. */
+export const POSTER_TIMING = 'map-poster';
+
 export interface TileManifest {
   map: string;
   /** Content hash of the map's source SVG and definition: part of every tile URL, so tiles cache forever. */

@@ -3,7 +3,7 @@ import { MAPS } from '../../domain/maps';
 import { tileBounds, tilePath, type TileManifest } from '../../domain/tiles';
 import { Camera } from '../camera';
 import { mapToScreen } from './camera';
-import { firstView, POSTER_LEVELS_COARSER, posterPreloads, posterTiles, PRELOAD_MAX_VIEWPORT } from './first-view';
+import { firstView, htmlPosterCovers, POSTER_LEVELS_COARSER, posterPreloads, posterTiles, PRELOAD_MAX_VIEWPORT, PRELOADED_DPRS } from './first-view';
 import { pickTileZ } from './tiles';
 
 const customs = MAPS.customs; // 4400 × 3200, start zoom 0.6
@@ -99,6 +99,37 @@ describe('poster preloads (the map page\'s HTML)', () => {
       const preloaded = preloads.filter((p) => matches(p.media, viewport, dpr)).map((p) => p.path).sort();
       expect(preloaded, `${viewport.width}×${viewport.height}`).toEqual(wanted);
     }
+  });
+
+  it.each([1, 2])('places each tile as the poster of every window does, from the window\'s centre, at %i dppx', (dpr) => {
+    for (const viewport of viewports) {
+      const key = (path: string, layer: string) => `${layer} ${path}`;
+      const placed = new Map(
+        preloads
+          .filter((p) => matches(p.media, viewport, dpr))
+          .map((p) => [key(p.path, p.layer), { left: viewport.width / 2 + p.fromCentreLeft, top: viewport.height / 2 + p.fromCentreTop, width: p.width, height: p.height, opacity: p.opacity }]),
+      );
+      for (const t of posterTiles(customs, manifest, viewport, dpr)) {
+        const at = placed.get(key(tilePath(manifest, t.layer, t.z, t.x, t.y), t.layer))!;
+        expect(at, `${viewport.width}×${viewport.height}`).toBeDefined();
+        expect(at.left).toBeCloseTo(t.left, 9);
+        expect(at.top).toBeCloseTo(t.top, 9);
+        expect(at.width).toBeCloseTo(t.width, 9);
+        expect(at.height).toBeCloseTo(t.height, 9);
+        expect(at.opacity).toBe(t.opacity);
+      }
+    }
+  });
+
+  it('is the whole poster only for the pixel ratios and window sizes it was written for', () => {
+    for (const dpr of PRELOADED_DPRS) {
+      expect(htmlPosterCovers({ width: 1280, height: 800 }, dpr)).toBe(true);
+      expect(htmlPosterCovers(PRELOAD_MAX_VIEWPORT, dpr)).toBe(true);
+      expect(htmlPosterCovers({ width: PRELOAD_MAX_VIEWPORT.width + 1, height: 800 }, dpr)).toBe(false);
+      expect(htmlPosterCovers({ width: 1280, height: PRELOAD_MAX_VIEWPORT.height + 1 }, dpr)).toBe(false);
+    }
+    expect(htmlPosterCovers({ width: 1280, height: 800 }, 1.25)).toBe(false);
+    expect(htmlPosterCovers({ width: 0, height: 800 }, 1)).toBe(false);
   });
 
   it('preloads nothing for other pixel ratios, and no tile twice for one', () => {

@@ -78,10 +78,22 @@ export function posterTiles(
   return out;
 }
 
-/** A poster tile for the page's HTML to preload: its path, and the windows (a media query) whose poster shows it. */
+/**
+ * A poster tile of the map page's HTML: its path, the windows (a media query) whose poster shows
+ * it, and where it sits relative to the window's centre. The first view is the map's centre at a
+ * fixed zoom whatever the window's size (firstView), so a tile's offset from the centre is the
+ * same in every window: the server's poster places it with `calc(50% + offset)`.
+ */
 export interface PosterPreload {
   path: string;
   media: string;
+  layer: string;
+  opacity: number;
+  /** CSS px from the window's centre to the tile's top left corner. */
+  fromCentreLeft: number;
+  fromCentreTop: number;
+  width: number;
+  height: number;
 }
 
 /** The device pixel ratios the map page's HTML preloads a poster for (others load theirs from the script). */
@@ -89,6 +101,15 @@ export const PRELOADED_DPRS = [1, 2] as const;
 
 /** The largest window a preload is written for, in CSS px: a wider window's poster loads its outer tiles from the script. */
 export const PRELOAD_MAX_VIEWPORT = { width: 2560, height: 1600 } as const;
+
+/**
+ * Whether the poster in the map page's HTML (posterPreloads) is the whole poster of a window of
+ * `viewport` at `dpr`: a pixel ratio it was written for, and a window no larger than the largest.
+ * Elsewhere the page's script draws its own.
+ */
+export function htmlPosterCovers(viewport: ViewportSize, dpr: number, dprs: readonly number[] = PRELOADED_DPRS, max: ViewportSize = PRELOAD_MAX_VIEWPORT): boolean {
+  return dprs.includes(dpr) && viewport.width > 0 && viewport.height > 0 && viewport.width <= max.width && viewport.height <= max.height;
+}
 
 /** The smallest size of one axis (1 … max) at which `shows(size)` holds; it grows with the size, as a centred view's tiles do. */
 function smallestShowing(max: number, shows: (size: number) => boolean): number {
@@ -124,7 +145,16 @@ export function posterPreloads(
       const width = smallestShowing(max.width, (w) => has({ width: w, height: max.height }, path));
       const height = smallestShowing(max.height, (h) => has({ width: max.width, height: h }, path));
       const media = [`(resolution: ${dpr}dppx)`, width > 1 ? `(min-width: ${width}px)` : '', height > 1 ? `(min-height: ${height}px)` : ''].filter(Boolean).join(' and ');
-      out.push({ path, media });
+      out.push({
+        path,
+        media,
+        layer: tile.layer,
+        opacity: tile.opacity,
+        fromCentreLeft: tile.left - max.width / 2,
+        fromCentreTop: tile.top - max.height / 2,
+        width: tile.width,
+        height: tile.height,
+      });
     }
   }
   return out;

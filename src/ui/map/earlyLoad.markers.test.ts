@@ -16,7 +16,7 @@ vi.mock('../../api/tiles', async (original) => ({
 }));
 vi.mock('../../api/markers', () => ({ fetchCompactMarkers: () => Promise.resolve(bytes) }));
 vi.mock('./engineModule', () => ({ loadEngineModule: () => Promise.resolve({}) }));
-vi.mock('./poster', () => ({ showPoster: () => true }));
+vi.mock('./poster', () => ({ showPoster: () => true, discardHtmlPoster: () => undefined }));
 vi.mock('./markerSource', () => ({
   createMarkerSource: () => {
     if (spawnFails) throw new Error('Worker is not defined');

@@ -11,7 +11,10 @@ vi.mock('../../api/markers', () => ({
   fetchCompactMarkers: (mapId: string, lang: string) => (calls.push(`compact ${mapId} ${lang}`), Promise.reject(new Error('offline'))),
 }));
 vi.mock('./engineModule', () => ({ loadEngineModule: () => (calls.push('engine'), Promise.resolve({})) }));
-vi.mock('./poster', () => ({ showPoster: (map: { id: string }) => (calls.push(`poster ${map.id}`), true) }));
+vi.mock('./poster', () => ({
+  showPoster: (map: { id: string }) => (calls.push(`poster ${map.id}`), true),
+  discardHtmlPoster: () => calls.push('no poster'),
+}));
 
 const { startEarlyMapLoad, takeEarlyCompact, takeEarlyManifest } = await import('./earlyLoad');
 
@@ -20,15 +23,16 @@ describe('early map load (issue 11)', () => {
     calls.length = 0;
   });
 
-  it('starts nothing off a map address or for an unknown map', () => {
-    for (const path of ['/', '/progression/quests', '/map/atlantis', '/map/customs/extra']) startEarlyMapLoad(path, 'en');
-    expect(calls).toEqual([]);
+  it('starts nothing off a map address or for an unknown map (and shows no poster there)', () => {
+    const paths = ['/', '/progression/quests', '/map/atlantis', '/map/customs/extra'];
+    for (const path of paths) startEarlyMapLoad(path, 'en');
+    expect(calls).toEqual(paths.map(() => 'no poster'));
     expect(takeEarlyManifest('customs')).toBeUndefined();
   });
 
   it("starts a map's engine chunk, manifest and compact list, each taken once, in its language only", async () => {
     startEarlyMapLoad('/map/customs', 'ru');
-    expect(calls).toEqual(['engine', 'manifest customs', 'compact customs ru']);
+    expect(calls).toEqual(['engine', 'manifest customs', 'no poster', 'compact customs ru']);
     expect(takeEarlyCompact('customs', 'en')).toBeUndefined();
     expect(takeEarlyManifest('woods')).toBeUndefined();
     await expect(takeEarlyManifest('customs')).resolves.toEqual({ map: 'customs' });
@@ -60,7 +64,7 @@ describe('early map load (issue 11)', () => {
     it('shows no poster on the stream overlay (a see-through canvas)', async () => {
       inline(manifest);
       startEarlyMapLoad('/map/customs', 'en', '?overlay=1&zoom=2');
-      expect(calls).toEqual(['engine', 'compact customs en']);
+      expect(calls).toEqual(['engine', 'no poster', 'compact customs en']);
       await expect(takeEarlyManifest('customs')).resolves.toEqual(manifest);
       await takeEarlyCompact('customs', 'en')?.catch(() => undefined);
     });
@@ -70,7 +74,7 @@ describe('early map load (issue 11)', () => {
         calls.length = 0;
         inline(block);
         startEarlyMapLoad('/map/customs', 'en');
-        expect(calls).toEqual(['engine', 'manifest customs', 'compact customs en']);
+        expect(calls).toEqual(['engine', 'manifest customs', 'no poster', 'compact customs en']);
         await expect(takeEarlyManifest('customs')).resolves.toEqual({ map: 'customs' });
         await takeEarlyCompact('customs', 'en')?.catch(() => undefined);
         document.getElementById(INLINE_MANIFEST_ID)?.remove();

@@ -19,7 +19,7 @@ import type { MarkerLoadResult } from '../../../workers/markers';
 import { startEarlyTiles, type EarlyTiles } from '../../engine/early-tiles';
 import { loadEngineModule } from './engineModule';
 import { createMarkerSource, type MarkerSource } from './markerSource';
-import { showPoster } from './poster';
+import { discardHtmlPoster, showPoster } from './poster';
 import { markStartup } from './startupMarks';
 
 /** The markers worker, started early, and its load of the early compact list. */
@@ -53,7 +53,7 @@ const quiet = <T>(p: Promise<T>): Promise<T> => {
 export function startEarlyMapLoad(pathname: string, lang: Language, search = ''): void {
   const match = /^\/map\/([^/]+)\/?$/.exec(pathname);
   const map = match ? getMap(match[1]) : undefined;
-  if (!map) return;
+  if (!map) return discardHtmlPoster();
   const mapId = map.id;
   loadEngineModule().then(() => markStartup('engine-loaded')).catch(() => undefined);
   const inline = readInlineManifest(mapId);
@@ -66,6 +66,8 @@ export function startEarlyMapLoad(pathname: string, lang: Language, search = '')
       early.tiles.set(mapId, tiles);
       setTimeout(() => takeEarlyTiles(mapId)?.dispose(), UNTAKEN_MS);
     }
+  } else {
+    discardHtmlPoster();
   }
   const key = `${mapId}:${lang}`;
   const compact = quiet(fetchCompactMarkers(mapId, lang));

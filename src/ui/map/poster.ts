@@ -7,17 +7,22 @@
  * replaces it without a jump. It takes no input (the map under it does) and is hidden from
  * assistive technology (the canvas carries the map's name).
  *
+ * The map page's HTML usually has it already (server/http/map-poster.ts): the same tiles as
+ * elements that a stylesheet places, painted in the page's first frame, before any script has
+ * run. `showPoster` adopts that one where it covers the window (htmlPosterCovers) and draws its
+ * own elsewhere.
+ *
  * Life: `showPoster` (earlyLoad, from the manifest in the page's head) puts it in the body; the
  * map page adopts it above its canvas and below its panels (`adoptPoster`); it fades out when the
  * engine is ready or the view first moves (`dismissPoster`), and goes at once when the page leaves.
  */
 import { tileBase } from '../../api/tiles';
 import type { MapDefinition } from '../../domain/maps';
-import { tilePath, type TileManifest } from '../../domain/tiles';
-import { posterTiles } from '../../engine/kernels/first-view';
+import { HTML_POSTER_CLASS, POSTER_TIMING, tilePath, type TileManifest } from '../../domain/tiles';
 
-/** The Element Timing identifier of the poster's images. */
-export const POSTER_TIMING = 'map-poster';
+export { POSTER_TIMING };
+import { htmlPosterCovers, posterTiles } from '../../engine/kernels/first-view';
+
 const FADE_MS = 150;
 
 interface Painted {
@@ -70,15 +75,35 @@ function watchPaint(p: Painted, images: HTMLImageElement[]): void {
   }
 }
 
+function startWatching(mapId: string, element: HTMLDivElement, images: HTMLImageElement[]): void {
+  painted?.observer?.disconnect();
+  painted = { mapId, at: null, observer: null };
+  poster = { element, painted };
+  watchPaint(painted, images);
+}
+
+/** Removes the poster of the page's HTML, if it is there: the page shows none, or its own. */
+export function discardHtmlPoster(doc: Document = document): void {
+  doc.querySelector(`.${HTML_POSTER_CLASS}`)?.remove();
+}
+
 /**
- * Shows the poster of `map`'s first view on a viewport of the window's size; does nothing when
- * one is already shown or the view has no tiles. Returns whether it showed one.
+ * Shows the poster of `map`'s first view on a viewport of the window's size: the one in the
+ * page's HTML where it is of this map and covers the window, else one of its own. Does nothing
+ * when one is already shown or the view has no tiles. Returns whether it showed one.
  */
 export function showPoster(map: MapDefinition, manifest: TileManifest, doc: Document = document): boolean {
   if (poster || !doc.body) return false;
   const win = doc.defaultView ?? window;
   const viewport = { width: win.innerWidth, height: win.innerHeight };
-  const tiles = posterTiles(map, manifest, viewport, win.devicePixelRatio || 1);
+  const dpr = win.devicePixelRatio || 1;
+  const html = doc.querySelector<HTMLDivElement>(`.${HTML_POSTER_CLASS}`);
+  if (html && html.dataset.map === map.id && html.childElementCount > 0 && htmlPosterCovers(viewport, dpr)) {
+    startWatching(map.id, html, []);
+    return true;
+  }
+  html?.remove();
+  const tiles = posterTiles(map, manifest, viewport, dpr);
   if (tiles.length === 0) return false;
   const element = doc.createElement('div');
   element.className = 'map-poster';
@@ -102,10 +127,7 @@ export function showPoster(map: MapDefinition, manifest: TileManifest, doc: Docu
     element.appendChild(img);
   }
   doc.body.appendChild(element);
-  painted?.observer?.disconnect();
-  painted = { mapId: map.id, at: null, observer: null };
-  poster = { element, painted };
-  watchPaint(painted, images);
+  startWatching(map.id, element, images);
   return true;
 }
 

@@ -1,0 +1,130 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { MAPS } from '../../src/domain/maps';
+import { HTML_POSTER_CLASS, type TileManifest } from '../../src/domain/tiles';
+import { posterPreloads, type PosterPreload } from '../../src/engine/kernels/first-view';
+import { testBackends } from '../testing/databases';
+import { useRoleApp } from '../testing/role-app';
+import { posterMarkup, posterStylesheet, posterStylesheetPath } from './map-poster';
+
+const manifest: TileManifest = { map: 'customs', version: 'v1', tileSize: 256, minZ: 0, maxZ: 7, prebuiltMaxZ: 3, width: 4400, height: 3200, layers: [...MAPS.customs.layers], format: 'webp' };
+
+/** The stylesheet's rule of each tile class, with the media query it sits under. */
+function rulesOf(css: string): Map<string, { media: string; declarations: Record<string, string> }> {
+  const rules = new Map<string, { media: string; declarations: Record<string, string> }>();
+  for (const block of css.matchAll(/@media ([^{]+)\{((?:[^{}]+\{[^}]*\})*)\}/g)) {
+    for (const rule of block[2].matchAll(/\.map-poster--html>\.(t\d+)\{([^}]*)\}/g)) {
+      const declarations = Object.fromEntries(rule[2].split(';').map((d) => [d.slice(0, d.indexOf(':')), d.slice(d.indexOf(':') + 1)]));
+      rules.set(rule[1], { media: block[1], declarations });
+    }
+  }
+  return rules;
+}
+
+describe('the HTML poster (pure parts)', () => {
+  const tiles = posterPreloads(MAPS.customs, manifest);
+
+  it("gives every tile its place from the window's centre, its size, its image and its floor's opacity, under its windows' media query", () => {
+    const rules = rulesOf(posterStylesheet(tiles));
+    expect(rules.size).toBe(tiles.length);
+    tiles.forEach((t, i) => {
+      const rule = rules.get(`t${i}`)!;
+      expect(rule.media).toBe(t.media);
+      const at = (value: string) => Number(/^calc\(50% \+ (-?[\d.]+)px\)$/.exec(value)![1]);
+      expect(at(rule.declarations.left)).toBeCloseTo(t.fromCentreLeft, 3);
+      expect(at(rule.declarations.top)).toBeCloseTo(t.fromCentreTop, 3);
+      expect(parseFloat(rule.declarations.width)).toBeCloseTo(t.width, 3);
+      expect(parseFloat(rule.declarations.height)).toBeCloseTo(t.height, 3);
+      expect(rule.declarations['background-image']).toBe(`url("${t.path}")`);
+      expect(rule.declarations.opacity === undefined ? 1 : Number(rule.declarations.opacity)).toBeCloseTo(t.opacity, 3);
+      expect(rule.declarations.display).toBe('block');
+    });
+  });
+
+  it('hides every tile outside its windows, so a window fetches only its own', () => {
+    const css = posterStylesheet(tiles);
+    expect(css.split('\n')[0]).toBe(`.${HTML_POSTER_CLASS}>span{display:none;position:absolute;background-size:100% 100%;background-repeat:no-repeat}`);
+    // Outside any @media block there is no other rule.
+    expect(css.replace(/@media [^{]+\{(?:[^{}]+\{[^}]*\})*\}/g, '').trim()).toBe(css.split('\n')[0]);
+  });
+
+  it('writes one element per tile, hidden from assistive technology, and quotes what a CSS url needs', () => {
+    const markup = posterMarkup('customs', tiles);
+    expect(markup.startsWith(`<div class="map-poster ${HTML_POSTER_CLASS}" aria-hidden="true" data-map="customs">`)).toBe(true);
+    expect([...markup.matchAll(/<span class="t(\d+)" elementtiming="map-poster"><\/span>/g)].map((m) => Number(m[1]))).toEqual(tiles.map((_, i) => i));
+    const odd: PosterPreload = { ...tiles[0], path: '/tiles/a"b\\c/1.webp' };
+    expect(posterStylesheet([odd])).toContain('url("/tiles/a\\22 b\\5c c/1.webp")');
+    expect(posterStylesheetPath(manifest)).toBe('/tiles/customs/v1/poster.css');
+  });
+});
+
+describe.each(testBackends())('a map page carries the poster of its first view on $name', (backend) => {
+  const server = useRoleApp(backend, (root) => {
+    const dist = path.join(root, 'dist');
+    fs.mkdirSync(dist, { recursive: true });
+    fs.writeFileSync(path.join(dist, 'index.html'), '<!doctype html><html><head><title>raidmap</title></head><body><div id="root"></div></body></html>');
+    return { uploadsDir: path.join(root, 'uploads'), distDir: dist, assetsDir: path.join(root, 'assets'), tilesDir: path.join(root, 'tiles') };
+  });
+
+  const versionOf = async (mapId: string) => ((await server.app.inject({ url: `/tiles/${mapId}/manifest.json` })).json() as TileManifest).version;
+
+  it.each(['anonymous', 'visitor', 'pro', 'admin'] as const)('gives %s the poster first in the body and its stylesheet in the head, the same for everyone', async (role) => {
+    const headers = server.cookies[role] ? { cookie: server.cookies[role] } : {};
+    const page = await server.app.inject({ url: '/map/customs?quest=q1', headers });
+    const version = await versionOf('customs');
+    const href = `/tiles/customs/${version}/poster.css`;
+    expect(page.body).toContain(`<link rel="stylesheet" href="${href}"></head>`.replace('</head>', ''));
+    expect(page.body.indexOf(href)).toBeLessThan(page.body.indexOf('</head>'));
+    expect(page.body).toMatch(/<body><div class="map-poster map-poster--html" aria-hidden="true" data-map="customs">(<span class="t\d+" elementtiming="map-poster"><\/span>)+<\/div><div id="root">/);
+    const sheet = await server.app.inject({ url: href, headers });
+    expect(sheet.statusCode).toBe(200);
+    expect(sheet.headers['content-type']).toBe('text/css; charset=utf-8');
+    expect(sheet.headers['cache-control']).toBe('public, max-age=31536000, immutable');
+    // One rule per element, and each tile it names is one the server has.
+    const spans = [...page.body.matchAll(/<span class="(t\d+)"/g)].map((m) => m[1]);
+    expect([...rulesOf(sheet.body).keys()].sort()).toEqual(spans.sort());
+    const first = /url\("([^"]+)"\)/.exec(sheet.body)![1];
+    expect(first.startsWith(`/tiles/customs/${version}/`)).toBe(true);
+    expect((await server.app.inject({ url: first, headers })).statusCode).toBe(200);
+  });
+
+  it('gives the stream overlay and pages that are not maps none', async () => {
+    for (const url of ['/map/customs?overlay=1', '/', '/progression/quests', '/map/atlantis']) {
+      const page = await server.app.inject({ url });
+      expect(page.statusCode, url).toBe(200);
+      expect(page.body, url).not.toContain('map-poster');
+      expect(page.body, url).not.toContain('poster.css');
+    }
+  });
+
+  it('answers an unknown map, another version or a bad path with a clear error, never a stylesheet', async () => {
+    const version = await versionOf('factory');
+    for (const url of [
+      '/tiles/atlantis/v1/poster.css',
+      `/tiles/factory/${version}x/poster.css`,
+      '/tiles/factory/old/poster.css',
+      `/tiles/..%2Ffactory/${version}/poster.css`,
+      `/tiles/factory/${'9'.repeat(500)}/poster.css`,
+      `/tiles/%00/${version}/poster.css`,
+    ]) {
+      const res = await server.app.inject({ url });
+      // (a NUL is refused before any route: 400)
+      expect([400, 404], url).toContain(res.statusCode);
+      expect(res.headers['content-type'], url).toMatch(/^application\/json/);
+      expect(res.json().error, url).toBeTruthy();
+    }
+    expect((await server.app.inject({ url: `/tiles/factory/${version}/poster.css` })).statusCode).toBe(200);
+  });
+
+  it('gives many pages and stylesheets at once the same poster', async () => {
+    const version = await versionOf('woods');
+    const [pages, sheets] = await Promise.all([
+      Promise.all(Array.from({ length: 8 }, () => server.app.inject({ url: '/map/woods' }))),
+      Promise.all(Array.from({ length: 8 }, () => server.app.inject({ url: `/tiles/woods/${version}/poster.css` }))),
+    ]);
+    expect(new Set(pages.map((p) => /<div class="map-poster[^]*?<\/div>/.exec(p.body)![0])).size).toBe(1);
+    expect(new Set(sheets.map((s) => s.body)).size).toBe(1);
+    expect(sheets.every((s) => s.statusCode === 200)).toBe(true);
+  });
+});

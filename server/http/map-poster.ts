@@ -1,0 +1,115 @@
+/**
+ * The poster in the map page's HTML (issue 11, "the first map tiles visible within 0.5 s"): the
+ * first view's tiles as elements of the page itself, placed and shown by a stylesheet of the
+ * map's tile version, so the page's first frame paints them before any of its script has run.
+ *
+ * - The markup (`posterMarkup`) is one empty element per tile of every window the HTML is
+ *   written for (posterPreloads: pixel ratio 1 or 2, up to 2560 × 1600 CSS px).
+ * - The stylesheet (`posterStylesheet`, served at `posterStylesheetPath`) gives each element its
+ *   tile as a background image, its place from the window's centre and its floor's opacity,
+ *   under the media query of the windows whose poster shows it. A browser fetches the
+ *   background image of a shown element only: each window asks for its own tiles, the same
+ *   ones the head's preloads asked for.
+ * - No inline style and no inline script: the page's CSP is unchanged. The stylesheet is
+ *   versioned with the tiles and cached as long as they are.
+ *
+ * The page's script adopts the element as its poster (src/ui/map/poster.ts) where it covers the
+ * window, and draws its own elsewhere (another pixel ratio, a larger window).
+ */
+import type { FastifyInstance } from 'fastify';
+import { MAPS, isMapId, type MapId } from '../../src/domain/maps';
+import { HTML_POSTER_CLASS, POSTER_TIMING, type TileManifest } from '../../src/domain/tiles';
+import { posterPreloads, type PosterPreload } from '../../src/engine/kernels/first-view';
+import { sendError } from './errors';
+
+
+type ManifestOf = (mapId: string) => Promise<TileManifest | undefined>;
+
+/** Where the poster stylesheet of a map's tile version is served. */
+export function posterStylesheetPath(manifest: Pick<TileManifest, 'map' | 'version'>): string {
+  return `/tiles/${encodeURIComponent(manifest.map)}/${encodeURIComponent(manifest.version)}/poster.css`;
+}
+
+/** A CSS length in px, to a thousandth (the engine does not round; the poster need not be finer). */
+const px = (value: number) => `${Number(value.toFixed(3))}px`;
+const fromCentre = (value: number) => `calc(50% + ${px(value)})`;
+/** A `url()` of a tile path (tilePath: map ids, versions and layer ids, digits): quoted, nothing to escape but a quote or backslash. */
+const cssUrl = (path: string) => `url("${path.replace(/["\\\n]/g, (c) => `\\${c.charCodeAt(0).toString(16)} `)}")`;
+
+/** The poster's stylesheet: every tile's rule under the media query of the windows that show it. */
+export function posterStylesheet(tiles: readonly PosterPreload[]): string {
+  const scope = `.${HTML_POSTER_CLASS}`;
+  const rulesByMedia = new Map<string, string[]>();
+  tiles.forEach((t, i) => {
+    const declarations = [
+      'display:block',
+      `left:${fromCentre(t.fromCentreLeft)}`,
+      `top:${fromCentre(t.fromCentreTop)}`,
+      `width:${px(t.width)}`,
+      `height:${px(t.height)}`,
+      `background-image:${cssUrl(t.path)}`,
+      ...(t.opacity < 1 ? [`opacity:${Number(t.opacity.toFixed(3))}`] : []),
+    ];
+    const rules = rulesByMedia.get(t.media) ?? [];
+    rules.push(`${scope}>.t${i}{${declarations.join(';')}}`);
+    rulesByMedia.set(t.media, rules);
+  });
+  const base = `${scope}>span{display:none;position:absolute;background-size:100% 100%;background-repeat:no-repeat}`;
+  const blocks = [...rulesByMedia].map(([media, rules]) => `@media ${media}{${rules.join('')}}`);
+  return `${[base, ...blocks].join('\n')}\n`;
+}
+
+/** The poster's markup: one element per tile, in the stylesheet's order (floors bottom first). */
+export function posterMarkup(mapId: MapId, tiles: readonly PosterPreload[]): string {
+  const spans = tiles.map((_, i) => `<span class="t${i}" elementtiming="${POSTER_TIMING}"></span>`).join('');
+  return `<div class="map-poster ${HTML_POSTER_CLASS}" aria-hidden="true" data-map="${mapId}">${spans}</div>`;
+}
+
+/** The poster of a map's tile version: its tiles, stylesheet and markup, made once per version. */
+export interface HtmlPoster {
+  stylesheetPath: string;
+  stylesheet: string;
+  markup: string;
+}
+
+export function htmlPoster(mapId: MapId, manifest: TileManifest): HtmlPoster {
+  const tiles = posterPreloads(MAPS[mapId], manifest);
+  return { stylesheetPath: posterStylesheetPath(manifest), stylesheet: posterStylesheet(tiles), markup: posterMarkup(mapId, tiles) };
+}
+
+/** The HTML poster of a map's current tiles, made once per map and tile version. */
+export type HtmlPosters = (mapId: MapId) => Promise<(HtmlPoster & { manifest: TileManifest }) | undefined>;
+
+export function htmlPosters(manifestOf: ManifestOf): HtmlPosters {
+  const made = new Map<string, HtmlPoster>();
+  return async (mapId) => {
+    const manifest = await manifestOf(mapId).catch(() => undefined);
+    if (!manifest) return undefined;
+    const key = `${mapId}:${manifest.version}`;
+    let poster = made.get(key);
+    if (!poster) {
+      poster = htmlPoster(mapId, manifest);
+      made.set(key, poster);
+    }
+    return { ...poster, manifest };
+  };
+}
+
+/**
+ * `GET /tiles/{map}/{version}/poster.css`: the poster stylesheet of the map's current tile
+ * version, public and immutable like the tiles; 404 for an unknown map, a version that is not
+ * (or no longer) the current one, or a map whose tiles cannot be had.
+ */
+export function registerPosterStylesheet(app: FastifyInstance, posterOf: HtmlPosters): void {
+  app.get<{ Params: { map: string; version: string } }>('/tiles/:map/:version/poster.css', async (req, reply) => {
+    const { map, version } = req.params;
+    if (!isMapId(map)) return sendError(reply, 404, `unknown map ${JSON.stringify(map.slice(0, 64))}`);
+    const poster = await posterOf(map);
+    if (!poster) return sendError(reply, 404, `no tiles for ${map}`);
+    if (poster.manifest.version !== version) return sendError(reply, 404, `${map}'s tiles are not version ${JSON.stringify(version.slice(0, 64))}`);
+    return reply
+      .header('content-type', 'text/css; charset=utf-8')
+      .header('cache-control', 'public, max-age=31536000, immutable')
+      .send(poster.stylesheet);
+  });
+}
