@@ -5,6 +5,7 @@
  */
 import { z } from 'zod';
 import { isKnownCategory } from './categories';
+import { lazySchema } from './lazy-schema';
 import { MAP_IDS } from './maps';
 import { MARKER_BOUNDS, coordinateBounds, imageUrlProblem, passThroughIssue } from './marker-bounds';
 
@@ -18,62 +19,70 @@ const atMost = (n: number) => ({ error: `must be at most ${n} characters` });
 
 const l10n = (max: number) => z.object({ en: z.string().max(max, atMost(max)).optional(), ru: z.string().max(max, atMost(max)).optional() }).partial();
 
-export const markerImageSchema = z.object({
-  img: z.string().min(1).superRefine((url, ctx) => {
-    const problem = imageUrlProblem(url);
-    if (problem) ctx.addIssue({ code: 'custom', message: problem });
-  }),
-  name: z.string().max(B.imageName, atMost(B.imageName)).default(''),
-  desc: z.string().max(B.imageDesc, atMost(B.imageDesc)).default(''),
-});
-
-export const markerSchema = z
-  .object({
-    uid: z.string().min(1).max(B.uid, atMost(B.uid)),
-    map: z.enum(MAP_IDS),
-    category: z.string().max(B.category, atMost(B.category)),
-    subCategory: z.string().max(B.category, atMost(B.category)),
-    level: z
-      .number()
-      .int()
-      .finite()
-      .min(B.level.min, { error: `must be a whole number from ${B.level.min} to ${B.level.max}` })
-      .max(B.level.max, { error: `must be a whole number from ${B.level.min} to ${B.level.max}` }),
-    geometry: z.object({ x: z.number().finite(), y: z.number().finite() }),
-    name: z.string().max(B.name, atMost(B.name)).default(''),
-    desc: z.string().max(B.desc, atMost(B.desc)).default(''),
-    imgs: z.array(markerImageSchema).max(B.images, { error: `must have at most ${B.images} images` }).default([]),
-    name_l10n: l10n(B.name).default({}),
-    desc_l10n: l10n(B.desc).default({}),
-    questUid: z.string().min(1).max(B.questUid, atMost(B.questUid)).optional().nullable(),
-    itemsUid: z
-      .array(z.string().max(B.itemUid, atMost(B.itemUid)))
-      .max(B.items, { error: `must have at most ${B.items} items` })
-      .default([]),
-    /** Server-managed (≥ 1 once stored); sent back on an update as the version the edit was based on. */
-    version: z.number().int().min(0).optional(),
-  })
-  // Other fields are passed through as given by the server (spec §3), within bounds.
-  .loose()
-  .superRefine((m, ctx) => {
-    // Coordinates within the map and its margin (marker-bounds.ts).
-    const box = coordinateBounds(m.map);
-    if (m.geometry.x < box.minX || m.geometry.x > box.maxX) {
-      ctx.addIssue({ code: 'custom', path: ['geometry', 'x'], message: `must be from ${box.minX} to ${box.maxX} on map ${m.map} (its width and a 10 % margin)` });
-    }
-    if (m.geometry.y < box.minY || m.geometry.y > box.maxY) {
-      ctx.addIssue({ code: 'custom', path: ['geometry', 'y'], message: `must be from ${box.minY} to ${box.maxY} on map ${m.map} (its height and a 10 % margin)` });
-    }
-    const extra = passThroughIssue(m);
-    if (extra) ctx.addIssue({ code: 'custom', path: [extra.field], message: extra.message });
-  })
-  .refine((m) => isKnownCategory(m.category, m.subCategory), {
-    message: 'unknown category / subCategory pair',
-    path: ['subCategory'],
+const buildMarkerImageSchema = () =>
+  z.object({
+    img: z.string().min(1).superRefine((url, ctx) => {
+      const problem = imageUrlProblem(url);
+      if (problem) ctx.addIssue({ code: 'custom', message: problem });
+    }),
+    name: z.string().max(B.imageName, atMost(B.imageName)).default(''),
+    desc: z.string().max(B.imageDesc, atMost(B.imageDesc)).default(''),
   });
 
-export type MarkerImage = z.infer<typeof markerImageSchema>;
-export type Marker = z.infer<typeof markerSchema>;
+/** Built on first use (lazy-schema.ts): the page imports this module long before it validates a marker. */
+export const markerImageSchema = lazySchema(buildMarkerImageSchema);
+
+const buildMarkerSchema = () =>
+  z
+    .object({
+      uid: z.string().min(1).max(B.uid, atMost(B.uid)),
+      map: z.enum(MAP_IDS),
+      category: z.string().max(B.category, atMost(B.category)),
+      subCategory: z.string().max(B.category, atMost(B.category)),
+      level: z
+        .number()
+        .int()
+        .finite()
+        .min(B.level.min, { error: `must be a whole number from ${B.level.min} to ${B.level.max}` })
+        .max(B.level.max, { error: `must be a whole number from ${B.level.min} to ${B.level.max}` }),
+      geometry: z.object({ x: z.number().finite(), y: z.number().finite() }),
+      name: z.string().max(B.name, atMost(B.name)).default(''),
+      desc: z.string().max(B.desc, atMost(B.desc)).default(''),
+      imgs: z.array(markerImageSchema.schema).max(B.images, { error: `must have at most ${B.images} images` }).default([]),
+      name_l10n: l10n(B.name).default({}),
+      desc_l10n: l10n(B.desc).default({}),
+      questUid: z.string().min(1).max(B.questUid, atMost(B.questUid)).optional().nullable(),
+      itemsUid: z
+        .array(z.string().max(B.itemUid, atMost(B.itemUid)))
+        .max(B.items, { error: `must have at most ${B.items} items` })
+        .default([]),
+      /** Server-managed (≥ 1 once stored); sent back on an update as the version the edit was based on. */
+      version: z.number().int().min(0).optional(),
+    })
+    // Other fields are passed through as given by the server (spec §3), within bounds.
+    .loose()
+    .superRefine((m, ctx) => {
+      // Coordinates within the map and its margin (marker-bounds.ts).
+      const box = coordinateBounds(m.map);
+      if (m.geometry.x < box.minX || m.geometry.x > box.maxX) {
+        ctx.addIssue({ code: 'custom', path: ['geometry', 'x'], message: `must be from ${box.minX} to ${box.maxX} on map ${m.map} (its width and a 10 % margin)` });
+      }
+      if (m.geometry.y < box.minY || m.geometry.y > box.maxY) {
+        ctx.addIssue({ code: 'custom', path: ['geometry', 'y'], message: `must be from ${box.minY} to ${box.maxY} on map ${m.map} (its height and a 10 % margin)` });
+      }
+      const extra = passThroughIssue(m);
+      if (extra) ctx.addIssue({ code: 'custom', path: [extra.field], message: extra.message });
+    })
+    .refine((m) => isKnownCategory(m.category, m.subCategory), {
+      message: 'unknown category / subCategory pair',
+      path: ['subCategory'],
+    });
+
+/** A marker from untrusted input; built on first use (lazy-schema.ts). */
+export const markerSchema = lazySchema(buildMarkerSchema);
+
+export type MarkerImage = z.infer<ReturnType<typeof buildMarkerImageSchema>>;
+export type Marker = z.infer<ReturnType<typeof buildMarkerSchema>>;
 
 export interface MarkerIssue {
   /** Position of the marker in the input list. */

@@ -10,6 +10,7 @@
  *   guessed or shoulder-surfed code can never inject positions.
  */
 import { z } from 'zod';
+import { lazySchema } from './lazy-schema';
 import { MAP_IDS, type MapId } from './maps';
 import type { PlayerPosition } from './position';
 
@@ -79,16 +80,20 @@ export function pairingPath(code: string, map: MapId = 'customs'): string {
 
 /** Game coordinates are metres; no map is more than a few kilometres across. */
 const COORDINATE_LIMIT = 100_000;
-const coordinate = z.number().finite().min(-COORDINATE_LIMIT).max(COORDINATE_LIMIT);
+const buildPositionSchema = () => {
+  const coordinate = z.number().finite().min(-COORDINATE_LIMIT).max(COORDINATE_LIMIT);
+  return z
+    .object({
+      x: coordinate,
+      y: coordinate,
+      z: coordinate,
+      look: z.number().finite().min(0).max(360).nullable(),
+    })
+    .strict();
+};
 
-export const pilotPositionSchema = z
-  .object({
-    x: coordinate,
-    y: coordinate,
-    z: coordinate,
-    look: z.number().finite().min(0).max(360).nullable(),
-  })
-  .strict();
+/** Built on first use (lazy-schema.ts), as the schemas below. */
+export const pilotPositionSchema = lazySchema(buildPositionSchema);
 
 /**
  * What a publisher sends (one JSON object per request):
@@ -96,13 +101,16 @@ export const pilotPositionSchema = z
  *   { type: 'map', data: { map } }                  a raid on another map began
  *   { type: 'ping' }                                keep-alive; answered with { type: 'pong', watchers }
  */
-export const pilotMessageSchema = z.discriminatedUnion('type', [
-  z.object({ type: z.literal('position'), data: pilotPositionSchema }).strict(),
-  z.object({ type: z.literal('map'), data: z.object({ map: z.enum(MAP_IDS) }).strict() }).strict(),
-  z.object({ type: z.literal('ping') }).strict(),
-]);
+const buildMessageSchema = () =>
+  z.discriminatedUnion('type', [
+    z.object({ type: z.literal('position'), data: pilotPositionSchema.schema }).strict(),
+    z.object({ type: z.literal('map'), data: z.object({ map: z.enum(MAP_IDS) }).strict() }).strict(),
+    z.object({ type: z.literal('ping') }).strict(),
+  ]);
 
-export type PilotMessage = z.infer<typeof pilotMessageSchema>;
+export const pilotMessageSchema = lazySchema(buildMessageSchema);
+
+export type PilotMessage = z.infer<ReturnType<typeof buildMessageSchema>>;
 
 /**
  * What watchers receive (server-sent event `pilot`): a published position or map change, with
@@ -112,10 +120,12 @@ export type PilotEvent =
   | { type: 'position'; data: PlayerPosition; at: number }
   | { type: 'map'; data: { map: MapId }; at: number };
 
-const pilotEventSchema = z.discriminatedUnion('type', [
-  z.object({ type: z.literal('position'), data: pilotPositionSchema, at: z.number().finite() }),
-  z.object({ type: z.literal('map'), data: z.object({ map: z.enum(MAP_IDS) }), at: z.number().finite() }),
-]);
+const pilotEventSchema = lazySchema(() =>
+  z.discriminatedUnion('type', [
+    z.object({ type: z.literal('position'), data: pilotPositionSchema.schema, at: z.number().finite() }),
+    z.object({ type: z.literal('map'), data: z.object({ map: z.enum(MAP_IDS) }), at: z.number().finite() }),
+  ]),
+);
 
 /** A PilotEvent from untrusted JSON, or null. */
 export function parsePilotEvent(value: unknown): PilotEvent | null {

@@ -18,6 +18,7 @@
  * `width` is used only as the circle's radius: strokes are drawn a constant width on screen.
  */
 import { z } from 'zod';
+import { lazySchema } from './lazy-schema';
 import { pickKnownFields, type KnownMarkerFields } from './marker-edit';
 import type { Marker } from './marker';
 import { round4 } from './transform';
@@ -107,28 +108,29 @@ const VERTEX_SHAPES: ReadonlySet<ShapeType> = new Set(['pen', 'poly', 'line', 'a
 // ---------------------------------------------------------------------------------------------
 // Validation of stored shapes (local storage)
 
-const finite = z.number().finite();
-const pair = z.tuple([finite, finite]);
-
-const storedShapeSchema = z.object({
-  id: z.union([z.string().min(1), z.number().finite().transform(String)]),
-  type: z.unknown().transform((t, ctx) => {
-    const type = normalizeShapeType(t);
-    if (!type) {
-      ctx.addIssue({ code: 'custom', message: `unknown shape type ${JSON.stringify(t)}` });
-      return z.NEVER;
-    }
-    return type;
-  }),
-  geometry: z.object({
-    x: finite,
-    y: finite,
-    x1: finite.optional(),
-    y1: finite.optional(),
-    points: z.array(pair).optional(),
-    width: finite.min(0).optional(),
-  }),
-  name: z.string().default(''),
+const storedShapeSchema = lazySchema(() => {
+  const finite = z.number().finite();
+  const pair = z.tuple([finite, finite]);
+  return z.object({
+    id: z.union([z.string().min(1), z.number().finite().transform(String)]),
+    type: z.unknown().transform((t, ctx) => {
+      const type = normalizeShapeType(t);
+      if (!type) {
+        ctx.addIssue({ code: 'custom', message: `unknown shape type ${JSON.stringify(t)}` });
+        return z.NEVER;
+      }
+      return type;
+    }),
+    geometry: z.object({
+      x: finite,
+      y: finite,
+      x1: finite.optional(),
+      y1: finite.optional(),
+      points: z.array(pair).optional(),
+      width: finite.min(0).optional(),
+    }),
+    name: z.string().default(''),
+  });
 });
 
 export interface ShapeIssue {
