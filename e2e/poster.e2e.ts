@@ -152,14 +152,22 @@ describe('the poster of the first view', () => {
     expect(await page.evaluate(() => (window as unknown as { __map: { posterAt(): number | null } }).__map.posterAt())).toBeGreaterThan(0);
   });
 
-  test('a window of another pixel ratio gets the page\'s own poster instead', async () => {
-    const { page } = await browser.newPage({ deviceScaleFactor: 1.5 });
+  test.each([
+    [1.25, 'the HTML\'s (a Windows laptop at 125 %)'],
+    [1.75, 'the page\'s own (a ratio the HTML has none for)'],
+  ])('a window at %s dppx gets %s', async (dpr) => {
+    const { page } = await browser.newPage({ deviceScaleFactor: dpr });
     const release = await holdEngine(page);
     await page.goto(`${baseUrl()}/map/${map.id}`, { waitUntil: 'domcontentloaded' });
     const tiles = await posterImages(page);
     expect(tiles.length).toBeGreaterThan(0);
-    expect(await page.locator('.map-poster--html').count()).toBe(0);
-    expect(await page.locator('.map-poster img').count()).toBe(tiles.length);
+    const fromHtml = dpr === 1.25;
+    expect(await page.locator('.map-poster--html').count()).toBe(fromHtml ? 1 : 0);
+    expect(await page.locator('.map-poster img').count()).toBe(fromHtml ? 0 : tiles.length);
+    // Either way, the first view's tiles for this ratio, where the engine draws them.
+    const manifest = JSON.parse((await page.locator('#raidmap-tile-manifest').textContent())!) as TileManifest;
+    const expected = posterTiles(map, manifest, page.viewportSize()!, dpr);
+    expect(tiles.map((t) => `${t.z}/${t.x}/${t.y}`).sort()).toEqual([...new Set(expected.map((t) => `${t.z}/${t.x}/${t.y}`))].sort());
     release();
     await page.waitForFunction(() => (window as unknown as { __map?: MapAutomation }).__map?.ready === true, undefined, { timeout: 45_000, polling: 100 });
   });

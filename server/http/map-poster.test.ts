@@ -1,5 +1,6 @@
 import fs from 'node:fs';
 import path from 'node:path';
+import zlib from 'node:zlib';
 import { describe, expect, it } from 'vitest';
 import { MAPS } from '../../src/domain/maps';
 import { HTML_POSTER_CLASS, type TileManifest } from '../../src/domain/tiles';
@@ -115,6 +116,22 @@ describe.each(testBackends())('a map page carries the poster of its first view o
       expect(res.json().error, url).toBeTruthy();
     }
     expect((await server.app.inject({ url: `/tiles/factory/${version}/poster.css` })).statusCode).toBe(200);
+  });
+
+  it('sends the stylesheet compressed as the client accepts, the same text in each', async () => {
+    const url = `/tiles/customs/${await versionOf('customs')}/poster.css`;
+    const plain = await server.app.inject({ url, headers: { 'accept-encoding': 'identity' } });
+    expect(plain.headers['content-encoding']).toBeUndefined();
+    for (const [encoding, decode] of [
+      ['br', zlib.brotliDecompressSync],
+      ['gzip', zlib.gunzipSync],
+    ] as const) {
+      const res = await server.app.inject({ url, headers: { 'accept-encoding': encoding } });
+      expect(res.headers['content-encoding']).toBe(encoding);
+      expect(res.headers.vary).toMatch(/accept-encoding/i);
+      expect(res.rawPayload.length).toBeLessThan(plain.rawPayload.length / 4);
+      expect(decode(res.rawPayload).toString('utf8')).toBe(plain.body);
+    }
   });
 
   it('gives many pages and stylesheets at once the same poster', async () => {

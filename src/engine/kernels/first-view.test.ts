@@ -72,13 +72,13 @@ describe('posterTiles', () => {
 
 /** Whether a preload's media query (as posterPreloads writes them) matches a window. */
 function matches(media: string, viewport: { width: number; height: number }, dpr: number): boolean {
-  return media.split(' and ').every((part) => {
+  return media.split(', ').some((query) => query.split(' and ').every((part) => {
     const [, name, value] = /^\(([\w-]+): ([\d.]+)(?:dppx|px)\)$/.exec(part) ?? [];
     if (name === 'resolution') return Number(value) === dpr;
     if (name === 'min-width') return viewport.width >= Number(value);
     if (name === 'min-height') return viewport.height >= Number(value);
     throw new Error(`unexpected media part ${part}`);
-  });
+  }));
 }
 
 describe('poster preloads (the map page\'s HTML)', () => {
@@ -93,7 +93,7 @@ describe('poster preloads (the map page\'s HTML)', () => {
     { width: 1, height: 1 },
   ];
 
-  it.each([1, 2])('preloads exactly the tiles of the poster of every window up to the largest, at %i dppx', (dpr) => {
+  it.each([...PRELOADED_DPRS])('preloads exactly the tiles of the poster of every window up to the largest, at %s dppx', (dpr) => {
     for (const viewport of viewports) {
       const wanted = posterTiles(customs, manifest, viewport, dpr).map((t) => tilePath(manifest, t.layer, t.z, t.x, t.y)).sort();
       const preloaded = preloads.filter((p) => matches(p.media, viewport, dpr)).map((p) => p.path).sort();
@@ -101,7 +101,7 @@ describe('poster preloads (the map page\'s HTML)', () => {
     }
   });
 
-  it.each([1, 2])('places each tile as the poster of every window does, from the window\'s centre, at %i dppx', (dpr) => {
+  it.each([...PRELOADED_DPRS])('places each tile as the poster of every window does, from the window\'s centre, at %s dppx', (dpr) => {
     for (const viewport of viewports) {
       const key = (path: string, layer: string) => `${layer} ${path}`;
       const placed = new Map(
@@ -128,14 +128,26 @@ describe('poster preloads (the map page\'s HTML)', () => {
       expect(htmlPosterCovers({ width: PRELOAD_MAX_VIEWPORT.width + 1, height: 800 }, dpr)).toBe(false);
       expect(htmlPosterCovers({ width: 1280, height: PRELOAD_MAX_VIEWPORT.height + 1 }, dpr)).toBe(false);
     }
-    expect(htmlPosterCovers({ width: 1280, height: 800 }, 1.25)).toBe(false);
+    expect(htmlPosterCovers({ width: 1280, height: 800 }, 1.75)).toBe(false);
+    expect(htmlPosterCovers({ width: 1280, height: 800 }, 1.1)).toBe(false);
     expect(htmlPosterCovers({ width: 0, height: 800 }, 1)).toBe(false);
   });
 
   it('preloads nothing for other pixel ratios, and no tile twice for one', () => {
-    for (const viewport of viewports) expect(preloads.filter((p) => matches(p.media, viewport, 1.5))).toEqual([]);
-    const keys = preloads.map((p) => `${p.path} ${p.media.split(' and ')[0]}`);
-    expect(new Set(keys).size).toBe(keys.length);
+    for (const viewport of viewports) expect(preloads.filter((p) => matches(p.media, viewport, 1.75))).toEqual([]);
+    for (const dpr of PRELOADED_DPRS) {
+      for (const viewport of viewports) {
+        const paths = preloads.filter((p) => matches(p.media, viewport, dpr)).map((p) => p.path);
+        expect(new Set(paths).size, `${dpr} ${viewport.width}×${viewport.height}`).toBe(paths.length);
+      }
+    }
     expect(PRELOAD_MAX_VIEWPORT.width).toBeGreaterThanOrEqual(1920);
+  });
+
+  it('writes a tile that several pixel ratios show once (customs: 1, 1.25 and 1.5 share a pyramid level)', () => {
+    const all = new Set(PRELOADED_DPRS.flatMap((dpr) => posterTiles(customs, manifest, PRELOAD_MAX_VIEWPORT, dpr).map((t) => tilePath(manifest, t.layer, t.z, t.x, t.y))));
+    expect(new Set(preloads.map((p) => p.path))).toEqual(all);
+    const shared = preloads.find((p) => p.media.startsWith('(resolution: 1dppx)'))!;
+    expect(shared.media.split(', ').map((q) => q.split(' and ')[0])).toEqual(['(resolution: 1dppx)', '(resolution: 1.25dppx)', '(resolution: 1.5dppx)']);
   });
 });

@@ -96,8 +96,12 @@ export interface PosterPreload {
   height: number;
 }
 
-/** The device pixel ratios the map page's HTML preloads a poster for (others load theirs from the script). */
-export const PRELOADED_DPRS = [1, 2] as const;
+/**
+ * The device pixel ratios the map page's HTML has a poster for (others get theirs from the
+ * script): plain screens, Windows laptops scaled to 125 % and 150 %, and phones and Retina
+ * screens at 2. Ratios of one pyramid level share their tiles (posterPreloads).
+ */
+export const PRELOADED_DPRS = [1, 1.25, 1.5, 2] as const;
 
 /** The largest window a preload is written for, in CSS px: a wider window's poster loads its outer tiles from the script. */
 export const PRELOAD_MAX_VIEWPORT = { width: 2560, height: 1600 } as const;
@@ -136,7 +140,9 @@ export function posterPreloads(
   dprs: readonly number[] = PRELOADED_DPRS,
   max: ViewportSize = PRELOAD_MAX_VIEWPORT,
 ): PosterPreload[] {
-  const out: PosterPreload[] = [];
+  // A tile that several pixel ratios show (the same pyramid level) is written once, its media
+  // query a list of one query per ratio.
+  const tiles = new Map<string, { tile: Omit<PosterPreload, 'media'>; size: string[]; dprs: number[] }>();
   for (const dpr of dprs) {
     const key = (t: PosterTile) => tilePath(manifest, t.layer, t.z, t.x, t.y);
     const has = (viewport: ViewportSize, path: string) => posterTiles(map, manifest, viewport, dpr).some((t) => key(t) === path);
@@ -144,18 +150,30 @@ export function posterPreloads(
       const path = key(tile);
       const width = smallestShowing(max.width, (w) => has({ width: w, height: max.height }, path));
       const height = smallestShowing(max.height, (h) => has({ width: max.width, height: h }, path));
-      const media = [`(resolution: ${dpr}dppx)`, width > 1 ? `(min-width: ${width}px)` : '', height > 1 ? `(min-height: ${height}px)` : ''].filter(Boolean).join(' and ');
-      out.push({
-        path,
-        media,
-        layer: tile.layer,
-        opacity: tile.opacity,
-        fromCentreLeft: tile.left - max.width / 2,
-        fromCentreTop: tile.top - max.height / 2,
-        width: tile.width,
-        height: tile.height,
+      const size = [width > 1 ? `(min-width: ${width}px)` : '', height > 1 ? `(min-height: ${height}px)` : ''].filter(Boolean);
+      const id = `${path} ${size.join(' ')}`;
+      const seen = tiles.get(id);
+      if (seen) {
+        seen.dprs.push(dpr);
+        continue;
+      }
+      tiles.set(id, {
+        tile: {
+          path,
+          layer: tile.layer,
+          opacity: tile.opacity,
+          fromCentreLeft: tile.left - max.width / 2,
+          fromCentreTop: tile.top - max.height / 2,
+          width: tile.width,
+          height: tile.height,
+        },
+        size,
+        dprs: [dpr],
       });
     }
   }
-  return out;
+  return [...tiles.values()].map(({ tile, size, dprs: shownAt }) => ({
+    ...tile,
+    media: shownAt.map((dpr) => [`(resolution: ${dpr}dppx)`, ...size].join(' and ')).join(', '),
+  }));
 }

@@ -109,7 +109,7 @@ describe('the map poster', () => {
     });
 
     it('gives way to the page\'s own on a pixel ratio or a window it was not written for, or for another map', () => {
-      for (const [dpr, mapId] of [[1.5, 'customs'], [1, 'woods']] as const) {
+      for (const [dpr, mapId] of [[1.75, 'customs'], [1, 'woods']] as const) {
         htmlPoster(mapId);
         withPixelRatio(dpr, () => expect(showPoster(customs, manifest)).toBe(true));
         expect(document.querySelector(`.${HTML_POSTER_CLASS}`), `${dpr} ${mapId}`).toBeNull();
