@@ -143,6 +143,24 @@ describe('the poster of the first view', () => {
     const painted = await shot(page);
     const blank = painted.data.every((v, i) => v === painted.data[i % 4]);
     expect(blank).toBe(false);
+    // And no seam of the dark background between two tiles: a line along a tile edge is about
+    // as bright as the lines beside it (a seam was a one-pixel line at half their brightness).
+    const full = await decodeRgba(await page.screenshot());
+    const lum = (x: number, y: number) => {
+      const i = (y * full.width + x) * 4;
+      return 0.3 * full.data[i] + 0.59 * full.data[i + 1] + 0.11 * full.data[i + 2];
+    };
+    const column = (x: number) => Array.from({ length: full.height }, (_, y) => lum(x, y)).reduce((a, b) => a + b) / full.height;
+    const row = (y: number) => Array.from({ length: full.width }, (_, x) => lum(x, y)).reduce((a, b) => a + b) / full.width;
+    const edges = (values: number[], size: number) => [...new Set(values.map(Math.round))].filter((v) => v > 4 && v < size - 4);
+    for (const x of edges(tiles.map((t) => t.right), full.width)) {
+      const beside = (column(x - 3) + column(x + 3)) / 2;
+      expect(Math.min(column(x - 1), column(x)), `seam at x = ${x}`).toBeGreaterThan(beside * 0.85);
+    }
+    for (const y of edges(tiles.map((t) => t.bottom), full.height)) {
+      const beside = (row(y - 3) + row(y + 3)) / 2;
+      expect(Math.min(row(y - 1), row(y)), `seam at y = ${y}`).toBeGreaterThan(beside * 0.85);
+    }
 
     // The page's script takes it as its poster, and it goes when the engine is ready.
     release();

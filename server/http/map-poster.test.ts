@@ -45,7 +45,7 @@ describe('the HTML poster (pure parts)', () => {
 
   it('hides every tile outside its windows, so a window fetches only its own', () => {
     const css = posterStylesheet(tiles);
-    expect(css.split('\n')[0]).toBe(`.${HTML_POSTER_CLASS}>span{display:none;position:absolute;background-size:100% 100%;background-repeat:no-repeat}`);
+    expect(css.split('\n')[0]).toBe(`.${HTML_POSTER_CLASS}>span{display:none;position:absolute;background-size:calc(100% + 1px) calc(100% + 1px);background-repeat:no-repeat}`);
     // Outside any @media block there is no other rule.
     expect(css.replace(/@media [^{]+\{(?:[^{}]+\{[^}]*\})*\}/g, '').trim()).toBe(css.split('\n')[0]);
   });

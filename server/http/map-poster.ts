@@ -60,7 +60,10 @@ export function posterStylesheet(tiles: readonly PosterPreload[]): string {
     rules.push(`${scope}>.t${i}{${declarations.join(';')}}`);
     rulesByMedia.set(t.media, rules);
   });
-  const base = `${scope}>span{display:none;position:absolute;background-size:100% 100%;background-repeat:no-repeat}`;
+  // The image a pixel larger than its box: the browser snaps the box to whole pixels but sizes
+  // a background from the unsnapped size, so at 100 % a fractional tile leaves a seam of the
+  // poster's dark background along its right and lower edges (seen at 1 dppx).
+  const base = `${scope}>span{display:none;position:absolute;background-size:calc(100% + 1px) calc(100% + 1px);background-repeat:no-repeat}`;
   const blocks = [...rulesByMedia].map(([media, rules]) => `@media ${media}{${rules.join('')}}`);
   return `${[base, ...blocks].join('\n')}\n`;
 }
