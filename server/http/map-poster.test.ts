@@ -7,7 +7,7 @@ import { HTML_POSTER_CLASS, type TileManifest } from '../../src/domain/tiles';
 import { posterPreloads, type PosterPreload } from '../../src/engine/kernels/first-view';
 import { testBackends } from '../testing/databases';
 import { useRoleApp } from '../testing/role-app';
-import { posterMarkup, posterStylesheet, posterStylesheetPath } from './map-poster';
+import { htmlPosters, posterMarkup, posterStylesheet, posterStylesheetPath } from './map-poster';
 
 const manifest: TileManifest = { map: 'customs', version: 'v1', tileSize: 256, minZ: 0, maxZ: 7, prebuiltMaxZ: 3, width: 4400, height: 3200, layers: [...MAPS.customs.layers], format: 'webp' };
 
@@ -143,5 +143,21 @@ describe.each(testBackends())('a map page carries the poster of its first view o
     expect(new Set(pages.map((p) => /<div class="map-poster[^]*?<\/div>/.exec(p.body)![0])).size).toBe(1);
     expect(new Set(sheets.map((s) => s.body)).size).toBe(1);
     expect(sheets.every((s) => s.statusCode === 200)).toBe(true);
+  });
+});
+
+describe('htmlPosters', () => {
+  it('makes a map\'s poster once per tile version, and a new version\'s when the art changes', async () => {
+    let current: TileManifest = manifest;
+    const posterOf = htmlPosters(async () => current);
+    const first = await posterOf('customs');
+    expect(first?.stylesheetPath).toBe('/tiles/customs/v1/poster.css');
+    expect((await posterOf('customs'))?.stylesheet).toBe(first?.stylesheet);
+    current = { ...manifest, version: 'v2' };
+    const second = await posterOf('customs');
+    expect(second?.stylesheetPath).toBe('/tiles/customs/v2/poster.css');
+    expect(second?.stylesheet).toContain('/tiles/customs/v2/');
+    expect(second?.stylesheet).not.toContain('/tiles/customs/v1/');
+    expect(await htmlPosters(async () => undefined)('customs')).toBeUndefined();
   });
 });

@@ -102,21 +102,21 @@ export function htmlPoster(mapId: MapId, manifest: TileManifest): HtmlPoster {
   };
 }
 
-/** The HTML poster of a map's current tiles, made once per map and tile version. */
+/** The HTML poster of a map's current tiles, made once per map and tile version, kept for the current version only. */
 export type HtmlPosters = (mapId: MapId) => Promise<(HtmlPoster & { manifest: TileManifest }) | undefined>;
 
 export function htmlPosters(manifestOf: ManifestOf): HtmlPosters {
-  const made = new Map<string, HtmlPoster>();
+  // One per map: its current tile version's (a new version replaces the old one's).
+  const made = new Map<MapId, { version: string; poster: HtmlPoster }>();
   return async (mapId) => {
     const manifest = await manifestOf(mapId).catch(() => undefined);
     if (!manifest) return undefined;
-    const key = `${mapId}:${manifest.version}`;
-    let poster = made.get(key);
-    if (!poster) {
-      poster = htmlPoster(mapId, manifest);
-      made.set(key, poster);
+    let entry = made.get(mapId);
+    if (entry?.version !== manifest.version) {
+      entry = { version: manifest.version, poster: htmlPoster(mapId, manifest) };
+      made.set(mapId, entry);
     }
-    return { ...poster, manifest };
+    return { ...entry.poster, manifest };
   };
 }
 
