@@ -1,0 +1,96 @@
+/**
+ * `npx tsx scripts/bench/first-second-timeline.ts [--markers 10000] [--runs 5] [--dist DIR] [--tiles DIR]`:
+ * when each step of a map page's first second happens (issue 11), cold and opened again. Each
+ * run opens the map in a fresh context, then again in a new page of the same context (HTTP cache
+ * warm), and reads the page's own timings: the HTML, the main script and stylesheets, the poster's
+ * stylesheet, the engine chunk, the compact list, the worker and the icon atlas (Resource
+ * Timing), first paint and first contentful paint (Paint Timing), DOMContentLoaded, and the
+ * map's User Timing marks (`raidmap:*`, src/ui/map/startupMarks.ts). Prints the median of each,
+ * in ms from navigation, in the order they happen cold. docs/PERFORMANCE.md ("Seventh session")
+ * has what it showed.
+ */
+import { parseArgs } from 'node:util';
+import type { Page } from 'playwright-core';
+import { launchChromium } from '../../e2e/support/chromium';
+import { parseCommandLine } from './options';
+import { PROFILE_OPTIONS, profileSettings, startProfileServer } from './profile-session';
+
+const USAGE = 'usage: first-second-timeline.ts [--markers 10000] [--runs 5] [--dist DIR] [--tiles DIR]';
+const { values: args } = parseCommandLine(() => parseArgs({ options: { ...PROFILE_OPTIONS, runs: { type: 'string', default: '5' } } }), USAGE);
+const settings = profileSettings(args, USAGE);
+
+/** Resources by what they are, from their URL (the first of each kind). */
+const RESOURCES: [name: string, pattern: RegExp][] = [
+  ['main script', /\/assets\/index-[\w-]+\.js$/],
+  ['main stylesheet', /\/assets\/index-[\w-]+\.css$/],
+  ['poster stylesheet', /\/poster\.css$/],
+  ['engine chunk', /\/assets\/engine-[\w-]+\.js$/],
+  ['markers worker', /markers\.worker-[\w-]+\.js$/],
+  ['compact list', /\/markers\/compact\?/],
+  ['icon atlas', /\/icons\/atlas/],
+];
+
+/** The page's timings, ms from navigation. */
+async function timings(page: Page): Promise<Record<string, number>> {
+  const patterns = RESOURCES.map(([name, pattern]) => [name, pattern.source] as const);
+  return page.evaluate((sources) => {
+    const out: Record<string, number> = {};
+    const nav = performance.getEntriesByType('navigation')[0] as PerformanceNavigationTiming;
+    out['HTML arrived'] = nav.responseEnd;
+    out['DOMContentLoaded'] = nav.domContentLoadedEventEnd;
+    for (const entry of performance.getEntriesByType('paint')) out[entry.name] = entry.startTime;
+    for (const mark of performance.getEntriesByType('mark')) if (mark.name.startsWith('raidmap:')) out[`mark ${mark.name.slice(8)}`] = mark.startTime;
+    const resources = performance.getEntriesByType('resource') as PerformanceResourceTiming[];
+    for (const [name, source] of sources) {
+      const pattern = new RegExp(source);
+      const entry = resources.find((r) => pattern.test(r.name));
+      if (entry) out[`${name} arrived`] = entry.responseEnd;
+    }
+    return out;
+  }, patterns);
+}
+
+async function openUntilReady(page: Page, url: string): Promise<void> {
+  await page.goto(url, { waitUntil: 'domcontentloaded' });
+  await page.waitForFunction(() => (window as unknown as { __map?: { ready?: boolean } }).__map?.ready === true, undefined, { timeout: 60_000, polling: 50 });
+}
+
+const median = (values: number[]) => {
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.floor(sorted.length / 2)];
+};
+
+async function main(): Promise<void> {
+  const server = await startProfileServer(settings, 'raidmap-timeline-');
+  const browser = await launchChromium();
+  const cold: Record<string, number[]> = {};
+  const again: Record<string, number[]> = {};
+  const add = (into: Record<string, number[]>, values: Record<string, number>) => {
+    for (const [name, value] of Object.entries(values)) (into[name] ??= []).push(value);
+  };
+  try {
+    for (let run = 1; run <= settings.runs; run += 1) {
+      const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
+      for (const into of [cold, again]) {
+        const page = await context.newPage();
+        await openUntilReady(page, `${server.baseUrl}/map/customs`);
+        add(into, await timings(page));
+        await page.close();
+      }
+      await context.close();
+      console.log(`run ${run} of ${settings.runs} done`);
+    }
+  } finally {
+    await browser.close();
+    await server.stop();
+  }
+  const names = Object.keys(cold).sort((a, b) => median(cold[a]) - median(cold[b]));
+  console.log(`\nmedians of ${settings.runs} runs, ${settings.markers} markers, ms from navigation`);
+  console.log('| event | cold | opened again |\n|---|---:|---:|');
+  for (const name of names) console.log(`| ${name} | ${median(cold[name]).toFixed(0)} | ${again[name] ? median(again[name]).toFixed(0) : '–'} |`);
+}
+
+main().catch((error: unknown) => {
+  console.error(error);
+  process.exit(1);
+});
