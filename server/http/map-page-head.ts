@@ -6,11 +6,9 @@
  * first view's tiles are requested at once (src/ui/map/poster.ts) and the engine starts sooner.
  * A data block is not executed, so the page's CSP (no inline scripts) is unchanged.
  */
-import { MAPS, isMapId, type MapId } from '../../src/domain/maps';
+import { isMapId, type MapId } from '../../src/domain/maps';
 import { parseOverlayParams } from '../../src/domain/overlay';
-import type { TileManifest } from '../../src/domain/tiles';
 import { INLINE_MANIFEST_ID } from '../../src/domain/tiles';
-import { posterPreloads } from '../../src/engine/kernels/first-view';
 import type { HtmlPosters } from './map-poster';
 import type { PageExtras } from './static-site';
 
@@ -32,20 +30,6 @@ export function mapIdOfPage(urlPath: string): string | null {
   return isMapId(id) ? id : null;
 }
 
-const attribute = (value: string) => value.replace(/&/g, '&amp;').replace(/"/g, '&quot;').replace(/</g, '&lt;');
-
-/**
- * Preload links for the poster's tiles (src/engine/kernels/first-view.ts posterPreloads), each
- * for the windows whose poster shows it: the browser asks for them while it parses the HTML,
- * about 300 ms before the page's script would (docs/PERFORMANCE.md, "Sixth session"). The
- * image the poster then makes finds its tile in the browser's memory cache.
- */
-export function posterPreloadLinks(mapId: MapId, manifest: TileManifest): string {
-  return posterPreloads(MAPS[mapId], manifest)
-    .map(({ path, media }) => `<link rel="preload" as="image" href="${attribute(path)}" media="${attribute(media)}" fetchpriority="high">`)
-    .join('');
-}
-
 /**
  * The extras of a page at `urlPath` (`search`: its query). On a known map's page: in the head,
  * the manifest block where the manifest can be had now (`posterOf`, map-poster.ts; none without tiles), the
@@ -55,8 +39,6 @@ export function posterPreloadLinks(mapId: MapId, manifest: TileManifest): string
  */
 export function mapPageExtras(posterOf: HtmlPosters | undefined, preloads: () => string = () => '') {
   const none: PageExtras = { head: '', body: '' };
-  // One set of poster links per map and tile version: the same for every request until the art changes.
-  const posterLinks = new Map<string, string>();
   return async (urlPath: string, search = ''): Promise<PageExtras> => {
     const mapId = mapIdOfPage(urlPath) as MapId | null;
     if (!mapId) return none;
@@ -65,10 +47,6 @@ export function mapPageExtras(posterOf: HtmlPosters | undefined, preloads: () =>
     const { manifest } = poster;
     const block = `<script type="application/json" id="${INLINE_MANIFEST_ID}">${scriptSafeJson(manifest)}</script>`;
     if (parseOverlayParams(search) !== null) return { head: `${block}${preloads()}`, body: '' };
-    const key = `${mapId}:${manifest.version}`;
-    const links = posterLinks.get(key) ?? posterPreloadLinks(mapId, manifest);
-    posterLinks.set(key, links);
-    const stylesheet = `<link rel="stylesheet" href="${attribute(poster.stylesheetPath)}">`;
-    return { head: `${block}${links}${stylesheet}${preloads()}`, body: poster.markup };
+    return { head: `${block}${poster.head}${preloads()}`, body: poster.markup };
   };
 }

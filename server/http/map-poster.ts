@@ -3,8 +3,10 @@
  * first view's tiles as elements of the page itself, placed and shown by a stylesheet of the
  * map's tile version, so the page's first frame paints them before any of its script has run.
  *
+ * - The head preloads each tile for the windows whose poster shows it (`posterPreloadLinks`):
+ *   the browser asks for them while it parses the HTML.
  * - The markup (`posterMarkup`) is one empty element per tile of every window the HTML is
- *   written for (posterPreloads: pixel ratio 1 or 2, up to 2560 × 1600 CSS px).
+ *   written for (posterPreloads: pixel ratios 1, 1.25, 1.5 and 2, up to 2560 × 1600 CSS px).
  * - The stylesheet (`posterStylesheet`, served at `posterStylesheetPath`) gives each element its
  *   tile as a background image, its place from the window's centre and its floor's opacity,
  *   under the media query of the windows whose poster shows it. A browser fetches the
@@ -27,7 +29,6 @@ import { negotiateEncoding } from './json-cache';
 
 const brotli = promisify(zlib.brotliCompress);
 const gzip = promisify(zlib.gzip);
-
 
 type ManifestOf = (mapId: string) => Promise<TileManifest | undefined>;
 
@@ -68,14 +69,27 @@ export function posterStylesheet(tiles: readonly PosterPreload[]): string {
   return `${[base, ...blocks].join('\n')}\n`;
 }
 
+const attribute = (value: string) => value.replace(/&/g, '&amp;').replace(/"/g, '&quot;').replace(/</g, '&lt;');
+
+/**
+ * Preload links for the poster's tiles, each for the windows whose poster shows it: the browser
+ * asks for them while it parses the HTML, before it has the stylesheet that shows them, and
+ * about 300 ms before the page's script would (docs/PERFORMANCE.md, "Sixth session").
+ */
+export function posterPreloadLinks(tiles: readonly PosterPreload[]): string {
+  return tiles.map(({ path, media }) => `<link rel="preload" as="image" href="${attribute(path)}" media="${attribute(media)}" fetchpriority="high">`).join('');
+}
+
 /** The poster's markup: one element per tile, in the stylesheet's order (floors bottom first). */
 export function posterMarkup(mapId: MapId, tiles: readonly PosterPreload[]): string {
   const spans = tiles.map((_, i) => `<span class="t${i}" elementtiming="${POSTER_TIMING}"></span>`).join('');
   return `<div class="map-poster ${HTML_POSTER_CLASS}" aria-hidden="true" data-map="${mapId}">${spans}</div>`;
 }
 
-/** The poster of a map's tile version: its tiles, stylesheet and markup, made once per version. */
+/** The poster of a map's tile version: what the page's head and body carry, and its stylesheet; made once per version. */
 export interface HtmlPoster {
+  /** For the page's head: the tiles' preloads and the stylesheet's link. */
+  head: string;
   stylesheetPath: string;
   stylesheet: string;
   /** The stylesheet compressed, once per encoding on first request (it blocks the page's first paint: ~70 KB as text, a few KB compressed). */
@@ -87,8 +101,10 @@ export function htmlPoster(mapId: MapId, manifest: TileManifest): HtmlPoster {
   const tiles = posterPreloads(MAPS[mapId], manifest);
   const stylesheet = posterStylesheet(tiles);
   const encoded = new Map<'br' | 'gzip', Promise<Buffer>>();
+  const stylesheetPath = posterStylesheetPath(manifest);
   return {
-    stylesheetPath: posterStylesheetPath(manifest),
+    head: `${posterPreloadLinks(tiles)}<link rel="stylesheet" href="${attribute(stylesheetPath)}">`,
+    stylesheetPath,
     stylesheet,
     encoded: (encoding) => {
       let body = encoded.get(encoding);

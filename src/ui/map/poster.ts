@@ -19,9 +19,9 @@
 import { tileBase } from '../../api/tiles';
 import type { MapDefinition } from '../../domain/maps';
 import { HTML_POSTER_CLASS, POSTER_TIMING, tilePath, type TileManifest } from '../../domain/tiles';
+import { htmlPosterCovers, posterTiles } from '../../engine/kernels/first-view';
 
 export { POSTER_TIMING };
-import { htmlPosterCovers, posterTiles } from '../../engine/kernels/first-view';
 
 const FADE_MS = 150;
 
