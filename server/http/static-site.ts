@@ -21,7 +21,7 @@ export interface StaticSiteOptions {
   /** Folder of subcategory icons (`{slug}.svg`). */
   iconsDir: string;
   uploadsDir: string;
-  /** Extra HTML for the head and the start of the body of the page at a path and query (the map pages' tile manifest and poster); '' for none. */
+  /** Extra HTML for the head and the start of the body of the page at a path and query (the map pages' tile manifest and poster); empty strings for none. */
   extrasFor?: (urlPath: string, search: string) => Promise<PageExtras>;
 }
 
@@ -66,7 +66,6 @@ class IndexHtml {
   }
 }
 
-/** index.html with `head` inserted just before `</head>` (unchanged when it has none). */
 /** What a page carries besides the built index.html: HTML for the end of its head and the start of its body. */
 export interface PageExtras {
   head: string;
