@@ -1,8 +1,7 @@
-import fs from 'node:fs';
-import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { INLINE_MANIFEST_ID, type TileManifest } from '../../src/domain/tiles';
 import { testBackends } from '../testing/databases';
+import { builtSiteOptions } from '../testing/built-site';
 import { useRoleApp } from '../testing/role-app';
 import { MAPS } from '../../src/domain/maps';
 import { posterPreloads } from '../../src/engine/kernels/first-view';
@@ -51,12 +50,7 @@ describe('map page head (pure parts)', () => {
 });
 
 describe.each(testBackends())('a map page carries its tile manifest on $name', (backend) => {
-  const server = useRoleApp(backend, (root) => {
-    const dist = path.join(root, 'dist');
-    fs.mkdirSync(dist, { recursive: true });
-    fs.writeFileSync(path.join(dist, 'index.html'), '<!doctype html><html><head><title>raidmap</title></head><body><div id="root"></div></body></html>');
-    return { uploadsDir: path.join(root, 'uploads'), distDir: dist, assetsDir: path.join(root, 'assets'), tilesDir: path.join(root, 'tiles') };
-  });
+  const server = useRoleApp(backend, (root) => builtSiteOptions(root));
 
   it.each(['anonymous', 'visitor', 'pro', 'admin'] as const)('gives %s the manifest of /tiles/{map}/manifest.json in the head', async (role) => {
     const headers = server.cookies[role] ? { cookie: server.cookies[role] } : {};

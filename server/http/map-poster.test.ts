@@ -1,11 +1,10 @@
-import fs from 'node:fs';
-import path from 'node:path';
 import zlib from 'node:zlib';
 import { describe, expect, it } from 'vitest';
 import { MAPS } from '../../src/domain/maps';
 import { HTML_POSTER_CLASS, type TileManifest } from '../../src/domain/tiles';
 import { posterPreloads, type PosterPreload } from '../../src/engine/kernels/first-view';
 import { testBackends } from '../testing/databases';
+import { builtSiteOptions } from '../testing/built-site';
 import { useRoleApp } from '../testing/role-app';
 import { htmlPosters, posterMarkup, posterStylesheet, posterStylesheetPath } from './map-poster';
 
@@ -61,12 +60,7 @@ describe('the HTML poster (pure parts)', () => {
 });
 
 describe.each(testBackends())('a map page carries the poster of its first view on $name', (backend) => {
-  const server = useRoleApp(backend, (root) => {
-    const dist = path.join(root, 'dist');
-    fs.mkdirSync(dist, { recursive: true });
-    fs.writeFileSync(path.join(dist, 'index.html'), '<!doctype html><html><head><title>raidmap</title></head><body><div id="root"></div></body></html>');
-    return { uploadsDir: path.join(root, 'uploads'), distDir: dist, assetsDir: path.join(root, 'assets'), tilesDir: path.join(root, 'tiles') };
-  });
+  const server = useRoleApp(backend, (root) => builtSiteOptions(root));
 
   const versionOf = async (mapId: string) => ((await server.app.inject({ url: `/tiles/${mapId}/manifest.json` })).json() as TileManifest).version;
 

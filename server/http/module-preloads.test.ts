@@ -7,6 +7,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { testBackends } from '../testing/databases';
+import { builtSiteOptions } from '../testing/built-site';
 import { useRoleApp } from '../testing/role-app';
 import { mapPageExtras } from './map-page-head';
 import { htmlPosters } from './map-poster';
@@ -69,13 +70,7 @@ describe('mapPagePreloadsFrom (the build folder)', () => {
 });
 
 describe.each(testBackends())('a map page names the engine chunks to preload on $name', (backend) => {
-  const server = useRoleApp(backend, (root) => {
-    const dist = path.join(root, 'dist');
-    fs.mkdirSync(path.join(dist, '.vite'), { recursive: true });
-    fs.writeFileSync(path.join(dist, 'index.html'), '<!doctype html><html><head><title>raidmap</title></head><body><div id="root"></div></body></html>');
-    fs.writeFileSync(path.join(dist, '.vite', 'manifest.json'), JSON.stringify(manifest));
-    return { uploadsDir: path.join(root, 'uploads'), distDir: dist, assetsDir: path.join(root, 'assets'), tilesDir: path.join(root, 'tiles') };
-  });
+  const server = useRoleApp(backend, (root) => builtSiteOptions(root, { '.vite/manifest.json': JSON.stringify(manifest) }));
 
   it.each(['anonymous', 'visitor', 'pro', 'admin'] as const)('gives %s the links on a map page, before </head>', async (role) => {
     const headers = server.cookies[role] ? { cookie: server.cookies[role] } : {};
