@@ -1,3 +1,4 @@
+import { fileURLToPath } from 'node:url';
 import { defineConfig } from 'vite';
 import react from '@vitejs/plugin-react';
 import { pixiLazyCanvasProbe } from './scripts/vite/pixi-lazy-canvas-probe';
@@ -6,17 +7,26 @@ import { precompress } from './scripts/vite/precompress';
 
 const api = `http://127.0.0.1:${process.env.API_PORT ?? 8080}`;
 
-export default defineConfig({
+/**
+ * React Router's production build. Its package's `exports` name only its development build, for
+ * production too (remix-run/react-router#14102, open): dev warnings on, and about 15 ms more of a
+ * map page's first second here (docs/PERFORMANCE.md, "Eighth session"). The production files
+ * ship in the same package; `npm run dev` and the tests keep the development build.
+ */
+const reactRouterProduction = fileURLToPath(new URL('./node_modules/react-router/dist/production/index.mjs', import.meta.url));
+
+export default defineConfig(({ command }) => ({
   // pixiLazySegmenter: PixiJS makes no Intl.Segmenter as it loads (src/engine/kernels/graphemes.ts).
   // pixiLazyCanvasProbe: PixiJS reads no canvas pixels as it loads (its canvas renderer's probe, on first use).
   // precompress: .br and .gz beside each built asset, sent as they are by the server.
   plugins: [react(), pixiLazySegmenter(), pixiLazyCanvasProbe(), precompress()],
   publicDir: 'assets/public',
   worker: { format: 'es' },
+  resolve: { alias: command === 'build' ? [{ find: /^react-router$/, replacement: reactRouterProduction }] : [] },
   // manifest: the server names the engine's chunks in a map page's head (server/http/module-preloads.ts).
   build: { outDir: 'dist', sourcemap: true, chunkSizeWarningLimit: 1500, manifest: true },
   // `npm run dev` serves the UI with hot reload and sends API, tile and icon calls to `npm run serve`.
   server: {
     proxy: { '/api': api, '/tiles': api, '/icons': api, '/uploads': api, '/public-images': api },
   },
-});
+}));
