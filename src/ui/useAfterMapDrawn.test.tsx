@@ -1,5 +1,5 @@
 /**
- * useAfterMapDrawn: false until the map's first view (mapView.ready), then true for good; at
+ * useAfterMapDrawn: false until the map's first view (mapView.ready) and the frame after it, then true for good; at
  * the latest LATEST_MS after mounting, so a map that never draws still gets its deferred parts.
  */
 import { act, render, screen } from '@testing-library/react';
@@ -12,8 +12,14 @@ function Probe() {
   return <span data-testid="probe">{useAfterMapDrawn() ? 'drawn' : 'waiting'}</span>;
 }
 
+/** The browser draws its next frame, and the task after it runs. */
+function nextFrameDrawn(): void {
+  vi.advanceTimersToNextFrame();
+  vi.advanceTimersByTime(1);
+}
+
 beforeEach(() => {
-  vi.useFakeTimers();
+  vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout', 'requestAnimationFrame', 'cancelAnimationFrame', 'Date'] });
   mapView.ready = false;
 });
 
@@ -27,6 +33,7 @@ describe('useAfterMapDrawn', () => {
     render(<Probe />);
     expect(screen.getByTestId('probe').textContent).toBe('waiting');
     await act(async () => setReady(true));
+    await act(async () => nextFrameDrawn());
     expect(screen.getByTestId('probe').textContent).toBe('drawn');
     await act(async () => setReady(false));
     expect(screen.getByTestId('probe').textContent).toBe('drawn');
@@ -42,8 +49,20 @@ describe('useAfterMapDrawn', () => {
     }
     render(<Recorder />);
     await act(async () => setReady(true));
-    // The render that the ready update makes still has the rows waiting; they follow in their own.
+    // The render that the ready update makes still has the rows waiting, and so does the next
+    // frame: the rows follow in a render of their own, after it.
+    expect(seen).toEqual(['not ready/waiting', 'ready/waiting']);
+    await act(async () => vi.advanceTimersToNextFrame());
+    expect(seen).toEqual(['not ready/waiting', 'ready/waiting']);
+    await act(async () => vi.advanceTimersByTime(1));
     expect(seen).toEqual(['not ready/waiting', 'ready/waiting', 'ready/drawn']);
+  });
+
+  it('forgets the frame it waits for when unmounted in between', async () => {
+    const { unmount } = render(<Probe />);
+    await act(async () => setReady(true));
+    unmount();
+    expect(vi.getTimerCount()).toBe(0);
   });
 
   it('is true at once on a map that is ready already', () => {

@@ -17,6 +17,7 @@
 import { startTransition, useEffect, useState } from 'react';
 import { useSnapshot } from 'valtio';
 import { mapView } from '../state/mapView';
+import { afterNextFrame } from './afterNextFrame';
 
 /** The longest the deferred part waits for the map (ms). */
 export const LATEST_MS = 2000;
@@ -27,10 +28,7 @@ export function useAfterMapDrawn(): boolean {
 
   useEffect(() => {
     if (drawn) return;
-    if (ready) {
-      startTransition(() => setDrawn(true));
-      return;
-    }
+    if (ready) return afterNextFrame(() => startTransition(() => setDrawn(true)));
     const timer = setTimeout(() => startTransition(() => setDrawn(true)), LATEST_MS);
     return () => clearTimeout(timer);
   }, [drawn, ready]);
