@@ -1,6 +1,7 @@
 /**
  * Camera input through real mouse events: wheel zoom around the cursor clamps exactly at the
- * map's min and max zoom, double-click zooms in ×2 around the point, a drag pans.
+ * map's min and max zoom, double-click zooms in ×2 around the point, a drag pans. The map
+ * draws on demand: once it has settled, an idle page asks the browser for no frames.
  */
 import { describe, expect, test } from 'vitest';
 import { MAPS } from '../src/domain/maps';
@@ -85,5 +86,43 @@ describe('camera (customs)', () => {
     const tolerance = 2 / before.zoom;
     expect(Math.abs(after.x - before.x - -drag.x / before.zoom)).toBeLessThan(tolerance);
     expect(Math.abs(after.y - before.y - -drag.y / before.zoom)).toBeLessThan(tolerance);
+  });
+
+  test('an idle map asks for no animation frames, and draws again when moved', async () => {
+    const { page } = await browser.newPage();
+    // Counts every animation frame the page asks for (PixiJS's tickers included).
+    await page.addInitScript(() => {
+      const counter = { requests: 0 };
+      (window as unknown as { __frames: typeof counter }).__frames = counter;
+      const request = window.requestAnimationFrame.bind(window);
+      window.requestAnimationFrame = (callback) => {
+        counter.requests += 1;
+        return request(callback);
+      };
+    });
+    await openMap(page, map.id);
+    const requests = () => page.evaluate(() => (window as unknown as { __frames: { requests: number } }).__frames.requests);
+    /** Waits for a whole second with no frame asked for; the frames asked for in the last second otherwise. */
+    const quietSecond = async (): Promise<number> => {
+      let asked = Number.POSITIVE_INFINITY;
+      for (let attempt = 0; attempt < 10 && asked > 0; attempt += 1) {
+        const before = await requests();
+        await sleep(1000);
+        asked = (await requests()) - before;
+      }
+      return asked;
+    };
+    // Tiles, labels and the panels' deferred parts finish within a few seconds; then nothing.
+    expect(await quietSecond()).toBe(0);
+
+    const before = await requests();
+    const at = await canvasPoint(page, 640, 400);
+    await page.mouse.move(at.x, at.y);
+    await page.mouse.down();
+    await page.mouse.move(at.x - 60, at.y - 40, { steps: 4 });
+    await page.mouse.up();
+    await settleCamera(page);
+    expect(await requests()).toBeGreaterThan(before);
+    expect(await quietSecond()).toBe(0);
   });
 });

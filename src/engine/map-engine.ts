@@ -20,7 +20,7 @@ import type { IconAtlas } from './icon-atlas';
 import { DomInput } from './input';
 import type { ViewportSize } from './kernels/camera';
 import { FrameStatsRecorder } from './kernels/frame-stats';
-import type { EngineApp } from './renderer-host';
+import { advanceSystemTicker, type EngineApp } from './renderer-host';
 import { ICON_PRIORITY } from './kernels/thinning';
 import { LabelLayer } from './label-layer';
 import { MarkerLayer } from './marker-layer';
@@ -502,6 +502,8 @@ export class MapEngine implements MapEngineApi {
     }
     this.placeSelectionRing();
     const animating = this.player.update((x, y) => this.camera_.toScreen(x, y), now);
+    // PixiJS's scheduled GC runs in the frames the engine draws, not in a frame loop of its own.
+    advanceSystemTicker(now);
     const t1 = performance.now();
     this.app.renderer.render(this.app.stage);
     const t2 = performance.now();

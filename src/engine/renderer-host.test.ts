@@ -2,11 +2,13 @@
 /**
  * The renderer host makes the renderer's one WebGL context itself: WebGL 2 first, WebGL 1 where
  * that fails, none where neither works (then PixiJS's own detection runs), on a canvas that
- * already has its drawing-buffer size, with the attributes PixiJS would have asked for.
+ * already has its drawing-buffer size, with the attributes PixiJS would have asked for. PixiJS's
+ * system ticker does not run a frame loop of its own: the engine advances it in its frames.
  */
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { forgetRendererContext, wrapCanvas } from './kernels/test-context';
-import { contextAttributes, makeContext } from './renderer-host';
+import { Ticker } from 'pixi.js';
+import { advanceSystemTicker, contextAttributes, makeContext, quietSystemTicker } from './renderer-host';
 
 type Request = { type: string; attributes: unknown; width: number; height: number };
 
@@ -79,5 +81,30 @@ describe('makeContext', () => {
       throw new Error('GPU process crashed');
     });
     expect(makeContext({ width: 10, height: 10 })).toBeNull();
+  });
+});
+
+describe('the system ticker', () => {
+  it('stays stopped when something listens, and runs its listeners when the engine advances it', () => {
+    const system = Ticker.system;
+    const { autoStart, started } = system;
+    const frames = vi.spyOn(globalThis, 'requestAnimationFrame');
+    const listener = vi.fn();
+    try {
+      quietSystemTicker();
+      // What PixiJS's scheduler does as a renderer starts: with autoStart on, this started a loop.
+      system.add(listener);
+      expect(system.started).toBe(false);
+      expect(frames).not.toHaveBeenCalled();
+      advanceSystemTicker(system.lastTime + 1000);
+      expect(listener).toHaveBeenCalledTimes(1);
+      advanceSystemTicker(system.lastTime + 16);
+      expect(listener).toHaveBeenCalledTimes(2);
+      expect(frames).not.toHaveBeenCalled();
+    } finally {
+      system.remove(listener);
+      system.autoStart = autoStart;
+      if (started) system.start();
+    }
   });
 });

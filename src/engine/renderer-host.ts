@@ -12,7 +12,7 @@
  * view of it, and there is no support probe (the context is the proof). Where no WebGL context
  * can be made, `Application.init` runs as before and falls back the way PixiJS does.
  */
-import { Application, Container, WebGLRenderer, type ApplicationOptions, type DestroyOptions, type Rectangle, type Renderer, type RendererDestroyOptions } from 'pixi.js';
+import { Application, Container, Ticker, WebGLRenderer, type ApplicationOptions, type DestroyOptions, type Rectangle, type Renderer, type RendererDestroyOptions } from 'pixi.js';
 import { wrapCanvas } from './kernels/test-context';
 
 /** What the engine uses of PixiJS's Application (an Application is one). */
@@ -82,8 +82,32 @@ export function makeContext(options: RendererOptions): { canvas: HTMLCanvasEleme
   }
 }
 
+/**
+ * PixiJS's system ticker, stopped: the renderer's scheduler (its texture and renderable GC)
+ * listens on it from the renderer's start, and a started ticker asks for every animation frame
+ * for the life of the page, so an idle map woke the main thread 60 times a second and made the
+ * browser produce a frame each time. The engine draws on demand (frame-loop.ts) and advances the
+ * ticker in the frames it draws (`advanceSystemTicker`), so the GC still runs after real work.
+ */
+export function quietSystemTicker(): void {
+  const system = Ticker.system;
+  system.autoStart = false;
+  system.stop();
+}
+
+/** Runs what listens on PixiJS's system ticker (the renderer's scheduled GC) at `now`, in a frame the engine draws. */
+export function advanceSystemTicker(now: number): void {
+  Ticker.system.update(now);
+}
+
 /** Starts the renderer: one WebGL context where there is WebGL, PixiJS's own detection where not. */
 export async function startRenderer(options: RendererOptions): Promise<EngineApp> {
+  const app = await startPixiRenderer(options);
+  quietSystemTicker();
+  return app;
+}
+
+async function startPixiRenderer(options: RendererOptions): Promise<EngineApp> {
   const made = typeof document === 'undefined' ? null : makeContext(options);
   if (!made) {
     const app = new Application();
