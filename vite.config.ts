@@ -9,9 +9,10 @@ const api = `http://127.0.0.1:${process.env.API_PORT ?? 8080}`;
 
 /**
  * React Router's production build. Its package's `exports` name only its development build, for
- * production too (remix-run/react-router#14102, open): dev warnings on, and about 15 ms more of a
- * map page's first second here (docs/PERFORMANCE.md, "Eighth session"). The production files
- * ship in the same package; `npm run dev` and the tests keep the development build.
+ * production too (remix-run/react-router#14102, open), so the built site ran React Router's
+ * development warnings and checks. The production files ship in the same package. Its time in a
+ * map page's first second did not change measurably (docs/PERFORMANCE.md, "Eighth session").
+ * `npm run dev` and the tests keep the development build.
  */
 const reactRouterProduction = fileURLToPath(new URL('./node_modules/react-router/dist/production/index.mjs', import.meta.url));
 
