@@ -24,6 +24,18 @@ export default tseslint.config(
       'no-restricted-imports': ['error', { patterns: [{ group: [...uiLayers, '**/tools/**'], message: 'the engine must not import UI, state, API code or concrete tools' }] }],
     },
   },
+  // What stays on the main thread when the map is drawn in a worker (docs/ENGINE-WORKER.md):
+  // input, the state tree, the camera, the marker placement and the hit index need no renderer.
+  {
+    files: [
+      'src/engine/kernels/**', 'src/engine/interaction/**', 'src/engine/camera.ts', 'src/engine/input.ts', 'src/engine/hit-index.ts',
+      'src/engine/marker-placement.ts', 'src/engine/marker-draw-list.ts', 'src/engine/frame-loop.ts', 'src/engine/emitter.ts',
+    ],
+    ignores: ['**/*.test.ts'],
+    rules: {
+      'no-restricted-imports': ['error', { patterns: [{ group: [...uiLayers, '**/tools/**', 'pixi.js', 'pixi.js/*'], message: 'the main-thread side of the engine imports no renderer (docs/ENGINE-WORKER.md), nor UI, state, API code or concrete tools' }] }],
+    },
+  },
   {
     files: ['src/domain/**'],
     rules: {

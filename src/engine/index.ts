@@ -20,7 +20,7 @@ CanvasTextMetrics.graphemeSegmenter = splitGraphemes;
 
 export type * from './types';
 export { MapEngine, DEFAULT_TILE_BUDGET } from './map-engine';
-export { ICON_CSS } from './marker-layer';
+export { ICON_CSS } from './marker-placement';
 export { PING_MS } from './player-layer';
 
 function checkOptions(options: EngineOptions): void {

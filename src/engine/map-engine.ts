@@ -23,7 +23,8 @@ import { FrameStatsRecorder } from './kernels/frame-stats';
 import { advanceSystemTicker, type EngineApp } from './renderer-host';
 import { ICON_PRIORITY } from './kernels/thinning';
 import { LabelLayer } from './label-layer';
-import { MarkerLayer } from './marker-layer';
+import { MarkerPlacement } from './marker-placement';
+import { MarkerSprites } from './marker-sprites';
 import { PlayerLayer } from './player-layer';
 import { ShapeLayer } from './shape-layer';
 import { whenIdle } from './kernels/idle';
@@ -88,7 +89,10 @@ export class MapEngine implements MapEngineApi {
   private readonly tileFetcher: WorkerTileFetcher | null;
   /** Lets go of the early tile requests the first view did not take. */
   private readonly releaseEarlyTiles: () => void;
-  private readonly markers: MarkerLayer;
+  /** Where markers go (thinning, culling, draw order; no renderer): the hit index reads it. */
+  private readonly markers: MarkerPlacement;
+  /** Draws what the placement places. */
+  private readonly markerSprites: MarkerSprites;
   private readonly labels: LabelLayer;
   private readonly player = new PlayerLayer();
   private readonly hits: HitIndex;
@@ -146,14 +150,15 @@ export class MapEngine implements MapEngineApi {
     this.releaseEarlyTiles = started.releaseEarly;
     this.tiles = started.layer;
     this.tiles.setLevel(this.level);
-    this.markers = new MarkerLayer(this.map, atlas);
+    this.markerSprites = new MarkerSprites(atlas);
+    this.markers = new MarkerPlacement(this.map, this.markerSprites);
     this.labels = new LabelLayer(this.dpr, undefined, options.labelScale);
     this.hits = new HitIndex(this.markers);
     this.world.addChild(this.tiles.container);
     this.selectionRing.circle(0, 0, 1).stroke({ color: 0xffd54a, width: 0.14 });
     this.selectionRing.visible = false;
     this.overlay.addChild(this.shapeLayer.container);
-    app.stage.addChild(this.world, this.selectionRing, this.markers.container, this.labels.container, this.player.container, this.overlay);
+    app.stage.addChild(this.world, this.selectionRing, this.markerSprites.container, this.labels.container, this.player.container, this.overlay);
     app.stage.eventMode = 'none';
 
     this.loop = new FrameLoop((now) => this.frame(now));
@@ -428,6 +433,7 @@ export class MapEngine implements MapEngineApi {
     this.releaseEarlyTiles();
     this.tileFetcher?.dispose();
     this.markers.dispose();
+    this.markerSprites.dispose();
     this.labels.dispose();
     this.player.dispose();
     this.atlas.destroy();

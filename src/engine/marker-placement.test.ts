@@ -1,20 +1,28 @@
-// @vitest-environment jsdom
 /**
- * MarkerLayer edits: an upsert, a remove or a filter differing by a few markers updates the
+ * MarkerPlacement edits: an upsert, a remove or a filter differing by a few markers updates the
  * indices and the placement in place (no rebuild, no new placement), and leaves exactly what a
- * fresh layer given the same data would place, in the same draw order.
+ * fresh layer given the same data would place, in the same draw order. What it tells its draw
+ * list (replace, insert, remove, commit) adds up to the same sprites as a fresh layer's: the
+ * property a draw list in another thread relies on. No renderer is needed.
  */
-import { Texture } from 'pixi.js';
 import { describe, expect, it, vi } from 'vitest';
 import { SUBCATEGORIES } from '../domain/categories';
 import { MAPS } from '../domain/maps';
 import { markerRowAt, type MarkerColumns, type MarkerRow } from '../domain/marker-columns';
-import type { IconAtlas } from './icon-atlas';
-import { INCREMENTAL_FILTER_MAX, MarkerLayer } from './marker-layer';
+import { INCREMENTAL_FILTER_MAX, MarkerPlacement } from './marker-placement';
+import { RecordingDrawList } from './testing/recording-draw-list';
 
 const map = MAPS.customs; // 4400 × 3200, zoom 0.12 … 10
 const viewport = { width: 1280, height: 800 };
-const atlas: IconAtlas = { texture: Texture.EMPTY, frames: SUBCATEGORIES.map(() => Texture.EMPTY), failed: [], from: 'svg', destroy: () => undefined };
+/** The draw list of each placement made by newPlacement. */
+const lists = new WeakMap<MarkerPlacement, RecordingDrawList>();
+
+function newPlacement(): MarkerPlacement {
+  const list = new RecordingDrawList();
+  const layer = new MarkerPlacement(map, list);
+  lists.set(layer, list);
+  return layer;
+}
 const levels = map.levels.map((l) => l.num);
 
 function rng(seed: number) {
@@ -52,7 +60,7 @@ function randomRow(rand: () => number, uid: string): MarkerRow {
 }
 
 /** The layer's columns, trimmed to its slots (emptied slots keep uid ''). */
-function snapshot(layer: MarkerLayer): MarkerColumns {
+function snapshot(layer: MarkerPlacement): MarkerColumns {
   const c = layer.markers!;
   const n = layer.size;
   return {
@@ -61,17 +69,17 @@ function snapshot(layer: MarkerLayer): MarkerColumns {
   };
 }
 
-function placed(layer: MarkerLayer) {
+function placed(layer: MarkerPlacement) {
   return {
     drawn: Array.from(layer.drawn.subarray(0, layer.drawnCount)),
     layoutX: Array.from(layer.layoutX.subarray(0, layer.drawnCount)),
-    particles: layer.container.particleChildren.length,
+    sprites: lists.get(layer)!.committed,
   };
 }
 
 /** What a fresh layer with the same markers, filter, level and selection places for a view. */
-function fresh(layer: MarkerLayer, view: { x: number; y: number; zoom: number }, level: number, selected: number) {
-  const other = new MarkerLayer(map, atlas);
+function fresh(layer: MarkerPlacement, view: { x: number; y: number; zoom: number }, level: number, selected: number) {
+  const other = newPlacement();
   other.setMarkers(snapshot(layer));
   other.setFilter(layer.filtered());
   other.setLevel(level);
@@ -83,7 +91,7 @@ function fresh(layer: MarkerLayer, view: { x: number; y: number; zoom: number },
 }
 
 function setup(n = 10_000, view = { x: 2200, y: 1600, zoom: 0.5 }) {
-  const layer = new MarkerLayer(map, atlas);
+  const layer = newPlacement();
   const cols = columns(n);
   layer.setMarkers(cols);
   layer.setLevel(levels[0]);
@@ -92,7 +100,7 @@ function setup(n = 10_000, view = { x: 2200, y: 1600, zoom: 0.5 }) {
   return { layer, cols, view };
 }
 
-describe('MarkerLayer start', () => {
+describe('MarkerPlacement start', () => {
   it('places a thinned first view without its R-tree or other thinning steps, makes them when idle once the map is ready, and at once when a query needs them', async () => {
     vi.useFakeTimers();
     try {
@@ -128,7 +136,7 @@ describe('MarkerLayer start', () => {
   });
 });
 
-describe('MarkerLayer edits', () => {
+describe('MarkerPlacement edits', () => {
   it('an upsert, an append and a remove neither rebuild the indices nor place again', () => {
     const { layer, view } = setup();
     const { rebuilds, placements } = layer.counters;
@@ -239,7 +247,7 @@ describe('MarkerLayer edits', () => {
     const cols = columns(1000);
     const uids = [...cols.uids];
     const x = cols.x.slice();
-    const layer = new MarkerLayer(map, atlas);
+    const layer = newPlacement();
     layer.setMarkers(cols);
     layer.update({ x: 2200, y: 1600, zoom: 0.5 }, viewport);
     layer.upsert(0, { ...markerRowAt(cols, 0), x: 1 });
@@ -267,6 +275,10 @@ describe('MarkerLayer edits', () => {
     layer.update(view, viewport);
     const placements = layer.counters.placements;
     expect(layer.drawn[layer.drawnCount - 1]).toBe(sel); // drawn on top
+    // A quarter larger than the others, and at its layout position.
+    const sprites = lists.get(layer)!.committed;
+    expect(sprites.at(-1)).toMatchObject({ size: layer.iconCss * 1.25, layoutX: layer.layoutX[layer.drawnCount - 1] });
+    expect(sprites[0].size).toBe(layer.iconCss);
     layer.upsert(sel, { ...markerRowAt(layer.markers!, sel), x: view.x + 5 });
     expect(layer.drawn[layer.drawnCount - 1]).toBe(sel);
     expect(layer.isDrawn(sel)).toBe(true);
@@ -277,7 +289,7 @@ describe('MarkerLayer edits', () => {
   });
 
   it('edits before the first placement only wait for it', () => {
-    const layer = new MarkerLayer(map, atlas);
+    const layer = newPlacement();
     layer.setMarkers(columns(500));
     expect(layer.upsert(500, randomRow(rng(4), 'early'))).toBeNull();
     expect(layer.remove(3)).toBeNull();

@@ -1,8 +1,11 @@
 /**
- * Markers as particles of one ParticleContainer sharing the icon atlas, at a constant on-screen
- * size at any zoom. Markers are placed in "zoomed map" space (map pixels × zoom) for the view
- * plus a margin of CULL_MARGIN_CSS around it, and the container carries the translation: a pan
- * that stays within the margin only moves the container (no query, no sort, no buffer upload).
+ * Where markers are drawn, at a constant on-screen size at any zoom, without drawing them: the
+ * placement hands a MarkerDrawList its sprites in draw order (MarkerSprites draws them with
+ * PixiJS; this module imports no renderer, so it can run where the renderer does not: the hit
+ * index's side of docs/ENGINE-WORKER.md). Markers are placed in "zoomed map" space (map pixels
+ * × zoom) for the view plus a margin of CULL_MARGIN_CSS around it, and the list's offset carries
+ * the translation: a pan that stays within the margin only moves the offset (no query, no sort,
+ * no buffer upload).
  * A placement takes the markers on screen: below `fullStep` from the thinned per-step grids
  * (bounded by the screen's cells), beyond it from an rbush of the filtered markers (the view is
  * small there). Indices are rebuilt only when the markers, the filter, the level or the marker
@@ -14,11 +17,8 @@
  * of rebuilding: its cost does not grow with N. Slots are never renumbered: a removed marker
  * leaves an empty slot; a new one is appended (the columns grow with spare capacity).
  */
-import { Particle, ParticleContainer } from 'pixi.js';
 import RBush from 'rbush';
 import { markerOpacity, type MapDefinition } from '../domain/maps';
-import type { IconAtlas } from './icon-atlas';
-import { ATLAS_CELL } from './icon-atlas';
 import type { ViewportSize } from './kernels/camera';
 import { containsPoint, cullRect, layoutOffset, padRect, placementCovers, type MapRect, type Placement } from './kernels/cull';
 import { whenIdle } from './kernels/idle';
@@ -26,6 +26,7 @@ import {
   ICON_PRIORITY, buildThinning, makeAllThinnedGrids, queryThinned, stepForZoom, thinnedAt, thinningInsert, thinningRemove, type ThinningIndex, type ThinningRect,
 } from './kernels/thinning';
 import type { PlacedChange } from './hit-index';
+import { NO_DRAW_LIST, type MarkerDrawList, type MarkerSprite } from './marker-draw-list';
 import type { CameraView, MarkerColumns, MarkerRow } from './types';
 import { writeMarkerRow } from '../domain/marker-columns';
 
@@ -56,8 +57,7 @@ interface PointItem {
   i: number;
 }
 
-export class MarkerLayer {
-  readonly container: ParticleContainer<Particle>;
+export class MarkerPlacement {
   private columns: MarkerColumns | null = null;
   /** Slots in use (emptied ones included); the typed arrays may be longer (spare capacity). */
   private count = 0;
@@ -89,7 +89,6 @@ export class MarkerLayer {
   /** The rbush item of each indexed marker, by index (for removal). */
   private items: (PointItem | undefined)[] = [];
   private dirtyIndex = true;
-  private readonly pool: Particle[] = [];
   /** Marker indices placed by the last placement (on screen and in the margin), bottom first. */
   drawn = new Uint32Array(0);
   drawnCount = 0;
@@ -119,14 +118,14 @@ export class MarkerLayer {
   private readonly candidates = (rect: ThinningRect): number[] => this.tree.search(rect).map((item) => item.i);
   private readonly rankOf = (i: number): number => this.rank(i);
 
-  constructor(private readonly map: MapDefinition, private readonly atlas: IconAtlas) {
+  private readonly sprite: MarkerSprite = { icon: 0, layoutX: 0, layoutY: 0, size: 0, alpha: 1 };
+  private readonly writeSprite = (k: number, out: MarkerSprite): void => {
+    this.look(this.drawn[k], this.layoutX[k], this.layoutY[k], out);
+  };
+
+  /** `draw`: what draws the placed markers (NO_DRAW_LIST: nothing, for a placement alone); its owner disposes it. */
+  constructor(private readonly map: MapDefinition, private readonly draw: MarkerDrawList = NO_DRAW_LIST) {
     this.level = map.defaultLevel;
-    this.container = new ParticleContainer<Particle>({
-      label: 'markers',
-      texture: atlas.texture,
-      // All static: particle data is uploaded only when a placement changes it (container.update()).
-      dynamicProperties: { position: false, vertex: false, rotation: false, uvs: false, color: false },
-    });
   }
 
   get iconCss(): number {
@@ -333,7 +332,7 @@ export class MarkerLayer {
   }
 
   /**
-   * Follows the camera: moves the container, and places the markers again only when the zoom
+   * Follows the camera: moves the draw list's offset, and places the markers again only when the zoom
    * changed, the view left the placed area or the markers / filter / level / size / selection
    * changed. Returns true when it placed again (the drawn list and layout positions changed).
    */
@@ -343,7 +342,7 @@ export class MarkerLayer {
     const offset = layoutOffset(view, viewport);
     this.offsetX = offset.x;
     this.offsetY = offset.y;
-    this.container.position.set(offset.x, offset.y);
+    this.draw.setOffset(offset.x, offset.y);
     this.viewRect = cullRect(view, viewport, this.iconCss / 2);
     if (placementCovers(this.placement, view.zoom, this.viewRect)) return false;
     this.place(cols, view.zoom, padRect(this.viewRect, view.zoom, CULL_MARGIN_CSS));
@@ -368,7 +367,6 @@ export class MarkerLayer {
     keys.sort();
     for (let k = 0; k < this.drawnCount; k++) this.drawnFlag[this.drawn[k]] = 0;
     this.reserveDrawn(n);
-    const children = this.container.particleChildren;
     for (let k = 0; k < n; k++) {
       const i = keys[k] % INDEX_SPAN;
       this.drawn[k] = i;
@@ -376,26 +374,17 @@ export class MarkerLayer {
       this.drawnFlag[i] = 1;
       this.layoutX[k] = cols.x[i] * zoom;
       this.layoutY[k] = cols.y[i] * zoom;
-      let p = this.pool[k];
-      if (!p) {
-        p = this.newParticle();
-        this.pool.push(p);
-      }
-      this.dress(p, i, this.layoutX[k], this.layoutY[k]);
-      children[k] = p;
     }
-    children.length = n;
     this.drawnCount = n;
     this.placement = { zoom, rect };
     this.placedStep = step < thinning.fullStep ? step : -1;
     this.counters.placements++;
-    this.container.update();
+    this.draw.replace(n, this.writeSprite);
+    this.draw.commit();
   }
 
   dispose(): void {
     this.disposed = true;
-    this.container.destroy({ children: true });
-    this.pool.length = 0;
     this.pendingIndices = null;
     this.loadedTree.clear();
   }
@@ -465,19 +454,15 @@ export class MarkerLayer {
     return (MAX_RANK - rank) * INDEX_SPAN + i;
   }
 
-  private newParticle(): Particle {
-    return new Particle({ texture: this.atlas.frames[0], anchorX: 0.5, anchorY: 0.5 });
-  }
-
-  /** Sets a particle for marker i at a layout position. */
-  private dress(p: Particle, i: number, lx: number, ly: number): void {
+  /** How marker i is drawn at a layout position: the selected one a quarter larger. */
+  private look(i: number, lx: number, ly: number, out: MarkerSprite): MarkerSprite {
     const cols = this.columns!;
-    const scale = this.iconCss / ATLAS_CELL;
-    p.texture = this.atlas.frames[cols.icon[i]] ?? this.atlas.frames[0];
-    p.x = lx;
-    p.y = ly;
-    p.scaleX = p.scaleY = i === this.selected ? scale * 1.25 : scale;
-    p.alpha = markerOpacity(cols.level[i], this.level);
+    out.icon = cols.icon[i];
+    out.layoutX = lx;
+    out.layoutY = ly;
+    out.size = i === this.selected ? this.iconCss * 1.25 : this.iconCss;
+    out.alpha = markerOpacity(cols.level[i], this.level);
+    return out;
   }
 
   private reserveDrawn(n: number): void {
@@ -592,7 +577,7 @@ export class MarkerLayer {
     }
     if (change.removed.length === 0 && change.added.length === 0) return null;
     this.counters.patches++;
-    this.container.update();
+    this.draw.commit();
     return change;
   }
 
@@ -605,10 +590,7 @@ export class MarkerLayer {
     this.layoutX.copyWithin(k, k + 1, n);
     this.layoutY.copyWithin(k, k + 1, n);
     this.drawKeys.copyWithin(k, k + 1, n);
-    // Its particle goes to the pool's spare end (pool[0 … n) mirrors the children).
-    const [p] = this.pool.splice(k, 1);
-    this.pool.push(p);
-    this.container.particleChildren.splice(k, 1);
+    this.draw.remove(k);
     this.drawnCount = n - 1;
     this.drawnFlag[i] = 0;
   }
@@ -636,10 +618,7 @@ export class MarkerLayer {
     this.drawKeys[k] = key;
     this.layoutX[k] = cols.x[i] * zoom;
     this.layoutY[k] = cols.y[i] * zoom;
-    const p = n < this.pool.length ? this.pool.splice(n, 1)[0] : this.newParticle();
-    this.pool.splice(k, 0, p);
-    this.dress(p, i, this.layoutX[k], this.layoutY[k]);
-    this.container.particleChildren.splice(k, 0, p);
+    this.draw.insert(k, this.look(i, this.layoutX[k], this.layoutY[k], this.sprite));
     this.drawnCount = n + 1;
     this.drawnFlag[i] = 1;
     return k;
