@@ -75,7 +75,9 @@ describe('the poster of the first view', () => {
     await page.goto(`${baseUrl()}/map/${map.id}`, { waitUntil: 'domcontentloaded' });
     const images = await posterImages(page);
     expect(await page.locator('canvas').count()).toBe(0);
-    // Above the canvas's place, under the bars: the top bar is what a click there reaches.
+    // Above the canvas's place, under the bars: the top bar is what a click there reaches. The
+    // HTML's poster moves into its slot at React's first commit, which may come after DOMContentLoaded.
+    await page.locator('.map-poster-slot > .map-poster').waitFor({ timeout: 5_000 });
     expect(await page.locator('.map-poster-slot > .map-poster').count()).toBe(1);
     const bar = (await page.locator('.map-topbar').boundingBox())!;
     expect(await page.evaluate(([x, y]) => !!document.elementFromPoint(x, y)?.closest('.map-topbar'), [bar.x + 5, bar.y + bar.height / 2] as const)).toBe(true);
