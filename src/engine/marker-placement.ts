@@ -13,7 +13,7 @@
  *
  * An edit of one marker (upsert, remove, a filter differing by a few markers) updates the
  * indices in place (thinning grids: one cell per step; rbush: one item) and patches the
- * placement (the particles of the markers whose shown state changed, in draw order) instead
+ * placement (the draw list's sprites of the markers whose shown state changed) instead
  * of rebuilding: its cost does not grow with N. Slots are never renumbered: a removed marker
  * leaves an empty slot; a new one is appended (the columns grow with spare capacity).
  */
