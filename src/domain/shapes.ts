@@ -22,40 +22,10 @@ import { lazySchema } from './lazy-schema';
 import { pickKnownFields, type KnownMarkerFields } from './marker-edit';
 import type { Marker } from './marker';
 import { round4 } from './transform';
+import { CIRCLE_DEFAULT_RADIUS, SHAPE_TYPES, circleRadius, shapeVertices, type DrawnShape, type Handle, type ShapeGeometry, type ShapePoint, type ShapeType } from './shape-geometry';
 
-export const SHAPE_TYPES = ['pen', 'line', 'arrow', 'rect', 'circle', 'poly', 'text', 'marker'] as const;
-export type ShapeType = (typeof SHAPE_TYPES)[number];
-
-export interface ShapeGeometry {
-  x: number;
-  y: number;
-  x1?: number;
-  y1?: number;
-  points?: [number, number][];
-  width?: number;
-}
-
-export interface DrawnShape {
-  id: string;
-  type: ShapeType;
-  geometry: ShapeGeometry;
-  name: string;
-}
-
-/** A map point (map pixels). */
-export interface ShapePoint {
-  x: number;
-  y: number;
-}
-
-/** An edit handle of a shape (map pixels): a control point, or the midpoint of a segment. */
-export interface Handle {
-  kind: 'point' | 'mid';
-  /** `point`: the control point's index (see `shapeHandles`); `mid`: the segment's index (its start vertex). */
-  index: number;
-  x: number;
-  y: number;
-}
+export { CIRCLE_DEFAULT_RADIUS, SHAPE_TYPES, circleRadius, shapeVertices };
+export type { DrawnShape, Handle, ShapeGeometry, ShapePoint, ShapeType };
 
 export interface ShapeBounds {
   minX: number;
@@ -66,8 +36,6 @@ export interface ShapeBounds {
 
 /** Minimum drag (screen px) for a rect, line, arrow or circle to be kept (spec §5, §9). */
 export const MIN_DRAG_PX = 10;
-/** Radius (map px) of a circle that has none recorded (spec §9). */
-export const CIRCLE_DEFAULT_RADIUS = 100;
 /** With the slow modifier a move is divided by this (spec §4, §9). */
 export const SLOW_MOVE_DIVISOR = 10;
 /** Stored and shown coordinates keep this many decimals (spec §5, §9). */
@@ -224,22 +192,6 @@ export function roundShape(shape: DrawnShape): DrawnShape {
 // ---------------------------------------------------------------------------------------------
 // Vertex view of line-like shapes
 
-/** The control vertices of a pen, poly, line or arrow (a copy); [] for other types. */
-export function shapeVertices(shape: DrawnShape): [number, number][] {
-  const g = shape.geometry;
-  switch (shape.type) {
-    case 'pen':
-    case 'poly':
-      return (g.points ?? [[g.x, g.y]]).map(([x, y]) => [x, y]);
-    case 'line':
-    case 'arrow':
-      if (g.points && g.points.length >= 2) return g.points.map(([x, y]) => [x, y]);
-      return [[g.x, g.y], [g.x1 ?? g.x, g.y1 ?? g.y]];
-    default:
-      return [];
-  }
-}
-
 /** Writes vertices back (rounded): line/arrow with 2 vertices go back to `x, y, x1, y1` only. */
 function withVertices(shape: DrawnShape, vertices: readonly [number, number][]): DrawnShape {
   const points = vertices.map(roundPair);
@@ -252,14 +204,6 @@ function withVertices(shape: DrawnShape, vertices: readonly [number, number][]):
   }
   const geometry: ShapeGeometry = { ...shape.geometry, x, y, points };
   return { ...shape, geometry };
-}
-
-/** Radius of a circle: `width` when recorded, else the distance to the rim point, else `CIRCLE_DEFAULT_RADIUS`. */
-export function circleRadius(shape: DrawnShape): number {
-  const g = shape.geometry;
-  if (g.width !== undefined && Number.isFinite(g.width) && g.width >= 0) return g.width;
-  if (g.x1 !== undefined && g.y1 !== undefined) return Math.hypot(g.x1 - g.x, g.y1 - g.y);
-  return CIRCLE_DEFAULT_RADIUS;
 }
 
 /** The circle's rim handle point: the recorded rim point, or east of the centre at the radius. */

@@ -17,7 +17,7 @@ import { tilePath, type TileManifest } from '../domain/tiles';
 import type { ViewportSize } from './kernels/camera';
 import { firstView } from './kernels/first-view';
 import { visibleTiles } from './kernels/tiles';
-import { createWorkerTileFetcher, type WorkerTileFetcher } from './tile-fetch-protocol';
+import { createWorkerTileFetcher } from './tile-fetch-protocol';
 import type { TileFetcher } from './tile-loader';
 
 /**
@@ -41,6 +41,12 @@ export function firstViewTileUrls(
   return urls;
 }
 
+/** What fetches and decodes tiles for the early requests: the tile worker, or the render worker's own fetch. */
+export interface TileFetchService {
+  fetch: TileFetcher<ImageBitmap>;
+  dispose(): void;
+}
+
 interface Primed {
   promise: Promise<ImageBitmap>;
   controller: AbortController;
@@ -51,7 +57,7 @@ export class EarlyTiles {
   private readonly primed = new Map<string, Primed>();
 
   constructor(
-    readonly fetcher: WorkerTileFetcher,
+    readonly fetcher: TileFetchService,
     readonly mapId: string,
     urls: readonly string[],
   ) {

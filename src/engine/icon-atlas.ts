@@ -5,11 +5,11 @@
  * of each subcategory is drawn into one canvas instead, as before the atlas existed.
  */
 import { CanvasSource, ImageSource, Rectangle, Texture, type TextureSource } from 'pixi.js';
-import { SUBCATEGORIES, slug } from '../domain/categories';
-import { ICON_CELL, iconAtlasSize, iconCell } from '../domain/icon-atlas';
+import { SUBCATEGORIES } from '../domain/categories';
+import { iconCell } from '../domain/icon-atlas';
+import { ATLAS_CELL, atlasWarning, checkAtlasSize, drawSvgAtlasCanvas, loadAtlasImage } from './icon-atlas-image';
 
-/** Pixel size of one icon cell in the atlas (icons draw at ≤ 64 device px). */
-export const ATLAS_CELL = ICON_CELL;
+export { ATLAS_CELL };
 
 export interface IconAtlas {
   texture: Texture;
@@ -20,14 +20,6 @@ export interface IconAtlas {
   /** Where the icons came from: the server's atlas PNG, or the SVGs drawn in the page. */
   from: 'atlas' | 'svg';
   destroy(): void;
-}
-
-async function loadImage(url: string, size?: number): Promise<HTMLImageElement> {
-  const img = size ? new Image(size, size) : new Image();
-  img.decoding = 'async';
-  img.src = url;
-  await img.decode();
-  return img;
 }
 
 function atlasOf(source: TextureSource, failed: string[], from: IconAtlas['from']): IconAtlas {
@@ -52,48 +44,31 @@ function atlasOf(source: TextureSource, failed: string[], from: IconAtlas['from'
 export async function buildIconAtlas(iconUrl: (slug: string) => string, atlasUrl?: string): Promise<IconAtlas> {
   if (atlasUrl) {
     try {
-      const img = await loadImage(atlasUrl);
-      const expected = iconAtlasSize();
-      if (img.naturalWidth !== expected.width || img.naturalHeight !== expected.height) {
-        throw new Error(`is ${img.naturalWidth} × ${img.naturalHeight} px, not ${expected.width} × ${expected.height}`);
-      }
+      const img = await loadAtlasImage(atlasUrl);
       return atlasOf(new ImageSource({ resource: img, scaleMode: 'linear', autoGenerateMipmaps: true }), [], 'atlas');
     } catch (error) {
-      console.warn(`raidmap: the icon atlas ${atlasUrl} could not be used (${error instanceof Error ? error.message : 'failed to load'}); drawing the icons from their SVGs`);
+      console.warn(atlasWarning(atlasUrl, error));
     }
   }
-  return drawSvgAtlas(iconUrl);
-}
-
-async function drawSvgAtlas(iconUrl: (slug: string) => string): Promise<IconAtlas> {
-  const size = iconAtlasSize();
-  const canvas = document.createElement('canvas');
-  canvas.width = size.width;
-  canvas.height = size.height;
-  const ctx = canvas.getContext('2d');
-  if (!ctx) throw new Error('icon atlas: no 2D canvas context');
-  const slugs = SUBCATEGORIES.map((s) => slug(s.id));
-  const images = await Promise.allSettled(slugs.map((s) => loadImage(iconUrl(s), ATLAS_CELL)));
-  const failed: string[] = [];
-  images.forEach((result, i) => {
-    const { x, y } = iconCell(i);
-    if (result.status === 'fulfilled') {
-      ctx.drawImage(result.value, x, y, ATLAS_CELL, ATLAS_CELL);
-    } else {
-      failed.push(slugs[i]);
-      drawFallback(ctx, x, y);
-    }
-  });
-  if (failed.length) console.warn(`raidmap: icons failed to load, drawn as plain badges: ${failed.join(', ')}`);
+  const { canvas, failed } = await drawSvgAtlasCanvas(iconUrl);
   return atlasOf(new CanvasSource({ resource: canvas, scaleMode: 'linear', autoGenerateMipmaps: true }), failed, 'svg');
 }
 
-function drawFallback(ctx: CanvasRenderingContext2D, x: number, y: number): void {
-  ctx.beginPath();
-  ctx.arc(x + ATLAS_CELL / 2, y + ATLAS_CELL / 2, ATLAS_CELL / 2 - 4, 0, Math.PI * 2);
-  ctx.fillStyle = '#556070';
-  ctx.fill();
-  ctx.lineWidth = 4;
-  ctx.strokeStyle = '#ffffff';
-  ctx.stroke();
+/** The render worker's atlas: the PNG fetched and decoded there, or the page's drawing of the SVGs. */
+export async function fetchIconAtlas(atlasUrl: string): Promise<IconAtlas> {
+  const response = await fetch(atlasUrl);
+  if (!response.ok) throw new Error(`HTTP ${response.status}`);
+  const bitmap = await createImageBitmap(await response.blob(), { premultiplyAlpha: 'premultiply' });
+  try {
+    checkAtlasSize(bitmap.width, bitmap.height);
+  } catch (error) {
+    bitmap.close();
+    throw error;
+  }
+  return iconAtlasFromBitmap(bitmap, [], 'atlas');
+}
+
+/** An atlas texture made from an image of the atlas's layout. */
+export function iconAtlasFromBitmap(bitmap: ImageBitmap, failed: string[], from: IconAtlas['from']): IconAtlas {
+  return atlasOf(new ImageSource({ resource: bitmap, alphaMode: 'premultiplied-alpha', scaleMode: 'linear', autoGenerateMipmaps: true }), failed, from);
 }

@@ -69,7 +69,15 @@ export function contextAttributes(options: RendererOptions): WebGLContextAttribu
  * reallocates the buffers (30 ms on SwiftShader).
  */
 export function makeContext(options: RendererOptions): { canvas: HTMLCanvasElement; gl: WebGL2RenderingContext | WebGLRenderingContext } | null {
-  const canvas = wrapCanvas(document.createElement('canvas'));
+  return makeContextOn(document.createElement('canvas'), options);
+}
+
+/** The same on a given canvas (the render worker's OffscreenCanvas). */
+export function makeContextOn<C extends HTMLCanvasElement | OffscreenCanvas>(
+  target: C,
+  options: RendererOptions,
+): { canvas: C; gl: WebGL2RenderingContext | WebGLRenderingContext } | null {
+  const canvas = wrapCanvas(target);
   const resolution = options.resolution ?? 1;
   canvas.width = Math.round((options.width ?? 800) * resolution);
   canvas.height = Math.round((options.height ?? 600) * resolution);
@@ -105,6 +113,24 @@ export async function startRenderer(options: RendererOptions): Promise<EngineApp
   const app = await startPixiRenderer(options);
   quietSystemTicker();
   return app;
+}
+
+/**
+ * Starts a WebGL renderer on the render worker's OffscreenCanvas (one context, as above). The
+ * page sizes the canvas element; here the drawing buffer is sized, with no CSS.
+ */
+export async function startOffscreenRenderer(canvas: OffscreenCanvas, options: RendererOptions): Promise<EngineApp> {
+  const made = makeContextOn(canvas, options);
+  if (!made) throw new Error('no WebGL context on the render worker\'s canvas');
+  const renderer = new WebGLRenderer();
+  try {
+    await renderer.init({ ...options, autoDensity: false, canvas: made.canvas as unknown as HTMLCanvasElement, context: made.gl as WebGL2RenderingContext });
+  } catch (error) {
+    made.gl.getExtension('WEBGL_lose_context')?.loseContext();
+    throw error;
+  }
+  quietSystemTicker();
+  return new WebGLHost(renderer);
 }
 
 async function startPixiRenderer(options: RendererOptions): Promise<EngineApp> {

@@ -10,7 +10,7 @@
  * Text shapes use one Pixi `Text` each, kept per shape id (never made per frame).
  */
 import { Container, Graphics, Text, TextStyle } from 'pixi.js';
-import { circleRadius, shapeVertices, type DrawnShape, type Handle } from '../domain/shapes';
+import { circleRadius, shapeVertices, type DrawnShape, type Handle } from '../domain/shape-geometry';
 
 /** Stroke width of every shape, CSS px, at any zoom. */
 export const SHAPE_STROKE_PX = 2;

@@ -9,6 +9,7 @@ import type { MarkerColumns, MarkerRow } from '../domain/marker-columns';
 import type { ToolFactory, ToolHost, ToolShape, EditHandle } from './interaction';
 import type { CameraView } from './kernels/camera-view';
 import type { EarlyTiles } from './early-tiles';
+import type { StartedRender } from './render-worker/early-render';
 
 /** Column-wise marker data (src/domain/marker-columns.ts), re-exported for engine code. */
 export type { MarkerColumns, MarkerRow };
@@ -59,6 +60,11 @@ export interface EngineEvents {
   pointermove: { mapX: number; mapY: number; screenX: number; screenY: number };
   /** The interaction state path changed, e.g. `pan.dragging` (admin status bar). */
   toolchange: { path: string };
+  /**
+   * The engine cannot draw any more (its render worker failed to start or died); the page
+   * should say so and start another (a worker-drawn engine's next start draws on the main thread).
+   */
+  failed: { message: string };
 }
 
 export interface EngineOptions {
@@ -78,6 +84,12 @@ export interface EngineOptions {
    * engine takes them over (and the worker's disposal). Ignored when for another map.
    */
   earlyTiles?: EarlyTiles;
+  /**
+   * The render worker started with the page on this map's canvas (render-worker/early-render.ts);
+   * a worker-drawn engine takes it (and its disposal). Ignored when for another map, and by the
+   * main-thread engine, which disposes it.
+   */
+  earlyRender?: StartedRender;
   /**
    * The interaction tools (src/tools/): at least `pan`. The engine hosts the state tree and
    * never imports a concrete tool. Default: none but a pan that does nothing (a bare scene).

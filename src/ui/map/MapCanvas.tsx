@@ -19,7 +19,7 @@ import type { MarkerSource } from './markerSource';
 import { type EngineWiring, wireEngine } from './wireEngine';
 import { wireEditor } from './wireEditor';
 import { markStartup } from './startupMarks';
-import { takeEarlyTiles } from './earlyLoad';
+import { takeEarlyRender, takeEarlyTiles } from './earlyLoad';
 import { fetchCompactMarkers } from '../../api/markers';
 import { currentLanguage } from '../../i18n';
 import { markersLoaded } from '../../state/markers';
@@ -87,6 +87,7 @@ export function MapCanvas({ map, manifest, source, markers, handle, onError, ove
     let wiring: EngineWiring | null = null;
     let unwireEditor: (() => void) | null = null;
     let unwirePoster: (() => void) | null = null;
+    let unwireFailed: (() => void) | null = null;
 
     // After a break in the live feed, changes may have been missed: read the whole list again.
     const resync = async () => {
@@ -108,6 +109,7 @@ export function MapCanvas({ map, manifest, source, markers, handle, onError, ove
           manifest,
           tileBase: tileBase(),
           earlyTiles: takeEarlyTiles(map.id),
+          earlyRender: takeEarlyRender(map.id),
           iconUrl,
           iconAtlasUrl: iconAtlasUrl(),
           tools: [tools.panTool],
@@ -133,6 +135,10 @@ export function MapCanvas({ map, manifest, source, markers, handle, onError, ove
         if (markersRef.current) wiring.setMarkers(markersRef.current);
         unwireEditor = wireEditor({ engine: created, sink: wiring.sink, map, adminTools, resync });
         unwirePoster = dismissPosterWith(created);
+        // A render worker that fails: the page says so, and its "Try again" draws on the main thread.
+        unwireFailed = created.on('failed', ({ message }) => {
+          if (!cancelled) onErrorRef.current(new Error(message));
+        });
       })
       .catch((error: unknown) => {
         if (!cancelled) onErrorRef.current(error);
@@ -141,6 +147,7 @@ export function MapCanvas({ map, manifest, source, markers, handle, onError, ove
     return () => {
       cancelled = true;
       unwirePoster?.();
+      unwireFailed?.();
       unwireEditor?.();
       wiring?.dispose();
       engine?.dispose();

@@ -17,7 +17,9 @@ import { parseOverlayParams } from '../../domain/overlay';
 import type { TileManifest } from '../../domain/tiles';
 import type { MarkerLoadResult } from '../../../workers/markers';
 import { startEarlyTiles, type EarlyTiles } from '../../engine/early-tiles';
+import { renderWorkerSupported, startRender, type StartedRender } from '../../engine/render-worker/early-render';
 import { loadEngineModule } from './engineModule';
+import { pageRenderMode } from './renderMode';
 import { createMarkerSource, type MarkerSource } from './markerSource';
 import { discardHtmlPoster, showPoster } from './poster';
 import { markStartup } from './startupMarks';
@@ -33,12 +35,13 @@ interface EarlyRequests {
   compact: Map<string, Promise<ArrayBuffer>>;
   markers: Map<string, EarlyMarkers>;
   tiles: Map<string, EarlyTiles>;
+  render: Map<string, StartedRender>;
 }
 
 /** How long an early markers worker waits to be taken before it is closed. */
 const UNTAKEN_MS = 60_000;
 
-const early: EarlyRequests = { manifest: new Map(), compact: new Map(), markers: new Map(), tiles: new Map() };
+const early: EarlyRequests = { manifest: new Map(), compact: new Map(), markers: new Map(), tiles: new Map(), render: new Map() };
 
 const quiet = <T>(p: Promise<T>): Promise<T> => {
   p.catch(() => undefined); // observed by whoever takes it; never an unhandled rejection
@@ -60,8 +63,14 @@ export function startEarlyMapLoad(pathname: string, lang: Language, search = '')
   early.manifest.set(mapId, inline ? Promise.resolve(inline) : quiet(fetchTileManifest(mapId)));
   if (inline && parseOverlayParams(search) === null) {
     showPoster(map, inline);
-    // The stream overlay opens on the player, not on the first view: no early tiles there.
-    const tiles = startFirstViewTiles(map, inline);
+    // The stream overlay opens on the player, not on the first view: no early tiles there. A
+    // map drawn in the render worker has that worker, started now, fetch and decode its tiles.
+    const render = pageRenderMode() === 'worker' ? startFirstViewRender(map, inline) : null;
+    if (render) {
+      early.render.set(mapId, render);
+      setTimeout(() => takeEarlyRender(mapId)?.dispose(), UNTAKEN_MS);
+    }
+    const tiles = render ? null : startFirstViewTiles(map, inline);
     if (tiles) {
       early.tiles.set(mapId, tiles);
       setTimeout(() => takeEarlyTiles(mapId)?.dispose(), UNTAKEN_MS);
@@ -87,6 +96,24 @@ function startFirstViewTiles(map: MapDefinition, manifest: TileManifest): EarlyT
   if (typeof window === 'undefined') return null;
   try {
     return startEarlyTiles(map, manifest, { width: window.innerWidth, height: window.innerHeight }, window.devicePixelRatio || 1, tileBase());
+  } catch {
+    return null;
+  }
+}
+
+/** The render worker on the map's canvas, sized for the window (as the poster); null where none can start. */
+function startFirstViewRender(map: MapDefinition, manifest: TileManifest): StartedRender | null {
+  if (typeof window === 'undefined' || !renderWorkerSupported()) return null;
+  try {
+    return startRender({
+      map,
+      manifest,
+      tileBase: tileBase(),
+      iconAtlasUrl: iconAtlasUrl(),
+      width: Math.max(1, window.innerWidth),
+      height: Math.max(1, window.innerHeight),
+      dpr: window.devicePixelRatio || 1,
+    });
   } catch {
     return null;
   }
@@ -140,5 +167,12 @@ export function takeEarlyMarkers(mapId: string, lang: Language): EarlyMarkers | 
 export function takeEarlyTiles(mapId: string): EarlyTiles | undefined {
   const taken = early.tiles.get(mapId);
   early.tiles.delete(mapId);
+  return taken;
+}
+
+/** The render worker started early on a map's canvas, once (undefined when none was started or it was taken). The taker owns it. */
+export function takeEarlyRender(mapId: string): StartedRender | undefined {
+  const taken = early.render.get(mapId);
+  early.render.delete(mapId);
   return taken;
 }

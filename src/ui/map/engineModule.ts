@@ -3,16 +3,22 @@
  * never pays for them, and the map page starts fetching them at mount, in parallel with the
  * tile manifest and the marker list. (PixiJS's canvas probe, which read pixels back as the chunk
  * evaluated, waits for first use in a build: scripts/vite/pixi-lazy-canvas-probe.ts.)
+ *
+ * `?render=worker` (or the stored choice, renderMode.ts) draws the map in a worker
+ * (docs/ENGINE-WORKER.md): the page then loads the engine's chunk without PixiJS, and the worker
+ * loads PixiJS.
  */
+import { pageRenderMode } from './renderMode';
 
-type EngineModule = typeof import('../../engine/index') & { tools: typeof import('../../tools/index') };
+type EngineModule = Pick<typeof import('../../engine/index'), 'createMapEngine'> & { tools: typeof import('../../tools/index') };
 
 let pending: Promise<EngineModule> | null = null;
 
 export function loadEngineModule(): Promise<EngineModule> {
   if (!pending) {
-    pending = Promise.all([import('../../engine/index'), import('../../tools/index')])
-      .then(([engine, tools]) => ({ ...engine, tools }))
+    const engine = pageRenderMode() === 'worker' ? import('../../engine/worker-engine') : import('../../engine/index');
+    pending = Promise.all([engine, import('../../tools/index')])
+      .then(([{ createMapEngine }, tools]) => ({ createMapEngine, tools }))
       .catch((error: unknown) => {
         // A failed chunk load (network blip, new deploy) may succeed on "Try again".
         pending = null;

@@ -1,0 +1,217 @@
+/**
+ * The page hit-tests its own placement and the render worker draws another (docs/ENGINE-WORKER.md):
+ * they must agree. A MapEngine (no PixiJS) drives a WorkerSceneDriver over a fake port through a
+ * random run of the API's marker calls and camera moves; the worker's side is replayed from the
+ * messages alone (applySceneOp on a placement of its own, placed as the scene host places). After
+ * every frame both sides draw the same sprites, in the same order, at the same offset.
+ */
+// @vitest-environment jsdom
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { SUBCATEGORIES } from '../../domain/categories';
+import { MAPS } from '../../domain/maps';
+import type { MarkerColumns, MarkerRow } from '../../domain/marker-columns';
+import { MapEngine } from '../map-engine';
+import { MarkerPlacement } from '../marker-placement';
+import { RecordingDrawList } from '../testing/recording-draw-list';
+import { applySceneOp, type SceneInputs } from './apply-op';
+import type { FromRenderWorker, RenderFrame, ToRenderWorker } from './protocol';
+import { WorkerSceneDriver, type RenderPort } from './worker-scene';
+
+const map = MAPS.customs;
+const levels = map.levels.map((l) => l.num);
+
+function rng(seed: number) {
+  let s = seed;
+  return () => (s = (s * 1103515245 + 12345) % 2 ** 31) / 2 ** 31;
+}
+
+function randomRow(rand: () => number, uid: string): MarkerRow {
+  return {
+    uid,
+    x: rand() * map.size.width,
+    y: rand() * map.size.height,
+    level: levels[Math.floor(rand() * levels.length)],
+    icon: Math.floor(rand() * SUBCATEGORIES.length),
+    label: `Marker ${uid}`,
+    alwaysLabel: rand() < 0.1 ? 1 : 0,
+  };
+}
+
+function columns(n: number, rand: () => number): MarkerColumns {
+  const c: MarkerColumns = {
+    uids: [], labels: [],
+    x: new Float32Array(n), y: new Float32Array(n), level: new Int16Array(n), icon: new Uint8Array(n), alwaysLabel: new Uint8Array(n),
+  };
+  for (let i = 0; i < n; i++) {
+    const r = randomRow(rand, `m${i}`);
+    c.uids.push(r.uid);
+    c.labels.push(r.label);
+    c.x[i] = r.x;
+    c.y[i] = r.y;
+    c.level[i] = r.level;
+    c.icon[i] = r.icon;
+    c.alwaysLabel[i] = r.alwaysLabel;
+  }
+  return c;
+}
+
+/** The worker's side: what scene-host.ts does with a frame, minus PixiJS. */
+class WorkerTwin {
+  readonly list = new RecordingDrawList();
+  readonly placement = new MarkerPlacement(map, this.list);
+  private dirty = true;
+  private readonly scene: SceneInputs = {
+    markersChanged: () => undefined, forgetLabel: () => undefined, labelsChanged: () => undefined, setLevel: () => undefined,
+    setPlayer: () => undefined, setLabelMode: () => undefined, setHovered: () => undefined, setSelected: () => undefined,
+    setShapes: () => undefined, setPreview: () => undefined, resize: () => undefined,
+  };
+
+  take(frame: RenderFrame): void {
+    // Through a structured clone, as a worker gets it.
+    const copy = structuredClone(frame);
+    let cameraChanged = copy.cameraChanged;
+    for (const op of copy.ops) {
+      const effect = applySceneOp(op, this.placement, this.scene);
+      if (effect === 'placement') this.dirty = true;
+      if (effect === 'size') cameraChanged = true;
+    }
+    if (cameraChanged || this.dirty) {
+      this.placement.update(copy.view, copy.viewport);
+      this.dirty = false;
+    }
+  }
+}
+
+class Port implements RenderPort {
+  onmessage: ((event: MessageEvent<FromRenderWorker>) => void) | null = null;
+  constructor(private readonly twin: WorkerTwin) {}
+  postMessage(message: ToRenderWorker): void {
+    if (message.type === 'frame') this.twin.take(message);
+  }
+  terminate(): void {}
+  /** The worker says it drew the map ready. */
+  ready(): void {
+    this.onmessage?.({ data: { type: 'drawn', updateMs: 1, renderMs: 1, firstTileAt: null, readyAt: performance.timeOrigin + performance.now() } } as MessageEvent<FromRenderWorker>);
+  }
+}
+
+let frames: FrameRequestCallback[] = [];
+
+function flushFrames(): void {
+  for (let i = 0; i < 5 && frames.length > 0; i++) {
+    const run = frames;
+    frames = [];
+    for (const cb of run) cb(performance.now());
+  }
+}
+
+beforeEach(() => {
+  frames = [];
+  vi.stubGlobal('requestAnimationFrame', (cb: FrameRequestCallback) => frames.push(cb));
+  vi.stubGlobal('cancelAnimationFrame', () => undefined);
+});
+
+afterEach(() => {
+  vi.unstubAllGlobals();
+});
+
+function setup(placesLate = false) {
+  const container = document.createElement('div');
+  Object.defineProperty(container, 'clientWidth', { value: 1280 });
+  Object.defineProperty(container, 'clientHeight', { value: 800 });
+  const canvas = document.createElement('canvas');
+  container.appendChild(canvas);
+  const twin = new WorkerTwin();
+  const port = new Port(twin);
+  const mainList = new RecordingDrawList();
+  const engine = new MapEngine(
+    { canvas, dpr: 1, renderer: 'webgl', placesLate },
+    new MarkerPlacement(map, mainList),
+    { container, map, manifest: { map: map.id, version: 'v', layers: ['main'], width: 4400, height: 3200, minZ: 0, maxZ: 4, tileSize: 256 } as never, iconUrl: () => '' },
+    (hooks) => new WorkerSceneDriver(port, hooks, { canvas, drawAtlas: () => Promise.reject(new Error('unused')) }),
+  );
+  return { engine, twin, mainList, port };
+}
+
+describe('the page and the render worker place alike', () => {
+  it.each([1, 2, 3])('after every frame of a random run of edits and camera moves (seed %i)', (seed) => {
+    const rand = rng(seed);
+    const { engine, twin, mainList } = setup();
+    let cols = columns(1500, rand);
+    engine.setMarkers(cols);
+    let count = cols.uids.length;
+    flushFrames();
+    expect(mainList.committed.length).toBeGreaterThan(0);
+    const check = (step: string) => {
+      flushFrames();
+      expect(twin.list.committed, step).toEqual(mainList.committed);
+      expect(twin.list.offset, step).toEqual(mainList.offset);
+    };
+    check('first frame');
+    for (let step = 0; step < 120; step++) {
+      const r = rand();
+      if (r < 0.3) {
+        // A drag: the same marker moved a few times within one frame.
+        const i = Math.floor(rand() * count);
+        const uid = `m${i}`;
+        for (let k = 0; k < 3; k++) engine.upsertMarker(i, { ...randomRow(rand, uid), uid });
+      } else if (r < 0.4) {
+        engine.upsertMarker(count, randomRow(rand, `n${count}`));
+        count++;
+      } else if (r < 0.5) {
+        engine.removeMarker(Math.floor(rand() * count));
+      } else if (r < 0.58) {
+        const keep = Array.from({ length: count }, (_, i) => i).filter(() => rand() < 0.9);
+        engine.setFilter(Uint32Array.from(keep));
+      } else if (r < 0.65) {
+        engine.setLevel(levels[Math.floor(rand() * levels.length)]);
+      } else if (r < 0.72) {
+        engine.setSelected(rand() < 0.2 ? null : `m${Math.floor(rand() * count)}`);
+      } else if (r < 0.76) {
+        engine.setMarkerScale(0.75 + rand());
+      } else if (r < 0.78) {
+        cols = columns(800 + Math.floor(rand() * 800), rand);
+        engine.setMarkers(cols);
+        count = cols.uids.length;
+      } else {
+        engine.setView({ x: rand() * map.size.width, y: rand() * map.size.height, zoom: map.minZoom * 2 ** (rand() * 5) });
+      }
+      check(`step ${step}`);
+    }
+    engine.dispose();
+  });
+
+  it('a page that places late (the worker draws first) places once the worker says ready, and then agrees', () => {
+    const rand = rng(7);
+    const { engine, twin, mainList, port } = setup(true);
+    engine.setMarkers(columns(1200, rand));
+    engine.setView({ zoom: map.minZoom * 4 });
+    flushFrames();
+    expect(twin.list.committed.length).toBeGreaterThan(0);
+    expect(mainList.committed).toEqual([]);
+    expect(engine.markerStates().some((m) => m.visible)).toBe(false);
+    port.ready();
+    expect(engine.ready).toBe(true);
+    // Placed as ready is told, before any frame: a click right after ready hits what is drawn.
+    expect(mainList.committed).toEqual(twin.list.committed);
+    flushFrames();
+    expect(mainList.committed).toEqual(twin.list.committed);
+    expect(engine.markerStates().some((m) => m.visible)).toBe(true);
+    engine.dispose();
+  });
+
+  it('tells a listener that comes late that the scene failed', async () => {
+    const { engine, port } = setup();
+    const consoleError = vi.spyOn(console, 'error').mockImplementation(() => undefined);
+    port.onmessage?.({ data: { type: 'error', message: 'no WebGL in workers' } } as MessageEvent<FromRenderWorker>);
+    const heard: string[] = [];
+    engine.on('failed', ({ message }) => heard.push(message));
+    const off = engine.on('failed', ({ message }) => heard.push(`unheard ${message}`));
+    off();
+    await Promise.resolve();
+    expect(heard).toEqual(['no WebGL in workers']);
+    expect(consoleError).toHaveBeenCalledWith('raidmap: no WebGL in workers');
+    consoleError.mockRestore();
+    engine.dispose();
+  });
+});

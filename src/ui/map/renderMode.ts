@@ -1,0 +1,31 @@
+/**
+ * Where the map is drawn: `main` (the page's main thread, the default) or `worker` (a render
+ * worker, docs/ENGINE-WORKER.md). `?render=worker` or `?render=main` in the page's address
+ * chooses for that page; without it, `localStorage['raidmap.render']` chooses for the browser
+ * (a developer's or a tester's switch: the end-to-end suite runs both ways with it).
+ */
+export type RenderMode = 'main' | 'worker';
+
+export const RENDER_MODE_KEY = 'raidmap.render';
+
+function modeOf(value: string | null | undefined): RenderMode | null {
+  return value === 'worker' || value === 'main' ? value : null;
+}
+
+/** The mode a page's query string asks for, else the stored one, else `main`. */
+export function renderModeOf(search: string, stored: string | null = null): RenderMode {
+  return modeOf(new URLSearchParams(search).get('render')) ?? modeOf(stored) ?? 'main';
+}
+
+/** How this page draws its map (`?render=`, else the browser's stored choice). */
+export function pageRenderMode(): RenderMode {
+  return renderModeOf(typeof location === 'undefined' ? '' : location.search, storedRenderMode());
+}
+
+function storedRenderMode(): string | null {
+  try {
+    return typeof localStorage === 'undefined' ? null : localStorage.getItem(RENDER_MODE_KEY);
+  } catch {
+    return null; // storage blocked (a privacy setting): the default
+  }
+}
