@@ -10,6 +10,13 @@ import { trackErrors, type PageErrors } from './support/page-errors';
 
 export const VIEWPORT = { width: 1280, height: 800 } as const;
 
+/**
+ * Where the pages of this run draw the map: `E2E_RENDER=worker` runs the tests with the map drawn
+ * in the render worker (docs/ENGINE-WORKER.md; `npm run test:e2e:worker`), through the browser's
+ * stored choice (src/ui/map/renderMode.ts), so every page of a context draws that way.
+ */
+export const E2E_RENDER = process.env.E2E_RENDER === 'worker' ? 'worker' : 'main';
+
 export interface AutomationCamera {
   x: number;
   y: number;
@@ -83,6 +90,15 @@ export function useBrowser() {
         deviceScaleFactor: options.deviceScaleFactor ?? 1,
         hasTouch: options.hasTouch ?? false,
       });
+      if (E2E_RENDER === 'worker') {
+        await context.addInitScript(() => {
+          try {
+            localStorage.setItem('raidmap.render', 'worker');
+          } catch {
+            // an opaque origin (about:blank): nothing to store
+          }
+        });
+      }
       const page = await context.newPage();
       const tracked = { page, errors: trackErrors(page) };
       open.push(tracked);

@@ -1,0 +1,129 @@
+/**
+ * The map drawn in the render worker (`?render=worker`, docs/ENGINE-WORKER.md): the canvas's
+ * control is in a worker, the page's main thread draws nothing, and the map shows the same
+ * markers as when the main thread draws it. A browser without OffscreenCanvas draws on the main
+ * thread; a worker that cannot start is said so, and "Try again" draws on the main thread.
+ * (The camera, map, popup, editor and player tests also run with the worker drawing:
+ * `npm run test:e2e:worker`.)
+ */
+import { describe, expect, test } from 'vitest';
+import type { Page } from 'playwright-core';
+import { baseUrl, markers, useBrowser } from './browser';
+
+const browser = useBrowser();
+
+async function openReady(page: Page, search: string): Promise<void> {
+  await page.goto(`${baseUrl()}/map/customs${search}`, { waitUntil: 'domcontentloaded' });
+  await page.waitForFunction(() => (window as unknown as { __map?: { ready?: boolean } }).__map?.ready === true, undefined, { timeout: 45_000, polling: 100 });
+}
+
+/** Whether the map's canvas was handed to a worker (a transferred canvas has no context of its own to give). */
+function canvasTransferred(page: Page): Promise<boolean> {
+  return page.evaluate(() => {
+    const canvas = document.querySelector('.map-canvas canvas') as HTMLCanvasElement | null;
+    if (!canvas) throw new Error('no map canvas');
+    try {
+      canvas.getContext('2d');
+      return false;
+    } catch {
+      return true;
+    }
+  });
+}
+
+const renderWorkers = (page: Page) => page.workers().filter((w) => /render\.worker-[\w-]+\.js/.test(w.url()));
+
+/** Grey-level spread of a screenshot region: a drawn map is far from one flat colour. */
+async function spread(page: Page): Promise<number> {
+  const png = await page.screenshot({ clip: { x: 300, y: 150, width: 600, height: 500 } });
+  return page.evaluate(async (b64) => {
+    const img = new Image();
+    img.src = `data:image/png;base64,${b64}`;
+    await img.decode();
+    const c = document.createElement('canvas');
+    c.width = img.width;
+    c.height = img.height;
+    const ctx = c.getContext('2d')!;
+    ctx.drawImage(img, 0, 0);
+    const d = ctx.getImageData(0, 0, c.width, c.height).data;
+    let sum = 0;
+    let sq = 0;
+    const n = d.length / 4;
+    for (let i = 0; i < d.length; i += 4) {
+      const g = (d[i] + d[i + 1] + d[i + 2]) / 3;
+      sum += g;
+      sq += g * g;
+    }
+    return Math.sqrt(sq / n - (sum / n) ** 2);
+  }, png.toString('base64'));
+}
+
+describe('the map drawn in the render worker', () => {
+  test('the canvas is drawn by a worker, with the markers and picture the main thread draws', async () => {
+    const worker = await browser.newPage();
+    await openReady(worker.page, '?render=worker');
+    expect(await canvasTransferred(worker.page)).toBe(true);
+    expect(renderWorkers(worker.page)).toHaveLength(1);
+    expect(await worker.page.evaluate(() => (window as unknown as { __map: { renderer: string } }).__map.renderer)).toBe('webgl');
+    expect(await spread(worker.page)).toBeGreaterThan(8);
+
+    const main = await browser.newPage();
+    await openReady(main.page, '?render=main');
+    expect(await canvasTransferred(main.page)).toBe(false);
+    expect(renderWorkers(main.page)).toHaveLength(0);
+
+    const drawn = (list: { uid: string; visible: boolean }[]) => list.filter((m) => m.visible).map((m) => m.uid).sort();
+    const inWorker = drawn(await markers(worker.page));
+    expect(inWorker.length).toBeGreaterThan(10);
+    expect(inWorker).toEqual(drawn(await markers(main.page)));
+  });
+
+  test('a settled map draws no frames in the worker either', async () => {
+    const { page } = await browser.newPage();
+    await openReady(page, '?render=worker');
+    const frames = () => page.evaluate(() => (window as unknown as { __map: { stats(): { frames: number } | null } }).__map.stats()?.frames ?? 0);
+    // Labels and late tiles settle within a few seconds of ready.
+    let before = await frames();
+    for (let i = 0; i < 20; i++) {
+      await page.waitForTimeout(500);
+      const now = await frames();
+      if (now === before) break;
+      before = now;
+    }
+    await page.waitForTimeout(1000);
+    expect(await frames()).toBe(before);
+    // And it draws again when dragged.
+    await page.mouse.move(640, 400);
+    await page.mouse.down();
+    await page.mouse.move(560, 360, { steps: 5 });
+    await page.mouse.up();
+    await page.waitForTimeout(300);
+    expect(await frames()).toBeGreaterThan(before);
+  });
+
+  test('a browser without OffscreenCanvas draws on the main thread', async () => {
+    const { page } = await browser.newPage();
+    await page.addInitScript(() => {
+      delete (HTMLCanvasElement.prototype as unknown as { transferControlToOffscreen?: unknown }).transferControlToOffscreen;
+    });
+    await openReady(page, '?render=worker');
+    expect(await canvasTransferred(page)).toBe(false);
+    expect(renderWorkers(page)).toHaveLength(0);
+    expect(await spread(page)).toBeGreaterThan(8);
+  });
+
+  test('a render worker that cannot start is said so, and "Try again" draws on the main thread', async () => {
+    const { page, errors } = await browser.newPage();
+    errors.allow(/render worker failed/);
+    await page.route(/render\.worker-[\w-]+\.js/, (route) => route.abort());
+    await page.goto(`${baseUrl()}/map/customs?render=worker`, { waitUntil: 'domcontentloaded' });
+    const alert = page.locator('.map-error');
+    await alert.waitFor({ timeout: 30_000 });
+    expect(await alert.textContent()).toContain('render worker failed');
+    await page.unroute(/render\.worker-[\w-]+\.js/);
+    await alert.locator('button').first().click();
+    await page.waitForFunction(() => (window as unknown as { __map?: { ready?: boolean } }).__map?.ready === true, undefined, { timeout: 45_000, polling: 100 });
+    expect(await canvasTransferred(page)).toBe(false);
+    expect(await spread(page)).toBeGreaterThan(8);
+  });
+});
