@@ -61,12 +61,15 @@ async function measureWithRetry(options: RunOptions, notes: string[]): Promise<R
 
 async function main() {
   const options = parseOptions(process.argv.slice(2));
+  // Where the pages draw the map (docs/ENGINE-WORKER.md): the same figures, main thread or render worker.
+  const search = options.render === 'worker' ? '?render=worker' : '';
+  const renderNote = options.render === 'worker' ? ['pages drew the map in the render worker (--render worker, ?render=worker)'] : [];
   if (!isMapId(options.map)) throw new Error(`unknown map "${options.map}"`);
   const loadAtStart = loadavg()[0];
   const tilesDir = options.tilesDir ? resolve(options.tilesDir) : freshDataDir('raidmap-bench-tiles-');
   if (options.tilesDir) mkdirSync(tilesDir, { recursive: true });
   const results: RunResult[] = [];
-  const notes: string[] = [];
+  const notes: string[] = [...renderNote];
   let server: RunningServer | undefined;
   const stopOnSignal = () => {
     server?.killNow();
@@ -97,12 +100,12 @@ async function main() {
 
         // A warm-up run renders and caches the deep tiles on the server, so runs compare.
         log('bench: warm-up run');
-        await measureRun({ browser, baseUrl: server.baseUrl, mapId: options.map, markers, throttle: 1, run: 0, viewport: VIEWPORT });
+        await measureRun({ browser, baseUrl: server.baseUrl, mapId: options.map, markers, throttle: 1, run: 0, viewport: VIEWPORT, search });
         await assertServerUp(server);
         for (const throttle of options.throttle) {
           for (let run = 1; run <= options.runs; run += 1) {
             const result = await measureWithRetry(
-              { browser, baseUrl: server.baseUrl, mapId: options.map, markers, throttle, run, viewport: VIEWPORT },
+              { browser, baseUrl: server.baseUrl, mapId: options.map, markers, throttle, run, viewport: VIEWPORT, search },
               notes,
             );
             await assertServerUp(server);
@@ -132,6 +135,7 @@ async function main() {
         requests: options.requests,
         clients: options.clients,
         viewport: VIEWPORT,
+        search,
         log,
         notes,
         onServer: (running) => {

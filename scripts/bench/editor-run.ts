@@ -44,6 +44,8 @@ export interface EditorRunOptions {
   settleMs?: number;
   /** Idle windows before and after editing (each). */
   idleWindows?: number;
+  /** Query of the map page's address (`?render=worker`), '' for none. */
+  search?: string;
   /** Called with a line of progress. */
   log?: (line: string) => void;
   /** Called as each phase starts and ends (for a profiler in an ad-hoc script; the bench passes none). */
@@ -122,7 +124,7 @@ export async function measureEditorRun(options: EditorRunOptions): Promise<Edito
     const cdp = await context.newCDPSession(page);
     await cdp.send('Performance.enable');
 
-    await page.goto(`${baseUrl}/map/${mapId}`, { waitUntil: 'domcontentloaded' });
+    await page.goto(`${baseUrl}/map/${mapId}${options.search ?? ''}`, { waitUntil: 'domcontentloaded' });
     await page.waitForFunction(() => (window as unknown as { __map?: MapApi }).__map?.ready === true, undefined, { timeout: 120_000, polling: 250 });
     await sleep(1000);
     // One wheel notch in at the centre (zoom 0.6 → 1.2 on customs): about 200 markers drawn, and

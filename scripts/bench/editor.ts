@@ -27,6 +27,8 @@ export interface EditorBenchOptions {
   requests: number;
   clients: number;
   viewport: Viewport;
+  /** Query of the map page's address (`?render=worker`), '' for none. */
+  search?: string;
   log: (line: string) => void;
   /** Failed runs and other remarks land here. */
   notes: string[];
@@ -68,7 +70,7 @@ export async function runEditorBench(options: EditorBenchOptions): Promise<Edito
     options.onServer?.(server);
     const seeded = await countMarkers(server.baseUrl, mapId);
     if (seeded !== EDITOR_MARKERS) notes.push(`editor: asked for ${EDITOR_MARKERS} markers, the server seeded ${seeded}`);
-    const base = { browser, baseUrl: server.baseUrl, mapId, viewport, log: (line: string) => log(`bench: editor: ${line}`) };
+    const base = { browser, baseUrl: server.baseUrl, mapId, viewport, search: options.search, log: (line: string) => log(`bench: editor: ${line}`) };
 
     log('bench: editor: warm-up run (5 actions, not counted)');
     try {

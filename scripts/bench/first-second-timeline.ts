@@ -1,12 +1,13 @@
 /**
- * `npx tsx scripts/bench/first-second-timeline.ts [--markers 10000] [--runs 5] [--dist DIR] [--tiles DIR]`:
+ * `npx tsx scripts/bench/first-second-timeline.ts [--markers 10000] [--runs 5] [--dist DIR] [--tiles DIR] [--search ?QUERY]`:
  * when each step of a map page's first second happens (issue 11), cold and opened again. Each
  * run opens the map in a fresh context, then again in a new page of the same context (HTTP cache
  * warm), and reads the page's own timings: the HTML, the main script and stylesheets, the poster's
  * stylesheet, the engine chunk, the compact list, the worker and the icon atlas (Resource
  * Timing), first paint and first contentful paint (Paint Timing), DOMContentLoaded, and the
  * map's User Timing marks (`raidmap:*`, src/ui/map/startupMarks.ts). Prints the median of each,
- * in ms from navigation, in the order they happen cold. docs/PERFORMANCE.md ("Seventh session")
+ * in ms from navigation, in the order they happen cold. `--search ?render=worker` opens the map
+ * drawn in the render worker, whose steps show as `mark render-*`. docs/PERFORMANCE.md ("Seventh session")
  * has what it showed.
  */
 import { parseArgs } from 'node:util';
@@ -16,8 +17,8 @@ import { parseCommandLine } from './options';
 import { probeScript, type BenchProbe } from './probe';
 import { PROFILE_OPTIONS, profileSettings, startProfileServer } from './profile-session';
 
-const USAGE = 'usage: first-second-timeline.ts [--markers 10000] [--runs 5] [--dist DIR] [--tiles DIR]';
-const { values: args } = parseCommandLine(() => parseArgs({ options: { ...PROFILE_OPTIONS, runs: { type: 'string', default: '5' } } }), USAGE);
+const USAGE = 'usage: first-second-timeline.ts [--markers 10000] [--runs 5] [--dist DIR] [--tiles DIR] [--search ?QUERY]';
+const { values: args } = parseCommandLine(() => parseArgs({ options: { ...PROFILE_OPTIONS, runs: { type: 'string', default: '5' }, search: { type: 'string', default: '' } } }), USAGE);
 const settings = profileSettings(args, USAGE);
 
 /** Resources by what they are, from their URL (the first of each kind). */
@@ -27,6 +28,7 @@ const RESOURCES: [name: string, pattern: RegExp][] = [
   ['poster stylesheet', /\/poster\.css$/],
   ['engine chunk', /\/assets\/engine-[\w-]+\.js$/],
   ['markers worker', /markers\.worker-[\w-]+\.js$/],
+  ['render worker script', /render\.worker-[\w-]+\.js$/],
   ['compact list', /\/markers\/compact\?/],
   ['icon atlas', /\/icons\/atlas/],
 ];
@@ -78,7 +80,7 @@ async function main(): Promise<void> {
       await context.addInitScript({ content: probeScript() });
       for (const into of [cold, again]) {
         const page = await context.newPage();
-        await openUntilReady(page, `${server.baseUrl}/map/customs`);
+        await openUntilReady(page, `${server.baseUrl}/map/customs${args.search ?? ''}`);
         add(into, await timings(page));
         await page.close();
       }

@@ -25,6 +25,8 @@ export interface BenchOptions {
   pilotClients: number;
   /** Pilot: how long the fan-out run publishes a position every 2 s. */
   pilotSeconds: number;
+  /** Where the pages draw the map: the main thread, or the render worker (`?render=worker`, docs/ENGINE-WORKER.md). */
+  render: 'main' | 'worker';
 }
 
 export const BENCH_PARTS = ['engine', 'editor', 'pilot'] as const;
@@ -44,14 +46,16 @@ export const DEFAULT_OPTIONS: BenchOptions = {
   actions: 30,
   requests: 300,
   clients: 4,
+  render: 'main',
 };
 
 export const USAGE = `usage: npm run bench -- [--markers 1000,10000,100000] [--runs 3] [--throttle 1,4] [--map customs] [--out bench-results] [--tiles-dir /path/kept/between/runs]
        [--engine] [--editor] [--pilot] [--actions 30] [--requests 300] [--clients 4]
-       [--pilot-updates 40] [--pilot-clients 1000] [--pilot-seconds 30]
+       [--pilot-updates 40] [--pilot-clients 1000] [--pilot-seconds 30] [--render main|worker]
   --engine   the engine gesture runs; --editor   the admin-editor runs (10,000 markers);
   --pilot    the live position feed (screenshot → drawn latency, fan-out to many pages);
-  name one or more parts; none named runs all three`;
+  name one or more parts; none named runs all three;
+  --render   where the engine and editor pages draw the map (worker: ?render=worker)`;
 
 function positiveList(flag: string, value: string, integer: boolean): number[] {
   const parts = value.split(',').map((p) => p.trim().replace(/_/g, ''));
@@ -124,6 +128,12 @@ export function parseOptions(argv: readonly string[]): BenchOptions {
       case '--pilot-seconds':
         options.pilotSeconds = whole(flag, value());
         break;
+      case '--render': {
+        const mode = value();
+        if (mode !== 'main' && mode !== 'worker') throw new Error(`--render needs main or worker, got "${mode}"\n${USAGE}`);
+        options.render = mode;
+        break;
+      }
       case '--help':
       case '-h':
         throw new Error(USAGE);

@@ -21,6 +21,8 @@ export interface RunOptions {
   viewport: Viewport;
   /** Time to let the first tiles arrive after ready, before the gesture (ms). */
   settleMs?: number;
+  /** Query of the map page's address (`?render=worker`), '' for none. */
+  search?: string;
 }
 
 interface EngineStats {
@@ -102,7 +104,7 @@ async function measureReopen(context: BrowserContext, options: RunOptions): Prom
     await page.addInitScript({ content: probeScript() });
     const cdp = await context.newCDPSession(page);
     await cdp.send('Emulation.setCPUThrottlingRate', { rate: options.throttle });
-    await page.goto(`${options.baseUrl}/map/${options.mapId}`, { waitUntil: 'domcontentloaded' });
+    await page.goto(`${options.baseUrl}/map/${options.mapId}${options.search ?? ''}`, { waitUntil: 'domcontentloaded' });
     await page.waitForFunction(() => (window as unknown as { __bench?: BenchProbe }).__bench?.readyAt != null, undefined, { timeout: 60_000, polling: 100 });
     if (errors.length > 0) throw new Error(`page errors when opened again: ${errors.slice(0, 3).join('; ')}`);
     const readyMs = await page.evaluate(() => (window as unknown as { __bench: BenchProbe }).__bench.readyAt ?? Number.NaN);
@@ -134,7 +136,7 @@ export async function measureRun(options: RunOptions): Promise<RunResult> {
     await cdp.send('Performance.enable');
     await cdp.send('Emulation.setCPUThrottlingRate', { rate: options.throttle });
 
-    await page.goto(`${options.baseUrl}/map/${options.mapId}`, { waitUntil: 'domcontentloaded' });
+    await page.goto(`${options.baseUrl}/map/${options.mapId}${options.search ?? ''}`, { waitUntil: 'domcontentloaded' });
     try {
       await page.waitForFunction(() => (window as unknown as { __bench?: BenchProbe }).__bench?.readyAt != null, undefined, {
         timeout: 120_000,
