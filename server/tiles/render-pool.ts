@@ -163,6 +163,16 @@ export class RenderPool {
   async dispose(): Promise<void> {
     const err = new Error(CLOSED);
     for (const job of this.queue.splice(0)) job.reject(err);
+    // Jobs in a child are rejected now, not when the child is gone: a reply already on its way
+    // (a small document, done before the kill) would otherwise resolve a job of a closed pool.
+    for (const slot of this.slots) {
+      const job = slot.job;
+      if (!job) continue;
+      slot.job = undefined;
+      clearTimeout(slot.timer);
+      slot.timer = undefined;
+      job.reject(err);
+    }
     const closing = [...this.slots].map(
       (slot) =>
         new Promise<void>((resolve) => {
