@@ -6,11 +6,11 @@
  * property a draw list in another thread relies on. No renderer is needed.
  */
 import { describe, expect, it, vi } from 'vitest';
-import { SUBCATEGORIES } from '../domain/categories';
 import { MAPS } from '../domain/maps';
 import { markerRowAt, type MarkerColumns, type MarkerRow } from '../domain/marker-columns';
 import { INCREMENTAL_FILTER_MAX, MarkerPlacement } from './marker-placement';
 import { RecordingDrawList } from './testing/recording-draw-list';
+import { randomColumns, randomRow as randomRowOn, rng } from './testing/random-markers';
 
 const map = MAPS.customs; // 4400 × 3200, zoom 0.12 … 10
 const viewport = { width: 1280, height: 800 };
@@ -25,39 +25,8 @@ function newPlacement(): MarkerPlacement {
 }
 const levels = map.levels.map((l) => l.num);
 
-function rng(seed: number) {
-  let s = seed;
-  return () => (s = (s * 1103515245 + 12345) % 2 ** 31) / 2 ** 31;
-}
-
-function columns(n: number, seed = 3): MarkerColumns {
-  const rand = rng(seed);
-  const c: MarkerColumns = {
-    uids: [], labels: [],
-    x: new Float32Array(n), y: new Float32Array(n), level: new Int16Array(n), icon: new Uint8Array(n), alwaysLabel: new Uint8Array(n),
-  };
-  for (let i = 0; i < n; i++) {
-    c.uids.push(`m${i}`);
-    c.labels.push(`Marker ${i}`);
-    c.x[i] = rand() * map.size.width;
-    c.y[i] = rand() * map.size.height;
-    c.level[i] = levels[Math.floor(rand() * levels.length)];
-    c.icon[i] = Math.floor(rand() * SUBCATEGORIES.length);
-  }
-  return c;
-}
-
-function randomRow(rand: () => number, uid: string): MarkerRow {
-  return {
-    uid,
-    x: rand() * map.size.width,
-    y: rand() * map.size.height,
-    level: levels[Math.floor(rand() * levels.length)],
-    icon: Math.floor(rand() * SUBCATEGORIES.length),
-    label: `Edited ${uid}`,
-    alwaysLabel: rand() < 0.1 ? 1 : 0,
-  };
-}
+const columns = (n: number, seed = 3): MarkerColumns => randomColumns(map, n, rng(seed));
+const randomRow = (rand: () => number, uid: string): MarkerRow => randomRowOn(map, rand, uid);
 
 /** The layer's columns, trimmed to its slots (emptied slots keep uid ''). */
 function snapshot(layer: MarkerPlacement): MarkerColumns {

@@ -2,22 +2,9 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { MAPS } from '../../domain/maps';
 import type { TileManifest } from '../../domain/tiles';
-import type { FromRenderWorker, RenderStart, ToRenderWorker } from './protocol';
+import { FakeRenderPort } from '../testing/fake-render-port';
+import type { FromRenderWorker, RenderStart } from './protocol';
 import { RENDER_FAILED_KEY, StartedRender, absoluteBase, rememberRenderWorkerFailed, renderWorkerSupported, startRender } from './early-render';
-import type { RenderPort } from './worker-scene';
-
-class FakePort implements RenderPort {
-  readonly sent: { message: ToRenderWorker; transfer?: Transferable[] }[] = [];
-  onmessage: ((event: MessageEvent<FromRenderWorker>) => void) | null = null;
-  onerror: ((event: ErrorEvent) => void) | null = null;
-  terminated = false;
-  postMessage(message: ToRenderWorker, transfer?: Transferable[]): void {
-    this.sent.push({ message, transfer });
-  }
-  terminate(): void {
-    this.terminated = true;
-  }
-}
 
 const manifest = { map: 'customs', version: 'v1', layers: ['main'], width: 4400, height: 3200, minZ: 0, maxZ: 4, tileSize: 256 } as unknown as TileManifest;
 const offscreen = { kind: 'offscreen' } as unknown as OffscreenCanvas;
@@ -34,7 +21,7 @@ afterEach(() => {
 
 describe('startRender', () => {
   it("sizes the map's canvas for the window and hands its control to the worker with the map", () => {
-    const port = new FakePort();
+    const port = new FakeRenderPort();
     const started = startRender({ map: MAPS.customs, manifest, tileBase: '', iconAtlasUrl: '/icons/atlas.png', width: 390, height: 844, dpr: 2 }, () => port);
     expect(started.canvas.width).toBe(780);
     expect(started.canvas.height).toBe(1688);
@@ -58,7 +45,7 @@ describe('startRender', () => {
 
 describe('StartedRender', () => {
   it('keeps what the worker says until an engine takes it, once', () => {
-    const port = new FakePort();
+    const port = new FakeRenderPort();
     const canvas = document.createElement('canvas');
     const started = new StartedRender('customs', port, canvas, { width: 1, height: 1, dpr: 1 });
     port.onmessage?.({ data: { type: 'started', renderer: 'webgl' } } as MessageEvent<FromRenderWorker>);
@@ -72,7 +59,7 @@ describe('StartedRender', () => {
   });
 
   it('keeps a failure that comes before an engine listens', () => {
-    const port = new FakePort();
+    const port = new FakeRenderPort();
     const started = new StartedRender('customs', port, document.createElement('canvas'), { width: 1, height: 1, dpr: 1 });
     const event = { message: '', preventDefault: vi.fn() } as unknown as ErrorEvent;
     port.onerror?.(event);
@@ -82,7 +69,7 @@ describe('StartedRender', () => {
   });
 
   it('stops a worker no engine took', () => {
-    const port = new FakePort();
+    const port = new FakeRenderPort();
     new StartedRender('customs', port, document.createElement('canvas'), { width: 1, height: 1, dpr: 1 }).dispose();
     expect(port.terminated).toBe(true);
   });

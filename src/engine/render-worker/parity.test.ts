@@ -7,12 +7,12 @@
  */
 // @vitest-environment jsdom
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { SUBCATEGORIES } from '../../domain/categories';
 import { MAPS } from '../../domain/maps';
 import type { MarkerColumns, MarkerRow } from '../../domain/marker-columns';
 import { MapEngine } from '../map-engine';
 import { MarkerPlacement } from '../marker-placement';
 import { RecordingDrawList } from '../testing/recording-draw-list';
+import { randomColumns, randomRow as randomRowOn, rng } from '../testing/random-markers';
 import { applySceneOp, type SceneInputs } from './apply-op';
 import type { FromRenderWorker, RenderFrame, ToRenderWorker } from './protocol';
 import { WorkerSceneDriver, type RenderPort } from './worker-scene';
@@ -20,40 +20,8 @@ import { WorkerSceneDriver, type RenderPort } from './worker-scene';
 const map = MAPS.customs;
 const levels = map.levels.map((l) => l.num);
 
-function rng(seed: number) {
-  let s = seed;
-  return () => (s = (s * 1103515245 + 12345) % 2 ** 31) / 2 ** 31;
-}
-
-function randomRow(rand: () => number, uid: string): MarkerRow {
-  return {
-    uid,
-    x: rand() * map.size.width,
-    y: rand() * map.size.height,
-    level: levels[Math.floor(rand() * levels.length)],
-    icon: Math.floor(rand() * SUBCATEGORIES.length),
-    label: `Marker ${uid}`,
-    alwaysLabel: rand() < 0.1 ? 1 : 0,
-  };
-}
-
-function columns(n: number, rand: () => number): MarkerColumns {
-  const c: MarkerColumns = {
-    uids: [], labels: [],
-    x: new Float32Array(n), y: new Float32Array(n), level: new Int16Array(n), icon: new Uint8Array(n), alwaysLabel: new Uint8Array(n),
-  };
-  for (let i = 0; i < n; i++) {
-    const r = randomRow(rand, `m${i}`);
-    c.uids.push(r.uid);
-    c.labels.push(r.label);
-    c.x[i] = r.x;
-    c.y[i] = r.y;
-    c.level[i] = r.level;
-    c.icon[i] = r.icon;
-    c.alwaysLabel[i] = r.alwaysLabel;
-  }
-  return c;
-}
+const randomRow = (rand: () => number, uid: string): MarkerRow => randomRowOn(map, rand, uid);
+const columns = (n: number, rand: () => number): MarkerColumns => randomColumns(map, n, rand);
 
 /** The worker's side: what scene-host.ts does with a frame, minus PixiJS. */
 class WorkerTwin {

@@ -1,29 +1,11 @@
 import { describe, expect, it, vi } from 'vitest';
 import type { SceneHooks } from '../scene-driver';
-import type { FromRenderWorker, ToRenderWorker } from './protocol';
-import { WorkerSceneDriver, type RenderPort } from './worker-scene';
-
-class FakePort implements RenderPort {
-  readonly sent: { message: ToRenderWorker; transfer?: Transferable[] }[] = [];
-  onmessage: ((event: MessageEvent<FromRenderWorker>) => void) | null = null;
-  onerror: ((event: ErrorEvent) => void) | null = null;
-  terminated = false;
-
-  postMessage(message: ToRenderWorker, transfer?: Transferable[]): void {
-    this.sent.push({ message, transfer });
-  }
-
-  terminate(): void {
-    this.terminated = true;
-  }
-
-  answer(message: FromRenderWorker): void {
-    this.onmessage?.({ data: message } as MessageEvent<FromRenderWorker>);
-  }
-}
+import { FakeRenderPort } from '../testing/fake-render-port';
+import type { FromRenderWorker } from './protocol';
+import { WorkerSceneDriver } from './worker-scene';
 
 function setup() {
-  const port = new FakePort();
+  const port = new FakeRenderPort();
   const hooks: SceneHooks = { invalidate: vi.fn(), drawn: vi.fn(), firstTile: vi.fn(), ready: vi.fn(), failed: vi.fn() };
   const canvas = { style: { width: '', height: '' }, remove: vi.fn() };
   const onError = hooks.failed as ReturnType<typeof vi.fn>;
@@ -129,7 +111,7 @@ describe('WorkerSceneDriver', () => {
   });
 
   it('hears what the worker said before it listened', () => {
-    const port = new FakePort();
+    const port = new FakeRenderPort();
     const hooks: SceneHooks = { invalidate: vi.fn(), drawn: vi.fn(), firstTile: vi.fn(), ready: vi.fn(), failed: vi.fn() };
     const onStarted = vi.fn();
     new WorkerSceneDriver(port, hooks, {
