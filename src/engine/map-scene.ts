@@ -2,7 +2,7 @@
  * What the map draws, with PixiJS: the tiles per floor, the marker sprites of a placement, the
  * selection ring, the labels, the drawn shapes, the player and the render. No input, no camera
  * of its own, no tools: it draws the camera and the state it is given, on the main thread
- * (`LocalSceneDriver` in map-engine.ts) or in the render worker (`render-worker/`).
+ * (`LocalSceneDriver`, local-scene.ts) or in the render worker (`render-worker/scene-host.ts`).
  *
  * Stage, bottom to top: world (tiles per floor, in map pixels under the camera transform),
  * selection ring, markers, labels, player, tool overlay (all in screen CSS pixels).
