@@ -3,7 +3,7 @@
  * shape, a label for the others: edited in place, saved as one undo step when the field is
  * left or Enter is pressed) and Delete. Nothing while no shape is selected.
  */
-import { useEffect, useState } from 'react';
+import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useSnapshot } from 'valtio';
 import type { DrawnShape } from '../../domain/shapes';
@@ -14,7 +14,13 @@ export function SelectedShape() {
   const { shapes, selectedShape } = useSnapshot(editor);
   const shape = selectedShape === null ? undefined : shapes.find((s) => s.id === selectedShape);
   const [name, setName] = useState(shape?.name ?? '');
-  useEffect(() => setName(shape?.name ?? ''), [shape?.id, shape?.name]);
+  // Another shape selected, or its name changed elsewhere (undo): the field shows it in this very
+  // render. An effect would set it a moment after the field appeared, over what was typed since.
+  const [shown, setShown] = useState({ id: shape?.id, name: shape?.name });
+  if (shown.id !== shape?.id || shown.name !== shape?.name) {
+    setShown({ id: shape?.id, name: shape?.name });
+    setName(shape?.name ?? '');
+  }
   if (!shape) return null;
 
   const commit = () => {
