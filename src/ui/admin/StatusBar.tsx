@@ -106,7 +106,9 @@ function StatusBarLine({ map, camera }: StatusBarProps) {
               }}
             />
           ) : (
-            <span className="admin-status__value">{item.value}</span>
+            <span className="admin-status__value admin-status__value--boxed" title={item.value}>
+              {item.value}
+            </span>
           )}
         </span>
       ))}
