@@ -79,7 +79,12 @@ export async function createMapEngine(options: EngineOptions): Promise<MapEngine
     const placement = new MarkerPlacement(options.map, sprites);
     const surface = { canvas: app.canvas, dpr: app.renderer.resolution, renderer: rendererName(app.renderer.name) };
     return new MapEngine(surface, placement, options, (hooks) => {
-      const scene = new MapScene(app, atlas, placement, sprites, tiles, { map: options.map, labelScale: options.labelScale, invalidate: hooks.invalidate });
+      const scene = new MapScene(app, atlas, placement, sprites, tiles, {
+        map: options.map,
+        labelScale: options.labelScale,
+        invalidate: hooks.invalidate,
+        failed: (message) => hooks.failed(message, 'context'),
+      });
       return new LocalSceneDriver(scene, hooks);
     });
   } catch (error) {

@@ -69,6 +69,10 @@ export class LocalSceneDriver implements SceneDriver {
     this.scene.resize(width, height);
   }
 
+  simulateContextLoss(restoreAfterMs: number | null): void {
+    this.scene.simulateContextLoss(restoreAfterMs);
+  }
+
   frame(now: number, view: CameraView, viewport: ViewportSize, cameraChanged: boolean, placed: boolean): boolean {
     const drawn = this.scene.frame(now, view, viewport, cameraChanged, placed);
     this.hooks.drawn(drawn.updateMs, drawn.renderMs);

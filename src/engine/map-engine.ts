@@ -382,6 +382,10 @@ export class MapEngine implements MapEngineApi {
     this.refreshHandles();
   }
 
+  simulateContextLoss(restoreAfterMs: number | null): void {
+    if (!this.disposed) this.scene.simulateContextLoss(restoreAfterMs);
+  }
+
   dispose(): void {
     if (this.disposed) return;
     this.disposed = true;

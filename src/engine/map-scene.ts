@@ -18,6 +18,7 @@ import { LabelLayer } from './label-layer';
 import type { MarkerPlacement } from './marker-placement';
 import { MarkerSprites } from './marker-sprites';
 import { PlayerLayer } from './player-layer';
+import { watchContextLoss } from './context-loss';
 import { advanceSystemTicker, type EngineApp } from './renderer-host';
 import { ShapeLayer } from './shape-layer';
 import type { StartedTiles } from './started-tiles';
@@ -40,8 +41,10 @@ export interface SceneFrame {
 export interface MapSceneOptions {
   map: MapDefinition;
   labelScale?: number;
-  /** A frame is needed (a tile arrived, a recheck is due). */
+  /** A frame is needed (a tile arrived, a recheck is due, the context came back). */
   invalidate: () => void;
+  /** The scene cannot draw any more (its WebGL context was lost for good): why. */
+  failed?: (message: string) => void;
 }
 
 export class MapScene {
@@ -66,6 +69,9 @@ export class MapScene {
   private ready_ = false;
   private firstTileDrawn = false;
   private disposed = false;
+  /** The WebGL context is lost: frames wait for it (context-loss.ts). */
+  private contextLost = false;
+  private readonly unwatchContext: () => void;
 
   constructor(
     private readonly app: EngineApp,
@@ -93,6 +99,38 @@ export class MapScene {
       // Uploading when a tile is admitted (not at its first draw) puts the cost under the upload budget.
       upload: (texture) => app.renderer.texture.initSource(texture.source),
     });
+    this.unwatchContext = watchContextLoss(app.renderer.canvas as unknown as EventTarget, {
+      lost: () => {
+        this.contextLost = true;
+      },
+      // PixiJS has re-created its GPU side; everything is drawn again from what the scene holds.
+      restored: () => {
+        this.contextLost = false;
+        this.tilesDirty = this.labelsDirty = this.shapesDirty = true;
+        options.invalidate();
+      },
+      gone: (message) => options.failed?.(message),
+    });
+  }
+
+  /** The context is lost and not back yet. */
+  get lost(): boolean {
+    return this.contextLost;
+  }
+
+  /**
+   * Loses the WebGL context as a GPU reset would, and gives it back after `restoreAfterMs` (never
+   * for null): for tests and support (automation's `loseContext`). False without WebGL.
+   */
+  simulateContextLoss(restoreAfterMs: number | null): boolean {
+    const gl = (this.app.renderer as { gl?: WebGLRenderingContext }).gl;
+    const extension = gl?.getExtension('WEBGL_lose_context');
+    if (!extension || gl?.isContextLost()) return false;
+    extension.loseContext();
+    if (restoreAfterMs !== null) setTimeout(() => {
+      if (!this.disposed && gl?.isContextLost()) extension.restoreContext();
+    }, restoreAfterMs);
+    return true;
   }
 
   get ready(): boolean {
@@ -168,6 +206,10 @@ export class MapScene {
    * was updated since (labels follow it).
    */
   frame(now: number, view: CameraView, viewport: ViewportSize, cameraChanged: boolean, placed: boolean): SceneFrame {
+    if (this.contextLost) {
+      // Nothing can be drawn; the restore draws the view of its time with everything dirty.
+      return { again: false, updateMs: 0, renderMs: 0, firstTile: false, ready: false };
+    }
     const t0 = performance.now();
     this.world.scale.set(view.zoom);
     this.world.position.set(viewport.width / 2 - view.x * view.zoom, viewport.height / 2 - view.y * view.zoom);
@@ -213,6 +255,7 @@ export class MapScene {
   dispose(): void {
     if (this.disposed) return;
     this.disposed = true;
+    this.unwatchContext();
     if (this.recheckTimer !== null) clearTimeout(this.recheckTimer);
     this.shapeLayer.dispose();
     // The renderer goes first, so no texture is destroyed while still bound for drawing.

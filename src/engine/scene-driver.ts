@@ -22,8 +22,11 @@ export interface SceneHooks {
   firstTile(at: number): void;
   /** The first view's tiles and the markers are drawn. */
   ready(): void;
-  /** The scene cannot draw any more (its worker failed): why. */
-  failed(message: string): void;
+  /**
+   * The scene cannot draw any more: why. `cause` 'context': its WebGL context was lost and did
+   * not come back (a new scene may work, wherever it draws); else its worker failed.
+   */
+  failed(message: string, cause?: 'context'): void;
 }
 
 /**
@@ -45,6 +48,8 @@ export interface SceneDriver {
   setShapes(shapes: readonly DrawnShape[], selectedId: string | null, handles: readonly Handle[]): void;
   setPreview(shape: DrawnShape | null): void;
   resize(width: number, height: number): void;
+  /** Loses the WebGL context, restored after `restoreAfterMs` (never for null): tests and support. */
+  simulateContextLoss(restoreAfterMs: number | null): void;
   /**
    * Draws (or has drawn) `view`. `cameraChanged`: it moved since the last frame; `placed`: the
    * placement changed since. True: the engine runs another frame.

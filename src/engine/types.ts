@@ -159,5 +159,11 @@ export interface MapEngineApi {
   setSelectedShape(id: string | null): void;
   /** Shapes drawn under the others that are never hit or edited (the admin's saved points). */
   setGuides(shapes: readonly ToolShape[]): void;
+  /**
+   * Loses the WebGL context as a GPU reset would and gives it back after `restoreAfterMs` (never
+   * for null), for tests and support: the map must draw again, or say it cannot. Optional so
+   * test fakes need not have it.
+   */
+  simulateContextLoss?(restoreAfterMs: number | null): void;
   dispose(): void;
 }

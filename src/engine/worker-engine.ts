@@ -60,9 +60,11 @@ export async function createMapEngine(options: EngineOptions): Promise<MapEngine
   // engine says so (its `failed` event) and this tab's next engine draws on the main thread.
   const surface = { canvas, dpr: globalThis.devicePixelRatio || 1, renderer: 'webgl' as const, placesLate: true };
   const engine = new MapEngine(surface, placement, options, (hooks) =>
-    new WorkerSceneDriver(port, { ...hooks, failed: (message) => {
-      rememberRenderWorkerFailed();
-      hooks.failed(message);
+    new WorkerSceneDriver(port, { ...hooks, failed: (message, cause) => {
+      // A worker that failed draws on the main thread next time in this tab; a lost GPU
+      // context is no fault of the worker's, and the next one gets a new context.
+      if (cause !== 'context') rememberRenderWorkerFailed();
+      hooks.failed(message, cause);
     } }, {
       canvas,
       backlog,

@@ -63,6 +63,8 @@ export type ToRenderWorker =
   | RenderFrame
   /** The icons drawn by the page (the atlas PNG could not be used in the worker). */
   | { type: 'atlas'; bitmap: ImageBitmap; failed: string[] }
+  /** Lose the WebGL context, restored after `restoreAfterMs` (never for null): tests and support. */
+  | { type: 'lose-context'; restoreAfterMs: number | null }
   | { type: 'dispose' };
 
 export type FromRenderWorker =
@@ -75,7 +77,8 @@ export type FromRenderWorker =
    * them on its own clock.
    */
   | { type: 'drawn'; updateMs: number; renderMs: number; firstTileAt: number | null; readyAt: number | null }
-  | { type: 'error'; message: string }
+  /** The worker cannot draw; `cause` 'context': its WebGL context was lost for good (a new worker may draw). */
+  | { type: 'error'; message: string; cause?: 'context' }
   /** A step of the worker's start (epoch ms), for the page's User Timing (`raidmap:render-*`). */
   | { type: 'mark'; name: RenderMark; at: number };
 

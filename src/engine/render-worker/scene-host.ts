@@ -72,6 +72,9 @@ export class RenderSceneHost {
         this.pageAtlas?.(iconAtlasFromBitmap(message.bitmap, message.failed, 'svg'));
         this.pageAtlas = null;
         break;
+      case 'lose-context':
+        this.scene?.simulateContextLoss(message.restoreAfterMs);
+        break;
       case 'dispose':
         this.dispose();
         break;
@@ -114,7 +117,12 @@ export class RenderSceneHost {
     }
     const sprites = new MarkerSprites(icons);
     this.placement = new MarkerPlacement(map, sprites);
-    this.scene = new MapScene(app, icons, this.placement, sprites, this.tiles, { map, labelScale: start.labelScale, invalidate: () => this.loop.invalidate() });
+    this.scene = new MapScene(app, icons, this.placement, sprites, this.tiles, {
+      map,
+      labelScale: start.labelScale,
+      invalidate: () => this.loop.invalidate(),
+      failed: (message) => this.post({ type: 'error', message, cause: 'context' }),
+    });
     this.mark('scene');
     for (const frame of this.early.splice(0)) this.take(frame);
     this.loop.invalidate();

@@ -91,6 +91,16 @@ describe('WorkerSceneDriver', () => {
     consoleError.mockRestore();
   });
 
+  it("passes on a lost context's failure as such (a new worker may draw), and asks the worker to lose its context", () => {
+    const { port, driver, onError } = setup();
+    const consoleError = vi.spyOn(console, 'error').mockImplementation(() => undefined);
+    driver.simulateContextLoss(250);
+    expect(port.sent[0].message).toEqual({ type: 'lose-context', restoreAfterMs: 250 });
+    port.answer({ type: 'error', message: 'the context was lost', cause: 'context' });
+    expect(onError).toHaveBeenCalledWith('the context was lost', 'context');
+    consoleError.mockRestore();
+  });
+
   it('reports a worker that dies', () => {
     const { port, onError } = setup();
     const consoleError = vi.spyOn(console, 'error').mockImplementation(() => undefined);

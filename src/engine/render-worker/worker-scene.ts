@@ -108,6 +108,10 @@ export class WorkerSceneDriver implements SceneDriver {
     this.push({ op: 'preview', shape });
   }
 
+  simulateContextLoss(restoreAfterMs: number | null): void {
+    if (!this.disposed) this.port.postMessage({ type: 'lose-context', restoreAfterMs });
+  }
+
   resize(width: number, height: number): void {
     this.options.canvas.style.width = `${width}px`;
     this.options.canvas.style.height = `${height}px`;
@@ -138,11 +142,12 @@ export class WorkerSceneDriver implements SceneDriver {
   }
 
   /** The scene cannot draw: the console and the engine hear why (once). */
-  private fail(message: string): void {
+  private fail(message: string, cause?: 'context'): void {
     if (this.failed || this.disposed) return;
     this.failed = true;
     console.error(`raidmap: ${message}`);
-    this.hooks.failed(message);
+    if (cause) this.hooks.failed(message, cause);
+    else this.hooks.failed(message);
   }
 
   private push(op: SceneOp): void {
@@ -168,7 +173,7 @@ export class WorkerSceneDriver implements SceneDriver {
           .catch((error: unknown) => this.fail(`the icons could not be drawn: ${error instanceof Error ? error.message : String(error)}`));
         break;
       case 'error':
-        this.fail(message.message);
+        this.fail(message.message, message.cause);
         break;
       case 'started':
         this.options.onStarted?.();

@@ -73,6 +73,12 @@ export interface MapAutomation {
   editor(): AutomationEditor;
   /** The live position feed the page follows, or null when it follows no code. */
   pilot(): AutomationPilot | null;
+  /**
+   * Loses the map's WebGL context as a GPU reset would, and lets the browser give it back after
+   * `restoreAfterMs` (default 100; null: never, and the map shows its error after 5 s). False
+   * before the engine starts.
+   */
+  loseContext(restoreAfterMs?: number | null): boolean;
 }
 
 export interface AutomationPilot {
@@ -178,6 +184,12 @@ export function createMapAutomation(mapId: MapId, handle: EngineHandle): MapAuto
     },
     get renderer() {
       return handle.engine?.renderer ?? null;
+    },
+    loseContext(restoreAfterMs: number | null = 100) {
+      const engine = handle.engine;
+      if (!engine?.simulateContextLoss) return false;
+      engine.simulateContextLoss(restoreAfterMs);
+      return true;
     },
     firstTileAt() {
       return handle.engine?.firstTileAt ?? null;
