@@ -1,13 +1,11 @@
 import './domain/no-eval';
+// A map's address: its engine chunk, tile manifest and markers are asked for now, before the
+// modules below are evaluated and long before the first render.
+import './early-map-load';
 import { StrictMode, startTransition } from 'react';
 import { createRoot } from 'react-dom/client';
-import { currentLanguage } from './i18n';
 import { App, createAppRouter } from './ui/App';
-import { startEarlyMapLoad } from './ui/map/earlyLoad';
 import './ui/styles.css';
-
-// A map's address: its engine chunk, tile manifest and markers are asked for now, not after the first render.
-startEarlyMapLoad(window.location.pathname, currentLanguage(), window.location.search);
 
 const root = document.getElementById('root');
 if (!root) throw new Error('index.html has no #root element');
