@@ -7,6 +7,7 @@
 import { describe, expect, test } from 'vitest';
 import type { Page } from 'playwright-core';
 import { baseUrl, useBrowser } from './browser';
+import { canvasTransferred, mapSpread } from './support/map-canvas';
 
 const browser = useBrowser();
 
@@ -22,38 +23,13 @@ function waitReady(page: Page): Promise<unknown> {
   return page.waitForFunction(() => (window as unknown as { __map?: Api }).__map?.ready === true, undefined, { timeout: 45_000, polling: 100 });
 }
 
-/** Grey-level spread of the middle of the map: a drawn map is far from one flat colour; a lost context is flat. */
-async function spread(page: Page): Promise<number> {
-  const png = await page.screenshot({ clip: { x: 300, y: 150, width: 600, height: 500 } });
-  return page.evaluate(async (b64) => {
-    const img = new Image();
-    img.src = `data:image/png;base64,${b64}`;
-    await img.decode();
-    const c = document.createElement('canvas');
-    c.width = img.width;
-    c.height = img.height;
-    const ctx = c.getContext('2d')!;
-    ctx.drawImage(img, 0, 0);
-    const d = ctx.getImageData(0, 0, c.width, c.height).data;
-    let sum = 0;
-    let sq = 0;
-    const n = d.length / 4;
-    for (let i = 0; i < d.length; i += 4) {
-      const g = (d[i] + d[i + 1] + d[i + 2]) / 3;
-      sum += g;
-      sq += g * g;
-    }
-    return Math.sqrt(sq / n - (sum / n) ** 2);
-  }, png.toString('base64'));
-}
-
 /** Polls until the map shows a drawn picture again (or the time is up); the last spread. */
 async function spreadWithin(page: Page, ms: number): Promise<number> {
   const deadline = Date.now() + ms;
-  let last = await spread(page);
+  let last = await mapSpread(page);
   while (last <= 8 && Date.now() < deadline) {
     await page.waitForTimeout(200);
-    last = await spread(page);
+    last = await mapSpread(page);
   }
   return last;
 }
@@ -81,18 +57,6 @@ async function settledFrames(page: Page): Promise<number> {
   return before;
 }
 
-const canvasTransferred = (page: Page) =>
-  page.evaluate(() => {
-    const canvas = document.querySelector('.map-canvas canvas') as HTMLCanvasElement | null;
-    if (!canvas) throw new Error('no map canvas');
-    try {
-      canvas.getContext('2d');
-      return false;
-    } catch {
-      return true;
-    }
-  });
-
 describe.each(modes)('a lost WebGL context, the map drawn $name', ({ search, transferred, blankWhileLost }) => {
   test('the map draws again, untouched, when the context comes back', async () => {
     const { page } = await browser.newPage();
@@ -101,7 +65,7 @@ describe.each(modes)('a lost WebGL context, the map drawn $name', ({ search, tra
     const before = await settledFrames(page);
     expect(await page.evaluate(`${api}.loseContext(1500)`)).toBe(true);
     await page.waitForTimeout(400);
-    if (blankWhileLost) expect(await spread(page)).toBeLessThan(2);
+    if (blankWhileLost) expect(await mapSpread(page)).toBeLessThan(2);
     // Nothing is drawn on a lost context.
     expect(await frames(page)).toBe(before);
     // Back after 1.5 s: drawn again with no pointer or key from anyone.

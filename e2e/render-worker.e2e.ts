@@ -9,6 +9,7 @@
 import { describe, expect, test } from 'vitest';
 import type { Page } from 'playwright-core';
 import { baseUrl, markers, useBrowser } from './browser';
+import { canvasTransferred, mapSpread } from './support/map-canvas';
 
 const browser = useBrowser();
 
@@ -17,46 +18,9 @@ async function openReady(page: Page, search: string): Promise<void> {
   await page.waitForFunction(() => (window as unknown as { __map?: { ready?: boolean } }).__map?.ready === true, undefined, { timeout: 45_000, polling: 100 });
 }
 
-/** Whether the map's canvas was handed to a worker (a transferred canvas has no context of its own to give). */
-function canvasTransferred(page: Page): Promise<boolean> {
-  return page.evaluate(() => {
-    const canvas = document.querySelector('.map-canvas canvas') as HTMLCanvasElement | null;
-    if (!canvas) throw new Error('no map canvas');
-    try {
-      canvas.getContext('2d');
-      return false;
-    } catch {
-      return true;
-    }
-  });
-}
 
 const renderWorkers = (page: Page) => page.workers().filter((w) => /render\.worker-[\w-]+\.js/.test(w.url()));
 
-/** Grey-level spread of a screenshot region: a drawn map is far from one flat colour. */
-async function spread(page: Page): Promise<number> {
-  const png = await page.screenshot({ clip: { x: 300, y: 150, width: 600, height: 500 } });
-  return page.evaluate(async (b64) => {
-    const img = new Image();
-    img.src = `data:image/png;base64,${b64}`;
-    await img.decode();
-    const c = document.createElement('canvas');
-    c.width = img.width;
-    c.height = img.height;
-    const ctx = c.getContext('2d')!;
-    ctx.drawImage(img, 0, 0);
-    const d = ctx.getImageData(0, 0, c.width, c.height).data;
-    let sum = 0;
-    let sq = 0;
-    const n = d.length / 4;
-    for (let i = 0; i < d.length; i += 4) {
-      const g = (d[i] + d[i + 1] + d[i + 2]) / 3;
-      sum += g;
-      sq += g * g;
-    }
-    return Math.sqrt(sq / n - (sum / n) ** 2);
-  }, png.toString('base64'));
-}
 
 describe('the map drawn in the render worker', () => {
   test('the canvas is drawn by a worker, with the markers and picture the main thread draws', async () => {
@@ -65,7 +29,7 @@ describe('the map drawn in the render worker', () => {
     expect(await canvasTransferred(worker.page)).toBe(true);
     expect(renderWorkers(worker.page)).toHaveLength(1);
     expect(await worker.page.evaluate(() => (window as unknown as { __map: { renderer: string } }).__map.renderer)).toBe('webgl');
-    expect(await spread(worker.page)).toBeGreaterThan(8);
+    expect(await mapSpread(worker.page)).toBeGreaterThan(8);
 
     const main = await browser.newPage();
     await openReady(main.page, '?render=main');
@@ -109,7 +73,7 @@ describe('the map drawn in the render worker', () => {
     await openReady(page, '?render=worker');
     expect(await canvasTransferred(page)).toBe(false);
     expect(renderWorkers(page)).toHaveLength(0);
-    expect(await spread(page)).toBeGreaterThan(8);
+    expect(await mapSpread(page)).toBeGreaterThan(8);
   });
 
   test('a render worker that cannot start is said so, and "Try again" draws on the main thread', async () => {
@@ -124,6 +88,6 @@ describe('the map drawn in the render worker', () => {
     await alert.locator('button').first().click();
     await page.waitForFunction(() => (window as unknown as { __map?: { ready?: boolean } }).__map?.ready === true, undefined, { timeout: 45_000, polling: 100 });
     expect(await canvasTransferred(page)).toBe(false);
-    expect(await spread(page)).toBeGreaterThan(8);
+    expect(await mapSpread(page)).toBeGreaterThan(8);
   });
 });
