@@ -113,11 +113,6 @@ export class MapScene {
     });
   }
 
-  /** The context is lost and not back yet. */
-  get lost(): boolean {
-    return this.contextLost;
-  }
-
   /**
    * Loses the WebGL context as a GPU reset would, and gives it back after `restoreAfterMs` (never
    * for null): for tests and support (automation's `loseContext`). False without WebGL.
