@@ -15,10 +15,8 @@ import { launchChromium } from '../../e2e/support/chromium';
 import type { CpuProfile } from './cpu-profile';
 import { measureEditorRun, type EditorPhase } from './editor-run';
 import { parseCommandLine } from './options';
-import { ProfileTotals, profileSettings } from './profile-session';
-import { freshDataDir, startServer } from '../../e2e/support/server';
-import { dirname, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { PROFILE_OPTIONS, ProfileTotals, profileSettings, startProfileServer } from './profile-session';
+import { resolve } from 'node:path';
 import { EDITOR_MARKERS } from './editor';
 import { busiestThread, selfTimeByName, type TraceEvent } from './trace-self-time';
 import type { CDPSession } from 'playwright-core';
@@ -28,13 +26,11 @@ const { values: args } = parseCommandLine(
   () =>
     parseArgs({
       options: {
+        ...PROFILE_OPTIONS,
         markers: { type: 'string', default: String(EDITOR_MARKERS) },
         runs: { type: 'string', default: '1' },
         actions: { type: 'string', default: '10' },
-        dist: { type: 'string' },
-        tiles: { type: 'string' },
         top: { type: 'string', default: '30' },
-        callers: { type: 'string' },
         search: { type: 'string', default: '' },
         trace: { type: 'boolean', default: false },
         save: { type: 'string' },
@@ -48,7 +44,6 @@ if (!(actions > 0)) {
   console.error(`--actions must be a positive number\n${USAGE}`);
   process.exit(2);
 }
-const repoRoot = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
 const PHASES: EditorPhase[] = ['place', 'move', 'delete'];
 
 const traced = new Map(PHASES.map((phase) => [phase, new Map<string, number>()]));
@@ -84,20 +79,7 @@ async function tracePhase(phase: EditorPhase, event: 'start' | 'end', cdp: CDPSe
 let tracing = false;
 
 async function main(): Promise<void> {
-  const server = await startServer({
-    repoRoot,
-    dataDir: freshDataDir('raidmap-editor-profile-'),
-    env: {
-      NODE_ENV: 'development',
-      DEMO_ACCOUNTS: '1',
-      SEED_MAPS: 'customs',
-      MARKERS_PER_MAP: settings.markers,
-      DIST_DIR: settings.distDir,
-      ...(settings.tilesDir ? { TILES_DIR: settings.tilesDir } : {}),
-    },
-    startTimeoutMs: 600_000,
-    tilesTimeoutMs: 600_000,
-  });
+  const server = await startProfileServer(settings, 'raidmap-editor-profile-', { NODE_ENV: 'development', DEMO_ACCOUNTS: '1' });
   const browser = await launchChromium();
   const totals = new Map(PHASES.map((phase) => [phase, new ProfileTotals({ ...settings, runs: settings.runs * actions })]));
   try {

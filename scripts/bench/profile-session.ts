@@ -57,12 +57,12 @@ export function profileSettings(args: ProfileArgs, usage: string): ProfileSettin
   };
 }
 
-/** A server on the build with `markers` sample markers on customs, as the benchmark seeds it. */
-export function startProfileServer(settings: ProfileSettings, prefix: string): Promise<RunningServer> {
+/** A server on the build with `markers` sample markers on customs, as the benchmark seeds it; `env` adds to its environment (the demo accounts). */
+export function startProfileServer(settings: ProfileSettings, prefix: string, env: Record<string, string> = {}): Promise<RunningServer> {
   return startServer({
     repoRoot,
     dataDir: freshDataDir(prefix),
-    env: { SEED_MAPS: 'customs', MARKERS_PER_MAP: settings.markers, DIST_DIR: settings.distDir, ...(settings.tilesDir ? { TILES_DIR: settings.tilesDir } : {}) },
+    env: { SEED_MAPS: 'customs', MARKERS_PER_MAP: settings.markers, DIST_DIR: settings.distDir, ...(settings.tilesDir ? { TILES_DIR: settings.tilesDir } : {}), ...env },
     startTimeoutMs: 600_000,
     tilesTimeoutMs: 600_000,
   });
