@@ -311,12 +311,17 @@ describe('drawing and editing shapes', () => {
     const pointsOf = async () => (await shapes()).find((s) => s.id === id)!.geometry.points!;
     const start = await pointsOf();
     expect(start).toHaveLength(3);
+    // The poly drawn is selected; Escape leaves the tool and drops the selection.
+    expect((await map(page).editor()).selectedShape).toBe(id);
     await page.keyboard.press('Escape');
+    await expect.poll(async () => (await map(page).editor()).selectedShape).toBeNull();
 
     await toolButton(page, 'Edit').click();
     await expectPath(page, 'edit.idle');
-    // A click on empty map drops the selection; one on the shape's line selects it.
+    // A click on the shape's line selects it; one on empty map drops the selection.
     const [empty] = await freeSpots(page, 1, { box: { left: 300, top: 480, right: 560, bottom: 600 } });
+    await page.mouse.click(640, 440);
+    await expect.poll(async () => (await map(page).editor()).selectedShape).toBe(id);
     await page.mouse.click(empty.x, empty.y);
     await expect.poll(async () => (await map(page).editor()).selectedShape).toBeNull();
     await page.mouse.click(640, 440);

@@ -89,7 +89,7 @@ function setup({ zoom = 1, markers = [] as { uid: string; x: number; y: number }
   };
   const key = (k: string, m: Mods = {}) => send({ type: 'key_down', key: k, time, ...mods, ...m });
   const dblclick = (x: number, y: number) => send({ type: 'double_click', screenX: x, screenY: y, time, ...mods });
-  return { root, log, ptr, drag, click, key, dblclick, shapes: () => shapes, preview: () => preview, positions, select: (id: string) => void (selected = id) };
+  return { root, log, ptr, drag, click, key, dblclick, shapes: () => shapes, preview: () => preview, positions, select: (id: string) => void (selected = id), selected: () => selected };
 }
 
 describe('state transitions and keys (spec §4)', () => {
@@ -113,6 +113,22 @@ describe('state transitions and keys (spec §4)', () => {
     t.root.setTool('draw', { shape: 'poly' });
     t.root.toggleEdit();
     expect(t.root.path()).toBe('edit.idle');
+  });
+
+  it('Escape also drops the shape selection, in pan as in the other tools', () => {
+    const t = setup();
+    t.root.setTool('draw', { shape: 'poly' });
+    t.click(10, 10);
+    t.click(60, 60);
+    const id = t.shapes()[0].id;
+    expect(t.selected()).toBe(id);
+    t.key('Escape');
+    expect(t.root.path()).toBe('pan.idle');
+    expect(t.selected()).toBeNull();
+    t.select(id);
+    t.key('Escape');
+    expect(t.selected()).toBeNull();
+    expect(t.shapes().map((s) => s.id)).toEqual([id]);
   });
 
   it('Ctrl+Z and Ctrl+Shift+Z reach the editor', () => {

@@ -6,7 +6,7 @@
  *
  *   wheel            zoom around the cursor (Alt + wheel steps the level and never zooms)
  *   double-click     zoom in one step
- *   Escape           → pan (the popup closes itself)
+ *   Escape           → pan, no shape selected (the popup closes itself)
  *   m                pan/draw/edit ⇄ move (when a move tool is registered: admins)
  *   l                → draw.marker, the last marker tool (when a draw tool is registered)
  *   Ctrl+Z, Ctrl+Shift+Z / Ctrl+Y   undo, redo (the host's)
@@ -172,6 +172,8 @@ export class RootState extends StateNode {
     const command = e.ctrlKey || e.metaKey;
     if (key === 'Escape') {
       if (this.currentTool !== DEFAULT_TOOL) this.setTool(DEFAULT_TOOL);
+      // A shape left selected in pan kept its handles and panel, and nothing in pan could drop it.
+      if (this.ctx.host.selectedShape() !== null) this.ctx.host.selectShape(null);
       return;
     }
     if (command) {
