@@ -4,8 +4,9 @@
  * map page through its automation surface `window.__map` (docs/AUTOMATION.md).
  */
 import { afterAll, afterEach, beforeAll, inject } from 'vitest';
-import type { Browser, Page } from 'playwright-core';
+import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { launchChromium } from './support/chromium';
+import { canvasTransferred } from './support/map-canvas';
 import { trackErrors, type PageErrors } from './support/page-errors';
 
 export const VIEWPORT = { width: 1280, height: 800 } as const;
@@ -16,6 +17,32 @@ export const VIEWPORT = { width: 1280, height: 800 } as const;
  * stored choice (src/ui/map/renderMode.ts), so every page of a context draws that way.
  */
 export const E2E_RENDER = process.env.E2E_RENDER === 'worker' ? 'worker' : 'main';
+
+/**
+ * Makes every page of `context` draw the map the way this run asks (E2E_RENDER), through the
+ * browser's stored choice. Every helper that opens contexts for map pages calls it.
+ */
+export async function useRunRenderMode(context: BrowserContext): Promise<void> {
+  if (E2E_RENDER !== 'worker') return;
+  await context.addInitScript(() => {
+    try {
+      localStorage.setItem('raidmap.render', 'worker');
+    } catch {
+      // an opaque origin (about:blank): nothing to store
+    }
+  });
+}
+
+/**
+ * Fails when a ready map page is not drawn the way this run asks: a helper that forgot
+ * `useRunRenderMode` would run the worker pass's tests on the main thread.
+ */
+export async function expectRunRenderMode(page: Page): Promise<void> {
+  const transferred = await canvasTransferred(page);
+  if (transferred !== (E2E_RENDER === 'worker')) {
+    throw new Error(`this run draws the map ${E2E_RENDER === 'worker' ? 'in the render worker' : 'on the main thread'}, but the page's canvas is ${transferred ? '' : 'not '}transferred to a worker`);
+  }
+}
 
 export interface AutomationCamera {
   x: number;
@@ -90,15 +117,7 @@ export function useBrowser() {
         deviceScaleFactor: options.deviceScaleFactor ?? 1,
         hasTouch: options.hasTouch ?? false,
       });
-      if (E2E_RENDER === 'worker') {
-        await context.addInitScript(() => {
-          try {
-            localStorage.setItem('raidmap.render', 'worker');
-          } catch {
-            // an opaque origin (about:blank): nothing to store
-          }
-        });
-      }
+      await useRunRenderMode(context);
       const page = await context.newPage();
       const tracked = { page, errors: trackErrors(page) };
       open.push(tracked);
@@ -129,7 +148,9 @@ export async function openMap(page: Page, mapId: string, timeoutMs = 45_000): Pr
       .catch((e: Error) => `page not readable: ${e.message}`);
     throw new Error(`/map/${mapId} did not become ready within ${timeoutMs} ms (${state}): ${(error as Error).message}`);
   }
-  return Date.now() - started;
+  const readyAfter = Date.now() - started;
+  await expectRunRenderMode(page);
+  return readyAfter;
 }
 
 export function camera(page: Page): Promise<AutomationCamera> {

@@ -15,6 +15,7 @@ import { afterAll, afterEach, beforeAll, expect, inject } from 'vitest';
 import type { Browser, BrowserContext, Locator, Page } from 'playwright-core';
 import type { Marker } from '../../src/domain/marker';
 import type { MapAutomation } from '../../src/ui/map/automation';
+import { expectRunRenderMode, useRunRenderMode } from '../browser';
 import { launchChromium } from './chromium';
 import { trackErrors, type PageErrors } from './page-errors';
 import { freshDataDir, startServer, type RunningServer } from './server';
@@ -114,6 +115,7 @@ export function useEditorBrowser() {
         hasTouch: options.hasTouch ?? false,
         acceptDownloads: true,
       });
+      await useRunRenderMode(context);
       const page = await context.newPage();
       const tracked = { page, context, errors: trackErrors(page) };
       (options.keep ? kept : perTest).push(tracked);
@@ -136,6 +138,7 @@ export async function signIn(page: Page, baseUrl: string, name: 'admin' | 'pro' 
 /** Waits until the map page is ready (first tiles and markers drawn). */
 export async function waitReady(page: Page): Promise<void> {
   await page.waitForFunction(() => window.__map?.ready === true, undefined, { timeout: 45_000, polling: 100 });
+  await expectRunRenderMode(page);
 }
 
 /** Opens `/map/customs{suffix}` and waits for it to be ready. */
