@@ -76,7 +76,7 @@ export class MapEngine implements MapEngineApi {
   private placingMs = 0;
   private ready_ = false;
   /** Why the scene cannot draw, once it said so. */
-  private failure: string | null = null;
+  private failure: EngineEvents['failed'] | null = null;
   /** performance.now() of the first frame that drew a map tile (issue 11); null before. */
   private firstTileAt_: number | null = null;
   private disposed = false;
@@ -110,10 +110,11 @@ export class MapEngine implements MapEngineApi {
         this.firstTileAt_ ??= at;
       },
       ready: () => this.becomeReady(),
-      failed: (message) => {
+      failed: (message, cause) => {
         if (this.disposed) return;
-        this.failure ??= message;
-        this.events.emit('failed', { message });
+        const failure = { message, cause: cause ?? 'worker' } as const;
+        this.failure ??= failure;
+        this.events.emit('failed', failure);
       },
     });
     this.unsubscribers.push(this.camera_.onChange(() => {
@@ -319,7 +320,7 @@ export class MapEngine implements MapEngineApi {
     if (event !== 'failed' || failure === null) return off;
     let listening = true;
     queueMicrotask(() => {
-      if (listening && !this.disposed) (listener as (payload: EngineEvents['failed']) => void)({ message: failure });
+      if (listening && !this.disposed) (listener as (payload: EngineEvents['failed']) => void)(failure);
     });
     return () => {
       listening = false;

@@ -26,7 +26,7 @@ export interface SceneHooks {
    * The scene cannot draw any more: why. `cause` 'context': its WebGL context was lost and did
    * not come back (a new scene may work, wherever it draws); else its worker failed.
    */
-  failed(message: string, cause?: 'context'): void;
+  failed(message: string, cause?: 'worker' | 'context'): void;
 }
 
 /**

@@ -61,10 +61,12 @@ export interface EngineEvents {
   /** The interaction state path changed, e.g. `pan.dragging` (admin status bar). */
   toolchange: { path: string };
   /**
-   * The engine cannot draw any more (its render worker failed to start or died); the page
-   * should say so and start another (a worker-drawn engine's next start draws on the main thread).
+   * The engine cannot draw any more: its render worker failed to start or died (`cause`
+   * 'worker'; this page's next engine draws on the main thread), or its WebGL context did not
+   * come back ('context'; the next engine makes a new one). The page starts another: at once for
+   * a worker that failed before the map was ready, else after saying so ("Try again").
    */
-  failed: { message: string };
+  failed: { message: string; cause: 'worker' | 'context' };
 }
 
 export interface EngineOptions {

@@ -76,6 +76,26 @@ describe('StartedRender', () => {
 });
 
 describe('renderWorkerSupported', () => {
+  it('remembers a failure for the page where sessionStorage is blocked (no second worker, no retry loop)', async () => {
+    vi.resetModules();
+    const fresh = await import('./early-render');
+    vi.stubGlobal('Worker', function Worker() {});
+    vi.stubGlobal('OffscreenCanvas', function OffscreenCanvas() {});
+    const blocked = () => {
+      throw new DOMException('storage blocked', 'SecurityError');
+    };
+    const setItem = vi.spyOn(Storage.prototype, 'setItem').mockImplementation(blocked);
+    const getItem = vi.spyOn(Storage.prototype, 'getItem').mockImplementation(blocked);
+    try {
+      expect(fresh.renderWorkerSupported()).toBe(true);
+      fresh.rememberRenderWorkerFailed();
+      expect(fresh.renderWorkerSupported()).toBe(false);
+    } finally {
+      setItem.mockRestore();
+      getItem.mockRestore();
+    }
+  });
+
   it('needs workers and canvas transfer, and no failure in this tab before', () => {
     vi.stubGlobal('Worker', function Worker() {});
     vi.stubGlobal('OffscreenCanvas', function OffscreenCanvas() {});

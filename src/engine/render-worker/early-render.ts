@@ -66,16 +66,21 @@ export class StartedRender {
 /** Where the page remembers that a render worker failed in this tab (the next map draws on the main thread). */
 export const RENDER_FAILED_KEY = 'raidmap.render-failed';
 
+/** A render worker failed in this page (kept where sessionStorage is blocked too). */
+let failedInThisPage = false;
+
 /** Remembers for this tab that a render worker could not draw. */
 export function rememberRenderWorkerFailed(): void {
+  failedInThisPage = true;
   try {
     sessionStorage.setItem(RENDER_FAILED_KEY, '1');
   } catch {
-    // storage blocked: the next start tries the worker again
+    // storage blocked: the next page of this tab tries the worker again
   }
 }
 
 function renderWorkerFailedBefore(): boolean {
+  if (failedInThisPage) return true;
   try {
     return sessionStorage.getItem(RENDER_FAILED_KEY) === '1';
   } catch {

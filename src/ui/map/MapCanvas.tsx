@@ -3,7 +3,7 @@
  * and disposes both on unmount. Safe under StrictMode's double effects: an engine that finishes
  * starting after its effect was cleaned up is disposed at once.
  */
-import { useEffect, useRef } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { MapDefinition } from '../../domain/maps';
 import { overlayZoom, type OverlayParams } from '../../domain/overlay';
@@ -70,6 +70,10 @@ export function MapCanvas({ map, manifest, source, markers, handle, onError, ove
   const wiringRef = useRef<EngineWiring | null>(null);
   const markersRef = useRef(markers);
   const onErrorRef = useRef(onError);
+  // Bumped to start the engine again: once, by itself, after a render worker failed before the
+  // map was drawn (that tab's next engine draws on the main thread).
+  const [start, setStart] = useState(0);
+  const restartedRef = useRef(false);
   useEffect(() => {
     markersRef.current = markers;
     onErrorRef.current = onError;
@@ -135,9 +139,18 @@ export function MapCanvas({ map, manifest, source, markers, handle, onError, ove
         if (markersRef.current) wiring.setMarkers(markersRef.current);
         unwireEditor = wireEditor({ engine: created, sink: wiring.sink, map, adminTools, resync });
         unwirePoster = dismissPosterWith(created);
-        // A render worker that fails: the page says so, and its "Try again" draws on the main thread.
-        unwireFailed = created.on('failed', ({ message }) => {
-          if (!cancelled) onErrorRef.current(new Error(message));
+        // A render worker that fails before the map is drawn: draw on the main thread at once,
+        // rather than show an error the visitor did nothing about. Later (or a lost context):
+        // the page says so, and its "Try again" starts another engine.
+        unwireFailed = created.on('failed', ({ message, cause }) => {
+          if (cancelled) return;
+          if (cause === 'worker' && !created.ready && !restartedRef.current) {
+            restartedRef.current = true;
+            console.warn(`raidmap: drawing the map on the main thread: ${message}`);
+            setStart((n) => n + 1);
+            return;
+          }
+          onErrorRef.current(new Error(message));
         });
       })
       .catch((error: unknown) => {
@@ -157,7 +170,7 @@ export function MapCanvas({ map, manifest, source, markers, handle, onError, ove
       }
       wiringRef.current = null;
     };
-  }, [map, manifest, source, handle, transparent, labelScale, followZoom]);
+  }, [map, manifest, source, handle, transparent, labelScale, followZoom, start]);
 
   useEffect(() => {
     if (markers) wiringRef.current?.setMarkers(markers);

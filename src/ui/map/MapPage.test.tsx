@@ -137,6 +137,35 @@ describe('map page', () => {
     await waitFor(() => expect(engine.selected).toBe('m-exit'));
   });
 
+  it('a render worker that fails before the map is drawn: another engine at once, no error; a later failure is said, with "Try again"', async () => {
+    const warn = vi.spyOn(console, 'warn').mockImplementation(() => undefined);
+    renderMap();
+    await waitFor(() => expect(engines[0]?.columns ?? null).not.toBeNull());
+    act(() => engines[0].emit('failed', { message: 'the render worker failed: its script did not load', cause: 'worker' }));
+    await waitFor(() => expect(engines[1]?.columns ?? null).not.toBeNull());
+    expect(engines[0].disposed).toBe(true);
+    expect(screen.queryByRole('alert')).toBeNull();
+    expect(warn.mock.calls.map((c) => String(c[0]))).toContainEqual(expect.stringMatching(/main thread: the render worker failed/));
+
+    // Drawn, then failed (or failed a second time): the page says so, and does not loop.
+    act(() => engines[1].emit('ready', undefined));
+    act(() => engines[1].emit('failed', { message: 'the render worker stopped', cause: 'worker' }));
+    const alert = await screen.findByRole('alert');
+    expect(alert).toHaveTextContent('the render worker stopped');
+    expect(engines).toHaveLength(2);
+    await userEvent.click(within(alert).getByRole('button', { name: 'Try again' }));
+    await waitFor(() => expect(engines.at(-1)?.columns ?? null).not.toBeNull());
+    expect(engines.filter((e) => !e.disposed)).toHaveLength(1);
+  });
+
+  it('a lost WebGL context before the map is drawn is said at once (a new engine would lose it too)', async () => {
+    renderMap();
+    await waitFor(() => expect(engines[0]?.columns ?? null).not.toBeNull());
+    act(() => engines[0].emit('failed', { message: 'the WebGL context was lost and did not come back', cause: 'context' }));
+    expect(await screen.findByRole('alert')).toHaveTextContent('did not come back');
+    expect(engines).toHaveLength(1);
+  });
+
   it('keeps exactly one live engine under StrictMode double effects', async () => {
     const { container, unmount } = renderMap('/map/factory', true);
     await waitFor(() => expect(engines.filter((e) => !e.disposed && e.columns)).toHaveLength(1));
