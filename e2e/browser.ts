@@ -12,21 +12,22 @@ import { trackErrors, type PageErrors } from './support/page-errors';
 export const VIEWPORT = { width: 1280, height: 800 } as const;
 
 /**
- * Where the pages of this run draw the map: `E2E_RENDER=worker` runs the tests with the map drawn
- * in the render worker (docs/ENGINE-WORKER.md; `npm run test:e2e:worker`), through the browser's
- * stored choice (src/ui/map/renderMode.ts), so every page of a context draws that way.
+ * Where the pages of this run draw the map: in the render worker, the app's default
+ * (docs/ENGINE-WORKER.md), or with `E2E_RENDER=main` on the main thread (`npm run
+ * test:e2e:main`, as browsers without OffscreenCanvas do), through the browser's stored choice
+ * (src/ui/map/renderMode.ts), so every page of a context draws that way.
  */
-export const E2E_RENDER = process.env.E2E_RENDER === 'worker' ? 'worker' : 'main';
+export const E2E_RENDER: 'worker' | 'main' = process.env.E2E_RENDER === 'main' ? 'main' : 'worker';
 
 /**
  * Makes every page of `context` draw the map the way this run asks (E2E_RENDER), through the
  * browser's stored choice. Every helper that opens contexts for map pages calls it.
  */
 export async function useRunRenderMode(context: BrowserContext): Promise<void> {
-  if (E2E_RENDER !== 'worker') return;
+  if (E2E_RENDER === 'worker') return; // the default
   await context.addInitScript(() => {
     try {
-      localStorage.setItem('raidmap.render', 'worker');
+      localStorage.setItem('raidmap.render', 'main');
     } catch {
       // an opaque origin (about:blank): nothing to store
     }

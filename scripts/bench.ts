@@ -62,8 +62,9 @@ async function measureWithRetry(options: RunOptions, notes: string[]): Promise<R
 async function main() {
   const options = parseOptions(process.argv.slice(2));
   // Where the pages draw the map (docs/ENGINE-WORKER.md): the same figures, main thread or render worker.
-  const search = options.render === 'worker' ? '?render=worker' : '';
-  const renderNote = options.render === 'worker' ? ['pages drew the map in the render worker (--render worker, ?render=worker)'] : [];
+  // Always explicit, so a run says what it measured whatever the app's default.
+  const search = `?render=${options.render}`;
+  const renderNote = [options.render === 'worker' ? 'pages drew the map in the render worker (--render worker, ?render=worker, the default)' : 'pages drew the map on the main thread (--render main, ?render=main)'];
   if (!isMapId(options.map)) throw new Error(`unknown map "${options.map}"`);
   const loadAtStart = loadavg()[0];
   const tilesDir = options.tilesDir ? resolve(options.tilesDir) : freshDataDir('raidmap-bench-tiles-');

@@ -25,7 +25,7 @@ export interface BenchOptions {
   pilotClients: number;
   /** Pilot: how long the fan-out run publishes a position every 2 s. */
   pilotSeconds: number;
-  /** Where the pages draw the map: the main thread, or the render worker (`?render=worker`, docs/ENGINE-WORKER.md). */
+  /** Where the pages draw the map: the render worker (the app's default, docs/ENGINE-WORKER.md) or the main thread (`?render=main`). */
   render: 'main' | 'worker';
 }
 
@@ -46,7 +46,7 @@ export const DEFAULT_OPTIONS: BenchOptions = {
   actions: 30,
   requests: 300,
   clients: 4,
-  render: 'main',
+  render: 'worker',
 };
 
 export const USAGE = `usage: npm run bench -- [--markers 1000,10000,100000] [--runs 3] [--throttle 1,4] [--map customs] [--out bench-results] [--tiles-dir /path/kept/between/runs]
@@ -55,7 +55,7 @@ export const USAGE = `usage: npm run bench -- [--markers 1000,10000,100000] [--r
   --engine   the engine gesture runs; --editor   the admin-editor runs (10,000 markers);
   --pilot    the live position feed (screenshot → drawn latency, fan-out to many pages);
   name one or more parts; none named runs all three;
-  --render   where the engine and editor pages draw the map (worker: ?render=worker)`;
+  --render   where the engine and editor pages draw the map (worker: the app's default; main: ?render=main)`;
 
 function positiveList(flag: string, value: string, integer: boolean): number[] {
   const parts = value.split(',').map((p) => p.trim().replace(/_/g, ''));

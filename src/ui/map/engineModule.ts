@@ -4,10 +4,12 @@
  * tile manifest and the marker list. (PixiJS's canvas probe, which read pixels back as the chunk
  * evaluated, waits for first use in a build: scripts/vite/pixi-lazy-canvas-probe.ts.)
  *
- * `?render=worker` (or the stored choice, renderMode.ts) draws the map in a worker
- * (docs/ENGINE-WORKER.md): the page then loads the engine's chunk without PixiJS, and the worker
- * loads PixiJS.
+ * By default the map is drawn in a render worker (renderMode.ts, docs/ENGINE-WORKER.md): the
+ * page then loads the engine's chunk without PixiJS, and the worker loads PixiJS. A browser that
+ * cannot (no OffscreenCanvas, or a render worker failed in this tab) or `?render=main` loads the
+ * main-thread engine straight away.
  */
+import { renderWorkerSupported } from '../../engine/render-worker/early-render';
 import { pageRenderMode } from './renderMode';
 
 type EngineModule = Pick<typeof import('../../engine/index'), 'createMapEngine'> & { tools: typeof import('../../tools/index') };
@@ -16,7 +18,8 @@ let pending: Promise<EngineModule> | null = null;
 
 export function loadEngineModule(): Promise<EngineModule> {
   if (!pending) {
-    const engine = pageRenderMode() === 'worker' ? import('../../engine/worker-engine') : import('../../engine/index');
+    const inWorker = pageRenderMode() === 'worker' && renderWorkerSupported();
+    const engine = inWorker ? import('../../engine/worker-engine') : import('../../engine/index');
     pending = Promise.all([engine, import('../../tools/index')])
       .then(([{ createMapEngine }, tools]) => ({ createMapEngine, tools }))
       .catch((error: unknown) => {

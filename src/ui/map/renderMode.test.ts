@@ -2,17 +2,17 @@ import { describe, expect, it } from 'vitest';
 import { renderModeOf } from './renderMode';
 
 describe('renderModeOf', () => {
-  it('draws on the main thread unless asked otherwise', () => {
-    expect(renderModeOf('')).toBe('main');
-    expect(renderModeOf('?lang=ru')).toBe('main');
-    expect(renderModeOf('?render=gpu')).toBe('main');
+  it('draws in the render worker unless asked otherwise', () => {
+    expect(renderModeOf('')).toBe('worker');
+    expect(renderModeOf('?lang=ru')).toBe('worker');
+    expect(renderModeOf('?render=gpu')).toBe('worker');
   });
 
   it('takes the address first, then the stored choice', () => {
-    expect(renderModeOf('?render=worker')).toBe('worker');
-    expect(renderModeOf('?render=main', 'worker')).toBe('main');
-    expect(renderModeOf('', 'worker')).toBe('worker');
-    expect(renderModeOf('?render=nonsense', 'worker')).toBe('worker');
-    expect(renderModeOf('', 'nonsense')).toBe('main');
+    expect(renderModeOf('?render=main')).toBe('main');
+    expect(renderModeOf('?render=worker', 'main')).toBe('worker');
+    expect(renderModeOf('', 'main')).toBe('main');
+    expect(renderModeOf('?render=nonsense', 'main')).toBe('main');
+    expect(renderModeOf('', 'nonsense')).toBe('worker');
   });
 });

@@ -1,8 +1,10 @@
 /**
- * Where the map is drawn: `main` (the page's main thread, the default) or `worker` (a render
- * worker, docs/ENGINE-WORKER.md). `?render=worker` or `?render=main` in the page's address
+ * Where the map is drawn: `worker` (a render worker, the default, docs/ENGINE-WORKER.md) or
+ * `main` (the page's main thread). `?render=main` or `?render=worker` in the page's address
  * chooses for that page; without it, `localStorage['raidmap.render']` chooses for the browser
- * (a developer's or a tester's switch: the end-to-end suite runs both ways with it).
+ * (a developer's or a tester's switch: the end-to-end suite runs both ways with it). A browser
+ * that cannot draw in a worker, or a tab where a render worker failed, draws on the main thread
+ * whatever this says (`renderWorkerSupported`).
  */
 export type RenderMode = 'main' | 'worker';
 
@@ -12,9 +14,9 @@ function modeOf(value: string | null | undefined): RenderMode | null {
   return value === 'worker' || value === 'main' ? value : null;
 }
 
-/** The mode a page's query string asks for, else the stored one, else `main`. */
+/** The mode a page's query string asks for, else the stored one, else `worker`. */
 export function renderModeOf(search: string, stored: string | null = null): RenderMode {
-  return modeOf(new URLSearchParams(search).get('render')) ?? modeOf(stored) ?? 'main';
+  return modeOf(new URLSearchParams(search).get('render')) ?? modeOf(stored) ?? 'worker';
 }
 
 /** How this page draws its map (`?render=`, else the browser's stored choice). */
