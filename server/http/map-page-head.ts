@@ -1,13 +1,14 @@
 /**
  * What a map page's HTML carries (issue 11, the first second): in its head, its tile manifest
  * as a JSON data block, the poster's tile preloads and stylesheet, and the engine's chunks to
- * preload (module-preloads.ts); in its body, the poster (map-poster.ts). The page then has the manifest as soon as its script runs, instead of
+ * preload for the page's render mode (module-preloads.ts); in its body, the poster (map-poster.ts). The page then has the manifest as soon as its script runs, instead of
  * asking for it and waiting for the main thread to be free to read the answer; with it, the
  * first view's tiles are requested at once (src/ui/map/poster.ts) and the engine starts sooner.
  * A data block is not executed, so the page's CSP (no inline scripts) is unchanged.
  */
 import { isMapId, type MapId } from '../../src/domain/maps';
 import { parseOverlayParams } from '../../src/domain/overlay';
+import { renderModeOf, type RenderMode } from '../../src/domain/render-mode';
 import { INLINE_MANIFEST_ID } from '../../src/domain/tiles';
 import type { HtmlPosters } from './map-poster';
 import type { PageExtras } from './static-site';
@@ -37,16 +38,18 @@ export function mapIdOfPage(urlPath: string): string | null {
  * module-preloads.ts); at the start of the body, the poster (map-poster.ts). The stream
  * overlay shows no poster: it gets neither. Other pages get nothing (they fetch what they need).
  */
-export function mapPageExtras(posterOf: HtmlPosters | undefined, preloads: () => string = () => '') {
+export function mapPageExtras(posterOf: HtmlPosters | undefined, preloadsFor: (mode: RenderMode) => string = () => '') {
   const none: PageExtras = { head: '', body: '' };
   return async (urlPath: string, search = ''): Promise<PageExtras> => {
     const mapId = mapIdOfPage(urlPath) as MapId | null;
     if (!mapId) return none;
+    // The engine the page will load for its address (a choice stored in the browser is not seen here).
+    const preloads = preloadsFor(renderModeOf(search));
     const poster = posterOf ? await posterOf(mapId) : undefined;
-    if (!poster) return { head: preloads(), body: '' };
+    if (!poster) return { head: preloads, body: '' };
     const { manifest } = poster;
     const block = `<script type="application/json" id="${INLINE_MANIFEST_ID}">${scriptSafeJson(manifest)}</script>`;
-    if (parseOverlayParams(search) !== null) return { head: `${block}${preloads()}`, body: '' };
-    return { head: `${block}${poster.head}${preloads()}`, body: poster.markup };
+    if (parseOverlayParams(search) !== null) return { head: `${block}${preloads}`, body: '' };
+    return { head: `${block}${poster.head}${preloads}`, body: poster.markup };
   };
 }

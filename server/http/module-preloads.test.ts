@@ -1,7 +1,9 @@
 /**
- * A map page names the engine's chunks as modulepreload links: the engine and tools entries and
- * what they import, less what the page's own entry already loads; nothing on other pages, nothing
- * without a build manifest, and a rebuilt manifest is read again.
+ * A map page names the engine's chunks as modulepreload links: the entries of the engine its
+ * address draws with (the render worker's page side by default, the main-thread engine and
+ * PixiJS with `?render=main`) and the tools, and what they import, less what the page's own
+ * entry already loads; nothing on other pages, nothing without a build manifest, and a rebuilt
+ * manifest is read again.
  */
 import fs from 'node:fs';
 import path from 'node:path';
@@ -23,6 +25,8 @@ const manifest = {
   '_pixi-deep-D.js': { file: 'assets/pixi-deep-D.js' },
   'src/tools/index.ts': { file: 'assets/tools-T.js', src: 'src/tools/index.ts', isDynamicEntry: true, imports: ['index.html', '_hit-H.js'] },
   '_hit-H.js': { file: 'assets/hit-H.js' },
+  'src/engine/worker-engine.ts': { file: 'assets/worker-engine-K.js', src: 'src/engine/worker-engine.ts', isDynamicEntry: true, imports: ['_options-O.js', 'index.html'], dynamicImports: ['src/engine/index.ts'] },
+  '_options-O.js': { file: 'assets/options-O.js', imports: ['_runtime-R.js'] },
   'src/ui/pages/PilotPage.tsx': { file: 'assets/PilotPage-X.js', isDynamicEntry: true, imports: ['index.html'] },
   '_style-only.css': { file: 'assets/style-only.css' },
 };
@@ -31,7 +35,12 @@ const linksOf = (html: string) => [...html.matchAll(/<link rel="modulepreload" c
 
 describe('mapPagePreloads (pure)', () => {
   it('names the engine and tools entries first, then their chunks in import order, without what the page loads already', () => {
-    expect(mapPagePreloads(manifest)).toEqual(['/assets/engine-E.js', '/assets/tools-T.js', '/assets/pixi-P.js', '/assets/pixi-deep-D.js', '/assets/hit-H.js']);
+    expect(mapPagePreloads(manifest, 'main')).toEqual(['/assets/engine-E.js', '/assets/tools-T.js', '/assets/pixi-P.js', '/assets/pixi-deep-D.js', '/assets/hit-H.js']);
+  });
+
+  it('by default (the render worker) names the worker engine, not PixiJS nor the main-thread engine it falls back to', () => {
+    expect(mapPagePreloads(manifest)).toEqual(['/assets/worker-engine-K.js', '/assets/tools-T.js', '/assets/options-O.js', '/assets/hit-H.js']);
+    expect(mapPagePreloads(manifest, 'worker')).toEqual(mapPagePreloads(manifest));
   });
 
   it('names nothing for a manifest without the entries, or that is not a manifest', () => {
@@ -52,13 +61,15 @@ describe('mapPagePreloadsFrom (the build folder)', () => {
     fs.mkdirSync(path.join(dist, '.vite'));
     const file = path.join(dist, '.vite', 'manifest.json');
     fs.writeFileSync(file, JSON.stringify(manifest));
-    expect(linksOf(read())).toHaveLength(5);
+    expect(linksOf(read())).toEqual(mapPagePreloads(manifest));
+    expect(linksOf(read('main'))).toEqual(mapPagePreloads(manifest, 'main'));
     fs.writeFileSync(file, JSON.stringify({ ...manifest, 'src/engine/index.ts': { ...manifest['src/engine/index.ts'], file: 'assets/engine-NEW.js' } }));
     fs.utimesSync(file, new Date(), new Date(Date.now() + 5000));
-    expect(linksOf(read())[0]).toBe('/assets/engine-NEW.js');
+    expect(linksOf(read('main'))[0]).toBe('/assets/engine-NEW.js');
     fs.writeFileSync(file, '{ not json');
     fs.utimesSync(file, new Date(), new Date(Date.now() + 10_000));
     expect(read()).toBe('');
+    expect(read('main')).toBe('');
   });
 
   it('is added to a map page head with or without a tile manifest', async () => {
@@ -76,8 +87,11 @@ describe.each(testBackends())('a map page names the engine chunks to preload on 
     const headers = server.cookies[role] ? { cookie: server.cookies[role] } : {};
     const page = await server.app.inject({ url: '/map/customs', headers });
     expect(page.statusCode).toBe(200);
-    expect(linksOf(page.body)).toEqual(mapPagePreloads(manifest));
+    expect(linksOf(page.body)).toEqual(mapPagePreloads(manifest, 'worker'));
     expect(page.body.lastIndexOf('modulepreload')).toBeLessThan(page.body.indexOf('</head>'));
+    const onMain = await server.app.inject({ url: '/map/customs?render=main', headers });
+    expect(onMain.statusCode).toBe(200);
+    expect(linksOf(onMain.body)).toEqual(mapPagePreloads(manifest, 'main'));
   });
 
   it('gives no links on other pages', async () => {

@@ -6,18 +6,9 @@
  * that cannot draw in a worker, or a tab where a render worker failed, draws on the main thread
  * whatever this says (`renderWorkerSupported`).
  */
-export type RenderMode = 'main' | 'worker';
+import { renderModeOf, type RenderMode } from '../../domain/render-mode';
 
 export const RENDER_MODE_KEY = 'raidmap.render';
-
-function modeOf(value: string | null | undefined): RenderMode | null {
-  return value === 'worker' || value === 'main' ? value : null;
-}
-
-/** The mode a page's query string asks for, else the stored one, else `worker`. */
-export function renderModeOf(search: string, stored: string | null = null): RenderMode {
-  return modeOf(new URLSearchParams(search).get('render')) ?? modeOf(stored) ?? 'worker';
-}
 
 /** How this page draws its map (`?render=`, else the browser's stored choice). */
 export function pageRenderMode(): RenderMode {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { renderModeOf } from './renderMode';
+import { renderModeOf } from './render-mode';
 
 describe('renderModeOf', () => {
   it('draws in the render worker unless asked otherwise', () => {
