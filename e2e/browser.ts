@@ -36,7 +36,8 @@ export async function useRunRenderMode(context: BrowserContext): Promise<void> {
 
 /**
  * Fails when a ready map page is not drawn the way this run asks: a helper that forgot
- * `useRunRenderMode` would run the worker pass's tests on the main thread.
+ * `useRunRenderMode` would run the main-thread pass's tests in the worker, and a worker that
+ * fell back to the main thread would pass the worker's tests unnoticed.
  */
 export async function expectRunRenderMode(page: Page): Promise<void> {
   const transferred = await canvasTransferred(page);
