@@ -56,7 +56,8 @@ describe('/progression/quests', () => {
     renderAt('/progression/quests');
     // The page's chunk loads on the first visit (routes.tsx), then it says it is loading.
     await screen.findByText('Loading quests…');
-    expect(document.title).toBe('Quests - raidmap');
+    // The title is set by an effect, which runs after the commit that showed the text.
+    await waitFor(() => expect(document.title).toBe('Quests - raidmap'));
     await screen.findByRole('list', { name: 'Quests' });
     expect(names()).toEqual(['Acquaintance', 'Bad Rep Evidence', 'Checking']);
     expect(screen.getByText('3 quests')).toBeInTheDocument();
