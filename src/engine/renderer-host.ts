@@ -117,11 +117,14 @@ export async function startRenderer(options: RendererOptions): Promise<EngineApp
 
 /**
  * Starts a WebGL renderer on the render worker's OffscreenCanvas (one context, as above). The
- * page sizes the canvas element; here the drawing buffer is sized, with no CSS.
+ * page sizes the canvas element; here the drawing buffer is sized, with no CSS. `contextMade`
+ * is called once the context exists (the worker's `context` mark: on SwiftShader, making it is
+ * most of the renderer's start).
  */
-export async function startOffscreenRenderer(canvas: OffscreenCanvas, options: RendererOptions): Promise<EngineApp> {
+export async function startOffscreenRenderer(canvas: OffscreenCanvas, options: RendererOptions, contextMade: () => void = () => undefined): Promise<EngineApp> {
   const made = makeContextOn(canvas, options);
   if (!made) throw new Error('no WebGL context on the render worker\'s canvas');
+  contextMade();
   const renderer = new WebGLRenderer();
   try {
     await renderer.init({ ...options, autoDensity: false, canvas: made.canvas as unknown as HTMLCanvasElement, context: made.gl as WebGL2RenderingContext });

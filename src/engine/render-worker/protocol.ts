@@ -82,8 +82,12 @@ export type FromRenderWorker =
   /** A step of the worker's start (epoch ms), for the page's User Timing (`raidmap:render-*`). */
   | { type: 'mark'; name: RenderMark; at: number };
 
-/** The steps of the render worker's start that it marks. */
-export type RenderMark = 'script' | 'start' | 'renderer' | 'atlas' | 'scene' | 'markers' | 'first-frame' | 'ready';
+/**
+ * The steps of the render worker's start that it marks: its script evaluated, the page's start
+ * received, the WebGL context made, the renderer started (shaders compiled), the icons in, the
+ * scene made, the first markers, the first frame, ready.
+ */
+export type RenderMark = 'script' | 'start' | 'context' | 'renderer' | 'atlas' | 'scene' | 'markers' | 'first-frame' | 'ready';
 
 /**
  * Adds `op` to `queue`, replacing the last op where the new one makes it moot: the same

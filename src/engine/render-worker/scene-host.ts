@@ -99,7 +99,7 @@ export class RenderSceneHost {
       backgroundColor: 0x161a1f,
       backgroundAlpha: start.transparent ? 0 : 1,
       skipExtensionImports: true,
-    });
+    }, () => this.mark('context'));
     if (this.disposed) {
       app.destroy({ removeView: true }, { children: true });
       return;
