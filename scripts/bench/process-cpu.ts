@@ -11,6 +11,8 @@ const TICKS_PER_SECOND = 100;
 export interface ProcStat {
   pid: number;
   ppid: number;
+  /** The command name (`comm`): a thread's name in /proc/<pid>/task/<tid>/stat. */
+  name: string;
   /** utime + stime, in ticks. */
   ticks: number;
 }
@@ -27,10 +29,21 @@ export function parseStat(text: string): ProcStat | null {
   const utime = Number(fields[11]);
   const stime = Number(fields[12]);
   if (![pid, ppid, utime, stime].every(Number.isFinite)) return null;
-  return { pid, ppid, ticks: utime + stime };
+  return { pid, ppid, name: text.slice(open + 1, close), ticks: utime + stime };
 }
 
 export type ChromiumRole = 'gpu' | 'renderer';
+
+/** What a process under the benchmark is, from its command line. */
+export function processRole(cmdline: string): string {
+  const type = /--type=([\w-]+)/.exec(cmdline)?.[1];
+  if (type === 'gpu-process') return 'gpu';
+  if (type === 'utility') return cmdline.includes('network.mojom') ? 'network' : 'utility';
+  if (type) return type;
+  if (/server\/main\.ts/.test(cmdline)) return 'server';
+  if (/chrom/i.test(cmdline)) return 'browser';
+  return 'other';
+}
 
 interface Snapshot {
   ticks: Record<ChromiumRole, number>;
@@ -87,4 +100,58 @@ export function cpuPercent(before: Snapshot | null, after: Snapshot | null, role
   if (!before || !after || after.at <= before.at) return Number.NaN;
   const seconds = (after.ticks[role] - before.ticks[role]) / TICKS_PER_SECOND;
   return (seconds / ((after.at - before.at) / 1000)) * 100;
+}
+
+/**
+ * CPU ticks of every thread under `rootPid` (this benchmark's server and Chromium), summed by
+ * `role/thread name`: Chromium names its threads (`CrRendererMain` shows as the process's name,
+ * `DedicatedWorker thread`, `ThreadPoolForeg`, `VizCompositorTh`…); numbered names are summed
+ * as one (`Thread<01>` and `Thread<02>` as `Thread<#>`). Empty where /proc cannot be read.
+ */
+export function threadTicks(rootPid = process.pid): Map<string, number> {
+  const all = readProcesses();
+  const parent = new Map(all.map((p) => [p.stat.pid, p.stat.ppid]));
+  const under = (pid: number) => {
+    for (let p: number | undefined = parent.get(pid), hops = 0; p !== undefined && p > 1 && hops < 64; p = parent.get(p), hops += 1) {
+      if (p === rootPid) return true;
+    }
+    return false;
+  };
+  const out = new Map<string, number>();
+  for (const p of all) {
+    if (!under(p.stat.pid)) continue;
+    const role = processRole(p.cmdline);
+    let tids: string[];
+    try {
+      tids = readdirSync(`/proc/${p.stat.pid}/task`);
+    } catch {
+      continue;
+    }
+    for (const tid of tids) {
+      try {
+        const stat = parseStat(readFileSync(`/proc/${p.stat.pid}/task/${tid}/stat`, 'utf8'));
+        if (!stat) continue;
+        const key = `${role}/${threadGroupName(stat.name)}`;
+        out.set(key, (out.get(key) ?? 0) + stat.ticks);
+      } catch {
+        // the thread ended while we looked
+      }
+    }
+  }
+  return out;
+}
+
+/** A thread's name with its number folded (`Thread<01>` → `Thread<#>`, `worker12` → `worker#`). */
+export function threadGroupName(name: string): string {
+  return name.replace(/<\d+>$/, '<#>').replace(/\d+$/, '#');
+}
+
+/** CPU ms per key between two `threadTicks` readings (keys that used none are left out). */
+export function ticksDeltaMs(before: Map<string, number>, after: Map<string, number>): Map<string, number> {
+  const out = new Map<string, number>();
+  for (const [key, ticks] of after) {
+    const ms = ((ticks - (before.get(key) ?? 0)) * 1000) / TICKS_PER_SECOND;
+    if (ms > 0) out.set(key, ms);
+  }
+  return out;
 }
