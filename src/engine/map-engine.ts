@@ -112,7 +112,7 @@ export class MapEngine implements MapEngineApi {
       ready: () => this.becomeReady(),
       failed: (message, cause) => {
         if (this.disposed) return;
-        const failure = { message, cause: cause ?? 'worker' } as const;
+        const failure = { message, cause };
         this.failure ??= failure;
         this.events.emit('failed', failure);
       },

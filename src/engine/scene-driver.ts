@@ -24,9 +24,9 @@ export interface SceneHooks {
   ready(): void;
   /**
    * The scene cannot draw any more: why. `cause` 'context': its WebGL context was lost and did
-   * not come back (a new scene may work, wherever it draws); else its worker failed.
+   * not come back (a new scene may work, wherever it draws); 'worker': its worker failed.
    */
-  failed(message: string, cause?: 'worker' | 'context'): void;
+  failed(message: string, cause: 'worker' | 'context'): void;
 }
 
 /**

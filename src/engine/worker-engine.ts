@@ -63,7 +63,7 @@ export async function createMapEngine(options: EngineOptions): Promise<MapEngine
     new WorkerSceneDriver(port, { ...hooks, failed: (message, cause) => {
       // A worker that failed draws on the main thread next time in this tab; a lost GPU
       // context is no fault of the worker's, and the next one gets a new context.
-      if (cause !== 'context') rememberRenderWorkerFailed();
+      if (cause === 'worker') rememberRenderWorkerFailed();
       hooks.failed(message, cause);
     } }, {
       canvas,

@@ -82,7 +82,7 @@ describe('WorkerSceneDriver', () => {
     port.answer({ type: 'started', renderer: 'webgl' });
     expect(onStarted).toHaveBeenCalledTimes(1);
     port.answer({ type: 'error', message: 'no WebGL' });
-    expect(onError).toHaveBeenCalledWith('no WebGL');
+    expect(onError).toHaveBeenCalledWith('no WebGL', 'worker');
     expect(consoleError).toHaveBeenCalledWith('raidmap: no WebGL');
     const event = { message: 'boom', preventDefault: vi.fn() } as unknown as ErrorEvent;
     port.onerror?.(event);
@@ -105,7 +105,7 @@ describe('WorkerSceneDriver', () => {
     const { port, onError } = setup();
     const consoleError = vi.spyOn(console, 'error').mockImplementation(() => undefined);
     port.onerror?.({ message: 'boom', preventDefault: vi.fn() } as unknown as ErrorEvent);
-    expect(onError).toHaveBeenCalledWith('the render worker failed: boom');
+    expect(onError).toHaveBeenCalledWith('the render worker failed: boom', 'worker');
     consoleError.mockRestore();
   });
 
@@ -116,7 +116,7 @@ describe('WorkerSceneDriver', () => {
       throw new DOMException('could not be cloned', 'DataCloneError');
     };
     expect(() => driver.frame(0, view, viewport, false, false)).not.toThrow();
-    expect(onError).toHaveBeenCalledWith(expect.stringContaining('could not be cloned'));
+    expect(onError).toHaveBeenCalledWith(expect.stringContaining('could not be cloned'), 'worker');
     consoleError.mockRestore();
   });
 

@@ -142,12 +142,11 @@ export class WorkerSceneDriver implements SceneDriver {
   }
 
   /** The scene cannot draw: the console and the engine hear why (once). */
-  private fail(message: string, cause?: 'context'): void {
+  private fail(message: string, cause: 'worker' | 'context' = 'worker'): void {
     if (this.failed || this.disposed) return;
     this.failed = true;
     console.error(`raidmap: ${message}`);
-    if (cause) this.hooks.failed(message, cause);
-    else this.hooks.failed(message);
+    this.hooks.failed(message, cause);
   }
 
   private push(op: SceneOp): void {
