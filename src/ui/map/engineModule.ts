@@ -14,19 +14,22 @@ import { pageRenderMode } from './renderMode';
 
 type EngineModule = Pick<typeof import('../../engine/index'), 'createMapEngine'> & { tools: typeof import('../../tools/index') };
 
-let pending: Promise<EngineModule> | null = null;
+/** One load per engine: a tab whose render worker failed loads the main-thread engine next, not the worker's again. */
+const pending = new Map<'worker' | 'main', Promise<EngineModule>>();
 
 export function loadEngineModule(): Promise<EngineModule> {
-  if (!pending) {
-    const inWorker = pageRenderMode() === 'worker' && renderWorkerSupported();
-    const engine = inWorker ? import('../../engine/worker-engine') : import('../../engine/index');
-    pending = Promise.all([engine, import('../../tools/index')])
+  const mode = pageRenderMode() === 'worker' && renderWorkerSupported() ? 'worker' : 'main';
+  let load = pending.get(mode);
+  if (!load) {
+    const engine = mode === 'worker' ? import('../../engine/worker-engine') : import('../../engine/index');
+    load = Promise.all([engine, import('../../tools/index')])
       .then(([{ createMapEngine }, tools]) => ({ createMapEngine, tools }))
       .catch((error: unknown) => {
         // A failed chunk load (network blip, new deploy) may succeed on "Try again".
-        pending = null;
+        pending.delete(mode);
         throw error;
       });
+    pending.set(mode, load);
   }
-  return pending;
+  return load;
 }
