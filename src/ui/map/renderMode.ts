@@ -8,7 +8,7 @@
  */
 import { renderModeOf, type RenderMode } from '../../domain/render-mode';
 
-export const RENDER_MODE_KEY = 'raidmap.render';
+const RENDER_MODE_KEY = 'raidmap.render';
 
 /** How this page draws its map (`?render=`, else the browser's stored choice). */
 export function pageRenderMode(): RenderMode {
