@@ -73,8 +73,8 @@ export interface BuildServerOptions {
   tilesDir?: string;
   /** Serve /tiles (default true). */
   tiles?: boolean;
-  /** The on-demand tile cache's budget and the per-address render limit (TILE_CACHE_MAX_MB, TILE_RENDERS_PER_MINUTE). */
-  tileCache?: { maxBytes?: number; rendersPerMinute?: number };
+  /** The on-demand tile cache's budget, the hot tiles in memory and the per-address render limit (TILE_CACHE_MAX_MB, TILE_MEMORY_MB, TILE_RENDERS_PER_MINUTE). */
+  tileCache?: { maxBytes?: number; memoryBytes?: number; rendersPerMinute?: number };
   /** Progress of the background tile build, for /api/be/health. Default: ready. */
   tileProgress?: () => TileProgress;
   logger?: FastifyServerOptions['logger'];
@@ -211,6 +211,8 @@ export function buildServer(options: BuildServerOptions): FastifyInstance {
     const tileStore = getTileStore({ assetsDir, tilesDir: options.tilesDir });
     metrics.counter('raidmap_tile_renders_total', 'Metatiles rendered by this process (background build and on demand).', () => tileStore.renders);
     metrics.gauge('raidmap_tile_cache_bytes', 'Bytes of on-demand tiles on disk known to this process (budget: TILE_CACHE_MAX_MB).', () => tileStore.stats().cacheBytes);
+    metrics.gauge('raidmap_tile_memory_bytes', 'Bytes of hot tiles this process keeps in memory (budget: TILE_MEMORY_MB).', () => tileStore.stats().memoryBytes);
+    metrics.counter('raidmap_tile_memory_hits_total', 'Tiles answered from memory, without reading their file.', () => tileStore.stats().memoryHits);
     metrics.counter('raidmap_tile_cache_evicted_total', 'On-demand tiles deleted to stay within TILE_CACHE_MAX_MB.', () => tileStore.stats().evictedFiles);
     metrics.counter('raidmap_tile_renders_refused_total', 'Uncached tile renders refused to an address over TILE_RENDERS_PER_MINUTE (a parent tile or 429 sent instead).', () => tileStore.stats().refusedRenders);
   }
@@ -245,7 +247,7 @@ export function buildServer(options: BuildServerOptions): FastifyInstance {
     app.register(tilesPlugin, {
       assetsDir,
       tilesDir: options.tilesDir,
-      cache: { maxBytes: options.tileCache?.maxBytes },
+      cache: { maxBytes: options.tileCache?.maxBytes, memoryBytes: options.tileCache?.memoryBytes },
       renderLimit: options.tileCache?.rendersPerMinute !== undefined ? { perMinute: options.tileCache.rendersPerMinute } : undefined,
     });
   }

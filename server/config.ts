@@ -6,7 +6,7 @@ import { isIP } from 'node:net';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { MAP_IDS, isMapId, type MapId } from '../src/domain/maps';
-import { DEFAULT_TILE_CACHE_MAX_MB, DEFAULT_TILE_RENDERS_PER_MINUTE } from './tiles/settings';
+import { DEFAULT_TILE_CACHE_MAX_MB, DEFAULT_TILE_MEMORY_MB, DEFAULT_TILE_RENDERS_PER_MINUTE } from './tiles/settings';
 import { DEFAULT_UPLOAD_RETENTION_HOURS } from './uploads/sweeper';
 import { DEFAULT_CONNECTION_LIMITS, cdnOrigin, parseFrameAncestors, type ConnectionLimits, type SecurityOptions } from './http/security';
 
@@ -26,10 +26,11 @@ export interface ServerConfig {
   /** Create the demo accounts visitor / pro / admin (password `demo`) in an empty users table. Default on; `DEMO_ACCOUNTS=0` turns it off. */
   demoAccounts: boolean;
   /**
-   * The on-demand tile cache's budget in bytes (TILE_CACHE_MAX_MB) and the uncached tile renders
-   * one address may start a minute (TILE_RENDERS_PER_MINUTE).
+   * The on-demand tile cache's budget in bytes (TILE_CACHE_MAX_MB), the hot tiles kept in
+   * memory (TILE_MEMORY_MB) and the uncached tile renders one address may start a minute
+   * (TILE_RENDERS_PER_MINUTE).
    */
-  tileCache: { maxBytes: number; rendersPerMinute: number };
+  tileCache: { maxBytes: number; memoryBytes: number; rendersPerMinute: number };
   /** An uploaded image no marker uses is removed this long after its marker last changed (UPLOAD_RETENTION_HOURS). */
   uploadRetentionMs: number;
   /** Project folders (defaults relative to the repository root). */
@@ -193,6 +194,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, cwd = process.c
     demoAccounts: parseFlag(env, 'DEMO_ACCOUNTS', true),
     tileCache: {
       maxBytes: positiveInt(env, 'TILE_CACHE_MAX_MB', DEFAULT_TILE_CACHE_MAX_MB, 16 * 1024 * 1024) * 1024 * 1024,
+      memoryBytes: positiveInt(env, 'TILE_MEMORY_MB', DEFAULT_TILE_MEMORY_MB, 64 * 1024) * 1024 * 1024,
       rendersPerMinute: positiveInt(env, 'TILE_RENDERS_PER_MINUTE', DEFAULT_TILE_RENDERS_PER_MINUTE, 100_000),
     },
     uploadRetentionMs: positiveInt(env, 'UPLOAD_RETENTION_HOURS', DEFAULT_UPLOAD_RETENTION_HOURS, 24 * 365) * 3_600_000,

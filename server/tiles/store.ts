@@ -23,7 +23,8 @@ import { encodeTile, renderRegion } from './render';
 import { normalizeLayer } from './normalize';
 import { readAll, renderOnce } from './render-lock';
 import { generateSampleSvg } from './sample-map';
-import { DEFAULT_TILE_CACHE_MAX_MB } from './settings';
+import { TileMemoryCache } from './memory-cache';
+import { DEFAULT_TILE_CACHE_MAX_MB, DEFAULT_TILE_MEMORY_MB } from './settings';
 import { groupName, layerSvg, matchLayers, parseSvg, sourceViewBox, type LayerMatch, type LayerSvg, type SvgElement, type ViewBox } from './svg-doc';
 import { MAP_ART_FILE, defaultPlacement, layerGroupNames, parseMapArt, placementRect, type MapArt, type PlacementResult } from '../../src/domain/map-art';
 import { METATILE, isTileInRange, levelPixelSize, metatileOf, tilePixelRect, type Metatile, type TileAddress } from './tile-math';
@@ -48,6 +49,8 @@ export interface TileStoreOptions {
 export interface TileCacheOptions {
   /** Bytes of on-demand tiles (levels above PREBUILT_MAX_Z) kept on disk; Infinity: no budget. */
   maxBytes: number;
+  /** Bytes of the most recently served tiles (any level) kept in memory (memory-cache.ts); 0: none. */
+  memoryBytes: number;
 }
 
 /** An eviction deletes down to this share of the budget, so it does not run on every render. */
@@ -64,6 +67,11 @@ export interface TileStoreStats {
   cacheBytes: number;
   /** The budget (Infinity: none). */
   cacheMaxBytes: number;
+  /** Tiles held in memory, their bytes, the budget, and tiles answered from memory. */
+  memoryFiles: number;
+  memoryBytes: number;
+  memoryMaxBytes: number;
+  memoryHits: number;
   /** On-demand tiles deleted to stay within the budget, and their bytes. */
   evictedFiles: number;
   evictedBytes: number;
@@ -198,6 +206,7 @@ export class TileStore {
   /** Metatile renders done (on demand and prebuilt): for tests and logs. */
   renders = 0;
   private readonly cacheIndex = new TileCacheIndex();
+  private readonly memory = new TileMemoryCache(DEFAULT_TILE_MEMORY_MB * 1024 * 1024);
   private maxBytes = DEFAULT_TILE_CACHE_MAX_MB * 1024 * 1024;
   private scanned?: Promise<void>;
   private evicting?: Promise<void>;
@@ -219,6 +228,7 @@ export class TileStore {
       if (!(options.maxBytes >= 0)) throw new Error(`tile cache budget must be ≥ 0 bytes, got ${options.maxBytes}`);
       this.maxBytes = options.maxBytes;
     }
+    if (options.memoryBytes !== undefined) this.memory.resize(options.memoryBytes);
     this.scanCache();
     void this.evictIfNeeded();
   }
@@ -231,6 +241,10 @@ export class TileStore {
       cacheFiles: this.cacheIndex.files,
       cacheBytes: this.cacheIndex.bytes,
       cacheMaxBytes: this.maxBytes,
+      memoryFiles: this.memory.files,
+      memoryBytes: this.memory.bytes,
+      memoryMaxBytes: this.memory.budget,
+      memoryHits: this.memory.hits,
       evictedFiles: this.counts.evictedFiles,
       evictedBytes: this.counts.evictedBytes,
       refusedRenders: this.counts.refusedRenders,
@@ -286,6 +300,7 @@ export class TileStore {
         for (const file of victims) {
           const stamp = this.cacheIndex.stampOf(file);
           const bytes = this.cacheIndex.sizeOf(file) ?? 0;
+          this.memory.delete(file);
           try {
             await fs.unlink(file);
             this.counts.evictedFiles++;
@@ -490,8 +505,14 @@ export class TileStore {
     const source = await this.currentSource(map);
     if (source.version !== version) return { status: 404, message: `version "${version}" of "${mapId}" is not current: read manifest.json` };
     const file = this.tileFile(mapId, version, layerId, t);
+    const held = this.memory.get(file);
+    if (held) {
+      this.used(file, t, held.length);
+      return { status: 200, body: held };
+    }
     try {
       const body = await fs.readFile(file);
+      this.memory.set(file, body);
       this.used(file, t, body.length);
       return { status: 200, body };
     } catch (err) {
@@ -508,6 +529,7 @@ export class TileStore {
     const tiles = await this.renderMetatile(source, layerId, meta, true);
     const body = tiles.get(`${t.x}/${t.y}`);
     if (!body) throw new Error(`metatile render lost tile ${t.z}/${t.x}/${t.y}`);
+    this.memory.set(file, body);
     return { status: 200, body };
   }
 
@@ -690,7 +712,11 @@ export class TileStore {
     await Promise.all(
       entries.filter((e) => e !== keep).map((e) => fs.rm(path.join(mapDir, e), { recursive: true, force: true })),
     );
-    for (const e of entries) if (e !== keep) this.cacheIndex.removeUnder(path.join(mapDir, e) + path.sep);
+    for (const e of entries) {
+      if (e === keep) continue;
+      this.cacheIndex.removeUnder(path.join(mapDir, e) + path.sep);
+      this.memory.deleteUnder(path.join(mapDir, e) + path.sep);
+    }
     for (const d of [...this.madeDirs]) if (d.startsWith(mapDir + path.sep) && !d.startsWith(path.join(mapDir, keep))) this.madeDirs.delete(d);
   }
 }

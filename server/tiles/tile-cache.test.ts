@@ -36,13 +36,13 @@ afterAll(async () => {
 });
 
 /** A tiles app on its own folders; `limiter` and `maxBytes` as given. */
-async function tilesApp(name: string, options: { limiter?: RenderLimiter; maxBytes?: number } = {}) {
+async function tilesApp(name: string, options: { limiter?: RenderLimiter; maxBytes?: number; memoryBytes?: number } = {}) {
   const dirs = { assetsDir: path.join(root, name, 'assets'), tilesDir: path.join(root, name, 'tiles') };
   const app = Fastify();
   apps.push(app);
   await app.register(tilesPlugin, {
     ...dirs,
-    cache: options.maxBytes !== undefined ? { maxBytes: options.maxBytes } : undefined,
+    cache: options.maxBytes !== undefined || options.memoryBytes !== undefined ? { maxBytes: options.maxBytes, memoryBytes: options.memoryBytes } : undefined,
     renderLimit: options.limiter ?? { perMinute: 10_000 },
   });
   const manifest = (await app.inject({ url: '/tiles/factory/manifest.json' })).json() as TileManifest;
@@ -112,10 +112,12 @@ describe('on-demand tile cache budget', () => {
     await store.evictIfNeeded();
     expect(await tilesOnDisk(dirs.tilesDir, deep)).toEqual([]);
     expect(await tilesOnDisk(dirs.tilesDir, (z) => !deep(z))).toEqual(prebuilt);
-    // An evicted tile is rendered again on request.
+    // An evicted tile is gone from memory too, and rendered again on request.
+    const rendersBefore = store.stats().onDemandRenders;
     const again = await get('main', 4, 5, 5);
     expect(again.statusCode).toBe(200);
     expect(again.headers['cache-control']).toBe(TILE_CACHE_CONTROL);
+    expect(store.stats().onDemandRenders).toBe(rendersBefore + 1);
   });
 
   it('finds the tiles a previous run left on disk and holds them to the budget', async () => {
@@ -132,6 +134,47 @@ describe('on-demand tile cache budget', () => {
     const after = await tilesOnDisk(dirs.tilesDir, deep);
     expect(sum(after)).toBeLessThanOrEqual(sum(before) / 2);
     expect(next.stats().cacheBytes).toBe(sum(after));
+  });
+});
+
+describe('hot tiles in memory (TILE_MEMORY_MB)', () => {
+  it('answers a tile served before from memory, the same bytes, without reading its file', async () => {
+    const { store, get, manifest } = await tilesApp('memory');
+    const first = await get('main', 2, 1, 1);
+    expect(first.statusCode).toBe(200);
+    const held = store.stats();
+    expect(held.memoryFiles).toBeGreaterThan(0);
+    expect(held.memoryBytes).toBeGreaterThanOrEqual(first.rawPayload.length);
+    // The file is gone from disk: only memory can answer with its bytes.
+    await fs.rm(store.tileFile('factory', manifest.version, 'main', { z: 2, x: 1, y: 1 }));
+    const second = await get('main', 2, 1, 1);
+    expect(second.statusCode).toBe(200);
+    expect(second.rawPayload.equals(first.rawPayload)).toBe(true);
+    expect(second.headers['cache-control']).toBe(TILE_CACHE_CONTROL);
+    expect(store.stats()).toMatchObject({ memoryHits: held.memoryHits + 1, onDemandRenders: held.onDemandRenders });
+  });
+
+  it('keeps a rendered on-demand tile in memory too', async () => {
+    const { store, get } = await tilesApp('memory-render');
+    const rendered = await get('main', 4, 5, 5);
+    expect(rendered.statusCode).toBe(200);
+    const hits = store.stats().memoryHits;
+    const again = await get('main', 4, 5, 5);
+    expect(again.rawPayload.equals(rendered.rawPayload)).toBe(true);
+    expect(store.stats()).toMatchObject({ memoryHits: hits + 1, onDemandRenders: 1 });
+  });
+
+  it('keeps nothing with a budget of 0, and reads every tile from disk', async () => {
+    const { store, get } = await tilesApp('memory-off', { memoryBytes: 0 });
+    for (let i = 0; i < 3; i++) expect((await get('main', 2, 1, 1)).statusCode).toBe(200);
+    expect(store.stats()).toMatchObject({ memoryFiles: 0, memoryBytes: 0, memoryMaxBytes: 0, memoryHits: 0 });
+  });
+
+  it('answers many requests for one tile at once with the same bytes', async () => {
+    const { get } = await tilesApp('memory-concurrent');
+    const answers = await Promise.all(Array.from({ length: 24 }, (_, i) => get('main', 2, i % 4, 1)));
+    for (const answer of answers) expect(answer.statusCode).toBe(200);
+    for (let i = 4; i < answers.length; i++) expect(answers[i].rawPayload.equals(answers[i % 4].rawPayload)).toBe(true);
   });
 });
 
@@ -188,7 +231,7 @@ describe('per-address limit on uncached renders', () => {
 });
 
 describe('settings through buildServer', () => {
-  it('passes TILE_RENDERS_PER_MINUTE and TILE_CACHE_MAX_MB to the routes, and shows the figures in the metrics', async () => {
+  it('passes TILE_RENDERS_PER_MINUTE, TILE_CACHE_MAX_MB and TILE_MEMORY_MB to the routes, and shows the figures in the metrics', async () => {
     const db = await testBackends()[0].open();
     await migrateToLatest(db);
     const token = 't'.repeat(40);
@@ -198,7 +241,7 @@ describe('settings through buildServer', () => {
       distDir: path.join(root, 'wired', 'dist'),
       assetsDir: path.join(root, 'wired', 'assets'),
       tilesDir: path.join(root, 'wired', 'tiles'),
-      tileCache: { maxBytes: 0, rendersPerMinute: 0 },
+      tileCache: { maxBytes: 0, memoryBytes: 8 * 1024 * 1024, rendersPerMinute: 0 },
       metricsToken: token,
     });
     apps.push(app);
@@ -207,11 +250,14 @@ describe('settings through buildServer', () => {
       const refused = await app.inject({ url: `/tiles/factory/${manifest.version}/main/4/1/1.webp` });
       expect(refused.statusCode).toBe(429);
       expect(refused.headers['retry-after']).toBe('60');
-      expect(getTileStore({ assetsDir: path.join(root, 'wired', 'assets'), tilesDir: path.join(root, 'wired', 'tiles') }).stats().cacheMaxBytes).toBe(0);
+      const stats = getTileStore({ assetsDir: path.join(root, 'wired', 'assets'), tilesDir: path.join(root, 'wired', 'tiles') }).stats();
+      expect([stats.cacheMaxBytes, stats.memoryMaxBytes]).toEqual([0, 8 * 1024 * 1024]);
       const metrics = await app.inject({ url: '/api/be/metrics', headers: { authorization: `Bearer ${token}` } });
       expect(metrics.statusCode).toBe(200);
       expect(metrics.body).toMatch(/^raidmap_tile_renders_refused_total 1$/m);
       expect(metrics.body).toMatch(/^raidmap_tile_cache_bytes 0$/m);
+      expect(metrics.body).toMatch(/^raidmap_tile_memory_hits_total 0$/m);
+      expect(metrics.body).toMatch(/^raidmap_tile_memory_bytes 0$/m);
     } finally {
       await app.close();
       apps.splice(apps.indexOf(app), 1);
