@@ -35,11 +35,22 @@ export interface EngineSurface {
   renderer: 'webgl' | 'webgpu' | 'canvas';
   /**
    * The scene places markers of its own (the render worker): this engine's placement, which only
-   * hit tests and `markerStates` read, waits until the scene has drawn the map ready, so the
-   * page's main thread spends the first second on nothing it could leave for later.
+   * hit tests and `markerStates` read, is not made in the frames before ready: it is made as
+   * ready is told. A large set (EARLY_PLACEMENT_MIN_MARKERS or more) is placed in the page's first
+   * idle moment after it arrives instead, while the worker starts (a 100,000-marker placement is
+   * 300 ms here, which ready waited for), and again at ready only when the markers or the camera
+   * changed since.
    */
   placesLate?: boolean;
 }
+
+/**
+ * From this many markers a page that places late places in an idle moment before ready. Below
+ * it, placing at ready costs less than the idle placement's competition with the worker's start
+ * on a busy machine (docs/PERFORMANCE.md, "Twelfth session": at 10,000 markers ready 1.00–1.04
+ * cold with it, at 100,000 0.94 cold and 0.90 opened again).
+ */
+export const EARLY_PLACEMENT_MIN_MARKERS = 50_000;
 
 export class MapEngine implements MapEngineApi {
   readonly renderer: 'webgl' | 'webgpu' | 'canvas';
@@ -72,6 +83,9 @@ export class MapEngine implements MapEngineApi {
   private zoomEnabled = true;
   private cameraDirty = true;
   private markersDirty = true;
+  /** placesLate: the placement is current for the markers and the camera (made while the page was idle). */
+  private placedBeforeReady = false;
+  private earlyPlacementAsked = false;
   /** Main-thread time of this engine's own part of frames not yet reported by the scene (ms). */
   private placingMs = 0;
   private ready_ = false;
@@ -119,6 +133,7 @@ export class MapEngine implements MapEngineApi {
     });
     this.unsubscribers.push(this.camera_.onChange(() => {
       this.cameraDirty = true;
+      this.placedBeforeReady = false;
       this.loop.invalidate();
     }));
     const tools = options.tools && options.tools.length > 0 ? options.tools : [(ctx: ToolContext) => new InertPan(ctx)];
@@ -402,7 +417,27 @@ export class MapEngine implements MapEngineApi {
 
   private markDirty(): void {
     this.markersDirty = true;
+    this.placedBeforeReady = false;
     this.loop.invalidate();
+    if (this.placesLate && !this.ready_ && this.markers.size >= EARLY_PLACEMENT_MIN_MARKERS) this.placeWhenIdle();
+  }
+
+  /** Places the markers in the page's next idle moment, before ready (see EngineSurface.placesLate). */
+  private placeWhenIdle(): void {
+    if (this.earlyPlacementAsked) return;
+    this.earlyPlacementAsked = true;
+    whenIdle(() => {
+      this.earlyPlacementAsked = false;
+      if (this.disposed || this.ready_ || this.placedBeforeReady) return;
+      this.placeNow();
+      this.placedBeforeReady = true;
+    });
+  }
+
+  /** The placement for the camera now (the hit index follows). */
+  private placeNow(): void {
+    if (this.markers.update(this.camera_.state, this.camera_.viewport)) this.hits.invalidate();
+    this.markersDirty = false;
   }
 
   private frame(now: number): boolean {
@@ -429,11 +464,11 @@ export class MapEngine implements MapEngineApi {
   private becomeReady(): void {
     if (this.ready_ || this.disposed) return;
     this.ready_ = true;
-    if (this.placesLate) {
-      // The hit index's placement, left until now (see EngineSurface.placesLate), before anyone
-      // hears of ready: from then on a click hits what is drawn.
-      if (this.markers.update(this.camera_.state, this.camera_.viewport)) this.hits.invalidate();
-      this.markersDirty = false;
+    if (this.placesLate && !this.placedBeforeReady) {
+      // The hit index's placement, unless an idle moment made it for these markers and this
+      // camera (see EngineSurface.placesLate), before anyone hears of ready: from then on a
+      // click hits what is drawn.
+      this.placeNow();
     }
     // What the first frame could do without waits for the page's idle moments from now on.
     this.markers.allowIdleWork();

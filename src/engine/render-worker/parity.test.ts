@@ -9,7 +9,7 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { MAPS } from '../../domain/maps';
 import type { MarkerColumns, MarkerRow } from '../../domain/marker-columns';
-import { MapEngine } from '../map-engine';
+import { EARLY_PLACEMENT_MIN_MARKERS, MapEngine } from '../map-engine';
 import { MarkerPlacement } from '../marker-placement';
 import { RecordingDrawList } from '../testing/recording-draw-list';
 import { randomColumns, randomRow as randomRowOn, rng } from '../testing/random-markers';
@@ -92,13 +92,14 @@ function setup(placesLate = false) {
   const twin = new WorkerTwin();
   const port = new Port(twin);
   const mainList = new RecordingDrawList();
+  const placement = new MarkerPlacement(map, mainList);
   const engine = new MapEngine(
     { canvas, dpr: 1, renderer: 'webgl', placesLate },
-    new MarkerPlacement(map, mainList),
+    placement,
     { container, map, manifest: { map: map.id, version: 'v', layers: ['main'], width: 4400, height: 3200, minZ: 0, maxZ: 4, tileSize: 256 } as never, iconUrl: () => '' },
     (hooks) => new WorkerSceneDriver(port, hooks, { canvas, drawAtlas: () => Promise.reject(new Error('unused')) }),
   );
-  return { engine, twin, mainList, port };
+  return { engine, twin, mainList, port, placement };
 }
 
 describe('the page and the render worker place alike', () => {
@@ -165,6 +166,54 @@ describe('the page and the render worker place alike', () => {
     flushFrames();
     expect(mainList.committed).toEqual(twin.list.committed);
     expect(engine.markerStates().some((m) => m.visible)).toBe(true);
+    engine.dispose();
+  });
+
+  it('a page that places a large set late uses an idle moment before ready, and places again at ready only when something changed since', () => {
+    const idle: (() => void)[] = [];
+    vi.stubGlobal('requestIdleCallback', (cb: () => void) => idle.push(cb));
+    const rand = rng(11);
+    const { engine, twin, mainList, port, placement } = setup(true);
+    const update = vi.spyOn(placement, 'update');
+    engine.setMarkers(columns(EARLY_PLACEMENT_MIN_MARKERS, rand));
+    engine.setFilter(Uint32Array.from({ length: 1000 }, (_, i) => i));
+    flushFrames();
+    expect(update).not.toHaveBeenCalled(); // no frame before ready places
+    expect(idle).toHaveLength(1); // one idle placement asked for, however many changes
+    idle.splice(0).forEach((run) => run());
+    expect(update).toHaveBeenCalledTimes(1);
+    port.ready();
+    expect(engine.ready).toBe(true);
+    expect(update).toHaveBeenCalledTimes(1); // ready found the placement current
+    flushFrames();
+    expect(mainList.committed).toEqual(twin.list.committed);
+    engine.dispose();
+
+    // The camera moved after the idle placement: ready places again, for the new camera.
+    const second = setup(true);
+    const secondUpdate = vi.spyOn(second.placement, 'update');
+    second.engine.setMarkers(columns(EARLY_PLACEMENT_MIN_MARKERS, rng(12)));
+    idle.splice(0).forEach((run) => run());
+    expect(secondUpdate).toHaveBeenCalledTimes(1);
+    second.engine.setView({ zoom: map.minZoom * 4 });
+    flushFrames();
+    second.port.ready();
+    expect(secondUpdate).toHaveBeenCalledTimes(2);
+    flushFrames();
+    expect(second.mainList.committed).toEqual(second.twin.list.committed);
+    second.engine.dispose();
+  });
+
+  it('a page that places a smaller set late leaves it for ready', () => {
+    const idle: (() => void)[] = [];
+    vi.stubGlobal('requestIdleCallback', (cb: () => void) => idle.push(cb));
+    const { engine, port, placement } = setup(true);
+    const update = vi.spyOn(placement, 'update');
+    engine.setMarkers(columns(EARLY_PLACEMENT_MIN_MARKERS - 1, rng(13)));
+    flushFrames();
+    expect(idle).toHaveLength(0);
+    port.ready();
+    expect(update).toHaveBeenCalledTimes(1);
     engine.dispose();
   });
 
