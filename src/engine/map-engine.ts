@@ -450,8 +450,7 @@ export class MapEngine implements MapEngineApi {
     if ((cameraChanged || this.markersDirty) && (this.ready_ || !this.placesLate)) {
       // A pan within the placed margin only moves the markers' container: the hit index (in
       // layout space) stays valid. Labels follow the screen (edges, markers entering the view).
-      if (this.markers.update(view, viewport)) this.hits.invalidate();
-      this.markersDirty = false;
+      this.placeNow();
       placed = true;
     }
     this.placingMs += performance.now() - t0;
