@@ -1,7 +1,7 @@
 /**
  * `npx tsx scripts/bench/tile-server.ts [--rounds 300] [--tiles DIR] [--memory-mb 64]`: the
  * server's CPU per tile request (issue 11; docs/PERFORMANCE.md, "Twelfth session"). Starts the
- * real server on customs, then asks for the 54 tiles of customs's first view at 1280 × 800,
+ * real server on customs, then asks for the tiles of customs's first view at 1280 × 800 (54),
  * `--rounds` times over six keep-alive connections (a browser's), and reads the server's CPU
  * from /proc (every thread of its process, libuv's file-system pool included). Prints the CPU
  * per request for each third of the rounds: the first third warms the server up (and, with
@@ -10,7 +10,9 @@
 import http from 'node:http';
 import { parseArgs } from 'node:util';
 import { freshDataDir, startServer } from '../../e2e/support/server';
+import { MAPS } from '../../src/domain/maps';
 import type { TileManifest } from '../../src/domain/tiles';
+import { firstViewTileUrls } from '../../src/engine/early-tiles';
 import { parseCommandLine } from './options';
 import { threadTicks, ticksDeltaMs } from './process-cpu';
 import { dirname, resolve } from 'node:path';
@@ -60,9 +62,8 @@ async function main(): Promise<void> {
     });
   try {
     const manifest = (await (await fetch(`${server.baseUrl}/tiles/customs/manifest.json`)).json()) as TileManifest;
-    // Customs's first view at 1280 × 800 and 1 dppx: level 3, columns 4–12, rows 3–8.
-    const urls: string[] = [];
-    for (let x = 4; x <= 12; x++) for (let y = 3; y <= 8; y++) urls.push(`${server.baseUrl}/tiles/customs/${manifest.version}/main/3/${x}/${y}.webp`);
+    // The tiles of customs's first view at 1280 × 800 and 1 dppx, as the page asks for them.
+    const urls = firstViewTileUrls(MAPS.customs, manifest, { width: 1280, height: 800 }, 1, server.baseUrl);
     const third = Math.floor(rounds / 3);
     for (let part = 1; part <= 3; part++) {
       const before = serverCpuMs();
