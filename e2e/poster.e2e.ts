@@ -76,11 +76,11 @@ async function posterImages(page: Page): Promise<PosterImage[]> {
   });
 }
 
-/** Holds the engine's chunk back until the returned function is called: the poster stays up. */
+/** Holds the engine's chunk (the worker engine's page side, or the main-thread engine) back until the returned function is called: the poster stays up. */
 async function holdEngine(page: Page): Promise<() => void> {
   let release: () => void = () => undefined;
   const held = new Promise<void>((resolve) => (release = resolve));
-  await page.route(/\/assets\/engine-[\w-]+\.js$/, async (route) => {
+  await page.route(/\/assets\/(worker-)?engine-[\w-]{8}\.js$/, async (route) => {
     await held;
     await route.continue();
   });

@@ -21,6 +21,13 @@ async function openReady(page: Page, search: string): Promise<void> {
 
 const renderWorkers = (page: Page) => page.workers().filter((w) => /render\.worker-[\w-]+\.js/.test(w.url()));
 
+/** The main-thread engine's chunk (PixiJS and the scene), as the build names it (`engine-` and an 8-character hash; not `engine-options-…`). */
+const MAIN_ENGINE_CHUNK = /\/assets\/engine-[\w-]{8}\.js$/;
+
+/** The scripts the page itself fetched (Resource Timing: a worker's own requests are not in it). */
+const pageScripts = (page: Page) =>
+  page.evaluate(() => performance.getEntriesByType('resource').map((entry) => entry.name).filter((name) => name.endsWith('.js')));
+
 
 describe('the map drawn in the render worker', () => {
   test('the canvas is drawn by a worker, with the markers and picture the main thread draws', async () => {
@@ -30,11 +37,15 @@ describe('the map drawn in the render worker', () => {
     expect(renderWorkers(worker.page)).toHaveLength(1);
     expect(await worker.page.evaluate(() => (window as unknown as { __map: { renderer: string } }).__map.renderer)).toBe('webgl');
     expect(await mapSpread(worker.page)).toBeGreaterThan(8);
+    // PixiJS and the scene load in the worker: the page never fetches (nor waits for) the
+    // main-thread engine's chunk, which the build once preloaded for both engines.
+    expect((await pageScripts(worker.page)).filter((url) => MAIN_ENGINE_CHUNK.test(url))).toEqual([]);
 
     const main = await browser.newPage();
     await openReady(main.page, '?render=main');
     expect(await canvasTransferred(main.page)).toBe(false);
     expect(renderWorkers(main.page)).toHaveLength(0);
+    expect((await pageScripts(main.page)).some((url) => MAIN_ENGINE_CHUNK.test(url))).toBe(true);
 
     const drawn = (list: { uid: string; visible: boolean }[]) => list.filter((m) => m.visible).map((m) => m.uid).sort();
     const inWorker = drawn(await markers(worker.page));

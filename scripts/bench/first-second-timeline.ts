@@ -26,7 +26,7 @@ const RESOURCES: [name: string, pattern: RegExp][] = [
   ['main script', /\/assets\/index-[\w-]+\.js$/],
   ['main stylesheet', /\/assets\/index-[\w-]+\.css$/],
   ['poster stylesheet', /\/poster\.css$/],
-  ['engine chunk', /\/assets\/engine-[\w-]+\.js$/],
+  ['engine chunk', /\/assets\/(worker-)?engine-[\w-]{8}\.js$/],
   ['markers worker', /markers\.worker-[\w-]+\.js$/],
   ['render worker script', /render\.worker-[\w-]+\.js$/],
   ['compact list', /\/markers\/compact\?/],

@@ -14,6 +14,19 @@ import { pageRenderMode } from './renderMode';
 
 type EngineModule = Pick<typeof import('../../engine/index'), 'createMapEngine'> & { tools: typeof import('../../tools/index') };
 
+/**
+ * Each engine's import on its own: the build preloads a dynamic import's chunks before it runs
+ * (Vite's preload helper, which waits for them), and one `import()` per expression keeps the
+ * worker engine's list free of the main-thread engine and PixiJS. Written as one conditional
+ * expression, the build gave both imports the union of their chunks, and a worker-drawn page
+ * fetched and compiled the main-thread engine (616 KB of script) and waited for it before its
+ * engine started (docs/PERFORMANCE.md, "Thirteenth session").
+ */
+const ENGINE_IMPORTS = {
+  worker: () => import('../../engine/worker-engine'),
+  main: () => import('../../engine/index'),
+} satisfies Record<'worker' | 'main', () => Promise<Pick<EngineModule, 'createMapEngine'>>>;
+
 /** One load per engine: a tab whose render worker failed loads the main-thread engine next, not the worker's again. */
 const pending = new Map<'worker' | 'main', Promise<EngineModule>>();
 
@@ -21,8 +34,7 @@ export function loadEngineModule(): Promise<EngineModule> {
   const mode = pageRenderMode() === 'worker' && renderWorkerSupported() ? 'worker' : 'main';
   let load = pending.get(mode);
   if (!load) {
-    const engine = mode === 'worker' ? import('../../engine/worker-engine') : import('../../engine/index');
-    load = Promise.all([engine, import('../../tools/index')])
+    load = Promise.all([ENGINE_IMPORTS[mode](), import('../../tools/index')])
       .then(([{ createMapEngine }, tools]) => ({ createMapEngine, tools }))
       .catch((error: unknown) => {
         // A failed chunk load (network blip, new deploy) may succeed on "Try again".
