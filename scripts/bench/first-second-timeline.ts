@@ -1,8 +1,9 @@
 /**
- * `npx tsx scripts/bench/first-second-timeline.ts [--markers 10000] [--runs 5] [--dist DIR] [--tiles DIR] [--search ?QUERY]`:
+ * `npx tsx scripts/bench/first-second-timeline.ts [--markers 10000] [--runs 5] [--opens 2] [--dist DIR] [--tiles DIR] [--search ?QUERY]`:
  * when each step of a map page's first second happens (issue 11), cold and opened again. Each
  * run opens the map in a fresh context, then again in a new page of the same context (HTTP cache
- * warm), and reads the page's own timings: the HTML, the main script and stylesheets, the poster's
+ * warm; `--opens 4` opens it four times in all: V8 consumes a script's code cache from its
+ * third load on, so the later opens show what compiling costs a returning player), and reads the page's own timings: the HTML, the main script and stylesheets, the poster's
  * stylesheet, the engine chunk, the compact list, the worker and the icon atlas (Resource
  * Timing), first paint and first contentful paint (Paint Timing), DOMContentLoaded, and the
  * map's User Timing marks (`raidmap:*`, src/ui/map/startupMarks.ts). Prints the median of each,
@@ -17,9 +18,20 @@ import { parseCommandLine } from './options';
 import { probeScript, type BenchProbe } from './probe';
 import { PROFILE_OPTIONS, profileSettings, startProfileServer } from './profile-session';
 
-const USAGE = 'usage: first-second-timeline.ts [--markers 10000] [--runs 5] [--dist DIR] [--tiles DIR] [--search ?QUERY]';
-const { values: args } = parseCommandLine(() => parseArgs({ options: { ...PROFILE_OPTIONS, runs: { type: 'string', default: '5' }, search: { type: 'string', default: '' } } }), USAGE);
+const USAGE = 'usage: first-second-timeline.ts [--markers 10000] [--runs 5] [--opens 2] [--dist DIR] [--tiles DIR] [--search ?QUERY]';
+const { values: args } = parseCommandLine(
+  () => parseArgs({ options: { ...PROFILE_OPTIONS, runs: { type: 'string', default: '5' }, opens: { type: 'string', default: '2' }, search: { type: 'string', default: '' } } }),
+  USAGE,
+);
 const settings = profileSettings(args, USAGE);
+const opens = Number(args.opens);
+if (!Number.isInteger(opens) || opens < 1) {
+  console.error(`--opens must be a whole number of 1 or more\n${USAGE}`);
+  process.exit(2);
+}
+/** Each open's column: the first is cold, the rest share the context's HTTP cache. */
+const OPEN_NAMES = ['cold', 'opened again', 'third open', 'fourth open'];
+const openName = (index: number) => OPEN_NAMES[index] ?? `open ${index + 1}`;
 
 /** Resources by what they are, from their URL (the first of each kind). */
 const RESOURCES: [name: string, pattern: RegExp][] = [
@@ -69,8 +81,7 @@ const median = (values: number[]) => {
 async function main(): Promise<void> {
   const server = await startProfileServer(settings, 'raidmap-timeline-');
   const browser = await launchChromium();
-  const cold: Record<string, number[]> = {};
-  const again: Record<string, number[]> = {};
+  const byOpen: Record<string, number[]>[] = Array.from({ length: opens }, () => ({}));
   const add = (into: Record<string, number[]>, values: Record<string, number>) => {
     for (const [name, value] of Object.entries(values)) (into[name] ??= []).push(value);
   };
@@ -78,7 +89,7 @@ async function main(): Promise<void> {
     for (let run = 1; run <= settings.runs; run += 1) {
       const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
       await context.addInitScript({ content: probeScript() });
-      for (const into of [cold, again]) {
+      for (const into of byOpen) {
         const page = await context.newPage();
         await openUntilReady(page, `${server.baseUrl}/map/customs${args.search ?? ''}`);
         add(into, await timings(page));
@@ -91,10 +102,11 @@ async function main(): Promise<void> {
     await browser.close();
     await server.stop();
   }
+  const [cold] = byOpen;
   const names = Object.keys(cold).sort((a, b) => median(cold[a]) - median(cold[b]));
   console.log(`\nmedians of ${settings.runs} runs, ${settings.markers} markers, ms from navigation`);
-  console.log('| event | cold | opened again |\n|---|---:|---:|');
-  for (const name of names) console.log(`| ${name} | ${median(cold[name]).toFixed(0)} | ${again[name] ? median(again[name]).toFixed(0) : '–'} |`);
+  console.log(`| event | ${byOpen.map((_, i) => openName(i)).join(' | ')} |\n|---|${byOpen.map(() => '---:|').join('')}`);
+  for (const name of names) console.log(`| ${name} | ${byOpen.map((open) => (open[name] ? median(open[name]).toFixed(0) : '–')).join(' | ')} |`);
 }
 
 main().catch((error: unknown) => {
