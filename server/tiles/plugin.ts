@@ -2,6 +2,10 @@
  * HTTP routes for tiles:
  *   GET /tiles/:map/manifest.json                          → TileManifest (Cache-Control: no-cache)
  *   GET /tiles/:map/:version/:layer/:z/:x/:y.:format        → the tile (immutable for a year)
+ *   GET /tiles/:map/:version/bundle/:layers/:z/:x0-:x1/:y0-:y1.bin → the tiles of a rectangle of a
+ *       prebuilt level, for one or more floors, in one body (src/domain/tile-bundle.ts; immutable
+ *       when it holds every tile, else `no-store`: a tile it lacks is an empty entry, which the
+ *       page then asks for on its own)
  * A tile not on disk yet is rendered on the spot and cached, so none is ever missing while
  * the background build runs. Errors are JSON `{ error, message }`: 400 for a malformed
  * address, 404 for an unknown map, layer, version or a tile outside the pyramid, 500 when a
@@ -19,6 +23,8 @@ import { RenderLimiter } from './render-limit';
 import { DEFAULT_TILE_RENDERS_PER_MINUTE } from './settings';
 import { disposeRenderPool } from './render-pool';
 import { getTileStore, TILE_FORMAT, type TileCacheOptions } from './store';
+import { bundleEntries, bundleSize, encodeTileBundle, MAX_BUNDLE_TILES, type TileRange } from '../../src/domain/tile-bundle';
+import { tileGrid } from '../../src/domain/tiles';
 
 export { DEFAULT_TILE_RENDERS_PER_MINUTE } from './settings';
 
@@ -44,6 +50,17 @@ const INTEGER = /^(0|[1-9]\d{0,5})$/;
 function fail(reply: FastifyReply, status: 400 | 404 | 500, message: string) {
   const error = status === 400 ? 'Bad Request' : status === 404 ? 'Not Found' : 'Internal Server Error';
   return reply.code(status).header('cache-control', 'no-store').send({ error, message });
+}
+
+const SPAN = /^(0|[1-9]\d{0,5})-(0|[1-9]\d{0,5})$/;
+
+interface BundleParams {
+  map: string;
+  version: string;
+  layers: string;
+  z: string;
+  xs: string;
+  file: string;
 }
 
 interface TileParams {
@@ -72,6 +89,55 @@ export const tilesPlugin: FastifyPluginAsync<TilesPluginOptions> = async (app, o
     } catch (err) {
       req.log.error({ err }, 'tile manifest failed');
       return fail(reply, 500, `the map source of "${req.params.map}" could not be read: ${(err as Error).message}`);
+    }
+  });
+
+  app.get<{ Params: BundleParams }>('/tiles/:map/:version/bundle/:layers/:z/:xs/:file', async (req, reply) => {
+    const { map, version, layers: layerList, z, xs, file } = req.params;
+    const ys = file.endsWith('.bin') ? file.slice(0, -'.bin'.length) : null;
+    if (ys === null) return fail(reply, 404, `tile bundles are .bin, not "${file}"`);
+    if (!INTEGER.test(z)) return fail(reply, 400, `bundle z must be a non-negative integer, got "${z}"`);
+    const xSpan = SPAN.exec(xs);
+    const ySpan = SPAN.exec(ys);
+    if (!xSpan || !ySpan) return fail(reply, 400, `a bundle's columns and rows are "first-last" (e.g. 4-9), got "${xs}" and "${ys}"`);
+    const range: TileRange = { z: Number(z), minX: Number(xSpan[1]), maxX: Number(xSpan[2]), minY: Number(ySpan[1]), maxY: Number(ySpan[2]) };
+    if (range.minX > range.maxX || range.minY > range.maxY) return fail(reply, 400, `a bundle's first column and row come before its last, got "${xs}" and "${ys}"`);
+    const layers = layerList.split(',');
+    if (layers.some((l) => l === '') || new Set(layers).size !== layers.length) return fail(reply, 400, `a bundle's layers are distinct names joined by commas, got "${layerList}"`);
+    const size = bundleSize(layers, range);
+    if (size > MAX_BUNDLE_TILES) return fail(reply, 400, `a bundle holds at most ${MAX_BUNDLE_TILES} tiles, this one ${size}`);
+    try {
+      const manifest = await store.manifest(map);
+      if (!manifest) return fail(reply, 404, `unknown map "${map}"`);
+      if (version !== manifest.version) return fail(reply, 404, `version "${version}" of "${map}" is not current: read manifest.json`);
+      const unknown = layers.find((l) => !manifest.layers.includes(l));
+      if (unknown !== undefined) return fail(reply, 404, `map "${map}" has no layer "${unknown}"`);
+      if (range.z < manifest.minZ || range.z > manifest.prebuiltMaxZ) {
+        return fail(reply, 400, `bundles hold the prebuilt levels ${manifest.minZ}–${manifest.prebuiltMaxZ} only, not ${range.z}: ask for deeper tiles one by one`);
+      }
+      const grid = tileGrid(manifest.width, manifest.height, range.z);
+      if (range.maxX >= grid.cols || range.maxY >= grid.rows) {
+        return fail(reply, 404, `bundle ${xs}/${ys} reaches outside level ${range.z} of "${map}" (${grid.cols} columns, ${grid.rows} rows)`);
+      }
+      const tiles = await Promise.all(
+        bundleEntries(layers, range).map(async (t) => {
+          try {
+            const found = await store.tile(map, version, t.layer, t, { mayRender: () => limiter.take(req.ip) });
+            return found.status === 200 ? found.body : null;
+          } catch (err) {
+            req.log.error({ err }, `tile ${map}/${t.layer}/${t.z}/${t.x}/${t.y} of a bundle could not be rendered`);
+            return null;
+          }
+        }),
+      );
+      const whole = tiles.every((t) => t !== null);
+      return reply
+        .header('content-type', 'application/octet-stream')
+        .header('cache-control', whole ? TILE_CACHE_CONTROL : 'no-store')
+        .send(Buffer.from(encodeTileBundle(tiles).buffer));
+    } catch (err) {
+      req.log.error({ err }, 'tile bundle failed');
+      return fail(reply, 500, `the tile bundle of "${map}" could not be made: ${(err as Error).message}`);
     }
   });
 
