@@ -53,6 +53,32 @@ describe('the map drawn in the render worker', () => {
     expect(inWorker).toEqual(drawn(await markers(main.page)));
   });
 
+  test("the worker asks for the first view's tiles in one bundle, and draws them", async () => {
+    const { page } = await browser.newPage({ width: 1280, height: 800 });
+    const tilePaths: string[] = [];
+    page.context().on('request', (request) => {
+      const { pathname } = new URL(request.url());
+      if (pathname.startsWith('/tiles/')) tilePaths.push(pathname);
+    });
+    await openReady(page, '?render=worker');
+    const bundles = tilePaths.filter((p) => p.includes('/bundle/'));
+    expect(bundles).toHaveLength(1);
+    // /tiles/{map}/{version}/bundle/{layers}/{z}/{x0}-{x1}/{y0}-{y1}.bin
+    const [layers, z, xs, ys] = bundles[0].split('/').slice(5);
+    const [x0, x1] = xs.split('-').map(Number);
+    const [y0, y1] = ys.replace(/\.bin$/, '').split('-').map(Number);
+    expect((x1 - x0 + 1) * (y1 - y0 + 1)).toBeGreaterThan(4);
+    // None of its tiles was asked for on its own (the poster's tiles, a level coarser, were).
+    const single = tilePaths.filter((p) => !p.includes('/bundle/') && p.endsWith('.webp')).map((p) => p.split('/').slice(4));
+    const inBundle = single.filter(([layer, tz, tx, ty]) => {
+      const x = Number(tx);
+      const y = Number(ty.replace(/\.webp$/, ''));
+      return layers.split(',').includes(layer) && tz === z && x >= x0 && x <= x1 && y >= y0 && y <= y1;
+    });
+    expect(inBundle).toEqual([]);
+    expect(await mapSpread(page)).toBeGreaterThan(8);
+  });
+
   test('a settled map draws no frames in the worker either', async () => {
     const { page } = await browser.newPage();
     await openReady(page, '?render=worker');

@@ -13,6 +13,7 @@
  * No PixiJS here: this module is part of the page's first script.
  */
 import { layerOpacities, type MapDefinition } from '../domain/maps';
+import { bundleEntries, bundleSize, MAX_BUNDLE_TILES, tileBundlePath } from '../domain/tile-bundle';
 import { tilePath, type TileManifest } from '../domain/tiles';
 import type { ViewportSize } from './kernels/camera';
 import { firstView } from './kernels/first-view';
@@ -39,6 +40,37 @@ export function firstViewTileUrls(
   const urls: string[] = [];
   for (const t of tiles) for (const floor of floors) urls.push(`${tileBase}${tilePath(manifest, floor, t.z, t.x, t.y)}`);
   return urls;
+}
+
+/** One request for the first view's tiles: its URL and, in its order, the tile URLs it holds (src/domain/tile-bundle.ts). */
+export interface FirstViewBundle {
+  url: string;
+  entries: string[];
+}
+
+/**
+ * The bundle of the tiles `firstViewTileUrls` lists (the same URLs), or null where the first
+ * view's level is not prebuilt (no bundle is served for it) or it holds no tile or too many.
+ */
+export function firstViewBundle(
+  map: MapDefinition,
+  manifest: TileManifest,
+  viewport: ViewportSize,
+  dpr: number,
+  tileBase: string,
+  level = map.defaultLevel,
+): FirstViewBundle | null {
+  if (!(viewport.width > 0 && viewport.height > 0)) return null;
+  const { z, minX, maxX, minY, maxY } = visibleTiles(firstView(map, viewport), viewport, dpr, manifest);
+  const opacities = layerOpacities(map, level);
+  const floors = manifest.layers.filter((layer) => (opacities[layer] ?? 0) > 0);
+  const range = { z, minX, maxX, minY, maxY };
+  const size = bundleSize(floors, range);
+  if (z > manifest.prebuiltMaxZ || size === 0 || size > MAX_BUNDLE_TILES || maxX < minX || maxY < minY) return null;
+  return {
+    url: `${tileBase}${tileBundlePath(manifest, floors, range)}`,
+    entries: bundleEntries(floors, range).map((t) => `${tileBase}${tilePath(manifest, t.layer, t.z, t.x, t.y)}`),
+  };
 }
 
 /** What fetches and decodes tiles for the early requests: the tile worker, or the render worker's own fetch. */

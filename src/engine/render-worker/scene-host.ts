@@ -7,7 +7,8 @@
  * Tiles are asked for as soon as the page says which map; the renderer starts meanwhile; the
  * scene is made once the icons are in, and the page's calls that came before are applied then.
  */
-import { EarlyTiles, firstViewTileUrls } from '../early-tiles';
+import { EarlyTiles, firstViewBundle, firstViewTileUrls } from '../early-tiles';
+import { BundledTileFetcher, browserBundleIo } from '../tile-bundle-fetch';
 import type { IconAtlas } from '../icon-atlas';
 import { fetchImageBitmap } from '../tile-loader';
 import { fetchIconAtlas, iconAtlasFromBitmap } from '../icon-atlas';
@@ -85,9 +86,13 @@ export class RenderSceneHost {
     const { map, width, height, dpr } = start;
     // Every tile of the first view is asked for at once, as the page's early tile worker does:
     // the browser fetches them while this thread starts WebGL (the loader, kept to a few
-    // requests at a time, would start the next ones only between this thread's tasks).
+    // requests at a time, would start the next ones only between this thread's tasks). One
+    // bundle where the server has one for it: fifty fetch() calls cost this thread about 100 ms
+    // before its context (docs/PERFORMANCE.md, "Fourteenth session").
     const firstView = firstViewTileUrls(map, start.manifest, { width, height }, dpr, start.tileBase);
-    const early = new EarlyTiles({ fetch: fetchImageBitmap, dispose: () => undefined }, map.id, firstView);
+    const bundle = firstViewBundle(map, start.manifest, { width, height }, dpr, start.tileBase);
+    const fetcher = bundle ? new BundledTileFetcher(bundle, fetchImageBitmap, browserBundleIo(start.manifest.format)) : { fetch: fetchImageBitmap, dispose: () => undefined };
+    const early = new EarlyTiles(fetcher, map.id, firstView);
     this.tiles = startTiles({ map, manifest: start.manifest, tileBase: start.tileBase, tileBudgetBytes: start.tileBudgetBytes, earlyTiles: early, fetchWorker: false }, { width, height }, dpr);
     const atlas = this.loadAtlas(start.iconAtlasUrl);
     atlas.catch(() => undefined);
