@@ -10,7 +10,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import Fastify, { type FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { bundleEntries, decodeTileBundle, tileBundlePath, type TileRange } from '../../src/domain/tile-bundle';
+import { bundleEntries, decodeTileBundle, tileBundlePath, type TileRect } from '../../src/domain/tile-bundle';
 import type { TileManifest } from '../../src/domain/tiles';
 import { testBackends } from '../testing/databases';
 import { useRoleApp } from '../testing/role-app';
@@ -45,7 +45,7 @@ const bytesOf = (payload: Buffer) => payload.buffer.slice(payload.byteOffset, pa
 describe('GET /tiles/:map/:version/bundle/:layers/:z/:x0-:x1/:y0-:y1.bin', () => {
   it('holds the single tiles, layer by layer and row by row, cached as they are', async () => {
     // Factory is 3600 px: level 1 is 900 px, 4 × 4 tiles.
-    const range: TileRange = { z: 1, minX: 1, maxX: 2, minY: 0, maxY: 1 };
+    const range: TileRect = { z: 1, minX: 1, maxX: 2, minY: 0, maxY: 1 };
     const res = await app.inject({ url: tileBundlePath(manifest, ['main', 'level2'], range) });
     expect(res.statusCode).toBe(200);
     expect(res.headers['content-type']).toBe('application/octet-stream');
@@ -61,7 +61,7 @@ describe('GET /tiles/:map/:version/bundle/:layers/:z/:x0-:x1/:y0-:y1.bin', () =>
   });
 
   it('leaves out, as empty entries, the tiles it may not render now, and is then not cached', async () => {
-    const range: TileRange = { z: 2, minX: 0, maxX: 1, minY: 0, maxY: 1 };
+    const range: TileRect = { z: 2, minX: 0, maxX: 1, minY: 0, maxY: 1 };
     // The one render the limit allows draws a metatile, which holds this corner's tiles.
     const first = await stingy.inject({ url: tileBundlePath(manifest, ['basement'], range) });
     expect(first.statusCode).toBe(200);

@@ -23,7 +23,7 @@ import { RenderLimiter } from './render-limit';
 import { DEFAULT_TILE_RENDERS_PER_MINUTE } from './settings';
 import { disposeRenderPool } from './render-pool';
 import { getTileStore, TILE_FORMAT, type TileCacheOptions } from './store';
-import { bundleEntries, bundleSize, encodeTileBundle, MAX_BUNDLE_TILES, type TileRange } from '../../src/domain/tile-bundle';
+import { bundleEntries, bundleSize, encodeTileBundle, MAX_BUNDLE_TILES, type TileRect } from '../../src/domain/tile-bundle';
 import { tileGrid } from '../../src/domain/tiles';
 
 export { DEFAULT_TILE_RENDERS_PER_MINUTE } from './settings';
@@ -100,7 +100,7 @@ export const tilesPlugin: FastifyPluginAsync<TilesPluginOptions> = async (app, o
     const xSpan = SPAN.exec(xs);
     const ySpan = SPAN.exec(ys);
     if (!xSpan || !ySpan) return fail(reply, 400, `a bundle's columns and rows are "first-last" (e.g. 4-9), got "${xs}" and "${ys}"`);
-    const range: TileRange = { z: Number(z), minX: Number(xSpan[1]), maxX: Number(xSpan[2]), minY: Number(ySpan[1]), maxY: Number(ySpan[2]) };
+    const range: TileRect = { z: Number(z), minX: Number(xSpan[1]), maxX: Number(xSpan[2]), minY: Number(ySpan[1]), maxY: Number(ySpan[2]) };
     if (range.minX > range.maxX || range.minY > range.maxY) return fail(reply, 400, `a bundle's first column and row come before its last, got "${xs}" and "${ys}"`);
     const layers = layerList.split(',');
     if (layers.some((l) => l === '') || new Set(layers).size !== layers.length) return fail(reply, 400, `a bundle's layers are distinct names joined by commas, got "${layerList}"`);

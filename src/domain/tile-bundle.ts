@@ -20,7 +20,8 @@ import type { TileManifest } from './tiles';
 export const MAX_BUNDLE_TILES = 256;
 const MAGIC = [0x52, 0x4d, 0x54, 0x42]; // "RMTB"
 
-export interface TileRange {
+/** A rectangle of one pyramid level: inclusive columns and rows. */
+export interface TileRect {
   z: number;
   minX: number;
   maxX: number;
@@ -36,7 +37,7 @@ export interface BundleEntry {
 }
 
 /** The tiles of a bundle, in its order. */
-export function bundleEntries(layers: readonly string[], range: TileRange): BundleEntry[] {
+export function bundleEntries(layers: readonly string[], range: TileRect): BundleEntry[] {
   const entries: BundleEntry[] = [];
   for (const layer of layers) {
     for (let y = range.minY; y <= range.maxY; y++) {
@@ -47,12 +48,12 @@ export function bundleEntries(layers: readonly string[], range: TileRange): Bund
 }
 
 /** How many tiles a bundle of `layers` over `range` holds. */
-export function bundleSize(layers: readonly string[], range: TileRange): number {
+export function bundleSize(layers: readonly string[], range: TileRect): number {
   return layers.length * (range.maxX - range.minX + 1) * (range.maxY - range.minY + 1);
 }
 
 /** The bundle's path (absolute from the server's root, as tilePath). */
-export function tileBundlePath(m: Pick<TileManifest, 'map' | 'version'>, layers: readonly string[], range: TileRange): string {
+export function tileBundlePath(m: Pick<TileManifest, 'map' | 'version'>, layers: readonly string[], range: TileRect): string {
   return `/tiles/${m.map}/${m.version}/bundle/${layers.join(',')}/${range.z}/${range.minX}-${range.maxX}/${range.minY}-${range.maxY}.bin`;
 }
 

@@ -17,9 +17,17 @@ import { bundleEntries, bundleSize, MAX_BUNDLE_TILES, tileBundlePath } from '../
 import { tilePath, type TileManifest } from '../domain/tiles';
 import type { ViewportSize } from './kernels/camera';
 import { firstView } from './kernels/first-view';
-import { visibleTiles } from './kernels/tiles';
+import { visibleTiles, type TileRange } from './kernels/tiles';
 import { createWorkerTileFetcher } from './tile-fetch-protocol';
 import type { TileFetcher } from './tile-loader';
+
+/** The engine's first view on `viewport`: its tile range and the floors shown at `level`; null for an empty viewport. */
+function firstViewTiles(map: MapDefinition, manifest: TileManifest, viewport: ViewportSize, dpr: number, level: number): { range: TileRange; floors: string[] } | null {
+  if (!(viewport.width > 0 && viewport.height > 0)) return null;
+  const range = visibleTiles(firstView(map, viewport), viewport, dpr, manifest);
+  const opacities = layerOpacities(map, level);
+  return { range, floors: manifest.layers.filter((layer) => (opacities[layer] ?? 0) > 0) };
+}
 
 /**
  * The URLs of the tiles the engine's first view asks for on `viewport` at `dpr`: the engine's
@@ -33,10 +41,9 @@ export function firstViewTileUrls(
   tileBase: string,
   level = map.defaultLevel,
 ): string[] {
-  if (!(viewport.width > 0 && viewport.height > 0)) return [];
-  const { tiles } = visibleTiles(firstView(map, viewport), viewport, dpr, manifest);
-  const opacities = layerOpacities(map, level);
-  const floors = manifest.layers.filter((layer) => (opacities[layer] ?? 0) > 0);
+  const view = firstViewTiles(map, manifest, viewport, dpr, level);
+  if (!view) return [];
+  const { range: { tiles }, floors } = view;
   const urls: string[] = [];
   for (const t of tiles) for (const floor of floors) urls.push(`${tileBase}${tilePath(manifest, floor, t.z, t.x, t.y)}`);
   return urls;
@@ -60,10 +67,10 @@ export function firstViewBundle(
   tileBase: string,
   level = map.defaultLevel,
 ): FirstViewBundle | null {
-  if (!(viewport.width > 0 && viewport.height > 0)) return null;
-  const { z, minX, maxX, minY, maxY } = visibleTiles(firstView(map, viewport), viewport, dpr, manifest);
-  const opacities = layerOpacities(map, level);
-  const floors = manifest.layers.filter((layer) => (opacities[layer] ?? 0) > 0);
+  const view = firstViewTiles(map, manifest, viewport, dpr, level);
+  if (!view) return null;
+  const { floors } = view;
+  const { z, minX, maxX, minY, maxY } = view.range;
   const range = { z, minX, maxX, minY, maxY };
   const size = bundleSize(floors, range);
   if (z > manifest.prebuiltMaxZ || size === 0 || size > MAX_BUNDLE_TILES || maxX < minX || maxY < minY) return null;

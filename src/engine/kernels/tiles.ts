@@ -2,6 +2,7 @@
  * Tile planning: which pyramid level to draw, which tiles cover the viewport (centre-out),
  * and which already-loaded tiles stand in for missing ones. Pure: returns plans, no effects.
  */
+import type { TileRect } from '../../domain/tile-bundle';
 import { TILE_SIZE, Z_ONE_TO_ONE, tileGrid, tileScale, type TileManifest } from '../../domain/tiles';
 import type { CameraView } from './camera-view';
 import { visibleMapRect, type ViewportSize } from './camera';
@@ -47,13 +48,8 @@ export function pickTileZ(zoom: number, dpr: number, manifest: Pick<TileManifest
   return Math.min(manifest.maxZ, Math.max(manifest.minZ, z));
 }
 
-export interface TileRange {
-  z: number;
-  /** Inclusive column / row range, clipped to the grid; empty when minX > maxX. */
-  minX: number;
-  maxX: number;
-  minY: number;
-  maxY: number;
+/** A visible range (its rectangle: src/domain/tile-bundle.ts; empty when minX > maxX) and its tiles. */
+export interface TileRange extends TileRect {
   /** Tiles of the range, nearest to the viewport centre first. */
   tiles: TileCoord[];
 }
