@@ -7,25 +7,14 @@
  */
 import { describe, expect, it } from 'vitest';
 import { MAPS } from '../domain/maps';
-import type { TileManifest } from '../domain/tiles';
 import { EarlyTiles, firstViewTileUrls } from './early-tiles';
 import { Camera } from './camera';
 import { TileLayer } from './tile-layer';
 import { WorkerTileFetcher, type TileWorkerRequest } from './tile-fetch-protocol';
 import { fakeTilePort, type FakeTilePort } from './testing/fake-tile-port';
+import { testTileManifest } from './testing/tile-manifest';
 
-const manifest = (map: keyof typeof MAPS): TileManifest => ({
-  map,
-  version: 'v3',
-  tileSize: 256,
-  minZ: 0,
-  maxZ: 7,
-  prebuiltMaxZ: 3,
-  width: MAPS[map].size.width,
-  height: MAPS[map].size.height,
-  layers: [...MAPS[map].layers],
-  format: 'webp',
-});
+const manifest = testTileManifest;
 
 interface FakeBitmap {
   width: number;

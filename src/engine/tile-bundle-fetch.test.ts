@@ -7,22 +7,11 @@
 import { describe, expect, it, vi } from 'vitest';
 import { MAPS } from '../domain/maps';
 import { encodeTileBundle } from '../domain/tile-bundle';
-import type { TileManifest } from '../domain/tiles';
 import { firstViewBundle, firstViewTileUrls, type FirstViewBundle } from './early-tiles';
 import { BundledTileFetcher, type BundleIo } from './tile-bundle-fetch';
+import { testTileManifest } from './testing/tile-manifest';
 
-const manifest = (map: keyof typeof MAPS): TileManifest => ({
-  map,
-  version: 'v3',
-  tileSize: 256,
-  minZ: 0,
-  maxZ: 7,
-  prebuiltMaxZ: 3,
-  width: MAPS[map].size.width,
-  height: MAPS[map].size.height,
-  layers: [...MAPS[map].layers],
-  format: 'webp',
-});
+const manifest = testTileManifest;
 
 interface FakeBitmap {
   label: string;
