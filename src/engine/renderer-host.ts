@@ -14,6 +14,7 @@
  */
 import { Application, Container, Ticker, WebGLRenderer, type ApplicationOptions, type DestroyOptions, type Rectangle, type Renderer, type RendererDestroyOptions } from 'pixi.js';
 import { wrapCanvas } from './kernels/test-context';
+import { withoutUnusedExtensions } from './kernels/unused-extensions';
 
 /** What the engine uses of PixiJS's Application (an Application is one). */
 export interface EngineApp {
@@ -65,6 +66,8 @@ export function contextAttributes(options: RendererOptions): WebGLContextAttribu
 
 /**
  * WebGL 2, else WebGL 1, on a new canvas the one-context adapter knows; null where neither works.
+ * The context does not enable the compressed-texture extensions raidmap never uses
+ * (kernels/unused-extensions.ts).
  * The canvas has its drawing-buffer size before the context is made: resizing it afterwards
  * reallocates the buffers (30 ms on SwiftShader).
  */
@@ -84,7 +87,7 @@ export function makeContextOn<C extends HTMLCanvasElement | OffscreenCanvas>(
   const attributes = contextAttributes(options);
   try {
     const gl = (canvas.getContext('webgl2', attributes) ?? canvas.getContext('webgl', attributes)) as WebGL2RenderingContext | WebGLRenderingContext | null;
-    return gl ? { canvas, gl } : null;
+    return gl ? { canvas, gl: withoutUnusedExtensions(gl) } : null;
   } catch {
     return null;
   }
