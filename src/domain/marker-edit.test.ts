@@ -53,6 +53,14 @@ describe('prepareMarkerForSave', () => {
     expect(parseLevel('-0')).toEqual({ ok: true, level: 0 });
   });
 
+  it('refuses a level outside the bounds every marker keeps (-5 to 10), naming them', () => {
+    expect(parseLevel('10')).toEqual({ ok: true, level: 10 });
+    expect(parseLevel('-5')).toEqual({ ok: true, level: -5 });
+    expect(parseLevel('11')).toEqual({ ok: false, error: 'Level must be a whole number from -5 to 10' });
+    expect(parseLevel(-6)).toEqual({ ok: false, error: 'Level must be a whole number from -5 to 10' });
+    expect(errors({ level: '99' })).toEqual({ level: 'Level must be a whole number from -5 to 10' });
+  });
+
   it('drops empty image slots and reports an image without a file', () => {
     expect(saved({ imgs: [{ img: '', name: ' ', desc: '' }, { img: 'b.webp', name: '', desc: '' }] }).imgs).toEqual([{ img: 'b.webp', name: '', desc: '' }]);
     expect(errors({ imgs: [{ img: 'a.webp', name: '', desc: '' }, { img: ' ', name: 'side', desc: '' }] })).toEqual({ 'imgs.1.img': expect.stringMatching(/no file/) });
@@ -65,7 +73,7 @@ describe('prepareMarkerForSave', () => {
     expect(e['imgs.1.img']).not.toBe(IMAGE_NO_FILE);
     expect(errors({ imgs: [{ img: '', name: 'x', desc: '' }] })).toEqual({ 'imgs.0.img': IMAGE_NO_FILE });
     expect(errors({ name: 'n'.repeat(201) })).toEqual({ name: 'must be at most 200 characters' });
-    expect(errors({ level: 11 })).toEqual({ level: 'must be a whole number from -5 to 10' });
+    expect(errors({ level: 11 })).toEqual({ level: 'Level must be a whole number from -5 to 10' });
     expect(errors({ geometry: { x: 1e6, y: 0 } })).toEqual({ 'geometry.x': expect.stringMatching(/^must be from -\d+ to \d+ on map customs/) });
   });
 

@@ -16,6 +16,7 @@
  *   or description but no file is an error.
  */
 import { isKnownCategory } from './categories';
+import { MARKER_BOUNDS } from './marker-bounds';
 import { markerSchema, type Marker, type MarkerImage } from './marker';
 import { sortQuests, type Item, type Quest } from './quests';
 import type { Language } from './marker';
@@ -59,6 +60,9 @@ export function parseLevel(value: unknown): { ok: true; level: number } | { ok: 
   const n = typeof value === 'number' ? value : typeof value === 'string' && value.trim() !== '' ? Number(value.trim()) : NaN;
   if (!Number.isFinite(n)) return { ok: false, error: 'Level must be a number' };
   if (!Number.isInteger(n)) return { ok: false, error: 'Level must be a whole number' };
+  const { min, max } = MARKER_BOUNDS.level;
+  // The schema's bound (marker-bounds.ts), said here so the form can say it next to the field.
+  if (n < min || n > max) return { ok: false, error: `Level must be a whole number from ${min} to ${max}` };
   return { ok: true, level: Object.is(n, -0) ? 0 : n };
 }
 

@@ -273,6 +273,29 @@ describe('marker popup edit mode', () => {
     expect(server.writes()).toEqual([]);
   });
 
+  it('refuses a level outside -5…10 next to the field, and warns of a level the map does not have', async () => {
+    const { server } = await setup(admin);
+    const form = await edit();
+    const level = within(form).getByRole('spinbutton', { name: 'Level' });
+    await userEvent.clear(level);
+    await userEvent.type(level, '11');
+    expect(within(form).getByText('The level must be a whole number from -5 to 10.')).toBeInTheDocument();
+    expect(level).toHaveAttribute('aria-invalid', 'true');
+    expect(within(form).getByRole('button', { name: 'Save' })).toBeDisabled();
+
+    await userEvent.clear(level);
+    await userEvent.type(level, '7');
+    expect(level).toHaveAttribute('aria-invalid', 'false');
+    const warning = within(form).getByText(/has no level 7: the marker will show faded on every floor\./);
+    expect(level.getAttribute('aria-describedby')).toContain(warning.id);
+    expect(within(form).getByRole('button', { name: 'Save' })).toBeEnabled();
+
+    await userEvent.clear(level);
+    await userEvent.type(level, '2');
+    expect(within(form).queryByText(/has no level/)).toBeNull();
+    expect(server.writes()).toEqual([]);
+  });
+
   it('delete asks "Are you sure?" and deletes only after yes', async () => {
     const { server } = await setup(admin);
     const confirm = vi.spyOn(window, 'confirm').mockReturnValueOnce(false).mockReturnValueOnce(true);

@@ -19,6 +19,7 @@ import { useTranslation } from 'react-i18next';
 import { useSnapshot } from 'valtio';
 import { CATEGORIES } from '../../domain/categories';
 import type { Marker } from '../../domain/marker';
+import { MARKER_BOUNDS } from '../../domain/marker';
 import { IMAGE_NO_FILE, parseLevel, prepareMarkerForSave } from '../../domain/marker-edit';
 import type { MapDefinition } from '../../domain/maps';
 import { isLanguage } from '../../i18n';
@@ -74,6 +75,9 @@ export function MarkerEditForm({ map, onCancel }: MarkerEditFormProps) {
   const uid = draft.uid;
   const parsedLevel = parseLevel(levelText);
   const level = parsedLevel.ok ? parsedLevel.level : null;
+  // A level the map does not list is allowed (old data, floors to come: marker-bounds.ts) but
+  // shows faded on every floor, so the form says so before it is saved.
+  const levelNotOnMap = level !== null && !map.levels.some((l) => l.num === level);
   const disabled = busy !== null;
   const category = CATEGORIES.find((c) => c.id === draft.category);
   const subCategories = category?.subCategories.map((s) => s.id) ?? [];
@@ -93,11 +97,18 @@ export function MarkerEditForm({ map, onCancel }: MarkerEditFormProps) {
   /** The domain's objections (src/domain/marker-edit.ts), by field path, as text. */
   const describe = (errors: Record<string, string>): string[] =>
     Object.entries(errors).map(([path, message]) => {
-      if (path === 'level') return t('markerEdit.levelInvalid');
+      if (path === 'level') return levelError(levelText);
       const image = /^imgs\.(\d+)\.img$/.exec(path);
       if (image && message === IMAGE_NO_FILE) return t('markerEdit.imageNoFile', { index: Number(image[1]) + 1 });
       return t('markerEdit.invalidField', { field: path, message });
     });
+
+  /** Why the level typed is refused: not a whole number, or outside the bounds every marker keeps. */
+  function levelError(text: string): string {
+    const parsed = parseLevel(text);
+    if (parsed.ok || !Number.isInteger(Number(text.trim())) || text.trim() === '') return t('markerEdit.levelInvalid');
+    return t('markerEdit.levelOutOfRange', MARKER_BOUNDS.level);
+  }
 
   const save = async () => {
     const current = popup.draft;
@@ -231,7 +242,7 @@ export function MarkerEditForm({ map, onCancel }: MarkerEditFormProps) {
             list={`${id}-levels`}
             value={levelText}
             aria-invalid={level === null}
-            aria-describedby={`${id}-level-hint${level === null ? ` ${id}-level-error` : ''}`}
+            aria-describedby={`${id}-level-hint${level === null ? ` ${id}-level-error` : ''}${levelNotOnMap ? ` ${id}-level-warning` : ''}`}
             onChange={(event) => {
               setLevelText(event.target.value);
               const next = parseLevel(event.target.value);
@@ -251,7 +262,12 @@ export function MarkerEditForm({ map, onCancel }: MarkerEditFormProps) {
         </p>
         {level === null && (
           <p id={`${id}-level-error`} className="marker-edit__error">
-            {t('markerEdit.levelInvalid')}
+            {levelError(levelText)}
+          </p>
+        )}
+        {levelNotOnMap && (
+          <p id={`${id}-level-warning`} className="marker-edit__hint">
+            {t('markerEdit.levelNotOnMap', { level, map: t(`maps.${map.id}`, { defaultValue: map.name }) })}
           </p>
         )}
       </fieldset>
