@@ -207,6 +207,27 @@ describe('conflicts', () => {
     expect(commands.getState().conflict).toBeNull();
   });
 
+  it('keeps one conflict per marker; each is resolved by its uid, whatever waits before it', async () => {
+    const { server, commands, stored } = setup([marker('b'), marker('c')]);
+    server.seed({ ...stored[0], name: 'Their B' });
+    server.seed({ ...stored[1], name: 'Their C' });
+    await commands.saveMarker({ ...stored[0], name: 'My B' });
+    await commands.saveMarker({ ...stored[1], name: 'My C' });
+    const state = commands.getState();
+    expect(state.conflict).toMatchObject({ uid: 'b' });
+    expect(state.conflicts.map((c) => [c.uid, c.mine.name, c.theirs?.name])).toEqual([
+      ['b', 'My B', 'Their B'],
+      ['c', 'My C', 'Their C'],
+    ]);
+    // C's popup resolves C's conflict, not B's (the first).
+    expect(await commands.resolveConflict('mine', 'c')).toMatchObject({ uid: 'c', name: 'My C', version: 3 });
+    expect(server.stored.get('c')).toMatchObject({ name: 'My C' });
+    expect(server.stored.get('b')).toMatchObject({ name: 'Their B' });
+    expect(commands.getState().conflicts.map((c) => c.uid)).toEqual(['b']);
+    expect(await commands.resolveConflict('theirs', 'nobody')).toBeNull();
+    expect(commands.getState().conflicts.map((c) => c.uid)).toEqual(['b']);
+  });
+
   it('a delete refused with 409 is a delete conflict; mine deletes on their version', async () => {
     const { server, page, commands, stored } = setup([marker('m1')]);
     // The page still has version 1; the server moved on.

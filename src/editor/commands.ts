@@ -106,6 +106,8 @@ export interface EditorCommandsState {
   pending: Record<string, PendingSave>;
   /** The first unresolved conflict (more wait behind it, one per marker). */
   conflict: EditorConflict | null;
+  /** Every unresolved conflict, oldest first, one per marker: a popup shows its marker's. */
+  conflicts: EditorConflict[];
   canUndo: boolean;
   canRedo: boolean;
   undoLabel: EditorStepName | null;
@@ -168,8 +170,11 @@ export interface EditorCommands {
   discardFailed(uid: string): Promise<void>;
   undo(): Promise<void>;
   redo(): Promise<void>;
-  /** Resolves the first conflict; answers the marker that stands now (null: none, or it failed). */
-  resolveConflict(choice: 'mine' | 'theirs'): Promise<Marker | null>;
+  /**
+   * Resolves the conflict of `uid` (without one: the first); answers the marker that stands now
+   * (null: none, or it failed).
+   */
+  resolveConflict(choice: 'mine' | 'theirs', uid?: string): Promise<Marker | null>;
   loadHistory(uid: string): Promise<MarkerHistoryEntry[]>;
   /** A live change from the server (never recorded in undo). */
   applyRemote(change: MarkerChange): Promise<RemoteOutcome>;
@@ -320,6 +325,7 @@ export function createEditorCommands(options: EditorCommandsOptions): EditorComm
     return {
       pending: copy,
       conflict: first ? { ...first } : null,
+      conflicts: conflicts.map((c) => ({ ...c })),
       canUndo: history.canUndo(),
       canRedo: history.canRedo(),
       undoLabel: (history.undoLabel() as EditorStepName | null) ?? null,
@@ -661,9 +667,10 @@ export function createEditorCommands(options: EditorCommandsOptions): EditorComm
       await history.redo();
     },
 
-    async resolveConflict(choice) {
-      const conflict = conflicts.shift();
-      if (!conflict) return null;
+    async resolveConflict(choice, uid) {
+      const index = uid === undefined ? 0 : conflicts.findIndex((c) => c.uid === uid);
+      if (index < 0 || index >= conflicts.length) return null;
+      const [conflict] = conflicts.splice(index, 1);
       notify();
       if (choice === 'theirs' || conflict.origin === 'live') return plain(conflict.theirs);
       // The server's copy is theirs now (set when the conflict came): mine is sent on their version.

@@ -82,7 +82,10 @@ export interface EditorState {
   copying: string | null;
   /** By marker uid. */
   pending: Record<string, EditorPending>;
+  /** The first unresolved conflict. */
   conflict: EditorConflictState | null;
+  /** Every unresolved conflict, by marker uid (a popup shows its marker's). */
+  conflicts: Record<string, EditorConflictState>;
   canUndo: boolean;
   canRedo: boolean;
   cursor: EditorCursor | null;
@@ -136,6 +139,7 @@ function initialState(): EditorState {
     copying: null,
     pending: {},
     conflict: null,
+    conflicts: {},
     canUndo: false,
     canRedo: false,
     cursor: null,
@@ -164,8 +168,9 @@ function mirror(state: EditorCommandsState): void {
   const pending: Record<string, EditorPending> = {};
   for (const [uid, entry] of Object.entries(state.pending)) pending[uid] = { status: entry.status, error: entry.error ? describeFailure(entry.error) : null };
   editor.pending = pending;
-  const c = state.conflict;
-  editor.conflict = c ? { uid: c.uid, mine: c.mine, theirs: c.theirs, action: c.action, origin: c.origin } : null;
+  const copy = (c: EditorConflictState): EditorConflictState => ({ uid: c.uid, mine: c.mine, theirs: c.theirs, action: c.action, origin: c.origin });
+  editor.conflict = state.conflict ? copy(state.conflict) : null;
+  editor.conflicts = Object.fromEntries(state.conflicts.map((c) => [c.uid, copy(c)]));
   editor.canUndo = state.canUndo;
   editor.canRedo = state.canRedo;
 }
@@ -202,6 +207,7 @@ export function bindEditor(commands: EditorCommands | null): void {
   if (!commands) {
     editor.pending = {};
     editor.conflict = null;
+    editor.conflicts = {};
     editor.canUndo = false;
     editor.canRedo = false;
     editor.copying = null;
@@ -370,15 +376,16 @@ export async function redo(): Promise<void> {
 }
 
 /**
- * Resolves the conflict shown. 'theirs' keeps the server's marker: an edit form open on it is
+ * Resolves the conflict of `uid` (the marker whose popup shows it; without one: the first). 'theirs' keeps the server's marker: an edit form open on it is
  * closed (it shows theirs). 'mine' sends mine on their version (the form closes once saved);
  * for a remote change that came while the form was open nothing is sent: the form keeps the
  * admin's edits and a later save is based on their version.
  */
-export async function resolveConflict(choice: 'mine' | 'theirs'): Promise<void> {
-  const conflict = editor.conflict ? { uid: editor.conflict.uid, theirs: editor.conflict.theirs, origin: editor.conflict.origin } : null;
+export async function resolveConflict(choice: 'mine' | 'theirs', uid?: string): Promise<void> {
+  const shown = uid === undefined ? editor.conflict : editor.conflicts[uid];
+  const conflict = shown ? { uid: shown.uid, theirs: shown.theirs, origin: shown.origin } : null;
   if (!bound || !conflict) return;
-  const result = await bound.resolveConflict(choice);
+  const result = await bound.resolveConflict(choice, conflict.uid);
   const editingIt = popup.mode === 'edit' && popup.snapshot?.uid === conflict.uid;
   if (editingIt) {
     if (choice === 'theirs') cancelEdit();

@@ -502,6 +502,30 @@ describe('marker popup edit mode', () => {
     expect(server.writes()).toHaveLength(1);
   });
 
+  it('shows the open marker’s conflict while another marker’s conflict waits unresolved', async () => {
+    const { server, commands } = await setup(admin);
+    // An earlier refused save of the exit, left unresolved (its popup was closed).
+    server.seed({ ...exit, name: 'Their exit' });
+    await act(async () => {
+      await commands.saveMarker({ ...exit, version: 1, name: 'My exit' });
+    });
+    expect(editor.conflict).toMatchObject({ uid: 'm-exit' });
+
+    const form = await edit();
+    server.seed({ ...safe, desc: 'Moved to the cellar' });
+    await userEvent.clear(field(form, 'Name (English)'));
+    await userEvent.type(field(form, 'Name (English)'), 'My safe');
+    await userEvent.click(within(form).getByRole('button', { name: 'Save' }));
+    const conflict = await screen.findByRole('alert', { name: 'Another admin changed this marker' });
+    expect(within(conflict).getByText('Moved to the cellar')).toBeInTheDocument();
+    await userEvent.click(within(conflict).getByRole('button', { name: 'Keep mine' }));
+    await screen.findByRole('dialog', { name: 'My safe' });
+    expect(server.stored.get('m-safe')).toMatchObject({ name_l10n: { en: 'My safe' } });
+    // The exit's conflict still waits for its own popup; nothing was sent for it.
+    expect(Object.keys(editor.conflicts)).toEqual(['m-exit']);
+    expect(server.stored.get('m-exit')).toMatchObject({ name: 'Their exit' });
+  });
+
   it('Keep mine sends mine again on their version', async () => {
     const { server } = await setup(admin);
     const form = await edit();

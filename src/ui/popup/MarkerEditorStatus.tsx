@@ -1,7 +1,7 @@
 /**
  * What the editor says about the open marker (admins, view and edit mode alike): a change being
  * saved, a change that failed (the error and Retry: `retrySave`), and a conflict with another
- * admin's version (`editor.conflict` for this uid): the fields that differ side by side, with
+ * admin's version (`editor.conflicts[uid]`: each marker's own, whatever other conflicts wait): the fields that differ side by side, with
  * "Keep mine" / "Take theirs" (`resolveConflict`, which also moves the edit form on: Take theirs
  * closes it; Keep mine of a refused save closes it once sent; Keep mine of a change that came
  * while editing keeps the form, based on their version). The form is told when a retry went
@@ -23,15 +23,15 @@ export interface MarkerEditorStatusProps {
 
 /** Nothing is pending or in conflict for `uid` (read from the live state, not a render's snapshot). */
 export function settled(uid: string): boolean {
-  return !editor.pending[uid] && editor.conflict?.uid !== uid;
+  return !editor.pending[uid] && !editor.conflicts[uid];
 }
 
 export function MarkerEditorStatus({ uid, onSaved }: MarkerEditorStatusProps) {
   const { t } = useTranslation();
-  const { pending, conflict } = useSnapshot(editor);
+  const { pending, conflicts } = useSnapshot(editor);
   const [working, setWorking] = useState(false);
   const entry = pending[uid];
-  const ours = conflict && conflict.uid === uid ? conflict : null;
+  const ours = conflicts[uid] ?? null;
 
   const retry = async () => {
     setWorking(true);
@@ -44,10 +44,10 @@ export function MarkerEditorStatus({ uid, onSaved }: MarkerEditorStatusProps) {
   };
 
   const resolve = async (choice: 'mine' | 'theirs') => {
-    if (editor.conflict?.uid !== uid) return;
+    if (!editor.conflicts[uid]) return;
     setWorking(true);
     try {
-      await resolveConflict(choice);
+      await resolveConflict(choice, uid);
     } finally {
       setWorking(false);
     }
