@@ -179,6 +179,45 @@ describe('move, save, copy, delete and undo', () => {
   });
 });
 
+describe('an edit form open while this page changes its marker', () => {
+  it('a move made while the form was open is kept: the form’s changes go onto the moved marker, no conflict', async () => {
+    const { server, page, commands, stored } = setup([marker('m1', { name: 'Old' })]);
+    const base = stored[0];
+    await commands.moveMarker('m1', { x: 5, y: 6 });
+    expect(server.stored.get('m1')?.version).toBe(2);
+    const saved = await commands.saveMarker({ ...base, name: 'Mine' }, base);
+    expect(saved).toMatchObject({ name: 'Mine', geometry: { x: 5, y: 6 }, version: 3 });
+    expect(server.writes().at(-1)).toMatchObject({ op: 'update', version: 2 });
+    expect(commands.getState().conflicts).toEqual([]);
+    expect(page.markers.get('m1')).toMatchObject({ name: 'Mine', geometry: { x: 5, y: 6 } });
+    // One undo step takes the name back and leaves the move.
+    await commands.undo();
+    expect(server.stored.get('m1')).toMatchObject({ name: 'Old', geometry: { x: 5, y: 6 } });
+  });
+
+  it('a move still being saved is kept too', async () => {
+    const { server, commands, stored } = setup([marker('m1')]);
+    const base = stored[0];
+    const release = server.hold();
+    const moving = commands.moveMarker('m1', { x: 7, y: 8 });
+    await flush();
+    const saving = commands.saveMarker({ ...base, desc: 'Mine' }, base);
+    release();
+    await moving;
+    expect(await saving).toMatchObject({ desc: 'Mine', geometry: { x: 7, y: 8 } });
+    expect(commands.getState().conflicts).toEqual([]);
+  });
+
+  it('another admin’s change is still a conflict, form base or not (no lost update)', async () => {
+    const { server, commands, stored } = setup([marker('m1')]);
+    const base = stored[0];
+    server.seed({ ...base, name: 'Theirs' });
+    expect(await commands.saveMarker({ ...base, desc: 'Mine' }, base)).toBeNull();
+    expect(commands.getState().conflict).toMatchObject({ uid: 'm1', theirs: { name: 'Theirs', version: 2 } });
+    expect(server.stored.get('m1')).toMatchObject({ name: 'Theirs', desc: '' });
+  });
+});
+
 describe('conflicts', () => {
   it('a save refused with 409 becomes a conflict, theirs is shown; resolving with mine saves mine on their version', async () => {
     const { server, page, commands, stored } = setup([marker('m1', { name: 'Base' })]);

@@ -160,7 +160,13 @@ export type SyncResult = { status: 'saved'; marker: Marker | null } | { status: 
 
 export interface EditorCommands {
   placeMarker(input: PlaceMarkerInput): Promise<Marker | null>;
-  saveMarker(draft: Marker): Promise<Marker | null>;
+  /**
+   * Saves an edit form's draft (`draft.version`: the version the edit began on). `base`: the
+   * marker the form began from; where this page changed the marker since (moved it, undid a
+   * step, uploaded an image), the form's own changes are applied to the page's copy instead of
+   * sending the draft whole, which would undo those changes or be refused as a conflict.
+   */
+  saveMarker(draft: Marker, base?: Marker): Promise<Marker | null>;
   moveMarker(uid: string, to: { x: number; y: number }): Promise<Marker | null>;
   copyMarkerTo(uid: string, mapX: number, mapY: number): Promise<Marker | null>;
   deleteMarker(uid: string): Promise<boolean>;
@@ -566,12 +572,15 @@ export function createEditorCommands(options: EditorCommandsOptions): EditorComm
       );
     },
 
-    async saveMarker(draft) {
+    async saveMarker(draft, base) {
       return savedMarker(
         await command(async () => {
           const before = await localCopy(draft.uid);
-          const after = plain(draft);
-          return { uid: draft.uid, step: { label: 'editMarker', before, after }, next: after, basedOn: before ? draft.version : undefined };
+          // Changed here since the form opened (another admin's change would be a conflict,
+          // raised when it came): the form's changes go onto this page's copy and its version.
+          const rebased = !!before && !!base && base.uid === draft.uid && !conflicts.some((c) => c.uid === draft.uid) && !sameMarker(before, base);
+          const after = rebased ? patchMarker(before, base, draft) : plain(draft);
+          return { uid: draft.uid, step: { label: 'editMarker', before, after }, next: after, basedOn: before && !rebased ? draft.version : undefined };
         }),
       );
     },

@@ -321,7 +321,10 @@ export async function placeMarker(mapX: number, mapY: number): Promise<Marker | 
 
 /** Saves the popup's edit (draft.version = the version edited). Null when it failed (see `pending` / `conflict`). */
 export async function saveMarker(draft: Marker): Promise<Marker | null> {
-  return bound ? bound.saveMarker(JSON.parse(JSON.stringify(draft)) as Marker) : null;
+  if (!bound) return null;
+  // What the form began from: changes this page made since (a move) are kept, not undone.
+  const base = popup.snapshot?.uid === draft.uid ? (JSON.parse(JSON.stringify(popup.snapshot)) as Marker) : undefined;
+  return bound.saveMarker(JSON.parse(JSON.stringify(draft)) as Marker, base);
 }
 
 export async function moveMarker(uid: string, to: { x: number; y: number }): Promise<void> {

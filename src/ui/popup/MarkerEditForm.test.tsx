@@ -16,7 +16,7 @@ import { MAPS } from '../../domain/maps';
 import { createEditorCommands, type EditorApi } from '../../editor/commands';
 import { fakeServer } from '../../editor/testing/fakes';
 import { setLanguage } from '../../i18n';
-import { bindEditor, editor, receiveRemoteChange, resetEditor, setEditOnOpen } from '../../state/editor';
+import { bindEditor, editor, moveMarker, receiveRemoteChange, resetEditor, setEditOnOpen } from '../../state/editor';
 import { loadFilters } from '../../state/filters';
 import { resetLookups } from '../../state/items';
 import { closeMap, mapView, openMap, selectMarker } from '../../state/mapView';
@@ -524,6 +524,21 @@ describe('marker popup edit mode', () => {
     // The exit's conflict still waits for its own popup; nothing was sent for it.
     expect(Object.keys(editor.conflicts)).toEqual(['m-exit']);
     expect(server.stored.get('m-exit')).toMatchObject({ name: 'Their exit' });
+  });
+
+  it('a marker moved while its form is open saves with the move kept, not as a conflict', async () => {
+    const { server } = await setup(admin);
+    const form = await edit();
+    await userEvent.clear(field(form, 'Name (English)'));
+    await userEvent.type(field(form, 'Name (English)'), 'My safe');
+    await act(async () => {
+      await moveMarker('m-safe', { x: 1234, y: 2345 });
+    });
+    await userEvent.click(within(form).getByRole('button', { name: 'Save' }));
+    await screen.findByRole('dialog', { name: 'My safe' });
+    expect(screen.queryByRole('alert', { name: 'Another admin changed this marker' })).toBeNull();
+    expect(server.stored.get('m-safe')).toMatchObject({ version: 3, geometry: { x: 1234, y: 2345 }, name_l10n: { en: 'My safe' } });
+    expect(editor.conflicts).toEqual({});
   });
 
   it('Keep mine sends mine again on their version', async () => {
