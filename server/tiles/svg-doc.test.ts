@@ -1,5 +1,11 @@
-import { describe, expect, it } from 'vitest';
-import { SvgSourceError, findLayer, layerSvg, parseSvg, regionSvg, sourceViewBox } from './svg-doc';
+import { afterAll, describe, expect, it } from 'vitest';
+import { disposeNormalizer, normalizeLayer } from './normalize';
+import {
+  SVG_NAMESPACE, SvgSourceError, declaredEntities, drawingText, findLayer, isNonRendering, layerSvg, matchLayers, parseSvg, regionSvg,
+  sourceViewBox, type SvgElement,
+} from './svg-doc';
+
+afterAll(() => disposeNormalizer());
 
 const DOC = `<?xml version="1.0"?>
 <!-- a <comment> with <tags> -->
@@ -76,7 +82,7 @@ describe('layerSvg', () => {
     const l = layerSvg(DOC, root, 'level2', opts, size);
     expect(l.found).toBe(true);
     expect(tagOf(l.body, 'main')).toBe('<g id="main" style="opacity:1;display:none">');
-    expect(tagOf(l.body, 'layer7')).toContain('style="display:inline"');
+    expect(tagOf(l.body, 'layer7')).toContain('style="display:inline;visibility:visible"');
     expect(tagOf(l.body, 'basement')).toContain('display:none');
     expect(tagOf(l.body, 'loose')).toContain('display:none');
     // Definitions are untouched.
@@ -105,5 +111,143 @@ describe('layerSvg', () => {
     expect(rootTag).toContain('xmlns:inkscape=');
     expect(svg.startsWith('<?xml')).toBe(true);
     expect(() => parseSvg(svg)).not.toThrow();
+  });
+});
+
+/** Every element of a document, depth first. */
+function elements(el: SvgElement): SvgElement[] {
+  return [el, ...el.children.flatMap(elements)];
+}
+
+const byId = (root: SvgElement, id: string) => elements(root).find((el) => el.attrs.get('id') === id)!;
+
+describe('entities declared in the DOCTYPE (Illustrator)', () => {
+  const ILLUSTRATOR = `<?xml version="1.0" encoding="utf-8"?>
+<!DOCTYPE svg PUBLIC "-//W3C//DTD SVG 1.1//EN" "http://www.w3.org/Graphics/SVG/1.1/DTD/svg11.dtd" [
+  <!ENTITY ns_svg "http://www.w3.org/2000/svg">
+  <!ENTITY ns_xlink "http://www.w3.org/1999/xlink">
+  <!-- a comment with a ] and a > in it -->
+  <!ENTITY ground "Ground_&amp;_Level">
+  <!ENTITY colour "#c83232">
+]>
+<svg xmlns="&ns_svg;" xmlns:xlink="&ns_xlink;" viewBox="0 0 100 50">
+  <g id="Ground_Level" data-name="&ground;"><rect width="100" height="50" fill="&colour;"/></g>
+  <g id="odd" data-name="A &unknown; B"/>
+  <text id="note">Gate&nbsp;3 &amp; &ground;<!-- &comment; --><![CDATA[ &cdata; ]]></text>
+</svg>`;
+
+  it('decodes them in attribute values', () => {
+    const root = parseSvg(ILLUSTRATOR);
+    expect(root.attrs.get('xmlns')).toBe(SVG_NAMESPACE);
+    expect(root.attrs.get('xmlns:xlink')).toBe('http://www.w3.org/1999/xlink');
+    expect(byId(root, 'Ground_Level').attrs.get('data-name')).toBe('Ground_&_Level');
+    // An undeclared entity stays as written.
+    expect(byId(root, 'odd').attrs.get('data-name')).toBe('A &unknown; B');
+  });
+
+  it('writes no entity back unresolved, and an unknown one as literal text', () => {
+    const root = parseSvg(ILLUSTRATOR);
+    const layer = layerSvg(ILLUSTRATOR, root, 'main', { layers: ['main'], baseLayer: 'main', match: matchLayers(root, { main: ['Ground_Level'] }) }, { width: 200, height: 100 });
+    const svg = regionSvg(layer, { mapX: 0, mapY: 0, scale: 1, outWidth: 200, outHeight: 100 }, { width: 200, height: 100 });
+    expect(svg.match(/<svg[^>]*>/)![0]).toContain(`xmlns="${SVG_NAMESPACE}"`);
+    expect(svg).not.toContain('&amp;ns_');
+    expect(parseSvg(svg).attrs.get('xmlns')).toBe(SVG_NAMESPACE);
+    // Undeclared entities become the text they show; declared ones are left to the DOCTYPE kept in the head.
+    expect(svg).toContain('data-name="A &amp;unknown; B"');
+    expect(svg).toContain('Gate&amp;nbsp;3 &amp; &ground;<!-- &comment; --><![CDATA[ &cdata; ]]>');
+    expect(svg).toContain('<!ENTITY ground');
+  });
+
+  it('is read by resvg: the floor draws', async () => {
+    const root = parseSvg(ILLUSTRATOR);
+    const plan = layerSvg(ILLUSTRATOR, root, 'main', { layers: ['main'], baseLayer: 'main', match: matchLayers(root, { main: ['Ground_Level'] }) }, { width: 200, height: 100 });
+    const layer = await normalizeLayer(plan, { map: 'test', layer: 'main' });
+    expect(layer.body).toMatch(/fill="#c83232"/);
+  });
+
+  it('resolves entities made of entities, and refuses loops and bombs', () => {
+    expect(declaredEntities('<!ENTITY a "x&b;&#65;"><!ENTITY b "y"><!ENTITY a "ignored"><!ENTITY % p "param">')).toEqual(new Map([['a', 'xyA'], ['b', 'y']]));
+    expect(() => declaredEntities('<!ENTITY a "&b;"><!ENTITY b "&a;">')).toThrow(SvgSourceError);
+    const bomb = ['<!ENTITY l0 "' + 'x'.repeat(1000) + '">', ...Array.from({ length: 6 }, (_, i) => `<!ENTITY l${i + 1} "${`&l${i};`.repeat(10)}">`)].join('');
+    expect(() => declaredEntities(bomb)).toThrow('expands past');
+  });
+});
+
+describe('the SVG namespace under any prefix', () => {
+  const PREFIXED = `<svg:svg xmlns:svg="${SVG_NAMESPACE}" xmlns:inkscape="http://www.inkscape.org/namespaces/inkscape"
+    xmlns:sodipodi="http://sodipodi.sourceforge.net/DTD/sodipodi-0.dtd" xmlns:x="http://ns.adobe.com/Extensibility/1.0/" viewBox="0 0 100 50">
+  <sodipodi:namedview id="view"/>
+  <svg:defs id="defs"><svg:linearGradient id="grad"/></svg:defs>
+  <x:g id="adobe"><svg:rect id="inside-adobe" width="1" height="1"/></x:g>
+  <svg:g id="g1" inkscape:label="Ground_Level"><svg:rect id="ground" width="100" height="50" fill="#32c832"/></svg:g>
+  <svg:g id="g2" inkscape:label="Second_Floor"><svg:rect width="10" height="10"/></svg:g>
+</svg:svg>`;
+
+  it('draws svg:-prefixed elements; other namespaces and definitions draw nothing', () => {
+    const root = parseSvg(PREFIXED);
+    expect(isNonRendering(byId(root, 'g1'))).toBe(false);
+    expect(isNonRendering(byId(root, 'ground'))).toBe(false);
+    for (const id of ['view', 'defs', 'adobe']) expect(isNonRendering(byId(root, id)), id).toBe(true);
+    // A default namespace of another language is not SVG either.
+    expect(isNonRendering(parseSvg(`<svg xmlns="${SVG_NAMESPACE}"><g xmlns="http://www.w3.org/1999/xhtml"/></svg>`).children[0])).toBe(true);
+  });
+
+  it('finds and shows the floors', async () => {
+    const root = parseSvg(PREFIXED);
+    const match = matchLayers(root, { main: ['Ground_Level'], level2: ['Second_Floor'] });
+    expect(match.groups.get('main')!.map((g) => g.attrs.get('id'))).toEqual(['g1']);
+    expect(match.groups.get('level2')!.map((g) => g.attrs.get('id'))).toEqual(['g2']);
+    const plan = layerSvg(PREFIXED, root, 'main', { layers: ['main', 'level2'], baseLayer: 'main', match }, { width: 200, height: 100 });
+    expect(plan.found).toBe(true);
+    expect(plan.body).toMatch(/<svg:g id="g2"[^>]*display:none/);
+    const layer = await normalizeLayer(plan, { map: 'test', layer: 'main' });
+    expect(layer.body).toMatch(/fill="#32c832"/);
+  });
+});
+
+describe('floors hidden in the editor', () => {
+  // Illustrator's "style elements" export hides by class; other editors save visibility.
+  const HIDDEN = `<svg xmlns="${SVG_NAMESPACE}" xmlns:inkscape="http://www.inkscape.org/namespaces/inkscape" viewBox="0 0 100 50">
+  <style>.hid{display:none} .ghost{visibility:hidden}</style>
+  <g id="wrapper" inkscape:label="Wrapper" class="hid">
+    <g id="ground" inkscape:label="Ground_Level"><rect width="100" height="50" fill="#0000c8"/></g>
+    <g id="second" inkscape:label="Second_Floor" visibility="hidden"><rect width="100" height="50" fill="#00c800"/></g>
+    <g id="third" inkscape:label="Third_Floor" style="visibility:hidden"><rect width="100" height="50" fill="#c80000"/></g>
+    <g id="fourth" inkscape:label="Fourth_Floor" class="ghost"><rect width="100" height="50" fill="#c8c800"/></g>
+  </g>
+  <g id="notes" visibility="hidden"><rect width="1" height="1"/></g>
+</svg>`;
+  const names = { main: ['Ground_Level'], level2: ['Second_Floor'], level3: ['Third_Floor'], level4: ['Fourth_Floor'] };
+  const colours: Record<string, string> = { main: '#0000c8', level2: '#00c800', level3: '#c80000', level4: '#c8c800' };
+  const root = parseSvg(HIDDEN);
+  const opts = { layers: Object.keys(names), baseLayer: 'main', match: matchLayers(root, names) };
+  const tagOf = (body: string, id: string) => body.match(new RegExp(`<[^>]*id="${id}"[^>]*>`))![0];
+
+  it('shows the wrapper around the floors and each floor, whatever hid them; other groups keep their rules', () => {
+    for (const [layerId, id] of [['main', 'ground'], ['level2', 'second'], ['level3', 'third'], ['level4', 'fourth']]) {
+      const { body } = layerSvg(HIDDEN, root, layerId, opts, { width: 200, height: 100 });
+      expect(tagOf(body, 'wrapper'), layerId).toContain('style="display:inline"');
+      expect(tagOf(body, id), layerId).toContain('style="display:inline;visibility:visible"');
+      expect(tagOf(body, id), layerId).not.toContain('visibility="hidden"');
+      expect(tagOf(body, 'notes'), layerId).toContain('visibility="hidden"');
+    }
+  });
+
+  it('draws every floor through resvg', async () => {
+    for (const layerId of Object.keys(names)) {
+      const layer = await normalizeLayer(layerSvg(HIDDEN, root, layerId, opts, { width: 200, height: 100 }), { map: 'test', layer: layerId });
+      expect(layer.body, layerId).toContain(`fill="${colours[layerId]}"`);
+      for (const other of Object.keys(names).filter((o) => o !== layerId)) expect(layer.body, `${layerId} without ${other}`).not.toContain(`fill="${colours[other]}"`);
+    }
+  });
+});
+
+describe('drawingText', () => {
+  it('reads UTF-8 and refuses UTF-16 with the reason', () => {
+    expect(drawingText(Buffer.from('<svg/>', 'utf8'))).toBe('<svg/>');
+    const utf16 = Buffer.concat([Buffer.from([0xff, 0xfe]), Buffer.from('<svg/>', 'utf16le')]);
+    expect(() => drawingText(utf16)).toThrow(SvgSourceError);
+    expect(() => drawingText(utf16)).toThrow('the drawing must be UTF-8');
+    expect(() => drawingText(Buffer.from('<svg/>', 'utf16le'))).toThrow('the drawing must be UTF-8');
   });
 });

@@ -1,8 +1,9 @@
 /**
  * Just enough XML to prepare an SVG for tiling: a scanner that finds the elements and
  * their attributes (with source offsets), the layer lookup, and the rewrites that show one
- * layer alone and draw a chosen region of the map. The text between tags is never
- * touched, so whatever resvg understands in the source keeps working.
+ * layer alone and draw a chosen region of the map. The text between tags is left as it
+ * is (save references to undeclared entities, which resvg refuses), so whatever resvg
+ * understands in the source keeps working.
  */
 
 import { fitInside, type MapRect } from '../../src/domain/map-art';
@@ -26,18 +27,104 @@ export interface SvgElement {
   attrs: Map<string, string>;
   children: SvgElement[];
   parent: SvgElement | null;
+  /** The namespace its prefix (or the default namespace) is bound to; undefined when none is declared. */
+  namespace?: string;
+  /** On the root: the entities its DOCTYPE declares. */
+  entities?: DeclaredEntities;
 }
+
+export const SVG_NAMESPACE = 'http://www.w3.org/2000/svg';
 
 const ENTITIES: Record<string, string> = { amp: '&', lt: '<', gt: '>', quot: '"', apos: "'" };
 
-function decodeEntities(value: string): string {
-  return value.replace(/&(#x[0-9a-f]+|#[0-9]+|[a-z]+);/gi, (all, code: string) => {
+/** An entity or character reference; names as XML allows them (Illustrator's are `ns_svg`, `ns_xlink`…). */
+const REFERENCE = /&(#x[0-9a-f]+|#[0-9]+|[a-z_:][\w.:-]*);/gi;
+
+/** Entities declared in the DOCTYPE, by name, their values already decoded. */
+export type DeclaredEntities = ReadonlyMap<string, string>;
+
+const NO_ENTITIES: DeclaredEntities = new Map();
+
+/**
+ * Replaces character references, the five predefined entities and the entities the DOCTYPE
+ * declares. An unknown entity is kept as written: re-serialised, it reads as that literal
+ * text (`&amp;name;`), which resvg accepts.
+ */
+function decodeEntities(value: string, declared: DeclaredEntities = NO_ENTITIES): string {
+  return value.replace(REFERENCE, (all, code: string) => {
     if (code[0] === '#') {
       const n = code[1] === 'x' || code[1] === 'X' ? parseInt(code.slice(2), 16) : parseInt(code.slice(1), 10);
-      return Number.isFinite(n) ? String.fromCodePoint(n) : all;
+      return Number.isFinite(n) && n <= 0x10ffff ? String.fromCodePoint(n) : all;
     }
-    return ENTITIES[code.toLowerCase()] ?? all;
+    const lower = code.toLowerCase();
+    return declared.get(code) ?? (Object.hasOwn(ENTITIES, lower) ? ENTITIES[lower] : all);
   });
+}
+
+/** An entity's value may hold references to others; expanding past this many characters is refused (entity bombs). */
+const MAX_ENTITY_CHARS = 100_000;
+
+/**
+ * The general entities an internal DTD subset declares with a literal value. Illustrator
+ * declares its namespaces so (`<!ENTITY ns_svg "http://www.w3.org/2000/svg">`) and writes
+ * `xmlns="&ns_svg;"`. Parameter (`%`) and external (`SYSTEM`) entities are not read.
+ */
+export function declaredEntities(subset: string): DeclaredEntities {
+  const raw = new Map<string, string>();
+  const declaration = /<!ENTITY\s+([^\s%"'>]+)\s+(?:"([^"]*)"|'([^']*)')\s*>/g;
+  for (const m of subset.replace(/<!--[\s\S]*?-->/g, '').matchAll(declaration)) {
+    // The first declaration of a name binds (XML 1.0, 4.2).
+    if (!raw.has(m[1])) raw.set(m[1], m[2] ?? m[3]);
+  }
+  const resolved = new Map<string, string>();
+  const resolving = new Set<string>();
+  const resolve = (name: string): string => {
+    const done = resolved.get(name);
+    if (done !== undefined) return done;
+    if (resolving.has(name)) throw new SvgSourceError(`entity &${name}; of the DOCTYPE refers to itself`);
+    resolving.add(name);
+    const value = raw.get(name)!.replace(REFERENCE, (all, code: string) => (raw.has(code) ? resolve(code) : decodeEntities(all)));
+    resolving.delete(name);
+    if (value.length > MAX_ENTITY_CHARS) throw new SvgSourceError(`entity &${name}; of the DOCTYPE expands past ${MAX_ENTITY_CHARS} characters`);
+    resolved.set(name, value);
+    return value;
+  };
+  for (const name of raw.keys()) resolve(name);
+  return resolved;
+}
+
+/** Where the DOCTYPE starting at `lt` ends, and its internal subset (the text in `[ ]`, quoted `]` and `>` skipped). */
+function readDoctype(text: string, lt: number): { end: number; subset: string } {
+  let quote: string | null = null;
+  let subsetStart = -1;
+  for (let p = lt + 2; p < text.length; p++) {
+    const c = text[p];
+    if (quote) {
+      if (c === quote) quote = null;
+    } else if (c === '"' || c === "'") quote = c;
+    else if (c === '[' && subsetStart < 0) subsetStart = p + 1;
+    else if (c === ']' && subsetStart >= 0) {
+      const end = skipTo(text, p, '>', 'DOCTYPE');
+      return { end, subset: text.slice(subsetStart, p) };
+    } else if (c === '<' && subsetStart >= 0 && text.startsWith('<!--', p)) p = skipTo(text, p + 4, '-->', 'comment in the DOCTYPE') - 1;
+    else if (c === '>' && subsetStart < 0) return { end: p + 1, subset: '' };
+  }
+  throw new SvgSourceError(`unterminated DOCTYPE at offset ${lt}`);
+}
+
+/** Whether bytes start as UTF-16 does: a byte order mark, or `<` as two bytes with a zero. */
+function looksUtf16(bytes: Uint8Array): boolean {
+  const [a, b] = bytes;
+  return (a === 0xff && b === 0xfe) || (a === 0xfe && b === 0xff) || (a === 0x3c && b === 0) || (a === 0 && b === 0x3c);
+}
+
+/**
+ * The text of a drawing file. The scanner and resvg read UTF-8 only: a UTF-16 file (some
+ * Windows tools save so) is refused with the reason, not as garbled markup further on.
+ */
+export function drawingText(bytes: Buffer): string {
+  if (looksUtf16(bytes)) throw new SvgSourceError('the drawing must be UTF-8, and this file is UTF-16: save it again as UTF-8');
+  return bytes.toString('utf8');
 }
 
 function skipTo(text: string, from: number, needle: string, what: string): number {
@@ -52,6 +139,7 @@ const NAME_END = /[\s/>]/;
 export function parseSvg(text: string): SvgElement {
   const stack: SvgElement[] = [];
   let root: SvgElement | null = null;
+  let entities: DeclaredEntities = NO_ENTITIES;
   let i = 0;
   for (;;) {
     const lt = text.indexOf('<', i);
@@ -60,11 +148,10 @@ export function parseSvg(text: string): SvgElement {
     if (text.startsWith('<![CDATA[', lt)) { i = skipTo(text, lt + 9, ']]>', 'CDATA section'); continue; }
     if (text.startsWith('<?', lt)) { i = skipTo(text, lt + 2, '?>', 'processing instruction'); continue; }
     if (text.startsWith('<!', lt)) {
-      // DOCTYPE, possibly with an internal subset in [ ].
-      const gt = text.indexOf('>', lt);
-      const bracket = text.indexOf('[', lt);
-      const from = bracket >= 0 && (gt < 0 || bracket < gt) ? skipTo(text, bracket, ']', 'DOCTYPE') : lt;
-      i = skipTo(text, from, '>', 'DOCTYPE');
+      // DOCTYPE, possibly with an internal subset in [ ] that declares entities.
+      const doctype = readDoctype(text, lt);
+      if (!root) entities = declaredEntities(doctype.subset);
+      i = doctype.end;
       continue;
     }
     if (text[lt + 1] === '/') {
@@ -99,11 +186,12 @@ export function parseSvg(text: string): SvgElement {
       if (quote !== '"' && quote !== "'") throw new SvgSourceError(`unquoted attribute ${attrName} in <${name}> at offset ${p}`);
       const close = text.indexOf(quote, q + 1);
       if (close < 0) throw new SvgSourceError(`unterminated attribute ${attrName} in <${name}> at offset ${p}`);
-      attrs.set(attrName, decodeEntities(text.slice(q + 1, close)));
+      attrs.set(attrName, decodeEntities(text.slice(q + 1, close), entities));
       p = close + 1;
     }
     const parent = stack.length ? stack[stack.length - 1] : null;
     const el: SvgElement = { name, start: lt, tagEnd: p, selfClosing, end: selfClosing ? p : -1, attrs, children: [], parent };
+    el.namespace = namespaceOf(el);
     if (parent) parent.children.push(el);
     else if (!root) root = el;
     else throw new SvgSourceError(`more than one root element (second <${name}> at offset ${lt})`);
@@ -113,7 +201,23 @@ export function parseSvg(text: string): SvgElement {
   if (stack.length) throw new SvgSourceError(`<${stack[stack.length - 1].name}> is never closed`);
   if (!root) throw new SvgSourceError('no root element: not an SVG document');
   if (localName(root.name) !== 'svg') throw new SvgSourceError(`root element is <${root.name}>, not <svg>`);
+  root.entities = entities;
   return root;
+}
+
+/** A reference to a named entity, or a part of the markup where `&` means nothing (comments, CDATA, PIs). */
+const NAMED_REFERENCE_OR_VERBATIM = /<!--[\s\S]*?-->|<!\[CDATA\[[\s\S]*?\]\]>|<\?[\s\S]*?\?>|&([a-z_:][\w.:-]*);/gi;
+
+/**
+ * Source markup with each reference to an entity neither predefined nor declared in the
+ * DOCTYPE (`&nbsp;` from an HTML habit) written as the literal text it shows (`&amp;nbsp;`):
+ * resvg refuses the whole document on one such reference. Declared ones are left to resvg,
+ * which reads the DOCTYPE kept in the layer's head.
+ */
+export function literalUnknownEntities(markup: string, declared: DeclaredEntities = NO_ENTITIES): string {
+  return markup.replace(NAMED_REFERENCE_OR_VERBATIM, (all, name: string | undefined) =>
+    name === undefined || declared.has(name) || Object.hasOwn(ENTITIES, name) ? all : `&amp;${name};`,
+  );
 }
 
 function localName(name: string): string {
@@ -127,8 +231,30 @@ const NON_RENDERING = new Set([
   'linearGradient', 'radialGradient', 'filter', 'font', 'font-face', 'cursor', 'view',
 ]);
 
+/** The namespace an element's prefix is bound to by the xmlns declarations on it and its ancestors. */
+function namespaceOf(el: SvgElement): string | undefined {
+  const colon = el.name.indexOf(':');
+  const declaration = colon >= 0 ? `xmlns:${el.name.slice(0, colon)}` : 'xmlns';
+  for (let p: SvgElement | null = el; p; p = p.parent) {
+    const ns = p.attrs.get(declaration);
+    if (ns !== undefined) return ns;
+  }
+  return undefined;
+}
+
+/**
+ * Whether an element is SVG's: bound to the SVG namespace whatever its prefix (`<svg:g>`
+ * as well as `<g>`). An unprefixed element where no default namespace is declared counts
+ * as SVG (hand-written files often leave xmlns out); a prefix bound to nothing does not.
+ */
+export function isSvgElement(el: SvgElement): boolean {
+  if (el.namespace === SVG_NAMESPACE) return true;
+  return el.namespace === undefined && !el.name.includes(':');
+}
+
+/** Definitions, metadata and other namespaces' elements (inkscape:, sodipodi:, Illustrator's i:…). */
 export function isNonRendering(el: SvgElement): boolean {
-  return el.name.includes(':') || NON_RENDERING.has(el.name);
+  return !isSvgElement(el) || NON_RENDERING.has(localName(el.name));
 }
 
 /** The elements that can draw: definitions (gradients, symbols, patterns…) and their insides are left out. */
@@ -284,14 +410,28 @@ function styleWithout(style: string | undefined, property: string): string {
     .join(';');
 }
 
-/** The start tag of `el` with its display forced (inline style beats presentation attributes and style sheets). */
-function tagWithDisplay(el: SvgElement, display: 'none' | 'inline'): string {
+/**
+ * The start tag of `el` with style properties forced: an inline style beats presentation
+ * attributes and style sheet rules (class, id or element selectors), so a `<style>` in the
+ * drawing cannot undo it.
+ */
+function tagWithStyle(el: SvgElement, forced: Readonly<Record<string, string>>): string {
   const attrs = new Map(el.attrs);
-  attrs.delete('display');
-  const rest = styleWithout(attrs.get('style'), 'display');
-  attrs.set('style', rest ? `${rest};display:${display}` : `display:${display}`);
+  let rest = attrs.get('style');
+  for (const property of Object.keys(forced)) {
+    attrs.delete(property);
+    rest = styleWithout(rest, property);
+  }
+  const added = Object.entries(forced).map(([property, value]) => `${property}:${value}`).join(';');
+  attrs.set('style', rest ? `${rest};${added}` : added);
   return serializeTag(el.name, attrs, el.selfClosing);
 }
+
+const HIDDEN = { display: 'none' } as const;
+/** A group around a floor: shown whatever hid it (display only: visibility is inherited, and the floor sets its own). */
+const SHOWN_AROUND_FLOOR = { display: 'inline' } as const;
+/** A floor: drawn even when hidden in the editor, by display or visibility, in any way. */
+const SHOWN_FLOOR = { display: 'inline', visibility: 'visible' } as const;
 
 export function serializeTag(name: string, attrs: Map<string, string>, selfClosing: boolean): string {
   const body = [...attrs].map(([k, v]) => ` ${k}="${escapeAttr(v)}"`).join('');
@@ -346,7 +486,7 @@ export function layerSvg(text: string, root: SvgElement, layerId: string, opts: 
   const edits: { start: number; end: number; tag: string }[] = [];
   const holdsTarget = (el: SvgElement): boolean => [...targets].some((t) => isAncestor(el, t));
   const holdsLayer = (el: SvgElement): boolean => [...others].some((o) => isAncestor(el, o));
-  const hide = (el: SvgElement) => edits.push({ start: el.start, end: el.tagEnd, tag: tagWithDisplay(el, 'none') });
+  const hide = (el: SvgElement) => edits.push({ start: el.start, end: el.tagEnd, tag: tagWithStyle(el, HIDDEN) });
 
   // `insideOther`: within another layer's group that holds a target (its own content is hidden).
   const visit = (el: SvgElement, insideOther: boolean) => {
@@ -354,7 +494,9 @@ export function layerSvg(text: string, root: SvgElement, layerId: string, opts: 
       if (isNonRendering(child)) continue;
       if (targets.has(child)) continue;
       if (holdsTarget(child)) {
-        if (isHidden(child)) edits.push({ start: child.start, end: child.tagEnd, tag: tagWithDisplay(child, 'inline') });
+        // Always forced, not only when `display` says hidden: a class rule of the drawing's
+        // <style> (Illustrator's "style elements" export) hides a wrapper just as well.
+        edits.push({ start: child.start, end: child.tagEnd, tag: tagWithStyle(child, SHOWN_AROUND_FLOOR) });
         visit(child, insideOther || others.has(child));
       } else if (others.has(child) || insideOther) {
         hide(child);
@@ -370,21 +512,23 @@ export function layerSvg(text: string, root: SvgElement, layerId: string, opts: 
   for (const o of others) {
     if ([...targets].some((t) => t !== o && isAncestor(t, o))) hide(o);
   }
-  // A layer hidden in the editor (Inkscape saves display:none) is still a layer of the map.
+  // A layer hidden in the editor (Inkscape saves display:none; others visibility:hidden or a
+  // class) is still a layer of the map.
   for (const t of targets) {
-    if (t !== root) edits.push({ start: t.start, end: t.tagEnd, tag: tagWithDisplay(t, 'inline') });
+    if (t !== root) edits.push({ start: t.start, end: t.tagEnd, tag: tagWithStyle(t, SHOWN_FLOOR) });
   }
   edits.sort((a, b) => a.start - b.start);
   // A target inside a target was edited twice: keep one edit per element.
   const unique = edits.filter((e, i) => i === 0 || e.start !== edits[i - 1].start);
 
+  const verbatim = (from: number, to?: number) => literalUnknownEntities(text.slice(from, to), root.entities);
   let body = '';
   let at = root.tagEnd;
   for (const e of unique) {
-    body += text.slice(at, e.start) + e.tag;
+    body += verbatim(at, e.start) + e.tag;
     at = e.end;
   }
-  body += text.slice(at);
+  body += verbatim(at);
   if (root.selfClosing) body = `</${root.name}>` + body;
 
   const rootAttrs = new Map(root.attrs);
@@ -400,10 +544,6 @@ export function layerSvg(text: string, root: SvgElement, layerId: string, opts: 
     hasText: /<([a-z]+:)?text[\s>]/i.test(text),
     place: opts.place ?? fitInside(viewBox, { x: 0, y: 0, width: mapSize.width, height: mapSize.height }),
   };
-}
-
-function isHidden(el: SvgElement): boolean {
-  return el.attrs.get('display') === 'none' || /(^|;)\s*display\s*:\s*none/.test(el.attrs.get('style') ?? '');
 }
 
 function isAncestor(a: SvgElement, b: SvgElement): boolean {
