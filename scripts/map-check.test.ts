@@ -106,6 +106,25 @@ describe('npm run map:check', () => {
     expect(badJson.stderr).toContain(`${json}: placement`);
   }, 120_000);
 
+  it('exits 1 with one line, no stack, on a drawing resvg cannot read or one that is not UTF-8', async () => {
+    const dir = path.join(root, 'unreadable');
+    mkdirSync(dir, { recursive: true });
+    // Read by raidmap's scanner, refused by resvg (no well-formed XML: an attribute twice).
+    const twice = path.join(dir, 'twice.svg');
+    writeFileSync(twice, '<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 100 50"><g id="main"><rect width="1" width="2"/></g></svg>');
+    const r = await run(['customs', '--svg', twice, '--out', out]);
+    expect(r.code).toBe(1);
+    expect(r.stderr.trim().split('\n')).toHaveLength(1);
+    expect(r.stderr).toContain(`map:check: ${twice}: not a readable SVG: resvg could not read layer "main" of map "customs"`);
+    expect(r.stderr).toContain("attribute 'width'");
+
+    const utf16 = path.join(dir, 'utf16.svg');
+    writeFileSync(utf16, Buffer.concat([Buffer.from([0xff, 0xfe]), Buffer.from(drawing.svg, 'utf16le')]));
+    const u = await run(['customs', '--svg', utf16, '--out', out]);
+    expect(u.code).toBe(1);
+    expect(u.stderr.trim()).toBe(`map:check: ${utf16}: not a readable SVG: the drawing must be UTF-8, and this file is UTF-16: save it again as UTF-8`);
+  }, 120_000);
+
   it('exits 2 on a usage error', async () => {
     expect((await run([])).code).toBe(2);
     const unknown = await run(['atlantis']);

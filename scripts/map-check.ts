@@ -31,7 +31,7 @@ import { sampleQuests } from '../server/seed/quests';
 import { disposeRenderPool } from '../server/tiles/render-pool';
 import { renderRegion } from '../server/tiles/render';
 import { TileStore, mapArtPath, realSvgPath, type ArtReport } from '../server/tiles/store';
-import { SvgSourceError } from '../server/tiles/svg-doc';
+import { SvgSourceError, drawingText } from '../server/tiles/svg-doc';
 
 const USAGE = `usage: npm run map:check -- <map> [--svg FILE] [--json FILE] [--out DIR] [--tiles DIR] [--width PX]
   <map>        one of ${MAP_IDS.join(', ')}
@@ -40,6 +40,9 @@ const USAGE = `usage: npm run map:check -- <map> [--svg FILE] [--json FILE] [--o
   --out DIR    where the previews go (default ./map-check)
   --tiles DIR  keep the rendered tiles there (default: a temporary folder, removed)
   --width PX   preview width (default 1024)`;
+
+/** How the render pool words resvg refusing a document (render-pool.ts). */
+const RESVG_UNREADABLE = /^resvg could not read /;
 
 export class UsageError extends Error {}
 export class CheckError extends Error {}
@@ -168,15 +171,21 @@ async function preview(
 
 export async function check(opts: CheckOptions, log: (line: string) => void = console.log): Promise<void> {
   const { map } = opts;
-  let svgText: string;
+  let svgBytes: Buffer;
   try {
-    svgText = await fs.readFile(opts.svg, 'utf8');
+    svgBytes = await fs.readFile(opts.svg);
   } catch (err) {
     const code = (err as NodeJS.ErrnoException).code;
     if (code === 'ENOENT') {
       throw new CheckError(`no drawing at ${opts.svg}: map "${map.id}" is drawn from the generated sample map until one is put there (or give one with --svg FILE)`);
     }
     throw new CheckError(`cannot read the drawing ${opts.svg}: ${code ?? (err as Error).message}`);
+  }
+  let svgText: string;
+  try {
+    svgText = drawingText(svgBytes);
+  } catch (err) {
+    throw new CheckError(`${opts.svg}: not a readable SVG: ${(err as Error).message}`);
   }
   let jsonText: string | undefined;
   if (opts.json) {
@@ -209,7 +218,15 @@ export async function check(opts: CheckOptions, log: (line: string) => void = co
     }
     describe(report, map).forEach((l) => log(l));
 
-    const built = await store.prepareMap(map);
+    let built: Awaited<ReturnType<TileStore['prepareMap']>>;
+    try {
+      built = await store.prepareMap(map);
+    } catch (err) {
+      // The scanner reads markup only; resvg also refuses what is no well-formed XML (an
+      // undeclared entity such as &nbsp;, a duplicate attribute): the same one-line message.
+      if (err instanceof Error && RESVG_UNREADABLE.test(err.message)) throw new CheckError(`${opts.svg}: not a readable SVG: ${err.message.split('\n')[0]}`);
+      throw err;
+    }
     log(`tiles: ${built.tilesWritten} tiles (levels 0–3 of ${map.layers.length} layers) in ${(built.ms / 1000).toFixed(1)} s → ${opts.tiles ? tilesDir : 'a temporary folder (removed)'}`);
 
     const { markers, from } = await loadMarkers(map);

@@ -25,7 +25,7 @@ import { readAll, renderOnce } from './render-lock';
 import { generateSampleSvg } from './sample-map';
 import { TileMemoryCache } from './memory-cache';
 import { DEFAULT_TILE_CACHE_MAX_MB, DEFAULT_TILE_MEMORY_MB } from './settings';
-import { groupName, layerSvg, matchLayers, parseSvg, sourceViewBox, type LayerMatch, type LayerSvg, type SvgElement, type ViewBox } from './svg-doc';
+import { groupName, layerSvg, matchLayers, parseSvg, sourceViewBox, drawingText, type LayerMatch, type LayerSvg, type SvgElement, type ViewBox } from './svg-doc';
 import { MAP_ART_FILE, defaultPlacement, layerGroupNames, parseMapArt, placementRect, type MapArt, type PlacementResult } from '../../src/domain/map-art';
 import { METATILE, isTileInRange, levelPixelSize, metatileOf, tilePixelRect, type Metatile, type TileAddress } from './tile-math';
 
@@ -343,7 +343,7 @@ export class TileStore {
       if (s && s.stamp === stamp && s.map === map) return s;
     }
     const loading = (async (): Promise<TileSource> => {
-      const text = stat?.isFile() ? await fs.readFile(file, 'utf8') : generateSampleSvg(map);
+      const text = stat?.isFile() ? drawingText(await fs.readFile(file)) : generateSampleSvg(map);
       // A bad map.json fails the map with a message naming the file and the field (MapArtError).
       const artText = artStat ? await fs.readFile(artFile, 'utf8') : undefined;
       const art = parseMapArt(map, artText, artFile);
@@ -377,6 +377,7 @@ export class TileStore {
       source.map,
       sourceViewBox(source.root, source.map.size),
       source.art.placement ?? defaultPlacement(source.map.id, source.match.communityNamed),
+      source.artPath,
     );
     return { match: source.match, placement: source.placement };
   }
@@ -425,8 +426,10 @@ export class TileStore {
   reportArt(source: TileSource, log: Pick<Console, 'warn' | 'log'> = console): void {
     const key = `${source.map.id}/${source.version}`;
     if (source.kind !== 'file' || this.reported.has(key)) return;
-    this.reported.add(key);
+    // Noted as reported only once the report is made: art that cannot be read (a bad
+    // viewBox, an empty placement) throws here on every manifest request, not the first only.
     const r = this.artReport(source);
+    this.reported.add(key);
     const rect = r.placement.rect;
     log.log(
       `tiles: ${r.map}: ${r.path}: layers ${r.layers.filter((l) => l.foundBy.length).map((l) => `${l.id}=${l.foundBy.join('+')}`).join(', ') || 'none'}; ` +

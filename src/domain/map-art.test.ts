@@ -91,6 +91,37 @@ describe('map.json', () => {
     expect(bad('{"placment": {}}')).toContain('placment');
     expect(bad('[]')).toContain(file);
   });
+
+  it('reads a file saved with a UTF-8 byte order mark', () => {
+    expect(parseMapArt(MAPS.customs, '\uFEFF{"layers": {"main": "Terrain"}}', file).names.main).toEqual(['Terrain']);
+  });
+
+  it('refuses two layers naming one group, naming both layers and the group', () => {
+    const refuse = (text: string) => () => parseMapArt(MAPS.labyrinth, text, file);
+    expect(refuse('{"layers": {"main": "Ground_Level", "lower": "Ground_Level"}}')).toThrow(MapArtError);
+    expect(refuse('{"layers": {"main": "Ground_Level", "lower": "Ground_Level"}}')).toThrow(
+      `${file}: layers: "main" and "lower" both name the group "Ground_Level"; a group draws one layer only`,
+    );
+    // Matching ignores case last: the same group.
+    expect(refuse('{"layers": {"main": ["Roads", "ground_level"], "lower": ["Ground_Level"]}}')).toThrow('"main" and "lower" both name the group "Ground_Level"');
+    // One layer listing a name twice is no conflict.
+    expect(parseMapArt(MAPS.labyrinth, '{"layers": {"main": ["A", "A"]}}', file).names.main).toEqual(['A']);
+  });
+
+  it('gives a group map.json names for a layer to that layer only, not also to the one whose built-in name it is', () => {
+    // Labyrinth's layers are [lower, main]: main's built-in "Ground_Level" must not stay in its list.
+    const art = parseMapArt(MAPS.labyrinth, '{"layers": {"lower": "Ground_Level"}}', file);
+    expect(art.names.lower).toEqual(['Ground_Level']);
+    expect(art.names.main).toEqual(['main', 'Ground_Floor']);
+  });
+
+  it('refuses game bounds with both corners on one axis, naming the file and field', () => {
+    const refuse = (map: MapDefinition, bounds: string) => () => parseMapArt(map, `{"placement": {"bounds": ${bounds}}}`, file);
+    expect(refuse(MAPS.labyrinth, '[[0, -37], [0, 76]]')).toThrow(MapArtError);
+    expect(refuse(MAPS.labyrinth, '[[0, -37], [0, 76]]')).toThrow(`${file}: placement.bounds: both corners have x = 0, an empty rectangle`);
+    expect(refuse(MAPS.customs, '[[100, -307], [100, 237]]')).toThrow(`${file}: placement.bounds: both corners have x = 100`);
+    expect(refuse(MAPS.customs, '[[698, 5], [-372, 5]]')).toThrow(`${file}: placement.bounds: both corners have z = 5`);
+  });
 });
 
 const square = (rotate: number): MapDefinition => ({
@@ -151,6 +182,18 @@ describe('placement', () => {
       expect(r.x + r.width, id).toBeLessThanOrEqual(MAPS[id].size.width);
       expect(r.y + r.height, id).toBeLessThanOrEqual(MAPS[id].size.height);
     }
+  });
+
+  it('refuses a placement that lands as an empty rectangle on a rotated map (rounding, not exactly 0 px), naming map.json', () => {
+    const drawing = { x: 0, y: 0, width: 100, height: 50 };
+    // Rotated 270° and 180°, one-axis bounds come back about 1e-13 px wide.
+    expect(boundsRect(MAPS.labyrinth, [[0, -37], [0, 76]]).height).toBeLessThan(1e-9);
+    expect(() => placementRect(MAPS.labyrinth, drawing, { bounds: [[0, -37], [0, 76]] })).toThrow(MapArtError);
+    expect(() => placementRect(MAPS.labyrinth, drawing, { bounds: [[0, -37], [0, 76]] })).toThrow(/^map\.json: placement: .*"labyrinth" is an empty rectangle/);
+    expect(() => placementRect(MAPS.customs, drawing, { bounds: [[100, -307], [100, 237]] }, 'assets/maps/customs/map.json')).toThrow(
+      /^assets\/maps\/customs\/map\.json: placement: .*"customs" is an empty rectangle/,
+    );
+    expect(() => placementRect(MAPS.customs, drawing, { rect: { x: 0, y: 0, width: 1e-9, height: 10 } })).toThrow('empty rectangle');
   });
 
   it('uses the reference bounds by default for a drawing named the community way only', () => {

@@ -116,9 +116,12 @@ export const COMMUNITY_LAYERS: Record<MapId, ReferenceArt> = {
  */
 export function layerGroupNames(map: MapDefinition, overrides: Record<string, string[]> = {}): Record<string, string[]> {
   const community = (COMMUNITY_LAYERS as Partial<Record<string, ReferenceArt>>)[map.id]?.layers ?? {};
+  // A name map.json gives a layer is that layer's only: the built-in lists of the others
+  // lose it (else a layer earlier in the map's order would take the group first).
+  const claimed = new Set(Object.values(overrides).flat().map((n) => n.toLowerCase()));
   const out: Record<string, string[]> = {};
   for (const id of map.layers) {
-    const list = overrides[id] ?? [id, ...(community[id] ?? [])];
+    const list = overrides[id] ?? [id, ...(community[id] ?? [])].filter((n) => !claimed.has(n.toLowerCase()));
     // Matching ignores case last: a name that differs from an earlier one only in case adds nothing.
     out[id] = list.filter((n, i) => list.findIndex((m) => m.toLowerCase() === n.toLowerCase()) === i);
   }
@@ -188,7 +191,8 @@ export function parseMapArt(map: MapDefinition, text: string | undefined, file =
   if (text === undefined) return { names: layerGroupNames(map), exclude: [] };
   let json: unknown;
   try {
-    json = JSON.parse(text);
+    // Windows editors (Notepad) save UTF-8 with a byte order mark, which JSON.parse refuses.
+    json = JSON.parse(text.replace(/^\uFEFF/, ''));
   } catch (err) {
     throw new MapArtError(`${file}: not valid JSON: ${(err as Error).message}`);
   }
@@ -203,7 +207,42 @@ export function parseMapArt(map: MapDefinition, text: string | undefined, file =
     throw new MapArtError(`${file}: layers.${unknown[0]}: map "${map.id}" has no layer "${unknown[0]}" (its layers: ${map.layers.join(', ')})`);
   }
   const overrides = Object.fromEntries(Object.entries(layers).map(([id, n]) => [id, typeof n === 'string' ? [n] : n]));
-  return { names: layerGroupNames(map, overrides), exclude: parsed.data.exclude ?? [], placement: parsed.data.placement };
+  const shared = sharedGroupName(overrides);
+  if (shared) {
+    throw new MapArtError(
+      `${file}: layers: "${shared.layers[0]}" and "${shared.layers[1]}" both name the group "${shared.name}"; a group draws one layer only`,
+    );
+  }
+  const placement = parsed.data.placement;
+  if (placement && 'bounds' in placement) {
+    const empty = emptyBoundsAxis(placement.bounds);
+    if (empty) {
+      throw new MapArtError(
+        `${file}: placement.bounds: both corners have ${empty} = ${empty === 'x' ? placement.bounds[0][0] : placement.bounds[0][1]}, an empty rectangle (give two opposite corners of the drawing)`,
+      );
+    }
+  }
+  return { names: layerGroupNames(map, overrides), exclude: parsed.data.exclude ?? [], placement };
+}
+
+/** Two layers of map.json naming one group (matching ignores case last, so case does not tell groups apart). */
+function sharedGroupName(overrides: Record<string, string[]>): { name: string; layers: [string, string] } | undefined {
+  const owner = new Map<string, string>();
+  for (const [layerId, list] of Object.entries(overrides)) {
+    for (const name of list) {
+      const other = owner.get(name.toLowerCase());
+      if (other !== undefined && other !== layerId) return { name, layers: [other, layerId] };
+      owner.set(name.toLowerCase(), layerId);
+    }
+  }
+  return undefined;
+}
+
+/** The game axis on which two corners coincide (a rectangle of no width or height), if any. */
+function emptyBoundsAxis([[x1, z1], [x2, z2]]: GameBounds): 'x' | 'z' | undefined {
+  if (x1 === x2) return 'x';
+  if (z1 === z2) return 'z';
+  return undefined;
 }
 
 // ---------------------------------------------------------------- placement
@@ -234,11 +273,19 @@ export interface PlacementResult {
 }
 
 /**
+ * A placement rectangle narrower or lower than this (map pixels) is empty: two corners on
+ * one game axis come back from a rotated map's transform a rounding error apart (about
+ * 1e-13 px), not exactly equal.
+ */
+export const MIN_PLACEMENT_PX = 1e-6;
+
+/**
  * Where a drawing lands on the map: inside the rectangle the placement asks for (game
  * bounds through the map's transform, or a map-pixel rectangle; none or `fill`: the whole
- * map), fitted with its aspect ratio kept and centred.
+ * map), fitted with its aspect ratio kept and centred. `file` (the map.json the placement
+ * came from) names it when the rectangle is empty.
  */
-export function placementRect(map: MapDefinition, drawing: DrawingBox, placement?: Placement): PlacementResult {
+export function placementRect(map: MapDefinition, drawing: DrawingBox, placement?: Placement, file = MAP_ART_FILE): PlacementResult {
   let target: MapRect;
   let from: PlacementResult['from'];
   if (placement && 'bounds' in placement) {
@@ -251,8 +298,8 @@ export function placementRect(map: MapDefinition, drawing: DrawingBox, placement
     target = { x: 0, y: 0, width: map.size.width, height: map.size.height };
     from = 'fill';
   }
-  if (!(target.width > 0 && target.height > 0)) {
-    throw new MapArtError(`placement of "${map.id}" is an empty rectangle (${JSON.stringify(target)})`);
+  if (!(target.width >= MIN_PLACEMENT_PX && target.height >= MIN_PLACEMENT_PX)) {
+    throw new MapArtError(`${file}: placement: the drawing's place on map "${map.id}" is an empty rectangle (${JSON.stringify(target)} map px)`);
   }
   return { rect: fitInside(drawing, target), target, from };
 }

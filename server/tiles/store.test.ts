@@ -1,0 +1,61 @@
+/**
+ * The tile store's answers for a drawing whose art cannot be read: the same error on every
+ * manifest request (the route answers 500, docs/MAP-ART.md), the art report logged once.
+ * Nothing here renders.
+ */
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { afterAll, afterEach, describe, expect, it, vi } from 'vitest';
+import { MAPS, type MapDefinition } from '../../src/domain/maps';
+import { TileStore } from './store';
+import { SvgSourceError } from './svg-doc';
+
+const root = mkdtempSync(path.join(tmpdir(), 'raidmap-store-'));
+afterAll(() => rmSync(root, { recursive: true, force: true }));
+afterEach(() => vi.restoreAllMocks());
+
+const map: MapDefinition = { ...MAPS.customs, size: { width: 256, height: 256 }, layers: ['main'] };
+
+let n = 0;
+/** A store over a fresh assets folder holding `files` under maps/customs/. */
+function storeWith(files: Record<string, string | Buffer>): TileStore {
+  const dir = path.join(root, `site-${++n}`);
+  const mapDir = path.join(dir, 'assets', 'maps', map.id);
+  mkdirSync(mapDir, { recursive: true });
+  for (const [name, body] of Object.entries(files)) writeFileSync(path.join(mapDir, name), body);
+  return new TileStore({ assetsDir: path.join(dir, 'assets'), tilesDir: path.join(dir, 'tiles'), maps: [map] });
+}
+
+const DRAWING = '<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 100 100"><g id="main"><rect width="100" height="100"/></g><g id="Legend"/></svg>';
+
+describe('manifest', () => {
+  it('answers the same error on every request while the art cannot be read', async () => {
+    const store = storeWith({ 'map.svg': DRAWING.replace('0 0 100 100', '0 0 0 0') });
+    vi.spyOn(console, 'log').mockImplementation(() => {});
+    for (let i = 0; i < 3; i++) await expect(store.manifest(map.id), `request ${i + 1}`).rejects.toThrow('bad viewBox "0 0 0 0"');
+  });
+
+  it('answers the same error on every request for an empty placement in map.json', async () => {
+    const store = storeWith({ 'map.svg': DRAWING, 'map.json': '{"placement": {"rect": {"x": 0, "y": 0, "width": 1e-9, "height": 5}}}' });
+    vi.spyOn(console, 'log').mockImplementation(() => {});
+    for (let i = 0; i < 2; i++) await expect(store.manifest(map.id)).rejects.toThrow(/customs[/\\]map\.json: placement: .*empty rectangle/);
+  });
+
+  it('logs the art report once per version', async () => {
+    const store = storeWith({ 'map.svg': DRAWING });
+    const log = vi.spyOn(console, 'log').mockImplementation(() => {});
+    const warn = vi.spyOn(console, 'warn').mockImplementation(() => {});
+    const first = await store.manifest(map.id);
+    expect((await store.manifest(map.id))?.version).toBe(first?.version);
+    expect(log.mock.calls.filter((c) => String(c[0]).includes('layers main=main'))).toHaveLength(1);
+    expect(warn.mock.calls.filter((c) => String(c[0]).includes('group "Legend"'))).toHaveLength(1);
+  });
+
+  it('refuses a UTF-16 drawing with the reason', async () => {
+    const utf16 = Buffer.concat([Buffer.from([0xff, 0xfe]), Buffer.from(DRAWING, 'utf16le')]);
+    const store = storeWith({ 'map.svg': utf16 });
+    await expect(store.manifest(map.id)).rejects.toThrow(SvgSourceError);
+    await expect(store.manifest(map.id)).rejects.toThrow('the drawing must be UTF-8');
+  });
+});
