@@ -268,6 +268,11 @@ describe('drawing and editing shapes', () => {
       await page.mouse.click(c.x, c.y);
       await expectPath(page, 'draw.poly.drawing');
       const polys = (await shapes()).slice(before.length);
+      // The first point is a preview; the shape exists from its second point on.
+      if (i === 0) {
+        expect(polys).toHaveLength(0);
+        continue;
+      }
       expect(polys).toHaveLength(1);
       expect(polys[0].type).toBe('poly');
       expect(polys[0].geometry.points).toHaveLength(i + 1);

@@ -179,6 +179,7 @@ describe('drawing', () => {
     t.click(100, 100);
     expect(t.root.path()).toBe('draw.poly.drawing');
     t.click(200, 100);
+    expect(t.shapes().map((s) => s.geometry.points)).toEqual([[[100, 100], [200, 100]]]);
     t.click(200, 200);
     expect(t.shapes()).toHaveLength(1);
     expect(t.shapes()[0].geometry.points).toEqual([[100, 100], [200, 100], [200, 200]]);
@@ -189,6 +190,24 @@ describe('drawing', () => {
     expect(t.shapes()[0].geometry.points).toEqual([[100, 100], [250, 120.3333], [200, 200]]);
     t.dblclick(250, 120);
     expect(t.shapes()[0].geometry.points).toEqual([[100, 100], [200, 200]]);
+  });
+
+  it('poly: one press then Escape (or another tool) adds no shape (so no undo step), only a preview meanwhile', () => {
+    const t = setup();
+    t.root.setTool('draw', { shape: 'poly' });
+    t.click(100, 100);
+    expect(t.root.path()).toBe('draw.poly.drawing');
+    expect(t.shapes()).toEqual([]);
+    expect(t.preview()?.geometry.points).toEqual([[100, 100]]);
+    t.key('Escape');
+    expect(t.root.path()).toBe('pan.idle');
+    expect(t.shapes()).toEqual([]);
+    expect(t.preview()).toBeNull();
+    t.root.setTool('draw', { shape: 'poly' });
+    t.click(100, 100);
+    t.root.setTool('draw', { shape: 'rect' });
+    expect(t.shapes()).toEqual([]);
+    expect(t.preview()).toBeNull();
   });
 
   it('marker: a click places a marker at the map point; a long press places none', () => {

@@ -6,7 +6,8 @@
  * - rect, line, arrow, circle, pen: press starts, drag updates the end, release finishes;
  *   the domain discards rect / line / arrow / circle drags under 10 px (spec §4, §5).
  * - poly: each press adds a point and the shape stays open (spec §4); a press on one of its
- *   points drags that point instead; a double-click on a point removes it.
+ *   points drags that point instead; a double-click on a point removes it. The first point is
+ *   a preview: the shape exists from its second point on.
  * - text: a click places a text shape.
  * - marker: a click places a marker through the editor (saved to the server).
  */
@@ -116,22 +117,31 @@ class PolyIdle extends StateNode {
 
   onPointerDown(e: ToolEventOf<'pointer_down'>): void {
     if (e.button !== 0) return;
-    const shape = startShape('poly', this.ctx.host.newShapeId(), this.ctx.toMap(e.screenX, e.screenY));
-    this.ctx.host.addShape(shape);
-    this.ctx.host.selectShape(shape.id);
-    this.transition('drawing', { id: shape.id });
+    // A first point alone is only a preview: the shape is added with its second point, so an
+    // Escape after one press leaves no invisible one-point shape (nor an undo step for it).
+    const first = startShape('poly', this.ctx.host.newShapeId(), this.ctx.toMap(e.screenX, e.screenY));
+    this.ctx.setPreview(first);
+    this.transition('drawing', { first });
   }
 }
 
 class PolyDrawing extends StateNode {
   readonly id = 'drawing';
   private id_ = '';
+  /** The first point's shape, shown as a preview until the second press adds it. */
+  private first: DrawnShape | null = null;
   /** A point of the open shape being dragged, or -1. */
   private dragging = -1;
 
   onEnter(info: unknown): void {
-    this.id_ = (info as { id: string }).id;
+    this.first = (info as { first: DrawnShape }).first;
+    this.id_ = this.first.id;
     this.dragging = -1;
+  }
+
+  onExit(): void {
+    if (this.first) this.ctx.setPreview(null);
+    this.first = null;
   }
 
   private shape(): DrawnShape | null {
@@ -140,6 +150,14 @@ class PolyDrawing extends StateNode {
 
   onPointerDown(e: ToolEventOf<'pointer_down'>): void {
     if (e.button !== 0) return;
+    if (this.first) {
+      const shape = addPolyPoint(this.first, this.ctx.toMap(e.screenX, e.screenY));
+      this.first = null;
+      this.ctx.setPreview(null);
+      this.ctx.host.addShape(shape);
+      this.ctx.host.selectShape(shape.id);
+      return;
+    }
     const shape = this.shape();
     if (!shape) {
       this.transition('idle');
