@@ -64,6 +64,17 @@ export function MarkerEditForm({ map, onCancel }: MarkerEditFormProps) {
   const [uploading, setUploading] = useState(false);
   const id = useId();
   const mounted = useRef(true);
+  /** Where the form's objections and a failed call show: scrolled to when they change, since the form may be scrolled far above them. */
+  const problems = useRef<HTMLDivElement>(null);
+  useEffect(() => {
+    if (invalid.length > 0 || error) problems.current?.scrollIntoView?.({ block: 'nearest' });
+  }, [invalid, error]);
+  /** The level field's objection or warning, brought into view as it appears (it sits under the field, near the Save row). */
+  const levelNote = useRef<HTMLParagraphElement>(null);
+  const levelNoteKey = levelText.trim();
+  useEffect(() => {
+    levelNote.current?.scrollIntoView?.({ block: 'nearest' });
+  }, [levelNoteKey]);
   useEffect(() => {
     mounted.current = true;
     return () => {
@@ -257,37 +268,39 @@ export function MarkerEditForm({ map, onCancel }: MarkerEditFormProps) {
             </option>
           ))}
         </datalist>
-        <p id={`${id}-level-hint`} className="marker-edit__hint">
-          {t('markerEdit.levelHint', { levels: levelHint })}
-        </p>
         {level === null && (
-          <p id={`${id}-level-error`} className="marker-edit__error">
+          <p id={`${id}-level-error`} ref={levelNote} className="marker-edit__error">
             {levelError(levelText)}
           </p>
         )}
         {levelNotOnMap && (
-          <p id={`${id}-level-warning`} className="marker-edit__hint">
+          <p id={`${id}-level-warning`} ref={levelNote} className="marker-edit__hint">
             {t('markerEdit.levelNotOnMap', { level, map: t(`maps.${map.id}`, { defaultValue: map.name }) })}
           </p>
         )}
+        <p id={`${id}-level-hint`} className="marker-edit__hint">
+          {t('markerEdit.levelHint', { levels: levelHint })}
+        </p>
       </fieldset>
 
       <QuestLinkField questUid={draft.questUid} lang={lang} disabled={disabled} onChange={(questUid) => patchDraft({ questUid })} />
       <ItemsField itemsUid={draft.itemsUid} lang={lang} disabled={disabled} onChange={(itemsUid) => patchDraft({ itemsUid })} />
       <ImagesField uid={uid} imgs={draft.imgs} disabled={disabled} onChange={(imgs) => patchDraft({ imgs })} onUploadingChange={setUploading} />
 
-      {invalid.length > 0 && (
-        <ul role="alert" className="marker-edit__error marker-edit__invalid">
-          {invalid.map((message) => (
-            <li key={message}>{message}</li>
-          ))}
-        </ul>
-      )}
-      {error && (
-        <p role="alert" className="marker-edit__error">
-          {error}
-        </p>
-      )}
+      <div ref={problems} className="marker-edit__problems">
+        {invalid.length > 0 && (
+          <ul role="alert" className="marker-edit__error marker-edit__invalid">
+            {invalid.map((message) => (
+              <li key={message}>{message}</li>
+            ))}
+          </ul>
+        )}
+        {error && (
+          <p role="alert" className="marker-edit__error">
+            {error}
+          </p>
+        )}
+      </div>
       {busy === 'saving' && <p role="status" className="marker-edit__hint">{t('markerEdit.saving')}</p>}
       {busy === 'deleting' && <p role="status" className="marker-edit__hint">{t('markerEdit.deleting')}</p>}
       {copying === uid && <p role="status" className="marker-edit__hint">{t('markerEdit.copying')}</p>}
