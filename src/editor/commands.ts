@@ -26,6 +26,7 @@
  * - Image uploads go through the API as they are and are not undo steps (a sent file cannot
  *   be unsent; removing the image is an edit, which is).
  */
+import { sameMarker, stableJson } from '../domain/marker-compare';
 import type { HistoryEntry } from '../api/admin';
 import { ApiError } from '../api/client';
 import type { MapId } from '../domain/maps';
@@ -249,18 +250,7 @@ function plain<T>(value: T): T {
   return value === null || value === undefined ? value : (JSON.parse(JSON.stringify(value)) as T);
 }
 
-function stable(value: unknown): string {
-  return JSON.stringify(value, (_key, v: unknown) =>
-    v && typeof v === 'object' && !Array.isArray(v) ? Object.fromEntries(Object.entries(v).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))) : v,
-  );
-}
-
-/** Same fields, whatever the versions. */
-export function sameMarker(a: Marker, b: Marker): boolean {
-  const { version: _a, ...restA } = a;
-  const { version: _b, ...restB } = b;
-  return stable(restA) === stable(restB);
-}
+export { sameMarker };
 
 /**
  * `now` with the fields that differ between `from` and `to` set as in `to` (a field `to`
@@ -273,7 +263,7 @@ export function patchMarker(now: Marker, from: Marker, to: Marker): Marker {
   keys.delete('version');
   keys.delete('uid');
   for (const key of keys) {
-    if (stable((from as Record<string, unknown>)[key]) === stable(source[key])) continue;
+    if (stableJson((from as Record<string, unknown>)[key]) === stableJson(source[key])) continue;
     if (key in source) next[key] = plain(source[key]);
     else delete next[key];
   }
