@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { cancelEdit, finishEdit, loadPopupSize, markerChanged, patchDraft, popup, rebaseEdit, setDraft, startEdit, POPUP_STORAGE_KEY, requestFocus, resetPopup, setEnlarged, showPopupFor, stepImage, takeFocus, toggleEnlarged } from './popup';
+import { cancelEdit, discardSetAside, finishEdit, loadPopupSize, resumeSetAside, markerChanged, patchDraft, popup, rebaseEdit, setDraft, startEdit, POPUP_STORAGE_KEY, requestFocus, resetPopup, setEnlarged, showPopupFor, stepImage, takeFocus, toggleEnlarged } from './popup';
 import type { Marker } from '../domain/marker';
 import { memoryStorage, setStorageBackend } from './storage';
 
@@ -132,5 +132,76 @@ describe('popup state', () => {
     // Another marker's copy is not a rebase of this edit.
     rebaseEdit({ ...safe, uid: 'b', version: 9 });
     expect(popup.draft?.version).toBe(4);
+  });
+});
+
+describe('an edit left with typed changes is set aside, not lost', () => {
+  const other: Marker = { ...safe, uid: 'b', name: 'Exit' };
+  /** The popup follows the selection the way useOpenMarker does. */
+  const select = (uid: string) => showPopupFor(uid);
+
+  it('opening another marker sets the typed edit aside; Back to them opens it again as it was', () => {
+    showPopupFor('a');
+    startEdit(safe);
+    patchDraft({ name: 'Big safe' });
+    showPopupFor('b');
+    expect(popup.mode).toBe('view');
+    expect(popup.setAside).toMatchObject({ uid: 'a', snapshot: { name: 'Safe', version: 3 }, draft: { name: 'Big safe' } });
+    resumeSetAside(select);
+    expect(popup.uid).toBe('a');
+    expect(popup.mode).toBe('edit');
+    expect(popup.snapshot).toMatchObject({ name: 'Safe', version: 3 });
+    expect(popup.draft).toMatchObject({ name: 'Big safe' });
+    expect(popup.setAside).toBeNull();
+  });
+
+  it('closing the popup sets it aside too; Discard drops it', () => {
+    showPopupFor('a');
+    startEdit(safe);
+    patchDraft({ desc: 'Behind the desk' });
+    showPopupFor(null);
+    expect(popup.setAside?.draft.desc).toBe('Behind the desk');
+    discardSetAside();
+    expect(popup.setAside).toBeNull();
+  });
+
+  it('an edit with nothing typed, a Cancel and a Save set nothing aside', () => {
+    showPopupFor('a');
+    startEdit(safe);
+    showPopupFor('b');
+    expect(popup.setAside).toBeNull();
+    startEdit(other);
+    patchDraft({ name: 'Gate' });
+    cancelEdit();
+    showPopupFor('a');
+    expect(popup.setAside).toBeNull();
+    startEdit(safe);
+    patchDraft({ name: 'Saved' });
+    finishEdit();
+    showPopupFor('b');
+    expect(popup.setAside).toBeNull();
+  });
+
+  it('Back to them on the marker open in view mode resumes it at once; the edit open then is set aside in turn', () => {
+    showPopupFor('a');
+    startEdit(safe);
+    patchDraft({ name: 'Big safe' });
+    showPopupFor('b');
+    showPopupFor('a');
+    expect(popup.mode).toBe('view');
+    resumeSetAside(() => {
+      throw new Error('already open: no selection change');
+    });
+    expect(popup.draft).toMatchObject({ name: 'Big safe' });
+    expect(popup.setAside).toBeNull();
+  });
+
+  it('a map left (resetPopup) forgets it', () => {
+    showPopupFor('a');
+    startEdit(safe);
+    patchDraft({ name: 'Big safe' });
+    showPopupFor('b');
+    resetPopup();
+    expect(popup.setAside).toBeNull();
   });
 });

@@ -5,10 +5,13 @@
  * request to centre the map on a point (a `?obj=` link), which the wiring hands to the engine,
  * and the edit mode (spec §4): entering it takes a snapshot of the marker and a draft the form
  * edits; Cancel drops the draft (nothing is sent, the snapshot is what shows); opening a
- * different marker goes back to view mode at image 0.
+ * different marker goes back to view mode at image 0. An edit with typed changes that is left
+ * that way (another marker opened, a marker placed, the popup closed) is set aside, not lost:
+ * `setAside` holds it until the admin picks it up again (`resumeSetAside`) or drops it.
  */
 import { proxy } from 'valtio';
 import type { Marker } from '../domain/marker';
+import { sameMarker } from '../domain/marker-compare';
 import { readStored, writeStored } from './storage';
 
 export const POPUP_STORAGE_KEY = 'map_popup';
@@ -32,6 +35,15 @@ export interface PopupState {
   snapshot: Marker | null;
   /** The edit form's working copy (untrimmed, as typed). Null in view mode. */
   draft: Marker | null;
+  /** The last edit left with typed changes by opening another marker or closing the popup (one: the latest). */
+  setAside: SetAsideEdit | null;
+}
+
+/** An edit form's work, kept when its popup moved on without a save or a Cancel. */
+export interface SetAsideEdit {
+  uid: string;
+  snapshot: Marker;
+  draft: Marker;
 }
 
 export const popup = proxy<PopupState>({
@@ -44,7 +56,11 @@ export const popup = proxy<PopupState>({
   mode: 'view',
   snapshot: null,
   draft: null,
+  setAside: null,
 });
+
+/** The set-aside edit to open again once its marker's popup shows (`resumeSetAside`). */
+let resuming: SetAsideEdit | null = null;
 
 /**
  * A deep copy of a marker (plain JSON data), so the snapshot and the draft never share objects.
@@ -77,10 +93,51 @@ export function toggleEnlarged(): void {
 /** Shows `uid`'s popup: a different marker starts again at its first image (spec §4). */
 export function showPopupFor(uid: string | null): void {
   if (popup.uid === uid) return;
+  setAsideIfChanged();
   popup.uid = uid;
   popup.imageIndex = 0;
   endEdit();
   if (uid === null) popup.pointerOver = false;
+  if (uid !== null && resuming?.uid === uid) resumeEdit(resuming);
+}
+
+/** The open edit, kept where it has typed changes (the popup is moving on without a save). */
+function setAsideIfChanged(): void {
+  const { mode, snapshot, draft } = popup;
+  if (mode !== 'edit' || !snapshot || !draft || sameMarker(snapshot, draft)) return;
+  popup.setAside = { uid: snapshot.uid, snapshot: copyMarker(snapshot), draft: copyMarker(draft) };
+}
+
+function resumeEdit(edit: SetAsideEdit): void {
+  resuming = null;
+  popup.mode = 'edit';
+  popup.snapshot = copyMarker(edit.snapshot);
+  popup.draft = copyMarker(edit.draft);
+}
+
+/**
+ * Opens the set-aside edit again: its marker's popup (`select`: the map's selection, which the
+ * popup follows) in edit mode with the draft as it was left. A save is based on the version it
+ * began from, so a change made meanwhile by another admin shows as a conflict, as ever.
+ */
+export function resumeSetAside(select: (uid: string) => void): void {
+  const edit = popup.setAside;
+  if (!edit) return;
+  popup.setAside = null;
+  const kept = { uid: edit.uid, snapshot: copyMarker(edit.snapshot), draft: copyMarker(edit.draft) };
+  if (popup.uid === kept.uid) {
+    // Its popup is open (in view mode): whatever is being edited now is set aside in turn.
+    setAsideIfChanged();
+    resumeEdit(kept);
+    return;
+  }
+  resuming = kept;
+  select(kept.uid);
+}
+
+/** Drops the set-aside edit (the admin chose to). */
+export function discardSetAside(): void {
+  popup.setAside = null;
 }
 
 /** Pages through `count` images, clamped to the first and last. */
@@ -166,6 +223,8 @@ export function rebaseEdit(current: Marker, adopt?: (draft: Marker) => void): vo
 }
 
 export function resetPopup(): void {
+  popup.setAside = null;
+  resuming = null;
   popup.uid = null;
   popup.imageIndex = 0;
   popup.pointerOver = false;

@@ -1,0 +1,86 @@
+import '../../i18n';
+import { act, render, screen } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import type { Marker } from '../../domain/marker';
+import { setLanguage } from '../../i18n';
+import { closeMap, mapView, openMap } from '../../state/mapView';
+import { patchDraft, popup, resetPopup, showPopupFor, startEdit } from '../../state/popup';
+import { memoryStorage, setStorageBackend } from '../../state/storage';
+import { SetAsideNotice } from './SetAsideNotice';
+
+const safe: Marker = {
+  uid: 'm-safe',
+  map: 'factory',
+  category: 'Loot',
+  subCategory: 'Safe',
+  level: 1,
+  geometry: { x: 1, y: 2 },
+  name: 'Safe',
+  desc: '',
+  imgs: [],
+  name_l10n: { en: 'Office safe', ru: 'Сейф в офисе' },
+  desc_l10n: {},
+  itemsUid: [],
+  version: 3,
+};
+
+beforeEach(() => {
+  setStorageBackend(memoryStorage());
+  resetPopup();
+  openMap('factory');
+});
+afterEach(async () => {
+  resetPopup();
+  closeMap();
+  setStorageBackend(null);
+  await setLanguage('en');
+});
+
+/** An edit of the safe with a typed name, left by opening another marker. */
+function leaveTypedEdit() {
+  act(() => {
+    showPopupFor('m-safe');
+    startEdit(safe);
+    patchDraft({ name_l10n: { en: 'Big safe', ru: 'Сейф в офисе' } });
+    showPopupFor('m-exit');
+  });
+}
+
+describe('SetAsideNotice', () => {
+  it('shows nothing while no edit is set aside', () => {
+    const { container } = render(<SetAsideNotice />);
+    expect(container).toBeEmptyDOMElement();
+  });
+
+  it('names the marker as typed; Back to them selects it, and its popup opens the form as it was left', async () => {
+    render(<SetAsideNotice />);
+    leaveTypedEdit();
+    expect(await screen.findByRole('status')).toHaveTextContent('Your unsaved changes to “Big safe” were kept when its form closed.');
+    await userEvent.click(screen.getByRole('button', { name: 'Back to them' }));
+    expect(mapView.selectedUid).toBe('m-safe');
+    expect(screen.queryByRole('status')).toBeNull();
+    // The popup follows the selection (useOpenMarker): the form opens with the typed name.
+    act(() => showPopupFor('m-safe'));
+    expect(popup.mode).toBe('edit');
+    expect(popup.draft?.name_l10n).toEqual({ en: 'Big safe', ru: 'Сейф в офисе' });
+    expect(popup.snapshot?.version).toBe(3);
+  });
+
+  it('Discard drops it, and nothing comes back', async () => {
+    render(<SetAsideNotice />);
+    leaveTypedEdit();
+    await userEvent.click(await screen.findByRole('button', { name: 'Discard' }));
+    expect(screen.queryByRole('status')).toBeNull();
+    act(() => showPopupFor('m-safe'));
+    expect(popup.mode).toBe('view');
+  });
+
+  it('speaks Russian too', async () => {
+    await setLanguage('ru');
+    render(<SetAsideNotice />);
+    leaveTypedEdit();
+    expect(await screen.findByRole('status')).toHaveTextContent('«Сейф в офисе»');
+    expect(screen.getByRole('button', { name: 'Вернуться к ним' })).toBeInTheDocument();
+  });
+});

@@ -1,0 +1,31 @@
+/**
+ * The edit set aside (state/popup.ts `setAside`): a marker's edit form with typed changes was left
+ * without Save or Cancel (another marker opened, a marker placed with "Open new markers in edit
+ * mode", the popup closed). The dock says so, with "Back to them" (the marker's form again, as it
+ * was left) and "Discard". Nothing is saved without the admin's Save.
+ */
+import { useTranslation } from 'react-i18next';
+import { useSnapshot } from 'valtio';
+import { localized } from '../../domain/marker';
+import { isLanguage } from '../../i18n';
+import { selectMarker } from '../../state/mapView';
+import { discardSetAside, popup, resumeSetAside } from '../../state/popup';
+
+export function SetAsideNotice() {
+  const { t, i18n } = useTranslation();
+  const { setAside } = useSnapshot(popup);
+  if (!setAside) return null;
+  const lang = isLanguage(i18n.language) ? i18n.language : 'en';
+  const name = localized(setAside.draft, 'name', lang).trim() || localized(setAside.snapshot, 'name', lang).trim() || setAside.uid;
+  return (
+    <div role="status" className="admin-set-aside">
+      <span className="admin-set-aside__text">{t('markerEdit.setAside', { name })}</span>
+      <button type="button" className="admin-button" onClick={() => resumeSetAside(selectMarker)}>
+        {t('markerEdit.setAsideResume')}
+      </button>
+      <button type="button" className="admin-button" onClick={discardSetAside}>
+        {t('markerEdit.setAsideDiscard')}
+      </button>
+    </div>
+  );
+}
