@@ -210,6 +210,21 @@ describe('ToolsPanel', () => {
     expect(editor.editOnOpen).toBe(false);
   });
 
+  it('"Point history" shows and hides the point-history buttons, as Alt-click on the top bar does (no Alt on a phone)', async () => {
+    setSessionUser(admin);
+    render(<AdminDock map={MAPS.factory} camera={null} />);
+    const box = within(panel()).getByRole('checkbox', { name: 'Point history' });
+    expect(box).not.toBeChecked();
+    expect(screen.queryByRole('button', { name: 'Rec PointsHistory' })).toBeNull();
+    await userEvent.click(box);
+    expect(layout.pointTools).toBe(true);
+    expect(await screen.findByRole('button', { name: 'Rec PointsHistory' })).toBeInTheDocument();
+    await waitFor(() => expect(box).toBeChecked());
+    await userEvent.click(box);
+    expect(layout.pointTools).toBe(false);
+    await waitFor(() => expect(screen.queryByRole('button', { name: 'Rec PointsHistory' })).toBeNull());
+  });
+
   it('shows the live-updates state', async () => {
     setSessionUser(admin);
     render(<ToolsPanel />);

@@ -10,6 +10,7 @@ import { useId, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useSnapshot } from 'valtio';
 import { editor, type EditorTool, redo, selectTool, setEditOnOpen, toggleEditMode, toggleMoveMode, undo, cancelCopy } from '../../state/editor';
+import { layout, togglePointTools } from '../../state/layout';
 import { Icon } from './icons';
 import { MarkerTypePicker } from './MarkerTypePicker';
 import { SelectedShape } from './SelectedShape';
@@ -51,6 +52,7 @@ export function ToolsPanel() {
 function ToolsPanelBody() {
   const { t } = useTranslation();
   const state = useSnapshot(editor);
+  const { pointTools } = useSnapshot(layout);
   const [open, setOpen] = useState(startsOpen);
   const bodyId = useId();
   const hintsId = useId();
@@ -154,6 +156,11 @@ function ToolsPanelBody() {
             <label className="admin-tools__check">
               <input type="checkbox" checked={state.editOnOpen} onChange={(e) => setEditOnOpen(e.target.checked)} />
               {t('admin.tools.editOnOpen')}
+            </label>
+            {/* The point-history buttons, which the top bar's Alt-click also toggles (spec §2): reachable on a phone, which has no Alt. */}
+            <label className="admin-tools__check">
+              <input type="checkbox" checked={pointTools} onChange={togglePointTools} />
+              {t('admin.tools.pointHistory')}
             </label>
           </div>
           <SelectedShape />
