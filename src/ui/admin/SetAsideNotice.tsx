@@ -20,12 +20,14 @@ export function SetAsideNotice() {
   return (
     <div role="status" className="admin-set-aside">
       <span className="admin-set-aside__text">{t('markerEdit.setAside', { name })}</span>
-      <button type="button" className="admin-button" onClick={() => resumeSetAside(selectMarker)}>
-        {t('markerEdit.setAsideResume')}
-      </button>
-      <button type="button" className="admin-button" onClick={discardSetAside}>
-        {t('markerEdit.setAsideDiscard')}
-      </button>
+      <span className="admin-set-aside__actions">
+        <button type="button" className="admin-button" onClick={() => resumeSetAside(selectMarker)}>
+          {t('markerEdit.setAsideResume')}
+        </button>
+        <button type="button" className="admin-button" onClick={discardSetAside}>
+          {t('markerEdit.setAsideDiscard')}
+        </button>
+      </span>
     </div>
   );
 }
