@@ -139,11 +139,15 @@ describe('an edit left with typed changes is set aside, not lost', () => {
   const other: Marker = { ...safe, uid: 'b', name: 'Exit' };
   /** The popup follows the selection the way useOpenMarker does. */
   const select = (uid: string) => showPopupFor(uid);
-
-  it('opening another marker sets the typed edit aside; Back to them opens it again as it was', () => {
+  /** The safe's form opened and `patch` typed into it. */
+  const typeIntoSafe = (patch: Partial<Marker>) => {
     showPopupFor('a');
     startEdit(safe);
-    patchDraft({ name: 'Big safe' });
+    patchDraft(patch);
+  };
+
+  it('opening another marker sets the typed edit aside; Back to them opens it again as it was', () => {
+    typeIntoSafe({ name: 'Big safe' });
     showPopupFor('b');
     expect(popup.mode).toBe('view');
     expect(popup.setAside).toMatchObject({ uid: 'a', snapshot: { name: 'Safe', version: 3 }, draft: { name: 'Big safe' } });
@@ -156,9 +160,7 @@ describe('an edit left with typed changes is set aside, not lost', () => {
   });
 
   it('closing the popup sets it aside too; Discard drops it', () => {
-    showPopupFor('a');
-    startEdit(safe);
-    patchDraft({ desc: 'Behind the desk' });
+    typeIntoSafe({ desc: 'Behind the desk' });
     showPopupFor(null);
     expect(popup.setAside?.draft.desc).toBe('Behind the desk');
     discardSetAside();
@@ -183,9 +185,7 @@ describe('an edit left with typed changes is set aside, not lost', () => {
   });
 
   it('Back to them on the marker open in view mode resumes it at once; the edit open then is set aside in turn', () => {
-    showPopupFor('a');
-    startEdit(safe);
-    patchDraft({ name: 'Big safe' });
+    typeIntoSafe({ name: 'Big safe' });
     showPopupFor('b');
     showPopupFor('a');
     expect(popup.mode).toBe('view');
@@ -197,9 +197,7 @@ describe('an edit left with typed changes is set aside, not lost', () => {
   });
 
   it('a map left (resetPopup) forgets it', () => {
-    showPopupFor('a');
-    startEdit(safe);
-    patchDraft({ name: 'Big safe' });
+    typeIntoSafe({ name: 'Big safe' });
     showPopupFor('b');
     resetPopup();
     expect(popup.setAside).toBeNull();
