@@ -227,6 +227,36 @@ describe('the popup in edit mode', () => {
     await expect.poll(() => map(page).popup()).toBeNull();
   });
 
+  test('a marker moved while its form is open keeps the move when the form saves (no false conflict)', async () => {
+    await toPan(page);
+    // Left of where the popup opens, above the tools panel.
+    const [spot] = await freeSpots(page, 1, { box: { left: 290, top: 400, right: 410, bottom: 520 }, clearance: 40 });
+    const marker = await markerAt(spot, { name: 'Edited while moved' });
+    const form = await openEditForm(page, marker.uid);
+    await form.getByLabel('Name', { exact: true }).fill('Renamed after the move');
+    // Out of the text box, so the map's keys work; then move the marker.
+    await page.evaluate(() => (document.activeElement as HTMLElement | null)?.blur());
+    await page.keyboard.press('m');
+    await expect.poll(() => map(page).toolPath()).toBe('move.idle');
+    const { zoom } = await map(page).camera();
+    const from = await map(page).toScreen(marker.geometry.x, marker.geometry.y);
+    await page.mouse.move(from.x, from.y);
+    await page.mouse.down();
+    await page.mouse.move(from.x, from.y + 50, { steps: 6 });
+    await page.mouse.up();
+    const movedTo = { x: marker.geometry.x, y: round4(marker.geometry.y + 50 / zoom) };
+    await serverAt(marker.uid, movedTo.x, movedTo.y);
+    await page.keyboard.press('m');
+
+    await form.getByRole('button', { name: 'Save', exact: true }).click();
+    await editForm(page).waitFor({ state: 'detached' });
+    expect(await page.getByRole('alert', { name: 'Another admin changed this marker' }).count()).toBe(0);
+    const saved = await until(() => serverMarker(base(), marker.uid), (m) => m?.name === 'Renamed after the move', 'the rename on the server');
+    expect(saved).toMatchObject({ version: 3 });
+    expect(saved!.geometry.y).toBeCloseTo(movedTo.y, 3);
+    await drawnNear(marker.uid, movedTo);
+  });
+
   test('Copy, then a click on the map, places a duplicate with a new uid and the same fields', async () => {
     const [spot] = await freeSpots(page, 1, { box: { left: 320, top: 90, right: 960, bottom: 200 } });
     const marker = await markerAt(spot, {
