@@ -1,0 +1,71 @@
+import '../../i18n';
+import { act, render, screen } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import type { Marker } from '../../domain/marker';
+import { editor, resetEditor } from '../../state/editor';
+import { closeMap, mapView, openMap } from '../../state/mapView';
+import { resetPopup, showPopupFor } from '../../state/popup';
+import { memoryStorage, setStorageBackend } from '../../state/storage';
+import { WaitingConflicts } from './WaitingConflicts';
+
+const marker = (uid: string, name: string): Marker => ({
+  uid,
+  map: 'factory',
+  category: 'Loot',
+  subCategory: 'Safe',
+  level: 1,
+  geometry: { x: 1, y: 2 },
+  name,
+  desc: '',
+  imgs: [],
+  name_l10n: {},
+  desc_l10n: {},
+  itemsUid: [],
+  version: 2,
+});
+
+const conflictOn = (uid: string, name: string) => ({ uid, mine: marker(uid, name), theirs: marker(uid, 'Theirs'), action: 'update' as const, origin: 'save' as const });
+
+beforeEach(() => {
+  setStorageBackend(memoryStorage());
+  resetEditor();
+  resetPopup();
+  openMap('factory');
+});
+afterEach(() => {
+  resetEditor();
+  resetPopup();
+  closeMap();
+  setStorageBackend(null);
+});
+
+describe('WaitingConflicts', () => {
+  it('shows nothing without a conflict, or for the conflict of the marker open (its popup shows it)', async () => {
+    const { container } = render(<WaitingConflicts />);
+    expect(container).toBeEmptyDOMElement();
+    act(() => {
+      showPopupFor('b');
+      editor.conflicts = { b: conflictOn('b', 'My B') };
+    });
+    expect(container).toBeEmptyDOMElement();
+  });
+
+  it('says which marker waits for a choice once its popup is closed; Show opens it', async () => {
+    render(<WaitingConflicts />);
+    act(() => {
+      editor.conflicts = { b: conflictOn('b', 'My B') };
+    });
+    expect(await screen.findByRole('status')).toHaveTextContent('Another admin changed “My B” while you edited it: choose which version stays.');
+    await userEvent.click(screen.getByRole('button', { name: 'Show' }));
+    expect(mapView.selectedUid).toBe('b');
+  });
+
+  it('counts several, naming the first', async () => {
+    render(<WaitingConflicts />);
+    act(() => {
+      editor.conflicts = { b: conflictOn('b', 'My B'), c: conflictOn('c', 'My C') };
+    });
+    expect(await screen.findByRole('status')).toHaveTextContent('Other admins changed 2 markers you edited (the first: “My B”)');
+  });
+});
