@@ -40,7 +40,7 @@ import {
   uploadImage,
 } from './editor';
 import { closeMap, mapView, openMap, setLevel } from './mapView';
-import { popup, resetPopup, showPopupFor, startEdit } from './popup';
+import { patchDraft, popup, resetPopup, showPopupFor, startEdit } from './popup';
 import { memoryStorage, setStorageBackend } from './storage';
 
 let storage: ReturnType<typeof memoryStorage>;
@@ -205,6 +205,21 @@ describe('conflicts and the edit form', () => {
     expect(editor.conflict).toBeNull();
     expect(popup.mode).toBe('view');
     expect(page.markers.get('m1')).toMatchObject({ name: 'Mine', version: 3 });
+  });
+
+  it('work set aside for a marker whose save was refused goes once its conflict is resolved (it was the conflict’s mine)', async () => {
+    const { server, stored } = bind([marker('m1', { name: 'Base' }), marker('m2')]);
+    showPopupFor('m1');
+    startEdit(stored[0]);
+    patchDraft({ name: 'Mine' });
+    server.seed({ ...stored[0], desc: 'Theirs' });
+    expect(await saveMarker({ ...popup.draft! })).toBeNull();
+    showPopupFor('m2');
+    expect(popup.setAside).toMatchObject({ uid: 'm1', draft: { name: 'Mine' } });
+    expect(Object.keys(editor.conflicts)).toEqual(['m1']);
+    await resolveConflict('theirs', 'm1');
+    expect(editor.conflicts).toEqual({});
+    expect(popup.setAside).toBeNull();
   });
 
   it('theirs keeps the server marker and closes the form', async () => {

@@ -28,7 +28,7 @@ import {
 } from '../editor/commands';
 import { i18n } from '../i18n';
 import { mapView } from './mapView';
-import { cancelEdit, finishEdit, markerChanged, popup, rebaseEdit } from './popup';
+import { cancelEdit, discardSetAside, finishEdit, markerChanged, popup, rebaseEdit } from './popup';
 import { readStored, writeStored } from './storage';
 
 export type EditorMode = 'pan' | 'draw' | 'edit' | 'move';
@@ -389,6 +389,8 @@ export async function resolveConflict(choice: 'mine' | 'theirs', uid?: string): 
   const conflict = shown ? { uid: shown.uid, theirs: shown.theirs, origin: shown.origin } : null;
   if (!bound || !conflict) return;
   const result = await bound.resolveConflict(choice, conflict.uid);
+  // The work set aside for this marker was the conflict's "mine": resolved, it is settled too.
+  if (popup.setAside?.uid === conflict.uid) discardSetAside();
   const editingIt = popup.mode === 'edit' && popup.snapshot?.uid === conflict.uid;
   if (editingIt) {
     if (choice === 'theirs') cancelEdit();

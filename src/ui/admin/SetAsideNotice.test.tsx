@@ -1,9 +1,10 @@
 import '../../i18n';
-import { act, render, screen } from '@testing-library/react';
+import { act, render, screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { Marker } from '../../domain/marker';
 import { setLanguage } from '../../i18n';
+import { editor, resetEditor } from '../../state/editor';
 import { closeMap, mapView, openMap } from '../../state/mapView';
 import { patchDraft, popup, resetPopup, showPopupFor, startEdit } from '../../state/popup';
 import { memoryStorage, setStorageBackend } from '../../state/storage';
@@ -31,6 +32,7 @@ beforeEach(() => {
   openMap('factory');
 });
 afterEach(async () => {
+  resetEditor();
   resetPopup();
   closeMap();
   setStorageBackend(null);
@@ -74,6 +76,20 @@ describe('SetAsideNotice', () => {
     expect(screen.queryByRole('status')).toBeNull();
     act(() => showPopupFor('m-safe'));
     expect(popup.mode).toBe('view');
+  });
+
+  it('stays silent while the same marker has a conflict waiting (that notice speaks for the work)', async () => {
+    const { container } = render(<SetAsideNotice />);
+    leaveTypedEdit();
+    await screen.findByRole('status');
+    act(() => {
+      editor.conflicts = { 'm-safe': { uid: 'm-safe', mine: safe, theirs: safe, action: 'update', origin: 'save' } };
+    });
+    await waitFor(() => expect(container).toBeEmptyDOMElement());
+    act(() => {
+      editor.conflicts = {};
+    });
+    expect(await screen.findByRole('status')).toHaveTextContent('Big safe');
   });
 
   it('speaks Russian too', async () => {

@@ -2,19 +2,23 @@
  * The edit set aside (state/popup.ts `setAside`): a marker's edit form with typed changes was left
  * without Save or Cancel (another marker opened, a marker placed with "Open new markers in edit
  * mode", the popup closed). The dock says so, with "Back to them" (the marker's form again, as it
- * was left) and "Discard". Nothing is saved without the admin's Save.
+ * was left) and "Discard". Nothing is saved without the admin's Save. While the same marker has a
+ * conflict waiting (its save was refused), that conflict's notice speaks for the work instead.
  */
 import { useTranslation } from 'react-i18next';
 import { useSnapshot } from 'valtio';
 import { localized } from '../../domain/marker';
 import { isLanguage } from '../../i18n';
+import { editor } from '../../state/editor';
 import { selectMarker } from '../../state/mapView';
 import { discardSetAside, popup, resumeSetAside } from '../../state/popup';
 
 export function SetAsideNotice() {
   const { t, i18n } = useTranslation();
   const { setAside } = useSnapshot(popup);
-  if (!setAside) return null;
+  const { conflicts } = useSnapshot(editor);
+  // A conflict of the same marker holds the same work ("Keep mine" sends it): that notice speaks for both.
+  if (!setAside || conflicts[setAside.uid]) return null;
   const lang = isLanguage(i18n.language) ? i18n.language : 'en';
   const name = localized(setAside.draft, 'name', lang).trim() || localized(setAside.snapshot, 'name', lang).trim() || setAside.uid;
   return (
