@@ -15,7 +15,8 @@ import { sampleItems } from '../server/seed/items';
 import { sampleMarkers } from '../server/seed/markers';
 import { sampleQuests } from '../server/seed/quests';
 import { communityDrawing, findColour } from '../tests/support/community-svg';
-import { levelOfLayer, parseArgs } from './map-check';
+import { TileStore } from '../server/tiles/store';
+import { describeReport, levelOfLayer, parseArgs } from './map-check';
 
 const repo = path.resolve(__dirname, '..');
 const root = mkdtempSync(path.join(tmpdir(), 'raidmap-map-check-test-'));
@@ -133,6 +134,19 @@ describe('npm run map:check', () => {
     expect(() => parseArgs(['customs', '--width', '3'])).toThrow('--width');
     expect(() => parseArgs(['customs', '--colour', 'x'])).toThrow('unknown option');
   }, 60_000);
+
+  it('prints the art warnings, naming the files as the operator gave them', async () => {
+    const site = path.join(root, 'warnings');
+    mkdirSync(path.join(site, 'maps', 'customs'), { recursive: true });
+    writeFileSync(path.join(site, 'maps', 'customs', 'map.svg'), drawing.svg);
+    writeFileSync(path.join(site, 'maps', 'customs', 'map.json'), '{"exclude": ["Legnd"], "placement": {"rect": {"x": 5000, "y": 5000, "width": 100, "height": 100}}}');
+    const store = new TileStore({ assetsDir: site, tilesDir: path.join(root, 'warnings-tiles'), maps: [map] });
+    const report = store.artReport(await store.source(map));
+    const lines = describeReport(report, map, { drawing: '/home/op/customs.svg', art: '/home/op/customs.json' });
+    expect(lines).toContain('warning: /home/op/customs.json: exclude: no group named "Legnd" (looked for as id=, inkscape:label=, data-name=, ignoring case)');
+    expect(lines).toContain('warning: /home/op/customs.json: placement.rect: 100 % of the drawing lies outside the map (0,0 4400×3200); that part is never drawn');
+    expect(lines.filter((l) => l.startsWith('warning: '))).toHaveLength(2);
+  });
 
   it('names the level of each layer', () => {
     expect(map.layers.map((l) => levelOfLayer(map, l))).toEqual([-1, 1, 2, 3, 4]);

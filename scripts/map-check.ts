@@ -3,8 +3,9 @@
  *   npm run map:check -- <map> [--svg FILE] [--json FILE] [--out DIR] [--tiles DIR] [--width PX]
  *
  * Prints the layers found (by group name) and missing, the groups that match no layer, the
- * placement on the map, the prebuilt tile count and time, and writes one preview PNG per
- * layer (`<out>/<map>-<layer>.png`) with the map's markers of that level drawn on it.
+ * placement on the map, the warnings (mistakes the map builds with anyway), the prebuilt
+ * tile count and time, and writes one preview PNG per layer (`<out>/<map>-<layer>.png`)
+ * with the map's markers of that level drawn on it.
  *
  * The drawing is `$ASSETS_DIR/maps/<map>/map.svg` (ASSETS_DIR default ./assets) with its
  * `map.json`, or --svg FILE (with --json FILE, else the map.json beside FILE). Tiles are
@@ -12,8 +13,8 @@
  * there instead; the server's own tile folder is never touched). Markers come from the
  * server's database (DATA_DIR / DATABASE_URL, read only), else the seeded sample markers.
  *
- * Exit status: 0 checked (missing layers are warnings), 1 unreadable or invalid drawing or
- * map.json, 2 usage error.
+ * Exit status: 0 checked (missing layers and other warnings included), 1 unreadable or
+ * invalid drawing or map.json, 2 usage error.
  */
 import { promises as fs, existsSync } from 'node:fs';
 import os from 'node:os';
@@ -117,7 +118,11 @@ export function levelOfLayer(map: MapDefinition, layerId: string): number | unde
 
 const fmt = (v: number) => String(Math.round(v * 10) / 10);
 
-function describe(r: ArtReport, map: MapDefinition): string[] {
+/**
+ * The report's lines. `files` names the drawing and its map.json as the operator gave them
+ * (the store reads copies in a temporary folder).
+ */
+export function describeReport(r: ArtReport, map: MapDefinition, files: { drawing: string; art?: string } = { drawing: r.path, art: r.artPath }): string[] {
   const vb = r.viewBox;
   const lines = [
     `drawing: viewBox ${fmt(vb.x)} ${fmt(vb.y)} ${fmt(vb.width)} ${fmt(vb.height)} (aspect ${(vb.width / vb.height).toFixed(3)}); map ${map.size.width}×${map.size.height} px (aspect ${(map.size.width / map.size.height).toFixed(3)})`,
@@ -135,6 +140,7 @@ function describe(r: ArtReport, map: MapDefinition): string[] {
   const asked = `x ${fmt(p.target.x)}, y ${fmt(p.target.y)}, ${fmt(p.target.width)}×${fmt(p.target.height)}`;
   const how = p.from === 'bounds' ? 'by game bounds' : p.from === 'rect' ? 'by a map-pixel rectangle' : 'fitted into the whole map';
   lines.push(`placement: ${how} → ${rect} (asked ${asked}; aspect kept)`);
+  for (const w of r.warnings) lines.push(`warning: ${w.file === 'map.json' ? files.art ?? MAP_ART_FILE : files.drawing}: ${w.message}`);
   return lines;
 }
 
@@ -216,7 +222,7 @@ export async function check(opts: CheckOptions, log: (line: string) => void = co
       }
       throw err;
     }
-    describe(report, map).forEach((l) => log(l));
+    describeReport(report, map, { drawing: opts.svg, art: opts.json }).forEach((l) => log(l));
 
     let built: Awaited<ReturnType<TileStore['prepareMap']>>;
     try {

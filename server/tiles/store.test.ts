@@ -52,6 +52,30 @@ describe('manifest', () => {
     expect(warn.mock.calls.filter((c) => String(c[0]).includes('group "Legend"'))).toHaveLength(1);
   });
 
+  it('logs the art warnings once per version, each naming its file; a sound drawing has none', async () => {
+    const store = storeWith({
+      'map.svg': DRAWING.replace('viewBox="0 0 100 100"', 'width="100%"'),
+      'map.json': '{"exclude": ["Legnd", "Main", "Fram"], "placement": {"rect": {"x": 5000, "y": 5000, "width": 100, "height": 100}}}',
+    });
+    vi.spyOn(console, 'log').mockImplementation(() => {});
+    const warn = vi.spyOn(console, 'warn').mockImplementation(() => {});
+    await store.manifest(map.id);
+    await store.manifest(map.id);
+    const dir = path.join(store.assetsDir, 'maps', map.id);
+    const warnings = warn.mock.calls.map((c) => String(c[0]));
+    for (const expected of [
+      `tiles: customs: ${path.join(dir, 'map.svg')}: the drawing has no viewBox and no absolute width/height (width="100%"): taken as the map's size 256×256; give it a viewBox`,
+      `tiles: customs: ${path.join(dir, 'map.json')}: exclude: no group named "Legnd", "Fram" (looked for as id=, inkscape:label=, data-name=, ignoring case)`,
+      `tiles: customs: ${path.join(dir, 'map.json')}: exclude: "Main" is the group of layer "main"; a floor cannot be left out, so it is drawn anyway (remove it from exclude, or give that layer other names with "layers")`,
+      `tiles: customs: ${path.join(dir, 'map.json')}: placement.rect: 100 % of the drawing lies outside the map (0,0 256×256); that part is never drawn`,
+    ]) {
+      expect(warnings.filter((w) => w === expected), expected).toHaveLength(1);
+    }
+
+    const sound = storeWith({ 'map.svg': DRAWING, 'map.json': '{"exclude": ["legend"]}' });
+    expect(sound.artReport(await sound.source(map)).warnings).toEqual([]);
+  });
+
   it('refuses a UTF-16 drawing with the reason', async () => {
     const utf16 = Buffer.concat([Buffer.from([0xff, 0xfe]), Buffer.from(DRAWING, 'utf16le')]);
     const store = storeWith({ 'map.svg': utf16 });

@@ -25,8 +25,10 @@ import { readAll, renderOnce } from './render-lock';
 import { generateSampleSvg } from './sample-map';
 import { TileMemoryCache } from './memory-cache';
 import { DEFAULT_TILE_CACHE_MAX_MB, DEFAULT_TILE_MEMORY_MB } from './settings';
-import { groupName, layerSvg, matchLayers, parseSvg, sourceViewBox, drawingText, type LayerMatch, type LayerSvg, type SvgElement, type ViewBox } from './svg-doc';
-import { MAP_ART_FILE, defaultPlacement, layerGroupNames, parseMapArt, placementRect, type MapArt, type PlacementResult } from '../../src/domain/map-art';
+import { groupName, layerSvg, matchLayers, parseSvg, sizeFallbackWarning, sourceViewBox, drawingText, type LayerMatch, type LayerSvg, type SvgElement, type ViewBox } from './svg-doc';
+import {
+  MAP_ART_FILE, defaultPlacement, layerGroupNames, outsideMapWarning, parseMapArt, placementRect, type MapArt, type PlacementResult,
+} from '../../src/domain/map-art';
 import { METATILE, isTileInRange, levelPixelSize, metatileOf, tilePixelRect, type Metatile, type TileAddress } from './tile-math';
 
 export { DEFAULT_TILE_CACHE_MAX_MB } from './settings';
@@ -164,6 +166,43 @@ export interface ArtReport {
   unmatched: string[];
   excluded: string[];
   placement: PlacementResult;
+  /** Mistakes the map builds with anyway (artWarnings). */
+  warnings: ArtWarning[];
+}
+
+/** A mistake in a drawing or its map.json that the map still builds with: logged, and printed by map:check. */
+export interface ArtWarning {
+  /** The file it is about: the drawing, or its map.json. */
+  file: 'drawing' | 'map.json';
+  /** What is wrong, the field first (`exclude: no group named "Legnd"`). */
+  message: string;
+}
+
+const quoted = (names: readonly string[]) => names.map((n) => `"${n}"`).join(', ');
+
+/**
+ * What an operator most likely got wrong without the map failing: names in `exclude` that
+ * find no group or find a floor (which is drawn anyway), a drawing placed partly or wholly
+ * off the map, and a drawing whose box is the map's size for want of a viewBox.
+ */
+export function artWarnings(map: MapDefinition, root: SvgElement, art: MapArt, match: LayerMatch, placement: PlacementResult): ArtWarning[] {
+  const warnings: ArtWarning[] = [];
+  const size = sizeFallbackWarning(root, map.size);
+  if (size) warnings.push({ file: 'drawing', message: size });
+  if (match.excludeNotFound.length) {
+    warnings.push({ file: 'map.json', message: `exclude: no group named ${quoted(match.excludeNotFound)} (looked for as id=, inkscape:label=, data-name=, ignoring case)` });
+  }
+  for (const floor of match.excludeFloors) {
+    warnings.push({
+      file: 'map.json',
+      message: `exclude: "${floor.name}" is the group of layer "${floor.layer}"; a floor cannot be left out, so it is drawn anyway (remove it from exclude, or give that layer other names with "layers")`,
+    });
+  }
+  // Only map.json's placement is the operator's; the reference bounds are checked to lie inside every map (map-art.test.ts).
+  const field = art.placement ? `placement.${placement.from}` : `placement (the reference bounds of "${map.id}")`;
+  const outside = outsideMapWarning(map, placement.rect, field);
+  if (outside) warnings.push({ file: art.placement ? 'map.json' : 'drawing', message: outside });
+  return warnings;
 }
 
 export function sampleSvgPath(tilesDir: string, mapId: string): string {
@@ -414,6 +453,7 @@ export class TileStore {
       unmatched: match.unmatched,
       excluded: [...new Set(match.excluded.map((el) => groupName(el) ?? `<${el.name}>`))],
       placement,
+      warnings: artWarnings(source.map, source.root!, source.art, match, placement),
     };
   }
 
@@ -421,7 +461,8 @@ export class TileStore {
 
   /**
    * Logs, once per version of a map's drawing, the layers it lacks (by the group names
-   * looked for) and the groups that match no layer (by name). Samples are not reported.
+   * looked for), the groups that match no layer (by name) and the art's warnings (each
+   * naming the file it is about). Samples are not reported.
    */
   reportArt(source: TileSource, log: Pick<Console, 'warn' | 'log'> = console): void {
     const key = `${source.map.id}/${source.version}`;
@@ -441,6 +482,7 @@ export class TileStore {
     for (const name of r.unmatched) {
       log.warn(`tiles: ${r.map}: group "${name}" of ${r.path} matches no layer; drawn with the base layer "${baseLayerOf(source.map)}" (leave it out with "exclude" in ${MAP_ART_FILE})`);
     }
+    for (const w of r.warnings) log.warn(`tiles: ${r.map}: ${w.file === 'map.json' ? r.artPath ?? MAP_ART_FILE : r.path}: ${w.message}`);
   }
 
   /** One layer ready to render any region (normalised once per version). */

@@ -1,8 +1,11 @@
 import { afterAll, describe, expect, it } from 'vitest';
+import { mapToDrawing } from '../../src/domain/map-art';
+import { MAPS } from '../../src/domain/maps';
+import { maxTileZ, tileScale } from '../../src/domain/tiles';
 import { disposeNormalizer, normalizeLayer } from './normalize';
 import {
   SVG_NAMESPACE, SvgSourceError, declaredEntities, drawingText, findLayer, isNonRendering, layerSvg, matchLayers, parseSvg, regionSvg,
-  sourceViewBox, type SvgElement,
+  sizeFallbackWarning, sourceViewBox, viewBoxDecimals, type SvgElement,
 } from './svg-doc';
 
 afterAll(() => disposeNormalizer());
@@ -70,6 +73,42 @@ describe('sourceViewBox', () => {
     expect(sourceViewBox(parseSvg('<svg width="100%"/>'), { width: 640, height: 480 })).toEqual({ x: 0, y: 0, width: 640, height: 480 });
     expect(() => sourceViewBox(parseSvg('<svg viewBox="0 0 0 10"/>'), { width: 1, height: 1 })).toThrow('bad viewBox');
   });
+
+  it("warns when the box is the map's size for want of a viewBox and an absolute width/height", () => {
+    const size = { width: 4400, height: 3200 };
+    const warning = (svg: string) => sizeFallbackWarning(parseSvg(svg), size);
+    expect(warning('<svg viewBox="0 0 10 10" width="100%"/>')).toBeUndefined();
+    expect(warning('<svg width="200mm" height="100"/>')).toBeUndefined();
+    expect(warning('<svg/>')).toBe("the drawing has no viewBox and no absolute width/height: taken as the map's size 4400×3200; give it a viewBox");
+    expect(warning('<svg width="100%" height="100%"/>')).toBe(
+      'the drawing has no viewBox and no absolute width/height (width="100%", height="100%"): taken as the map\'s size 4400×3200; give it a viewBox',
+    );
+    expect(warning('<svg width="50em" height="300"/>')).toBe(
+      'the drawing has no viewBox and no absolute width (width="50em"): its width taken as the map\'s (4400), a box of 4400×300; give it a viewBox',
+    );
+  });
+});
+
+describe('matchLayers and exclude', () => {
+  const text = '<svg xmlns="http://www.w3.org/2000/svg" xmlns:inkscape="x"><g inkscape:label="Ground_Level"><rect/></g><g id="Legend"/><linearGradient id="Frame"/></svg>';
+
+  it('lists the names of exclude that find no group (a gradient is none), each once', () => {
+    const match = matchLayers(parseSvg(text), { main: ['Ground_Level'] }, ['Legnd', 'legend', 'Frame', 'LEGND']);
+    expect(match.excludeNotFound).toEqual(['Legnd', 'Frame']);
+    expect(match.excluded.map((el) => el.attrs.get('id'))).toEqual(['Legend']);
+    expect(match.excludeFloors).toEqual([]);
+  });
+
+  it('lists the names of exclude that find a floor, which stays its layer and is drawn', () => {
+    const doc = parseSvg(text);
+    const match = matchLayers(doc, { main: ['Ground_Level'] }, ['ground_level']);
+    expect(match.excludeFloors).toEqual([{ name: 'ground_level', layer: 'main' }]);
+    expect(match.excludeNotFound).toEqual([]);
+    expect(match.excluded).toEqual([]);
+    const l = layerSvg(text, doc, 'main', { layers: ['main'], baseLayer: 'main', match }, { width: 100, height: 100 });
+    expect(l.found).toBe(true);
+    expect(l.body).toContain('inkscape:label="Ground_Level" style="display:inline;visibility:visible"');
+  });
 });
 
 describe('layerSvg', () => {
@@ -111,6 +150,24 @@ describe('layerSvg', () => {
     expect(rootTag).toContain('xmlns:inkscape=');
     expect(svg.startsWith('<?xml')).toBe(true);
     expect(() => parseSvg(svg)).not.toThrow();
+  });
+
+  it('keeps the deepest tiles of a tiny drawing non-degenerate (to a thousandth of a pixel)', () => {
+    const map = MAPS.customs;
+    const tiny = '<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 0.00001 0.0000075"><g id="main"><rect width="0.00001" height="0.0000075"/></g></svg>';
+    const l = layerSvg(tiny, parseSvg(tiny), 'main', { layers: ['main'], baseLayer: 'main' }, map.size);
+    const scale = tileScale(maxTileZ(map));
+    const region = { mapX: 2200 + 1 / 3, mapY: 1600 + 1 / 7, scale, outWidth: 256, outHeight: 256 };
+    const vb = regionSvg(l, region, map.size).match(/viewBox="([^"]*)"/)![1].split(' ').map(Number);
+    const from = mapToDrawing(l.place!, l.viewBox, region);
+    const to = mapToDrawing(l.place!, l.viewBox, { mapX: region.mapX + 256 / scale, mapY: region.mapY + 256 / scale });
+    const pixel = (to.x - from.x) / 256;
+    expect(vb[2]).toBeGreaterThan(0);
+    expect(vb[3]).toBeGreaterThan(0);
+    [from.x, from.y, to.x - from.x, to.y - from.y].forEach((expected, i) => expect(Math.abs(vb[i] - expected), `viewBox[${i}]`).toBeLessThan(pixel / 1000));
+    // Ordinary drawings keep the 6 decimals they always had (the community's 1062 units over 4048 map px, at 32× and at 1/8).
+    expect(viewBoxDecimals(1062 / 4048 / 32)).toBe(6);
+    expect(viewBoxDecimals((1062 / 4048) * 8)).toBe(6);
   });
 });
 

@@ -312,6 +312,10 @@ export interface LayerMatch {
   excluded: SvgElement[];
   /** Named groups beside the layers that match no layer (drawn with the base layer). */
   unmatched: string[];
+  /** Names in `exclude` that find no group at all (a typo, or a group since renamed). */
+  excludeNotFound: string[];
+  /** Names in `exclude` that find a floor: a layer's group is never left out, so it is drawn anyway. */
+  excludeFloors: { name: string; layer: string }[];
   /** Some layer was found under a name other than raidmap's own layer id. */
   communityNamed: boolean;
 }
@@ -320,7 +324,9 @@ export interface LayerMatch {
  * Matches the groups of a drawing to the layers of a map: each layer takes the groups its
  * names find (findGroup), in the map's layer order; a group is given to one layer only.
  * Named groups beside the layers (children of the root or of a group holding layers) that
- * are no layer, hold none and are not excluded are listed as `unmatched`.
+ * are no layer, hold none and are not excluded are listed as `unmatched`. A floor named in
+ * `exclude` stays its layer's (listed in `excludeFloors`); a name in `exclude` that finds
+ * no group is listed in `excludeNotFound`.
  */
 export function matchLayers(root: SvgElement, names: Record<string, readonly string[]>, exclude: readonly string[] = []): LayerMatch {
   const all = [...drawable(root)];
@@ -343,6 +349,10 @@ export function matchLayers(root: SvgElement, names: Record<string, readonly str
     foundBy.set(layerId, by);
   }
   const named = [...new Set(exclude.flatMap((name) => findAllGroups(all, name)))].filter((el) => !taken.has(el));
+  const excludeNames = exclude.filter((name, i) => exclude.findIndex((o) => o.toLowerCase() === name.toLowerCase()) === i);
+  const excludeNotFound = excludeNames.filter((name) => findAllGroups(all, name).length === 0);
+  const layerOf = (el: SvgElement) => [...groups].find(([, els]) => els.includes(el))![0];
+  const excludeFloors = excludeNames.flatMap((name) => findAllGroups(all, name).filter((el) => taken.has(el)).map((el) => ({ name, layer: layerOf(el) })));
   // An element inside a group left out goes with it.
   const excluded = named.filter((el) => !named.some((o) => o !== el && isAncestor(o, el)));
   const layerEls = [...taken];
@@ -359,7 +369,7 @@ export function matchLayers(root: SvgElement, names: Record<string, readonly str
     }
   };
   if (!known.has(root)) look(root);
-  return { groups, foundBy, excluded, unmatched, communityNamed };
+  return { groups, foundBy, excluded, unmatched, excludeNotFound, excludeFloors, communityNamed };
 }
 
 /** The source's user-space rectangle that maps onto the whole map: its viewBox, else its width/height. */
@@ -395,6 +405,26 @@ export function sourceViewBox(root: SvgElement, fallback: { width: number; heigh
     width: lengthPx(root.attrs.get('width')) ?? fallback.width,
     height: lengthPx(root.attrs.get('height')) ?? fallback.height,
   };
+}
+
+/**
+ * The warning for a drawing whose box falls back on the map's size (no viewBox, and a
+ * width or height that is missing, `100%` or in another relative unit): it is then placed
+ * as if drawn at the map's size, which is seldom what its author meant. Undefined when the
+ * box comes from the drawing itself.
+ */
+export function sizeFallbackWarning(root: SvgElement, mapSize: { width: number; height: number }): string | undefined {
+  if (root.attrs.get('viewBox') !== undefined) return undefined;
+  const unusable = (['width', 'height'] as const).filter((a) => lengthPx(root.attrs.get(a)) === undefined);
+  if (!unusable.length) return undefined;
+  const given = unusable.filter((a) => root.attrs.has(a)).map((a) => `${a}="${root.attrs.get(a)}"`);
+  const said = given.length ? ` (${given.join(', ')})` : '';
+  if (unusable.length === 2) {
+    return `the drawing has no viewBox and no absolute width/height${said}: taken as the map's size ${mapSize.width}×${mapSize.height}; give it a viewBox`;
+  }
+  const box = sourceViewBox(root, mapSize);
+  const axis = unusable[0];
+  return `the drawing has no viewBox and no absolute ${axis}${said}: its ${axis} taken as the map's (${mapSize[axis]}), a box of ${box.width}×${box.height}; give it a viewBox`;
 }
 
 function escapeAttr(value: string): string {
@@ -565,6 +595,20 @@ export function placeOf(layer: LayerSvg, mapSize: { width: number; height: numbe
   return layer.place ?? fitInside(layer.viewBox, { x: 0, y: 0, width: mapSize.width, height: mapSize.height });
 }
 
+/** toFixed's limit. */
+const MAX_DECIMALS = 100;
+
+/**
+ * Decimals for a region's viewBox that keep it to a thousandth of an output pixel
+ * (`unitsPerPixel`: drawing units per output pixel), and never fewer than the 6 it always
+ * had: a drawing some 1e-5 units wide would otherwise get a deep tile's viewBox rounded to
+ * `… 0 0`. Drawings of ordinary size keep 6, so their regions are written as before.
+ */
+export function viewBoxDecimals(unitsPerPixel: number): number {
+  const needed = Math.ceil(-Math.log10(unitsPerPixel / 1000));
+  return Number.isFinite(needed) ? Math.min(MAX_DECIMALS, Math.max(6, needed)) : 6;
+}
+
 /**
  * The layer's SVG with its root sized to the region's pixels and its viewBox on the region
  * (source units, one scale for both axes: the drawing sits at `layer.place`, never stretched).
@@ -584,7 +628,8 @@ export function regionSvg(layer: LayerSvg, region: Region, mapSize: { width: num
   const attrs = new Map(layer.rootAttrs);
   attrs.set('width', String(region.outWidth));
   attrs.set('height', String(region.outHeight));
-  attrs.set('viewBox', vb.map((n) => +n.toFixed(6)).join(' '));
+  const decimals = viewBoxDecimals(Math.min(kx, ky) / region.scale);
+  attrs.set('viewBox', vb.map((n) => +n.toFixed(decimals)).join(' '));
   attrs.set('preserveAspectRatio', 'none');
   // Leave out what lies off the region: less to draw, and resvg cannot draw a group with
   // opacity, clip, mask or filter that lies far off the canvas (see normalize.ts).

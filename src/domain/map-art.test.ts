@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import {
   COMMUNITY_LAYERS, MapArtError, boundsRect, defaultPlacement, drawingToMap, fitInside, gameToDrawing, layerGroupNames,
-  mapToDrawing, parseMapArt, placementRect,
+  mapToDrawing, outsideMapWarning, parseMapArt, placementRect, shareOutsideMap,
 } from './map-art';
 import { MAPS, MAP_IDS, type MapDefinition } from './maps';
 import { gameToMap, mapToGame } from './transform';
@@ -194,6 +194,24 @@ describe('placement', () => {
       /^assets\/maps\/customs\/map\.json: placement: .*"customs" is an empty rectangle/,
     );
     expect(() => placementRect(MAPS.customs, drawing, { rect: { x: 0, y: 0, width: 1e-9, height: 10 } })).toThrow('empty rectangle');
+  });
+
+  it('warns with the share of the drawing that lies outside the map, naming the field', () => {
+    const map = MAPS.customs;
+    expect(outsideMapWarning(map, { x: 5000, y: 5000, width: 100, height: 100 }, 'placement.rect')).toBe(
+      'placement.rect: 100 % of the drawing lies outside the map (0,0 4400×3200); that part is never drawn',
+    );
+    expect(shareOutsideMap({ x: 4350, y: -50, width: 100, height: 100 }, map.size)).toBeCloseTo(0.75, 12);
+    expect(outsideMapWarning(map, { x: 4350, y: 0, width: 100, height: 100 }, 'placement.rect')).toMatch(/^placement\.rect: 50 % of/);
+    // Neither 0 % nor 100 % when it is neither.
+    expect(outsideMapWarning(map, { x: -1, y: 0, width: 1000, height: 100 }, 'placement.rect')).toMatch(/: under 1 % of/);
+    expect(outsideMapWarning(map, { x: 4399.999, y: 0, width: 1000, height: 100 }, 'placement.rect')).toMatch(/: over 99 % of/);
+    // Game bounds of another place: through the transform, off the map.
+    const placed = placementRect(map, { x: 0, y: 0, width: 100, height: 50 }, { bounds: [[-2000, 2000], [-3000, 3000]] });
+    expect(outsideMapWarning(map, placed.rect, 'placement.bounds')).toMatch(/^placement\.bounds: 100 % of the drawing lies outside the map/);
+    // Inside, touching the edges, or an edge a rounding error past the map's (a rotated map's transform): no warning.
+    expect(outsideMapWarning(map, { x: 0, y: 0, width: 4400, height: 3200 }, 'placement.rect')).toBeUndefined();
+    expect(shareOutsideMap({ x: -1e-13, y: 0, width: 4400 + 2e-13, height: 3200 }, map.size)).toBe(0);
   });
 
   it('uses the reference bounds by default for a drawing named the community way only', () => {

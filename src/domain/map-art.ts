@@ -305,6 +305,37 @@ export function placementRect(map: MapDefinition, drawing: DrawingBox, placement
 }
 
 /**
+ * The share (0–1) of a rectangle's area that lies outside the map. Overhangs under
+ * MIN_PLACEMENT_PX count as none: a rotated map's transform puts an edge a rounding error
+ * (about 1e-13 px) past the map's.
+ */
+export function shareOutsideMap(rect: MapRect, size: MapDefinition['size']): number {
+  // The length itself when nothing is cut off, so that a rectangle inside gives exactly 0.
+  const kept = (from: number, length: number, mapLength: number) =>
+    from >= -MIN_PLACEMENT_PX && from + length <= mapLength + MIN_PLACEMENT_PX ? length : Math.max(0, Math.min(from + length, mapLength) - Math.max(from, 0));
+  return 1 - (kept(rect.x, rect.width, size.width) * kept(rect.y, rect.height, size.height)) / (rect.width * rect.height);
+}
+
+/** A share as a whole percentage that never reads 0 or 100 when it is neither. */
+function percent(share: number): string {
+  const p = Math.round(share * 100);
+  if (p === 0 && share > 0) return 'under 1';
+  if (p === 100 && share < 1) return 'over 99';
+  return String(p);
+}
+
+/**
+ * The warning for a drawing placed partly or wholly off the map (a typo in a rectangle, game
+ * bounds of another map): the map still builds, but what lies outside is never drawn.
+ * `field` is where the placement came from ("placement.rect"); undefined when all is inside.
+ */
+export function outsideMapWarning(map: MapDefinition, rect: MapRect, field: string): string | undefined {
+  const share = shareOutsideMap(rect, map.size);
+  if (share <= 0) return undefined;
+  return `${field}: ${percent(share)} % of the drawing lies outside the map (0,0 ${map.size.width}×${map.size.height}); that part is never drawn`;
+}
+
+/**
  * The placement used when map.json gives none: a drawing named the community's way is the
  * community's drawing of the whole map, and covers the reference bounds; any other fills
  * the map (as raidmap's own sample maps do).
