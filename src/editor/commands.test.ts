@@ -208,6 +208,20 @@ describe('an edit form open while this page changes its marker', () => {
     expect(commands.getState().conflicts).toEqual([]);
   });
 
+  it('a form opened while a move was still being saved saves without a conflict', async () => {
+    const { server, commands, stored } = setup([marker('m1')]);
+    const release = server.hold();
+    const moving = commands.moveMarker('m1', { x: 7, y: 8 });
+    await flush();
+    // The form's snapshot: the moved marker the page shows, still on version 1.
+    const base = { ...stored[0], geometry: { x: 7, y: 8 } };
+    release();
+    await moving;
+    expect(server.stored.get('m1')?.version).toBe(2);
+    expect(await commands.saveMarker({ ...base, name: 'Mine' }, base)).toMatchObject({ name: 'Mine', geometry: { x: 7, y: 8 }, version: 3 });
+    expect(commands.getState().conflicts).toEqual([]);
+  });
+
   it('another admin’s change is still a conflict, form base or not (no lost update)', async () => {
     const { server, commands, stored } = setup([marker('m1')]);
     const base = stored[0];

@@ -566,11 +566,15 @@ export function createEditorCommands(options: EditorCommandsOptions): EditorComm
       return savedMarker(
         await command(async () => {
           const before = await localCopy(draft.uid);
-          // Changed here since the form opened (another admin's change would be a conflict,
-          // raised when it came): the form's changes go onto this page's copy and its version.
-          const rebased = !!before && !!base && base.uid === draft.uid && !conflicts.some((c) => c.uid === draft.uid) && !sameMarker(before, base);
-          const after = rebased ? patchMarker(before, base, draft) : plain(draft);
-          return { uid: draft.uid, step: { label: 'editMarker', before, after }, next: after, basedOn: before && !rebased ? draft.version : undefined };
+          // With the form's starting marker, the form's changes go onto this page's copy and are
+          // based on the version this page knows when the request is sent: whatever changed since
+          // the form opened was this page's (a move, even one still being saved; an undo; an
+          // upload), since another admin's change to the marker in the form is a conflict as it
+          // comes, and one not seen yet is refused by the server. While a conflict of the marker
+          // waits, the save stays based on the version the form began from (refused again).
+          const onPageCopy = !!before && !!base && base.uid === draft.uid && !conflicts.some((c) => c.uid === draft.uid);
+          const after = onPageCopy ? patchMarker(before, base, draft) : plain(draft);
+          return { uid: draft.uid, step: { label: 'editMarker', before, after }, next: after, basedOn: before && !onPageCopy ? draft.version : undefined };
         }),
       );
     },
