@@ -72,6 +72,11 @@ describe('manifest', () => {
       expect(warnings.filter((w) => w === expected), expected).toHaveLength(1);
     }
 
+    const wrapped = storeWith({ 'map.svg': DRAWING.replace('<g id="main">', '<g id="All"><g id="main">').replace('</svg>', '</g></svg>'), 'map.json': '{"exclude": ["All"]}' });
+    expect(wrapped.artReport(await wrapped.source(map)).warnings.map((w) => w.message)).toEqual([
+      'exclude: "All" holds the group of layer "main"; floors cannot be left out, so it is drawn and only the rest of "All" is left out (name the groups to leave out instead)',
+    ]);
+
     const sound = storeWith({ 'map.svg': DRAWING, 'map.json': '{"exclude": ["legend"]}' });
     expect(sound.artReport(await sound.source(map)).warnings).toEqual([]);
   });

@@ -198,6 +198,13 @@ export function artWarnings(map: MapDefinition, root: SvgElement, art: MapArt, m
       message: `exclude: "${floor.name}" is the group of layer "${floor.layer}"; a floor cannot be left out, so it is drawn anyway (remove it from exclude, or give that layer other names with "layers")`,
     });
   }
+  for (const wrapper of match.excludeHoldsFloors) {
+    const layers = wrapper.layers.map((l) => `"${l}"`).join(', ');
+    warnings.push({
+      file: 'map.json',
+      message: `exclude: "${wrapper.name}" holds the group${wrapper.layers.length > 1 ? 's' : ''} of layer${wrapper.layers.length > 1 ? 's' : ''} ${layers}; floors cannot be left out, so ${wrapper.layers.length > 1 ? 'they are' : 'it is'} drawn and only the rest of "${wrapper.name}" is left out (name the groups to leave out instead)`,
+    });
+  }
   // Only map.json's placement is the operator's; the reference bounds are checked to lie inside every map (map-art.test.ts).
   const field = art.placement ? `placement.${placement.from}` : `placement (the reference bounds of "${map.id}")`;
   const outside = outsideMapWarning(map, placement.rect, field);

@@ -109,6 +109,23 @@ describe('matchLayers and exclude', () => {
     expect(l.found).toBe(true);
     expect(l.body).toContain('inkscape:label="Ground_Level" style="display:inline;visibility:visible"');
   });
+  it('lists a wrapper named in exclude with the floors it holds: they are drawn, the rest of it is left out', () => {
+    const wrapped =
+      '<svg xmlns="http://www.w3.org/2000/svg"><g id="Everything"><g id="Ground_Level"><rect id="floor1"/></g><g id="Second_Floor"><rect id="floor2"/></g><g id="Labels"><text>Dorms</text></g></g><g id="Legend"/></svg>';
+    const doc = parseSvg(wrapped);
+    const match = matchLayers(doc, { main: ['Ground_Level'], level2: ['Second_Floor'] }, ['everything', 'Legend']);
+    expect(match.excludeHoldsFloors).toEqual([{ name: 'everything', layers: ['main', 'level2'] }]);
+    expect(match.excludeFloors).toEqual([]);
+    expect(match.excludeNotFound).toEqual([]);
+    const l = layerSvg(wrapped, doc, 'main', { layers: ['main', 'level2'], baseLayer: 'main', match }, { width: 100, height: 100 });
+    expect(l.body).toContain('<rect id="floor1"/>');
+    expect(l.body).toMatch(/<g id="Labels" style="display:none[^"]*">/);
+  });
+
+  it('lists no wrapper for an excluded group that holds no floor', () => {
+    const match = matchLayers(parseSvg(text), { main: ['Ground_Level'] }, ['Legend']);
+    expect(match.excludeHoldsFloors).toEqual([]);
+  });
 });
 
 describe('layerSvg', () => {

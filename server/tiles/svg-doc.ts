@@ -316,6 +316,11 @@ export interface LayerMatch {
   excludeNotFound: string[];
   /** Names in `exclude` that find a floor: a layer's group is never left out, so it is drawn anyway. */
   excludeFloors: { name: string; layer: string }[];
+  /**
+   * Names in `exclude` that find a group holding floors (a wrapper): its other content is left
+   * out, but the floors inside it are drawn; `layers` in the map's layer order.
+   */
+  excludeHoldsFloors: { name: string; layers: string[] }[];
   /** Some layer was found under a name other than raidmap's own layer id. */
   communityNamed: boolean;
 }
@@ -325,8 +330,9 @@ export interface LayerMatch {
  * names find (findGroup), in the map's layer order; a group is given to one layer only.
  * Named groups beside the layers (children of the root or of a group holding layers) that
  * are no layer, hold none and are not excluded are listed as `unmatched`. A floor named in
- * `exclude` stays its layer's (listed in `excludeFloors`); a name in `exclude` that finds
- * no group is listed in `excludeNotFound`.
+ * `exclude` stays its layer's (listed in `excludeFloors`), and so do floors inside a group
+ * named there (listed in `excludeHoldsFloors`); a name in `exclude` that finds no group is
+ * listed in `excludeNotFound`.
  */
 export function matchLayers(root: SvgElement, names: Record<string, readonly string[]>, exclude: readonly string[] = []): LayerMatch {
   const all = [...drawable(root)];
@@ -353,6 +359,11 @@ export function matchLayers(root: SvgElement, names: Record<string, readonly str
   const excludeNotFound = excludeNames.filter((name) => findAllGroups(all, name).length === 0);
   const layerOf = (el: SvgElement) => [...groups].find(([, els]) => els.includes(el))![0];
   const excludeFloors = excludeNames.flatMap((name) => findAllGroups(all, name).filter((el) => taken.has(el)).map((el) => ({ name, layer: layerOf(el) })));
+  const excludeHoldsFloors = excludeNames.flatMap((name) => {
+    const holders = findAllGroups(all, name).filter((el) => !taken.has(el));
+    const layers = [...groups].filter(([, els]) => els.some((floor) => holders.some((h) => isAncestor(h, floor)))).map(([id]) => id);
+    return layers.length ? [{ name, layers }] : [];
+  });
   // An element inside a group left out goes with it.
   const excluded = named.filter((el) => !named.some((o) => o !== el && isAncestor(o, el)));
   const layerEls = [...taken];
@@ -369,7 +380,7 @@ export function matchLayers(root: SvgElement, names: Record<string, readonly str
     }
   };
   if (!known.has(root)) look(root);
-  return { groups, foundBy, excluded, unmatched, excludeNotFound, excludeFloors, communityNamed };
+  return { groups, foundBy, excluded, unmatched, excludeNotFound, excludeFloors, excludeHoldsFloors, communityNamed };
 }
 
 /** The source's user-space rectangle that maps onto the whole map: its viewBox, else its width/height. */
