@@ -129,6 +129,14 @@ describe('move, save, copy, delete and undo', () => {
     expect(page.markers.has('new-1')).toBe(false);
   });
 
+  it('copies the fields an edit form shows over the page copy, the marker itself unchanged', async () => {
+    const { server, page, commands } = setup([marker('m1', { name: 'Safe', level: 3, itemsUid: ['i1'] })]);
+    const copy = await commands.copyMarkerTo('m1', 5, 6, { ...marker('m1', { name: 'Typed', level: 2 }), itemsUid: [] });
+    expect(copy).toMatchObject({ uid: 'new-1', name: 'Typed', level: 2, itemsUid: [], geometry: { x: 5, y: 6 }, version: 1 });
+    expect(page.markers.get('m1')).toMatchObject({ name: 'Safe', level: 3 });
+    expect(server.writes().map((w) => w.op)).toEqual(['add']);
+  });
+
   it('deletes; undo adds it back with the same uid', async () => {
     const { server, page, commands } = setup([marker('m1', { name: 'Keep me' })]);
     expect(await commands.deleteMarker('m1')).toBe(true);

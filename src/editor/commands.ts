@@ -169,7 +169,11 @@ export interface EditorCommands {
    */
   saveMarker(draft: Marker, base?: Marker): Promise<Marker | null>;
   moveMarker(uid: string, to: { x: number; y: number }): Promise<Marker | null>;
-  copyMarkerTo(uid: string, mapX: number, mapY: number): Promise<Marker | null>;
+  /**
+   * Places a copy (every field, a new uid) at a point. `fields`: what an open edit form shows,
+   * copied over the page's copy of `uid` (whose fields the form does not edit are kept).
+   */
+  copyMarkerTo(uid: string, mapX: number, mapY: number, fields?: Marker): Promise<Marker | null>;
   deleteMarker(uid: string): Promise<boolean>;
   uploadImage(uid: string, index: number, file: File, onProgress?: (fraction: number) => void, signal?: AbortSignal): Promise<Marker>;
   retrySave(uid: string): Promise<void>;
@@ -591,10 +595,12 @@ export function createEditorCommands(options: EditorCommandsOptions): EditorComm
       );
     },
 
-    async copyMarkerTo(uid, mapX, mapY) {
+    async copyMarkerTo(uid, mapX, mapY, fields) {
       return savedMarker(
         await command(async () => {
-          const source = await localCopy(uid);
+          const local = await localCopy(uid);
+          // The form's fields copy even where the marker has since gone (another admin deleted it).
+          const source = fields ? { ...local, ...plain(fields) } : local;
           if (!source) return null;
           const copyUid = newUid();
           const copy = withoutVersion({ ...source, uid: copyUid, geometry: { x: round4(mapX), y: round4(mapY) } });

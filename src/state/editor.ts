@@ -210,7 +210,7 @@ export function bindEditor(commands: EditorCommands | null): void {
     editor.conflicts = {};
     editor.canUndo = false;
     editor.canRedo = false;
-    editor.copying = null;
+    cancelCopy();
     return;
   }
   commands.setShapeStore(shapeStore);
@@ -331,18 +331,27 @@ export async function moveMarker(uid: string, to: { x: number; y: number }): Pro
   await bound?.moveMarker(uid, { x: to.x, y: to.y });
 }
 
-/** The next map click places a copy of `uid` (`copyMarkerTo`). */
-export function startCopy(uid: string): void {
+/** What an edit form showed when its Copy was pressed: the copy the next map click places carries it. */
+let copyFields: { uid: string; fields: Marker } | null = null;
+
+/**
+ * The next map click places a copy of `uid` (`copyMarkerTo`). `fields`: what the marker's edit
+ * form shows (typed but unsaved changes included), which the copy takes over the saved fields.
+ */
+export function startCopy(uid: string, fields?: Marker): void {
   editor.copying = uid;
+  copyFields = fields ? { uid, fields: JSON.parse(JSON.stringify(fields)) as Marker } : null;
 }
 
 export function cancelCopy(): void {
   editor.copying = null;
+  copyFields = null;
 }
 
 export async function copyMarkerTo(uid: string, mapX: number, mapY: number): Promise<Marker | null> {
-  if (editor.copying === uid) editor.copying = null;
-  return bound ? bound.copyMarkerTo(uid, mapX, mapY) : null;
+  const fields = editor.copying === uid && copyFields?.uid === uid ? copyFields.fields : undefined;
+  if (editor.copying === uid) cancelCopy();
+  return bound ? bound.copyMarkerTo(uid, mapX, mapY, fields) : null;
 }
 
 /** Deletes after the UI asked 'Are you sure?'. True once the server deleted it. */

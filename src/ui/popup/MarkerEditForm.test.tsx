@@ -16,7 +16,7 @@ import { MAPS } from '../../domain/maps';
 import { createEditorCommands, type EditorApi } from '../../editor/commands';
 import { fakeServer } from '../../editor/testing/fakes';
 import { setLanguage } from '../../i18n';
-import { bindEditor, editor, moveMarker, receiveRemoteChange, resetEditor, setEditOnOpen } from '../../state/editor';
+import { bindEditor, copyMarkerTo, editor, moveMarker, receiveRemoteChange, resetEditor, setEditOnOpen } from '../../state/editor';
 import { loadFilters } from '../../state/filters';
 import { resetLookups } from '../../state/items';
 import { closeMap, mapView, openMap, selectMarker } from '../../state/mapView';
@@ -318,6 +318,26 @@ describe('marker popup edit mode', () => {
     await userEvent.click(within(form).getByRole('button', { name: 'Copy' }));
     expect(editor.copying).toBe('m-safe');
     expect(within(form).getByText('Click on the map where the copy should go.')).toBeInTheDocument();
+  });
+
+  it('copy takes what the form shows: the typed name goes to the copy, the marker keeps its saved one and its typed edit waits', async () => {
+    const { server } = await setup(admin);
+    const form = await edit();
+    await userEvent.clear(field(form, 'Name (English)'));
+    await userEvent.type(field(form, 'Name (English)'), 'Second safe');
+    await userEvent.click(within(form).getByRole('button', { name: 'Copy' }));
+    expect(within(form).getByText(/It takes what this form shows/)).toBeInTheDocument();
+    // The map click that places it (wireEditor's mapclick) also closes this popup.
+    let copy: Marker | null = null;
+    await act(async () => {
+      copy = await copyMarkerTo('m-safe', 10, 20);
+      selectMarker(null);
+    });
+    expect(copy).toMatchObject({ name_l10n: { en: 'Second safe' }, geometry: { x: 10, y: 20 } });
+    const add = server.writes().find((w) => w.op === 'add');
+    expect(add).toMatchObject({ body: { name_l10n: { en: 'Second safe' } } });
+    expect(server.writes().filter((w) => w.op === 'update')).toEqual([]);
+    expect(popup.setAside).toMatchObject({ uid: 'm-safe', draft: { name_l10n: { en: 'Second safe' } } });
   });
 
   it('finds a quest by exact name in English or Russian or by uid, says when none matches, and links it', async () => {

@@ -5,7 +5,8 @@
  * (src/domain/marker-edit.ts: trimmed texts, numeric level, known fields) and the version the
  * edit is based on (the draft's: the snapshot's, moved on by an upload or a kept conflict).
  * Save waits while a file uploads (the upload moves the version on). Cancel drops the draft. Copy arms the next map click to
- * place a copy; Delete asks 'Are you sure?' first. Images upload at once (ImagesField).
+ * place a copy of what the form shows (typed changes included; the click closes this popup, and
+ * its unsaved edit is set aside, state/popup.ts); Delete asks 'Are you sure?' first. Images upload at once (ImagesField).
  *
  * Keyboard: every field has a label. There is no submit: Enter in a text box does nothing but
  * search in the quest / item search boxes, and Save is an ordinary button. Escape: map-wide it
@@ -20,6 +21,7 @@ import { useSnapshot } from 'valtio';
 import { CATEGORIES } from '../../domain/categories';
 import type { Marker } from '../../domain/marker';
 import { MARKER_BOUNDS } from '../../domain/marker';
+import { sameMarker } from '../../domain/marker-compare';
 import { IMAGE_NO_FILE, parseLevel, prepareMarkerForSave } from '../../domain/marker-edit';
 import type { MapDefinition } from '../../domain/maps';
 import { isLanguage } from '../../i18n';
@@ -55,7 +57,7 @@ export function MarkerEditForm({ map, onCancel }: MarkerEditFormProps) {
   const { t, i18n } = useTranslation();
   const lang = isLanguage(i18n.language) ? i18n.language : 'en';
   // sync: typing into a controlled input must not wait a tick (the caret would jump).
-  const { draft } = useSnapshot(popup, { sync: true });
+  const { draft, snapshot } = useSnapshot(popup, { sync: true });
   const { copying } = useSnapshot(editor);
   const [levelText, setLevelText] = useState(() => (draft ? String(draft.level) : ''));
   const [busy, setBusy] = useState<'saving' | 'deleting' | null>(null);
@@ -90,6 +92,8 @@ export function MarkerEditForm({ map, onCancel }: MarkerEditFormProps) {
   // shows faded on every floor, so the form says so before it is saved.
   const levelNotOnMap = level !== null && !map.levels.some((l) => l.num === level);
   const disabled = busy !== null;
+  /** Typed changes the form holds (which a copy takes, and a close sets aside). */
+  const typed = snapshot !== null && (!sameMarker(snapshot as Marker, draft as Marker) || level !== snapshot.level);
   const category = CATEGORIES.find((c) => c.id === draft.category);
   const subCategories = category?.subCategories.map((s) => s.id) ?? [];
   if (!subCategories.includes(draft.subCategory)) subCategories.unshift(draft.subCategory);
@@ -120,6 +124,19 @@ export function MarkerEditForm({ map, onCancel }: MarkerEditFormProps) {
     if (parsed.ok || !Number.isInteger(Number(text.trim())) || text.trim() === '') return t('markerEdit.levelInvalid');
     return t('markerEdit.levelOutOfRange', MARKER_BOUNDS.level);
   }
+
+  /** Copy takes what the form shows, typed changes included (the saved marker where nothing is typed). */
+  const copy = () => {
+    const current = popup.draft;
+    if (!current) return;
+    const result = prepareMarkerForSave({ ...plain(current), level: levelText });
+    if (!result.ok) {
+      setInvalid(describe(result.errors));
+      return;
+    }
+    setInvalid([]);
+    startCopy(uid, result.marker);
+  };
 
   const save = async () => {
     const current = popup.draft;
@@ -303,7 +320,11 @@ export function MarkerEditForm({ map, onCancel }: MarkerEditFormProps) {
       </div>
       {busy === 'saving' && <p role="status" className="marker-edit__hint">{t('markerEdit.saving')}</p>}
       {busy === 'deleting' && <p role="status" className="marker-edit__hint">{t('markerEdit.deleting')}</p>}
-      {copying === uid && <p role="status" className="marker-edit__hint">{t('markerEdit.copying')}</p>}
+      {copying === uid && (
+        <p role="status" className="marker-edit__hint">
+          {t(typed ? 'markerEdit.copyingTyped' : 'markerEdit.copying')}
+        </p>
+      )}
 
       <div className="marker-edit__actions" role="group" aria-label={t('markerEdit.actions')}>
         <button type="button" className="marker-edit__primary" onClick={() => void save()} disabled={disabled || uploading || level === null}>
@@ -312,7 +333,7 @@ export function MarkerEditForm({ map, onCancel }: MarkerEditFormProps) {
         <button type="button" onClick={onCancel} disabled={disabled}>
           {t('markerEdit.cancel')}
         </button>
-        <button type="button" onClick={() => startCopy(uid)} disabled={disabled}>
+        <button type="button" onClick={copy} disabled={disabled || level === null}>
           {t('markerEdit.copy')}
         </button>
         <button type="button" className="marker-edit__danger" onClick={() => void remove()} disabled={disabled || uploading}>
