@@ -145,7 +145,7 @@ export class MapEngine implements MapEngineApi {
       if (event.type === 'pointer_move' && this.events.has('pointermove')) {
         const m = this.camera_.toMap(event.screenX, event.screenY);
         this.events.emit('pointermove', { mapX: m.x, mapY: m.y, screenX: event.screenX, screenY: event.screenY });
-      }
+      } else if (event.type === 'pointer_leave') this.events.emit('pointerleave', undefined);
     });
     this.resizeObserver = typeof ResizeObserver === 'function' ? new ResizeObserver(() => this.resize()) : null;
     this.resizeObserver?.observe(container);

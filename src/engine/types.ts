@@ -58,6 +58,8 @@ export interface EngineEvents {
   levelstep: { direction: 1 | -1 };
   /** Pointer moved over the map (map pixels), for the admin status bar. */
   pointermove: { mapX: number; mapY: number; screenX: number; screenY: number };
+  /** The pointer left the map (the status bar's cursor, and a paste at the pointer, have none). */
+  pointerleave: void;
   /** The interaction state path changed, e.g. `pan.dragging` (admin status bar). */
   toolchange: { path: string };
   /**

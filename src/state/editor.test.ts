@@ -6,7 +6,9 @@ import { fakeServer, fakeSink, marker, offline } from '../editor/testing/fakes';
 import {
   addShape,
   bindEditor,
+  copyMarker,
   copyMarkerTo,
+  pasteMarkerAt,
   deleteMarker,
   editingMarker,
   editor,
@@ -175,6 +177,19 @@ describe('marker actions', () => {
     expect(editor.copying).toBe('m1');
     expect(await copyMarkerTo('m1', 5, 6)).toMatchObject({ uid: 'new-1', name: 'Safe', geometry: { x: 5, y: 6 } });
     expect(editor.copying).toBeNull();
+  });
+
+  it('Ctrl+C remembers a marker and arms the click; each Ctrl+V places another copy; nothing after sign-out', async () => {
+    bind([marker('m1', { name: 'Safe' })]);
+    expect(await pasteMarkerAt(1, 1)).toBeNull();
+    copyMarker('m1');
+    expect(editor).toMatchObject({ copied: 'm1', copying: 'm1' });
+    expect(await pasteMarkerAt(5, 6)).toMatchObject({ uid: 'new-1', name: 'Safe', geometry: { x: 5, y: 6 } });
+    expect(editor.copying).toBeNull();
+    expect(await pasteMarkerAt(7, 8)).toMatchObject({ uid: 'new-2', name: 'Safe', geometry: { x: 7, y: 8 } });
+    expect(editor.copied).toBe('m1');
+    bindEditor(null);
+    expect(editor.copied).toBeNull();
   });
 
   it('moves and undoes through the bound commands', async () => {

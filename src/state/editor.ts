@@ -80,6 +80,8 @@ export interface EditorState {
   editOnOpen: boolean;
   /** Uid of the marker whose copy the next map click places. */
   copying: string | null;
+  /** Uid of the marker copied last with Ctrl+C, whose copies Ctrl+V places under the pointer. */
+  copied: string | null;
   /** By marker uid. */
   pending: Record<string, EditorPending>;
   /** The first unresolved conflict. */
@@ -137,6 +139,7 @@ function initialState(): EditorState {
     markerSubCategory: prefs.markerSubCategory,
     editOnOpen: prefs.editOnOpen,
     copying: null,
+    copied: null,
     pending: {},
     conflict: null,
     conflicts: {},
@@ -211,6 +214,7 @@ export function bindEditor(commands: EditorCommands | null): void {
     editor.canUndo = false;
     editor.canRedo = false;
     cancelCopy();
+    editor.copied = null;
     return;
   }
   commands.setShapeStore(shapeStore);
@@ -341,6 +345,20 @@ let copyFields: { uid: string; fields: Marker } | null = null;
 export function startCopy(uid: string, fields?: Marker): void {
   editor.copying = uid;
   copyFields = fields ? { uid, fields: JSON.parse(JSON.stringify(fields)) as Marker } : null;
+}
+
+/** Ctrl+C on an open marker: remembered for Ctrl+V, and the next map click places a copy. */
+export function copyMarker(uid: string): void {
+  editor.copied = uid;
+  startCopy(uid);
+}
+
+/** Ctrl+V: a copy of the marker copied last at a map point (null: nothing copied, or it is gone). */
+export async function pasteMarkerAt(mapX: number, mapY: number): Promise<Marker | null> {
+  const uid = editor.copied;
+  if (!uid) return null;
+  if (editor.copying === uid) cancelCopy();
+  return bound ? bound.copyMarkerTo(uid, mapX, mapY) : null;
 }
 
 export function cancelCopy(): void {

@@ -115,6 +115,27 @@ describe('state transitions and keys (spec §4)', () => {
     expect(t.root.path()).toBe('edit.idle');
   });
 
+  it('number keys pick the draw tools in the panel order, the same number again goes back to pan; e is the edit toggle', () => {
+    const t = setup();
+    t.key('4');
+    expect(t.root.path()).toBe('draw.rect.idle');
+    t.key('8');
+    expect(t.root.path()).toBe('draw.marker.idle');
+    t.key('8');
+    expect(t.root.path()).toBe('pan.idle');
+    t.key('1');
+    expect(t.root.path()).toBe('draw.pen.idle');
+    t.key('9');
+    expect(t.root.path()).toBe('draw.pen.idle');
+    t.key('6', { ctrlKey: true });
+    t.key('6', { altKey: true });
+    expect(t.root.path()).toBe('draw.pen.idle');
+    t.key('e');
+    expect(t.root.path()).toBe('edit.idle');
+    t.key('E');
+    expect(t.root.path()).toBe('pan.idle');
+  });
+
   it('Escape also drops the shape selection, in pan as in the other tools', () => {
     const t = setup();
     t.root.setTool('draw', { shape: 'poly' });

@@ -201,10 +201,9 @@ describe('registering tools', () => {
     expect(() => new RootState(fakeContext().ctx, [])).toThrow(/needs a "pan" tool/);
   });
 
-  it('m and l only act when the admin tools are registered', () => {
+  it('m, l, e and the tool numbers only act when the admin tools are registered', () => {
     const tools = tree(fakeContext().ctx);
-    tools.dispatch(key('m'));
-    tools.dispatch(key('l'));
+    for (const k of ['m', 'l', 'e', '1', '8']) tools.dispatch(key(k));
     expect(tools.path()).toBe('pan.idle');
   });
 

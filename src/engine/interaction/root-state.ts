@@ -9,6 +9,9 @@
  *   Escape           → pan, no shape selected (the popup closes itself)
  *   m                pan/draw/edit ⇄ move (when a move tool is registered: admins)
  *   l                → draw.marker, the last marker tool (when a draw tool is registered)
+ *   1 … 8            → draw.<the nth shape type> (SHAPE_TYPES' order, the tools panel's), the same
+ *                    number again → pan (as the panel's button pressed again)
+ *   e                the edit toggle (when an edit tool is registered)
  *   Ctrl+Z, Ctrl+Shift+Z / Ctrl+Y   undo, redo (the host's)
  *   two fingers      pinch: zoom by the ratio of their distances around their midpoint, pan by
  *                    the midpoint's movement (kernels/pinch.ts), in every tool
@@ -23,6 +26,7 @@
  */
 import { DOUBLE_CLICK_FACTOR, wheelZoomFactor } from '../kernels/camera';
 import { pinchStep, type TouchPoint } from '../kernels/pinch';
+import { SHAPE_TYPES } from '../../domain/shape-geometry';
 import type { ToolContext, ToolEvent, ToolEventOf } from './events';
 import { StateNode } from './state-node';
 
@@ -184,6 +188,16 @@ export class RootState extends StateNode {
     }
     if (e.altKey) return;
     if (key === 'm') this.toggleMove();
+    else if (key === 'e') this.toggleEdit();
     else if (key === 'l' && this.has('draw')) this.setTool('draw', { shape: 'marker' });
+    else if (/^[1-9]$/.test(key) && this.has('draw')) this.toggleDrawTool(SHAPE_TYPES[Number(key) - 1]);
+  }
+
+  /** A draw tool by its number: → draw.<shape>; the current one again → pan. */
+  private toggleDrawTool(shape: string | undefined): void {
+    if (!shape) return;
+    const [tool, current] = this.path().split('.');
+    if (tool === 'draw' && current === shape) this.setTool(DEFAULT_TOOL);
+    else this.setTool('draw', { shape });
   }
 }

@@ -67,6 +67,39 @@ describe('ToolsPanel', () => {
     expect(within(panel()).getByRole('button', { name: 'Marker' }).title).toContain('L: repeat last marker tool');
     expect(panel()).toHaveTextContent('L: repeat last marker tool');
     expect(panel()).toHaveTextContent('Shift: slow move ÷10');
+    // Each draw tool's number key, in its title and for assistive technology.
+    within(drawGroup())
+      .getAllByRole('button')
+      .forEach((b, i) => {
+        expect(b).toHaveAttribute('aria-keyshortcuts', String(i + 1));
+        expect(b.title).toContain(`(${i + 1})`);
+      });
+    expect(within(panel()).getByRole('button', { name: 'Edit' })).toHaveAttribute('aria-keyshortcuts', 'E');
+  });
+
+  it('lists the keyboard shortcuts, folded until asked for', async () => {
+    setSessionUser(admin);
+    render(<ToolsPanel />);
+    const summary = within(panel()).getByText('Keyboard shortcuts');
+    const list = summary.closest('details')!;
+    expect(list.open).toBe(false);
+    await userEvent.click(summary);
+    expect(list.open).toBe(true);
+    const rows = [...list.querySelectorAll('dt')].map((dt) => `${dt.textContent} → ${dt.nextElementSibling?.textContent}`);
+    expect(rows).toEqual([
+      '1…8 → draw tools, in the order above (the same number again: pan)',
+      'E → edit shapes (again: pan)',
+      'M → move (again: pan)',
+      'L → the marker tool again',
+      'Shift → hold while moving: slow move ÷10',
+      'Enter → edit the open marker',
+      'Delete → delete the open marker (asks first)',
+      'Ctrl+C → copy the open marker',
+      'Ctrl+V → place a copy under the pointer (again and again)',
+      'Ctrl+Z → undo',
+      'Ctrl+Shift+Z → redo',
+      'Esc → close the popup, back to pan',
+    ]);
   });
 
   it('selects a draw tool (pressed), another replaces it, the active one again goes back to pan', async () => {

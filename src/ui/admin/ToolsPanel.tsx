@@ -84,9 +84,10 @@ function ToolsPanelBody() {
         <div id={bodyId} className="admin-tools__body">
           <div className="admin-tools__row">
             <div role="group" aria-label={t('admin.tools.draw')} className="admin-tools__group">
-              {DRAW_TOOLS.map(({ tool, key }) => {
+              {DRAW_TOOLS.map(({ tool, key }, index) => {
                 const name = t(key);
                 const active = state.mode === 'draw' && state.tool === tool;
+                const hint = t('admin.tools.toolHint', { name, key: index + 1 });
                 return (
                   <button
                     key={tool}
@@ -94,7 +95,8 @@ function ToolsPanelBody() {
                     className="admin-button admin-button--icon"
                     aria-label={name}
                     aria-pressed={active}
-                    title={tool === 'marker' ? `${t('admin.tools.toolHint', { name })} · ${t('admin.tools.repeatMarker')}` : t('admin.tools.toolHint', { name })}
+                    aria-keyshortcuts={String(index + 1)}
+                    title={tool === 'marker' ? `${hint} · ${t('admin.tools.repeatMarker')}` : hint}
                     onClick={() => chooseTool(state.tool, tool)}
                   >
                     <Icon name={tool} />
@@ -107,6 +109,7 @@ function ToolsPanelBody() {
                 type="button"
                 className="admin-button"
                 aria-pressed={state.mode === 'edit'}
+                aria-keyshortcuts="E"
                 title={t('admin.tools.editHint')}
                 onClick={toggleEditMode}
               >
@@ -176,8 +179,42 @@ function ToolsPanelBody() {
             <span>{t('admin.tools.slowMove')}</span>
             <span>{t('admin.tools.repeatMarker')}</span>
           </p>
+          <KeyList />
         </div>
       )}
     </section>
+  );
+}
+
+/** The editor's keys (root-state.ts and ui/map/editorKeys.ts), folded away until asked for. */
+const KEYS: readonly { keys: readonly string[]; text: string }[] = [
+  { keys: ['1', '…', '8'], text: 'admin.tools.keys.tools' },
+  { keys: ['E'], text: 'admin.tools.keys.edit' },
+  { keys: ['M'], text: 'admin.tools.keys.move' },
+  { keys: ['L'], text: 'admin.tools.keys.last' },
+  { keys: ['Shift'], text: 'admin.tools.keys.slow' },
+  { keys: ['Enter'], text: 'admin.tools.keys.open' },
+  { keys: ['Delete'], text: 'admin.tools.keys.delete' },
+  { keys: ['Ctrl', '+', 'C'], text: 'admin.tools.keys.copy' },
+  { keys: ['Ctrl', '+', 'V'], text: 'admin.tools.keys.paste' },
+  { keys: ['Ctrl', '+', 'Z'], text: 'admin.tools.keys.undo' },
+  { keys: ['Ctrl', '+', 'Shift', '+', 'Z'], text: 'admin.tools.keys.redo' },
+  { keys: ['Esc'], text: 'admin.tools.keys.escape' },
+];
+
+function KeyList() {
+  const { t } = useTranslation();
+  return (
+    <details className="admin-tools__keys">
+      <summary>{t('admin.tools.keys.title')}</summary>
+      <dl>
+        {KEYS.map(({ keys, text }) => (
+          <div key={text} className="admin-tools__key">
+            <dt>{keys.map((k, i) => (k === '+' || k === '…' ? <span key={i}>{k}</span> : <kbd key={i}>{k}</kbd>))}</dt>
+            <dd>{t(text)}</dd>
+          </div>
+        ))}
+      </dl>
+    </details>
   );
 }

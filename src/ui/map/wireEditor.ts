@@ -18,11 +18,13 @@ import type { MarkerSink } from '../../editor/live';
 import { NO_EDITOR, type ToolFactory, type ToolHost, type ToolShape } from '../../engine/interaction';
 import type { MapEngineApi } from '../../engine/types';
 import {
-  addShape, bindEditor, cancelCopy, copyMarkerTo, editor, loadEditorPrefs, loadShapes, moveMarker, newShapeId, placeMarker,
+  addShape, bindEditor, cancelCopy, copyMarker, copyMarkerTo, editor, pasteMarkerAt, startCopy, loadEditorPrefs, loadShapes, moveMarker, newShapeId, placeMarker,
   receiveRemoteChange, redo, removeShape, resetEditor, selectShape, setCursor, setEditorEnabled, setLive, setPath, undo,
   updateShape,
 } from '../../state/editor';
-import { selectMarker } from '../../state/mapView';
+import { mapView, selectMarker } from '../../state/mapView';
+import { popup } from '../../state/popup';
+import { keyTarget, markerKeyAction } from './editorKeys';
 import { addRecordedPoint, closePoints, openPoints, points } from '../../state/points';
 import { session } from '../../state/session';
 
@@ -174,8 +176,26 @@ export function wireEditor({ engine, sink, map, adminTools, resync }: WireEditor
   };
 
   // Escape drops an armed copy (the state tree resets the tool and the popup closes itself).
+  // Ctrl+C / Ctrl+V copy the open marker and place copies under the pointer (editorKeys.ts).
   const onKey = (event: KeyboardEvent) => {
     if (event.key === 'Escape' && editor.copying) cancelCopy();
+    if (!commands) return;
+    const action = markerKeyAction(event, keyTarget(event.target), {
+      openMarker: mapView.selectedUid,
+      viewing: popup.mode !== 'edit',
+      shapeSelected: editor.selectedShape !== null,
+      textSelected: !!window.getSelection?.()?.toString(),
+      copied: editor.copied !== null,
+    });
+    if (action === 'copy' && mapView.selectedUid) {
+      event.preventDefault();
+      copyMarker(mapView.selectedUid);
+    } else if (action === 'paste' && editor.copied) {
+      event.preventDefault();
+      // Off the map there is no point to paste at: the next click places it, as after Copy.
+      if (editor.cursor) void pasteMarkerAt(editor.cursor.mapX, editor.cursor.mapY);
+      else startCopy(editor.copied);
+    }
   };
   window.addEventListener('keydown', onKey);
   offs.push(() => window.removeEventListener('keydown', onKey));
@@ -194,6 +214,7 @@ export function wireEditor({ engine, sink, map, adminTools, resync }: WireEditor
     engine.on('pointermove', ({ mapX, mapY, screenX, screenY }) => {
       if (commands) setCursor({ mapX, mapY, screenX, screenY });
     }),
+    engine.on('pointerleave', () => setCursor(null)),
     engine.on('mapclick', ({ mapX, mapY }) => {
       if (!commands) return;
       if (editor.copying) void copyMarkerTo(editor.copying, mapX, mapY);

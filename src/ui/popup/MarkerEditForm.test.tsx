@@ -174,6 +174,11 @@ describe('marker popup edit mode: who sees it', () => {
     }
     expect(within(dialog).queryByRole('textbox')).toBeNull();
     expect(popup.mode).toBe('view');
+    // Nor do the admin's keys do anything.
+    const confirm = vi.spyOn(window, 'confirm');
+    await userEvent.keyboard('{Enter}{Delete}');
+    expect(confirm).not.toHaveBeenCalled();
+    expect(popup.mode).toBe('view');
   });
 
   it('gives an admin the Edit button, and drops the edit when the admin signs out', async () => {
@@ -310,6 +315,46 @@ describe('marker popup edit mode', () => {
     await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
     expect(server.writes()).toEqual([{ op: 'delete', uid: 'm-safe', version: 1 }]);
     expect(mapView.selectedUid).toBeNull();
+  });
+
+  it('view mode: Enter opens the edit form; Delete, or the Delete button, deletes after "Are you sure?"', async () => {
+    const { server } = await setup(admin);
+    const confirm = vi.spyOn(window, 'confirm').mockReturnValueOnce(false).mockReturnValueOnce(true);
+    let dialog = await open();
+    expect(dialog).toHaveFocus();
+    await userEvent.keyboard('{Enter}');
+    expect(await within(dialog).findByRole('form', { name: 'Edit marker' })).toBeInTheDocument();
+    // In the form, Delete and Enter are the fields' (or the form's buttons').
+    await userEvent.keyboard('{Delete}');
+    expect(confirm).not.toHaveBeenCalled();
+    await userEvent.click(within(dialog).getByRole('button', { name: 'Cancel' }));
+
+    dialog = screen.getByRole('dialog', { name: 'Office safe' });
+    const button = within(dialog).getByRole('button', { name: 'Delete' });
+    expect(button).toHaveAttribute('aria-keyshortcuts', 'Delete');
+    await userEvent.click(button);
+    expect(confirm).toHaveBeenCalledWith('Are you sure?');
+    expect(server.writes()).toEqual([]);
+
+    act(() => dialog.focus());
+    await userEvent.keyboard('{Delete}');
+    expect(confirm).toHaveBeenCalledTimes(2);
+    await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
+    expect(server.writes()).toEqual([{ op: 'delete', uid: 'm-safe', version: 1 }]);
+    expect(mapView.selectedUid).toBeNull();
+  });
+
+  it('view mode: a failed delete brings the marker back, its popup saying why, with Retry', async () => {
+    await setup(admin, {
+      api: (api) => ({ ...api, deleteMarker: () => Promise.reject(new TypeError('Failed to fetch')) }),
+    });
+    vi.spyOn(window, 'confirm').mockReturnValue(true);
+    await userEvent.click(within(await open()).getByRole('button', { name: 'Delete' }));
+    // The marker comes back (it left the map at once), its popup saying why, with Retry.
+    const dialog = await screen.findByRole('dialog', { name: 'Office safe' });
+    expect(await within(dialog).findByRole('alert')).toHaveTextContent(/not saved: Failed to fetch/);
+    expect(within(dialog).getByRole('button', { name: 'Retry' })).toBeInTheDocument();
+    expect(mapView.selectedUid).toBe('m-safe');
   });
 
   it('copy arms the next map click and says so', async () => {

@@ -20,13 +20,16 @@ import { useSnapshot } from 'valtio';
 import type { Marker } from '../../domain/marker';
 import type { MapDefinition } from '../../domain/maps';
 import { can } from '../../domain/roles';
-import { editor } from '../../state/editor';
+import { deleteMarker, editor } from '../../state/editor';
 import { mapView, selectMarker } from '../../state/mapView';
 import { cancelEdit, loadPopupSize, popup, startEdit } from '../../state/popup';
 import { session } from '../../state/session';
+import { keyTarget, markerKeyAction } from '../map/editorKeys';
 import type { MarkerSource } from '../map/markerSource';
+import { failureText } from './failureText';
+import { DELETE_CONFIRMATION } from './MarkerEditForm';
 import { MarkerEditForm } from './MarkerEditForm';
-import { MarkerEditorStatus } from './MarkerEditorStatus';
+import { MarkerEditorStatus, settled } from './MarkerEditorStatus';
 import { MarkerPopupFrame } from './MarkerPopupFrame';
 import { MarkerPopupView } from './MarkerPopupView';
 import { Popup } from '../popups/Popup';
@@ -140,22 +143,89 @@ function LoadingFrame({ onClose, error }: { onClose: () => void; error: string |
   );
 }
 
-/** An admin's part of the view mode: the editor's word on the marker and the Edit button. */
+/**
+ * An admin's part of the view mode: the editor's word on the marker, Edit and Delete. Their keys
+ * (ui/map/editorKeys.ts): Enter opens the edit form, Delete or Backspace deletes after
+ * 'Are you sure?', where the key would mean nothing else.
+ */
 function AdminBar({ marker, focusEdit }: { marker: Marker; focusEdit: { current: boolean } }) {
   const { t } = useTranslation();
   const button = useRef<HTMLButtonElement>(null);
+  const [deleting, setDeleting] = useState(false);
+  const [error, setError] = useState<string | null>(null);
   useEffect(() => {
     // Back from a cancelled edit: keyboard users land on Edit again.
     if (!focusEdit.current) return;
     focusEdit.current = false;
     button.current?.focus();
   }, [focusEdit]);
+
+  const deletingNow = useRef(false);
+  const remove = useCallback(async () => {
+    if (deletingNow.current || !window.confirm(DELETE_CONFIRMATION)) return;
+    deletingNow.current = true;
+    setDeleting(true);
+    setError(null);
+    try {
+      const uid = marker.uid;
+      if (await deleteMarker(uid)) selectMarker(null);
+      // A failed delete brings the marker back on the map; its popup (closed as the marker left)
+      // opens again with the editor's word and Retry (MarkerEditorStatus), unless another opened since.
+      else if (editor.pending[uid]?.status === 'failed') {
+        if (mapView.selectedUid === null || mapView.selectedUid === uid) selectMarker(uid);
+      } else if (settled(uid)) setError(t('markerEdit.deleteFailedUnknown'));
+    } catch (failure) {
+      setError(t('markerEdit.deleteFailed', { message: failureText(t, failure) }));
+    } finally {
+      deletingNow.current = false;
+      setDeleting(false);
+    }
+  }, [marker.uid, t]);
+
+  useEffect(() => {
+    const onKey = (event: KeyboardEvent) => {
+      const action = markerKeyAction(event, keyTarget(event.target), {
+        openMarker: marker.uid,
+        viewing: popup.mode !== 'edit',
+        shapeSelected: editor.selectedShape !== null,
+        textSelected: false,
+        copied: false,
+      });
+      if (action === 'edit') {
+        event.preventDefault();
+        startEdit(marker);
+      } else if (action === 'delete') {
+        event.preventDefault();
+        void remove();
+      }
+    };
+    document.addEventListener('keydown', onKey);
+    return () => document.removeEventListener('keydown', onKey);
+  }, [marker, remove]);
+
   return (
     <div className="marker-popup__admin">
       <MarkerEditorStatus uid={marker.uid} />
-      <button ref={button} type="button" className="marker-popup__edit" onClick={() => startEdit(marker)}>
-        {t('markerEdit.edit')}
-      </button>
+      {error && (
+        <p role="alert" className="marker-popup__admin-error">
+          {error}
+        </p>
+      )}
+      <div className="marker-popup__admin-actions">
+        <button ref={button} type="button" className="marker-popup__edit" aria-keyshortcuts="Enter" title={t('markerEdit.editKey')} onClick={() => startEdit(marker)}>
+          {t('markerEdit.edit')}
+        </button>
+        <button
+          type="button"
+          className="marker-popup__delete"
+          aria-keyshortcuts="Delete"
+          title={t('markerEdit.deleteKey')}
+          disabled={deleting}
+          onClick={() => void remove()}
+        >
+          {deleting ? t('markerEdit.deleting') : t('markerEdit.delete')}
+        </button>
+      </div>
     </div>
   );
 }

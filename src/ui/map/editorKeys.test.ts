@@ -1,0 +1,87 @@
+// @vitest-environment jsdom
+import { describe, expect, it } from 'vitest';
+import { keyTarget, markerKeyAction, type KeyPress, type MarkerKeyState } from './editorKeys';
+
+const press = (key: string, mods: Partial<KeyPress> = {}): KeyPress => ({
+  key,
+  ctrlKey: false,
+  metaKey: false,
+  altKey: false,
+  shiftKey: false,
+  repeat: false,
+  defaultPrevented: false,
+  ...mods,
+});
+const open: MarkerKeyState = { openMarker: 'm1', viewing: true, shapeSelected: false, textSelected: false, copied: false };
+
+describe('markerKeyAction', () => {
+  it('Enter edits and Delete or Backspace deletes the open marker in view mode', () => {
+    expect(markerKeyAction(press('Enter'), 'map', open)).toBe('edit');
+    expect(markerKeyAction(press('Delete'), 'map', open)).toBe('delete');
+    expect(markerKeyAction(press('Backspace'), 'map', open)).toBe('delete');
+  });
+
+  it('does nothing without an open marker, in its edit form, or with modifiers', () => {
+    expect(markerKeyAction(press('Enter'), 'map', { ...open, openMarker: null })).toBeNull();
+    expect(markerKeyAction(press('Delete'), 'map', { ...open, viewing: false })).toBeNull();
+    expect(markerKeyAction(press('Enter'), 'map', { ...open, viewing: false })).toBeNull();
+    expect(markerKeyAction(press('Delete', { shiftKey: true }), 'map', open)).toBeNull();
+    expect(markerKeyAction(press('Delete', { altKey: true }), 'map', open)).toBeNull();
+    expect(markerKeyAction(press('Delete', { repeat: true }), 'map', open)).toBeNull();
+    expect(markerKeyAction(press('Delete', { defaultPrevented: true }), 'map', open)).toBeNull();
+  });
+
+  it('leaves Delete to a selected shape', () => {
+    expect(markerKeyAction(press('Delete'), 'map', { ...open, shapeSelected: true })).toBeNull();
+    expect(markerKeyAction(press('Enter'), 'map', { ...open, shapeSelected: true })).toBe('edit');
+  });
+
+  it('on a button of the marker popup: Enter is the button\'s, Delete and Ctrl+C / Ctrl+V are the marker\'s', () => {
+    expect(markerKeyAction(press('Enter'), 'popup-control', open)).toBeNull();
+    expect(markerKeyAction(press('Delete'), 'popup-control', open)).toBe('delete');
+    expect(markerKeyAction(press('c', { ctrlKey: true }), 'popup-control', open)).toBe('copy');
+    expect(markerKeyAction(press('v', { ctrlKey: true }), 'popup-control', { ...open, copied: true })).toBe('paste');
+  });
+
+  it('acts only on the map, the page or the marker popup: never in a field, on another control or in another panel', () => {
+    for (const target of ['text', 'control', 'other'] as const) {
+      expect(markerKeyAction(press('Enter'), target, open), target).toBeNull();
+      expect(markerKeyAction(press('Delete'), target, open), target).toBeNull();
+      expect(markerKeyAction(press('c', { ctrlKey: true }), target, open), target).toBeNull();
+      expect(markerKeyAction(press('v', { ctrlKey: true }), target, { ...open, copied: true }), target).toBeNull();
+    }
+  });
+
+  it('Ctrl+C (or ⌘C) copies the open marker unless text is selected; Ctrl+V pastes once something is copied', () => {
+    expect(markerKeyAction(press('c', { ctrlKey: true }), 'map', open)).toBe('copy');
+    expect(markerKeyAction(press('C', { metaKey: true }), 'map', open)).toBe('copy');
+    expect(markerKeyAction(press('c', { ctrlKey: true }), 'map', { ...open, textSelected: true })).toBeNull();
+    expect(markerKeyAction(press('c', { ctrlKey: true }), 'map', { ...open, openMarker: null })).toBeNull();
+    expect(markerKeyAction(press('c', { ctrlKey: true }), 'map', { ...open, viewing: false })).toBeNull();
+    expect(markerKeyAction(press('c', { ctrlKey: true, shiftKey: true }), 'map', open)).toBeNull();
+    expect(markerKeyAction(press('v', { ctrlKey: true }), 'map', open)).toBeNull();
+    expect(markerKeyAction(press('v', { ctrlKey: true }), 'map', { ...open, openMarker: null, copied: true })).toBe('paste');
+    expect(markerKeyAction(press('c'), 'map', open)).toBeNull();
+  });
+});
+
+describe('keyTarget', () => {
+  it('tells text fields, controls, the map and other panels apart', () => {
+    document.body.innerHTML = `
+      <canvas></canvas>
+      <div class="marker-popup"><div role="dialog" tabindex="-1"><p>Text</p><button>Edit</button><input type="search"></div></div>
+      <aside><div tabindex="-1" id="panel"></div><input type="checkbox"><textarea></textarea></aside>`;
+    const q = (selector: string) => document.querySelector(selector);
+    expect(keyTarget(document.body)).toBe('map');
+    expect(keyTarget(null)).toBe('map');
+    expect(keyTarget(q('canvas'))).toBe('map');
+    expect(keyTarget(q('[role=dialog]'))).toBe('map');
+    expect(keyTarget(q('.marker-popup p'))).toBe('map');
+    expect(keyTarget(q('.marker-popup button'))).toBe('popup-control');
+    expect(keyTarget(q('input[type=search]'))).toBe('text');
+    expect(keyTarget(q('textarea'))).toBe('text');
+    expect(keyTarget(q('input[type=checkbox]'))).toBe('control');
+    expect(keyTarget(q('.marker-popup input[type=search]'))).toBe('text');
+    expect(keyTarget(q('#panel'))).toBe('other');
+  });
+});

@@ -1,0 +1,83 @@
+/**
+ * The admin's keys for the open marker (docs/EDITOR.md "Keys"), beside the state tree's keys
+ * (engine/interaction/root-state.ts: Escape, m, l, e, 1…8, Ctrl+Z / Ctrl+Y):
+ *
+ *   Enter              the open marker's edit form (its popup in view mode)
+ *   Delete, Backspace  delete the open marker, after 'Are you sure?' (its popup in view mode;
+ *                      in edit state a selected shape takes Delete first)
+ *   Ctrl+C (⌘C)        copy the open marker (popup in view mode; the edit form has its Copy
+ *                      button): the next map click places the copy
+ *   Ctrl+V (⌘V)        place a copy of the marker copied last under the pointer (again and
+ *                      again); with the pointer off the map the next click places it
+ *
+ * Only where the keys would mean nothing else: never in a text field, Enter never on a button or
+ * link (it presses them), Ctrl+C never while text is selected (that copies the text), and only on
+ * the map, the page or the marker popup (its buttons included, but for Enter), not in another
+ * panel or dialog. Pure: the callers read
+ * the event's target with `keyTarget` and do the action.
+ */
+
+export type MarkerKeyAction = 'edit' | 'delete' | 'copy' | 'paste';
+
+/**
+ * Where a key was pressed: a text field, a control of the marker popup (its Edit or Delete
+ * button: Enter presses them, Delete and Ctrl+C mean nothing there), another control, the map
+ * (the page, the canvas, the marker popup's text), or elsewhere (another panel or dialog).
+ */
+export type KeyTarget = 'text' | 'popup-control' | 'control' | 'map' | 'other';
+
+export interface KeyPress {
+  key: string;
+  ctrlKey: boolean;
+  metaKey: boolean;
+  altKey: boolean;
+  shiftKey: boolean;
+  repeat: boolean;
+  defaultPrevented: boolean;
+}
+
+export interface MarkerKeyState {
+  /** The uid of the open marker (its popup), or null. */
+  openMarker: string | null;
+  /** The open marker's popup is in view mode (not its edit form). */
+  viewing: boolean;
+  /** A drawn shape is selected (Delete is the shape's). */
+  shapeSelected: boolean;
+  /** Text is selected in the page (Ctrl+C copies it). */
+  textSelected: boolean;
+  /** A marker was copied with Ctrl+C (Ctrl+V places it). */
+  copied: boolean;
+}
+
+const TEXT_INPUT_TYPES = new Set(['text', 'search', 'email', 'number', 'password', 'tel', 'url', 'date', 'time', 'datetime-local', 'month', 'week']);
+const CONTROL_TAGS = new Set(['BUTTON', 'A', 'SUMMARY', 'INPUT', 'SELECT', 'OPTION', 'LABEL']);
+
+/** What the key's target is; `popupSelector` finds the marker popup (its content counts as the map). */
+export function keyTarget(target: EventTarget | null, popupSelector = '.marker-popup'): KeyTarget {
+  const el = target as HTMLElement | null;
+  if (!el || typeof el.tagName !== 'string') return 'map';
+  if (el.isContentEditable || el.tagName === 'TEXTAREA') return 'text';
+  if (el.tagName === 'INPUT' && TEXT_INPUT_TYPES.has(((el as HTMLInputElement).type || 'text').toLowerCase())) return 'text';
+  const inPopup = typeof el.closest === 'function' && el.closest(popupSelector) !== null;
+  if (CONTROL_TAGS.has(el.tagName)) return inPopup ? 'popup-control' : 'control';
+  if (el.tagName === 'BODY' || el.tagName === 'HTML' || el.tagName === 'CANVAS') return 'map';
+  return inPopup ? 'map' : 'other';
+}
+
+export function markerKeyAction(press: KeyPress, target: KeyTarget, state: MarkerKeyState): MarkerKeyAction | null {
+  if (press.defaultPrevented || press.repeat || press.altKey || (target !== 'map' && target !== 'popup-control')) return null;
+  const command = press.ctrlKey || press.metaKey;
+  const key = press.key.length === 1 ? press.key.toLowerCase() : press.key;
+  // Enter presses a focused button.
+  if (key === 'Enter' && target !== 'map') return null;
+  if (command) {
+    if (press.shiftKey) return null;
+    if (key === 'c') return state.openMarker && state.viewing && !state.textSelected ? 'copy' : null;
+    if (key === 'v') return state.copied ? 'paste' : null;
+    return null;
+  }
+  if (press.shiftKey || !state.openMarker || !state.viewing) return null;
+  if (key === 'Enter') return 'edit';
+  if ((key === 'Delete' || key === 'Backspace') && !state.shapeSelected) return 'delete';
+  return null;
+}
