@@ -4,8 +4,9 @@
  * and each choice does what it says on the server and on both pages; a visitor's page shows an
  * admin's new marker, its move and its deletion without a reload (the live feed); and a visitor
  * (signed out or in) and a pro user get no admin control at all: no tools panel, no status
- * bar, no point history, no Edit button in a marker popup, and the keys m and l leave the
- * state path at pan.idle.
+ * bar, no point history, no Edit button in a marker popup, the keys m, l, e and the tool numbers
+ * leave the state path at pan.idle and Enter / Delete do nothing to the open marker; and a map
+ * page opened again through Back shows a marker added meanwhile.
  */
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import type { Page } from 'playwright-core';
@@ -152,6 +153,20 @@ describe('live changes', () => {
     await waitForMarker(visitor, placed.uid, true);
     expect(reloads).toEqual([]);
   });
+
+  test('a map page opened again through Back shows a marker added while the visitor was away', async () => {
+    const admin = await adminPage(false);
+    const { page: visitor } = await browser.newPage();
+    await openMap(visitor, base());
+    await visitor.goto(`${base()}/quests`);
+    const [spot] = await freeSpots(admin.page, 1, { box: { left: 320, top: 90, right: 960, bottom: 400 }, clearance: 40 });
+    const at = await map(admin.page).toMap(spot.x, spot.y);
+    const added = await addMarker(admin.page, base(), { geometry: { x: round4(at.x), y: round4(at.y) }, name: 'Added while away' });
+    // Back: the browser may take the page and its marker list from its cache without asking.
+    await visitor.goBack();
+    await visitor.waitForFunction(() => window.__map?.ready === true, undefined, { timeout: 30_000 });
+    await waitForMarker(visitor, added.uid);
+  });
 });
 
 describe('visitors and pro users', () => {
@@ -178,9 +193,22 @@ describe('visitors and pro users', () => {
       expect(await editForm(page).count()).toBe(0);
       expect(await page.locator('.admin-dock').count()).toBe(0);
 
+      // Nor do the admin's keys on the open marker do anything.
+      let asked = false;
+      page.once('dialog', (d) => {
+        asked = true;
+        void d.dismiss();
+      });
+      await page.keyboard.press('Enter');
+      await page.keyboard.press('Delete');
+      await page.keyboard.press('Control+c');
+      expect(asked).toBe(false);
+      expect(await editForm(page).count()).toBe(0);
+      expect(await map(page).popup()).toBe(seeded.uid);
+
       await page.keyboard.press('Escape');
       await expect.poll(() => map(page).popup()).toBeNull();
-      for (const key of ['m', 'l', 'Control+z']) {
+      for (const key of ['m', 'l', 'e', '1', '8', 'Control+z']) {
         await page.keyboard.press(key);
         expect(await map(page).toolPath()).toBe('pan.idle');
       }

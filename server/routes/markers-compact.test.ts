@@ -161,6 +161,22 @@ describe.each(testBackends())('compact marker list and one marker on $name', (ba
     expect(goneBinary.markers).toEqual(gone.markers);
   });
 
+  it('answers HEAD with the ETag and no body: 304 while the list is the one the page read, 200 once it changed (a page checks what it missed)', async () => {
+    const url = '/api/be/markers/compact?map=factory&lang=en&format=binary';
+    const read = await get(url, { 'accept-encoding': 'gzip', accept: COMPACT_BINARY_TYPE });
+    const head = (etag: string) => server.app.inject({ method: 'HEAD', url, headers: { 'accept-encoding': 'gzip', accept: COMPACT_BINARY_TYPE, 'if-none-match': etag } });
+    const same = await head(read.headers.etag as string);
+    expect(same.statusCode).toBe(304);
+    expect(same.rawPayload.length).toBe(0);
+    await server.repos.markers.insert(testMarker('c998', { name: 'Added meanwhile' }));
+    await sleep(JSON_CACHE_DEFAULTS.maxStaleMs + 10);
+    const changed = await head(read.headers.etag as string);
+    expect(changed.statusCode).toBe(200);
+    expect(changed.rawPayload.length).toBe(0);
+    expect(changed.headers.etag).not.toBe(read.headers.etag);
+    await server.repos.markers.remove('c998');
+  });
+
   it('answers one full marker, as the full list has it', async () => {
     const full = JSON.parse((await get('/api/be/markers/list?map=factory')).body) as { markers: Marker[] };
     for (const uid of ['c000', 'c001', 'c006']) {

@@ -9,6 +9,8 @@
 import { snapshot, subscribe } from 'valtio';
 import * as adminApi from '../../api/admin';
 import { subscribeMarkerChanges, type MarkerChange } from '../../api/live';
+import { compactListChanged } from '../../api/markers';
+import { currentLanguage } from '../../i18n';
 import type { MapDefinition } from '../../domain/maps';
 import { pointLabel } from '../../domain/points';
 import { can } from '../../domain/roles';
@@ -164,6 +166,9 @@ export function wireEditor({ engine, sink, map, adminTools, resync }: WireEditor
     void Promise.resolve(applied).catch((error: unknown) => console.error('raidmap: applying a live marker change failed', error));
   };
   let wasBroken = false;
+  const reload = (why: string) =>
+    void resync?.().catch((error: unknown) => console.error(`raidmap: reloading markers ${why} failed`, error));
+  let listening = false;
   const onLiveState = (state: 'connected' | 'reconnecting' | 'off') => {
     if (disposed) return;
     setLive(state);
@@ -171,7 +176,16 @@ export function wireEditor({ engine, sink, map, adminTools, resync }: WireEditor
     else if (state === 'connected' && wasBroken) {
       wasBroken = false;
       // Changes made while the feed was down were not replayed: read the list again.
-      void resync?.().catch((error: unknown) => console.error('raidmap: reloading markers after the live feed came back failed', error));
+      reload('after the live feed came back');
+    } else if (state === 'connected' && !listening) {
+      listening = true;
+      // The list was read before the feed listened (or came from the cache through Back /
+      // Forward): a change made in between reaches this page only by reading it again.
+      void compactListChanged(map.id, currentLanguage())
+        .then((changed) => {
+          if (changed && !disposed) reload('changed before the live feed listened');
+        })
+        .catch(() => undefined);
     }
   };
 
