@@ -5,14 +5,16 @@
  * saved where released, Shift moving a tenth, Alt-drag leaving the marker and placing a copy);
  * undo / redo (Ctrl+Z, Ctrl+Shift+Z) of a placed marker and of a move; and the popup's edit
  * mode: Cancel restores, Save persists (also after a reload), Copy then a map click places a
- * duplicate, Delete only after 'Are you sure?', an image upload and a refused (non-image) file.
+ * duplicate, Delete only after 'Are you sure?', an image upload and a refused (non-image) file;
+ * the keys: 8 and E switch tools, Ctrl+C / Ctrl+V place copies under the pointer, Enter opens the
+ * form and Delete deletes the open marker after asking.
  */
 import { beforeAll, describe, expect, test } from 'vitest';
 import type { Page, Request } from 'playwright-core';
 import type { Marker } from '../src/domain/marker';
 import { round4 } from '../src/domain/transform';
 import {
-  TINY_PNG, addMarker, drag, editForm, freeSpots, map, openEditForm, openMap, popupDialog, reload, serverMarker, serverMarkers,
+  TINY_PNG, addMarker, clickMarker, drag, editForm, freeSpots, map, openEditForm, openMap, popupDialog, reload, serverMarker, serverMarkers,
   signIn, toPan, toolsPanel, until, useEditorBrowser, useEditorServer, waitForMarker, waitPopupOpen, type Spot,
 } from './support/editor';
 
@@ -279,6 +281,57 @@ describe('the popup in edit mode', () => {
     expect(await serverMarker(base(), marker.uid)).toMatchObject({ geometry: marker.geometry, version: 1 });
     await toPan(page);
     await page.keyboard.press('Escape');
+  });
+
+  test('keyboard: 8 and E switch tools; Ctrl+C then Ctrl+V places copies under the pointer; Enter edits; Delete deletes after asking', async () => {
+    await toPan(page);
+    await page.keyboard.press('8');
+    await expect.poll(() => map(page).toolPath()).toBe('draw.marker.idle');
+    await page.keyboard.press('8');
+    await expect.poll(() => map(page).toolPath()).toBe('pan.idle');
+    await page.keyboard.press('e');
+    await expect.poll(() => map(page).toolPath()).toBe('edit.idle');
+    await page.keyboard.press('e');
+    await expect.poll(() => map(page).toolPath()).toBe('pan.idle');
+
+    const [spot] = await freeSpots(page, 1, { box: { left: 320, top: 90, right: 960, bottom: 200 } });
+    const marker = await markerAt(spot, { name: 'Keyed', desc: 'copied by keys' });
+    await clickMarker(page, marker.uid);
+    const before = await uidsNow();
+    await page.keyboard.press('Control+c');
+    const targets = await freeSpots(page, 2, { box: { left: 300, top: 250, right: 960, bottom: 600 }, clearance: 40 });
+    const wanted = [];
+    for (const target of targets) {
+      await page.mouse.move(target.x, target.y, { steps: 4 });
+      wanted.push(await map(page).toMap(target.x, target.y));
+      await page.keyboard.press('Control+v');
+    }
+    const copies = await newServerMarkers(before, 2);
+    expect(copies).toHaveLength(2);
+    for (const w of wanted) {
+      const copy = copies.find((c) => Math.abs(c.geometry.x - w.x) < 1e-3 && Math.abs(c.geometry.y - w.y) < 1e-3);
+      expect(copy, `a copy at ${w.x}, ${w.y}`).toMatchObject({ name: 'Keyed', desc: 'copied by keys', version: 1 });
+      await waitForMarker(page, copy!.uid);
+    }
+    expect(await serverMarker(base(), marker.uid)).toMatchObject({ geometry: marker.geometry, version: 1 });
+
+    // The popup of the original is still open, focus in it: Enter opens its form.
+    await expect.poll(() => map(page).popup()).toBe(marker.uid);
+    await page.keyboard.press('Enter');
+    await editForm(page).waitFor();
+    await editForm(page).getByRole('button', { name: 'Cancel', exact: true }).click();
+    await editForm(page).waitFor({ state: 'detached' });
+    // Focus is back on Edit; Delete deletes the marker after asking.
+    const asked: string[] = [];
+    page.once('dialog', (d) => {
+      asked.push(d.message());
+      void d.accept();
+    });
+    await page.keyboard.press('Delete');
+    await until(() => serverMarker(base(), marker.uid), (m) => m === null, 'the marker deleted by the Delete key gone from the server');
+    expect(asked).toEqual(['Are you sure?']);
+    await waitForMarker(page, marker.uid, true);
+    await expect.poll(() => map(page).popup()).toBeNull();
   });
 
   test("Delete asks 'Are you sure?': dismissed keeps the marker, accepted deletes it", async () => {
