@@ -6,7 +6,7 @@ import { setApiBase } from '../api/client';
 import { accountServer, TEST_API_BASE } from '../ui/map/testing/mapApi';
 import { closeAccountDialog, closeUpsell, layout, setPanelsShown, togglePanels } from './layout';
 import { currentPlayer, player, setPlayerPosition } from './player';
-import { isPro, resetSession, runQuestAction, session, sessionCan, setSessionUser } from './session';
+import { isPro, loadSession, resetSession, runQuestAction, session, sessionCan, SESSION_CHANNEL, setSessionUser, signIn, signOut, type SessionMessage } from './session';
 
 const server = setupServer();
 
@@ -40,6 +40,50 @@ describe('session', () => {
     expect(sessionCan('lookArrow')).toBe(true);
     setSessionUser({ pro: true, admin: true, questsDone: [], questsHidden: [] });
     expect(isPro()).toBe(false);
+  });
+});
+
+describe('other tabs', () => {
+  const pro: AccountUser = { name: 'pro', pro: true, admin: false, questsDone: [], questsHidden: [] };
+
+  /** Another tab of the site: what it hears, and a way to speak. */
+  function otherTab() {
+    const heard: SessionMessage[] = [];
+    const ch = new BroadcastChannel(SESSION_CHANNEL);
+    ch.onmessage = (event: MessageEvent<SessionMessage>) => heard.push(event.data);
+    return { heard, say: (message: SessionMessage) => ch.postMessage(message), close: () => ch.close() };
+  }
+
+  it('tells them of a sign-in, saved quest progress and a sign-out, each with the user now signed in', async () => {
+    const account = accountServer(pro);
+    server.use(...account.handlers);
+    const tab = otherTab();
+    try {
+      await signIn({ name: 'pro', password: 'demo-pass' });
+      await expect.poll(() => tab.heard.at(-1)).toEqual({ type: 'user', user: expect.objectContaining({ name: 'pro', questsDone: [] }) });
+      expect(await runQuestAction('complete', 'q1')).toBe('saved');
+      await expect.poll(() => tab.heard.at(-1)).toEqual({ type: 'user', user: expect.objectContaining({ name: 'pro', questsDone: ['q1'] }) });
+      await signOut();
+      await expect.poll(() => tab.heard.at(-1)).toEqual({ type: 'user', user: null });
+    } finally {
+      tab.close();
+    }
+  });
+
+  it('takes the user another tab signed in or out, once listening', async () => {
+    server.use(...accountServer(null).handlers);
+    await loadSession();
+    const tab = otherTab();
+    try {
+      tab.say({ type: 'user', user: { ...pro, questsDone: ['q9'] } });
+      await expect.poll(() => session.user?.questsDone).toEqual(['q9']);
+      expect(isPro()).toBe(true);
+      tab.say({ type: 'user', user: null });
+      await expect.poll(() => session.user).toBeNull();
+      expect(session.status).toBe('ready');
+    } finally {
+      tab.close();
+    }
   });
 });
 

@@ -3,6 +3,11 @@
  * (GET /api/be/user; 401 means nobody is signed in); sign in, sign up and sign out go through
  * the account API. Quest actions (pro) refresh the user first, apply the domain rule, then
  * save the one list that changed — a visitor gets the upsell and no request is made.
+ *
+ * Other tabs of the site follow: a sign-in, sign-up, sign-out or saved quest progress here is
+ * told to them on a BroadcastChannel (`SESSION_CHANNEL`), and each takes the new user at once
+ * (`listenToOtherTabs`, started by `loadSession`), so no tab goes on showing a user who signed
+ * out elsewhere, or old progress. The server checks every call anyway; this is what a tab shows.
  */
 import { proxy } from 'valtio';
 import * as account from '../api/account';
@@ -38,6 +43,44 @@ export function setSessionUser(user: SessionUser | null): void {
   session.user = user;
 }
 
+/** The channel on which tabs of the site tell each other the signed-in user changed. */
+export const SESSION_CHANNEL = 'raidmap:session';
+
+/** What a tab tells the others: the user now signed in (null: nobody). */
+export interface SessionMessage {
+  type: 'user';
+  user: SessionUser | null;
+}
+
+let channel: BroadcastChannel | null = null;
+
+function openChannel(): BroadcastChannel | null {
+  if (!channel && typeof BroadcastChannel === 'function') channel = new BroadcastChannel(SESSION_CHANNEL);
+  return channel;
+}
+
+/** Takes the user another tab signed in, out, or saved progress for. Idempotent. */
+export function listenToOtherTabs(): void {
+  const ch = openChannel();
+  if (!ch || ch.onmessage) return;
+  ch.onmessage = (event: MessageEvent<SessionMessage>) => {
+    const data = event.data;
+    if (data?.type !== 'user') return;
+    session.user = data.user;
+    session.status = 'ready';
+    session.progressError = null;
+  };
+}
+
+/** Tells the other tabs who is signed in now (a copy: the proxy cannot be cloned). */
+function tellOtherTabs(user: SessionUser | null): void {
+  try {
+    openChannel()?.postMessage({ type: 'user', user: user ? (JSON.parse(JSON.stringify(user)) as SessionUser) : null } satisfies SessionMessage);
+  } catch (error) {
+    console.warn('raidmap: could not tell other tabs about the session', error);
+  }
+}
+
 /** True for a signed-in pro user (admins are not pro: the role table gives them their own column). */
 export function isPro(): boolean {
   return roleOf(session.user) === 'pro';
@@ -65,6 +108,7 @@ function maybeSignedIn(): boolean {
  * the signed-in hint cookie (src/domain/account.ts) nobody is, and no request is made.
  */
 export function loadSession(): Promise<void> {
+  listenToOtherTabs();
   if (session.status === 'ready') return Promise.resolve();
   if (loading) return loading;
   if (!maybeSignedIn()) {
@@ -95,6 +139,7 @@ export async function signIn(credentials: account.Credentials): Promise<SessionU
   const user = await account.login(credentials);
   session.user = user;
   session.status = 'ready';
+  tellOtherTabs(user);
   return user;
 }
 
@@ -103,6 +148,7 @@ export async function signUp(credentials: account.Credentials): Promise<SessionU
   const user = await account.register(credentials);
   session.user = user;
   session.status = 'ready';
+  tellOtherTabs(user);
   return user;
 }
 
@@ -114,6 +160,7 @@ export async function signOut(): Promise<void> {
     session.user = null;
     session.status = 'ready';
     session.progressError = null;
+    tellOtherTabs(null);
   }
 }
 
@@ -151,6 +198,7 @@ export async function runQuestAction(action: QuestAction, questUid: string): Pro
     const next = applyQuestAction(fresh, action, questUid);
     const patch = action === 'complete' || action === 'reopen' ? { questsDone: next.questsDone } : { questsHidden: next.questsHidden };
     session.user = await account.saveProgress(patch);
+    tellOtherTabs(session.user);
     return 'saved';
   } catch (error) {
     session.progressError = message(error);
@@ -167,6 +215,8 @@ export function clearProgressError(): void {
 /** Back to a signed-out visitor with nothing asked yet (tests). */
 export function resetSession(): void {
   loading = null;
+  channel?.close();
+  channel = null;
   session.user = null;
   session.status = 'unknown';
   session.pendingQuest = null;
