@@ -14,8 +14,10 @@
  *
  * Renders are limited per client address (render-limit.ts, TILE_RENDERS_PER_MINUTE): a request
  * over the limit for a tile not on disk gets the nearest cached parent tile, cut and scaled to
- * the tile (200, `Cache-Control: public, max-age=15`, `X-Tile-Fallback: z/x/y`), or when none
- * is on disk a 429 JSON with Retry-After. The on-demand levels are a cache with a size budget
+ * the tile (200, `Cache-Control: no-store`, `X-Tile-Fallback: z/x/y`, `Retry-After`), or when
+ * none is on disk a 429 JSON with Retry-After. The stand-in is never stored under the real
+ * tile's URL (by the browser or a proxy): the page asks for that URL again later
+ * (src/engine/tile-layer.ts) and must then get the real tile. The on-demand levels are a cache with a size budget
  * (TILE_CACHE_MAX_MB, store.ts).
  */
 import type { FastifyPluginAsync, FastifyReply } from 'fastify';
@@ -42,8 +44,12 @@ export interface TilesPluginOptions {
 }
 
 export const TILE_CACHE_CONTROL = 'public, max-age=31536000, immutable';
-/** A stand-in from a parent tile: cached briefly, so the real tile replaces it soon. */
-export const FALLBACK_CACHE_CONTROL = 'public, max-age=15';
+/**
+ * A stand-in from a parent tile: not stored at all. Its URL is the real tile's, which the page
+ * asks for again (after Retry-After) and which is then cached for a year: a stand-in kept by a
+ * cache would be served in its place.
+ */
+export const FALLBACK_CACHE_CONTROL = 'no-store';
 
 const INTEGER = /^(0|[1-9]\d{0,5})$/;
 
@@ -161,6 +167,7 @@ export const tilesPlugin: FastifyPluginAsync<TilesPluginOptions> = async (app, o
             .header('content-type', `image/${TILE_FORMAT}`)
             .header('cache-control', FALLBACK_CACHE_CONTROL)
             .header('x-tile-fallback', `${stand.from.z}/${stand.from.x}/${stand.from.y}`)
+            .header('retry-after', String(found.retryAfterS))
             .send(stand.body);
         }
         return reply

@@ -201,6 +201,10 @@ describe('per-address limit on uncached renders', () => {
     expect(stand.statusCode).toBe(200);
     expect(stand.headers['content-type']).toBe('image/webp');
     expect(stand.headers['cache-control']).toBe(FALLBACK_CACHE_CONTROL);
+    // Never stored under the real tile's URL (which the page asks for again), and says when to ask.
+    expect(FALLBACK_CACHE_CONTROL).toBe('no-store');
+    expect(stand.headers['cache-control']).not.toMatch(/max-age|immutable|public/);
+    expect(stand.headers['retry-after']).toBe('30');
     expect(stand.headers['x-tile-fallback']).toBe('0/0/0');
     const meta = await sharp(stand.rawPayload).metadata();
     const rect = tilePixelRect(MAPS.factory.size.width, MAPS.factory.size.height, { z: 5, x: 20, y: 20 });
@@ -219,6 +223,7 @@ describe('per-address limit on uncached renders', () => {
     expect(later.statusCode).toBe(200);
     expect(later.headers['cache-control']).toBe(TILE_CACHE_CONTROL);
     expect(later.headers['x-tile-fallback']).toBeUndefined();
+    expect(later.headers['retry-after']).toBeUndefined();
   });
 
   it('keeps 400 and 404 for bad addresses, before any limit', async () => {

@@ -1,19 +1,10 @@
 import type { MapId } from '../domain/maps';
-import { INLINE_MANIFEST_ID, type TileManifest } from '../domain/tiles';
+import { INLINE_MANIFEST_ID, isTileManifest as isManifest, tileManifestPath, type TileManifest } from '../domain/tiles';
 import { ApiError, apiUrl, getJson } from './client';
-
-function isManifest(value: unknown): value is TileManifest {
-  const m = value as TileManifest;
-  return (
-    !!m && typeof m === 'object' && typeof m.map === 'string' && typeof m.version === 'string' &&
-    [m.tileSize, m.minZ, m.maxZ, m.prebuiltMaxZ, m.width, m.height].every(Number.isFinite) &&
-    Array.isArray(m.layers) && (m.format === 'webp' || m.format === 'png')
-  );
-}
 
 /** The tile manifest of a map (`/tiles/{map}/manifest.json`): version, zoom range, layers, format. */
 export async function fetchTileManifest(mapId: MapId, signal?: AbortSignal): Promise<TileManifest> {
-  const path = `/tiles/${encodeURIComponent(mapId)}/manifest.json`;
+  const path = tileManifestPath(mapId);
   const body = await getJson<unknown>(path, { signal });
   if (!isManifest(body)) throw new ApiError(apiUrl(path), 200, 'bad_manifest', 'The tile manifest is malformed');
   return body;

@@ -39,6 +39,21 @@ export interface TileManifest {
   format: 'webp' | 'png';
 }
 
+/** Where a map's current tile manifest is served (`no-cache`: it names the version every tile URL holds). */
+export function tileManifestPath(mapId: string): string {
+  return `/tiles/${encodeURIComponent(mapId)}/manifest.json`;
+}
+
+/** A well-formed tile manifest (the page's and the engine's check of what the server sent). */
+export function isTileManifest(value: unknown): value is TileManifest {
+  const m = value as TileManifest;
+  return (
+    !!m && typeof m === 'object' && typeof m.map === 'string' && typeof m.version === 'string' &&
+    [m.tileSize, m.minZ, m.maxZ, m.prebuiltMaxZ, m.width, m.height].every(Number.isFinite) &&
+    Array.isArray(m.layers) && m.layers.every((l) => typeof l === 'string') && (m.format === 'webp' || m.format === 'png')
+  );
+}
+
 export function tileScale(z: number): number {
   return 2 ** (z - Z_ONE_TO_ONE);
 }

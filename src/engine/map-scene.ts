@@ -66,6 +66,8 @@ export class MapScene {
   private tilesDirty = true;
   private lastTileState = { settled: false, drawn: 0, missing: 0, waiting: 0, recheckInMs: 0 };
   private recheckTimer: ReturnType<typeof setTimeout> | null = null;
+  /** When the recheck timer fires (performance.now() ms). */
+  private recheckAt = 0;
   private ready_ = false;
   private firstTileDrawn = false;
   private disposed = false;
@@ -215,12 +217,22 @@ export class MapScene {
       if (this.lastTileState.waiting > 0) this.tilesDirty = true;
     }
     const tileState = this.lastTileState;
-    if (tileState.recheckInMs > 0 && this.recheckTimer === null) {
-      this.recheckTimer = setTimeout(() => {
+    if (tileState.recheckInMs > 0) {
+      // One timer, moved earlier when a sooner recheck is needed (a level settling while a
+      // stand-in tile waits a minute for its next request).
+      const at = t0 + tileState.recheckInMs;
+      if (this.recheckTimer !== null && at < this.recheckAt) {
+        clearTimeout(this.recheckTimer);
         this.recheckTimer = null;
-        this.tilesDirty = true;
-        this.options.invalidate();
-      }, tileState.recheckInMs);
+      }
+      if (this.recheckTimer === null) {
+        this.recheckAt = at;
+        this.recheckTimer = setTimeout(() => {
+          this.recheckTimer = null;
+          this.tilesDirty = true;
+          this.options.invalidate();
+        }, tileState.recheckInMs);
+      }
     }
     if (cameraChanged || placed) this.labelsDirty = true;
     const screen = (x: number, y: number) => mapToScreen(view, viewport, x, y);

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { WorkerTileFetcher, handleTileMessage, type TileWorkerRequest, type TileWorkerResponse } from './tile-fetch-protocol';
 import { fakeTilePort } from './testing/fake-tile-port';
+import { standInOf, TileHttpError } from './tile-response';
 
 const fakeBitmap = (label: string) => {
   const b = { label, closed: false, close() { b.closed = true; } };
@@ -23,9 +24,21 @@ describe('tile worker logic', () => {
     await handleTileMessage({ type: 'load', id: 2, url: 'http://x/missing.png' }, new Map(), fetchFn, async () => fakeBitmap('x'), (r) => replies.push(r));
     await handleTileMessage({ type: 'load', id: 3 } as unknown as TileWorkerRequest, new Map(), fetchFn, async () => fakeBitmap('x'), (r) => replies.push(r));
     expect(replies).toEqual([
-      { type: 'failed', id: 2, message: 'tile http://x/missing.png: HTTP 404', aborted: false },
+      { type: 'failed', id: 2, message: 'tile http://x/missing.png: HTTP 404', aborted: false, status: 404 },
       { type: 'failed', id: 3, message: 'bad tile request', aborted: false },
     ]);
+  });
+
+  it('reports a stand-in answer (X-Tile-Fallback) and a 429’s Retry-After', async () => {
+    const replies: TileWorkerResponse[] = [];
+    const fetchFn = (async (url: string) =>
+      url.endsWith('stand.webp')
+        ? new Response('parent pixels', { headers: { 'x-tile-fallback': '3/1/1', 'retry-after': '20', 'cache-control': 'no-store' } })
+        : new Response('{}', { status: 429, headers: { 'retry-after': '30' } })) as unknown as typeof fetch;
+    await handleTileMessage({ type: 'load', id: 5, url: 'http://x/stand.webp' }, new Map(), fetchFn, async () => fakeBitmap('s'), (r) => replies.push(r));
+    await handleTileMessage({ type: 'load', id: 6, url: 'http://x/busy.webp' }, new Map(), fetchFn, async () => fakeBitmap('b'), (r) => replies.push(r));
+    expect(replies[0]).toMatchObject({ type: 'loaded', id: 5, standIn: { from: '3/1/1', retryAfterMs: 20_000 } });
+    expect(replies[1]).toEqual({ type: 'failed', id: 6, message: 'tile http://x/busy.webp: HTTP 429', aborted: false, status: 429, retryAfterMs: 30_000 });
   });
 
   it('a cancel aborts the fetch and a late bitmap is closed', async () => {
@@ -71,6 +84,22 @@ describe('WorkerTileFetcher', () => {
     const late = fakeBitmap('late');
     port.reply({ type: 'loaded', id: 2, bitmap: late });
     expect(late.closed).toBe(true);
+  });
+
+  it('marks a stand-in on this side and rejects an HTTP error with its status', async () => {
+    const port = fakeTilePort();
+    const fetcher = new WorkerTileFetcher(port, 'http://host/');
+    const stand = fetcher.fetch('/tiles/customs/v3/main/6/1/1.webp', new AbortController().signal);
+    const real = fetcher.fetch('/tiles/customs/v3/main/6/1/2.webp', new AbortController().signal);
+    const gone = fetcher.fetch('/tiles/customs/v2/main/6/1/3.webp', new AbortController().signal);
+    port.reply({ type: 'loaded', id: 1, bitmap: fakeBitmap('stand'), standIn: { from: '3/0/0', retryAfterMs: 5_000 } });
+    port.reply({ type: 'loaded', id: 2, bitmap: fakeBitmap('real') });
+    port.reply({ type: 'failed', id: 3, message: 'tile …: HTTP 404', aborted: false, status: 404 });
+    expect(standInOf(await stand)).toEqual({ from: '3/0/0', retryAfterMs: 5_000 });
+    expect(standInOf(await real)).toBeUndefined();
+    const error = await gone.catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(TileHttpError);
+    expect(error).toMatchObject({ status: 404, url: '/tiles/customs/v2/main/6/1/3.webp' });
   });
 
   it('dispose rejects pending loads and terminates the worker', async () => {

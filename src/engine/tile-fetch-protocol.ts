@@ -3,12 +3,15 @@
  * in Node, plus the main-thread side (`WorkerTileFetcher`) that plugs into TileLoader.
  */
 import type { TileFetcher } from './tile-loader';
+import { markStandIn, retryAfterMs, standInFromHeaders, TileHttpError, type StandIn } from './tile-response';
 
 export type TileWorkerRequest = { type: 'load'; id: number; url: string } | { type: 'cancel'; id: number };
 
 export type TileWorkerResponse =
-  | { type: 'loaded'; id: number; bitmap: ImageBitmap }
-  | { type: 'failed'; id: number; message: string; aborted: boolean };
+  /** `standIn`: the server sent an ancestor's pixels for now (tile-response.ts). */
+  | { type: 'loaded'; id: number; bitmap: ImageBitmap; standIn?: StandIn }
+  /** `status` (and `retryAfterMs`): the server's answer, where the request got one that was not OK. */
+  | { type: 'failed'; id: number; message: string; aborted: boolean; status?: number; retryAfterMs?: number };
 
 /** Worker side: one message in, at most one response out per load. */
 export async function handleTileMessage(
@@ -32,14 +35,20 @@ export async function handleTileMessage(
   controllers.set(msg.id, controller);
   try {
     const response = await fetchFn(msg.url, { signal: controller.signal });
-    if (!response.ok) throw new Error(`tile ${msg.url}: HTTP ${response.status}`);
+    if (!response.ok) {
+      const retry = retryAfterMs(response.headers.get('retry-after'));
+      const failed: TileWorkerResponse = { type: 'failed', id: msg.id, message: `tile ${msg.url}: HTTP ${response.status}`, aborted: false, status: response.status };
+      reply(retry === undefined ? failed : { ...failed, retryAfterMs: retry });
+      return;
+    }
     const bitmap = await decode(await response.blob());
     if (controller.signal.aborted) {
       bitmap.close();
       reply({ type: 'failed', id: msg.id, message: 'aborted', aborted: true });
       return;
     }
-    reply({ type: 'loaded', id: msg.id, bitmap });
+    const standIn = standInFromHeaders(response.headers);
+    reply(standIn ? { type: 'loaded', id: msg.id, bitmap, standIn } : { type: 'loaded', id: msg.id, bitmap });
   } catch (error) {
     reply({ type: 'failed', id: msg.id, message: error instanceof Error ? error.message : String(error), aborted: controller.signal.aborted });
   } finally {
@@ -48,6 +57,8 @@ export async function handleTileMessage(
 }
 
 interface Pending {
+  /** The URL as the layer asked for it. */
+  url: string;
   resolve: (bitmap: ImageBitmap) => void;
   reject: (error: Error) => void;
 }
@@ -82,7 +93,7 @@ export class WorkerTileFetcher {
         return;
       }
       const id = this.nextId++;
-      this.pending.set(id, { resolve, reject });
+      this.pending.set(id, { url, resolve, reject });
       signal.addEventListener(
         'abort',
         () => {
@@ -109,8 +120,10 @@ export class WorkerTileFetcher {
       return;
     }
     this.pending.delete(msg.id);
-    if (msg.type === 'loaded') p.resolve(msg.bitmap);
-    else p.reject(msg.aborted ? abortError() : new Error(msg.message));
+    if (msg.type === 'loaded') p.resolve(markStandIn(msg.bitmap, msg.standIn));
+    else if (msg.aborted) p.reject(abortError());
+    else if (msg.status !== undefined) p.reject(new TileHttpError(p.url, msg.status, msg.retryAfterMs));
+    else p.reject(new Error(msg.message));
   }
 }
 

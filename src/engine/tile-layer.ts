@@ -7,15 +7,28 @@
  * (wanted ones, else parents / children), hand the missing tiles to the loader centre-out,
  * and evict least-recently-drawn textures beyond the byte budget. An update whose view needs
  * the same tiles as the last one, with nothing arrived or changed since, keeps the last plan.
+ *
+ * Tiles that are drawn but are not the real ones are asked for again while they are wanted
+ * (kernels/tile-refresh.ts), and the answer replaces them in place (same sprite, new texture):
+ * - a **stand-in** the server sent while its render limit refused the tile (`X-Tile-Fallback`,
+ *   tile-response.ts), after a wait that grows while the answers are stand-ins;
+ * - every tile of a **replaced version**: a 404 for a tile of the layer's version makes it read
+ *   the map's manifest again, and where the server now has another version of the same pyramid
+ *   (the operator replaced the drawing), the layer switches to it. Requests of the old version
+ *   are dropped, its tiles stay drawn until the new version's arrive, and the camera, markers and
+ *   popups are the engine's and do not change. A manifest of another pyramid (a new build of
+ *   the site) cannot be switched to in place: the layer stops asking for tiles (`outdated`).
  */
 import { Container, ImageSource, Sprite, Texture } from 'pixi.js';
 import { layerOpacities, type MapDefinition } from '../domain/maps';
-import { tileBounds, tilePath, type TileManifest } from '../domain/tiles';
+import { isTileManifest, tileBounds, tileManifestPath, tilePath, type TileManifest } from '../domain/tiles';
 import type { ViewportSize } from './kernels/camera';
 import { FrameBudget } from './kernels/frame-budget';
 import { planEviction, textureBytes } from './kernels/lru';
+import { nextRefresh, type Refresh } from './kernels/tile-refresh';
 import { numKey, planCover, splitNumKey, visibleTiles, type TileCoord } from './kernels/tiles';
 import { TileLoader, fetchImageBitmap, type TileFetcher, type TileRequest } from './tile-loader';
+import { standInOf, tileErrorStatus, TileHttpError } from './tile-response';
 import type { CameraView } from './types';
 
 interface CachedTile {
@@ -51,6 +64,11 @@ export const STARTUP_CONCURRENCY = 12;
  */
 export const LEVEL_SETTLE_MS = 150;
 
+/** A failed tile is asked for again after this long (or the answer's Retry-After, if longer). */
+export const FAILED_RETRY_MS = 10_000;
+/** After reading the manifest for a 404, the next 404 reads it again after this long at the soonest. */
+export const VERSION_CHECK_MS = 30_000;
+
 interface Floor {
   index: number;
   id: string;
@@ -69,6 +87,10 @@ export interface TileLayerOptions {
   budgetBytes: number;
   fetcher?: TileFetcher<ImageBitmap>;
   now?: () => number;
+  /** The map's current manifest, as the server sends it (default: GET `{tileBase}/tiles/{map}/manifest.json`). */
+  fetchManifest?: () => Promise<unknown>;
+  /** 0 ≤ x < 1, for the refresh waits' spread (tests pin it). */
+  random?: () => number;
 }
 
 /** What the engine hands the layer once its renderer runs (the layer may start loading before). */
@@ -110,8 +132,25 @@ export class TileLayer {
   private changed = true;
   /** Tiles that failed to load (a failed tile is retried later). */
   failures = 0;
+  /** The tile version drawn and asked for (the options' manifest until the server's changes). */
+  private manifestNow: TileManifest;
+  /** Drawn tiles that are not the real ones (stand-ins, an old version's): asked for again when due. */
+  private readonly refresh = new Map<number, Refresh>();
+  /** The soonest due time of a wanted tile in `refresh` that is not due yet (Infinity: none). */
+  private nextRefreshAt = Number.POSITIVE_INFINITY;
+  /** The last plan deferred fetches while the level settles. */
+  private lastDeferred = false;
+  private checkingVersion = false;
+  private versionCheckAfter = Number.NEGATIVE_INFINITY;
+  private outdated_ = false;
+  private disposed = false;
+  private readonly clock: () => number;
+  private readonly random: () => number;
 
   constructor(private readonly options: TileLayerOptions) {
+    this.manifestNow = options.manifest;
+    this.clock = options.now ?? (() => performance.now());
+    this.random = options.random ?? Math.random;
     this.floors = options.manifest.layers.map((id, index) => {
       const container = new Container({ label: `floor:${id}` });
       const levels: Container[] = [];
@@ -119,18 +158,25 @@ export class TileLayer {
       this.container.addChild(container);
       return { index, id, container, levels, shown: new Set<number>(), opacity: 1 };
     });
-    this.uploads = new FrameBudget(UPLOAD_BUDGET_MS, options.now ?? (() => performance.now()));
+    this.uploads = new FrameBudget(UPLOAD_BUDGET_MS, this.clock);
     this.loader = new TileLoader<ImageBitmap>({
       fetcher: options.fetcher ?? fetchImageBitmap,
       concurrency: STARTUP_CONCURRENCY,
+      retryMs: FAILED_RETRY_MS,
+      now: this.clock,
       onLoad: (key, bitmap) => this.store(Number(key), bitmap),
-      onError: (key, error) => {
-        if ((error as { name?: string })?.name === 'AbortError') return;
-        this.changed = true;
-        // One warning per engine: a broken tile server would otherwise flood the console.
-        if (this.failures++ === 0) console.warn(`raidmap: tile ${key} failed (further failures are counted, not logged):`, error);
-      },
+      onError: (key, error) => this.failed(Number(key), error),
     });
+  }
+
+  /** The manifest whose tiles the layer asks for now. */
+  get manifest(): TileManifest {
+    return this.manifestNow;
+  }
+
+  /** The server's manifest is of another pyramid than this page's: no tile is asked for any more (the page needs a reload). */
+  get outdated(): boolean {
+    return this.outdated_;
   }
 
   /** Connects the layer to the engine: arrivals schedule frames, textures upload within the budget. */
@@ -160,15 +206,16 @@ export class TileLayer {
   update(view: CameraView, viewport: ViewportSize, dpr: number, now: number): TileUpdate {
     this.frame++;
     if (this.admitArrived(this.startingUp ? STARTUP_UPLOAD_BUDGET_MS : UPLOAD_BUDGET_MS) > 0) this.changed = true;
-    const { manifest } = this.options;
+    const manifest = this.manifestNow;
     const range = visibleTiles(view, viewport, dpr, manifest);
     const rangeKey = `${range.z}:${range.minX}:${range.maxX}:${range.minY}:${range.maxY}`;
     const last = this.lastUpdate;
-    // Same tiles wanted, nothing arrived, failed or changed level since, no fetch deferred and
-    // no failed tile waiting for its retry: the last plan stands (same sprites, same requests).
+    // Same tiles wanted, nothing arrived, failed or changed level since, no fetch deferred, no
+    // failed tile waiting for its retry and no drawn tile due to be asked for again: the last
+    // plan stands (same sprites, same requests).
     const retryDue = last !== null && last.settled && last.missing > 0;
-    if (!this.changed && last !== null && rangeKey === this.lastRange && last.recheckInMs === 0 && !retryDue) {
-      return { ...last, waiting: this.arrived.size };
+    if (!this.changed && last !== null && rangeKey === this.lastRange && !this.lastDeferred && !retryDue && now < this.nextRefreshAt) {
+      return { ...last, waiting: this.arrived.size, recheckInMs: this.refreshInMs(now) };
     }
     this.changed = false;
     this.lastRange = rangeKey;
@@ -180,6 +227,8 @@ export class TileLayer {
     let deferred = 0;
     const pinned = new Set<number>();
     const perLayerMissing: TileRequest[][] = [];
+    const perLayerRefresh: TileRequest[][] = [];
+    this.nextRefreshAt = Number.POSITIVE_INFINITY;
     let drawnTotal = 0;
     let missingTotal = 0;
     let unsettled = 0;
@@ -202,24 +251,58 @@ export class TileLayer {
       for (const t of fetchNow) {
         const key = numKey(floor.index, t.z, t.x, t.y);
         if (this.arrived.has(key)) continue;
-        requests.push({ key: String(key), url: `${this.options.tileBase}${tilePath(manifest, floor.id, t.z, t.x, t.y)}` });
+        requests.push(this.request(floor, key, t));
       }
       perLayerMissing.push(requests);
+      // Drawn wanted tiles that are not the real ones, when due (not while the level settles).
+      const refreshes: TileRequest[] = [];
+      if (this.refresh.size > 0) {
+        for (const t of range.tiles) {
+          const key = numKey(floor.index, t.z, t.x, t.y);
+          const due = this.refresh.get(key);
+          if (due === undefined || !this.cache.has(key) || this.arrived.has(key)) continue;
+          if (due.dueAt > now) this.nextRefreshAt = Math.min(this.nextRefreshAt, due.dueAt);
+          else if (settleLeft > 0) deferred++;
+          else refreshes.push(this.request(floor, key, t));
+        }
+      }
+      perLayerRefresh.push(refreshes);
     }
-    // Interleave layers so every floor fills in centre-out at the same pace.
+    // Interleave layers so every floor fills in centre-out at the same pace; missing tiles first.
     const queue: TileRequest[] = [];
-    const longest = Math.max(0, ...perLayerMissing.map((r) => r.length));
-    for (let i = 0; i < longest; i++) for (const r of perLayerMissing) if (i < r.length) queue.push(r[i]);
+    if (!this.outdated_) {
+      for (const lists of [perLayerMissing, perLayerRefresh]) {
+        const longest = Math.max(0, ...lists.map((r) => r.length));
+        for (let i = 0; i < longest; i++) for (const r of lists) if (i < r.length) queue.push(r[i]);
+      }
+    }
     this.loader.want(queue);
     if (this.cacheBytes > this.options.budgetBytes) this.evict(pinned);
+    this.lastDeferred = deferred > 0;
+    const refreshIn = this.refreshInMs(now);
+    const settleIn = deferred > 0 ? Math.max(1, settleLeft) : 0;
     this.lastUpdate = {
       settled: unsettled === 0,
       drawn: drawnTotal,
       missing: missingTotal,
       waiting: this.arrived.size,
-      recheckInMs: deferred > 0 ? Math.max(1, settleLeft) : 0,
+      recheckInMs: settleIn > 0 && refreshIn > 0 ? Math.min(settleIn, refreshIn) : Math.max(settleIn, refreshIn),
     };
     return this.lastUpdate;
+  }
+
+  /** Drawn tiles waiting to be asked for again (stand-ins, an old version's). */
+  get refreshing(): number {
+    return this.refresh.size;
+  }
+
+  private request(floor: Floor, key: number, t: TileCoord): TileRequest {
+    return { key: String(key), url: `${this.options.tileBase}${tilePath(this.manifestNow, floor.id, t.z, t.x, t.y)}` };
+  }
+
+  /** Ms until the next wanted tile is due to be asked for again (0: none waits). */
+  private refreshInMs(now: number): number {
+    return Number.isFinite(this.nextRefreshAt) ? Math.max(1, Math.ceil(this.nextRefreshAt - now)) : 0;
   }
 
   /** Bytes of tile textures held. */
@@ -232,7 +315,9 @@ export class TileLayer {
   }
 
   dispose(): void {
+    this.disposed = true;
     this.loader.dispose();
+    this.refresh.clear();
     for (const tile of this.cache.values()) {
       tile.sprite.destroy();
       destroyTexture(tile.texture);
@@ -245,8 +330,75 @@ export class TileLayer {
   }
 
   private store(key: number, bitmap: ImageBitmap): void {
+    // A stand-in is drawn now and asked for again later; the real tile ends that.
+    const standIn = standInOf(bitmap);
+    if (standIn) this.refresh.set(key, nextRefresh(this.refresh.get(key), this.clock(), standIn.retryAfterMs, this.random));
+    else this.refresh.delete(key);
     this.arrived.get(key)?.close();
     this.arrived.set(key, bitmap);
+    this.hooks?.onTile();
+  }
+
+  private failed(key: number, error: unknown): void {
+    if ((error as { name?: string })?.name === 'AbortError') return;
+    this.changed = true;
+    // One warning per engine: a broken tile server would otherwise flood the console.
+    if (this.failures++ === 0) console.warn(`raidmap: tile ${key} failed (further failures are counted, not logged):`, error);
+    const due = this.refresh.get(key);
+    if (due) {
+      // A drawn tile asked for again: it keeps being drawn, and waits longer for the next try.
+      const now = this.clock();
+      const retryAfter = error instanceof TileHttpError ? error.retryAfterMs : undefined;
+      const next = nextRefresh(due, now, retryAfter, this.random);
+      this.refresh.set(key, { attempt: next.attempt, dueAt: Math.max(next.dueAt, now + FAILED_RETRY_MS) });
+    }
+    // Requests of another version were dropped (loader.reset): this 404 is of the layer's version.
+    if (tileErrorStatus(error) === 404) this.checkVersion();
+  }
+
+  /**
+   * A tile of the layer's version is gone: reads the map's manifest, and switches to the version
+   * the server has now if it differs. At most one check at a time, and one per VERSION_CHECK_MS.
+   */
+  private checkVersion(): void {
+    const now = this.clock();
+    if (this.disposed || this.outdated_ || this.checkingVersion || now < this.versionCheckAfter) return;
+    this.checkingVersion = true;
+    const asked = this.manifestNow;
+    const read = this.options.fetchManifest ?? (() => fetchManifest(`${this.options.tileBase}${tileManifestPath(asked.map)}`));
+    void read()
+      .then(
+        (next) => {
+          if (this.disposed || this.manifestNow !== asked) return;
+          if (!isTileManifest(next) || next.map !== asked.map) throw new Error('the tile manifest is malformed');
+          if (next.version !== asked.version) this.replaceManifest(next);
+        },
+        (error: unknown) => {
+          console.warn(`raidmap: the tile manifest of ${asked.map} could not be read after a tile of version ${asked.version} was not found:`, error);
+        },
+      )
+      .catch((error: unknown) => console.warn(`raidmap: the tile manifest of ${asked.map}:`, error))
+      .finally(() => {
+        this.checkingVersion = false;
+        this.versionCheckAfter = this.clock() + VERSION_CHECK_MS;
+      });
+  }
+
+  /** Switches to the server's new version of the map: every drawn tile stays until its new one arrives. */
+  private replaceManifest(next: TileManifest): void {
+    const old = this.manifestNow;
+    this.loader.reset();
+    this.changed = true;
+    if (!samePyramid(old, next)) {
+      this.outdated_ = true;
+      console.warn(`raidmap: the tiles of ${old.map} changed shape on the server (version ${old.version} → ${next.version}); reload the page to see them`);
+      return;
+    }
+    console.info(`raidmap: the drawing of ${old.map} was replaced on the server: tiles of version ${old.version} → ${next.version}`);
+    this.manifestNow = next;
+    const now = this.clock();
+    for (const key of this.cache.keys()) this.refresh.set(key, { attempt: 0, dueAt: now });
+    for (const key of this.arrived.keys()) this.refresh.set(key, { attempt: 0, dueAt: now });
     this.hooks?.onTile();
   }
 
@@ -272,7 +424,7 @@ export class TileLayer {
         continue;
       }
       const { floor, z, x, y } = splitNumKey(key);
-      const { width, height } = this.options.manifest;
+      const { width, height } = this.manifestNow;
       const b = tileBounds(width, height, z, x, y);
       const sprite = new Sprite({ texture, x: b.minX, y: b.minY, width: b.maxX - b.minX, height: b.maxY - b.minY, visible: false });
       this.floors[floor].levels[z].addChild(sprite);
@@ -315,9 +467,25 @@ export class TileLayer {
       tile.sprite.destroy();
       destroyTexture(tile.texture);
       this.cache.delete(key);
+      this.refresh.delete(key);
       this.cacheBytes -= tile.bytes;
     }
   }
+}
+
+/** Two manifests of one pyramid (same levels, size and floors): tile keys and places carry over. */
+function samePyramid(a: TileManifest, b: TileManifest): boolean {
+  return (
+    a.map === b.map && a.tileSize === b.tileSize && a.minZ === b.minZ && a.maxZ === b.maxZ && a.width === b.width && a.height === b.height &&
+    a.layers.length === b.layers.length && a.layers.every((layer, i) => layer === b.layers[i])
+  );
+}
+
+/** The map's current manifest from the server, past the browser's cache (it is `no-cache`). */
+async function fetchManifest(url: string): Promise<unknown> {
+  const response = await fetch(url, { cache: 'no-cache', headers: { accept: 'application/json' } });
+  if (!response.ok) throw new Error(`${url}: HTTP ${response.status}`);
+  return response.json();
 }
 
 function destroyTexture(texture: Texture): void {

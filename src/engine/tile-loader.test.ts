@@ -1,5 +1,6 @@
-import { describe, expect, it } from 'vitest';
-import { TileLoader } from './tile-loader';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { fetchImageBitmap, TileLoader } from './tile-loader';
+import { standInOf, TileHttpError } from './tile-response';
 
 interface Pending {
   url: string;
@@ -78,6 +79,37 @@ describe('TileLoader', () => {
     expect(h.pending).toHaveLength(2);
   });
 
+  it('waits for a failed answer’s Retry-After where it is longer than retryMs', async () => {
+    const h = harness(1);
+    h.loader.want([req('x')]);
+    h.pending[0].reject(new TileHttpError('/t/x', 429, 5_000));
+    await flush();
+    h.tick(1000);
+    h.loader.want([req('x')]);
+    expect(h.pending).toHaveLength(1);
+    expect(h.loader.hasFailed('x')).toBe(true);
+    h.tick(4000);
+    h.loader.want([req('x')]);
+    expect(h.pending).toHaveLength(2);
+  });
+
+  it('reset drops what is in flight and queued (later answers are ignored) and forgets failures', async () => {
+    const h = harness(1);
+    h.loader.want([req('f')]);
+    h.pending[0].reject(new Error('404'));
+    await flush();
+    h.loader.want([req('a'), req('b')]);
+    expect(h.pending.map((p) => p.url)).toEqual(['/t/f', '/t/a']);
+    h.loader.reset();
+    expect(h.pending[1].signal.aborted).toBe(true);
+    h.pending[1].resolve('old A');
+    await flush();
+    expect(h.loaded).toEqual([]);
+    expect(h.loader.pending).toBe(0);
+    h.loader.want([req('f'), req('a')]);
+    expect(h.pending.map((p) => p.url)).toEqual(['/t/f', '/t/a', '/t/f']);
+  });
+
   it('aborts everything on dispose and ignores later results', async () => {
     const h = harness(3);
     h.loader.want([req('a'), req('b')]);
@@ -107,5 +139,23 @@ describe('TileLoader', () => {
     await flush();
     expect(h.loaded).toEqual(['a=A', 'b=B', 'c=C']);
     expect(h.pending.map((p) => p.url)).toEqual(['/t/a', '/t/b', '/t/c', '/t/d']);
+  });
+});
+
+describe('fetchImageBitmap (the render worker’s own fetch)', () => {
+  afterEach(() => vi.unstubAllGlobals());
+
+  it('marks a stand-in answer, and rejects an error status with a TileHttpError', async () => {
+    vi.stubGlobal('createImageBitmap', async (blob: Blob) => ({ label: await blob.text(), close() {} }));
+    vi.stubGlobal('fetch', async (url: string) => {
+      if (url.endsWith('/1.webp')) return new Response('parent', { headers: { 'x-tile-fallback': '3/0/0', 'retry-after': '4' } });
+      if (url.endsWith('/2.webp')) return new Response('real');
+      return new Response('{}', { status: 404 });
+    });
+    const signal = new AbortController().signal;
+    const stand = await fetchImageBitmap('/tiles/customs/v3/main/6/0/1.webp', signal);
+    expect(standInOf(stand)).toEqual({ from: '3/0/0', retryAfterMs: 4_000 });
+    expect(standInOf(await fetchImageBitmap('/tiles/customs/v3/main/6/0/2.webp', signal))).toBeUndefined();
+    await expect(fetchImageBitmap('/tiles/customs/v2/main/6/0/3.webp', signal)).rejects.toMatchObject({ name: 'TileHttpError', status: 404 });
   });
 });

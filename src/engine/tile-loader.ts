@@ -3,8 +3,12 @@
  * layer wants them (centre-out). Each `want()` replaces the wanted list: queued tiles that left
  * the view are dropped. In-flight tiles that left the view finish (a tile is small, and it
  * serves as a fallback later) unless `abortUnwanted` is set. A failed tile is not retried for
- * `retryMs`.
+ * `retryMs`, or for as long as the answer's `Retry-After` says where that is longer (a 429).
+ * `reset()` forgets everything pending (the layer's tile version changed: tile-layer.ts).
  */
+import { REFRESH_MAX_RETRY_AFTER_MS } from './kernels/tile-refresh';
+import { checkTileResponse, markStandIn, standInFromHeaders, TileHttpError } from './tile-response';
+
 export interface TileRequest {
   key: string;
   url: string;
@@ -26,7 +30,8 @@ export interface TileLoaderOptions<T> {
 export class TileLoader<T> {
   private queue: TileRequest[] = [];
   private readonly inFlight = new Map<string, AbortController>();
-  private readonly failedAt = new Map<string, number>();
+  /** Failed tiles: when each may be asked for again. */
+  private readonly retryAt = new Map<string, number>();
   private disposed = false;
   private concurrency: number;
   private readonly retryMs: number;
@@ -53,8 +58,8 @@ export class TileLoader<T> {
     const t = this.now();
     this.queue = requests.filter((r) => {
       if (this.inFlight.has(r.key)) return false;
-      const failed = this.failedAt.get(r.key);
-      return failed === undefined || t - failed >= this.retryMs;
+      const retry = this.retryAt.get(r.key);
+      return retry === undefined || t >= retry;
     });
     this.pump();
   }
@@ -70,8 +75,24 @@ export class TileLoader<T> {
   }
 
   hasFailed(key: string): boolean {
-    const failed = this.failedAt.get(key);
-    return failed !== undefined && this.now() - failed < this.retryMs;
+    const retry = this.retryAt.get(key);
+    return retry !== undefined && this.now() < retry;
+  }
+
+  /** How long after a failure a tile is asked for again at the soonest (a 429's Retry-After may make it longer). */
+  get failureRetryMs(): number {
+    return this.retryMs;
+  }
+
+  /**
+   * Forgets every request: aborts those in flight (their answers are dropped), empties the queue
+   * and forgets failures. For a layer whose tile URLs all changed (a new tile version).
+   */
+  reset(): void {
+    for (const controller of this.inFlight.values()) controller.abort();
+    this.inFlight.clear();
+    this.queue = [];
+    this.retryAt.clear();
   }
 
   get pending(): number {
@@ -104,13 +125,14 @@ export class TileLoader<T> {
             return;
           }
           this.inFlight.delete(request.key);
-          this.failedAt.delete(request.key);
+          this.retryAt.delete(request.key);
           this.options.onLoad(request.key, value);
         },
         (error: unknown) => {
           if (this.inFlight.get(request.key) !== controller) return;
           this.inFlight.delete(request.key);
-          this.failedAt.set(request.key, this.now());
+          const serverSays = error instanceof TileHttpError ? (error.retryAfterMs ?? 0) : 0;
+          this.retryAt.set(request.key, this.now() + Math.max(this.retryMs, Math.min(serverSays, REFRESH_MAX_RETRY_AFTER_MS)));
           this.options.onError?.(request.key, error);
         },
       )
@@ -123,10 +145,13 @@ function release(value: unknown): void {
   if (value && typeof (value as { close?: unknown }).close === 'function') (value as { close: () => void }).close();
 }
 
-/** Fetches an image and decodes it off the main thread. */
+/**
+ * Fetches an image and decodes it off the main thread. A stand-in answer (`X-Tile-Fallback`) is
+ * marked as one (tile-response.ts); an error status rejects with a TileHttpError.
+ */
 export async function fetchImageBitmap(url: string, signal: AbortSignal): Promise<ImageBitmap> {
   const response = await fetch(url, { signal });
-  if (!response.ok) throw new Error(`tile ${url}: HTTP ${response.status}`);
+  checkTileResponse(url, response);
   const blob = await response.blob();
-  return createImageBitmap(blob, { premultiplyAlpha: 'premultiply' });
+  return markStandIn(await createImageBitmap(blob, { premultiplyAlpha: 'premultiply' }), standInFromHeaders(response.headers));
 }
