@@ -446,3 +446,185 @@ describe('helpers', () => {
     expect(seen.at(-1)).toBe('|true');
   });
 });
+
+describe('a reload of the whole list (after the live feed was broken)', () => {
+  /** The page's copy replaced by the list as the server has it (what MapCanvas's resync does). */
+  function reloadFrom(server: ReturnType<typeof setup>['server'], page: ReturnType<typeof setup>['page'], list = [...server.stored.values()]) {
+    const copies = list.map((m) => JSON.parse(JSON.stringify(m)) as Marker);
+    return async () => {
+      page.markers.clear();
+      for (const m of copies) page.markers.set(m.uid, m);
+      return true;
+    };
+  }
+
+  it('puts every unsaved change back on top of the list: still failed, and Retry saves it', async () => {
+    const { server, page, commands, stored } = setup([marker('m1', { name: 'Edit me' }), marker('m2'), marker('m3')]);
+    // The server is down: a place, an edit and a delete fail.
+    server.failNext('add');
+    await commands.placeMarker(place);
+    server.failNext('update');
+    await commands.saveMarker({ ...stored[0], name: 'Mine' });
+    server.failNext('delete');
+    await commands.deleteMarker('m2');
+    const theirs = server.seed({ ...stored[2], name: 'Their change, missed while the feed was down' });
+    const failed = commands.getState().pending;
+    expect(Object.keys(failed).sort()).toEqual(['m1', 'm2', 'new-1']);
+
+    await commands.reload(reloadFrom(server, page));
+
+    // The unsaved marker stays, the unsaved edit shows the admin's version, the marker whose
+    // delete failed shows as before (failed, Retry deletes it); the rest is the server's list.
+    expect(page.markers.get('new-1')).toMatchObject({ uid: 'new-1', category: 'Keys', geometry: { x: 10.1235, y: 20.9877 } });
+    expect(page.markers.get('m1')).toMatchObject({ name: 'Mine' });
+    expect(page.markers.has('m2')).toBe(true);
+    expect(page.markers.get('m3')).toEqual(theirs);
+    expect(commands.getState().pending).toEqual(failed);
+    expect(commands.getState().pending['new-1']).toEqual({ status: 'failed', error: expect.objectContaining({ code: 'offline' }) });
+
+    await commands.retrySave('new-1');
+    await commands.retrySave('m1');
+    await commands.retrySave('m2');
+    expect(commands.getState().pending).toEqual({});
+    expect(server.stored.get('new-1')).toMatchObject({ version: 1, geometry: { x: 10.1235, y: 20.9877 } });
+    expect(server.stored.get('m1')).toMatchObject({ name: 'Mine', version: 2 });
+    expect(server.stored.has('m2')).toBe(false);
+    expect(page.markers.get('m1')).toMatchObject({ name: 'Mine', version: 2 });
+    expect(page.markers.has('m2')).toBe(false);
+    // Undo still knows the steps.
+    await commands.undo();
+    expect(server.stored.has('m2')).toBe(true);
+  });
+
+  it('a change in flight stays; an answer heard while the list loaded is put back over the older list', async () => {
+    const { server, page, commands } = setup([marker('m1'), marker('m2'), marker('m3')]);
+    const release = server.hold();
+    const moving = commands.moveMarker('m1', { x: 5, y: 5 });
+    const deleting = commands.deleteMarker('m2');
+    const placing = commands.placeMarker(place);
+    await flush();
+    const before = [...server.stored.values()];
+    await commands.reload(async () => {
+      // The list was read before the answers came; they come while it loads.
+      release();
+      await Promise.all([moving, deleting]);
+      return reloadFrom(server, page, before)();
+    });
+    expect(page.markers.get('m1')).toMatchObject({ geometry: { x: 5, y: 5 }, version: 2 });
+    expect(page.markers.has('m2')).toBe(false);
+    expect(page.markers.has('new-1')).toBe(true);
+    await placing;
+    expect(page.markers.get('new-1')).toMatchObject({ version: 1 });
+    expect(commands.getState().pending).toEqual({});
+  });
+
+  it('a reload given up puts nothing back', async () => {
+    const { server, page, commands } = setup([marker('m1')]);
+    server.failNext('update');
+    await commands.moveMarker('m1', { x: 5, y: 5 });
+    page.log.length = 0;
+    await commands.reload(async () => false);
+    expect(page.log).toEqual([]);
+  });
+});
+
+describe('undo and redo after another admin changed the marker', () => {
+  const removed = (uid: string, version: number) => ({ kind: 'remove' as const, map: 'customs' as const, uid, version, by: 'bob' });
+
+  it('undo of a move of a marker another admin deleted does not bring it back silently', async () => {
+    const { server, page, commands } = setup([marker('m1')]);
+    await commands.moveMarker('m1', { x: 5, y: 5 });
+    expect(await commands.applyRemote(removed('m1', server.remove('m1')))).toBe('applied');
+    expect(page.markers.has('m1')).toBe(false);
+    await commands.undo();
+    // Shown here, failed as a save on a deleted marker is; nothing sent.
+    expect(server.writes().map((w) => w.op)).toEqual(['update']);
+    expect(server.stored.has('m1')).toBe(false);
+    expect(page.markers.get('m1')?.geometry).toEqual({ x: 100, y: 200 });
+    expect(commands.getState()).toMatchObject({ canRedo: true, pending: { m1: { status: 'failed', error: { code: 'deletedElsewhere' } } } });
+    // Retry brings it back (same uid); discard would leave it deleted.
+    await commands.retrySave('m1');
+    expect(server.writes().at(-1)).toMatchObject({ op: 'add', uid: 'm1' });
+    expect(server.stored.get('m1')).toMatchObject({ geometry: { x: 100, y: 200 } });
+    expect(commands.getState().pending).toEqual({});
+  });
+
+  it('the same when the delete is not heard yet (the server answers 404), and discarding leaves it deleted', async () => {
+    const { server, page, commands } = setup([marker('m1')]);
+    await commands.moveMarker('m1', { x: 5, y: 5 });
+    server.remove('m1');
+    await commands.undo();
+    expect(commands.getState().pending.m1).toMatchObject({ status: 'failed', error: { code: 'deletedElsewhere' } });
+    expect(server.stored.has('m1')).toBe(false);
+    await commands.discardFailed('m1');
+    expect(page.markers.has('m1')).toBe(false);
+    expect(server.writes().map((w) => w.op)).toEqual(['update', 'update']);
+  });
+
+  it('redo of an edit of a marker another admin deleted does not bring it back either', async () => {
+    const { server, page, commands } = setup([marker('m1')]);
+    await commands.moveMarker('m1', { x: 5, y: 5 });
+    await commands.undo();
+    expect(await commands.applyRemote(removed('m1', server.remove('m1')))).toBe('applied');
+    await commands.redo();
+    expect(server.stored.has('m1')).toBe(false);
+    expect(page.markers.get('m1')?.geometry).toEqual({ x: 5, y: 5 });
+    expect(commands.getState().pending.m1).toMatchObject({ status: 'failed', error: { code: 'deletedElsewhere' } });
+  });
+
+  it('undo of a place or a copy that another admin edited since is a delete conflict, not a silent delete', async () => {
+    const { server, page, commands } = setup([marker('m1')]);
+    await commands.placeMarker(place);
+    await commands.copyMarkerTo('m1', 1, 1);
+    for (const uid of ['new-2', 'new-1']) {
+      const theirs = server.seed({ ...server.stored.get(uid)!, name: `Their ${uid}` });
+      expect(await commands.applyRemote({ kind: 'upsert', map: 'customs', marker: theirs, by: 'bob' })).toBe('applied');
+      await commands.undo();
+      // Based on the version this page wrote (1): refused, their version stays and is shown.
+      expect(server.writes().at(-1)).toMatchObject({ op: 'delete', uid, version: 1 });
+      expect(server.stored.get(uid)).toMatchObject({ name: `Their ${uid}`, version: 2 });
+      expect(page.markers.get(uid)).toMatchObject({ name: `Their ${uid}` });
+      expect(commands.getState().conflicts.find((c) => c.uid === uid)).toMatchObject({ action: 'delete', origin: 'save', theirs: { name: `Their ${uid}` } });
+    }
+    // Keep mine: deleted on their version.
+    await commands.resolveConflict('mine', 'new-1');
+    expect(server.writes().at(-1)).toMatchObject({ op: 'delete', uid: 'new-1', version: 2 });
+    expect(server.stored.has('new-1')).toBe(false);
+    expect(page.markers.has('new-1')).toBe(false);
+  });
+
+  it('redo of a delete of a marker another admin edited since is a delete conflict', async () => {
+    const { server, page, commands } = setup([marker('m1')]);
+    await commands.deleteMarker('m1');
+    await commands.undo(); // back with the same uid: version 3
+    const theirs = server.seed({ ...server.stored.get('m1')!, name: 'Theirs' });
+    await commands.applyRemote({ kind: 'upsert', map: 'customs', marker: theirs, by: 'bob' });
+    await commands.redo();
+    expect(server.writes().at(-1)).toMatchObject({ op: 'delete', version: 3 });
+    expect(server.stored.get('m1')).toMatchObject({ name: 'Theirs', version: 4 });
+    expect(page.markers.get('m1')).toMatchObject({ name: 'Theirs' });
+    expect(commands.getState().conflict).toMatchObject({ uid: 'm1', action: 'delete' });
+  });
+
+  it('the same when their edit is not heard yet: the server refuses the delete', async () => {
+    const { server, commands } = setup();
+    await commands.placeMarker(place);
+    server.seed({ ...server.stored.get('new-1')!, name: 'Theirs' });
+    await commands.undo();
+    expect(server.stored.get('new-1')).toMatchObject({ name: 'Theirs' });
+    expect(commands.getState().conflict).toMatchObject({ uid: 'new-1', action: 'delete' });
+  });
+
+  it('this page’s own changes since (an upload, an edit) are no conflict', async () => {
+    const { server, page, commands } = setup();
+    await commands.placeMarker(place);
+    await commands.uploadImage('new-1', 0, new File(['x'], 'a.png', { type: 'image/png' }));
+    await commands.placeMarker({ ...place, mapX: 50 });
+    await commands.saveMarker({ ...page.markers.get('new-2')!, name: 'Named' });
+    await commands.undo(); // the edit
+    await commands.undo(); // the second place
+    await commands.undo(); // the first place (its image uploaded since)
+    expect(server.stored.size).toBe(0);
+    expect(commands.getState()).toMatchObject({ conflicts: [], pending: {} });
+  });
+});

@@ -23,6 +23,14 @@
  *   The step moves between the stacks when its local change is made; its saving is then
  *   tracked like any other change (pending / conflict), so a failed undo is retried, not
  *   undone again. Remote changes (`applyRemote`) are never recorded.
+ *   Undo / redo never overrule another admin silently: an edit step of a marker someone else
+ *   deleted meanwhile is shown here as failed ('deletedElsewhere', as a save's 404 is; Retry
+ *   brings it back, same uid), nothing sent; a delete (undo of a place or copy, redo of a
+ *   delete) or a whole copy (nothing to patch) is based on the version this page wrote last,
+ *   so another admin's change since is refused by the server (409) and becomes a conflict.
+ * - A reload of the whole list (`reload`, after the live feed was broken) replaces the page's
+ *   copy: every unsaved or in-flight change, and every answer or live change heard while the
+ *   list loaded, is put back on top of it.
  * - Image uploads go through the API as they are and are not undo steps (a sent file cannot
  *   be unsent; removing the image is an edit, which is).
  */
@@ -151,11 +159,24 @@ export interface EditorCommandsOptions {
   now?: () => number;
   /** Undo depth (default 100). */
   depth?: number;
-  /** The marker open in the popup's edit mode (its draft), or null: remote changes to it become conflicts. */
-  editing?: () => Marker | null;
+  /**
+   * The marker open in the popup's edit mode, or null: remote changes to it become conflicts.
+   * Its draft, or the draft with `base`, the marker the edit began from: a conflict's "mine"
+   * is then only the form's own changes (draft against base) put onto theirs.
+   */
+  editing?: EditingSource;
   /** Where shape steps are undone (the slice sets it on bind). */
   shapes?: ShapeStore | null;
 }
+
+/** An edit form's draft and the marker its edit began from (the popup's snapshot). */
+export interface EditingForm {
+  draft: Marker;
+  base: Marker | null;
+}
+
+/** What `editing` answers: the draft alone, or with its base. */
+export type EditingSource = () => Marker | EditingForm | null;
 
 export type SyncResult = { status: 'saved'; marker: Marker | null } | { status: 'failed' } | { status: 'conflict' };
 
@@ -190,6 +211,16 @@ export interface EditorCommands {
   /** A live change from the server (never recorded in undo). */
   applyRemote(change: MarkerChange): Promise<RemoteOutcome>;
   /**
+   * Reloads the page's whole marker list: `load` replaces the page's copy (worker and engine;
+   * it answers false when it gave up, e.g. the page closed). Then this page's own changes go
+   * back on top of the fresh list, through the sink: every change not saved yet or still being
+   * saved (an unsaved marker stays, still failed with its reason and Retry; an unsaved edit or
+   * move shows the admin's version; an unsaved delete stays deleted), and every marker whose
+   * server copy this page heard of while the list loaded (a save's answer, a live change),
+   * which the list may predate. `pending` and the conflicts are unchanged.
+   */
+  reload(load: () => Promise<boolean | void>): Promise<void>;
+  /**
    * True when this page already holds `version` (or newer) of `uid` from its own writes or
    * an earlier event: the live event is an echo, dropped before it is even validated.
    */
@@ -198,7 +229,7 @@ export interface EditorCommands {
   recordShapeStep(step: { label: EditorStepName; id: string; before: ShapeSnapshot | null; after: ShapeSnapshot | null }): void;
   setShapeStore(store: ShapeStore | null): void;
   /** Replaces the `editing` option (the editor slice sets the popup's draft on bind). */
-  setEditing(source: (() => Marker | null) | null): void;
+  setEditing(source: EditingSource | null): void;
   getState(): EditorCommandsState;
   subscribe(listener: (state: EditorCommandsState) => void): () => void;
   /** Resolves when every local change and request started so far has finished (tests, page unload). */
@@ -288,6 +319,12 @@ interface Want {
   marker: Marker | null;
   /** The version an edit from the popup was based on (sent instead of the stored one, once). */
   basedOn?: number;
+  /**
+   * An undo / redo that deletes the marker or sends a whole copy (no fields to patch): based on
+   * the version this page wrote last, not the newest it knows, so another admin's change since
+   * is refused by the server (409, a conflict) instead of being deleted or overwritten unseen.
+   */
+  guarded?: boolean;
 }
 
 const noop = () => undefined;
@@ -303,6 +340,10 @@ export function createEditorCommands(options: EditorCommandsOptions): EditorComm
   const server = new Map<string, Marker | null>();
   /** The newest version known per marker, deletes included (for echoes of live events). */
   const versions = new Map<string, number>();
+  /** The version of this page's own last write per marker (its answer; a delete's too). */
+  const written = new Map<string, number>();
+  /** While the whole list reloads (`reload`): the markers whose server copy was heard of meanwhile. */
+  const heardDuringReload = new Set<Set<string>>();
   /** Local changes not saved yet. */
   const wants = new Map<string, Want>();
   /** Per marker: the saving queue (one request at a time). */
@@ -339,13 +380,30 @@ export function createEditorCommands(options: EditorCommandsOptions): EditorComm
     for (const listener of [...listeners]) listener(state);
   }
 
-  const noteVersion = (uid: string, version: number | undefined) => {
+  const knowVersion = (uid: string, version: number | undefined) => {
     if (version !== undefined) versions.set(uid, Math.max(version, versions.get(uid) ?? 0));
   };
 
+  /** News of the server's copy (an answer, a live change): a list loading now may predate it. */
+  const heard = (uid: string) => {
+    for (const set of heardDuringReload) set.add(uid);
+  };
+
+  const noteVersion = (uid: string, version: number | undefined) => {
+    knowVersion(uid, version);
+    heard(uid);
+  };
+
+  /** The server's copy as an answer or a live change told it (not as read back from the page). */
   const setServer = (uid: string, marker: Marker | null) => {
     server.set(uid, marker ? plain(marker) : null);
     if (marker) noteVersion(uid, marker.version);
+    else heard(uid);
+  };
+
+  /** This page's own write was answered: `version` is what its next undo / redo delete is based on. */
+  const noteWritten = (uid: string, version: number | undefined) => {
+    if (version !== undefined) written.set(uid, version);
   };
 
   /** Local changes run one at a time (read the copy, change it, show it), so two never read the same copy. */
@@ -364,13 +422,17 @@ export function createEditorCommands(options: EditorCommandsOptions): EditorComm
     if (want) return plain(want.marker);
     if (chains.has(uid) && server.has(uid)) return plain(server.get(uid) ?? null);
     const copy = plain(await sink.get(uid));
-    setServer(uid, copy);
+    server.set(uid, plain(copy));
+    if (copy) knowVersion(uid, copy.version);
     return copy;
   }
 
   /** Shows `marker` (null: removes it) and marks it as to be saved. */
-  async function change(uid: string, marker: Marker | null, basedOn?: number): Promise<void> {
-    wants.set(uid, basedOn === undefined ? { marker: plain(marker) } : { marker: plain(marker), basedOn });
+  async function change(uid: string, marker: Marker | null, basedOn?: number, guarded = false): Promise<void> {
+    const want: Want = { marker: plain(marker) };
+    if (basedOn !== undefined) want.basedOn = basedOn;
+    if (guarded) want.guarded = true;
+    wants.set(uid, want);
     retries.delete(uid);
     pending[uid] = { status: 'saving', error: null };
     notify();
@@ -404,6 +466,12 @@ export function createEditorCommands(options: EditorCommandsOptions): EditorComm
     else conflicts.push(conflict);
   }
 
+  /** The version a delete or update of `base` is based on (see `Want`). */
+  function basedOnFor(uid: string, want: Want, base: Marker): number | undefined {
+    if (want.basedOn !== undefined) return want.basedOn;
+    return want.guarded ? (written.get(uid) ?? base.version) : base.version;
+  }
+
   /** Brings the server to what this page wants for `uid`. Never throws. */
   async function sync(uid: string): Promise<SyncResult> {
     const want = wants.get(uid);
@@ -418,17 +486,21 @@ export function createEditorCommands(options: EditorCommandsOptions): EditorComm
       try {
         if (base && target && sameMarker(base, target)) {
           saved = base;
+          noteWritten(uid, base.version);
         } else if (!base && target) {
           saved = await api.addMarker(withoutVersion(target));
           setServer(uid, saved);
+          noteWritten(uid, saved.version);
         } else if (base && !target) {
-          const { version } = await api.deleteMarker(uid, want.basedOn ?? base.version);
-          server.set(uid, null);
+          const { version } = await api.deleteMarker(uid, basedOnFor(uid, want, base));
+          setServer(uid, null);
           noteVersion(uid, version);
+          noteWritten(uid, version);
         } else if (base && target) {
-          const version = want.basedOn ?? base.version;
+          const version = basedOnFor(uid, want, base);
           saved = await api.updateMarker(version === undefined ? withoutVersion(target) : { ...target, version });
           setServer(uid, saved);
+          noteWritten(uid, saved.version);
         }
         want.basedOn = undefined;
         done = true;
@@ -438,12 +510,13 @@ export function createEditorCommands(options: EditorCommandsOptions): EditorComm
           // The uid is stored already: an earlier try of this add got through. Compare again.
           if (conflict.current?.uid !== uid) return fail(uid, failureOf(error, 'saveFailed'));
           setServer(uid, conflict.current);
+          noteWritten(uid, conflict.current.version);
           want.basedOn = undefined;
           continue;
         }
         if (conflict) return conflicted(uid, want, base, conflict.current);
         if (isNotFound(error) && base) {
-          server.set(uid, null);
+          setServer(uid, null);
           want.basedOn = undefined;
           if (!target) continue; // a delete of a marker that is gone already: done
           return fail(uid, failure('deletedElsewhere'));
@@ -465,7 +538,8 @@ export function createEditorCommands(options: EditorCommandsOptions): EditorComm
   /** 409 on an update or delete: theirs is shown until the conflict is resolved; the unsaved change is dropped. */
   async function conflicted(uid: string, want: Want, base: Marker | null, theirs: Marker | null): Promise<SyncResult> {
     const latest = wants.get(uid) ?? want;
-    const mine = latest.marker ?? base;
+    // Only this page's changes (against the copy the request was based on) go onto theirs.
+    const mine = latest.marker && theirs && base && latest.basedOn === undefined ? patchMarker(theirs, base, latest.marker) : (latest.marker ?? base);
     setServer(uid, theirs);
     wants.delete(uid);
     delete pending[uid];
@@ -494,13 +568,23 @@ export function createEditorCommands(options: EditorCommandsOptions): EditorComm
    * saving ends (the local queue is free as soon as the change is shown).
    */
   async function command(
-    decide: () => Promise<{ uid: string; step: MarkerStepData | null; next: Marker | null; basedOn?: number } | null>,
+    decide: () => Promise<{
+      uid: string;
+      step: MarkerStepData | null;
+      next: Marker | null;
+      basedOn?: number;
+      /** See `Want.guarded`. */
+      guarded?: boolean;
+      /** Shown but not sent: the change is failed at once, for this reason (Retry sends it). */
+      held?: EditorFailure;
+    } | null>,
   ): Promise<SyncResult | null> {
     const started = await local(async () => {
       const plan = await decide();
       if (!plan) return null;
       if (plan.step) history.record({ kind: 'marker', uid: plan.uid, at: now(), ...plan.step });
-      await change(plan.uid, plan.next, plan.basedOn);
+      await change(plan.uid, plan.next, plan.basedOn, plan.guarded);
+      if (plan.held) return { saving: Promise.resolve(fail(plan.uid, plan.held)) };
       return { saving: schedule(plan.uid) };
     });
     return started ? started.saving : null;
@@ -526,9 +610,16 @@ export function createEditorCommands(options: EditorCommandsOptions): EditorComm
     const from = direction === 'undo' ? step.after : step.before;
     await command(async () => {
       const current = await localCopy(step.uid);
-      if (!goal && !current && !wants.has(step.uid)) return null;
-      const next = !goal ? null : !from || !current ? goal : patchMarker(current, from, goal);
-      return { uid: step.uid, step: null, next };
+      const gone = !current && !wants.has(step.uid);
+      if (!goal && gone) return null;
+      // An edit step of a marker that was stored and is gone now: another admin deleted it.
+      // Not brought back silently: shown here as failed, as a save's 404 is; Retry adds it back.
+      if (goal && from && gone && versions.has(step.uid)) return { uid: step.uid, step: null, next: goal, held: failure('deletedElsewhere') };
+      // An edit restores the step's fields on the newest version; a delete or a whole copy
+      // (nothing to patch) is based on what this page wrote last (a 409 if someone changed it since).
+      const patch = !!goal && !!from && !!current;
+      const next = !goal ? null : patch ? patchMarker(current, from, goal) : goal;
+      return { uid: step.uid, step: null, next, guarded: !patch };
     });
   }
 
@@ -628,6 +719,7 @@ export function createEditorCommands(options: EditorCommandsOptions): EditorComm
         }
         const stored = plain(answer.marker);
         setServer(uid, stored);
+        noteWritten(uid, stored.version);
         const want = wants.get(uid);
         if (want?.marker) {
           // A failed local change of this marker is kept: it now carries the new images and version.
@@ -696,7 +788,11 @@ export function createEditorCommands(options: EditorCommandsOptions): EditorComm
         await localQueue;
         await chains.get(uid);
       }
-      const draft = editing();
+      const open = editing();
+      // A form (draft and base) has no uid of its own; a marker always has one.
+      const form = open && !('uid' in open) ? (open as EditingForm) : null;
+      const draft = form ? form.draft : (open as Marker | null);
+      const formBase = form?.base ?? null;
       const editingUid = draft?.uid === uid || wants.get(uid)?.marker ? uid : null;
       const outcome = await applyRemoteChange(event, {
         sink,
@@ -710,13 +806,20 @@ export function createEditorCommands(options: EditorCommandsOptions): EditorComm
         },
         editingUid,
         onConflict: async (id, theirs) => {
-          const mine = draft?.uid === id ? plain(draft) : (wants.get(id)?.marker ?? null);
+          // "Mine" is only this page's own changes, put onto theirs: the form's (draft against the
+          // marker it began from) or an unsaved change's (against the copy it was based on).
+          // Their other changes stay; a whole stale copy would undo them (a lost update).
+          const want = wants.get(id);
+          const live = draft?.uid === id;
+          const wanted = live ? plain(draft) : (want?.marker ?? null);
+          const from = live ? (formBase?.uid === id ? formBase : null) : want?.basedOn === undefined ? (server.get(id) ?? null) : null;
+          const mine = wanted && theirs && from ? patchMarker(theirs, from, wanted) : wanted;
           wants.delete(id);
           retries.delete(id);
           delete pending[id];
           setServer(id, theirs);
           if (event.kind === 'remove') noteVersion(id, event.version);
-          if (mine) raiseConflict({ uid: id, mine, theirs: plain(theirs), action: 'update', origin: draft?.uid === id ? 'live' : 'save' });
+          if (mine) raiseConflict({ uid: id, mine, theirs: plain(theirs), action: 'update', origin: live ? 'live' : 'save' });
           notify();
           if (theirs) await sink.upsert(plain(theirs));
           else await sink.remove(id);
@@ -730,6 +833,33 @@ export function createEditorCommands(options: EditorCommandsOptions): EditorComm
         }
       }
       return outcome;
+    },
+
+    async reload(load) {
+      const heardNow = new Set<string>();
+      heardDuringReload.add(heardNow);
+      try {
+        if ((await load()) === false || disposed) return;
+        // In the local queue: no command changes a marker while its change is put back.
+        await local(async () => {
+          for (const uid of new Set([...wants.keys(), ...heardNow])) {
+            const want = wants.get(uid);
+            if (want) {
+              if (want.marker) await sink.upsert(plain(want.marker));
+              else await sink.remove(uid);
+              // Still unsaved: shown. Saved meanwhile (or refused): its answer is shown below,
+              // issued after the sink call that put the unsaved change back.
+              if (wants.get(uid) === want) continue;
+            }
+            if (!server.has(uid)) continue;
+            const stored = server.get(uid) ?? null;
+            if (stored) await sink.upsert(plain(stored));
+            else await sink.remove(uid);
+          }
+        });
+      } finally {
+        heardDuringReload.delete(heardNow);
+      }
     },
 
     knowsVersion(uid, version) {

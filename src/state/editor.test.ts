@@ -262,6 +262,113 @@ describe('conflicts and the edit form', () => {
     expect(await saveMarker(popup.draft!)).toMatchObject({ name: 'Typing', version: 3 });
   });
 
+  it('another admin’s move while the description is edited: mine is the description alone; Keep mine + save keeps the move', async () => {
+    const { server, page, stored } = bind([marker('m1', { desc: 'Old' })]);
+    showPopupFor('m1');
+    startEdit(stored[0]);
+    patchDraft({ desc: 'Mine' });
+    const theirs = server.seed({ ...stored[0], geometry: { x: 900, y: 950 } });
+    expect(await receiveRemoteChange({ kind: 'upsert', map: 'customs', marker: theirs, by: 'bob' })).toBe('conflict');
+    // "Yours" is only what was typed, on their version: the position is theirs.
+    expect(editor.conflicts.m1).toMatchObject({ origin: 'live', mine: { desc: 'Mine', geometry: { x: 900, y: 950 } }, theirs: { desc: 'Old', geometry: { x: 900, y: 950 } } });
+    await resolveConflict('mine', 'm1');
+    expect(popup).toMatchObject({ mode: 'edit', snapshot: { version: 2, geometry: { x: 900, y: 950 } }, draft: { desc: 'Mine', version: 2, geometry: { x: 900, y: 950 } } });
+    expect(await saveMarker(popup.draft!)).toMatchObject({ desc: 'Mine', geometry: { x: 900, y: 950 }, version: 3 });
+    expect(server.stored.get('m1')).toMatchObject({ desc: 'Mine', geometry: { x: 900, y: 950 } });
+    expect(page.markers.get('m1')).toMatchObject({ desc: 'Mine', geometry: { x: 900, y: 950 } });
+  });
+
+  it('another admin’s upload while the name is edited: Keep mine + save keeps their image', async () => {
+    const { server, stored } = bind([marker('m1', { name: 'Old' })]);
+    startEdit(stored[0]);
+    patchDraft({ name: 'Mine' });
+    const imgs = [{ img: '/img/markers/m1-0-a.webp', name: '', desc: '' }];
+    const theirs = server.seed({ ...stored[0], imgs });
+    await receiveRemoteChange({ kind: 'upsert', map: 'customs', marker: theirs, by: 'bob' });
+    expect(editor.conflicts.m1.mine).toMatchObject({ name: 'Mine', imgs });
+    await resolveConflict('mine', 'm1');
+    expect(popup.draft).toMatchObject({ name: 'Mine', imgs });
+    await saveMarker(popup.draft!);
+    expect(server.stored.get('m1')).toMatchObject({ name: 'Mine', imgs, version: 3 });
+  });
+
+  it('Take theirs of a live change drops the typed work, open or set aside', async () => {
+    const { server, stored } = bind([marker('m1'), marker('m2')]);
+    showPopupFor('m1');
+    startEdit(stored[0]);
+    patchDraft({ name: 'Mine' });
+    const theirs = server.seed({ ...stored[0], desc: 'Theirs' });
+    await receiveRemoteChange({ kind: 'upsert', map: 'customs', marker: theirs, by: 'bob' });
+    showPopupFor('m2');
+    expect(popup.setAside).toMatchObject({ uid: 'm1', draft: { name: 'Mine' } });
+    await resolveConflict('theirs', 'm1');
+    expect(popup.setAside).toBeNull();
+    expect(popup.mode).toBe('view');
+    expect(server.writes()).toEqual([]);
+  });
+
+  it('Keep mine of a live change whose form was closed: the set-aside work comes back in the form, on their version', async () => {
+    const { server, stored } = bind([marker('m1', { desc: 'Old' }), marker('m2')]);
+    showPopupFor('m1');
+    startEdit(stored[0]);
+    patchDraft({ desc: 'Mine' });
+    const theirs = server.seed({ ...stored[0], geometry: { x: 7, y: 8 } });
+    await receiveRemoteChange({ kind: 'upsert', map: 'customs', marker: theirs, by: 'bob' });
+    showPopupFor('m2');
+    showPopupFor('m1'); // its popup, in view mode (the dock's Show)
+    expect(popup.mode).toBe('view');
+    await resolveConflict('mine', 'm1');
+    expect(popup).toMatchObject({ mode: 'edit', setAside: null, snapshot: { version: 2 }, draft: { desc: 'Mine', geometry: { x: 7, y: 8 }, version: 2 } });
+    await saveMarker(popup.draft!);
+    expect(server.stored.get('m1')).toMatchObject({ desc: 'Mine', geometry: { x: 7, y: 8 }, version: 3 });
+  });
+
+  it('a refused save’s mine is only this page’s changes: Keep mine keeps the other admin’s move', async () => {
+    const { server, stored } = bind([marker('m1', { desc: 'Old' })]);
+    showPopupFor('m1');
+    startEdit(stored[0]);
+    patchDraft({ desc: 'Mine' });
+    server.seed({ ...stored[0], geometry: { x: 7, y: 8 } });
+    expect(await saveMarker({ ...popup.draft! })).toBeNull();
+    expect(editor.conflicts.m1).toMatchObject({ origin: 'save', mine: { desc: 'Mine', geometry: { x: 7, y: 8 } } });
+    await resolveConflict('mine', 'm1');
+    expect(server.stored.get('m1')).toMatchObject({ desc: 'Mine', geometry: { x: 7, y: 8 }, version: 3 });
+    expect(popup.mode).toBe('view');
+  });
+
+  it('another admin deletes the marker being edited: Keep mine keeps the form, and its save adds it again (same uid)', async () => {
+    const { server, page, stored } = bind([marker('m1', { name: 'Base' })]);
+    showPopupFor('m1');
+    startEdit(stored[0]);
+    patchDraft({ name: 'Mine' });
+    const version = server.remove('m1');
+    expect(await receiveRemoteChange({ kind: 'remove', map: 'customs', uid: 'm1', version, by: 'bob' })).toBe('conflict');
+    expect(editor.conflicts.m1).toMatchObject({ origin: 'live', theirs: null, mine: { name: 'Mine' } });
+    expect(page.markers.has('m1')).toBe(false);
+    await resolveConflict('mine', 'm1');
+    expect(editor.conflicts).toEqual({});
+    expect(popup).toMatchObject({ mode: 'edit', draft: { uid: 'm1', name: 'Mine' } });
+    expect(popup.draft?.version).toBeUndefined();
+    expect(server.writes()).toEqual([]);
+    expect(await saveMarker(popup.draft!)).toMatchObject({ uid: 'm1', name: 'Mine', version: version + 1 });
+    expect(server.writes().map((w) => [w.op, w.uid])).toEqual([['add', 'm1']]);
+    expect(page.markers.get('m1')).toMatchObject({ name: 'Mine' });
+  });
+
+  it('another admin deletes the marker being edited: Take theirs closes the form, it stays deleted', async () => {
+    const { server, page, stored } = bind([marker('m1')]);
+    showPopupFor('m1');
+    startEdit(stored[0]);
+    patchDraft({ name: 'Mine' });
+    const version = server.remove('m1');
+    await receiveRemoteChange({ kind: 'remove', map: 'customs', uid: 'm1', version, by: 'bob' });
+    await resolveConflict('theirs', 'm1');
+    expect(popup.mode).toBe('view');
+    expect(editor.conflicts).toEqual({});
+    expect(server.writes()).toEqual([]);
+    expect(page.markers.has('m1')).toBe(false);
+  });
+
   it('ignores the echo of its own save', async () => {
     const { page } = bind([marker('m1')]);
     const saved = await saveMarker({ ...page.markers.get('m1')!, name: 'Mine' });

@@ -19,6 +19,7 @@ import {
   failure as makeFailure,
   type EditorCommands,
   type EditorCommandsState,
+  type EditingForm,
   type EditorFailure,
   type MarkerChange,
   type MarkerHistoryEntry,
@@ -27,8 +28,8 @@ import {
   type ShapeStore,
 } from '../editor/commands';
 import { i18n } from '../i18n';
-import { mapView } from './mapView';
-import { cancelEdit, discardSetAside, finishEdit, markerChanged, popup, rebaseEdit } from './popup';
+import { mapView, selectMarker } from './mapView';
+import { cancelEdit, discardSetAside, editOnTheirs, finishEdit, keepEditOnTheirs, markerChanged, popup, resumeSetAside, setDraft, startEdit } from './popup';
 import { readStored, writeStored } from './storage';
 
 export type EditorMode = 'pan' | 'draw' | 'edit' | 'move';
@@ -184,6 +185,17 @@ export function editingMarker(): Marker | null {
   return JSON.parse(JSON.stringify(popup.draft)) as Marker;
 }
 
+/**
+ * The edit form's draft with the marker its edit began from (the popup's snapshot), for the
+ * commands: a remote change to it is a conflict whose "mine" is only the form's own changes.
+ */
+export function editingForm(): EditingForm | null {
+  const draft = editingMarker();
+  if (!draft) return null;
+  const base = popup.snapshot?.uid === draft.uid ? (JSON.parse(JSON.stringify(popup.snapshot)) as Marker) : null;
+  return { draft, base };
+}
+
 const shapeStore: ShapeStore = {
   put(id, shape) {
     const index = editor.shapes.findIndex((s) => s.id === id);
@@ -218,7 +230,7 @@ export function bindEditor(commands: EditorCommands | null): void {
     return;
   }
   commands.setShapeStore(shapeStore);
-  commands.setEditing(editingMarker);
+  commands.setEditing(editingForm);
   unsubscribe = commands.subscribe(mirror);
   mirror(commands.getState());
 }
@@ -406,24 +418,40 @@ export async function redo(): Promise<void> {
 }
 
 /**
- * Resolves the conflict of `uid` (the marker whose popup shows it; without one: the first). 'theirs' keeps the server's marker: an edit form open on it is
- * closed (it shows theirs). 'mine' sends mine on their version (the form closes once saved);
- * for a remote change that came while the form was open nothing is sent: the form keeps the
- * admin's edits and a later save is based on their version.
+ * Resolves the conflict of `uid` (the marker whose popup shows it; without one: the first).
+ * A conflict's "mine" is only the admin's own changes put onto their version (their other
+ * changes stay, src/editor/commands.ts), whatever the origin.
+ * - 'theirs' keeps the server's marker (deleted: it stays deleted): an edit form open on it is
+ *   closed (it shows theirs) and the work set aside for it is dropped.
+ * - 'mine' of a refused save (`origin: 'save'`) sends mine on their version (a deleted marker is
+ *   added again, same uid); the form closes once saved and the set-aside work (it was mine) goes.
+ * - 'mine' of another admin's change that came while the form was open (`origin: 'live'`) sends
+ *   nothing: the form (or, its popup closed, the set-aside edit, opened again) goes on with the
+ *   admin's changes on their version (popup.ts `editOnTheirs`), and its Save sends them
+ *   (for a deleted marker: adds it again, same uid).
  */
 export async function resolveConflict(choice: 'mine' | 'theirs', uid?: string): Promise<void> {
   const shown = uid === undefined ? editor.conflict : editor.conflicts[uid];
-  const conflict = shown ? { uid: shown.uid, theirs: shown.theirs, origin: shown.origin } : null;
+  const conflict = shown ? (JSON.parse(JSON.stringify({ uid: shown.uid, mine: shown.mine, theirs: shown.theirs, origin: shown.origin })) as Pick<EditorConflictState, 'uid' | 'mine' | 'theirs' | 'origin'>) : null;
   if (!bound || !conflict) return;
   const result = await bound.resolveConflict(choice, conflict.uid);
-  // The work set aside for this marker was the conflict's "mine": resolved, it is settled too.
-  if (popup.setAside?.uid === conflict.uid) discardSetAside();
   const editingIt = popup.mode === 'edit' && popup.snapshot?.uid === conflict.uid;
-  if (editingIt) {
-    if (choice === 'theirs') cancelEdit();
-    else if (conflict.origin === 'live') {
-      if (conflict.theirs) rebaseEdit(JSON.parse(JSON.stringify(conflict.theirs)) as Marker);
-    } else if (result) finishEdit();
+  if (choice === 'theirs') {
+    if (editingIt) cancelEdit();
+    if (popup.setAside?.uid === conflict.uid) discardSetAside();
+  } else if (conflict.origin === 'live') {
+    const kept = keepEditOnTheirs(conflict.uid, conflict.theirs);
+    if (kept === 'setAside') resumeSetAside(selectMarker);
+    else if (!kept && popup.uid === conflict.uid) {
+      // No form nor set-aside work left (only the conflict holds mine): a form on it, with mine.
+      const edit = editOnTheirs({ snapshot: conflict.theirs ?? conflict.mine, draft: conflict.mine }, conflict.theirs);
+      startEdit(edit.snapshot);
+      setDraft(edit.draft);
+    }
+  } else {
+    // The work set aside for this marker was the conflict's "mine": sent, it is settled too.
+    if (popup.setAside?.uid === conflict.uid) discardSetAside();
+    if (editingIt && result) finishEdit();
   }
   markerChanged(conflict.uid);
 }
@@ -436,6 +464,15 @@ export async function loadHistory(uid: string): Promise<MarkerHistoryEntry[]> {
 /** A live change from the server (src/api/live.ts): applied unless it is an echo or the marker is being edited. */
 export async function receiveRemoteChange(change: MarkerChange): Promise<RemoteOutcome> {
   return bound ? bound.applyRemote(change) : 'ignored';
+}
+
+/**
+ * Reloads the page's whole marker list through `load` (answers false when it gave up); with
+ * commands bound, their unsaved and in-flight changes are then put back on top (`reload`).
+ */
+export async function reloadMarkers(load: () => Promise<boolean | void>): Promise<void> {
+  if (bound) await bound.reload(load);
+  else await load();
 }
 
 // ---------------------------------------------------------------------------------------------

@@ -12,6 +12,7 @@
 import { proxy } from 'valtio';
 import type { Marker } from '../domain/marker';
 import { sameMarker } from '../domain/marker-compare';
+import { patchMarker } from '../editor/commands';
 import { readStored, writeStored } from './storage';
 
 export const POPUP_STORAGE_KEY = 'map_popup';
@@ -220,6 +221,40 @@ export function rebaseEdit(current: Marker, adopt?: (draft: Marker) => void): vo
   popup.snapshot = copyMarker(current);
   if (current.version !== undefined) popup.draft.version = current.version;
   adopt?.(popup.draft);
+}
+
+/**
+ * An edit's work moved onto another admin's version (`theirs`; null: they deleted the marker):
+ * the changes the draft made to the marker the edit began from (its snapshot) go onto theirs,
+ * which becomes the snapshot, so a later save is based on their version and keeps their other
+ * changes; the fields the admin never touched are theirs. Deleted: nothing to base on, so the
+ * draft stays whole and both lose their version (a save adds the marker again, same uid).
+ */
+export function editOnTheirs(edit: { snapshot: Marker; draft: Marker }, theirs: Marker | null): { snapshot: Marker; draft: Marker } {
+  if (theirs) return { snapshot: copyMarker(theirs), draft: patchMarker(copyMarker(theirs), copyMarker(edit.snapshot), copyMarker(edit.draft)) };
+  const { version: _s, ...snapshot } = copyMarker(edit.snapshot);
+  const { version: _d, ...draft } = copyMarker(edit.draft);
+  return { snapshot: snapshot as Marker, draft: draft as Marker };
+}
+
+/**
+ * "Keep mine" of another admin's change to a marker being edited (nothing is sent): the open
+ * edit of `uid`, else its set-aside edit, goes on from their version (`editOnTheirs`). Answers
+ * which one moved ('open', 'setAside'), or null when there is no edit of `uid`.
+ */
+export function keepEditOnTheirs(uid: string, theirs: Marker | null): 'open' | 'setAside' | null {
+  if (popup.mode === 'edit' && popup.snapshot?.uid === uid && popup.draft) {
+    const next = editOnTheirs({ snapshot: popup.snapshot, draft: popup.draft }, theirs);
+    popup.snapshot = next.snapshot;
+    popup.draft = next.draft;
+    return 'open';
+  }
+  const aside = popup.setAside;
+  if (aside?.uid === uid) {
+    popup.setAside = { uid, ...editOnTheirs(aside, theirs) };
+    return 'setAside';
+  }
+  return null;
 }
 
 export function resetPopup(): void {

@@ -5,7 +5,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { Marker } from '../../domain/marker';
 import { editor, resetEditor } from '../../state/editor';
 import { closeMap, mapView, openMap } from '../../state/mapView';
-import { resetPopup, showPopupFor } from '../../state/popup';
+import { popup, resetPopup, showPopupFor } from '../../state/popup';
 import { memoryStorage, setStorageBackend } from '../../state/storage';
 import { WaitingConflicts } from './WaitingConflicts';
 
@@ -59,6 +59,30 @@ describe('WaitingConflicts', () => {
     expect(await screen.findByRole('status')).toHaveTextContent('Another admin changed “My B” while you edited it: choose which version stays.');
     await userEvent.click(screen.getByRole('button', { name: 'Show' }));
     expect(mapView.selectedUid).toBe('b');
+  });
+
+  it('says when the marker was deleted; Show brings its set-aside form back', async () => {
+    render(<WaitingConflicts />);
+    const mine = marker('b', 'My B');
+    act(() => {
+      popup.setAside = { uid: 'b', snapshot: marker('b', 'B'), draft: mine };
+      editor.conflicts = { b: { uid: 'b', mine, theirs: null, action: 'update', origin: 'live' } };
+    });
+    expect(await screen.findByRole('status')).toHaveTextContent('Another admin deleted “My B” while you edited it: choose whether it comes back.');
+    await userEvent.click(screen.getByRole('button', { name: 'Show' }));
+    expect(mapView.selectedUid).toBe('b');
+    // The form comes back as it was left once the popup shows the marker (useOpenMarker).
+    expect(popup.setAside).toBeNull();
+    act(() => showPopupFor('b'));
+    expect(popup).toMatchObject({ mode: 'edit', draft: { name: 'My B' } });
+  });
+
+  it('says "changed or deleted" for several when one was deleted', async () => {
+    render(<WaitingConflicts />);
+    act(() => {
+      editor.conflicts = { b: conflictOn('b', 'My B'), c: { ...conflictOn('c', 'My C'), theirs: null } };
+    });
+    expect(await screen.findByRole('status')).toHaveTextContent('Other admins changed or deleted 2 markers you edited (the first: “My B”)');
   });
 
   it('counts several, naming the first', async () => {

@@ -2,8 +2,11 @@
  * Conflicts left unresolved (state/editor.ts `conflicts`): a save of this page refused because
  * another admin changed the marker, or another admin's change to the marker being edited. Each
  * is shown, with Keep mine / Take theirs, in its marker's popup; once that popup is closed, the
- * dock says that one waits (the marker shows their version meanwhile), with "Show" to open it.
- * The open marker's own conflict is in its popup already, so it is not repeated here.
+ * dock says that one waits (the marker shows their version meanwhile; a deleted one stays off
+ * the map), with "Show" to open it: the work set aside for that marker comes back in its edit
+ * form, with the conflict; without any, its popup shows the conflict (for a deleted marker, with
+ * the admin's version of it: useOpenMarker). The open marker's own conflict is in its popup
+ * already, so it is not repeated here.
  */
 import { useTranslation } from 'react-i18next';
 import { useSnapshot } from 'valtio';
@@ -11,7 +14,7 @@ import { localized } from '../../domain/marker';
 import { isLanguage } from '../../i18n';
 import { editor } from '../../state/editor';
 import { selectMarker } from '../../state/mapView';
-import { popup } from '../../state/popup';
+import { popup, resumeSetAside } from '../../state/popup';
 
 export function WaitingConflicts() {
   const { t, i18n } = useTranslation();
@@ -22,11 +25,21 @@ export function WaitingConflicts() {
   const lang = isLanguage(i18n.language) ? i18n.language : 'en';
   const first = waiting[0];
   const name = localized(first.mine, 'name', lang).trim() || first.uid;
+  const deleted = waiting.some((c) => c.theirs === null);
+  const text =
+    waiting.length === 1
+      ? t(deleted ? 'markerEdit.conflictWaitingDeleted' : 'markerEdit.conflictWaiting', { name })
+      : t(deleted ? 'markerEdit.conflictWaitingManyDeleted' : 'markerEdit.conflictWaitingMany', { name, count: waiting.length });
+  const show = () => {
+    // The work set aside for it comes back in its form (with the conflict), else its popup opens.
+    if (popup.setAside?.uid === first.uid) resumeSetAside(selectMarker);
+    else selectMarker(first.uid);
+  };
   return (
     <div role="status" className="admin-set-aside admin-waiting-conflicts">
-      <span className="admin-set-aside__text">{waiting.length === 1 ? t('markerEdit.conflictWaiting', { name }) : t('markerEdit.conflictWaitingMany', { name, count: waiting.length })}</span>
+      <span className="admin-set-aside__text">{text}</span>
       <span className="admin-set-aside__actions">
-        <button type="button" className="admin-button" onClick={() => selectMarker(first.uid)}>
+        <button type="button" className="admin-button" onClick={show}>
           {t('markerEdit.conflictShow')}
         </button>
       </span>

@@ -23,6 +23,7 @@ import { takeEarlyRender, takeEarlyTiles } from './earlyLoad';
 import { fetchCompactMarkers } from '../../api/markers';
 import { currentLanguage } from '../../i18n';
 import { markersLoaded } from '../../state/markers';
+import { reloadMarkers } from '../../state/editor';
 
 export interface MapCanvasProps {
   map: MapDefinition;
@@ -94,14 +95,18 @@ export function MapCanvas({ map, manifest, source, markers, handle, onError, ove
     let unwireFailed: (() => void) | null = null;
 
     // After a break in the live feed, changes may have been missed: read the whole list again.
-    const resync = async () => {
-      const lang = currentLanguage();
-      const buffer = await fetchCompactMarkers(map.id, lang);
-      const result = await source.load(buffer, map.id, lang);
-      if (cancelled) return;
-      markersLoaded(result);
-      wiring?.setMarkers(result);
-    };
+    // The editor's unsaved and in-flight changes go back on top of it (reloadMarkers), issued
+    // after setMarkers, so the worker answers the engine's filter of the new list first.
+    const resync = () =>
+      reloadMarkers(async () => {
+        const lang = currentLanguage();
+        const buffer = await fetchCompactMarkers(map.id, lang);
+        const result = await source.load(buffer, map.id, lang);
+        if (cancelled || !wiring) return false;
+        markersLoaded(result);
+        wiring.setMarkers(result);
+        return true;
+      });
 
     loadEngineModule()
       .then(async ({ createMapEngine, tools }) => {

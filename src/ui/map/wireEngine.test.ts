@@ -3,6 +3,7 @@ import type { Marker } from '../../domain/marker';
 import { i18n, setLanguage } from '../../i18n';
 import { filters, loadFilters, setCategoryHidden, setSubCategoryHidden } from '../../state/filters';
 import { closeMap, mapView, openMap, selectMarker } from '../../state/mapView';
+import { popup, resetPopup, showPopupFor, startEdit } from '../../state/popup';
 import { setSessionUser } from '../../state/session';
 import { resetSettings, updateSettings } from '../../state/settings';
 import { memoryStorage, setStorageBackend } from '../../state/storage';
@@ -106,6 +107,26 @@ describe('wireEngine', () => {
     await settle();
     await settle();
     expect([...handle.passing!()!].sort()).toEqual(['cache', 'exit', 'safe']);
+    wiring.dispose();
+  });
+
+  it('a removed marker closes its popup, unless it is open in the edit form (another admin’s delete is a conflict there)', async () => {
+    const { wiring, result } = await setup();
+    wiring.setMarkers(result);
+    await settle();
+    selectMarker('exit');
+    await wiring.sink.remove('exit');
+    expect(mapView.selectedUid).toBeNull();
+
+    selectMarker('safe');
+    showPopupFor('safe');
+    startEdit(stored(marker('safe', 'Loot', 'Safe')));
+    const revision = popup.revision;
+    await wiring.sink.remove('safe');
+    expect(mapView.selectedUid).toBe('safe');
+    expect(popup.mode).toBe('edit');
+    expect(popup.revision).toBe(revision + 1);
+    resetPopup();
     wiring.dispose();
   });
 

@@ -17,6 +17,7 @@ import { session } from '../../state/session';
 import { effectiveSettings, settings } from '../../state/settings';
 import { wirePlayer } from '../topbar/wirePlayer';
 import { wirePopup } from '../popup/wirePopup';
+import { keepsGoneMarker } from '../popup/useOpenMarker';
 import type { EngineHandle } from './automation';
 import type { MarkerSink } from '../../editor/live';
 import { setMarkerCounts } from '../../state/markers';
@@ -196,7 +197,12 @@ export function wireEngine({ engine, source, handle, afterDraw = afterTwoFrames,
       passingUids = null;
       passOverride.set(result.index, false);
       setMarkerCounts(result.counts);
-      if (mapView.selectedUid === uid) selectMarker(null);
+      // Its popup closes, unless it keeps the marker (open in the edit form, or a conflict about
+      // this delete waits: another admin deleted it, and the admin chooses there).
+      if (mapView.selectedUid === uid) {
+        if (keepsGoneMarker(uid)) markerChanged(uid);
+        else selectMarker(null);
+      }
     },
   };
 

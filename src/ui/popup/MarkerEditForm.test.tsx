@@ -21,11 +21,13 @@ import { loadFilters } from '../../state/filters';
 import { resetLookups } from '../../state/items';
 import { closeMap, mapView, openMap, selectMarker } from '../../state/mapView';
 import { markerChanged, popup, resetPopup } from '../../state/popup';
+import { WaitingConflicts } from '../admin/WaitingConflicts';
 import { resetQuests } from '../../state/quests';
 import { resetSession, setSessionUser, type SessionUser } from '../../state/session';
 import { memoryStorage, setStorageBackend } from '../../state/storage';
 import { createLocalMarkerSource } from '../map/testing/localMarkerSource';
 import { MarkerPopup } from './MarkerPopup';
+import { keepsGoneMarker } from './useOpenMarker';
 
 const BASE = 'http://raidmap.test';
 const questList = [
@@ -132,12 +134,20 @@ async function setup(user: SessionUser | null, { api }: { api?: (api: EditorApi)
       },
       async remove(uid) {
         await source.remove(uid);
+        // As the wiring's sink (wireEngine.ts): the open popup closes, unless it keeps the marker.
+        if (mapView.selectedUid === uid && !keepsGoneMarker(uid)) selectMarker(null);
         markerChanged(uid);
       },
     },
   });
   bindEditor(commands);
-  const router = createMemoryRouter([{ path: '/map/:mapId', element: <MarkerPopup map={MAPS.factory} source={source} loaded /> }], {
+  const page = (
+    <>
+      <MarkerPopup map={MAPS.factory} source={source} loaded />
+      <WaitingConflicts />
+    </>
+  );
+  const router = createMemoryRouter([{ path: '/map/:mapId', element: page }], {
     initialEntries: ['/map/factory'],
   });
   render(<RouterProvider router={router} />);
@@ -555,10 +565,10 @@ describe('marker popup edit mode', () => {
 
     const conflict = await screen.findByRole('alert', { name: 'Another admin changed this marker' });
     const rows = within(conflict).getAllByRole('row').map((row) => [...row.querySelectorAll('th, td')].map((c) => c.textContent));
+    // Only what this admin changed: their level is not "mine" (it stays, whatever is chosen).
     expect(rows).toEqual([
       ['Field', 'Yours', 'Theirs'],
       ['Name (English)', 'My safe', 'Their safe'],
-      ['Level', '2', '1'],
     ]);
     await userEvent.click(within(conflict).getByRole('button', { name: 'Take theirs' }));
     await waitFor(() => expect(screen.queryByRole('form')).toBeNull());
@@ -582,10 +592,10 @@ describe('marker popup edit mode', () => {
     await userEvent.type(field(form, 'Name (English)'), 'My safe');
     await userEvent.click(within(form).getByRole('button', { name: 'Save' }));
     const conflict = await screen.findByRole('alert', { name: 'Another admin changed this marker' });
-    expect(within(conflict).getByText('Moved to the cellar')).toBeInTheDocument();
+    expect(within(conflict).getByText('My safe')).toBeInTheDocument();
     await userEvent.click(within(conflict).getByRole('button', { name: 'Keep mine' }));
     await screen.findByRole('dialog', { name: 'My safe' });
-    expect(server.stored.get('m-safe')).toMatchObject({ name_l10n: { en: 'My safe' } });
+    expect(server.stored.get('m-safe')).toMatchObject({ desc: 'Moved to the cellar', name_l10n: { en: 'My safe' } });
     // The exit's conflict still waits for its own popup; nothing was sent for it.
     expect(Object.keys(editor.conflicts)).toEqual(['m-exit']);
     expect(server.stored.get('m-exit')).toMatchObject({ name: 'Their exit' });
@@ -606,7 +616,7 @@ describe('marker popup edit mode', () => {
     expect(editor.conflicts).toEqual({});
   });
 
-  it('Keep mine sends mine again on their version', async () => {
+  it('Keep mine of a refused save sends mine again on their version, their other changes kept', async () => {
     const { server } = await setup(admin);
     const form = await edit();
     server.seed({ ...safe, desc: 'Moved to the cellar' });
@@ -621,7 +631,26 @@ describe('marker popup edit mode', () => {
       ['update', 1],
       ['update', 2],
     ]);
-    expect(server.stored.get('m-safe')).toMatchObject({ version: 3, desc: 'Behind the desk', name_l10n: { en: 'My safe' } });
+    expect(server.stored.get('m-safe')).toMatchObject({ version: 3, desc: 'Moved to the cellar', name_l10n: { en: 'My safe' } });
+  });
+
+  it('a refused save lists only the fields this admin changed; Keep mine keeps the other admin’s move', async () => {
+    const { server } = await setup(admin);
+    const form = await edit();
+    // Another admin moves the marker; this page has not heard of it yet.
+    server.seed({ ...safe, geometry: { x: 900, y: 950 } });
+    await userEvent.clear(within(form).getByRole('textbox', { name: 'Description' }));
+    await userEvent.type(within(form).getByRole('textbox', { name: 'Description' }), 'Under the desk');
+    await userEvent.click(within(form).getByRole('button', { name: 'Save' }));
+    const conflict = await screen.findByRole('alert', { name: 'Another admin changed this marker' });
+    const rows = within(conflict).getAllByRole('row').map((row) => [...row.querySelectorAll('th, td')].map((c) => c.textContent));
+    expect(rows).toEqual([
+      ['Field', 'Yours', 'Theirs'],
+      ['Description', 'Under the desk', 'Behind the desk'],
+    ]);
+    await userEvent.click(within(conflict).getByRole('button', { name: 'Keep mine' }));
+    await waitFor(() => expect(screen.queryByRole('form')).toBeNull());
+    expect(server.stored.get('m-safe')).toMatchObject({ version: 3, desc: 'Under the desk', geometry: { x: 900, y: 950 } });
   });
 
   it('a change by another admin while editing: Keep mine goes on editing on their version', async () => {
@@ -632,30 +661,142 @@ describe('marker popup edit mode', () => {
     const theirs = server.seed({ ...safe, desc: 'Moved to the cellar' });
     await act(() => receiveRemoteChange({ kind: 'upsert', map: 'factory', marker: theirs, by: 'bob' }));
     const conflict = await screen.findByRole('alert', { name: 'Another admin changed this marker' });
-    expect(conflict).toHaveTextContent('Behind the desk');
-    expect(conflict).toHaveTextContent('Moved to the cellar');
+    // Only what was typed here is "mine": their description is not listed (it stays).
+    expect(conflict).toHaveTextContent('My safe');
+    expect(conflict).not.toHaveTextContent('Behind the desk');
+    // Save waits for the choice.
+    expect(within(form).getByRole('button', { name: 'Save' })).toBeDisabled();
     await userEvent.click(within(conflict).getByRole('button', { name: 'Keep mine' }));
     expect(screen.queryByRole('alert', { name: 'Another admin changed this marker' })).toBeNull();
-    // Still editing, with what was typed, now based on their version.
+    // Still editing, with what was typed, now on their version (their description shown).
     expect(field(form, 'Name (English)')).toHaveValue('My safe');
+    expect(within(form).getByRole('textbox', { name: 'Description' })).toHaveValue('Moved to the cellar');
     expect(popup.draft?.version).toBe(2);
     expect(server.writes()).toEqual([]);
     await userEvent.click(within(form).getByRole('button', { name: 'Save' }));
     await waitFor(() => expect(screen.queryByRole('form')).toBeNull());
     expect(server.writes().map((w) => [w.op, w.version])).toEqual([['update', 2]]);
+    expect(server.stored.get('m-safe')).toMatchObject({ version: 3, desc: 'Moved to the cellar', name_l10n: { en: 'My safe' } });
+  });
+
+  it('another admin moves the marker while its description is edited: Keep mine + Save keeps both', async () => {
+    const { server, source } = await setup(admin);
+    const form = await edit();
+    await userEvent.clear(within(form).getByRole('textbox', { name: 'Description' }));
+    await userEvent.type(within(form).getByRole('textbox', { name: 'Description' }), 'Under the desk');
+    const theirs = server.seed({ ...safe, geometry: { x: 900, y: 950 } });
+    await act(() => receiveRemoteChange({ kind: 'upsert', map: 'factory', marker: theirs, by: 'bob' }));
+    const conflict = await screen.findByRole('alert', { name: 'Another admin changed this marker' });
+    const rows = within(conflict).getAllByRole('row').map((row) => [...row.querySelectorAll('th, td')].map((c) => c.textContent));
+    expect(rows).toEqual([
+      ['Field', 'Yours', 'Theirs'],
+      ['Description', 'Under the desk', 'Behind the desk'],
+    ]);
+    await userEvent.click(within(conflict).getByRole('button', { name: 'Keep mine' }));
+    await userEvent.click(within(form).getByRole('button', { name: 'Save' }));
+    await waitFor(() => expect(screen.queryByRole('form')).toBeNull());
+    expect(server.stored.get('m-safe')).toMatchObject({ version: 3, desc: 'Under the desk', geometry: { x: 900, y: 950 } });
+    expect(await source.get('m-safe')).toMatchObject({ desc: 'Under the desk', geometry: { x: 900, y: 950 } });
+  });
+
+  it('another admin uploads an image while the name is edited: Keep mine + Save keeps the image', async () => {
+    const { server } = await setup(admin);
+    const form = await edit('m-exit', 'Gate 3');
+    await userEvent.clear(field(form, 'Name'));
+    await userEvent.type(field(form, 'Name'), 'Gate 3 (north)');
+    const imgs = [...exit.imgs, { img: '/img/markers/m-exit-2-new.webp', name: '', desc: '' }];
+    const theirs = server.seed({ ...exit, imgs });
+    await act(() => receiveRemoteChange({ kind: 'upsert', map: 'factory', marker: theirs, by: 'bob' }));
+    const conflict = await screen.findByRole('alert', { name: 'Another admin changed this marker' });
+    const rows = within(conflict).getAllByRole('row').map((row) => row.querySelector('th, td')?.textContent);
+    expect(rows).toEqual(['Field', 'Name']);
+    await userEvent.click(within(conflict).getByRole('button', { name: 'Keep mine' }));
+    await userEvent.click(within(form).getByRole('button', { name: 'Save' }));
+    await waitFor(() => expect(screen.queryByRole('form')).toBeNull());
+    expect(server.stored.get('m-exit')).toMatchObject({ version: 3, name: 'Gate 3 (north)', imgs });
   });
 
   it('a delete by another admin while editing keeps the form; Take theirs closes the popup', async () => {
-    const { server } = await setup(admin);
-    await edit();
+    const { server, source } = await setup(admin);
+    const form = await edit();
+    await userEvent.clear(field(form, 'Name (English)'));
+    await userEvent.type(field(form, 'Name (English)'), 'My safe');
     const version = server.remove('m-safe');
     await act(() => receiveRemoteChange({ kind: 'remove', map: 'factory', uid: 'm-safe', version, by: 'bob' }));
-    const conflict = await screen.findByRole('alert', { name: 'Another admin changed this marker' });
+    const conflict = await screen.findByRole('alert', { name: 'Another admin deleted this marker' });
     expect(conflict).toHaveTextContent('Another admin deleted this marker while you changed it.');
     expect(screen.getByRole('form')).toBeInTheDocument();
+    expect(field(form, 'Name (English)')).toHaveValue('My safe');
+    expect(mapView.selectedUid).toBe('m-safe');
     await userEvent.click(within(conflict).getByRole('button', { name: 'Take theirs' }));
     await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
     expect(mapView.selectedUid).toBeNull();
+    expect(editor.conflicts).toEqual({});
+    expect(popup.setAside).toBeNull();
+    expect(server.writes()).toEqual([]);
+    expect(await source.get('m-safe')).toBeNull();
+  });
+
+  it('a delete by another admin while editing: Keep mine + Save brings it back, same uid, with the typed fields', async () => {
+    const { server, source } = await setup(admin);
+    const form = await edit();
+    await userEvent.clear(field(form, 'Name (English)'));
+    await userEvent.type(field(form, 'Name (English)'), 'My safe');
+    const version = server.remove('m-safe');
+    await act(() => receiveRemoteChange({ kind: 'remove', map: 'factory', uid: 'm-safe', version, by: 'bob' }));
+    const conflict = await screen.findByRole('alert', { name: 'Another admin deleted this marker' });
+    expect(conflict).toHaveTextContent('Save brings the marker back with your changes');
+    await userEvent.click(within(conflict).getByRole('button', { name: 'Keep mine' }));
+    expect(screen.queryByRole('alert', { name: 'Another admin deleted this marker' })).toBeNull();
+    expect(field(form, 'Name (English)')).toHaveValue('My safe');
+    expect(server.writes()).toEqual([]);
+    await userEvent.click(within(form).getByRole('button', { name: 'Save' }));
+    await screen.findByRole('dialog', { name: 'My safe' });
+    await waitFor(() => expect(screen.queryByRole('form')).toBeNull());
+    expect(server.writes().map((w) => [w.op, w.uid])).toEqual([['add', 'm-safe']]);
+    expect(server.stored.get('m-safe')).toMatchObject({ uid: 'm-safe', name: 'Office safe', name_l10n: { en: 'My safe' }, desc: 'Behind the desk', version: version + 1 });
+    expect(await source.get('m-safe')).toMatchObject({ name_l10n: { en: 'My safe' } });
+  });
+
+  it('a delete by another admin, the popup closed: the dock says deleted, and Show brings the form back with the conflict', async () => {
+    const { server } = await setup(admin);
+    const form = await edit();
+    await userEvent.clear(field(form, 'Name (English)'));
+    await userEvent.type(field(form, 'Name (English)'), 'My safe');
+    const version = server.remove('m-safe');
+    await act(() => receiveRemoteChange({ kind: 'remove', map: 'factory', uid: 'm-safe', version, by: 'bob' }));
+    await screen.findByRole('alert', { name: 'Another admin deleted this marker' });
+    act(() => selectMarker(null));
+    await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
+    const notice = await screen.findByRole('status');
+    expect(notice).toHaveTextContent('Another admin deleted “My safe” while you edited it: choose whether it comes back.');
+    await userEvent.click(within(notice).getByRole('button', { name: 'Show' }));
+    const dialog = await screen.findByRole('dialog', { name: 'My safe' });
+    const again = within(dialog).getByRole('form', { name: 'Edit marker' });
+    expect(field(again, 'Name (English)')).toHaveValue('My safe');
+    const conflict = within(dialog).getByRole('alert', { name: 'Another admin deleted this marker' });
+    await userEvent.click(within(conflict).getByRole('button', { name: 'Keep mine' }));
+    await userEvent.click(within(again).getByRole('button', { name: 'Save' }));
+    await waitFor(() => expect(screen.queryByRole('form')).toBeNull());
+    expect(server.stored.get('m-safe')).toMatchObject({ uid: 'm-safe', name_l10n: { en: 'My safe' } });
+    expect(screen.queryByRole('status')).toBeNull();
+  });
+
+  it('a delete by another admin, the popup closed: Show then Take theirs leaves it deleted and drops the typed work', async () => {
+    const { server } = await setup(admin);
+    const form = await edit();
+    await userEvent.clear(field(form, 'Name (English)'));
+    await userEvent.type(field(form, 'Name (English)'), 'My safe');
+    const version = server.remove('m-safe');
+    await act(() => receiveRemoteChange({ kind: 'remove', map: 'factory', uid: 'm-safe', version, by: 'bob' }));
+    act(() => selectMarker(null));
+    await userEvent.click(within(await screen.findByRole('status')).getByRole('button', { name: 'Show' }));
+    const conflict = await screen.findByRole('alert', { name: 'Another admin deleted this marker' });
+    await userEvent.click(within(conflict).getByRole('button', { name: 'Take theirs' }));
+    await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
+    expect(mapView.selectedUid).toBeNull();
+    expect(popup.setAside).toBeNull();
+    expect(screen.queryByRole('status')).toBeNull();
     expect(server.writes()).toEqual([]);
   });
 

@@ -4,7 +4,8 @@
  * Save, which calls `saveMarker` (state/editor.ts) with the draft prepared by the domain rules
  * (src/domain/marker-edit.ts: trimmed texts, numeric level, known fields) and the version the
  * edit is based on (the draft's: the snapshot's, moved on by an upload or a kept conflict).
- * Save waits while a file uploads (the upload moves the version on). Cancel drops the draft. Copy arms the next map click to
+ * Save waits while a file uploads (the upload moves the version on), and while a conflict of the
+ * marker waits for Keep mine / Take theirs. Cancel drops the draft. Copy arms the next map click to
  * place a copy of what the form shows (typed changes included; the click closes this popup, and
  * its unsaved edit is set aside, state/popup.ts); Delete asks 'Are you sure?' first. Images upload at once (ImagesField).
  *
@@ -58,7 +59,7 @@ export function MarkerEditForm({ map, onCancel }: MarkerEditFormProps) {
   const lang = isLanguage(i18n.language) ? i18n.language : 'en';
   // sync: typing into a controlled input must not wait a tick (the caret would jump).
   const { draft, snapshot } = useSnapshot(popup, { sync: true });
-  const { copying } = useSnapshot(editor);
+  const { copying, conflicts } = useSnapshot(editor);
   const [levelText, setLevelText] = useState(() => (draft ? String(draft.level) : ''));
   const [busy, setBusy] = useState<'saving' | 'deleting' | null>(null);
   const [error, setError] = useState<string | null>(null);
@@ -92,6 +93,9 @@ export function MarkerEditForm({ map, onCancel }: MarkerEditFormProps) {
   // shows faded on every floor, so the form says so before it is saved.
   const levelNotOnMap = level !== null && !map.levels.some((l) => l.num === level);
   const disabled = busy !== null;
+  // While another admin's version waits for Keep mine / Take theirs, Save waits too: a save now
+  // would send the draft whole on the version the edit began from (and be refused again).
+  const undecided = !!conflicts[uid];
   /** Typed changes the form holds (which a copy takes, and a close sets aside). */
   const typed = snapshot !== null && (!sameMarker(snapshot as Marker, draft as Marker) || level !== snapshot.level);
   const category = CATEGORIES.find((c) => c.id === draft.category);
@@ -140,7 +144,7 @@ export function MarkerEditForm({ map, onCancel }: MarkerEditFormProps) {
 
   const save = async () => {
     const current = popup.draft;
-    if (!current || busy || uploading) return;
+    if (!current || busy || uploading || editor.conflicts[uid]) return;
     // The draft carries the version the edit is based on (the snapshot's, or a rebase's).
     const result = prepareMarkerForSave({ ...plain(current), level: levelText });
     if (!result.ok) {
@@ -327,7 +331,7 @@ export function MarkerEditForm({ map, onCancel }: MarkerEditFormProps) {
       )}
 
       <div className="marker-edit__actions" role="group" aria-label={t('markerEdit.actions')}>
-        <button type="button" className="marker-edit__primary" onClick={() => void save()} disabled={disabled || uploading || level === null}>
+        <button type="button" className="marker-edit__primary" onClick={() => void save()} disabled={disabled || uploading || undecided || level === null}>
           {t('markerEdit.save')}
         </button>
         <button type="button" onClick={onCancel} disabled={disabled}>

@@ -1,11 +1,14 @@
 /**
  * What the editor says about the open marker (admins, view and edit mode alike): a change being
  * saved, a change that failed (the error and Retry: `retrySave`), and a conflict with another
- * admin's version (`editor.conflicts[uid]`: each marker's own, whatever other conflicts wait): the fields that differ side by side, with
+ * admin's version (`editor.conflicts[uid]`: each marker's own, whatever other conflicts wait):
+ * the fields the admin changed that differ from theirs, side by side (a conflict's "mine" is the
+ * admin's own changes on their version: their other changes are not listed and stay), with
  * "Keep mine" / "Take theirs" (`resolveConflict`, which also moves the edit form on: Take theirs
  * closes it; Keep mine of a refused save closes it once sent; Keep mine of a change that came
- * while editing keeps the form, based on their version). The form is told when a retry went
- * through (`onSaved`), so its edit ends like a save.
+ * while editing keeps the form, based on their version). A delete by another admin says so,
+ * and what each choice does (Keep mine brings the marker back, same uid; Take theirs leaves it
+ * deleted). The form is told when a retry went through (`onSaved`), so its edit ends like a save.
  */
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -70,9 +73,16 @@ export function MarkerEditorStatus({ uid, onSaved }: MarkerEditorStatusProps) {
         </div>
       )}
       {ours && (
-        <section role="alert" className="marker-edit__conflict" aria-label={t('markerEdit.conflict')}>
-          <h3 className="marker-edit__heading">{t('markerEdit.conflict')}</h3>
-          {ours.theirs === null ? <p>{t('markerEdit.conflictDeleted')}</p> : <ConflictFields mine={ours.mine} theirs={ours.theirs} />}
+        <section role="alert" className="marker-edit__conflict" aria-label={t(ours.theirs === null ? 'markerEdit.conflictDeletedTitle' : 'markerEdit.conflict')}>
+          <h3 className="marker-edit__heading">{t(ours.theirs === null ? 'markerEdit.conflictDeletedTitle' : 'markerEdit.conflict')}</h3>
+          {ours.theirs === null ? (
+            <>
+              <p>{t('markerEdit.conflictDeleted')}</p>
+              <p>{t(ours.origin === 'live' ? 'markerEdit.conflictDeletedKeepLive' : 'markerEdit.conflictDeletedKeepSave')}</p>
+            </>
+          ) : (
+            <ConflictFields mine={ours.mine} theirs={ours.theirs} />
+          )}
           <div className="marker-edit__row">
             <button type="button" onClick={() => void resolve('mine')} disabled={working}>
               {t('markerEdit.keepMine')}

@@ -4,7 +4,10 @@
  * `markerChanged`: the editor wiring calls it after a save, an upload, an undo or a live change),
  * so the popup never shows a stale copy. A marker that is gone closes the popup, except while
  * it is being edited: the edit form stays (a delete of ours is under way and closes the popup
- * when it is done; another admin's delete shows as a conflict, and the admin chooses). While a
+ * when it is done; another admin's delete shows as a conflict, and the admin chooses), and
+ * except while a conflict about its delete waits (the dock's Show, the form closed): the popup
+ * then shows the admin's version of it (the set-aside edit, else the conflict's "mine") with
+ * the conflict, Keep mine bringing it back and Take theirs leaving it deleted. While a
  * re-read is under way the previous copy stays on screen (no flash of an empty popup). A read
  * that fails (the full marker comes from the server behind a compact list: offline, a 5xx)
  * goes to `onReadError`.
@@ -12,9 +15,27 @@
 import { useEffect, useState } from 'react';
 import { useSnapshot } from 'valtio';
 import type { Marker } from '../../domain/marker';
+import { editor } from '../../state/editor';
 import { mapView, selectMarker } from '../../state/mapView';
 import { popup, showPopupFor } from '../../state/popup';
 import { isWorkerClosed, type MarkerSource } from '../map/markerSource';
+
+/**
+ * A marker gone from the page that its popup keeps (the wiring's sink does not close it): it is
+ * open in the edit form, or a conflict about its delete waits (another admin deleted it).
+ */
+export function keepsGoneMarker(uid: string): boolean {
+  if (popup.mode === 'edit' && popup.snapshot?.uid === uid) return true;
+  return editor.conflicts[uid]?.theirs === null;
+}
+
+/** What the popup shows of a deleted marker whose conflict waits: the admin's own version. */
+function deletedStandIn(uid: string): Marker | null {
+  const conflict = editor.conflicts[uid];
+  if (!conflict || conflict.theirs !== null) return null;
+  const mine = popup.setAside?.uid === uid ? popup.setAside.draft : conflict.mine;
+  return JSON.parse(JSON.stringify(mine)) as Marker;
+}
 
 export function useOpenMarker(source: MarkerSource | null, loaded: boolean, onReadError?: (error: unknown) => void): Marker | null {
   const { selectedUid } = useSnapshot(mapView);
@@ -35,6 +56,12 @@ export function useOpenMarker(source: MarkerSource | null, loaded: boolean, onRe
         if (cancelled) return;
         if (!found) {
           if (popup.mode === 'edit' && popup.snapshot?.uid === selectedUid) return;
+          const standIn = deletedStandIn(selectedUid);
+          if (standIn) {
+            setMarker(standIn);
+            showPopupFor(standIn.uid);
+            return;
+          }
           selectMarker(null);
           return;
         }
