@@ -27,6 +27,7 @@ import {
   type ConnectionLimits,
   type SecurityOptions,
 } from './http/security';
+import { iconAtlasHead } from './http/icon-atlas';
 import { mapPageExtras } from './http/map-page-head';
 import { htmlPosters, registerPosterStylesheet } from './http/map-poster';
 import { mapPagePreloadsFrom } from './http/module-preloads';
@@ -257,7 +258,9 @@ export function buildServer(options: BuildServerOptions): FastifyInstance {
   const manifestOf = options.tiles !== false && options.tilesDir ? (mapId: string) => getTileStore({ assetsDir, tilesDir: options.tilesDir! }).manifest(mapId) : undefined;
   const posterOf = manifestOf ? htmlPosters(manifestOf) : undefined;
   if (posterOf) registerPosterStylesheet(app, posterOf);
-  const extrasFor = mapPageExtras(posterOf, mapPagePreloadsFrom(distDir));
-  registerStaticSite(app, { distDir, iconsDir: path.join(assetsDir, 'icons'), uploadsDir: options.uploadsDir, extrasFor });
+  // …and the icon atlas's version, so the page asks for the atlas under a URL cached for good.
+  const iconsDir = path.join(assetsDir, 'icons');
+  const extrasFor = mapPageExtras(posterOf, mapPagePreloadsFrom(distDir), iconAtlasHead(iconsDir, app.log));
+  registerStaticSite(app, { distDir, iconsDir, uploadsDir: options.uploadsDir, extrasFor });
   return app;
 }

@@ -3,10 +3,10 @@ import path from 'node:path';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { slug, SUBCATEGORIES } from '../../src/domain/categories';
-import { ICON_ATLAS_PATH, ICON_CELL, iconAtlasSize, iconCell, iconIndexOf } from '../../src/domain/icon-atlas';
+import { ICON_ATLAS_META, ICON_ATLAS_PATH, ICON_CELL, iconAtlasPath, iconAtlasSize, iconCell, iconIndexOf } from '../../src/domain/icon-atlas';
 import { tempDir, testBackends } from '../testing/databases';
 import { useRoleApp } from '../testing/role-app';
-import { drawIconAtlas, IconAtlasCache } from './icon-atlas';
+import { drawIconAtlas, IconAtlasCache, iconAtlasCacheOf, iconAtlasHead } from './icon-atlas';
 
 const square = (fill: string) => `<svg xmlns="http://www.w3.org/2000/svg" width="64" height="64" viewBox="0 0 64 64"><rect width="64" height="64" fill="${fill}"/></svg>`;
 
@@ -77,6 +77,46 @@ describe('IconAtlasCache', () => {
     }
   });
 
+  it('gives a version of the PNG that changes with it, and `ready` never waits for a drawing', async () => {
+    const dir = tempDir();
+    try {
+      for (const s of SUBCATEGORIES) fs.writeFileSync(path.join(dir, `${slug(s.id)}.svg`), square('#00ff00'));
+      const cache = new IconAtlasCache(dir);
+      // Not drawn yet: nothing now, and the drawing is started for the request that follows.
+      expect(await cache.ready()).toBeUndefined();
+      const atlas = await cache.get();
+      expect(atlas.version).toMatch(/^[A-Za-z0-9_-]{16}$/);
+      expect(atlas.etag.slice(1, 17)).toBe(atlas.version);
+      expect(await cache.ready()).toBe(atlas);
+      const ammo = path.join(dir, 'ammo-box.svg');
+      fs.writeFileSync(ammo, square('#ff00ff'));
+      const later = new Date(Date.now() + 5_000);
+      fs.utimesSync(ammo, later, later);
+      // Changed on disk: not the old version, however drawn it was.
+      expect(await cache.ready()).toBeUndefined();
+      const redrawn = await cache.get();
+      expect(redrawn.version).not.toBe(atlas.version);
+      expect(await cache.ready()).toBe(redrawn);
+    } finally {
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  it('is one per icons folder, shared by the route and the map pages\' head', async () => {
+    const dir = tempDir();
+    try {
+      expect(iconAtlasCacheOf(dir)).toBe(iconAtlasCacheOf(path.join(dir, '.')));
+      const head = iconAtlasHead(dir);
+      expect(await head()).toBe('');
+      const atlas = await iconAtlasCacheOf(dir).get();
+      expect(await head()).toBe(`<meta name="${ICON_ATLAS_META}" content="${atlas.version}">`);
+      // No folder (no atlas route): no version.
+      expect(await iconAtlasHead(path.join(dir, 'missing'))()).toBe('');
+    } finally {
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
   it('logs the icons drawn as badges, by name', async () => {
     const dir = tempDir();
     try {
@@ -104,7 +144,8 @@ describe.each(testBackends())('GET /icons/atlas.png on $name', (backend) => {
     const res = await server.app.inject({ url: ICON_ATLAS_PATH, headers: server.cookies[role] ? { cookie: server.cookies[role] } : {} });
     expect(res.statusCode).toBe(200);
     expect(res.headers['content-type']).toBe('image/png');
-    expect(res.headers['cache-control']).toBe('public, max-age=86400');
+    // The plain URL (an old page, one without the head's version) is revalidated on every use.
+    expect(res.headers['cache-control']).toBe('no-cache');
     expect(res.headers['cross-origin-resource-policy']).toBe('cross-origin');
     expect(await cellCentre(res.rawPayload, iconIndexOf('Safe'))).toEqual([255, 0, 0, 255]);
   });
@@ -117,6 +158,44 @@ describe.each(testBackends())('GET /icons/atlas.png on $name', (backend) => {
     expect((await server.app.inject({ url: ICON_ATLAS_PATH, headers: { 'if-none-match': etag } })).statusCode).toBe(304);
     expect((await server.app.inject({ url: ICON_ATLAS_PATH, headers: { 'if-none-match': `W/${etag}, "other"` } })).statusCode).toBe(304);
     expect((await server.app.inject({ url: ICON_ATLAS_PATH, headers: { 'if-none-match': '"other"' } })).statusCode).toBe(200);
+  });
+
+  it('answers its current version for a year (immutable), any other version and the plain URL no-cache', async () => {
+    const plain = await server.app.inject({ url: ICON_ATLAS_PATH });
+    const version = String(plain.headers.etag).slice(1, 17);
+    const current = await server.app.inject({ url: iconAtlasPath(version) });
+    expect(current.statusCode).toBe(200);
+    expect(current.headers['cache-control']).toBe('public, max-age=31536000, immutable');
+    expect(current.headers.etag).toBe(plain.headers.etag);
+    expect(current.rawPayload.equals(plain.rawPayload)).toBe(true);
+    expect((await server.app.inject({ url: iconAtlasPath(version), headers: { 'if-none-match': String(plain.headers.etag) } })).statusCode).toBe(304);
+    // A version the atlas no longer has (an old page): today's atlas, but never kept under that URL.
+    for (const url of [iconAtlasPath('oldVersion123456'), `${ICON_ATLAS_PATH}?v=${version}&v=${version}`, `${ICON_ATLAS_PATH}?v[]=${version}`]) {
+      const other = await server.app.inject({ url });
+      expect(other.statusCode, url).toBe(200);
+      expect(other.headers['cache-control'], url).toBe('no-cache');
+      expect(other.headers.etag, url).toBe(plain.headers.etag);
+    }
+  });
+
+  it('a map page names the current version once the atlas is drawn; a changed icon gives a new one', async () => {
+    // The route and the head share one drawing per icons folder.
+    const iconsDir = path.join(server.root, 'assets', 'icons');
+    const head = iconAtlasHead(iconsDir);
+    const first = String((await server.app.inject({ url: ICON_ATLAS_PATH })).headers.etag).slice(1, 17);
+    expect(await head()).toBe(`<meta name="${ICON_ATLAS_META}" content="${first}">`);
+    // An operator changes an icon (or a deploy brings a new set).
+    const ammo = path.join(iconsDir, 'ammo-box.svg');
+    fs.writeFileSync(ammo, square('#00ff00'));
+    const later = new Date(Date.now() + 5_000);
+    fs.utimesSync(ammo, later, later);
+    const res = await server.app.inject({ url: ICON_ATLAS_PATH });
+    const second = String(res.headers.etag).slice(1, 17);
+    expect(second).not.toBe(first);
+    expect(await cellCentre(res.rawPayload, iconIndexOf('Ammo Box'))).toEqual([0, 255, 0, 255]);
+    expect(await head()).toBe(`<meta name="${ICON_ATLAS_META}" content="${second}">`);
+    expect((await server.app.inject({ url: iconAtlasPath(first) })).headers['cache-control']).toBe('no-cache');
+    expect((await server.app.inject({ url: iconAtlasPath(second) })).headers['cache-control']).toBe('public, max-age=31536000, immutable');
   });
 
   it('ignores a query string and refuses writes with a JSON error, never a 5xx', async () => {

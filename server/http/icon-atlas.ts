@@ -8,6 +8,13 @@
  * changes (its size or modification time), so an operator's new icon shows as the SVG does.
  * An icon that is missing or does not render gets the plain badge the engine drew before, and
  * the log names it once per drawing.
+ *
+ * Caching: the atlas's version is a hash of its PNG. A map page names it in its head
+ * (`<meta name="raidmap-icon-atlas">`, `iconAtlasHead`, map-page-head.ts) and asks for
+ * `/icons/atlas.png?v=<version>`, answered `immutable` for a year: new icons, or a deploy that
+ * moves icons to other cells, give a new URL, so no browser draws a stale atlas. The plain URL
+ * (an old page, a page without the meta) and a version that is not the current one are answered
+ * with the current atlas, `no-cache` and its ETag, so they revalidate on every use.
  */
 import { createHash } from 'node:crypto';
 import fs from 'node:fs/promises';
@@ -15,13 +22,19 @@ import path from 'node:path';
 import type { FastifyBaseLogger, FastifyInstance } from 'fastify';
 import sharp from 'sharp';
 import { slug, SUBCATEGORIES } from '../../src/domain/categories';
-import { ICON_ATLAS_PATH, ICON_CELL, iconAtlasSize, iconCell } from '../../src/domain/icon-atlas';
+import { ICON_ATLAS_META, ICON_ATLAS_PATH, ICON_CELL, iconAtlasSize, iconCell } from '../../src/domain/icon-atlas';
 import { matchesIfNoneMatch } from './json-cache';
+
+/** Cache-Control of the current version's URL and of any other (static-site.ts's IMMUTABLE and NO_CACHE; not imported, static-site imports this). */
+const IMMUTABLE = 'public, max-age=31536000, immutable';
+const NO_CACHE = 'no-cache';
 
 export interface IconAtlasImage {
   png: Buffer;
   /** Strong validator of the PNG's bytes (quoted). */
   etag: string;
+  /** Version of the PNG's bytes for its URL (`?v=`): 16 base64url characters of the same hash. */
+  version: string;
   /** Slugs drawn as the plain badge (file missing or not a renderable SVG). */
   fallback: string[];
 }
@@ -60,13 +73,13 @@ export async function drawIconAtlas(iconsDir: string, slugs: readonly string[]):
     .composite(cells.map((input, i) => ({ input, left: iconCell(i).x, top: iconCell(i).y })))
     .png({ compressionLevel: 9 })
     .toBuffer();
-  const etag = `"${createHash('sha256').update(png).digest('base64url').slice(0, 27)}"`;
-  return { png, etag, fallback: fallback.sort() };
+  const hash = createHash('sha256').update(png).digest('base64url');
+  return { png, etag: `"${hash.slice(0, 27)}"`, version: hash.slice(0, 16), fallback: fallback.sort() };
 }
 
 /** The atlas of every subcategory, drawn once and again only when an icon file changes. */
 export class IconAtlasCache {
-  private drawn?: { fingerprint: string; image: Promise<IconAtlasImage> };
+  private drawn?: { fingerprint: string; image: Promise<IconAtlasImage>; done?: IconAtlasImage };
   private readonly slugs = SUBCATEGORIES.map((s) => slug(s.id));
 
   constructor(
@@ -88,29 +101,83 @@ export class IconAtlasCache {
   }
 
   async get(): Promise<IconAtlasImage> {
-    const fingerprint = await this.fingerprint();
+    return this.current(await this.fingerprint()).image;
+  }
+
+  /**
+   * The atlas of the icons as they are now if it is drawn already, else undefined (and its
+   * drawing is started, for the request that will follow): never waits for a drawing.
+   */
+  async ready(): Promise<IconAtlasImage | undefined> {
+    return this.current(await this.fingerprint()).done;
+  }
+
+  /** The drawing for `fingerprint`, started when there is none. */
+  private current(fingerprint: string): { image: Promise<IconAtlasImage>; done?: IconAtlasImage } {
     if (this.drawn?.fingerprint !== fingerprint) {
       const image = drawIconAtlas(this.iconsDir, this.slugs);
-      this.drawn = { fingerprint, image };
+      const drawn: NonNullable<IconAtlasCache['drawn']> = { fingerprint, image };
+      this.drawn = drawn;
       image.then(
         (img) => {
+          drawn.done = img;
           if (img.fallback.length) this.log?.warn({ icons: img.fallback }, `icon atlas: drawn as plain badges (missing or not an SVG): ${img.fallback.join(', ')}`);
         },
         () => {
-          if (this.drawn?.image === image) this.drawn = undefined; // the next request tries again
+          if (this.drawn === drawn) this.drawn = undefined; // the next request tries again
         },
       );
     }
-    return this.drawn.image;
+    return this.drawn;
   }
 }
 
-/** Registers `GET /icons/atlas.png` (a day's caching like the SVGs, and an ETag to revalidate). */
+const caches = new Map<string, IconAtlasCache>();
+
+/**
+ * The one atlas cache of an icons folder in this process: the route and the map pages' head
+ * share its drawing (and its version).
+ */
+export function iconAtlasCacheOf(iconsDir: string, log?: FastifyBaseLogger): IconAtlasCache {
+  const key = path.resolve(iconsDir);
+  let cache = caches.get(key);
+  if (!cache) {
+    cache = new IconAtlasCache(key, log);
+    caches.set(key, cache);
+  }
+  return cache;
+}
+
+/**
+ * For a map page's head: `<meta name="raidmap-icon-atlas" content="<version>">` naming the
+ * current atlas, so the page asks for its versioned URL. Empty (the page then uses the plain,
+ * revalidated URL) when the atlas is not drawn yet (its drawing is started then, not waited
+ * for: the page is not held up), when the folder is missing (no atlas route) or on any error.
+ */
+export function iconAtlasHead(iconsDir: string, log?: FastifyBaseLogger): () => Promise<string> {
+  return async () => {
+    try {
+      if (!(await fs.stat(iconsDir)).isDirectory()) return '';
+      const atlas = await iconAtlasCacheOf(iconsDir, log).ready();
+      return atlas ? `<meta name="${ICON_ATLAS_META}" content="${atlas.version}">` : '';
+    } catch {
+      return '';
+    }
+  };
+}
+
+/**
+ * Registers `GET /icons/atlas.png`: with `?v=` the current version, cached for a year
+ * (`immutable`); otherwise `no-cache`; an ETag on both.
+ */
 export function registerIconAtlas(app: FastifyInstance, iconsDir: string): void {
-  const cache = new IconAtlasCache(iconsDir, app.log);
+  const cache = iconAtlasCacheOf(iconsDir, app.log);
   app.get(ICON_ATLAS_PATH, async (request, reply) => {
     const atlas = await cache.get();
-    reply.header('etag', atlas.etag).header('cache-control', 'public, max-age=86400');
+    const asked = (request.query as Record<string, unknown> | undefined)?.v;
+    // A version the atlas no longer has (an old page, icons changed meanwhile) must not keep the
+    // current picture under its URL: only the current one is immutable.
+    reply.header('etag', atlas.etag).header('cache-control', asked === atlas.version ? IMMUTABLE : NO_CACHE);
     if (matchesIfNoneMatch(request.headers['if-none-match'], atlas.etag.slice(1, -1))) return reply.code(304).send();
     return reply.header('content-type', 'image/png').send(atlas.png);
   });

@@ -1,4 +1,7 @@
+import fs from 'node:fs';
+import path from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { ICON_ATLAS_META, iconAtlasPath } from '../../src/domain/icon-atlas';
 import { INLINE_MANIFEST_ID, type TileManifest } from '../../src/domain/tiles';
 import { testBackends } from '../testing/databases';
 import { builtSiteOptions } from '../testing/built-site';
@@ -40,6 +43,26 @@ describe('map page head (pure parts)', () => {
     }
     const page = Buffer.from('<html><head></head><body></body></html>');
     expect(withExtras(page, { head: '', body: '' })).toBe(page);
+  });
+
+  it("carries the icon atlas's version on every map page, overlay included, and on no other page", async () => {
+    const meta = `<meta name="${ICON_ATLAS_META}" content="Ab3_-x9QzT0kLm2P">`;
+    const atlasHead = async () => meta;
+    const manifest = { map: 'customs', version: 'v1' } as unknown as TileManifest;
+    const poster = { head: '<link rel="stylesheet" href="/p.css">', markup: '<div class="poster"></div>', stylesheetPath: '/p.css', stylesheet: '', encoded: async () => Buffer.alloc(0), manifest };
+    const withPoster = mapPageExtras(async () => poster, () => '<link rel="modulepreload" href="/e.js">', atlasHead);
+    const page = await withPoster('/map/customs');
+    expect(page.head).toContain(meta);
+    // After the manifest, before the poster's preloads and the engine's.
+    expect(page.head.indexOf(INLINE_MANIFEST_ID)).toBeLessThan(page.head.indexOf(meta));
+    expect(page.head.indexOf(meta)).toBeLessThan(page.head.indexOf('/p.css'));
+    expect(page.head.indexOf(meta)).toBeLessThan(page.head.indexOf('/e.js'));
+    expect((await withPoster('/map/customs', '?overlay=1')).head).toContain(meta);
+    expect((await mapPageExtras(undefined, undefined, atlasHead)('/map/woods')).head).toBe(meta);
+    for (const url of ['/', '/progression/quests', '/map/atlantis']) expect(await withPoster(url), url).toEqual({ head: '', body: '' });
+    // No version yet (the atlas not drawn) or a failure: the page goes without, as before.
+    expect((await mapPageExtras(undefined, undefined, async () => '')('/map/woods')).head).toBe('');
+    expect((await mapPageExtras(undefined, undefined, () => Promise.reject(new Error('sharp')))('/map/woods')).head).toBe('');
   });
 
   it('gives nothing when the manifest cannot be had (a broken drawing), instead of failing the page', async () => {
@@ -93,5 +116,31 @@ describe.each(testBackends())('a map page carries its tile manifest on $name', (
     const pages = await Promise.all(Array.from({ length: 12 }, () => server.app.inject({ url: '/map/factory' })));
     const versions = new Set(pages.map((p) => (inlineManifest(p.body) as TileManifest).version));
     expect(versions.size).toBe(1);
+  });
+});
+
+describe.each(testBackends())("a map page names the icon atlas's version on $name", (backend) => {
+  const server = useRoleApp(backend, (root) => {
+    const options = builtSiteOptions(root);
+    fs.mkdirSync(path.join(options.assetsDir, 'icons'), { recursive: true });
+    fs.writeFileSync(path.join(options.assetsDir, 'icons', 'safe.svg'), '<svg xmlns="http://www.w3.org/2000/svg" width="64" height="64"><rect width="64" height="64" fill="#f00"/></svg>');
+    return { ...options, tiles: false };
+  });
+  const versionOf = (html: string) => new RegExp(`<meta name="${ICON_ATLAS_META}" content="([^"]+)">`).exec(html)?.[1];
+
+  it('once the atlas is drawn, as the versioned URL the server keeps for good; the page is not held up before', async () => {
+    // Before the atlas's first drawing the page goes without (and starts it); the client then uses the plain URL.
+    const before = await server.app.inject({ url: '/map/customs' });
+    expect(before.statusCode).toBe(200);
+    const atlas = await server.app.inject({ url: '/icons/atlas.png' });
+    expect(atlas.headers['cache-control']).toBe('no-cache');
+    const page = await server.app.inject({ url: '/map/customs' });
+    const version = versionOf(page.body);
+    expect(version).toBe(String(atlas.headers.etag).slice(1, 17));
+    expect(page.body.indexOf(ICON_ATLAS_META)).toBeLessThan(page.body.indexOf('</head>'));
+    const versioned = await server.app.inject({ url: iconAtlasPath(version) });
+    expect(versioned.statusCode).toBe(200);
+    expect(versioned.headers['cache-control']).toBe('public, max-age=31536000, immutable');
+    for (const url of ['/', '/progression/quests']) expect(versionOf((await server.app.inject({ url })).body), url).toBeUndefined();
   });
 });

@@ -1,6 +1,6 @@
 /**
  * What a map page's HTML carries (issue 11, the first second): in its head, its tile manifest
- * as a JSON data block, the poster's tile preloads and stylesheet, and the engine's chunks to
+ * as a JSON data block, the icon atlas's version, the poster's tile preloads and stylesheet, and the engine's chunks to
  * preload for the page's render mode (module-preloads.ts); in its body, the poster (map-poster.ts). The page then has the manifest as soon as its script runs, instead of
  * asking for it and waiting for the main thread to be free to read the answer; with it, the
  * first view's tiles are requested at once (src/ui/map/poster.ts) and the engine starts sooner.
@@ -34,22 +34,28 @@ export function mapIdOfPage(urlPath: string): string | null {
 /**
  * The extras of a page at `urlPath` (`search`: its query). On a known map's page: in the head,
  * the manifest block where the manifest can be had now (`posterOf`, map-poster.ts; none without tiles), the
+ * icon atlas's version (`iconAtlasHead`, icon-atlas.ts: a `<meta>`, so the page asks for the
+ * atlas under a URL of that version, cached for good; none until the atlas is drawn), the
  * poster's tile preloads and stylesheet, and the engine's modulepreload links (`preloads`,
  * module-preloads.ts); at the start of the body, the poster (map-poster.ts). The stream
  * overlay shows no poster: it gets neither. Other pages get nothing (they fetch what they need).
  */
-export function mapPageExtras(posterOf: HtmlPosters | undefined, preloadsFor: (mode: RenderMode) => string = () => '') {
+export function mapPageExtras(
+  posterOf: HtmlPosters | undefined,
+  preloadsFor: (mode: RenderMode) => string = () => '',
+  iconAtlasHead: () => Promise<string> = async () => '',
+) {
   const none: PageExtras = { head: '', body: '' };
   return async (urlPath: string, search = ''): Promise<PageExtras> => {
     const mapId = mapIdOfPage(urlPath) as MapId | null;
     if (!mapId) return none;
     // The engine the page will load for its address (a choice stored in the browser is not seen here).
     const preloads = preloadsFor(renderModeOf(search));
-    const poster = posterOf ? await posterOf(mapId) : undefined;
-    if (!poster) return { head: preloads, body: '' };
+    const [poster, atlas] = await Promise.all([posterOf ? posterOf(mapId) : undefined, iconAtlasHead().catch(() => '')]);
+    if (!poster) return { head: `${atlas}${preloads}`, body: '' };
     const { manifest } = poster;
     const block = `<script type="application/json" id="${INLINE_MANIFEST_ID}">${scriptSafeJson(manifest)}</script>`;
-    if (parseOverlayParams(search) !== null) return { head: `${block}${preloads}`, body: '' };
-    return { head: `${block}${poster.head}${preloads}`, body: poster.markup };
+    if (parseOverlayParams(search) !== null) return { head: `${block}${atlas}${preloads}`, body: '' };
+    return { head: `${block}${atlas}${poster.head}${preloads}`, body: poster.markup };
   };
 }

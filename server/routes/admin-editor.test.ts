@@ -5,6 +5,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import type { FastifyInstance, InjectOptions, LightMyRequestResponse } from 'fastify';
+import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Marker } from '../../src/domain/marker';
 import type { MarkerChange as ClientMarkerChange } from '../../src/api/live';
@@ -30,6 +31,13 @@ const sameEntryBack = (entry: ClientHistoryEntry): HistoryEntry => entry;
 void [sameChange, sameChangeBack, sameEntry, sameEntryBack];
 
 const marker = testMarker;
+
+/** A 4 × 4 PNG of one colour. */
+const solidPng = (r: number, g: number, b: number) => sharp({ create: { width: 4, height: 4, channels: 3, background: { r, g, b } } }).png().toBuffer();
+let RED: Buffer, BLUE: Buffer, GREEN: Buffer;
+beforeAll(async () => {
+  [RED, BLUE, GREEN] = await Promise.all([solidPng(255, 0, 0), solidPng(0, 0, 255), solidPng(0, 255, 0)]);
+});
 
 function cookieOf(res: LightMyRequestResponse): string {
   const raw = res.headers['set-cookie'];
@@ -62,8 +70,8 @@ describe.each(testBackends())('admin editor server on $name', (backend) => {
   const remove = (uid: string, query = '', cookie = cookies.admin) => call('DELETE', `/api/be/admin/marker/${uid}${query}`, undefined, cookie);
   // A helper's cookie defaults to admin1's; '' is signed out.
   const history = (uid: string, cookie = cookies.admin) => call('GET', `/api/be/admin/marker/${uid}/history`, undefined, cookie);
-  const upload = (uid: string, index: number, cookie = cookies.admin) =>
-    call('POST', '/api/be/admin/maps/marker/upload/base64', { uid: `${uid}-${index}`, map: 'factory', base64: `data:image/png;base64,${PNG.toString('base64')}` }, cookie);
+  const upload = (uid: string, index: number, cookie = cookies.admin, png: Buffer = PNG) =>
+    call('POST', '/api/be/admin/maps/marker/upload/base64', { uid: `${uid}-${index}`, map: 'factory', base64: `data:image/png;base64,${png.toString('base64')}` }, cookie);
   const stream = async (map: string, headers: Record<string, string> = {}) => {
     const s = await openSse(`${base}/api/be/live/markers?map=${map}`, headers);
     streams.push(s);
@@ -264,12 +272,107 @@ describe.each(testBackends())('admin editor server on $name', (backend) => {
         expect(one.statusCode, one.body).toBe(200);
         const stored = (await repos.markers.get(uid))!;
         expect(stored.imgs).toHaveLength(2);
-        expect(stored.imgs[0]).toMatchObject({ name: 'first', img: expect.stringMatching(new RegExp(`^/uploads/markers/${uid}-0\\.png\\?v=\\d+$`)) });
-        expect(stored.imgs[1].img).toMatch(new RegExp(`^/uploads/markers/${uid}-1\\.png\\?v=\\d+$`));
+        expect(stored.imgs[0]).toMatchObject({ name: 'first', img: expect.stringMatching(new RegExp(`^/uploads/markers/${uid}-0-[0-9a-f]{16}\\.png\\?v=\\d+$`)) });
+        expect(stored.imgs[1].img).toMatch(new RegExp(`^/uploads/markers/${uid}-1-[0-9a-f]{16}\\.png\\?v=\\d+$`));
         expect(stored.version).toBe(3);
         const actions = ((await history(uid)).json().history as HistoryEntry[]).map((h) => [h.action, h.version]);
         expect(actions).toEqual([['update', 3], ['update', 2], ['add', 1]]);
       }
+    });
+  });
+
+  describe('uploaded images: a file of its own per upload, never overwritten', () => {
+    const uploaded = async (uid: string, index: number, png: Buffer, cookie = cookies.admin) => {
+      const res = await upload(uid, index, cookie, png);
+      expect(res.statusCode, res.body).toBe(200);
+      const body = res.json() as { marker: Marker; filePath: string; fileUrl: string };
+      expect(body.fileUrl).toMatch(new RegExp(`^/uploads/markers/${uid}-${index}-[0-9a-f]{16}\\.png\\?v=\\d+$`));
+      expect(body.filePath).toBe(`uploads/markers/${body.fileUrl.slice('/uploads/markers/'.length).split('?')[0]}`);
+      return body;
+    };
+    /** The bytes the site serves at an image URL. */
+    const served = async (url: string) => {
+      const res = await app.inject({ url });
+      expect(res.statusCode, url).toBe(200);
+      return res.rawPayload;
+    };
+    const pathOf = (url: string) => url.split('?')[0];
+
+    it('an image removed from the list, then another uploaded at its index: both pictures stay, each at its own URL', async () => {
+      await repos.markers.insert(marker('pic-remove'));
+      await uploaded('pic-remove', 0, RED);
+      const second = await uploaded('pic-remove', 1, BLUE);
+      const [red, blue] = second.marker.imgs.map((i) => i.img);
+      // The form's Remove on the first image.
+      const removed = await update({ ...second.marker, imgs: [second.marker.imgs[1]] });
+      expect(removed.statusCode, removed.body).toBe(200);
+      const green = (await uploaded('pic-remove', 1, GREEN)).fileUrl;
+      const stored = (await repos.markers.get('pic-remove'))!;
+      expect(stored.imgs.map((i) => i.img)).toEqual([blue, green]);
+      expect(new Set([red, blue, green].map(pathOf)).size).toBe(3);
+      expect((await served(blue)).equals(BLUE)).toBe(true);
+      expect((await served(green)).equals(GREEN)).toBe(true);
+      // The removed image (in the history, for an undo) is still there too.
+      expect((await served(red)).equals(RED)).toBe(true);
+    });
+
+    it('images reordered (Up / Down), then one replaced: the others keep their pictures', async () => {
+      await repos.markers.insert(marker('pic-order'));
+      await uploaded('pic-order', 0, RED);
+      const two = (await uploaded('pic-order', 1, BLUE)).marker;
+      const swapped = (await update({ ...two, imgs: [two.imgs[1], two.imgs[0]] })).json().marker as Marker;
+      const green = (await uploaded('pic-order', 1, GREEN)).fileUrl;
+      const stored = (await repos.markers.get('pic-order'))!;
+      expect(stored.imgs.map((i) => i.img)).toEqual([swapped.imgs[0].img, green]);
+      expect((await served(stored.imgs[0].img)).equals(BLUE)).toBe(true);
+      expect((await served(green)).equals(GREEN)).toBe(true);
+      expect((await served(two.imgs[0].img)).equals(RED)).toBe(true);
+    });
+
+    it('two uploads to one index give two URLs, each showing its own picture', async () => {
+      await repos.markers.insert(marker('pic-twice'));
+      const first = (await uploaded('pic-twice', 0, RED)).fileUrl;
+      const second = (await uploaded('pic-twice', 0, BLUE)).fileUrl;
+      expect(pathOf(first)).not.toBe(pathOf(second));
+      expect((await repos.markers.get('pic-twice'))!.imgs.map((i) => i.img)).toEqual([second]);
+      expect((await served(first)).equals(RED)).toBe(true);
+      expect((await served(second)).equals(BLUE)).toBe(true);
+      // The same picture uploaded again is a new file all the same.
+      const again = (await uploaded('pic-twice', 0, BLUE)).fileUrl;
+      expect(pathOf(again)).not.toBe(pathOf(second));
+    });
+
+    it("a copy's image survives the original's image being replaced", async () => {
+      await repos.markers.insert(marker('pic-original'));
+      const original = (await uploaded('pic-original', 0, RED)).marker;
+      // The editor's Copy: a new marker with the original's fields, images included.
+      const { uid: _uid, version: _version, ...fields } = original;
+      const copyRes = await add({ ...fields, geometry: { x: 10, y: 20 } });
+      expect(copyRes.statusCode, copyRes.body).toBe(201);
+      const copy = copyRes.json().marker as Marker;
+      expect(copy.imgs[0].img).toBe(original.imgs[0].img);
+      const replaced = (await uploaded('pic-original', 0, GREEN)).fileUrl;
+      expect((await served(replaced)).equals(GREEN)).toBe(true);
+      const storedCopy = (await repos.markers.get(copy.uid))!;
+      expect(storedCopy.imgs[0].img).toBe(original.imgs[0].img);
+      expect((await served(storedCopy.imgs[0].img)).equals(RED)).toBe(true);
+    });
+
+    it('concurrent uploads to one marker, at one index and at others, never overwrite each other\'s files', async () => {
+      await repos.markers.insert(marker('pic-race'));
+      await uploaded('pic-race', 0, RED);
+      const pictures = await Promise.all(Array.from({ length: 8 }, (_, i) => solidPng(i * 30, 255 - i * 30, 7)));
+      // Eight at once: six to image 0 and two appending image 1 (index = the count of images, 1).
+      const answers = await Promise.all(pictures.map((png, i) => upload('pic-race', i < 6 ? 0 : 1, i % 2 ? cookies.admin2 : cookies.admin, png)));
+      for (const res of answers) expect(res.statusCode, res.body).toBe(200);
+      const urls = answers.map((res) => (res.json() as { fileUrl: string }).fileUrl);
+      expect(new Set(urls.map(pathOf)).size).toBe(urls.length);
+      for (const [i, url] of urls.entries()) expect((await served(url)).equals(pictures[i]), url).toBe(true);
+      const stored = (await repos.markers.get('pic-race'))!;
+      expect(stored.version).toBe(2 + pictures.length);
+      expect(stored.imgs).toHaveLength(2);
+      expect(urls.slice(0, 6)).toContain(stored.imgs[0].img);
+      expect(urls.slice(6)).toContain(stored.imgs[1].img);
     });
   });
 

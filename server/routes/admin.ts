@@ -10,12 +10,13 @@
  *   GET    /api/be/admin/marker/:uid/history                                           → { history: HistoryEntry[] }
  *   POST   /api/be/admin/maps/marker/upload/base64   { uid: "<markerUid>-<imageIndex>", map, base64 }
  *                                                    → { marker, filePath, fileUrl }
+ *          each upload is a new file (uploads/markers/<uid>-<index>-<id>.<ext>), never overwritten
  *
  * 409 is `{ error: 'conflict', message, marker }` (the stored marker); 404 `{ error: 'not_found', message }`.
  * A marker beyond a bound (src/domain/marker-bounds.ts) or linking a quest that is not in the
  * quest cache answers 400 naming the field; nothing is stored.
  */
-import { randomUUID } from 'node:crypto';
+import { randomBytes, randomUUID } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
@@ -103,6 +104,37 @@ function versionParam(query: unknown): number | undefined | { error: string } {
   return Number(raw);
 }
 
+/**
+ * The file name of a new upload: `<uid>-<index>-<id>.<ext>`, `<id>` 16 random hex digits. The
+ * uid (characters other than A-Z, a-z, 0-9, _ and - as _) and index say where it was uploaded
+ * to; the id makes the name one no other upload has.
+ */
+export function uploadFileName(markerUid: string, index: number, ext: ImageType['ext']): string {
+  const safeUid = markerUid.replace(/[^A-Za-z0-9_-]/g, '_');
+  return `${safeUid}-${index}-${randomBytes(8).toString('hex')}.${ext}`;
+}
+
+/**
+ * Writes an upload to a new file in `dir` and answers its name. Created exclusively (`wx`), so
+ * an existing file is never replaced; nobody knows the name before it is answered, so no reader
+ * can see the file half-written.
+ */
+async function writeNewUpload(dir: string, markerUid: string, index: number, image: { bytes: Buffer; type: ImageType }): Promise<string> {
+  for (let attempt = 0; ; attempt++) {
+    const fileName = uploadFileName(markerUid, index, image.type.ext);
+    try {
+      await fs.promises.writeFile(path.join(dir, fileName), image.bytes, { flag: 'wx' });
+      return fileName;
+    } catch (error) {
+      // A name taken already (64 random bits: never in practice): draw another.
+      if ((error as NodeJS.ErrnoException).code === 'EEXIST' && attempt < 4) continue;
+      // This file was made by this call and named nowhere: a half-written one goes.
+      if ((error as NodeJS.ErrnoException).code !== 'EEXIST') await fs.promises.unlink(path.join(dir, fileName)).catch(() => undefined);
+      throw error;
+    }
+  }
+}
+
 export async function adminRoutes(app: FastifyInstance, { uploadsDir }: AdminRoutesOptions): Promise<void> {
   const markers = () => app.raidmap.repos.markers;
   const guard = { onRequest: requireAdmin, bodyLimit: MARKER_BODY_LIMIT };
@@ -183,17 +215,13 @@ export async function adminRoutes(app: FastifyInstance, { uploadsDir }: AdminRou
         const message = (error as Error).message;
         return sendError(reply, 400, message.startsWith('base64') ? message : `base64: ${message}`);
       }
-      const stamp = Date.now();
-      const safeUid = markerUid.replace(/[^A-Za-z0-9_-]/g, '_');
-      const fileName = `${safeUid}-${index}.${image.type.ext}`;
+      // A file of its own for every upload, never written over: an image URL always shows the
+      // same picture (a browser may keep it a day), whatever happens to the marker's list
+      // afterwards (an image removed or moved, a copy sharing the file, an undo, a history entry).
       const dir = path.join(uploadsDir, 'markers');
       await fs.promises.mkdir(dir, { recursive: true });
-      // Write then rename, so a reader never sees half a file.
-      const target = path.join(dir, fileName);
-      const temp = `${target}.${process.pid}.${randomUUID()}.tmp`;
-      await fs.promises.writeFile(temp, image.bytes);
-      await fs.promises.rename(temp, target);
-      const fileUrl = `/uploads/markers/${fileName}?v=${stamp}`;
+      const fileName = await writeNewUpload(dir, markerUid, index, image);
+      const fileUrl = `/uploads/markers/${fileName}?v=${Date.now()}`;
       // Read-modify-write on the stored marker in one versioned transaction: two uploads to
       // different images of one marker at once both keep their image.
       const result = await markers().modify(

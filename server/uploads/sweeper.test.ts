@@ -25,6 +25,8 @@ describe('upload names', () => {
     expect(uploadPathOf('https://cdn.example.com/uploads/markers/a.webp')).toBeUndefined();
     expect(uploadPathOf('/img/a.webp')).toBeUndefined();
     expect(markerUidOfUpload('m-1-0.webp')).toBe('m-1');
+    expect(markerUidOfUpload('m-1-0-0123456789abcdef.webp')).toBe('m-1');
+    expect(markerUidOfUpload('m-1-12-fedcba9876543210.png')).toBe('m-1');
     expect(markerUidOfUpload('abc-12.png')).toBe('abc');
     expect(markerUidOfUpload('abc-3.jpg.4242.6f1c.tmp')).toBe('abc');
     expect(markerUidOfUpload('notes.txt')).toBeUndefined();
@@ -61,6 +63,8 @@ describe.each(testBackends())('upload sweeper on $name', (backend) => {
     return res.json() as { marker: Marker; fileUrl: string };
   };
   const fileOf = (url: string) => path.join(uploadsDir, uploadPathOf(url)!);
+  /** The file name of an upload's URL (each upload has one of its own: `<uid>-<index>-<id>.<ext>`). */
+  const nameOf = (url: string) => path.basename(uploadPathOf(url)!);
   const sweep = (laterMs: number) => sweepUploads({ db, uploadsDir, windowMs: WINDOW, now: () => Date.now() + laterMs });
 
   beforeAll(async () => {
@@ -94,7 +98,7 @@ describe.each(testBackends())('upload sweeper on $name', (backend) => {
     expect((await app.inject({ url: fileUrl })).statusCode).toBe(200);
     // A day later it is gone for good.
     const result = await sweep(WINDOW + 60_000);
-    expect(result.removed).toContain('gone-0.png');
+    expect(result.removed).toContain(nameOf(fileUrl));
     expect(fs.existsSync(fileOf(fileUrl))).toBe(false);
     expect((await app.inject({ url: fileUrl })).statusCode).toBe(404);
   });
@@ -105,7 +109,7 @@ describe.each(testBackends())('upload sweeper on $name', (backend) => {
     const old = new Date(Date.now() - 30 * WINDOW);
     fs.utimesSync(fileOf(fileUrl), old, old);
     const result = await sweep(365 * WINDOW);
-    expect(result.removed).not.toContain('kept-0.png');
+    expect(result.removed).not.toContain(nameOf(fileUrl));
     expect(result.referenced).toBeGreaterThan(0);
     expect(fs.existsSync(fileOf(fileUrl))).toBe(true);
   });
@@ -115,11 +119,11 @@ describe.each(testBackends())('upload sweeper on $name', (backend) => {
     const { marker, fileUrl } = await upload('undo', 0);
     expect(marker.imgs[0].img).toBe(fileUrl);
     expect((await call('DELETE', '/api/be/admin/marker/undo')).statusCode).toBe(200);
-    expect((await sweep(WINDOW / 2)).removed).not.toContain('undo-0.png');
+    expect((await sweep(WINDOW / 2)).removed).not.toContain(nameOf(fileUrl));
     // The editor's undo: add the same uid with the same fields.
     const { version: _v, ...fields } = marker;
     expect((await call('POST', '/api/be/admin/marker/add', fields)).statusCode).toBe(201);
-    expect((await sweep(10 * WINDOW)).removed).not.toContain('undo-0.png');
+    expect((await sweep(10 * WINDOW)).removed).not.toContain(nameOf(fileUrl));
     expect(fs.existsSync(fileOf(fileUrl))).toBe(true);
   });
 
@@ -128,13 +132,13 @@ describe.each(testBackends())('upload sweeper on $name', (backend) => {
     const png = await upload('edit', 0);
     const second = await upload('edit', 1);
     const webp = await upload('edit', 0, WEBP);
-    expect(uploadPathOf(webp.fileUrl)).toBe('markers/edit-0.webp');
+    expect(uploadPathOf(webp.fileUrl)).toMatch(/^markers\/edit-0-[0-9a-f]{16}\.webp$/);
     // Image 1 removed by an edit.
     const res = await call('POST', '/api/be/admin/marker/update', { ...webp.marker, imgs: [webp.marker.imgs[0]] });
     expect(res.statusCode, res.body).toBe(200);
     expect((await sweep(0)).removed.filter((n) => n.startsWith('edit-'))).toEqual([]);
     const result = await sweep(WINDOW + 60_000);
-    expect(result.removed.filter((n) => n.startsWith('edit-')).sort()).toEqual(['edit-0.png', 'edit-1.png']);
+    expect(result.removed.filter((n) => n.startsWith('edit-')).sort()).toEqual([nameOf(png.fileUrl), nameOf(second.fileUrl)].sort());
     expect(fs.existsSync(fileOf(png.fileUrl))).toBe(false);
     expect(fs.existsSync(fileOf(second.fileUrl))).toBe(false);
     expect(fs.existsSync(fileOf(webp.fileUrl))).toBe(true);
@@ -161,7 +165,7 @@ describe.each(testBackends())('upload sweeper on $name', (backend) => {
     const { fileUrl } = await upload('twice', 0);
     expect((await call('DELETE', '/api/be/admin/marker/twice')).statusCode).toBe(200);
     const [a, b] = await Promise.all([sweep(WINDOW + 60_000), sweep(WINDOW + 60_000)]);
-    expect([...a.removed, ...b.removed].filter((n) => n === 'twice-0.png')).toHaveLength(1);
+    expect([...a.removed, ...b.removed].filter((n) => n === nameOf(fileUrl))).toHaveLength(1);
     expect(fs.existsSync(fileOf(fileUrl))).toBe(false);
   });
 
@@ -173,7 +177,7 @@ describe.each(testBackends())('upload sweeper on $name', (backend) => {
     const onError = vi.fn();
     const stop = startUploadSweeper({ db, uploadsDir, windowMs: WINDOW, now: () => Date.now() + 2 * WINDOW, firstDelayMs: 5, intervalMs: 20, onSweep, onError });
     try {
-      await vi.waitFor(() => expect(onSweep).toHaveBeenCalledWith(expect.objectContaining({ removed: expect.arrayContaining(['bg-0.png']) })), { timeout: 5000 });
+      await vi.waitFor(() => expect(onSweep).toHaveBeenCalledWith(expect.objectContaining({ removed: expect.arrayContaining([nameOf(fileUrl)]) })), { timeout: 5000 });
     } finally {
       await stop();
     }

@@ -5,7 +5,7 @@
  *
  * A file goes only when it is gone for good, that is, once all of these hold:
  * - no stored marker's `imgs` names it (`/uploads/markers/<file>`, any `?v=`);
- * - its marker (the uid in its name, `<uid>-<index>.<ext>`) last changed longer ago than the
+ * - its marker (the uid in its name, `<uid>-<index>-<id>.<ext>`, older files `<uid>-<index>.<ext>`) last changed longer ago than the
  *   window: the admin editor undoes a delete by adding the same uid back with the same images
  *   (docs/EDITOR.md), and every change leaves a `marker_history` row, so the newest row of the
  *   uid says since when the file may have been unused;
@@ -60,9 +60,9 @@ export function uploadPathOf(url: string): string | undefined {
   }
 }
 
-/** The marker uid in an upload's file name (`<uid>-<index>.<ext>[.<pid>.<id>.tmp]`), or undefined. */
+/** The marker uid in an upload's file name (`<uid>-<index>-<id>.<ext>`, older `<uid>-<index>.<ext>[.<pid>.<id>.tmp]`), or undefined. */
 export function markerUidOfUpload(name: string): string | undefined {
-  const match = /^(.+)-\d{1,3}\.(png|jpg|webp)(\..*\.tmp)?$/.exec(name);
+  const match = /^(.+)-\d{1,3}(?:-[0-9a-f]{16})?\.(png|jpg|webp)(\..*\.tmp)?$/.exec(name);
   return match?.[1];
 }
 
