@@ -27,6 +27,7 @@ import {
 import { mapView, selectMarker } from '../../state/mapView';
 import { popup } from '../../state/popup';
 import { keyTarget, markerKeyAction } from './editorKeys';
+import { reloadUntilCurrent } from './reloadUntilCurrent';
 import { addRecordedPoint, closePoints, openPoints, points } from '../../state/points';
 import { session } from '../../state/session';
 
@@ -166,8 +167,14 @@ export function wireEditor({ engine, sink, map, adminTools, resync }: WireEditor
     void Promise.resolve(applied).catch((error: unknown) => console.error('raidmap: applying a live marker change failed', error));
   };
   let wasBroken = false;
-  const reload = (why: string) =>
-    void resync?.().catch((error: unknown) => console.error(`raidmap: reloading markers ${why} failed`, error));
+  // Read until it is the server's: a live change landing during the read could be lost under it.
+  const listChanged = () => compactListChanged(map.id, currentLanguage());
+  const reload = (why: string) => {
+    if (!resync) return;
+    reloadUntilCurrent(resync, listChanged, { stopped: () => disposed }).catch((error: unknown) =>
+      console.error(`raidmap: reloading markers ${why} failed`, error),
+    );
+  };
   let listening = false;
   const onLiveState = (state: 'connected' | 'reconnecting' | 'off') => {
     if (disposed) return;
@@ -181,7 +188,7 @@ export function wireEditor({ engine, sink, map, adminTools, resync }: WireEditor
       listening = true;
       // The list was read before the feed listened (or came from the cache through Back /
       // Forward): a change made in between reaches this page only by reading it again.
-      void compactListChanged(map.id, currentLanguage())
+      void listChanged()
         .then((changed) => {
           if (changed && !disposed) reload('changed before the live feed listened');
         })
