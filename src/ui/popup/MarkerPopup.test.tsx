@@ -177,6 +177,18 @@ describe('marker popup', () => {
     expect(screen.queryByRole('dialog')).toBeNull();
   });
 
+  it('reads the marker again with Try again, once the server answers', async () => {
+    vi.spyOn(console, 'error').mockImplementation(() => undefined);
+    await renderCompactPopup(0);
+    server.use(http.get(`${BASE}/api/be/markers/one`, () => HttpResponse.error(), { once: true }));
+    act(() => selectMarker('m-safe'));
+    const frame = await screen.findByRole('dialog', { name: 'Marker' });
+    expect(await within(frame).findByRole('alert')).toHaveTextContent(/^The marker could not be read: /);
+    await userEvent.click(within(frame).getByRole('button', { name: 'Try again' }));
+    expect(await screen.findByRole('dialog', { name: 'Office safe' }, { timeout: 3000 })).toHaveTextContent('a key');
+    expect(screen.queryByRole('alert')).toBeNull();
+  });
+
   it('shows no loading frame for a quick read', async () => {
     await renderCompactPopup(0);
     act(() => selectMarker('m-exit'));

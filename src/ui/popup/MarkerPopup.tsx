@@ -22,7 +22,7 @@ import type { MapDefinition } from '../../domain/maps';
 import { can } from '../../domain/roles';
 import { deleteMarker, editor } from '../../state/editor';
 import { mapView, selectMarker } from '../../state/mapView';
-import { cancelEdit, loadPopupSize, popup, startEdit } from '../../state/popup';
+import { cancelEdit, loadPopupSize, markerChanged, popup, startEdit } from '../../state/popup';
 import { session } from '../../state/session';
 import { keyTarget, markerKeyAction } from '../map/editorKeys';
 import type { MarkerSource } from '../map/markerSource';
@@ -59,6 +59,11 @@ export const MarkerPopup = memo(function MarkerPopup({ map, source, loaded }: Ma
   const marker = useOpenMarker(source, loaded, onReadError);
   const slow = useAfterDelay(!!selectedUid && !marker && loaded, LOADING_DELAY_MS);
   const failed = readError && readError.uid === selectedUid && !marker ? readError.message : null;
+  // Read the marker again (the server could not be reached): the popup's loading line meanwhile.
+  const retryRead = useCallback(() => {
+    setReadError(null);
+    markerChanged(mapView.selectedUid ?? undefined);
+  }, []);
   useObjDeepLink(source, loaded);
   useClearQueryOnClose();
   const { user } = useSnapshot(session);
@@ -91,7 +96,7 @@ export const MarkerPopup = memo(function MarkerPopup({ map, source, loaded }: Ma
     cancelEdit();
   }, []);
 
-  if (!marker) return slow || failed ? <LoadingFrame onClose={close} error={failed} /> : null;
+  if (!marker) return slow || failed ? <LoadingFrame onClose={close} onRetry={retryRead} error={failed} /> : null;
   const editing = canEdit && mode === 'edit' && snapshot?.uid === marker.uid;
   return (
     <MarkerPopupFrame marker={marker} onClose={close} className={editing ? 'marker-popup--edit' : undefined}>
@@ -124,15 +129,20 @@ function useAfterDelay(on: boolean, ms: number): boolean {
 }
 
 /** The popup frame while the marker is read: its title and a loading line, or why the read failed. */
-function LoadingFrame({ onClose, error }: { onClose: () => void; error: string | null }) {
+function LoadingFrame({ onClose, onRetry, error }: { onClose: () => void; onRetry: () => void; error: string | null }) {
   const { t } = useTranslation();
   return (
     <div className="marker-popup marker-popup--loading">
       <Popup title={t('markerPopup.loadingTitle')} onClose={onClose} backdrop={false} maxWidth={420} className="marker-popup__dialog">
         {error ? (
-          <p role="alert" className="marker-popup__loading">
-            {t('markerPopup.loadFailed', { message: error })}
-          </p>
+          <div className="marker-popup__failed">
+            <p role="alert" className="marker-popup__loading">
+              {t('markerPopup.loadFailed', { message: error })}
+            </p>
+            <button type="button" className="marker-popup__retry" onClick={onRetry}>
+              {t('markerPopup.retry')}
+            </button>
+          </div>
         ) : (
           <p role="status" className="marker-popup__loading">
             <span className="spinner" aria-hidden="true" /> {t('markerPopup.loading')}
