@@ -1,7 +1,7 @@
 /**
  * The admin's overlays on the map page, stacked at the bottom between the side panels (or
  * across the page when the panels are hidden): the point tools (when toggled on), the notices of
- * conflicts waiting for a choice and of an edit set aside (when there are), the tools panel and the status bar. Renders nothing unless the user may use the admin tools.
+ * changes the server did not take, of conflicts waiting for a choice and of an edit set aside (when there are), the tools panel and the status bar. Renders nothing unless the user may use the admin tools.
  *
  * Props: `map` (the open map: id, name and size for the points, transform for game coordinates) and
  * `camera`, the engine's camera (x, y: map pixel at the canvas centre; zoom) or null.
@@ -12,6 +12,7 @@ import type { MapDefinition } from '../../domain/maps';
 import { layout } from '../../state/layout';
 import { PointTools } from './PointTools';
 import { SetAsideNotice } from './SetAsideNotice';
+import { UnsavedChanges } from './UnsavedChanges';
 import { WaitingConflicts } from './WaitingConflicts';
 import { StatusBar, type StatusCamera } from './StatusBar';
 import { ToolsPanel } from './ToolsPanel';
@@ -34,6 +35,7 @@ export function AdminDock({ map, camera }: AdminDockProps) {
   return (
     <div ref={setDock} className={`admin-dock${panelsShown ? ' admin-dock--panels' : ''}`}>
       <PointTools map={map} />
+      <UnsavedChanges />
       <WaitingConflicts />
       <SetAsideNotice />
       <ToolsPanel />
