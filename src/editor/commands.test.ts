@@ -628,3 +628,123 @@ describe('undo and redo after another admin changed the marker', () => {
     expect(commands.getState()).toMatchObject({ conflicts: [], pending: {} });
   });
 });
+
+describe('a marker whose full copy cannot be read (compact row only, server down)', () => {
+  /** The page's sink, whose `get` fetches the full marker from the server: rejects while `down`. */
+  function unreadable(initial: Marker[]) {
+    const ctx = setup(initial);
+    const read = ctx.page.sink.get;
+    const reads = { down: true, count: 0 };
+    ctx.page.sink.get = async (uid) => {
+      reads.count += 1;
+      if (reads.down) throw new ApiError('/api/be/markers/one', 0, 'network', 'Could not reach the server (Failed to fetch)');
+      return read(uid);
+    };
+    return { ...ctx, reads };
+  }
+
+  it('keeps a move: failed offline (no rejection), Retry reads the marker then and sends the new position', async () => {
+    const { server, page, commands, reads } = unreadable([marker('m1', { name: 'Keep' })]);
+    await expect(commands.moveMarker('m1', { x: 300.123456, y: 400 })).resolves.toBeNull();
+    expect(commands.getState().pending.m1).toEqual({ status: 'failed', error: expect.objectContaining({ code: 'offline', message: expect.stringContaining('could not be reached') }) });
+    expect(server.writes()).toEqual([]);
+    // Retry while still down: still failed, still kept.
+    await commands.retrySave('m1');
+    expect(commands.getState().pending.m1?.status).toBe('failed');
+
+    reads.down = false;
+    await commands.retrySave('m1');
+    await commands.settle();
+    expect(commands.getState().pending).toEqual({});
+    expect(server.stored.get('m1')).toMatchObject({ name: 'Keep', geometry: { x: 300.1235, y: 400 }, version: 2 });
+    expect(server.writes()).toEqual([expect.objectContaining({ op: 'update', uid: 'm1', version: 1 })]);
+    expect(page.markers.get('m1')).toMatchObject({ geometry: { x: 300.1235, y: 400 }, version: 2 });
+    // Made for real, it is an undo step like any move.
+    expect(commands.getState()).toMatchObject({ canUndo: true, undoLabel: 'moveMarker' });
+    await commands.undo();
+    await commands.settle();
+    expect(server.stored.get('m1')).toMatchObject({ geometry: { x: 100, y: 200 } });
+  });
+
+  it('a second move while down replaces the first; the marker\'s next change makes it first', async () => {
+    const { server, commands, reads } = unreadable([marker('m1')]);
+    await commands.moveMarker('m1', { x: 1, y: 1 });
+    await commands.moveMarker('m1', { x: 2, y: 2 });
+    expect(commands.getState().pending.m1?.status).toBe('failed');
+    reads.down = false;
+    await commands.moveMarker('m1', { x: 2, y: 2 }); // the same place: only the kept move is sent
+    await commands.settle();
+    expect(commands.getState().pending).toEqual({});
+    expect(server.stored.get('m1')).toMatchObject({ geometry: { x: 2, y: 2 } });
+  });
+
+  it('a reload after the feed came back makes the kept move (read now), shown and sent', async () => {
+    const { server, page, commands, reads } = unreadable([marker('m1')]);
+    await commands.moveMarker('m1', { x: 5, y: 6 });
+    reads.down = false;
+    const list = [...server.stored.values()].map((m) => JSON.parse(JSON.stringify(m)) as Marker);
+    await commands.reload(async () => {
+      page.markers.clear();
+      for (const m of list) page.markers.set(m.uid, m);
+      return true;
+    });
+    await commands.settle();
+    expect(commands.getState().pending).toEqual({});
+    expect(server.stored.get('m1')).toMatchObject({ geometry: { x: 5, y: 6 }, version: 2 });
+    expect(page.markers.get('m1')).toMatchObject({ geometry: { x: 5, y: 6 }, version: 2 });
+  });
+
+  it('a reload while the read still fails keeps the move failed', async () => {
+    const { page, commands } = unreadable([marker('m1')]);
+    await commands.moveMarker('m1', { x: 5, y: 6 });
+    await commands.reload(async () => true);
+    expect(commands.getState().pending.m1?.status).toBe('failed');
+    expect(page.markers.get('m1')).toMatchObject({ geometry: { x: 100, y: 200 } });
+  });
+
+  it('keeps a delete: the marker stays, failed; Retry deletes it once it can be read', async () => {
+    const { server, page, commands, reads } = unreadable([marker('m1')]);
+    await expect(commands.deleteMarker('m1')).resolves.toBe(false);
+    expect(page.markers.has('m1')).toBe(true);
+    expect(commands.getState().pending.m1).toEqual({ status: 'failed', error: expect.objectContaining({ code: 'offline' }) });
+    reads.down = false;
+    await commands.retrySave('m1');
+    expect(commands.getState().pending).toEqual({});
+    expect(server.stored.has('m1')).toBe(false);
+    expect(page.markers.has('m1')).toBe(false);
+    expect(commands.getState().undoLabel).toBe('deleteMarker');
+  });
+
+  it('keeps a copy under its new uid (failed); Retry places it; discard drops it', async () => {
+    const { server, page, commands, reads } = unreadable([marker('m1', { name: 'Source' })]);
+    await expect(commands.copyMarkerTo('m1', 7, 8)).resolves.toBeNull();
+    expect(commands.getState().pending['new-1']).toEqual({ status: 'failed', error: expect.objectContaining({ code: 'offline' }) });
+    await commands.copyMarkerTo('m1', 9, 9);
+    await commands.discardFailed('new-2');
+    expect(Object.keys(commands.getState().pending)).toEqual(['new-1']);
+    reads.down = false;
+    await commands.retrySave('new-1');
+    expect(commands.getState().pending).toEqual({});
+    expect(server.stored.get('new-1')).toMatchObject({ uid: 'new-1', name: 'Source', geometry: { x: 7, y: 8 }, version: 1 });
+    expect(page.markers.get('new-1')).toMatchObject({ version: 1 });
+    expect(server.stored.has('new-2')).toBe(false);
+  });
+
+  it('a copy with the edit form\'s fields needs no read', async () => {
+    const { server, commands } = unreadable([marker('m1', { name: 'Source' })]);
+    const copied = await commands.copyMarkerTo('m1', 7, 8, marker('m1', { name: 'Typed' }));
+    expect(copied).toMatchObject({ uid: 'new-1', name: 'Typed', geometry: { x: 7, y: 8 } });
+    expect(server.stored.get('new-1')).toMatchObject({ name: 'Typed' });
+  });
+
+  it('drops a kept move of a marker deleted meanwhile (nothing to move)', async () => {
+    const { server, commands, reads } = unreadable([marker('m1')]);
+    await commands.moveMarker('m1', { x: 5, y: 6 });
+    reads.down = false;
+    const version = server.remove('m1');
+    await commands.applyRemote({ kind: 'remove', map: 'customs', uid: 'm1', version, by: 'bob' });
+    await commands.retrySave('m1');
+    expect(commands.getState().pending).toEqual({});
+    expect(server.writes()).toEqual([]);
+  });
+});

@@ -31,6 +31,10 @@
  * - A reload of the whole list (`reload`, after the live feed was broken) replaces the page's
  *   copy: every unsaved or in-flight change, and every answer or live change heard while the
  *   list loaded, is put back on top of it.
+ * - A move, copy or delete of a marker whose full copy cannot be read (the page holds only its
+ *   compact row and the server cannot be reached) is not lost: it is kept as an unread change,
+ *   failed at once with the read's reason ('offline'), and made for real (read, recorded as its
+ *   undo step, shown, sent) by its Retry, by a reload of the list, or by the marker's next change.
  * - Image uploads go through the API as they are and are not undo steps (a sent file cannot
  *   be unsent; removing the image is an edit, which is).
  */
@@ -329,6 +333,21 @@ interface Want {
 
 const noop = () => undefined;
 
+/**
+ * A change made while the marker's full copy could not be read: `apply` makes it from the full
+ * copy of `source` once that can be read (null: the marker deleted).
+ */
+interface Unread {
+  label: 'moveMarker' | 'copyMarker' | 'deleteMarker';
+  source: string;
+  apply: (full: Marker) => Marker | null;
+  /** Recorded as an undo step when it is made (not: a retried delete, whose step exists). */
+  record: boolean;
+}
+
+/** A failed read of the page's full copy that the editor keeps the change for (an API error: the server's fetch). */
+const isReadFailure = (error: unknown) => error instanceof ApiError;
+
 export function createEditorCommands(options: EditorCommandsOptions): EditorCommands {
   const { api, sink, mapId } = options;
   const newUid = options.newUid ?? defaultUid;
@@ -349,8 +368,10 @@ export function createEditorCommands(options: EditorCommandsOptions): EditorComm
   /** Per marker: the saving queue (one request at a time). */
   const chains = new Map<string, Promise<void>>();
   const pending: Record<string, PendingSave> = {};
-  /** Failed changes retried by something else than a plain save (a failed delete). */
+  /** Failed changes retried by something else than a plain save (a failed delete, an unread change). */
   const retries = new Map<string, () => Promise<unknown>>();
+  /** Changes whose marker could not be read (see `Unread`), by the uid they are failed under. */
+  const unread = new Map<string, Unread>();
   const conflicts: EditorConflict[] = [];
   const listeners = new Set<(state: EditorCommandsState) => void>();
   let localQueue: Promise<unknown> = Promise.resolve();
@@ -418,13 +439,70 @@ export function createEditorCommands(options: EditorCommandsOptions): EditorComm
    * also the server's (every answer and live change went into it), and becomes the base.
    */
   async function localCopy(uid: string): Promise<Marker | null> {
+    // An earlier move of it that could not read the marker is made first (or this read fails
+    // too). An unread delete is not: like a failed delete, a later change of the marker drops it.
+    const earlier = unread.get(uid);
+    if (earlier && earlier.label !== 'deleteMarker') await realize(uid);
     const want = wants.get(uid);
     if (want) return plain(want.marker);
     if (chains.has(uid) && server.has(uid)) return plain(server.get(uid) ?? null);
+    return readCopy(uid);
+  }
+
+  /** The sink's copy, which is also the server's (nothing pending for it): the base from now on. */
+  async function readCopy(uid: string): Promise<Marker | null> {
     const copy = plain(await sink.get(uid));
     server.set(uid, plain(copy));
     if (copy) knowVersion(uid, copy.version);
     return copy;
+  }
+
+  /**
+   * Inside the local queue: makes the unread change of `key` (reads its source, records its
+   * step, shows it and queues its saving, whose promise it answers). Throws when the read fails
+   * again (the change stays unread).
+   */
+  async function realize(key: string): Promise<{ saving: Promise<SyncResult> } | null> {
+    const entry = unread.get(key);
+    if (!entry) return null;
+    const source = entry.source === key ? await readCopy(key) : await localCopy(entry.source);
+    if (unread.get(key) !== entry) return null;
+    unread.delete(key);
+    retries.delete(key);
+    delete pending[key];
+    if (!source) {
+      // The marker is gone (another admin deleted it): nothing left to move, copy or delete.
+      notify();
+      return null;
+    }
+    const next = entry.apply(source);
+    if (entry.source !== key) server.set(key, null);
+    if (entry.record) history.record({ kind: 'marker', uid: key, at: now(), label: entry.label, before: entry.source === key ? source : null, after: plain(next) });
+    await change(key, next);
+    return { saving: schedule(key) };
+  }
+
+  /** Keeps a change whose marker could not be read: failed under `key`; Retry (or a reload) makes it. */
+  function keepUnread(key: string, entry: Unread, error: unknown): SyncResult {
+    unread.set(key, entry);
+    retries.set(key, async () => {
+      const made: { saving?: Promise<SyncResult> } = {};
+      try {
+        await command(
+          async () => {
+            made.saving = (await realize(key))?.saving;
+            return null;
+          },
+          (readError) => keepUnread(key, entry, readError),
+        );
+      } catch (error) {
+        // Not a read of the server's (the worker, say): still not lost, failed with its reason.
+        if (unread.get(key) === entry) keepUnread(key, entry, error);
+        return null;
+      }
+      return made.saving ? await made.saving : null;
+    });
+    return fail(key, failureOf(error, entry.label === 'deleteMarker' ? 'deleteFailed' : 'saveFailed'));
   }
 
   /** Shows `marker` (null: removes it) and marks it as to be saved. */
@@ -434,6 +512,7 @@ export function createEditorCommands(options: EditorCommandsOptions): EditorComm
     if (guarded) want.guarded = true;
     wants.set(uid, want);
     retries.delete(uid);
+    unread.delete(uid);
     pending[uid] = { status: 'saving', error: null };
     notify();
     if (marker) await sink.upsert(plain(marker));
@@ -578,9 +657,17 @@ export function createEditorCommands(options: EditorCommandsOptions): EditorComm
       /** Shown but not sent: the change is failed at once, for this reason (Retry sends it). */
       held?: EditorFailure;
     } | null>,
+    /** `decide` could not read the marker (see `isReadFailure`): what to keep instead. */
+    unreadable?: (error: unknown) => SyncResult,
   ): Promise<SyncResult | null> {
     const started = await local(async () => {
-      const plan = await decide();
+      let plan: Awaited<ReturnType<typeof decide>>;
+      try {
+        plan = await decide();
+      } catch (error) {
+        if (!unreadable || !isReadFailure(error)) throw error;
+        return { saving: Promise.resolve(unreadable(error)) };
+      }
       if (!plan) return null;
       if (plan.step) history.record({ kind: 'marker', uid: plan.uid, at: now(), ...plan.step });
       await change(plan.uid, plan.next, plan.basedOn, plan.guarded);
@@ -593,11 +680,15 @@ export function createEditorCommands(options: EditorCommandsOptions): EditorComm
   const savedMarker = (result: SyncResult | null) => (result?.status === 'saved' ? result.marker : null);
 
   async function removeMarker(uid: string, record: boolean): Promise<boolean> {
-    const result = await command(async () => {
-      const before = await localCopy(uid);
-      if (!before) return null;
-      return { uid, step: record ? { label: 'deleteMarker', before, after: null } : null, next: null };
-    });
+    const result = await command(
+      async () => {
+        const before = await localCopy(uid);
+        if (!before) return null;
+        return { uid, step: record ? { label: 'deleteMarker', before, after: null } : null, next: null };
+      },
+      // Not read: the marker stays on the map, failed as a failed delete is; Retry deletes it.
+      (error) => keepUnread(uid, { label: 'deleteMarker', source: uid, apply: () => null, record }, error),
+    );
     return result?.status === 'saved';
   }
 
@@ -675,29 +766,49 @@ export function createEditorCommands(options: EditorCommandsOptions): EditorComm
     },
 
     async moveMarker(uid, to) {
+      const geometry = { x: round4(to.x), y: round4(to.y) };
       return savedMarker(
-        await command(async () => {
-          const before = await localCopy(uid);
-          if (!before) return null;
-          const geometry = { x: round4(to.x), y: round4(to.y) };
-          if (before.geometry.x === geometry.x && before.geometry.y === geometry.y) return null;
-          return { uid, step: { label: 'moveMarker', before, after: { ...before, geometry } }, next: { ...before, geometry } };
-        }),
+        await command(
+          async () => {
+            const before = await localCopy(uid);
+            if (!before) return null;
+            if (before.geometry.x === geometry.x && before.geometry.y === geometry.y) return null;
+            return { uid, step: { label: 'moveMarker', before, after: { ...before, geometry } }, next: { ...before, geometry } };
+          },
+          // Not read: the map shows the drag where it ended; failed, and Retry (or a reload) sends it.
+          (error) => keepUnread(uid, { label: 'moveMarker', source: uid, apply: (full) => ({ ...full, geometry: { ...geometry } }), record: true }, error),
+        ),
       );
     },
 
     async copyMarkerTo(uid, mapX, mapY, fields) {
+      const geometry = { x: round4(mapX), y: round4(mapY) };
+      const copyOf = (source: Marker, copyUid: string) => withoutVersion({ ...source, uid: copyUid, geometry: { ...geometry } });
       return savedMarker(
-        await command(async () => {
-          const local = await localCopy(uid);
-          // The form's fields copy even where the marker has since gone (another admin deleted it).
-          const source = fields ? { ...local, ...plain(fields) } : local;
-          if (!source) return null;
-          const copyUid = newUid();
-          const copy = withoutVersion({ ...source, uid: copyUid, geometry: { x: round4(mapX), y: round4(mapY) } });
-          server.set(copyUid, null);
-          return { uid: copyUid, step: { label: 'copyMarker', before: null, after: copy }, next: copy };
-        }),
+        await command(
+          async () => {
+            let local: Marker | null;
+            try {
+              local = await localCopy(uid);
+            } catch (error) {
+              // The form's fields are a whole marker: they copy without the page's copy.
+              if (!fields || !isReadFailure(error)) throw error;
+              local = null;
+            }
+            // The form's fields copy even where the marker has since gone (another admin deleted it).
+            const source = fields ? { ...local, ...plain(fields) } : local;
+            if (!source) return null;
+            const copyUid = newUid();
+            const copy = copyOf(source, copyUid);
+            server.set(copyUid, null);
+            return { uid: copyUid, step: { label: 'copyMarker', before: null, after: copy }, next: copy };
+          },
+          // Not read: nothing to show yet; the copy's uid is failed (the dock lists it), Retry places it.
+          (error) => {
+            const key = newUid();
+            return keepUnread(key, { label: 'copyMarker', source: uid, apply: (full) => copyOf(full, key), record: true }, error);
+          },
+        ),
       );
     },
 
@@ -750,6 +861,7 @@ export function createEditorCommands(options: EditorCommandsOptions): EditorComm
       if (pending[uid]?.status !== 'failed') return;
       await local(async () => {
         retries.delete(uid);
+        unread.delete(uid);
         delete pending[uid];
         const stored = server.get(uid) ?? null;
         if (wants.delete(uid)) {
@@ -842,6 +954,14 @@ export function createEditorCommands(options: EditorCommandsOptions): EditorComm
         if ((await load()) === false || disposed) return;
         // In the local queue: no command changes a marker while its change is put back.
         await local(async () => {
+          // Changes that could not read their marker are made now (a read failing again leaves them failed).
+          for (const [key, entry] of [...unread]) {
+            try {
+              await realize(key);
+            } catch (error) {
+              if (unread.get(key) === entry) keepUnread(key, entry, error);
+            }
+          }
           for (const uid of new Set([...wants.keys(), ...heardNow])) {
             const want = wants.get(uid);
             if (want) {

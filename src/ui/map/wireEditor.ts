@@ -15,6 +15,7 @@ import type { MapDefinition } from '../../domain/maps';
 import { pointLabel } from '../../domain/points';
 import { can } from '../../domain/roles';
 import type { DrawnShape } from '../../domain/shapes';
+import { ApiError } from '../../api/client';
 import { createEditorCommands, type EditorApi, type EditorCommands } from '../../editor/commands';
 import type { MarkerSink } from '../../editor/live';
 import { NO_EDITOR, type ToolFactory, type ToolHost, type ToolShape } from '../../engine/interaction';
@@ -71,6 +72,19 @@ function pointGuides(map: MapDefinition): ToolShape[] {
   return guides;
 }
 
+/**
+ * Runs an editor command from a gesture or key. Its failures (offline, refused) are in the
+ * editor's state (`pending`, conflicts) and shown there; what still rejects is unexpected and
+ * logged. An API error left (an undo whose marker could not be read: the step stays to undo
+ * again) is only a warning.
+ */
+function run(what: string, command: Promise<unknown>): void {
+  command.catch((error: unknown) => {
+    if (error instanceof ApiError) console.warn(`raidmap: ${what} failed`, error);
+    else console.error(`raidmap: ${what} failed`, error);
+  });
+}
+
 export function wireEditor({ engine, sink, map, adminTools, resync }: WireEditorOptions): () => void {
   let disposed = false;
   let commands: EditorCommands | null = null;
@@ -89,17 +103,17 @@ export function wireEditor({ engine, sink, map, adminTools, resync }: WireEditor
     newShapeId: () => newShapeId(),
     addShape: (shape) => {
       // Only marker-type shapes go to the server, as markers (spec §5).
-      if (shape.type === 'marker') void placeAndOpen(shape.geometry.x, shape.geometry.y);
+      if (shape.type === 'marker') run('placing a marker', placeAndOpen(shape.geometry.x, shape.geometry.y));
       else addShape(shape as DrawnShape);
     },
     updateShape: (shape, commit) => updateShape(shape as DrawnShape, commit),
     removeShape: (id) => removeShape(id),
     // A copy armed from a popup is placed by the next click, whatever the tool.
-    placeMarker: (x, y) => void (editor.copying ? copyMarkerTo(editor.copying, x, y) : placeAndOpen(x, y)),
-    moveMarker: (uid, x, y) => void moveMarker(uid, { x, y }),
-    copyMarkerTo: (uid, x, y) => void copyMarkerTo(uid, x, y),
-    undo: () => void undo(),
-    redo: () => void redo(),
+    placeMarker: (x, y) => run(editor.copying ? 'copying a marker' : 'placing a marker', editor.copying ? copyMarkerTo(editor.copying, x, y) : placeAndOpen(x, y)),
+    moveMarker: (uid, x, y) => run('moving a marker', moveMarker(uid, { x, y })),
+    copyMarkerTo: (uid, x, y) => run('copying a marker', copyMarkerTo(uid, x, y)),
+    undo: () => run('undo', undo()),
+    redo: () => run('redo', redo()),
   };
 
   // Mode and tool (toolbar) → the engine's state tree; its path (keys, gestures) → the slice.
@@ -214,7 +228,7 @@ export function wireEditor({ engine, sink, map, adminTools, resync }: WireEditor
     } else if (action === 'paste' && editor.copied) {
       event.preventDefault();
       // Off the map there is no point to paste at: the next click places it, as after Copy.
-      if (editor.cursor) void pasteMarkerAt(editor.cursor.mapX, editor.cursor.mapY);
+      if (editor.cursor) run('pasting a marker', pasteMarkerAt(editor.cursor.mapX, editor.cursor.mapY));
       else startCopy(editor.copied);
     }
   };
@@ -238,7 +252,7 @@ export function wireEditor({ engine, sink, map, adminTools, resync }: WireEditor
     engine.on('pointerleave', () => setCursor(null)),
     engine.on('mapclick', ({ mapX, mapY }) => {
       if (!commands) return;
-      if (editor.copying) void copyMarkerTo(editor.copying, mapX, mapY);
+      if (editor.copying) run('copying a marker', copyMarkerTo(editor.copying, mapX, mapY));
       addRecordedPoint(mapX, mapY);
     }),
     subscribeMarkerChanges(map.id, onRemote, onLiveState, { skip: (uid, version) => commands?.knowsVersion(uid, version) ?? false }),
