@@ -166,7 +166,9 @@ export interface EditorCommandsOptions {
   /**
    * The marker open in the popup's edit mode, or null: remote changes to it become conflicts.
    * Its draft, or the draft with `base`, the marker the edit began from: a conflict's "mine"
-   * is then only the form's own changes (draft against base) put onto theirs.
+   * is then only the form's own changes (draft against base) put onto theirs. Asked with the
+   * uid a remote change is about (the slice may answer an edit of that marker that is not the
+   * open form's: one set aside).
    */
   editing?: EditingSource;
   /** Where shape steps are undone (the slice sets it on bind). */
@@ -180,7 +182,7 @@ export interface EditingForm {
 }
 
 /** What `editing` answers: the draft alone, or with its base. */
-export type EditingSource = () => Marker | EditingForm | null;
+export type EditingSource = (uid?: string) => Marker | EditingForm | null;
 
 export type SyncResult = { status: 'saved'; marker: Marker | null } | { status: 'failed' } | { status: 'conflict' };
 
@@ -900,7 +902,7 @@ export function createEditorCommands(options: EditorCommandsOptions): EditorComm
         await localQueue;
         await chains.get(uid);
       }
-      const open = editing();
+      const open = editing(uid);
       // A form (draft and base) has no uid of its own; a marker always has one.
       const form = open && !('uid' in open) ? (open as EditingForm) : null;
       const draft = form ? form.draft : (open as Marker | null);

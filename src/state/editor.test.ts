@@ -10,6 +10,7 @@ import {
   copyMarkerTo,
   pasteMarkerAt,
   deleteMarker,
+  editingForm,
   editingMarker,
   editor,
   EDITOR_STORAGE_KEY,
@@ -373,6 +374,42 @@ describe('conflicts and the edit form', () => {
     const { page } = bind([marker('m1')]);
     const saved = await saveMarker({ ...page.markers.get('m1')!, name: 'Mine' });
     expect(await receiveRemoteChange({ kind: 'upsert', map: 'customs', marker: saved!, by: 'me' })).toBe('ignored');
+  });
+
+  it('work set aside (form closed): another admin’s delete or change of its marker is a conflict; other markers are not', async () => {
+    const { server, page, stored } = bind([marker('m1', { name: 'Base' }), marker('m2'), marker('m3')]);
+    showPopupFor('m1');
+    startEdit(stored[0]);
+    patchDraft({ name: 'Mine' });
+    showPopupFor('m2');
+    startEdit(stored[1]);
+    patchDraft({ desc: 'Open form' });
+    // A form open on m2: a change of m3 is applied, one of the set-aside m1 is a conflict, m2's form untouched.
+    const third = server.seed({ ...stored[2], desc: 'Theirs' });
+    expect(await receiveRemoteChange({ kind: 'upsert', map: 'customs', marker: third, by: 'bob' })).toBe('applied');
+    const version = server.remove('m1');
+    expect(await receiveRemoteChange({ kind: 'remove', map: 'customs', uid: 'm1', version, by: 'bob' })).toBe('conflict');
+    expect(editor.conflicts.m1).toMatchObject({ origin: 'live', theirs: null, mine: { name: 'Mine' } });
+    expect(page.markers.has('m1')).toBe(false);
+    expect(popup).toMatchObject({ mode: 'edit', draft: { uid: 'm2', desc: 'Open form' } });
+    expect(editingForm()).toMatchObject({ draft: { uid: 'm2' } });
+    // No form open: the set-aside edit is what a live change meets.
+    showPopupFor(null);
+    expect(editingForm()).toMatchObject({ draft: { uid: 'm2', desc: 'Open form' }, base: { uid: 'm2' } });
+  });
+
+  it('a failed save whose work was set aside: a Retry that saves it drops the set-aside work', async () => {
+    const { server, stored } = bind([marker('m1'), marker('m2')]);
+    showPopupFor('m1');
+    startEdit(stored[0]);
+    patchDraft({ name: 'Mine' });
+    server.failNext('update');
+    expect(await saveMarker({ ...popup.draft! })).toBeNull();
+    showPopupFor('m2');
+    expect(popup.setAside).toMatchObject({ uid: 'm1' });
+    await retrySave('m1');
+    expect(server.stored.get('m1')).toMatchObject({ name: 'Mine' });
+    expect(popup.setAside).toBeNull();
   });
 });
 

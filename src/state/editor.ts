@@ -29,7 +29,7 @@ import {
 } from '../editor/commands';
 import { i18n } from '../i18n';
 import { mapView, selectMarker } from './mapView';
-import { cancelEdit, discardSetAside, editOnTheirs, finishEdit, keepEditOnTheirs, markerChanged, popup, resumeSetAside, setDraft, startEdit } from './popup';
+import { cancelEdit, discardSetAside, editOnTheirs, finishEdit, keepEditOnTheirs, markerChanged, popup, resumeSetAside, setDraft, settleSetAside, startEdit } from './popup';
 import { readStored, writeStored } from './storage';
 
 export type EditorMode = 'pan' | 'draw' | 'edit' | 'move';
@@ -188,9 +188,18 @@ export function editingMarker(): Marker | null {
 /**
  * The edit form's draft with the marker its edit began from (the popup's snapshot), for the
  * commands: a remote change to it is a conflict whose "mine" is only the form's own changes.
+ * The work set aside for a marker (popup.ts `setAside`: its form was left with typed changes)
+ * is an edit too: asked about that marker (`uid`, a live change's) while no form is open on
+ * it, or with no form open at all, it answers the set-aside work. So another admin's change or
+ * delete of it becomes a conflict at once (the dock's notice says so; a deleted marker's work
+ * is not lost with it).
  */
-export function editingForm(): EditingForm | null {
+export function editingForm(uid?: string): EditingForm | null {
   const draft = editingMarker();
+  const aside = popup.setAside;
+  if (aside && (!draft || (uid !== undefined && aside.uid === uid && draft.uid !== uid))) {
+    return JSON.parse(JSON.stringify({ draft: aside.draft, base: aside.snapshot })) as EditingForm;
+  }
   if (!draft) return null;
   const base = popup.snapshot?.uid === draft.uid ? (JSON.parse(JSON.stringify(popup.snapshot)) as Marker) : null;
   return { draft, base };
@@ -335,12 +344,25 @@ export async function placeMarker(mapX: number, mapY: number): Promise<Marker | 
   return bound.placeMarker({ mapX, mapY, level: mapView.level, category: editor.markerCategory, subCategory: editor.markerSubCategory });
 }
 
+/** By uid: the last draft `saveMarker` sent, until a save of it goes through (a Retry, say). */
+const unsavedDrafts = new Map<string, Marker>();
+
+/** A save of `uid` went through: work set aside for it that holds nothing more is dropped (popup.ts `settleSetAside`). */
+function savedDraft(uid: string): void {
+  const draft = unsavedDrafts.get(uid);
+  unsavedDrafts.delete(uid);
+  if (draft) settleSetAside(draft);
+}
+
 /** Saves the popup's edit (draft.version = the version edited). Null when it failed (see `pending` / `conflict`). */
 export async function saveMarker(draft: Marker): Promise<Marker | null> {
   if (!bound) return null;
   // What the form began from: changes this page made since (a move) are kept, not undone.
   const base = popup.snapshot?.uid === draft.uid ? (JSON.parse(JSON.stringify(popup.snapshot)) as Marker) : undefined;
-  return bound.saveMarker(JSON.parse(JSON.stringify(draft)) as Marker, base);
+  unsavedDrafts.set(draft.uid, JSON.parse(JSON.stringify(draft)) as Marker);
+  const saved = await bound.saveMarker(JSON.parse(JSON.stringify(draft)) as Marker, base);
+  if (saved) savedDraft(draft.uid);
+  return saved;
 }
 
 export async function moveMarker(uid: string, to: { x: number; y: number }): Promise<void> {
@@ -400,8 +422,13 @@ export async function uploadImage(uid: string, index: number, file: File, onProg
   }
 }
 
+/** Retries a failed change; once a form's save goes through so, the work set aside for it that it holds is dropped. */
 export async function retrySave(uid: string): Promise<void> {
-  await bound?.retrySave(uid);
+  const commands = bound;
+  if (!commands) return;
+  await commands.retrySave(uid);
+  const state = commands.getState();
+  if (bound === commands && !state.pending[uid] && !state.conflicts.some((c) => c.uid === uid)) savedDraft(uid);
 }
 
 /** Drops a failed change (an unsaved marker leaves the map; an unsaved edit goes back to the server's copy). */
@@ -571,6 +598,7 @@ export function newShapeId(): string {
 /** Back to a page without an editor (tests, leaving the map). */
 export function resetEditor(): void {
   bindEditor(null);
+  unsavedDrafts.clear();
   shapesMapId = null;
   gestures.clear();
   Object.assign(editor, initialState());

@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { cancelEdit, discardSetAside, finishEdit, loadPopupSize, resumeSetAside, markerChanged, patchDraft, popup, rebaseEdit, setDraft, startEdit, POPUP_STORAGE_KEY, requestFocus, resetPopup, setEnlarged, showPopupFor, stepImage, takeFocus, toggleEnlarged } from './popup';
+import { cancelEdit, discardSetAside, finishEdit, leaveEdit, loadPopupSize, resumingEdit, settleSetAside, resumeSetAside, markerChanged, patchDraft, popup, rebaseEdit, setDraft, startEdit, POPUP_STORAGE_KEY, requestFocus, resetPopup, setEnlarged, showPopupFor, stepImage, takeFocus, toggleEnlarged } from './popup';
 import type { Marker } from '../domain/marker';
 import { memoryStorage, setStorageBackend } from './storage';
 
@@ -145,6 +145,37 @@ describe('an edit left with typed changes is set aside, not lost', () => {
     startEdit(safe);
     patchDraft(patch);
   };
+
+  it('leaveEdit (Escape in a field) sets typed changes aside and ends edit mode; nothing typed: nothing kept', () => {
+    typeIntoSafe({ name: 'Big safe' });
+    leaveEdit();
+    expect(popup).toMatchObject({ uid: 'a', mode: 'view', draft: null, setAside: { uid: 'a', draft: { name: 'Big safe' } } });
+    discardSetAside();
+    typeIntoSafe({});
+    leaveEdit();
+    expect(popup).toMatchObject({ mode: 'view', setAside: null });
+  });
+
+  it('settleSetAside drops set-aside work that a save holds (typed spaces and versions aside), keeps anything more', () => {
+    typeIntoSafe({ name: 'Big safe  ' });
+    showPopupFor('b');
+    settleSetAside({ ...safe, name: 'Other', version: 4 });
+    expect(popup.setAside).not.toBeNull();
+    settleSetAside({ ...safe, uid: 'b', name: 'Big safe', version: 4 });
+    expect(popup.setAside).not.toBeNull();
+    settleSetAside({ ...safe, name: 'Big safe', version: 4 });
+    expect(popup.setAside).toBeNull();
+  });
+
+  it('resumingEdit answers the set-aside work Back to them is opening, until its popup shows', () => {
+    typeIntoSafe({ name: 'Big safe' });
+    showPopupFor('b');
+    resumeSetAside(() => {});
+    expect(resumingEdit('a')).toMatchObject({ uid: 'a', draft: { name: 'Big safe' } });
+    expect(resumingEdit('b')).toBeNull();
+    showPopupFor('a');
+    expect(resumingEdit('a')).toBeNull();
+  });
 
   it('opening another marker sets the typed edit aside; Back to them opens it again as it was', () => {
     typeIntoSafe({ name: 'Big safe' });

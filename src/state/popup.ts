@@ -6,12 +6,14 @@
  * and the edit mode (spec §4): entering it takes a snapshot of the marker and a draft the form
  * edits; Cancel drops the draft (nothing is sent, the snapshot is what shows); opening a
  * different marker goes back to view mode at image 0. An edit with typed changes that is left
- * that way (another marker opened, a marker placed, the popup closed) is set aside, not lost:
- * `setAside` holds it until the admin picks it up again (`resumeSetAside`) or drops it.
+ * that way (another marker opened, a marker placed, the popup closed, Escape in a field:
+ * `leaveEdit`) is set aside, not lost: `setAside` holds it until the admin picks it up again
+ * (`resumeSetAside`) or drops it, or a save of the marker takes in all of it (state/editor.ts).
  */
 import { proxy } from 'valtio';
 import type { Marker } from '../domain/marker';
 import { sameMarker } from '../domain/marker-compare';
+import { prepareMarkerForSave } from '../domain/marker-edit';
 import { patchMarker } from '../editor/commands';
 import { readStored, writeStored } from './storage';
 
@@ -136,9 +138,32 @@ export function resumeSetAside(select: (uid: string) => void): void {
   select(kept.uid);
 }
 
+/**
+ * The set-aside edit of `uid` that "Back to them" is opening (its popup not shown yet), or null.
+ * A marker another admin deleted meanwhile is not found on the page: its popup then shows this
+ * draft (useOpenMarker), and the form opens on it.
+ */
+export function resumingEdit(uid: string): SetAsideEdit | null {
+  return resuming?.uid === uid ? { uid, snapshot: copyMarker(resuming.snapshot), draft: copyMarker(resuming.draft) } : null;
+}
+
 /** Drops the set-aside edit (the admin chose to). */
 export function discardSetAside(): void {
   popup.setAside = null;
+}
+
+/**
+ * A save of `saved.uid` went through (a Retry of a save that failed, say): the set-aside edit of
+ * that marker is dropped where it holds nothing more than what was saved (its typed changes, as
+ * a save would send them, are all in `saved`; versions aside), so "Back to them" never reopens
+ * work that is saved already. Work beyond what was saved stays set aside.
+ */
+export function settleSetAside(saved: Marker): void {
+  const aside = popup.setAside;
+  if (!aside || aside.uid !== saved.uid) return;
+  const prepared = prepareMarkerForSave(copyMarker(aside.draft));
+  if (!prepared.ok) return;
+  if (sameMarker(patchMarker(copyMarker(saved), copyMarker(aside.snapshot), prepared.marker), saved)) popup.setAside = null;
 }
 
 /** Pages through `count` images, clamped to the first and last. */
@@ -190,6 +215,15 @@ export function startEdit(marker: Marker): void {
 
 /** Cancel: the draft is dropped and the snapshot is what shows again; nothing is sent. */
 export function cancelEdit(): void {
+  endEdit();
+}
+
+/**
+ * Escape in a field of the edit form: back to view mode as with Cancel, but typed changes are
+ * set aside (as a close does), not dropped; the dock's "Back to them" brings the form back.
+ */
+export function leaveEdit(): void {
+  setAsideIfChanged();
   endEdit();
 }
 

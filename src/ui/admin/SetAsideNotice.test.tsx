@@ -99,4 +99,20 @@ describe('SetAsideNotice', () => {
     expect(await screen.findByRole('status')).toHaveTextContent('«Сейф в офисе»');
     expect(screen.getByRole('button', { name: 'Вернуться к ним' })).toBeInTheDocument();
   });
+
+  it('names an unnamed marker by its type, never by its uid, in English and Russian', async () => {
+    const unnamed: Marker = { ...safe, uid: '1ba587ff-af16-4c1e-9c55-0a8d6b1f2e3a', name: '', name_l10n: {} };
+    render(<SetAsideNotice />);
+    act(() => {
+      showPopupFor(unnamed.uid);
+      startEdit(unnamed);
+      patchDraft({ desc: 'Behind the desk' });
+      showPopupFor('m-exit');
+    });
+    const notice = await screen.findByRole('status');
+    expect(notice).toHaveTextContent('Your unsaved changes to “Safe (unnamed)” were kept');
+    expect(notice).not.toHaveTextContent('1ba587ff');
+    await act(() => setLanguage('ru'));
+    expect(await screen.findByRole('status')).toHaveTextContent('«Сейф (без названия)»');
+  });
 });

@@ -3,15 +3,18 @@
  * without Save or Cancel (another marker opened, a marker placed with "Open new markers in edit
  * mode", the popup closed). The dock says so, with "Back to them" (the marker's form again, as it
  * was left) and "Discard". Nothing is saved without the admin's Save. While the same marker has a
- * conflict waiting (its save was refused), that conflict's notice speaks for the work instead.
+ * conflict waiting (its save was refused, or another admin changed or deleted it meanwhile:
+ * state/editor.ts `editingForm`), that conflict's notice speaks for the work instead. A marker
+ * without a name is named by its type ("Safe (unnamed)").
  */
 import { useTranslation } from 'react-i18next';
 import { useSnapshot } from 'valtio';
-import { localized } from '../../domain/marker';
+import type { Marker } from '../../domain/marker';
 import { isLanguage } from '../../i18n';
 import { editor } from '../../state/editor';
 import { selectMarker } from '../../state/mapView';
 import { discardSetAside, popup, resumeSetAside } from '../../state/popup';
+import { markerTitle } from './markerTitle';
 
 export function SetAsideNotice() {
   const { t, i18n } = useTranslation();
@@ -20,7 +23,7 @@ export function SetAsideNotice() {
   // A conflict of the same marker holds the same work ("Keep mine" sends it): that notice speaks for both.
   if (!setAside || conflicts[setAside.uid]) return null;
   const lang = isLanguage(i18n.language) ? i18n.language : 'en';
-  const name = localized(setAside.draft, 'name', lang).trim() || localized(setAside.snapshot, 'name', lang).trim() || setAside.uid;
+  const name = markerTitle(t, lang, setAside.draft as Marker, setAside.snapshot as Marker);
   return (
     <div role="status" className="admin-set-aside">
       <span className="admin-set-aside__text">{t('markerEdit.setAside', { name })}</span>

@@ -92,4 +92,14 @@ describe('WaitingConflicts', () => {
     });
     expect(await screen.findByRole('status')).toHaveTextContent('Other admins changed 2 markers you edited (the first: “My B”)');
   });
+
+  it('names an unnamed marker by its type, never by its uid', async () => {
+    render(<WaitingConflicts />);
+    act(() => {
+      editor.conflicts = { '1ba587ff-af16': conflictOn('1ba587ff-af16', '') };
+    });
+    const notice = await screen.findByRole('status');
+    expect(notice).toHaveTextContent('Another admin changed “Safe (unnamed)” while you edited it');
+    expect(notice).not.toHaveTextContent('1ba587ff');
+  });
 });

@@ -10,11 +10,12 @@
  */
 import { useTranslation } from 'react-i18next';
 import { useSnapshot } from 'valtio';
-import { localized } from '../../domain/marker';
+import type { Marker } from '../../domain/marker';
 import { isLanguage } from '../../i18n';
 import { editor } from '../../state/editor';
 import { selectMarker } from '../../state/mapView';
 import { popup, resumeSetAside } from '../../state/popup';
+import { markerTitle } from './markerTitle';
 
 export function WaitingConflicts() {
   const { t, i18n } = useTranslation();
@@ -24,7 +25,7 @@ export function WaitingConflicts() {
   if (waiting.length === 0) return null;
   const lang = isLanguage(i18n.language) ? i18n.language : 'en';
   const first = waiting[0];
-  const name = localized(first.mine, 'name', lang).trim() || first.uid;
+  const name = markerTitle(t, lang, first.mine as Marker);
   const deleted = waiting.some((c) => c.theirs === null);
   const text =
     waiting.length === 1

@@ -16,11 +16,12 @@ import { MAPS } from '../../domain/maps';
 import { createEditorCommands, type EditorApi } from '../../editor/commands';
 import { fakeServer } from '../../editor/testing/fakes';
 import { setLanguage } from '../../i18n';
-import { bindEditor, copyMarkerTo, editor, moveMarker, receiveRemoteChange, resetEditor, setEditOnOpen } from '../../state/editor';
+import { bindEditor, copyMarkerTo, editor, moveMarker, receiveRemoteChange, resetEditor, retrySave, setEditOnOpen } from '../../state/editor';
 import { loadFilters } from '../../state/filters';
 import { resetLookups } from '../../state/items';
 import { closeMap, mapView, openMap, selectMarker } from '../../state/mapView';
 import { markerChanged, popup, resetPopup } from '../../state/popup';
+import { SetAsideNotice } from '../admin/SetAsideNotice';
 import { WaitingConflicts } from '../admin/WaitingConflicts';
 import { resetQuests } from '../../state/quests';
 import { resetSession, setSessionUser, type SessionUser } from '../../state/session';
@@ -875,5 +876,141 @@ describe('marker popup edit mode', () => {
     expect(dialog.querySelector('b')).toBeNull();
     expect(dialog).toHaveTextContent('Behind the desk <img src=x onerror=alert(1)>');
     expect(dialog.querySelectorAll('img')).toHaveLength(1);
+  });
+});
+
+describe('marker popup edit mode: typed work set aside', () => {
+  /** The dock's set-aside notice, rendered beside the popup. */
+  const dock = () => render(<SetAsideNotice />);
+
+  it('Escape in a field with typed changes sets them aside; Back to them brings the form back as it was', async () => {
+    const { server } = await setup(admin);
+    dock();
+    const form = await edit();
+    await userEvent.type(field(form, 'Name (Russian)'), ' 2');
+    await userEvent.keyboard('{Escape}');
+    expect(screen.queryByRole('form')).toBeNull();
+    expect(popup.setAside).toMatchObject({ uid: 'm-safe', draft: { name_l10n: { ru: 'Сейф в офисе 2' } } });
+    const notice = await screen.findByRole('status');
+    expect(notice).toHaveTextContent('Your unsaved changes to “Office safe” were kept when its form closed.');
+    await userEvent.click(within(notice).getByRole('button', { name: 'Back to them' }));
+    const again = await screen.findByRole('form', { name: 'Edit marker' });
+    expect(field(again, 'Name (Russian)')).toHaveValue('Сейф в офисе 2');
+    expect(server.writes()).toEqual([]);
+  });
+
+  it('Escape without typed changes sets nothing aside; Cancel still drops typed changes', async () => {
+    await setup(admin);
+    dock();
+    let form = await edit();
+    field(form, 'Name (English)').focus();
+    await userEvent.keyboard('{Escape}');
+    expect(screen.queryByRole('form')).toBeNull();
+    expect(popup.setAside).toBeNull();
+    form = await edit();
+    await userEvent.type(field(form, 'Name (English)'), ' 2');
+    await userEvent.click(within(form).getByRole('button', { name: 'Cancel' }));
+    expect(popup.setAside).toBeNull();
+    expect(screen.queryByRole('status')).toBeNull();
+  });
+
+  it('work set aside for a marker another admin then deletes is kept: the dock says deleted; Show, Keep mine + Save brings it back (same uid)', async () => {
+    const { server, source } = await setup(admin);
+    dock();
+    const form = await edit();
+    await userEvent.clear(field(form, 'Name (English)'));
+    await userEvent.type(field(form, 'Name (English)'), 'My safe');
+    act(() => selectMarker(null));
+    await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
+    expect(await screen.findByRole('status')).toHaveTextContent('Your unsaved changes to “My safe” were kept');
+    const version = server.remove('m-safe');
+    await act(() => receiveRemoteChange({ kind: 'remove', map: 'factory', uid: 'm-safe', version, by: 'bob' }));
+    expect(await source.get('m-safe')).toBeNull();
+    const notice = await screen.findByRole('status');
+    expect(notice).toHaveTextContent('Another admin deleted “My safe” while you edited it: choose whether it comes back.');
+    await userEvent.click(within(notice).getByRole('button', { name: 'Show' }));
+    const dialog = await screen.findByRole('dialog', { name: 'My safe' });
+    const again = within(dialog).getByRole('form', { name: 'Edit marker' });
+    expect(field(again, 'Name (English)')).toHaveValue('My safe');
+    const conflict = within(dialog).getByRole('alert', { name: 'Another admin deleted this marker' });
+    await userEvent.click(within(conflict).getByRole('button', { name: 'Keep mine' }));
+    await userEvent.click(within(again).getByRole('button', { name: 'Save' }));
+    await waitFor(() => expect(screen.queryByRole('form')).toBeNull());
+    expect(server.writes().map((w) => [w.op, w.uid])).toEqual([['add', 'm-safe']]);
+    expect(server.stored.get('m-safe')).toMatchObject({ uid: 'm-safe', name_l10n: { en: 'My safe' } });
+    expect(screen.queryByRole('status')).toBeNull();
+  });
+
+  it('work set aside for a marker deleted while another form is open: the delete is its conflict; Take theirs drops it, the open form untouched', async () => {
+    const { server } = await setup(admin);
+    dock();
+    const form = await edit();
+    await userEvent.type(field(form, 'Name (English)'), ' 2');
+    const exitForm = await edit('m-exit', 'Gate 3');
+    await userEvent.type(field(exitForm, 'Name'), ' X');
+    expect(popup.setAside).toMatchObject({ uid: 'm-safe' });
+    const version = server.remove('m-safe');
+    await act(() => receiveRemoteChange({ kind: 'remove', map: 'factory', uid: 'm-safe', version, by: 'bob' }));
+    expect(editor.conflicts['m-safe']).toMatchObject({ theirs: null, mine: { name_l10n: { en: 'Office safe 2' } } });
+    expect(editor.conflicts['m-exit']).toBeUndefined();
+    expect(field(exitForm, 'Name')).toHaveValue('Gate 3 X');
+    const notice = (await screen.findByText('Another admin deleted “Office safe 2” while you edited it: choose whether it comes back.')).closest('[role="status"]') as HTMLElement;
+    await userEvent.click(within(notice).getByRole('button', { name: 'Show' }));
+    const conflict = await screen.findByRole('alert', { name: 'Another admin deleted this marker' });
+    await userEvent.click(within(conflict).getByRole('button', { name: 'Take theirs' }));
+    await waitFor(() => expect(mapView.selectedUid).toBeNull());
+    // The exit's typed work was set aside in turn when the safe's form came back.
+    expect(popup.setAside).toMatchObject({ uid: 'm-exit', draft: { name: 'Gate 3 X' } });
+    expect(server.writes()).toEqual([]);
+  });
+
+  it('Back to them on a marker gone from the page unheard (no conflict) still opens the form on the typed work', async () => {
+    const { source } = await setup(admin);
+    dock();
+    const form = await edit();
+    await userEvent.clear(field(form, 'Name (English)'));
+    await userEvent.type(field(form, 'Name (English)'), 'My safe');
+    act(() => selectMarker(null));
+    await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
+    await act(() => source.remove('m-safe'));
+    await userEvent.click(within(await screen.findByRole('status')).getByRole('button', { name: 'Back to them' }));
+    const again = await screen.findByRole('form', { name: 'Edit marker' });
+    expect(field(again, 'Name (English)')).toHaveValue('My safe');
+    expect(mapView.selectedUid).toBe('m-safe');
+  });
+
+  it('a failed save whose form was closed: once Retry saves it, the set-aside notice goes', async () => {
+    const { server } = await setup(admin);
+    dock();
+    server.failNext('update');
+    const form = await edit();
+    await userEvent.clear(field(form, 'Name (English)'));
+    await userEvent.type(field(form, 'Name (English)'), 'Offline safe ');
+    await userEvent.click(within(form).getByRole('button', { name: 'Save' }));
+    const failed = await within(form).findByRole('alert');
+    expect(failed).toHaveTextContent('Your change is not saved');
+    act(() => selectMarker(null));
+    await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
+    expect(popup.setAside).toMatchObject({ uid: 'm-safe' });
+    const dialog = await open('m-safe', 'Offline safe');
+    await userEvent.click(within(dialog).getByRole('button', { name: 'Retry' }));
+    await waitFor(() => expect(server.stored.get('m-safe')?.name_l10n.en).toBe('Offline safe'));
+    await waitFor(() => expect(popup.setAside).toBeNull());
+    expect(screen.queryByRole('status')).toBeNull();
+  });
+
+  it('a Retry keeps set-aside work beyond what it saved', async () => {
+    const { server } = await setup(admin);
+    server.failNext('update');
+    const form = await edit();
+    await userEvent.clear(field(form, 'Name (English)'));
+    await userEvent.type(field(form, 'Name (English)'), 'Offline safe');
+    await userEvent.click(within(form).getByRole('button', { name: 'Save' }));
+    await within(form).findByRole('alert');
+    await userEvent.type(field(form, 'Description'), ' more');
+    act(() => selectMarker(null));
+    await act(() => retrySave('m-safe'));
+    expect(server.stored.get('m-safe')?.name_l10n.en).toBe('Offline safe');
+    expect(popup.setAside).toMatchObject({ uid: 'm-safe', draft: { desc: 'Behind the desk more' } });
   });
 });

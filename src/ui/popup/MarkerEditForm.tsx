@@ -11,10 +11,12 @@
  *
  * Keyboard: every field has a label. There is no submit: Enter in a text box does nothing but
  * search in the quest / item search boxes, and Save is an ordinary button. Escape: map-wide it
- * closes the popup (Popup.tsx); typed work should not vanish with the popup, so Escape inside
- * a field of this form cancels the edit instead — the draft is dropped, the popup stays open
- * in view mode on the saved marker with focus on its Edit button — and a second Escape closes
- * the popup as usual. Outside the fields (a button, the dialog) Escape keeps its map-wide meaning.
+ * closes the popup (Popup.tsx); inside a field of this form it leaves edit mode instead — the
+ * popup stays open in view mode on the saved marker with focus on its Edit button — and a
+ * second Escape closes the popup as usual. Escape is easily pressed by accident, so typed
+ * changes are not dropped by it: they are set aside as a close sets them aside (state/popup.ts
+ * `leaveEdit`; the dock's "Back to them" brings the form back as it was). Only the Cancel button
+ * drops them. Outside the fields (a button, the dialog) Escape keeps its map-wide meaning.
  */
 import { useEffect, useId, useRef, useState, type KeyboardEvent } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -29,7 +31,7 @@ import { isLanguage } from '../../i18n';
 import { SubCategoryIcon } from '../icons/SubCategoryIcon';
 import { deleteMarker, editor, saveMarker, startCopy } from '../../state/editor';
 import { selectMarker } from '../../state/mapView';
-import { finishEdit, markerChanged, patchDraft, popup } from '../../state/popup';
+import { finishEdit, leaveEdit, markerChanged, patchDraft, popup } from '../../state/popup';
 import { categoryLabel, subCategoryLabel } from '../panels/labels';
 import { ImagesField } from './ImagesField';
 import { ItemsField } from './ItemsField';
@@ -44,7 +46,7 @@ export const DELETE_CONFIRMATION = 'Are you sure?';
 
 export interface MarkerEditFormProps {
   map: MapDefinition;
-  /** Cancel (the button, or Escape in a field). */
+  /** Cancel (the button; Escape in a field too, once its typed changes are set aside). */
   onCancel: () => void;
 }
 
@@ -110,6 +112,8 @@ export function MarkerEditForm({ map, onCancel }: MarkerEditFormProps) {
     // Ours, not the popup's (which would close it) nor the map's.
     event.preventDefault();
     event.stopPropagation();
+    // Typed changes are set aside, not dropped (an accidental Escape loses nothing); then as Cancel.
+    leaveEdit();
     onCancel();
   };
 

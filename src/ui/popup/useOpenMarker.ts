@@ -7,7 +7,10 @@
  * when it is done; another admin's delete shows as a conflict, and the admin chooses), and
  * except while a conflict about its delete waits (the dock's Show, the form closed): the popup
  * then shows the admin's version of it (the set-aside edit, else the conflict's "mine") with
- * the conflict, Keep mine bringing it back and Take theirs leaving it deleted. While a
+ * the conflict, Keep mine bringing it back and Take theirs leaving it deleted; and except while
+ * "Back to them" opens the set-aside edit of a marker deleted meanwhile: the form opens on that
+ * work (its delete is a conflict already where the commands heard it: state/editor.ts
+ * `editingForm`; else its Save adds it again, same uid). While a
  * re-read is under way the previous copy stays on screen (no flash of an empty popup). A read
  * that fails (the full marker comes from the server behind a compact list: offline, a 5xx)
  * goes to `onReadError`.
@@ -17,7 +20,7 @@ import { useSnapshot } from 'valtio';
 import type { Marker } from '../../domain/marker';
 import { editor } from '../../state/editor';
 import { mapView, selectMarker } from '../../state/mapView';
-import { popup, showPopupFor } from '../../state/popup';
+import { popup, resumingEdit, showPopupFor } from '../../state/popup';
 import { isWorkerClosed, type MarkerSource } from '../map/markerSource';
 
 /**
@@ -29,12 +32,17 @@ export function keepsGoneMarker(uid: string): boolean {
   return editor.conflicts[uid]?.theirs === null;
 }
 
-/** What the popup shows of a deleted marker whose conflict waits: the admin's own version. */
+/**
+ * What the popup shows of a deleted marker whose conflict waits, or whose set-aside edit "Back
+ * to them" is opening: the admin's own version (its form then opens on it, with the conflict).
+ */
 function deletedStandIn(uid: string): Marker | null {
   const conflict = editor.conflicts[uid];
-  if (!conflict || conflict.theirs !== null) return null;
-  const mine = popup.setAside?.uid === uid ? popup.setAside.draft : conflict.mine;
-  return JSON.parse(JSON.stringify(mine)) as Marker;
+  const waiting = conflict?.theirs === null ? conflict : null;
+  const aside = popup.setAside?.uid === uid ? popup.setAside : resumingEdit(uid);
+  if (!waiting && !resumingEdit(uid)) return null;
+  const mine = aside?.draft ?? waiting?.mine;
+  return mine ? (JSON.parse(JSON.stringify(mine)) as Marker) : null;
 }
 
 export function useOpenMarker(source: MarkerSource | null, loaded: boolean, onReadError?: (error: unknown) => void): Marker | null {
