@@ -168,6 +168,23 @@ async function edit(uid = 'm-safe', name = 'Office safe') {
 
 const field = (form: HTMLElement, name: string) => within(form).getByRole('textbox', { name }) as HTMLInputElement;
 
+/**
+ * A marker deleted by another admin while "My safe" was typed into it, the form closed: the dock
+ * says so; Show opens the form on the typed work with the conflict; Keep mine, then Save.
+ */
+async function bringBackFromDock(name: string) {
+  const notice = await screen.findByRole('status');
+  expect(notice).toHaveTextContent(`Another admin deleted “${name}” while you edited it: choose whether it comes back.`);
+  await userEvent.click(within(notice).getByRole('button', { name: 'Show' }));
+  const dialog = await screen.findByRole('dialog', { name });
+  const again = within(dialog).getByRole('form', { name: 'Edit marker' });
+  expect(field(again, 'Name (English)')).toHaveValue(name);
+  const conflict = within(dialog).getByRole('alert', { name: 'Another admin deleted this marker' });
+  await userEvent.click(within(conflict).getByRole('button', { name: 'Keep mine' }));
+  await userEvent.click(within(again).getByRole('button', { name: 'Save' }));
+  await waitFor(() => expect(screen.queryByRole('form')).toBeNull());
+}
+
 describe('marker popup edit mode: who sees it', () => {
   it.each([
     ['a visitor', null],
@@ -769,16 +786,7 @@ describe('marker popup edit mode', () => {
     await screen.findByRole('alert', { name: 'Another admin deleted this marker' });
     act(() => selectMarker(null));
     await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
-    const notice = await screen.findByRole('status');
-    expect(notice).toHaveTextContent('Another admin deleted “My safe” while you edited it: choose whether it comes back.');
-    await userEvent.click(within(notice).getByRole('button', { name: 'Show' }));
-    const dialog = await screen.findByRole('dialog', { name: 'My safe' });
-    const again = within(dialog).getByRole('form', { name: 'Edit marker' });
-    expect(field(again, 'Name (English)')).toHaveValue('My safe');
-    const conflict = within(dialog).getByRole('alert', { name: 'Another admin deleted this marker' });
-    await userEvent.click(within(conflict).getByRole('button', { name: 'Keep mine' }));
-    await userEvent.click(within(again).getByRole('button', { name: 'Save' }));
-    await waitFor(() => expect(screen.queryByRole('form')).toBeNull());
+    await bringBackFromDock('My safe');
     expect(server.stored.get('m-safe')).toMatchObject({ uid: 'm-safe', name_l10n: { en: 'My safe' } });
     expect(screen.queryByRole('status')).toBeNull();
   });
@@ -926,16 +934,7 @@ describe('marker popup edit mode: typed work set aside', () => {
     const version = server.remove('m-safe');
     await act(() => receiveRemoteChange({ kind: 'remove', map: 'factory', uid: 'm-safe', version, by: 'bob' }));
     expect(await source.get('m-safe')).toBeNull();
-    const notice = await screen.findByRole('status');
-    expect(notice).toHaveTextContent('Another admin deleted “My safe” while you edited it: choose whether it comes back.');
-    await userEvent.click(within(notice).getByRole('button', { name: 'Show' }));
-    const dialog = await screen.findByRole('dialog', { name: 'My safe' });
-    const again = within(dialog).getByRole('form', { name: 'Edit marker' });
-    expect(field(again, 'Name (English)')).toHaveValue('My safe');
-    const conflict = within(dialog).getByRole('alert', { name: 'Another admin deleted this marker' });
-    await userEvent.click(within(conflict).getByRole('button', { name: 'Keep mine' }));
-    await userEvent.click(within(again).getByRole('button', { name: 'Save' }));
-    await waitFor(() => expect(screen.queryByRole('form')).toBeNull());
+    await bringBackFromDock('My safe');
     expect(server.writes().map((w) => [w.op, w.uid])).toEqual([['add', 'm-safe']]);
     expect(server.stored.get('m-safe')).toMatchObject({ uid: 'm-safe', name_l10n: { en: 'My safe' } });
     expect(screen.queryByRole('status')).toBeNull();
