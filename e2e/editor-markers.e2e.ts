@@ -7,12 +7,15 @@
  * mode: Cancel restores, Save persists (also after a reload), Copy then a map click places a
  * duplicate, Delete only after 'Are you sure?', an image upload and a refused (non-image) file;
  * the keys: 8 and E switch tools, Ctrl+C / Ctrl+V place copies under the pointer, Enter opens the
- * form and Delete deletes the open marker after asking.
+ * form and Delete deletes the open marker after asking; a marker placed while the server cannot
+ * be reached keeps a red badge on the map until the notice's Retry saves it.
  */
 import { beforeAll, describe, expect, test } from 'vitest';
 import type { Page, Request } from 'playwright-core';
 import type { Marker } from '../src/domain/marker';
 import { round4 } from '../src/domain/transform';
+import { decodeRgba } from './support/image';
+import type { PageErrors } from './support/page-errors';
 import {
   TINY_PNG, addMarker, clickMarker, drag, editForm, freeSpots, map, openEditForm, openMap, popupDialog, reload, serverMarker, serverMarkers,
   signIn, toPan, toolsPanel, until, useEditorBrowser, useEditorServer, waitForMarker, waitPopupOpen, type Spot,
@@ -23,8 +26,9 @@ const browser = useEditorBrowser();
 const base = () => server.baseUrl();
 
 let page: Page;
+let errors: PageErrors;
 beforeAll(async () => {
-  ({ page } = await browser.newPage({ keep: true }));
+  ({ page, errors } = await browser.newPage({ keep: true }));
   await signIn(page, base(), 'admin');
   await openMap(page, base());
   await toolsPanel(page).waitFor();
@@ -332,6 +336,44 @@ describe('the popup in edit mode', () => {
     expect(asked).toEqual(['Are you sure?']);
     await waitForMarker(page, marker.uid, true);
     await expect.poll(() => map(page).popup()).toBeNull();
+  });
+
+  test('a marker placed while the server cannot be reached stays on the map with a red badge; its Retry saves it and the badge goes', async () => {
+    await toPan(page);
+    const [spot] = await freeSpots(page, 1, { clearance: 60, box: { left: 340, top: 120, right: 940, bottom: 560 } });
+    const addRoute = '**/api/be/admin/marker/add';
+    await page.route(addRoute, (route) => route.abort('connectionrefused'));
+    // The browser logs the refused call; the test makes it.
+    errors.allow(/ERR_CONNECTION_REFUSED.*admin\/marker\/add/);
+    const before = await uidsNow();
+    await page.keyboard.press('l');
+    await expect.poll(() => map(page).toolPath()).toBe('draw.marker.idle');
+    await page.mouse.click(spot.x, spot.y);
+    await toPan(page);
+    await page.keyboard.press('Escape');
+    const placed = await until(
+      async () => (await map(page).markers()).find((m) => !before.has(m.uid) && m.flag === 'failed'),
+      (m) => !!m,
+      'the unsaved marker badged on the map',
+    );
+    // The badge is drawn: red at the icon's top-right corner, where the saved marker has none.
+    const redNear = async () => {
+      const at = await map(page).toScreen(placed!.x, placed!.y);
+      const png = await page.screenshot({ clip: { x: at.x - 4, y: at.y - 24, width: 28, height: 28 } });
+      const { data } = await decodeRgba(png);
+      let red = 0;
+      for (let i = 0; i < data.length; i += 4) if (data[i] > 170 && data[i + 1] < 110 && data[i + 2] < 100) red++;
+      return red;
+    };
+    expect(await redNear()).toBeGreaterThan(8);
+    await page.getByRole('status').filter({ hasText: 'not saved' }).waitFor();
+
+    await page.unroute(addRoute);
+    // "Retry" for one change, "Retry all" for several.
+    await page.getByRole('status').filter({ hasText: 'not saved' }).getByRole('button', { name: /^Retry( all)?$/ }).click();
+    await until(() => serverMarker(base(), placed!.uid), (m) => m !== null, 'the retried marker on the server');
+    await expect.poll(async () => (await map(page).markers()).find((m) => m.uid === placed!.uid)?.flag).toBeNull();
+    await expect.poll(redNear).toBeLessThan(3);
   });
 
   test("Delete asks 'Are you sure?': dismissed keeps the marker, accepted deletes it", async () => {

@@ -9,7 +9,7 @@ import type { ViewportSize } from './kernels/camera';
 import type { CameraView } from './kernels/camera-view';
 import type { MapScene } from './map-scene';
 import type { SceneDriver, SceneHooks } from './scene-driver';
-import type { PlayerMarker } from './types';
+import type { FlaggedSlot, PlayerMarker } from './types';
 
 export class LocalSceneDriver implements SceneDriver {
   constructor(
@@ -55,6 +55,10 @@ export class LocalSceneDriver implements SceneDriver {
 
   setHovered(index: number): void {
     this.scene.setHovered(index);
+  }
+
+  setFlags(flags: readonly FlaggedSlot[]): void {
+    this.scene.setFlags(flags);
   }
 
   setShapes(shapes: readonly DrawnShape[], selectedId: string | null, handles: readonly Handle[]): void {

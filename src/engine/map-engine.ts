@@ -20,7 +20,7 @@ import type { MarkerPlacement } from './marker-placement';
 import { whenIdle } from './kernels/idle';
 import type { SceneDriver, SceneHooks } from './scene-driver';
 import type {
-  CameraView, EngineEvents, EngineOptions, FrameStats, MapEngineApi, MarkerColumns, MarkerRow, MarkerState, PlayerMarker,
+  CameraView, EngineEvents, EngineOptions, FlaggedSlot, FrameStats, MapEngineApi, MarkerColumns, MarkerFlag, MarkerRow, MarkerState, PlayerMarker,
 } from './types';
 
 /** How near (CSS px) a press must be to a shape's stroke or a handle to hit it. */
@@ -80,6 +80,10 @@ export class MapEngine implements MapEngineApi {
   private selected = -1;
   /** uid of the selected marker (kept while it is absent: a marker selected before it arrives). */
   private selectedUid: string | null = null;
+  /** Badges by uid (kept while a uid is absent: an unsaved marker the list reload has not put back yet). */
+  private flagsByUid = new Map<string, MarkerFlag>();
+  /** The slots last sent to the scene, as `index:flag` joined (to send only changes). */
+  private flagsSent = '';
   private zoomEnabled = true;
   private cameraDirty = true;
   private markersDirty = true;
@@ -169,6 +173,7 @@ export class MapEngine implements MapEngineApi {
     this.markers.setSelected(this.selected);
     this.scene.setMarkers(columns);
     this.scene.setSelected(this.selected);
+    this.sendFlags();
     this.markDirty();
   }
 
@@ -212,6 +217,7 @@ export class MapEngine implements MapEngineApi {
       this.markers.setSelected(selected);
       this.scene.setSelected(selected);
     }
+    this.sendFlags();
     this.markDirty();
   }
 
@@ -245,6 +251,7 @@ export class MapEngine implements MapEngineApi {
       this.selected = -1;
       this.scene.setSelected(-1);
     }
+    this.sendFlags();
     this.markDirty();
   }
 
@@ -286,6 +293,28 @@ export class MapEngine implements MapEngineApi {
     this.markDirty();
   }
 
+  setMarkerFlags(flags: Readonly<Record<string, MarkerFlag>>): void {
+    this.flagsByUid = new Map(Object.entries(flags).filter(([, flag]) => flag === 'saving' || flag === 'failed'));
+    this.sendFlags();
+    this.loop.invalidate();
+  }
+
+  /** Tells the scene the slots of the flagged uids, when they changed (uids are re-resolved after every marker change). */
+  private sendFlags(): void {
+    const slots: FlaggedSlot[] = [];
+    if (this.flagsByUid.size > 0 && this.markers.markers) {
+      for (const [uid, flag] of this.flagsByUid) {
+        const index = this.uidIndex.get(uid);
+        if (index !== undefined) slots.push({ index, flag });
+      }
+      slots.sort((a, b) => a.index - b.index);
+    }
+    const key = slots.map((s) => `${s.index}:${s.flag}`).join(',');
+    if (key === this.flagsSent) return;
+    this.flagsSent = key;
+    this.scene.setFlags(slots);
+  }
+
   setZoomEnabled(enabled: boolean): void {
     this.zoomEnabled = enabled;
   }
@@ -319,6 +348,7 @@ export class MapEngine implements MapEngineApi {
         y: cols.y[i],
         alpha: this.markers.alphaOf(i),
         visible: this.markers.isDrawn(i),
+        flag: this.flagsByUid.get(cols.uids[i]) ?? null,
       });
     }
     return out;

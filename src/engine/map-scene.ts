@@ -1,11 +1,11 @@
 /**
  * What the map draws, with PixiJS: the tiles per floor, the marker sprites of a placement, the
- * selection ring, the labels, the drawn shapes, the player and the render. No input, no camera
+ * selection ring, the badges of unsaved markers, the labels, the drawn shapes, the player and the render. No input, no camera
  * of its own, no tools: it draws the camera and the state it is given, on the main thread
  * (`LocalSceneDriver`, local-scene.ts) or in the render worker (`render-worker/scene-host.ts`).
  *
  * Stage, bottom to top: world (tiles per floor, in map pixels under the camera transform),
- * selection ring, markers, labels, player, tool overlay (all in screen CSS pixels).
+ * selection ring, markers, badges, labels, player, tool overlay (all in screen CSS pixels).
  */
 import { Container, Graphics } from 'pixi.js';
 import type { MapDefinition } from '../domain/maps';
@@ -15,6 +15,7 @@ import type { CameraView } from './kernels/camera-view';
 import { ICON_PRIORITY } from './kernels/thinning';
 import type { IconAtlas } from './icon-atlas';
 import { LabelLayer } from './label-layer';
+import { MarkerBadges } from './marker-badges';
 import type { MarkerPlacement } from './marker-placement';
 import { MarkerSprites } from './marker-sprites';
 import { PlayerLayer } from './player-layer';
@@ -23,7 +24,7 @@ import { advanceSystemTicker, type EngineApp } from './renderer-host';
 import { ShapeLayer } from './shape-layer';
 import type { StartedTiles } from './started-tiles';
 import type { DrawnShape, Handle } from '../domain/shapes';
-import type { PlayerMarker } from './types';
+import type { FlaggedSlot, PlayerMarker } from './types';
 
 /** What a drawn frame tells its driver. */
 export interface SceneFrame {
@@ -54,6 +55,7 @@ export class MapScene {
   private readonly overlay = new Container({ label: 'tool-overlay' });
   private readonly labels: LabelLayer;
   private readonly player = new PlayerLayer();
+  private readonly badges = new MarkerBadges();
   private readonly shapeLayer = new ShapeLayer();
   private readonly dpr: number;
   private level: number;
@@ -91,7 +93,7 @@ export class MapScene {
     this.selectionRing.circle(0, 0, 1).stroke({ color: 0xffd54a, width: 0.14 });
     this.selectionRing.visible = false;
     this.overlay.addChild(this.shapeLayer.container);
-    app.stage.addChild(this.world, this.selectionRing, sprites.container, this.labels.container, this.player.container, this.overlay);
+    app.stage.addChild(this.world, this.selectionRing, sprites.container, this.badges.container, this.labels.container, this.player.container, this.overlay);
     app.stage.eventMode = 'none';
     tiles.layer.attach({
       onTile: () => {
@@ -179,6 +181,11 @@ export class MapScene {
     this.labelsDirty = true;
   }
 
+  /** The badges of markers with unsaved changes (placed each frame; there are few). */
+  setFlags(flags: readonly FlaggedSlot[]): void {
+    this.badges.set(flags);
+  }
+
   /** The drawn shapes (guides first), the selected one and its edit handles. */
   setShapes(shapes: readonly DrawnShape[], selectedId: string | null, handles: readonly Handle[]): void {
     this.shapeLayer.setShapes(shapes);
@@ -242,6 +249,7 @@ export class MapScene {
       this.shapeLayer.update(screen, view.zoom);
     }
     this.placeSelectionRing(screen);
+    this.badges.update(screen, this.placement);
     if (this.player.update(screen, now)) again = true;
     // PixiJS's scheduled GC runs in the frames the engine draws, not in a frame loop of its own.
     advanceSystemTicker(now);
@@ -265,6 +273,7 @@ export class MapScene {
     this.unwatchContext();
     if (this.recheckTimer !== null) clearTimeout(this.recheckTimer);
     this.shapeLayer.dispose();
+    this.badges.dispose();
     // The renderer goes first, so no texture is destroyed while still bound for drawing.
     this.app.destroy({ removeView: true }, { children: true, texture: false });
     this.tiles.layer.dispose();

@@ -10,7 +10,7 @@ import type { LabelMode } from '../domain/settings';
 import type { MarkerColumns, MarkerRow } from '../domain/marker-columns';
 import type { ViewportSize } from './kernels/camera';
 import type { CameraView } from './kernels/camera-view';
-import type { PlayerMarker } from './types';
+import type { FlaggedSlot, PlayerMarker } from './types';
 
 /** What the scene reports to the engine. Times are `performance.now()` of the engine's thread. */
 export interface SceneHooks {
@@ -45,6 +45,8 @@ export interface SceneDriver {
   setLabelMode(mode: LabelMode): void;
   setSelected(index: number): void;
   setHovered(index: number): void;
+  /** The badges of flagged markers, by slot (replaces the previous set). */
+  setFlags(flags: readonly FlaggedSlot[]): void;
   setShapes(shapes: readonly DrawnShape[], selectedId: string | null, handles: readonly Handle[]): void;
   setPreview(shape: DrawnShape | null): void;
   resize(width: number, height: number): void;

@@ -24,6 +24,18 @@ export interface PlayerMarker {
   arrowAngle: number | null;
 }
 
+/**
+ * What a marker's badge says: the page is still saving an admin's change of it (`saving`), or
+ * the server did not take it, or another admin's change conflicts with it (`failed`).
+ */
+export type MarkerFlag = 'saving' | 'failed';
+
+/** A flagged marker by its slot (what the scene draws). */
+export interface FlaggedSlot {
+  index: number;
+  flag: MarkerFlag;
+}
+
 export interface MarkerState {
   uid: string;
   subCategory: string;
@@ -33,6 +45,8 @@ export interface MarkerState {
   alpha: number;
   /** Inside the viewport and drawn. */
   visible: boolean;
+  /** Its badge (an admin's unsaved change), or null. */
+  flag: MarkerFlag | null;
 }
 
 export interface FrameStats {
@@ -135,6 +149,11 @@ export interface MapEngineApi {
   setLabelMode(mode: LabelMode): void;
   /** Highlight a marker (open popup) or none. */
   setSelected(uid: string | null): void;
+  /**
+   * Badges on markers, by uid (an admin's changes still saving, or not saved): they follow the
+   * uid across list reloads and live changes. Replaces the previous set.
+   */
+  setMarkerFlags(flags: Readonly<Record<string, MarkerFlag>>): void;
   /** Stop or allow wheel zoom (while the pointer is over a popup). */
   setZoomEnabled(enabled: boolean): void;
   camera(): CameraView;

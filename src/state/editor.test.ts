@@ -1,4 +1,4 @@
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { Marker } from '../domain/marker';
 import { shapesStorageKey, type DrawnShape } from '../domain/shapes';
 import { createEditorCommands } from '../editor/commands';
@@ -17,6 +17,7 @@ import {
   loadEditorPrefs,
   loadHistory,
   loadShapes,
+  markerFlagsOf,
   moveMarker,
   parseEditorPrefs,
   placeMarker,
@@ -205,6 +206,29 @@ describe('marker actions', () => {
   it('shows a readable error for a file that cannot be uploaded', async () => {
     bind([marker('m1')]);
     await expect(uploadImage('m1', 0, new File(['x'], 'a.gif', { type: 'image/gif' }))).rejects.toMatchObject({ code: 'fileType', message: 'images must be PNG, JPEG or WebP files.' });
+  });
+});
+
+describe('badges of unsaved markers', () => {
+  it('flags a marker saving while its change is on the way, failed when refused or in conflict, and nothing once saved', async () => {
+    const { server, stored } = bind([marker('m1', { name: 'Base' })]);
+    const release = server.hold();
+    const placing = placeMarker(5, 5);
+    await vi.waitFor(() => expect(markerFlagsOf(editor)).toEqual({ 'new-1': 'saving' }));
+    release();
+    await placing;
+    expect(markerFlagsOf(editor)).toEqual({});
+    server.failNext('add', offline());
+    await placeMarker(6, 6);
+    expect(markerFlagsOf(editor)).toEqual({ 'new-2': 'failed' });
+    showPopupFor('m1');
+    startEdit(stored[0]);
+    server.seed({ ...stored[0], desc: 'Theirs' });
+    await saveMarker({ ...popup.draft!, name: 'Mine' });
+    expect(markerFlagsOf(editor)).toEqual({ 'new-2': 'failed', m1: 'failed' });
+    await resolveConflict('theirs');
+    await retrySave('new-2');
+    expect(markerFlagsOf(editor)).toEqual({});
   });
 });
 

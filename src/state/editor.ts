@@ -95,6 +95,18 @@ export interface EditorState {
   live: LiveStatus;
 }
 
+/**
+ * The badge of each marker with an unsaved change, for the map (docs/EDITOR.md "Unsaved
+ * changes"): `saving` while its change is on the way, `failed` when the server did not take it
+ * or another admin's change conflicts with it.
+ */
+export function markerFlagsOf(state: Pick<EditorState, 'pending' | 'conflicts'>): Record<string, EditorPending['status']> {
+  const flags: Record<string, EditorPending['status']> = {};
+  for (const [uid, pending] of Object.entries(state.pending)) flags[uid] = pending.status;
+  for (const uid of Object.keys(state.conflicts)) flags[uid] = 'failed';
+  return flags;
+}
+
 export const EDITOR_STORAGE_KEY = 'map:editor';
 export const DEFAULT_MARKER_TYPE = { category: 'Markers', subCategory: 'Marker' } as const;
 export const EDITOR_MODES: readonly EditorMode[] = ['pan', 'draw', 'edit', 'move'];

@@ -6,7 +6,7 @@
 import type { LabelMode } from '../../domain/settings';
 import type { DrawnShape, Handle } from '../../domain/shapes';
 import type { MarkerPlacement } from '../marker-placement';
-import type { PlayerMarker } from '../types';
+import type { FlaggedSlot, PlayerMarker } from '../types';
 import type { SceneOp } from './protocol';
 
 /** What ops tell the scene besides the placement (map-scene.ts). */
@@ -19,6 +19,7 @@ export interface SceneInputs {
   setLabelMode(mode: LabelMode): unknown;
   setHovered(index: number): void;
   setSelected(index: number): void;
+  setFlags(flags: readonly FlaggedSlot[]): void;
   setShapes(shapes: readonly DrawnShape[], selectedId: string | null, handles: readonly Handle[]): void;
   setPreview(shape: DrawnShape | null): void;
   resize(width: number, height: number): void;
@@ -67,6 +68,9 @@ export function applySceneOp(op: SceneOp, placement: MarkerPlacement, scene: Sce
       return 'scene';
     case 'hovered':
       scene.setHovered(op.index);
+      return 'scene';
+    case 'flags':
+      scene.setFlags(op.flags);
       return 'scene';
     case 'shapes':
       scene.setShapes(op.shapes, op.selectedId, op.handles);

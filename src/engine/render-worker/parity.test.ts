@@ -28,9 +28,14 @@ class WorkerTwin {
   readonly list = new RecordingDrawList();
   readonly placement = new MarkerPlacement(map, this.list);
   private dirty = true;
+  /** The badges the worker's scene was told last. */
+  flags: { index: number; flag: string }[] = [];
   private readonly scene: SceneInputs = {
     markersChanged: () => undefined, forgetLabel: () => undefined, labelsChanged: () => undefined, setLevel: () => undefined,
     setPlayer: () => undefined, setLabelMode: () => undefined, setHovered: () => undefined, setSelected: () => undefined,
+    setFlags: (flags) => {
+      this.flags = flags.map((f) => ({ ...f }));
+    },
     setShapes: () => undefined, setPreview: () => undefined, resize: () => undefined,
   };
 
@@ -147,6 +152,35 @@ describe('the page and the render worker place alike', () => {
       }
       check(`step ${step}`);
     }
+    engine.dispose();
+  });
+
+  it('badges follow their uid through edits, removals, a new list and its return, and reach the worker as slots', () => {
+    const rand = rng(5);
+    const { engine, twin } = setup();
+    const cols = columns(300, rand);
+    engine.setMarkers(cols);
+    flushFrames();
+    // A uid not on the map yet (an unsaved marker the list does not hold) is kept for later.
+    engine.setMarkerFlags({ m3: 'saving', m10: 'failed', ghost: 'failed' });
+    flushFrames();
+    expect(twin.flags).toEqual([{ index: 3, flag: 'saving' }, { index: 10, flag: 'failed' }]);
+    const flagged = () => Object.fromEntries(engine.markerStates().filter((m) => m.flag).map((m) => [m.uid, m.flag]));
+    expect(flagged()).toEqual({ m3: 'saving', m10: 'failed' });
+    engine.upsertMarker(300, { ...randomRow(rand, 'ghost'), uid: 'ghost' });
+    engine.removeMarker(3);
+    flushFrames();
+    expect(twin.flags).toEqual([{ index: 10, flag: 'failed' }, { index: 300, flag: 'failed' }]);
+    // A reloaded list puts the uids in other slots: the badges go with them.
+    const reordered: MarkerColumns = columns(20, rand);
+    reordered.uids = reordered.uids.map((_, i) => (i === 2 ? 'ghost' : i === 7 ? 'm10' : `r${i}`));
+    engine.setMarkers(reordered);
+    flushFrames();
+    expect(twin.flags).toEqual([{ index: 2, flag: 'failed' }, { index: 7, flag: 'failed' }]);
+    engine.setMarkerFlags({});
+    flushFrames();
+    expect(twin.flags).toEqual([]);
+    expect(flagged()).toEqual({});
     engine.dispose();
   });
 

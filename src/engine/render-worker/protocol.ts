@@ -12,7 +12,7 @@ import type { DrawnShape, Handle } from '../../domain/shapes';
 import type { TileManifest } from '../../domain/tiles';
 import type { ViewportSize } from '../kernels/camera';
 import type { CameraView } from '../kernels/camera-view';
-import type { PlayerMarker } from '../types';
+import type { FlaggedSlot, PlayerMarker } from '../types';
 
 /** One call of the scene driver (scene-driver.ts), in the order the engine made it. */
 export type SceneOp =
@@ -27,6 +27,7 @@ export type SceneOp =
   | { op: 'labelMode'; mode: LabelMode }
   | { op: 'selected'; index: number }
   | { op: 'hovered'; index: number }
+  | { op: 'flags'; flags: readonly FlaggedSlot[] }
   | { op: 'shapes'; shapes: readonly DrawnShape[]; selectedId: string | null; handles: readonly Handle[] }
   | { op: 'preview'; shape: DrawnShape | null }
   | { op: 'resize'; width: number; height: number };
@@ -108,6 +109,7 @@ export function coalesce(queue: SceneOp[], op: SceneOp): void {
       }
       case 'preview':
       case 'hovered':
+      case 'flags':
       case 'shapes':
       case 'resize':
       case 'labelMode':

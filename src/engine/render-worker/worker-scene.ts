@@ -9,7 +9,7 @@ import type { DrawnShape, Handle } from '../../domain/shapes';
 import type { ViewportSize } from '../kernels/camera';
 import type { CameraView } from '../kernels/camera-view';
 import type { SceneDriver, SceneHooks } from '../scene-driver';
-import type { PlayerMarker } from '../types';
+import type { FlaggedSlot, PlayerMarker } from '../types';
 import { coalesce, type FromRenderWorker, type SceneOp, type ToRenderWorker } from './protocol';
 
 /** What the driver needs of a Worker (a test gives a fake). */
@@ -98,6 +98,10 @@ export class WorkerSceneDriver implements SceneDriver {
 
   setHovered(index: number): void {
     this.push({ op: 'hovered', index });
+  }
+
+  setFlags(flags: readonly FlaggedSlot[]): void {
+    this.push({ op: 'flags', flags: flags.map((f) => ({ ...f })) });
   }
 
   setShapes(shapes: readonly DrawnShape[], selectedId: string | null, handles: readonly Handle[]): void {

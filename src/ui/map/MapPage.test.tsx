@@ -108,8 +108,8 @@ describe('map page', () => {
     expect(api.camera()).toEqual({ x: 500, y: 400, zoom: 2 });
     expect(api.stats()?.frames).toBe(3);
     expect(api.markers()).toEqual([
-      { uid: 'm-safe', category: 'Loot', subCategory: 'Safe', level: 1, x: 500, y: 400, alpha: 1, visible: true },
-      { uid: 'm-exit', category: 'Extractions', subCategory: 'PMC Extraction', level: 2, x: 1500, y: 400, alpha: 0.2, visible: false },
+      { uid: 'm-safe', category: 'Loot', subCategory: 'Safe', level: 1, x: 500, y: 400, alpha: 1, visible: true, flag: null },
+      { uid: 'm-exit', category: 'Extractions', subCategory: 'PMC Extraction', level: 2, x: 1500, y: 400, alpha: 0.2, visible: false, flag: null },
     ]);
 
     // toScreen/toMap add the canvas's page offset to the engine's canvas-relative pixels.

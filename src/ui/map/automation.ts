@@ -27,6 +27,8 @@ export interface AutomationMarker {
   alpha: number;
   /** Inside the viewport and drawn. */
   visible: boolean;
+  /** Its badge: an admin's change of it is `saving`, or `failed` (not saved, or in conflict); null without. */
+  flag: 'saving' | 'failed' | null;
 }
 
 export interface MapAutomation {
@@ -180,6 +182,7 @@ export function createMapAutomation(mapId: MapId, handle: EngineHandle): MapAuto
           y: m.y,
           alpha: m.alpha,
           visible: m.visible,
+          flag: m.flag,
         }));
     },
     get renderer() {

@@ -21,7 +21,7 @@ import type { MarkerSink } from '../../editor/live';
 import { NO_EDITOR, type ToolFactory, type ToolHost, type ToolShape } from '../../engine/interaction';
 import type { MapEngineApi } from '../../engine/types';
 import {
-  addShape, bindEditor, cancelCopy, copyMarker, copyMarkerTo, editor, pasteMarkerAt, startCopy, loadEditorPrefs, loadShapes, moveMarker, newShapeId, placeMarker,
+  addShape, bindEditor, cancelCopy, copyMarker, copyMarkerTo, editor, markerFlagsOf, pasteMarkerAt, startCopy, loadEditorPrefs, loadShapes, moveMarker, newShapeId, placeMarker,
   receiveRemoteChange, redo, removeShape, resetEditor, selectShape, setCursor, setEditorEnabled, setLive, setPath, undo,
   updateShape,
 } from '../../state/editor';
@@ -139,6 +139,16 @@ export function wireEditor({ engine, sink, map, adminTools, resync }: WireEditor
     }
   };
 
+  // Unsaved changes → badges on their markers.
+  let lastFlags = '';
+  const followFlags = () => {
+    const flags = commands ? markerFlagsOf(editor) : {};
+    const key = JSON.stringify(flags);
+    if (key === lastFlags) return;
+    lastFlags = key;
+    engine.setMarkerFlags(flags);
+  };
+
   function becomeAdmin(): void {
     for (const factory of adminTools) engine.registerTool(factory);
     commands = createEditorCommands({ api: API, sink, mapId: map.id });
@@ -165,6 +175,7 @@ export function wireEditor({ engine, sink, map, adminTools, resync }: WireEditor
     engine.setShapes([]);
     engine.setGuides([]);
     engine.setSelectedShape(null);
+    followFlags();
   }
 
   const followSession = () => {
@@ -241,6 +252,7 @@ export function wireEditor({ engine, sink, map, adminTools, resync }: WireEditor
     subscribe(editor, () => {
       followState();
       followShapes();
+      followFlags();
     }),
     subscribe(points, () => engine.setGuides(commands ? pointGuides(map) : [])),
     engine.on('toolchange', ({ path }) => {

@@ -3,7 +3,7 @@
  * it is given and answers with simple, exact math: screen = (map − centre) · zoom + size / 2.
  */
 import { SUBCATEGORIES } from '../../../domain/categories';
-import type { CameraView, EngineEvents, MapEngineApi, MarkerColumns, MarkerRow, MarkerState } from '../../../engine/types';
+import type { CameraView, EngineEvents, MapEngineApi, MarkerColumns, MarkerFlag, MarkerRow, MarkerState } from '../../../engine/types';
 
 /** A copy of `c` with row `index` set (index === length appends), as the engine's upsertMarker keeps it. */
 function withRow(c: MarkerColumns, index: number, row: MarkerRow): MarkerColumns {
@@ -38,6 +38,8 @@ export interface FakeEngine extends MapEngineApi {
   selected: string | null;
   markerScale: number | null;
   labelMode: string | null;
+  /** The badges last set, by uid. */
+  flags: Record<string, MarkerFlag>;
   disposed: boolean;
   emit<K extends keyof EngineEvents>(event: K, payload: EngineEvents[K]): void;
   listenerCount(): number;
@@ -62,6 +64,7 @@ export function createFakeEngine(size = { width: 1000, height: 800 }, view: Came
     selected: null,
     markerScale: null,
     labelMode: null,
+    flags: {},
     disposed: false,
     setMarkers(columns) {
       record('setMarkers', columns);
@@ -110,6 +113,10 @@ export function createFakeEngine(size = { width: 1000, height: 800 }, view: Came
       record('setSelected', uid);
       engine.selected = uid;
     },
+    setMarkerFlags(flags) {
+      record('setMarkerFlags', { ...flags });
+      engine.flags = { ...flags };
+    },
     setZoomEnabled(enabled) {
       record('setZoomEnabled', enabled);
     },
@@ -132,6 +139,7 @@ export function createFakeEngine(size = { width: 1000, height: 800 }, view: Came
           y: c.y[i],
           alpha: engine.level === null || c.level[i] === engine.level ? 1 : 0.2,
           visible: s.x >= 0 && s.y >= 0 && s.x <= size.width && s.y <= size.height,
+          flag: engine.flags[c.uids[i]] ?? null,
         };
       });
     },
