@@ -280,3 +280,46 @@ describe('TileLayer: a replaced drawing (404 of the layer’s version)', () => {
     h.layer.dispose();
   });
 });
+
+describe('TileLayer: the coarsest level stands in after a jump', () => {
+  const isBase = (url: string) => /\/main\/0\/\d+\/\d+\.webp$/.test(url);
+
+  it('once ready, loads the base level of the shown floor last, keeps it, and draws it where a jump lands before its tiles arrive', async () => {
+    const h = harness();
+    h.update();
+    // Starting up: only the view's tiles (zoom 4, level 5 here), no base.
+    expect(h.open().some((a) => isBase(a.url))).toBe(false);
+    for (const a of h.open()) await h.answer(a, bitmap('view'));
+    h.layer.endStartup();
+    h.tick(LEVEL_SETTLE_MS);
+    h.update();
+    const base = h.open();
+    // customs at z 0: 4400 × 3200 / 8 → 3 × 2 tiles, of the main floor only (the others are hidden).
+    expect(base.map((a) => a.url).filter(isBase)).toHaveLength(6);
+    expect(base.every((a) => isBase(a.url))).toBe(true);
+    for (const a of base) await h.answer(a, bitmap('base'));
+    // A jump across the map: its tiles are asked for, the base is drawn under them meanwhile.
+    h.look({ x: 4000, y: 3000, zoom: 4 });
+    h.tick(LEVEL_SETTLE_MS);
+    const after = h.update();
+    expect(after.missing).toBeGreaterThan(0);
+    expect(h.open().length).toBeGreaterThan(0);
+    expect(h.open().some((a) => isBase(a.url))).toBe(false);
+    const drawnBase = h.sprites().filter((s) => s.visible && (s.texture.source.resource as unknown as FakeBitmap).label === 'base');
+    expect(drawnBase.length).toBeGreaterThan(0);
+  });
+
+  it('does not load a base for floors drawn faint (other levels) and never asks for a failed base tile in a loop', async () => {
+    const h = harness();
+    h.update();
+    for (const a of h.open()) await h.answer(a, bitmap('view'));
+    h.layer.endStartup();
+    h.tick(LEVEL_SETTLE_MS);
+    h.update();
+    const base = h.open();
+    expect(base.every((a) => /\/main\//.test(a.url))).toBe(true);
+    for (const a of base) await h.answer(a, new TileHttpError(a.url, 500));
+    h.update();
+    expect(h.open()).toEqual([]);
+  });
+});

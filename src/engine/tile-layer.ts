@@ -26,7 +26,7 @@ import type { ViewportSize } from './kernels/camera';
 import { FrameBudget } from './kernels/frame-budget';
 import { planEviction, textureBytes } from './kernels/lru';
 import { nextRefresh, type Refresh } from './kernels/tile-refresh';
-import { numKey, planCover, splitNumKey, visibleTiles, type TileCoord } from './kernels/tiles';
+import { baseTiles, numKey, planCover, splitNumKey, visibleTiles, type TileCoord } from './kernels/tiles';
 import { TileLoader, fetchImageBitmap, type TileFetcher, type TileRequest } from './tile-loader';
 import { standInOf, tileErrorStatus, TileHttpError } from './tile-response';
 import type { CameraView } from './types';
@@ -63,6 +63,14 @@ export const STARTUP_CONCURRENCY = 12;
  * then aborting) each one. Fallbacks cover the view meanwhile.
  */
 export const LEVEL_SETTLE_MS = 150;
+
+/**
+ * Once the map is ready, the coarsest pyramid level of each floor shown at least this opaque is
+ * loaded too (a few tiles per floor, kept): whatever the view jumps to then has a blurred parent
+ * to draw at once instead of a hole. A page that starts zoomed in (the stream overlay) would
+ * otherwise never load it, and show the background (see-through on the overlay) after a jump.
+ */
+export const BASE_MIN_OPACITY = 0.5;
 
 /** A failed tile is asked for again after this long (or the answer's Retry-After, if longer). */
 export const FAILED_RETRY_MS = 10_000;
@@ -190,6 +198,9 @@ export class TileLayer {
     if (!this.startingUp) return;
     this.startingUp = false;
     this.loader.setConcurrency(CONCURRENCY);
+    // The base level's tiles are asked for from the next update on: have one.
+    this.changed = true;
+    this.hooks?.onTile();
   }
 
   setLevel(levelNum: number): void {
@@ -228,6 +239,8 @@ export class TileLayer {
     const pinned = new Set<number>();
     const perLayerMissing: TileRequest[][] = [];
     const perLayerRefresh: TileRequest[][] = [];
+    const baseRequests: TileRequest[] = [];
+    const base = this.startingUp ? [] : baseTiles(manifest);
     this.nextRefreshAt = Number.POSITIVE_INFINITY;
     let drawnTotal = 0;
     let missingTotal = 0;
@@ -238,7 +251,15 @@ export class TileLayer {
         continue;
       }
       for (const t of range.tiles) pinned.add(numKey(floor.index, t.z, t.x, t.y));
-      const plan = planCover(range.tiles, (t) => this.cache.has(numKey(floor.index, t.z, t.x, t.y)), manifest);
+      if (floor.opacity >= BASE_MIN_OPACITY) {
+        for (const t of base) {
+          const key = numKey(floor.index, t.z, t.x, t.y);
+          pinned.add(key);
+          if (!this.cache.has(key) && !this.arrived.has(key) && !this.loader.hasFailed(String(key))) baseRequests.push(this.request(floor, key, t));
+        }
+      }
+      // Parents as far up as the pyramid goes: the base level stands in for any tile.
+      const plan = planCover(range.tiles, (t) => this.cache.has(numKey(floor.index, t.z, t.x, t.y)), manifest, manifest.maxZ - manifest.minZ);
       this.showSprites(floor, plan.draw);
       drawnTotal += plan.draw.length;
       missingTotal += plan.missing.length;
@@ -275,6 +296,8 @@ export class TileLayer {
         const longest = Math.max(0, ...lists.map((r) => r.length));
         for (let i = 0; i < longest; i++) for (const r of lists) if (i < r.length) queue.push(r[i]);
       }
+      // Last: the view's own tiles matter more than a fallback for the next jump.
+      queue.push(...baseRequests);
     }
     this.loader.want(queue);
     if (this.cacheBytes > this.options.budgetBytes) this.evict(pinned);

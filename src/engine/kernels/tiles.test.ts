@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { tileBounds, tileGrid, type TileManifest } from '../../domain/tiles';
-import { childTiles, parentTile, pickTileZ, planCover, visibleTiles, type TileCoord } from './tiles';
+import { baseTiles, childTiles, parentTile, pickTileZ, planCover, visibleTiles, type TileCoord } from './tiles';
 
 const manifest: Pick<TileManifest, 'minZ' | 'maxZ' | 'width' | 'height'> = { minZ: 0, maxZ: 7, width: 4400, height: 3200 };
 const viewport = { width: 1280, height: 800 };
@@ -138,5 +138,15 @@ describe('planCover', () => {
     const plan = planCover([{ z: 4, x: 10, y: 8 }], (t) => loaded.has(k(t)), manifest);
     expect(plan.missing.map(k)).toEqual(['4/10/8']);
     expect(plan.uncovered).toEqual([]);
+  });
+});
+
+describe('baseTiles', () => {
+  it('lists every tile of the coarsest level, row by row', () => {
+    expect(baseTiles({ minZ: 0, width: 4400, height: 3200 })).toEqual([
+      { z: 0, x: 0, y: 0 }, { z: 0, x: 1, y: 0 }, { z: 0, x: 2, y: 0 },
+      { z: 0, x: 0, y: 1 }, { z: 0, x: 1, y: 1 }, { z: 0, x: 2, y: 1 },
+    ]);
+    expect(baseTiles({ minZ: 1, width: 500, height: 500 })).toEqual([{ z: 1, x: 0, y: 0 }]);
   });
 });

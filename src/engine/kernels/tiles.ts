@@ -95,6 +95,15 @@ export function childTiles(t: TileCoord, grid: { cols: number; rows: number }): 
   return out;
 }
 
+/** Every tile of the pyramid's coarsest level (a few: the whole map in one screenful or less). */
+export function baseTiles(manifest: Pick<TileManifest, 'minZ' | 'width' | 'height'>): TileCoord[] {
+  const z = manifest.minZ;
+  const grid = tileGrid(manifest.width, manifest.height, z);
+  const out: TileCoord[] = [];
+  for (let y = 0; y < grid.rows; y++) for (let x = 0; x < grid.cols; x++) out.push({ z, x, y });
+  return out;
+}
+
 export interface CoverPlan {
   /** Tiles to draw, coarse levels first (so finer ones paint over them). */
   draw: TileCoord[];
