@@ -21,6 +21,11 @@ const LABEL_PADDING = 4;
 const MIN_LABEL_SCALE = 0.5;
 const MAX_LABEL_SCALE = 4;
 const MAX_CACHED = 400;
+
+/** A label scale within its bounds (1 for anything not a finite number). */
+export function clampLabelScale(scale: number): number {
+  return Number.isFinite(scale) ? Math.max(MIN_LABEL_SCALE, Math.min(MAX_LABEL_SCALE, scale)) : 1;
+}
 /**
  * At most this many new text objects per update; the rest appear in the next frames. Most of a
  * new text's cost comes in the render that follows (glyph layout, draw data, and a rebuild of
@@ -109,7 +114,7 @@ export class LabelLayer {
 
   /** `scale`: the label size, 1 = normal (the stream overlay draws them larger). */
   constructor(resolution: number, now: () => number = () => performance.now(), scale = 1) {
-    const safeScale = Number.isFinite(scale) ? Math.max(MIN_LABEL_SCALE, Math.min(MAX_LABEL_SCALE, scale)) : 1;
+    const safeScale = clampLabelScale(scale);
     const fontSize = Math.round(FONT_SIZE * safeScale);
     this.charWidthEstimate = fontSize * CHAR_WIDTH_PER_SIZE;
     this.labelHeight = fontSize + LABEL_PADDING;

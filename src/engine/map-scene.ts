@@ -14,7 +14,7 @@ import { mapToScreen, type ViewportSize } from './kernels/camera';
 import type { CameraView } from './kernels/camera-view';
 import { ICON_PRIORITY } from './kernels/thinning';
 import type { IconAtlas } from './icon-atlas';
-import { LabelLayer } from './label-layer';
+import { clampLabelScale, LabelLayer } from './label-layer';
 import { MarkerBadges } from './marker-badges';
 import type { MarkerPlacement } from './marker-placement';
 import { MarkerSprites } from './marker-sprites';
@@ -54,7 +54,7 @@ export class MapScene {
   private readonly selectionRing = new Graphics();
   private readonly overlay = new Container({ label: 'tool-overlay' });
   private readonly labels: LabelLayer;
-  private readonly player = new PlayerLayer();
+  private readonly player: PlayerLayer;
   private readonly badges = new MarkerBadges();
   private readonly shapeLayer = new ShapeLayer();
   private readonly dpr: number;
@@ -88,6 +88,7 @@ export class MapScene {
     this.dpr = app.renderer.resolution;
     this.level = options.map.defaultLevel;
     this.labels = new LabelLayer(this.dpr, undefined, options.labelScale);
+    this.player = new PlayerLayer(clampLabelScale(options.labelScale ?? 1));
     tiles.layer.setLevel(this.level);
     this.world.addChild(tiles.layer.container);
     this.selectionRing.circle(0, 0, 1).stroke({ color: 0xffd54a, width: 0.14 });

@@ -18,7 +18,9 @@ export class PlayerLayer {
   private player: PlayerMarker | null = null;
   private pingStart = -Infinity;
 
-  constructor() {
+  /** `scale`: the marker's size, 1 = normal (the stream overlay draws it larger, with its labels). */
+  constructor(scale = 1) {
+    this.container.scale.set(scale);
     this.ring.circle(0, 0, 12).stroke({ color: COLOUR, width: 3 });
     this.arrow.poly([10, -7, 26, 0, 10, 7]).fill({ color: COLOUR }).stroke({ color: 0xffffff, width: 1.5 });
     this.dot.circle(0, 0, 8).fill({ color: COLOUR }).stroke({ color: 0xffffff, width: 2.5 });
