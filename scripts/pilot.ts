@@ -14,7 +14,7 @@ import { existsSync, statSync } from 'node:fs';
 import { PilotApi } from './pilot/api';
 import { parseArgs, USAGE, UsageError, type PilotOptions } from './pilot/args';
 import { LogFollower } from './pilot/logs';
-import { newPairing, obtainPairing, pairingLines, PairingError, type PairingDeps } from './pilot/pairing';
+import { newPairing, obtainPairing, pairingLines, PairingError, refusedTokenText, type PairingDeps } from './pilot/pairing';
 import { Publisher } from './pilot/publisher';
 import { ScreenshotWatcher } from './pilot/screenshots';
 import { forgetPairing, stateFilePath } from './pilot/state';
@@ -150,10 +150,7 @@ async function main(argv: string[]): Promise<number> {
   await closeAll();
   if (end.reason === 'unauthorized') {
     if (file !== null) await forgetPairing(file).catch(() => {});
-    log(
-      `error: the server refused the publisher token of ${publisher.pairing.code} (${end.status}). ` +
-        'The code was paired by someone else or the token is wrong: run `npm run pilot` without --code/--token to pair anew.',
-    );
+    log(`error: ${refusedTokenText(publisher.pairing.code, end.status)}`);
     return 1;
   }
   log('stopped');

@@ -79,6 +79,9 @@ export async function obtainPairing(deps: PairingDeps, given: Pick<Pairing, 'cod
     const pairing = { ...given, expiresAt: info.kind === 'ok' ? info.value.expiresAt : '' };
     if (info.kind === 'gone') deps.log('that pairing is unknown or expired on the server; pairing again');
     else {
+      // The token is checked before the code and its QR code are shown: a page must not be
+      // pointed at a feed this watcher cannot publish to.
+      if (info.kind === 'ok') await checkToken(deps, given);
       if (pairing.expiresAt) await remember(deps, pairing);
       return pairing;
     }
@@ -94,6 +97,21 @@ export async function obtainPairing(deps: PairingDeps, given: Pick<Pairing, 'cod
     }
   }
   return newPairing(deps);
+}
+
+/** Throws a PairingError when the server refuses `given`'s token (a keep-alive is the probe: it changes nothing). */
+async function checkToken(deps: PairingDeps, given: Pick<Pairing, 'code' | 'token'>): Promise<void> {
+  const answer = await deps.api.send(given, { type: 'ping' }, deps.signal);
+  if (answer.kind !== 'unauthorized') return;
+  throw new PairingError(refusedTokenText(given.code, answer.status));
+}
+
+/** Why the watcher stops when the server refuses its token (at start or while publishing). */
+export function refusedTokenText(code: string, status: number): string {
+  return (
+    `the server refused the publisher token of ${code} (${status}). ` +
+    'The code was paired by someone else or the token is wrong: run `npm run pilot` without --code/--token to pair anew.'
+  );
 }
 
 /** The lines that show a pairing: code, QR code of the link (when `qr`), link. */

@@ -172,6 +172,9 @@ describe('npm run pilot', () => {
     const pilot = track(startPilot(['--server', server.url, '--screenshots', shots, '--code', 'ABCDEFGHJK', '--token', 'stolen'], stateFile));
     expect(await pilot.exited).toBe(1);
     expect(pilot.output()).toMatch(/refused the publisher token of ABCDEFGHJK \(403\)/);
+    // Refused before anything is shown: no code, QR code or link for a feed it cannot publish to.
+    expect(pilot.output()).not.toContain('pairing code:');
+    expect(pilot.output()).not.toContain('follow it on your phone');
   });
 
   it('explains a command-line mistake', async () => {
