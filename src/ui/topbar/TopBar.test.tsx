@@ -223,14 +223,19 @@ describe('where am I', () => {
     await userEvent.click(screen.getByRole('button', { name: 'Where am I' }));
     await userEvent.click(screen.getByRole('textbox', { name: 'Screenshot file name' }));
     await userEvent.paste(VALID);
+    await waitFor(() => expect(mapView.level).toBe(2));
+    const placed = engine.camera();
     await userEvent.clear(screen.getByRole('textbox', { name: 'Screenshot file name' }));
     await userEvent.paste('holiday photo.png');
     expect(player.position).toEqual({ x: 0, y: 0, z: 0, look: null });
     expect(window.__map?.player()).toEqual({ x: 0, y: 0, z: 0, look: null });
     expect(screen.getByRole('textbox', { name: 'Screenshot file name' })).toHaveAccessibleDescription(/^That file name was not recognised/);
-    await waitFor(() => expect(mapView.level).toBe(1));
     const origin = playerToMap({ x: 0, y: 0, z: 0, look: null }, factory);
     await waitFor(() => expect(playerCalls(engine).at(-1)?.marker).toEqual({ mapX: origin.mapX, mapY: origin.mapY, arrowAngle: null }));
+    // Not a place the player is at: the level the last name chose and the view stay (height 0
+    // would pick factory's main level; zoomed in, the view would centre on 0, 0).
+    expect(mapView.level).toBe(2);
+    expect(engine.camera()).toEqual(placed);
   });
 
   it('applies a typed name on Enter', async () => {

@@ -1,8 +1,8 @@
 import { useId, useRef, useState, type ClipboardEvent, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useSnapshot } from 'valtio';
-import { NO_POSITION, recogniseScreenshotName } from '../../domain/position';
-import { player, setPlayerPosition } from '../../state/player';
+import { recogniseScreenshotName } from '../../domain/position';
+import { player, resetPlayerPosition, setPlayerPosition } from '../../state/player';
 import { LookArrowToggle } from '../settings/LookArrowToggle';
 
 type Result = 'none' | 'found' | 'notRecognised';
@@ -12,7 +12,8 @@ const round2 = (n: number) => Math.round(n * 100) / 100;
 /**
  * The where-am-I box: a screenshot file name pasted (applied at once) or typed (applied on
  * Enter or when the box loses focus) becomes the player position. A name that is not
- * recognised puts the player at 0, 0, 0 with no look (spec §5) and says so. Below it, the
+ * recognised puts the player at 0, 0, 0 with no look (spec §5) and says so; that reset picks no
+ * level and moves no view (beyond the spec: a typo must not change what the user looks at). Below it, the
  * look-direction arrow toggle (pro; marked Pro for visitors, absent for admins).
  */
 export function WhereAmI({ onHelp }: { onHelp: () => void }) {
@@ -26,9 +27,11 @@ export function WhereAmI({ onHelp }: { onHelp: () => void }) {
 
   const apply = (text: string) => {
     applied.current = text;
-    // parseScreenshotName's rule, told apart: not recognised → 0, 0, 0 and look null (spec §5).
+    // parseScreenshotName's rule, told apart: not recognised → 0, 0, 0 and look null (spec §5),
+    // as a reset rather than a place the player is at.
     const recognised = recogniseScreenshotName(text);
-    setPlayerPosition(recognised ?? NO_POSITION);
+    if (recognised) setPlayerPosition(recognised);
+    else resetPlayerPosition();
     setResult(recognised ? 'found' : 'notRecognised');
   };
 

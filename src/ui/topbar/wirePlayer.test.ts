@@ -1,9 +1,9 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { MAPS } from '../../domain/maps';
-import { lookArrowAngle, playerToMap } from '../../domain/position';
+import { lookArrowAngle, NO_POSITION, playerToMap } from '../../domain/position';
 import type { PlayerMarker } from '../../engine/types';
 import { closeMap, mapView, openMap } from '../../state/mapView';
-import { setPlayerPosition } from '../../state/player';
+import { resetPlayerPosition, setPlayerPosition } from '../../state/player';
 import { session, setSessionUser } from '../../state/session';
 import { loadSettings, settings, updateSettings } from '../../state/settings';
 import { memoryStorage, setStorageBackend } from '../../state/storage';
@@ -42,15 +42,96 @@ describe('playerMarker', () => {
 });
 
 describe('wirePlayer', () => {
-  it('does not move the view when the map is at or below its start zoom', async () => {
-    const engine = createFakeEngine({ width: 1000, height: 800 }, { x: 100, y: 200, zoom: factory.startZoom });
+  it('does not move the view at or below the start zoom while the position is in view', async () => {
+    const position = { x: 5, y: 6, z: -3, look: null };
+    const { mapX, mapY } = playerToMap(position, factory);
+    // The player 100 screen pixels right of and below the centre of a bare 1000×800 canvas.
+    const view = { x: mapX - 100 / factory.startZoom, y: mapY - 100 / factory.startZoom, zoom: factory.startZoom };
+    const engine = createFakeEngine({ width: 1000, height: 800 }, view);
     const off = wirePlayer(engine, factory);
-    setPlayerPosition({ x: 5, y: 6, z: -3, look: null });
+    setPlayerPosition(position);
     await flush();
-    expect(engine.camera()).toEqual({ x: 100, y: 200, zoom: factory.startZoom });
+    expect(engine.camera()).toEqual(view);
     expect(mapView.level).toBe(-1);
     expect(setPlayerCalls(engine)).toHaveLength(1);
     expect(setPlayerCalls(engine)[0][1]).toBe(true);
+    off();
+  });
+
+  describe('out of view at or below the start zoom (beyond the spec)', () => {
+    const position = { x: 5, y: 6, z: 0, look: null };
+    const { mapX, mapY } = playerToMap(position, factory);
+    const zoom = factory.startZoom;
+    /** A view with the player `dx` screen pixels right of the canvas centre. */
+    const viewWithPlayerAt = (dx: number) => ({ x: mapX - dx / zoom, y: mapY, zoom });
+
+    it('pans at the same zoom so the player is at the centre of the bare canvas', async () => {
+      // 450 px right of the centre of a 1000 px canvas: inside it, but within its 15 % margin.
+      const engine = createFakeEngine({ width: 1000, height: 800 }, viewWithPlayerAt(450));
+      const off = wirePlayer(engine, factory, undefined, { canvasArea: () => null });
+      setPlayerPosition(position);
+      await flush();
+      expect(engine.camera().zoom).toBe(zoom);
+      expect(engine.toScreen(mapX, mapY).x).toBeCloseTo(500);
+      expect(engine.toScreen(mapX, mapY).y).toBeCloseTo(400);
+      off();
+    });
+
+    it('counts what covers the canvas: a player under a panel goes to the middle of the part left', async () => {
+      // A right panel from x 700: the visible part is 0…700 × 0…800.
+      const area = { width: 1000, height: 800, covers: [{ left: 700, top: 0, right: 1000, bottom: 800 }] };
+      const engine = createFakeEngine({ width: 1000, height: 800 }, viewWithPlayerAt(300));
+      const off = wirePlayer(engine, factory, undefined, { canvasArea: () => area });
+      setPlayerPosition(position);
+      await flush();
+      expect(engine.camera().zoom).toBe(zoom);
+      expect(engine.toScreen(mapX, mapY).x).toBeCloseTo(350);
+      expect(engine.toScreen(mapX, mapY).y).toBeCloseTo(400);
+      off();
+    });
+
+    it('moves nothing for a live update that stays in view', async () => {
+      const engine = createFakeEngine({ width: 1000, height: 800 }, viewWithPlayerAt(450));
+      const off = wirePlayer(engine, factory, undefined, { canvasArea: () => null });
+      setPlayerPosition(position);
+      await flush();
+      const panned = engine.camera();
+      setPlayerPosition({ ...position, x: position.x + 1 });
+      await flush();
+      expect(engine.camera()).toEqual(panned);
+      off();
+    });
+
+    it('still centres when zoomed in beyond the start zoom (spec), and always when following', async () => {
+      const zoomedIn = createFakeEngine({ width: 1000, height: 800 }, { x: mapX + 10, y: mapY, zoom: zoom * 2 });
+      const offZoomed = wirePlayer(zoomedIn, factory, undefined, { canvasArea: () => null });
+      setPlayerPosition(position);
+      await flush();
+      expect(zoomedIn.camera()).toEqual({ x: mapX, y: mapY, zoom: zoom * 2 });
+      offZoomed();
+      const following = createFakeEngine({ width: 1000, height: 800 }, { x: mapX + 10, y: mapY, zoom });
+      const offFollowing = wirePlayer(following, factory, undefined, { follow: true, canvasArea: () => null });
+      setPlayerPosition(position);
+      await flush();
+      expect(following.camera()).toEqual({ x: mapX, y: mapY, zoom });
+      offFollowing();
+    });
+  });
+
+  it('moves only the marker for the reset of a name not recognised: no level, no view', async () => {
+    const view = { x: 10, y: 20, zoom: factory.startZoom * 2 };
+    const engine = createFakeEngine({ width: 1000, height: 800 }, view);
+    const off = wirePlayer(engine, factory, undefined, { canvasArea: () => null });
+    setPlayerPosition({ x: 1, y: 2, z: 4, look: null });
+    await flush();
+    expect(mapView.level).toBe(2);
+    engine.setView(view);
+    resetPlayerPosition();
+    await flush();
+    expect(mapView.level).toBe(2);
+    expect(engine.camera()).toEqual(view);
+    const origin = playerToMap(NO_POSITION, factory);
+    expect(setPlayerCalls(engine).at(-1)).toEqual([{ mapX: origin.mapX, mapY: origin.mapY, arrowAngle: null }, true]);
     off();
   });
 

@@ -1,10 +1,15 @@
 /**
  * Player position → engine: on every update the where-am-I marker moves (with a 2 s ping),
  * the level follows the height, and when the map is zoomed in beyond its start zoom the view
- * centres on the player (always, with `follow`: the stream overlay). The look arrow shows when the settings in force have it: a pro user
- * with "Look direction arrow" on (role table: lookArrow; map settings: lookArrow).
+ * centres on the player (always, with `follow`: the stream overlay). At or below the start zoom
+ * (beyond the spec), a position outside the part of the canvas the user can see is panned into
+ * it at the same zoom; one in view moves nothing. The reset after a name that was not recognised
+ * (`player.located` false) moves the marker only: no level, no view. The look arrow shows when
+ * the settings in force have it: a pro user with "Look direction arrow" on (role table:
+ * lookArrow; map settings: lookArrow).
  */
 import { subscribe } from 'valtio';
+import { placeInView, type CanvasArea } from '../../domain/keep-in-view';
 import { levelForHeight, type MapDefinition } from '../../domain/maps';
 import { lookArrowAngle, playerToMap, type PlayerPosition } from '../../domain/position';
 import type { MapEngineApi, PlayerMarker } from '../../engine/types';
@@ -12,6 +17,7 @@ import { setLevel } from '../../state/mapView';
 import { player } from '../../state/player';
 import { session } from '../../state/session';
 import { effectiveSettings, settings } from '../../state/settings';
+import { measureCanvasArea } from '../map/canvasArea';
 
 /** The engine's where-am-I marker for a position; the arrow only where the user may see it. */
 export function playerMarker(position: PlayerPosition, map: Pick<MapDefinition, 'transform'>, showArrow: boolean): PlayerMarker {
@@ -22,6 +28,32 @@ export function playerMarker(position: PlayerPosition, map: Pick<MapDefinition, 
 export interface WirePlayerOptions {
   /** Centre the view on every position, whatever the zoom (the stream overlay). */
   follow?: boolean;
+  /** The canvas and what covers it, or null when unknown (default: measured in the page). */
+  canvasArea?: () => CanvasArea | null;
+}
+
+/** The engine's canvas with nothing over it: its size is twice the screen point of the view's centre. */
+function bareCanvasArea(engine: MapEngineApi): CanvasArea {
+  const { x, y } = engine.camera();
+  const centre = engine.toScreen(x, y);
+  return { width: 2 * centre.x, height: 2 * centre.y, covers: [] };
+}
+
+/**
+ * Moves the view for a new position: centred when zoomed in beyond the start zoom (spec) or
+ * following; else, beyond the spec, panned at the same zoom so the marker lands in the middle
+ * of the visible part of the canvas, only when it is outside it (the user's view is kept otherwise).
+ */
+function bringIntoView(engine: MapEngineApi, map: MapDefinition, marker: PlayerMarker, follow: boolean, area: CanvasArea | null): void {
+  const view = engine.camera();
+  if (follow || view.zoom > map.startZoom) {
+    engine.setView({ x: marker.mapX, y: marker.mapY });
+    return;
+  }
+  const at = engine.toScreen(marker.mapX, marker.mapY);
+  const target = placeInView(at, area ?? bareCanvasArea(engine));
+  if (!target) return;
+  engine.setView({ x: view.x + (at.x - target.x) / view.zoom, y: view.y + (at.y - target.y) / view.zoom });
 }
 
 /**
@@ -32,7 +64,7 @@ export function wirePlayer(
   engine: MapEngineApi,
   map: MapDefinition,
   onDrawn?: (marker: PlayerMarker | null) => void,
-  { follow = false }: WirePlayerOptions = {},
+  { follow = false, canvasArea = () => measureCanvasArea() }: WirePlayerOptions = {},
 ): () => void {
   let lastUpdate = -1;
   /** Whether the marker has its arrow: read afresh at each draw and on each session or settings change. */
@@ -47,9 +79,9 @@ export function wirePlayer(
       return;
     }
     const marker = playerMarker(position, map, arrowShown);
-    if (ping) {
+    if (ping && player.located) {
       setLevel(levelForHeight(map, position.z));
-      if (follow || engine.camera().zoom > map.startZoom) engine.setView({ x: marker.mapX, y: marker.mapY });
+      bringIntoView(engine, map, marker, follow, canvasArea());
     }
     engine.setPlayer(marker, ping);
     onDrawn?.(marker);

@@ -1,0 +1,64 @@
+import { describe, expect, it } from 'vitest';
+import { isInView, placeInView, visibleRect, type CanvasArea } from './keep-in-view';
+
+/** A 1280×800 desktop: top bar over the top left, categories down the left, the right panel down the right. */
+const DESKTOP: CanvasArea = {
+  width: 1280,
+  height: 800,
+  covers: [
+    { left: 10, top: 10, right: 960, bottom: 150 },
+    { left: 10, top: 160, right: 250, bottom: 560 },
+    { left: 1000, top: 10, right: 1270, bottom: 790 },
+  ],
+};
+
+/** A 390×844 phone: the top bar (with the where-am-I box open) across the top, panels hidden. */
+const PHONE: CanvasArea = { width: 390, height: 844, covers: [{ left: 10, top: 10, right: 380, bottom: 200 }] };
+
+describe('visibleRect', () => {
+  it('is the whole canvas when nothing covers it', () => {
+    expect(visibleRect({ width: 400, height: 300, covers: [] })).toEqual({ left: 0, top: 0, right: 400, bottom: 300 });
+  });
+
+  it('cuts each cover away from the side that loses the least', () => {
+    expect(visibleRect(DESKTOP)).toEqual({ left: 250, top: 150, right: 1000, bottom: 800 });
+    expect(visibleRect(PHONE)).toEqual({ left: 0, top: 200, right: 390, bottom: 844 });
+  });
+
+  it('ignores covers outside the canvas or already cut away', () => {
+    const area = { width: 400, height: 300, covers: [{ left: 0, top: 0, right: 400, bottom: 50 }, { left: 100, top: 10, right: 200, bottom: 40 }, { left: 500, top: 0, right: 600, bottom: 300 }] };
+    expect(visibleRect(area)).toEqual({ left: 0, top: 50, right: 400, bottom: 300 });
+  });
+
+  it('falls back to the whole canvas when the covers leave too little', () => {
+    const area = { width: 390, height: 844, covers: [{ left: 0, top: 0, right: 390, bottom: 400 }, { left: 0, top: 480, right: 390, bottom: 844 }] };
+    expect(visibleRect(area)).toEqual({ left: 0, top: 0, right: 390, bottom: 844 });
+  });
+});
+
+describe('isInView', () => {
+  it('holds inside the visible part less 15 % at each side', () => {
+    // Visible 250…1000 × 150…800: the safe part is 362.5…887.5 × 247.5…702.5.
+    expect(isInView({ x: 625, y: 475 }, DESKTOP)).toBe(true);
+    expect(isInView({ x: 363, y: 248 }, DESKTOP)).toBe(true);
+    expect(isInView({ x: 360, y: 475 }, DESKTOP)).toBe(false);
+    expect(isInView({ x: 625, y: 705 }, DESKTOP)).toBe(false);
+  });
+
+  it('counts a point under a panel as out of view, though on the canvas', () => {
+    expect(isInView({ x: 1200, y: 400 }, DESKTOP)).toBe(false);
+    expect(isInView({ x: 195, y: 100 }, PHONE)).toBe(false);
+  });
+});
+
+describe('placeInView', () => {
+  it('leaves a point in view where it is', () => {
+    expect(placeInView({ x: 600, y: 500 }, DESKTOP)).toBeNull();
+    expect(placeInView({ x: 195, y: 520 }, PHONE)).toBeNull();
+  });
+
+  it('puts a point out of view at the centre of the visible part', () => {
+    expect(placeInView({ x: 1283, y: 400 }, DESKTOP)).toEqual({ x: 625, y: 475 });
+    expect(placeInView({ x: 838, y: 400 }, PHONE)).toEqual({ x: 195, y: 522 });
+  });
+});

@@ -1,0 +1,92 @@
+/**
+ * Whether a point of the canvas is where the user can see it, and where to put it when it is
+ * not (the where-am-I marker at or below the map's start zoom; beyond the spec). The canvas is
+ * partly covered by the page (top bar, side panels, admin dock): what is left is the visible
+ * part, and a point counts as in view only inside that part less a margin, so it is not hidden
+ * by the edge of a panel or the fingers at the border. Screen pixels, relative to the canvas.
+ */
+
+export interface ScreenRect {
+  left: number;
+  top: number;
+  right: number;
+  bottom: number;
+}
+
+export interface ScreenPoint {
+  x: number;
+  y: number;
+}
+
+/** The canvas's size and the rectangles of the page that cover it. */
+export interface CanvasArea {
+  width: number;
+  height: number;
+  covers: readonly ScreenRect[];
+}
+
+/** Share of the visible part's width and height kept free at each side. */
+export const IN_VIEW_MARGIN = 0.15;
+
+/**
+ * A visible part narrower or lower than this share of the canvas is no place to show anything
+ * (panels over most of a phone): the whole canvas is used instead.
+ */
+const SMALLEST_VISIBLE_SHARE = 0.2;
+
+const width = (r: ScreenRect) => r.right - r.left;
+const height = (r: ScreenRect) => r.bottom - r.top;
+
+function intersect(a: ScreenRect, b: ScreenRect): ScreenRect | null {
+  const r = { left: Math.max(a.left, b.left), top: Math.max(a.top, b.top), right: Math.min(a.right, b.right), bottom: Math.min(a.bottom, b.bottom) };
+  return width(r) > 0 && height(r) > 0 ? r : null;
+}
+
+/**
+ * The free rectangle less one cover: the cover is cut away from the side that loses the least
+ * area (a bar across the top cuts the top, a panel down the side cuts that side).
+ */
+function cutAway(free: ScreenRect, cover: ScreenRect): ScreenRect {
+  const hit = intersect(free, cover);
+  if (!hit) return free;
+  const cuts: ScreenRect[] = [
+    { ...free, left: hit.right },
+    { ...free, right: hit.left },
+    { ...free, top: hit.bottom },
+    { ...free, bottom: hit.top },
+  ];
+  const area = (r: ScreenRect) => Math.max(0, width(r)) * Math.max(0, height(r));
+  return cuts.reduce((best, cut) => (area(cut) > area(best) ? cut : best));
+}
+
+/** The largest part of the canvas the covers leave free, cut side by side; the whole canvas when too little is left. */
+export function visibleRect(area: CanvasArea): ScreenRect {
+  const canvas = { left: 0, top: 0, right: area.width, bottom: area.height };
+  const free = area.covers.reduce(cutAway, canvas);
+  const tooSmall = width(free) < area.width * SMALLEST_VISIBLE_SHARE || height(free) < area.height * SMALLEST_VISIBLE_SHARE;
+  return tooSmall ? canvas : free;
+}
+
+/** The rectangle shrunk by `share` of its width and height at each side. */
+function inset(rect: ScreenRect, share: number): ScreenRect {
+  const dx = width(rect) * share;
+  const dy = height(rect) * share;
+  return { left: rect.left + dx, top: rect.top + dy, right: rect.right - dx, bottom: rect.bottom - dy };
+}
+
+/** Whether the point is inside the visible part of the canvas, less the margin. */
+export function isInView(point: ScreenPoint, area: CanvasArea, margin = IN_VIEW_MARGIN): boolean {
+  const safe = inset(visibleRect(area), margin);
+  return point.x >= safe.left && point.x <= safe.right && point.y >= safe.top && point.y <= safe.bottom;
+}
+
+/**
+ * Where on the canvas the point should go: null when it is in view already (nothing moves: the
+ * user's own pan and zoom are kept), else the centre of the visible part, so it shows with
+ * room around it on every side.
+ */
+export function placeInView(point: ScreenPoint, area: CanvasArea, margin = IN_VIEW_MARGIN): ScreenPoint | null {
+  if (isInView(point, area, margin)) return null;
+  const free = visibleRect(area);
+  return { x: (free.left + free.right) / 2, y: (free.top + free.bottom) / 2 };
+}
