@@ -8,7 +8,8 @@
  * duplicate, Delete only after 'Are you sure?', an image upload and a refused (non-image) file;
  * the keys: 8 and E switch tools, Ctrl+C / Ctrl+V place copies under the pointer, Enter opens the
  * form and Delete deletes the open marker after asking; a marker placed while the server cannot
- * be reached keeps a red badge on the map until the notice's Retry saves it.
+ * be reached keeps a red badge on the map until the notice's Retry saves it; typed form work
+ * survives a reload (offered by the dock, "Back to them").
  */
 import { beforeAll, describe, expect, test } from 'vitest';
 import type { Page, Request } from 'playwright-core';
@@ -374,6 +375,27 @@ describe('the popup in edit mode', () => {
     await until(() => serverMarker(base(), placed!.uid), (m) => m !== null, 'the retried marker on the server');
     await expect.poll(async () => (await map(page).markers()).find((m) => m.uid === placed!.uid)?.flag).toBeNull();
     await expect.poll(redNear).toBeLessThan(3);
+  });
+
+  test('typed form work survives a reload: the dock offers it, "Back to them" opens the form with it, Save stores it', async () => {
+    await toPan(page);
+    const [spot] = await freeSpots(page, 1, { box: { left: 320, top: 90, right: 960, bottom: 200 } });
+    const marker = await markerAt(spot, { name: 'Before the reload' });
+    const form = await openEditForm(page, marker.uid);
+    await form.getByLabel('Name', { exact: true }).fill('Typed, then the page reloaded');
+    await reload(page);
+    const notice = page.locator('.admin-set-aside');
+    await notice.waitFor();
+    expect(await notice.textContent()).toContain('Before the reload');
+    await notice.getByRole('button', { name: 'Back to them' }).click();
+    const again = editForm(page);
+    await again.waitFor();
+    expect(await again.getByLabel('Name', { exact: true }).inputValue()).toBe('Typed, then the page reloaded');
+    await again.getByRole('button', { name: 'Save', exact: true }).click();
+    await editForm(page).waitFor({ state: 'detached' });
+    await expect.poll(() => serverMarker(base(), marker.uid)).toMatchObject({ name: 'Typed, then the page reloaded', version: 2 });
+    await reload(page);
+    expect(await page.locator('.admin-set-aside').count()).toBe(0);
   });
 
   test("Delete asks 'Are you sure?': dismissed keeps the marker, accepted deletes it", async () => {

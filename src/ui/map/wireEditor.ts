@@ -31,6 +31,7 @@ import { keyTarget, markerKeyAction } from './editorKeys';
 import { reloadUntilCurrent } from './reloadUntilCurrent';
 import { addRecordedPoint, closePoints, openPoints, points } from '../../state/points';
 import { session } from '../../state/session';
+import { keepSetAsideAcrossReloads } from '../../state/setAsideStore';
 
 export interface WireEditorOptions {
   engine: MapEngineApi;
@@ -149,8 +150,12 @@ export function wireEditor({ engine, sink, map, adminTools, resync }: WireEditor
     engine.setMarkerFlags(flags);
   };
 
+  let stopKeepingSetAside: (() => void) | null = null;
+
   function becomeAdmin(): void {
     for (const factory of adminTools) engine.registerTool(factory);
+    // Form work survives a reload or a closed tab (offered again as set aside).
+    stopKeepingSetAside = keepSetAsideAcrossReloads(map.id);
     commands = createEditorCommands({ api: API, sink, mapId: map.id });
     bindEditor(commands);
     engine.setToolHost(host);
@@ -165,6 +170,8 @@ export function wireEditor({ engine, sink, map, adminTools, resync }: WireEditor
 
   function leaveAdmin(): void {
     if (!commands) return;
+    stopKeepingSetAside?.();
+    stopKeepingSetAside = null;
     for (const id of ADMIN_TOOL_IDS) engine.unregisterTool(id);
     engine.setToolHost(NO_EDITOR);
     bindEditor(null);
