@@ -115,7 +115,7 @@ describe('the live position feed', () => {
     const ended = await fetch(`${baseUrl()}/api/be/pilot/${code}`, { method: 'DELETE', headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' }, body: '{}' });
     expect(ended.status).toBe(204);
     await expect.poll(() => pilotOf(page).then((p) => p?.status), { timeout: 30_000 }).toBe('gone');
-    expect(await page.getByRole('banner').getByRole('button', { name: /has ended or expired/ }).count()).toBe(1);
+    expect(await page.getByRole('banner').getByRole('button', { name: /it ended, expired, or was mistyped/ }).count()).toBe(1);
   });
 });
 

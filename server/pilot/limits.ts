@@ -10,7 +10,10 @@ import { parseRule, type RateLimitRule } from '../auth/rate-limit';
 export interface PilotLimits {
   /** Pairings created from one address (RATE_LIMIT_PILOT_PAIRINGS). */
   pairings: RateLimitRule | null;
-  /** Failed lookups of unknown codes and wrong or missing tokens from one address (RATE_LIMIT_PILOT_GUESSES). */
+  /**
+   * Different failed guesses from one address (RATE_LIMIT_PILOT_GUESSES): unknown codes, wrong
+   * or missing tokens, each different one counted once per window (routes.ts `failedGuess`).
+   */
   guesses: RateLimitRule | null;
 }
 

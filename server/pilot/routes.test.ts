@@ -258,32 +258,90 @@ describe.each(testBackends())('pilot routes on $name', (backend) => {
     expect((await c.info(forgotten.code)).statusCode).toBe(404);
   });
 
-  it('limits failed guesses per address: 429 with retry-after, for lookups, streams and tokens', async () => {
+  /** `count` different well-formed codes, none of them `except`. */
+  const unknownCodes = (count: number, except: string) =>
+    [...PAIRING_ALPHABET]
+      .map((char) => char.repeat(10))
+      .filter((code) => code !== except)
+      .slice(0, count);
+
+  it('limits failed guesses per address: 429 with retry-after and the rule named, for lookups, streams and tokens', async () => {
     const limited = await build({}, { limits: { pairings: null, guesses: { max: 3, windowMs: 10 * 60_000 } } });
     const guesser = client(limited, '203.0.113.7');
     const owner = client(limited, '198.51.100.1');
     const pairing = await owner.pair();
-    const unknown = pairing.code.startsWith('2') ? '3333333333' : '2222222222';
-    expect((await guesser.info(unknown)).statusCode).toBe(404);
-    expect((await guesser.call('GET', `/api/be/pilot/${unknown}/events`)).statusCode).toBe(404);
+    const [first, second, third] = unknownCodes(3, pairing.code);
+    expect((await guesser.info(first)).statusCode).toBe(404);
+    expect((await guesser.call('GET', `/api/be/pilot/${second}/events`)).statusCode).toBe(404);
     expect((await guesser.send({ code: pairing.code, token: 'wrong' }, position(1))).statusCode).toBe(403);
-    const refused = await guesser.info(unknown);
+    const refused = await guesser.info(third);
     expect(refused.statusCode).toBe(429);
-    expect(Number(refused.headers['retry-after'])).toBeGreaterThan(0);
-    expect(refused.json()).toMatchObject({ error: 'Too Many Requests' });
+    const wait = Number(refused.headers['retry-after']);
+    expect(wait).toBeGreaterThan(0);
+    expect(refused.json()).toMatchObject({ error: 'Too Many Requests', limit: 'guesses', retryAfter: wait });
     // Past the rule, even a real code is refused to that address (it learns nothing more)…
     expect((await guesser.info(pairing.code)).statusCode).toBe(429);
-    expect((await guesser.send(pairing, position(1))).statusCode).toBe(429);
+    expect((await guesser.call('GET', `/api/be/pilot/${pairing.code}/events`)).statusCode).toBe(429);
+    expect((await guesser.send({ code: pairing.code, token: 'another wrong one' }, position(1))).statusCode).toBe(429);
     // …while other addresses go on, and a success is never counted.
     for (let i = 0; i < 5; i++) expect((await owner.send(pairing, position(i))).statusCode).toBe(200);
     expect((await owner.info(pairing.code)).statusCode).toBe(200);
     // The window ends.
     clock += 10 * 60_000 + 1;
     expect((await guesser.info(pairing.code)).statusCode).toBe(200);
-    // Missing tokens count too.
+    // Missing tokens count too, each code once.
     const tokenless = client(limited, '203.0.113.8');
-    for (let i = 0; i < 3; i++) expect((await tokenless.send({ code: pairing.code, token: '' }, position(1))).statusCode).toBe(401);
-    expect((await tokenless.send({ code: pairing.code, token: '' }, position(1))).statusCode).toBe(429);
+    const others = unknownCodes(4, pairing.code);
+    for (const code of others.slice(0, 3)) expect((await tokenless.send({ code, token: '' }, position(1))).statusCode).toBe(401);
+    expect((await tokenless.send({ code: others[3], token: '' }, position(1))).statusCode).toBe(429);
+  });
+
+  it('stops brute force: many different wrong codes from one address, as before (default rule: 20 per 10 minutes)', async () => {
+    const limited = await build({}, { limits: { pairings: null, guesses: DEFAULT_PILOT_LIMITS.guesses } });
+    const guesser = client(limited, '203.0.113.30');
+    const owner = client(limited, '198.51.100.30');
+    const pairing = await owner.pair();
+    const codes = unknownCodes(DEFAULT_PILOT_LIMITS.guesses!.max + 1, pairing.code);
+    const answers: number[] = [];
+    for (const code of codes) answers.push((await guesser.info(code)).statusCode);
+    expect(answers).toEqual([...Array<number>(DEFAULT_PILOT_LIMITS.guesses!.max).fill(404), 429]);
+    // Now nothing is looked up for it, a real code included, until the window ends.
+    expect((await guesser.info(pairing.code)).statusCode).toBe(429);
+    expect((await guesser.info(codes[0])).statusCode).toBe(429);
+    clock += DEFAULT_PILOT_LIMITS.guesses!.windowMs + 1;
+    expect((await guesser.info(pairing.code)).statusCode).toBe(200);
+  });
+
+  it('a page asking again and again for one ended code locks nobody out of its address: publisher and followers go on', async () => {
+    const limited = await build({}, { limits: { pairings: null, guesses: { max: 3, windowMs: 10 * 60_000 } } });
+    const home = client(limited, '203.0.113.40');
+    const ended = await home.pair();
+    expect((await home.unpair(ended)).statusCode).toBe(204);
+    // A page remembering the ended code: its stream and its check on every map page load.
+    for (let load = 0; load < 15; load++) {
+      expect((await home.call('GET', `/api/be/pilot/${ended.code}/events`)).statusCode).toBe(404);
+      expect((await home.info(ended.code)).statusCode).toBe(404);
+    }
+    // The same address publishes to a new pairing and follows it.
+    const live = await home.pair();
+    expect((await home.send(live, position(1))).statusCode).toBe(200);
+    expect((await home.info(live.code)).statusCode).toBe(200);
+    expect((await home.call('HEAD', `/api/be/pilot/${live.code}/events`)).statusCode).toBe(200);
+    expect((await home.unpair(live)).statusCode).toBe(204);
+  });
+
+  it("an address locked out by guessing still publishes with its own pairing's token; a wrong token there is 429", async () => {
+    const limited = await build({}, { limits: { pairings: null, guesses: { max: 2, windowMs: 10 * 60_000 } } });
+    const home = client(limited, '203.0.113.50');
+    const pairing = await home.pair();
+    for (const code of unknownCodes(3, pairing.code)) await home.info(code);
+    expect((await home.info(pairing.code)).statusCode).toBe(429);
+    expect((await home.send(pairing, position(1))).statusCode).toBe(200);
+    expect((await home.send(pairing, { type: 'ping' })).json()).toMatchObject({ type: 'pong' });
+    // Nothing more is learnt with a wrong token or none: the same 429 as for an unknown code.
+    expect((await home.send({ code: pairing.code, token: 'wrong' }, position(1))).statusCode).toBe(429);
+    expect((await home.send({ code: pairing.code, token: '' }, position(1))).statusCode).toBe(429);
+    expect((await home.unpair(pairing)).statusCode).toBe(204);
   });
 
   it('limits new pairings per address', async () => {
@@ -294,6 +352,7 @@ describe.each(testBackends())('pilot routes on $name', (backend) => {
     const refused = await c.call('POST', '/api/be/pilot/pairings', { body: '{}' });
     expect(refused.statusCode).toBe(429);
     expect(Number(refused.headers['retry-after'])).toBeGreaterThan(0);
+    expect(refused.json()).toMatchObject({ limit: 'pairings', retryAfter: Number(refused.headers['retry-after']) });
     expect((await client(limited, '203.0.113.21').call('POST', '/api/be/pilot/pairings', { body: '{}' })).statusCode).toBe(201);
   });
 

@@ -18,8 +18,10 @@
  * (PilotState) to replay them to a watcher that connects.
  *
  * Failed guesses (unknown or expired codes, missing or wrong tokens) count per client address
- * (`guesses` rule); an address past the rule gets 429 before anything is looked up, so it learns
- * nothing more. `watchers` counts the open streams of this process only.
+ * (`guesses` rule), each different code (or code and token) once per window: a page that keeps
+ * asking for one ended code is not guessing. An address past the rule gets 429 before anything
+ * is looked up, so it learns nothing more, except a publisher whose token is right for its code
+ * (it proves it is not guessing). `watchers` counts the open streams of this process only.
  */
 import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
@@ -35,7 +37,7 @@ import {
 import { RateLimiter, addressKey, secondsUntil } from '../auth/rate-limit';
 import type { Db, RateLimitRepository } from '../db';
 import { PilotPairingRepository, type PilotPairing } from '../db/pilot-pairings';
-import { sendError } from '../http/errors';
+import { errorBody, sendError } from '../http/errors';
 import type { LiveHub } from '../live/hub';
 import { EVENT_STREAM_HEADERS, LIVE_PING_MS, openEventStream, type EventStream } from '../live/stream';
 import { DEFAULT_PILOT_LIMITS, type PilotLimits } from './limits';
@@ -107,11 +109,19 @@ export async function pilotRoutes(app: FastifyInstance, options: PilotRoutesOpti
   let closing = false;
 
   const guessKey = (request: FastifyRequest) => `pilot:guess ${addressKey(request.ip)}`;
+  /**
+   * One row per different failure of an address in the window (hashed: no token is stored).
+   * At most `guesses.max` + 1 per address: past the rule nothing is looked up any more.
+   */
+  const triedKey = (request: FastifyRequest, tried: string) => `pilot:tried ${addressKey(request.ip)} ${sha256(tried).slice(0, 32)}`;
 
-  const tooMany = (reply: FastifyReply, seconds: number, what: string) => {
-    reply.header('retry-after', String(seconds));
-    return sendError(reply, 429, `${what}; try again in ${Math.ceil(seconds / 60)} minute(s)`);
+  /** A 429 with `retry-after`; the body names the rule (`limit`) and repeats the wait (`retryAfter`, seconds) for the page. */
+  const tooMany = (reply: FastifyReply, seconds: number, limit: 'guesses' | 'pairings', what: string) => {
+    const message = `${what}; try again in ${Math.ceil(seconds / 60)} minute(s)`;
+    return reply.code(429).header('cache-control', 'no-store').header('retry-after', String(seconds)).send({ ...errorBody(429, message), limit, retryAfter: seconds });
   };
+  const tooManyGuesses = (reply: FastifyReply, seconds: number) =>
+    tooMany(reply, seconds, 'guesses', 'too many unknown pairing codes or wrong tokens from your address');
 
   /** Seconds to wait when the address is already past the guesses rule, else 0 (one read). */
   const guessesBlocked = async (request: FastifyRequest): Promise<number> => {
@@ -121,16 +131,28 @@ export async function pilotRoutes(app: FastifyInstance, options: PilotRoutesOpti
     return counter && counter.count >= limits.guesses.max ? secondsUntil(counter.resetAt, t) : 0;
   };
 
-  /** Answers a failed guess (404, 401, 403), counted; 429 when this one went past the rule. */
-  const failedGuess = async (request: FastifyRequest, reply: FastifyReply, status: number, message: string) => {
-    const taken = await limiter.take(guessKey(request), limits.guesses);
-    if (taken.retryAfter > 0) return tooMany(reply, taken.retryAfter, 'too many unknown pairing codes or wrong tokens from your address');
+  /** True the first time in the window that this address fails with `tried` (a code, or a code and token). */
+  const firstFailure = async (request: FastifyRequest, tried: string): Promise<boolean> => {
+    if (!limits.guesses) return false;
+    const seen = await limiter.take(triedKey(request, tried), { max: 1, windowMs: limits.guesses.windowMs });
+    return seen.count === 1;
+  };
+
+  /**
+   * Answers a failed guess (404, 401, 403). Counted against the address only when `tried` is
+   * new in the window; 429 when this one went past the rule.
+   */
+  const failedGuess = async (request: FastifyRequest, reply: FastifyReply, status: number, message: string, tried: string) => {
+    if (await firstFailure(request, tried)) {
+      const taken = await limiter.take(guessKey(request), limits.guesses);
+      if (taken.retryAfter > 0) return tooManyGuesses(reply, taken.retryAfter);
+    }
     if (status === 401) reply.header('www-authenticate', 'Bearer');
     return sendError(reply, status, message);
   };
 
   const gone = (request: FastifyRequest, reply: FastifyReply, code: string) =>
-    failedGuess(request, reply, 404, `no pairing ${code}: the code is unknown, was unpaired, or expired after ${PAIRING_TTL_MS / 3_600_000} h unused`);
+    failedGuess(request, reply, 404, `no pairing ${code}: the code is unknown, was unpaired, or expired after ${PAIRING_TTL_MS / 3_600_000} h unused`, code);
 
   /** Ends the pairing's streams on this process (after an `end` event) and forgets the code. */
   const endLocally = (code: string, reason: PilotEndReason) => {
@@ -189,31 +211,31 @@ export async function pilotRoutes(app: FastifyInstance, options: PilotRoutesOpti
   };
 
   /**
-   * The shared start of the publisher's routes: a well-formed code, an address not past the
-   * guesses rule, a Bearer token, a live pairing and its token. Null when it answered.
+   * The shared start of the publisher's routes: a well-formed code, a Bearer token, a live
+   * pairing and its token. An address past the guesses rule is refused unless its token is the
+   * pairing's: a right token proves it is not guessing, so a publisher behind the same router as
+   * a page stuck on an old code keeps publishing. Null when it answered.
    */
   const authorize = async (request: FastifyRequest, reply: FastifyReply): Promise<PilotPairing | null> => {
     const code = codeOf(request, reply);
     if (code === null) return null;
     const token = bearerToken(request);
     const [wait, pairing] = await Promise.all([guessesBlocked(request), token === null ? Promise.resolve(null) : alivePairing(code)]);
+    if (token !== null && pairing && sameHash(sha256(token), pairing.tokenHash)) return pairing;
     if (wait > 0) {
-      await tooMany(reply, wait, 'too many unknown pairing codes or wrong tokens from your address');
+      await tooManyGuesses(reply, wait);
       return null;
     }
     if (token === null) {
-      await failedGuess(request, reply, 401, 'send the pairing token as "Authorization: Bearer <token>"');
+      await failedGuess(request, reply, 401, 'send the pairing token as "Authorization: Bearer <token>"', `${code} without a token`);
       return null;
     }
     if (!pairing) {
       await gone(request, reply, code);
       return null;
     }
-    if (!sameHash(sha256(token), pairing.tokenHash)) {
-      await failedGuess(request, reply, 403, 'wrong token for this pairing');
-      return null;
-    }
-    return pairing;
+    await failedGuess(request, reply, 403, 'wrong token for this pairing', `${code} token ${token}`);
+    return null;
   };
 
   /** This process's subscription for `code`: remembers what other processes publish, feeds the streams. */
@@ -286,7 +308,7 @@ export async function pilotRoutes(app: FastifyInstance, options: PilotRoutesOpti
       return sendError(reply, 400, 'the request body must be a JSON object ({}) or empty');
     }
     const taken = await limiter.take(`pilot:pair ${addressKey(request.ip)}`, limits.pairings);
-    if (taken.retryAfter > 0) return tooMany(reply, taken.retryAfter, 'too many pairings from your address');
+    if (taken.retryAfter > 0) return tooMany(reply, taken.retryAfter, 'pairings', 'too many pairings from your address');
     const token = randomBytes(32).toString('base64url');
     const tokenHash = sha256(token);
     for (let i = 0; i < CREATE_TRIES; i++) {
@@ -303,7 +325,7 @@ export async function pilotRoutes(app: FastifyInstance, options: PilotRoutesOpti
     const code = codeOf(request, reply);
     if (code === null) return reply;
     const [wait, pairing] = await Promise.all([guessesBlocked(request), alivePairing(code)]);
-    if (wait > 0) return tooMany(reply, wait, 'too many unknown pairing codes or wrong tokens from your address');
+    if (wait > 0) return tooManyGuesses(reply, wait);
     const expiresAt = pairing ? await use(pairing) : null;
     if (expiresAt === null) return gone(request, reply, code);
     return reply.header('cache-control', 'no-store').send({ code, expiresAt: new Date(expiresAt).toISOString(), watchers: watchers(code) });
@@ -313,7 +335,7 @@ export async function pilotRoutes(app: FastifyInstance, options: PilotRoutesOpti
     const code = codeOf(request, reply);
     if (code === null) return reply;
     const [wait, pairing] = await Promise.all([guessesBlocked(request), alivePairing(code)]);
-    if (wait > 0) return tooMany(reply, wait, 'too many unknown pairing codes or wrong tokens from your address');
+    if (wait > 0) return tooManyGuesses(reply, wait);
     if (!pairing) return gone(request, reply, code);
     if (request.method === 'HEAD') return reply.code(200).headers(EVENT_STREAM_HEADERS).send();
     if ((await use(pairing)) === null || closing) return gone(request, reply, code);

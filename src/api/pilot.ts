@@ -35,9 +35,25 @@ export interface PublishAnswer {
 
 /**
  * 'connected' / 'reconnecting' / 'off' as any stream; 'gone' when the server no longer knows
- * the code (it expired or was unpaired): nothing is retried then.
+ * the code (it expired, was unpaired or never existed): nothing is retried then; 'limited' when
+ * the server refused this address for a while (429): stopped, the caller tries again later.
  */
-export type PilotFeedState = 'connected' | 'reconnecting' | 'off' | 'gone';
+export type PilotFeedState = 'connected' | 'reconnecting' | 'off' | 'gone' | 'limited';
+
+/** A 429 of the pilot routes: which rule (`guesses`, `pairings`; null: another's) and the seconds to wait (null: not said). */
+export interface PilotRateLimit {
+  limit: 'guesses' | 'pairings' | null;
+  retryAfterS: number | null;
+}
+
+/** What a 429 said (the server repeats its Retry-After in the body as `retryAfter`), or null for any other error. */
+export function pilotRateLimit(error: unknown): PilotRateLimit | null {
+  if (!(error instanceof ApiError) || error.status !== 429) return null;
+  const body = (error.body ?? {}) as { limit?: unknown; retryAfter?: unknown };
+  const limit = body.limit === 'guesses' || body.limit === 'pairings' ? body.limit : null;
+  const seconds = typeof body.retryAfter === 'number' && Number.isFinite(body.retryAfter) && body.retryAfter > 0 ? Math.ceil(body.retryAfter) : null;
+  return { limit, retryAfterS: seconds };
+}
 
 const pairingPath = (code: string) => `/api/be/pilot/${encodeURIComponent(code)}`;
 const bearer = (token: string) => ({ authorization: `Bearer ${token}` });
@@ -85,17 +101,19 @@ export interface SubscribePilotOptions {
 /**
  * Follows the events of `code` until the returned function is called. When the browser gives
  * up on the stream (an error answer), the code is checked: a 404 reports 'gone' and stops (so
- * does the server's `end` event, sent when the pairing is unpaired or expires);
- * otherwise a new stream is opened, backing off (eventStream.ts). A message that is not a
- * PilotEvent is ignored with a console warning.
+ * does the server's `end` event, sent when the pairing is unpaired or expires); a 429 reports
+ * 'limited' with the seconds the server asked to wait, and stops (the caller reopens after
+ * them); otherwise a new stream is opened, backing off (eventStream.ts). A message that is not
+ * a PilotEvent is ignored with a console warning.
  */
 export function subscribePilot(
   code: string,
   onEvent: (event: PilotEvent) => void,
-  onState?: (state: PilotFeedState) => void,
+  onState?: (state: PilotFeedState, limited?: PilotRateLimit) => void,
   options: SubscribePilotOptions = {},
 ): () => void {
   let gone = false;
+  let limited: PilotRateLimit | null = null;
   const onPilot = (message: MessageEvent) => {
     let data: unknown;
     try {
@@ -121,10 +139,21 @@ export function subscribePilot(
   stop = openReconnectingStream(apiUrl(`${pairingPath(code)}/events`), {
     ...options,
     events: { pilot: onPilot, end: onEnd },
-    onState: (state) => onState?.(state === 'off' && gone ? 'gone' : state),
+    onState: (state) => {
+      if (state === 'off' && gone) onState?.('gone');
+      else if (state === 'off' && limited) onState?.('limited', limited);
+      else onState?.(state);
+    },
     shouldReopen: async () => {
-      // A failed check (offline, 5xx) throws: the stream is reopened later.
-      gone = (await checkPairing(code)) === null;
+      try {
+        gone = (await checkPairing(code)) === null;
+      } catch (error) {
+        limited = pilotRateLimit(error);
+        // Refused for a while: asking again before then only gets 429 again.
+        if (limited) return false;
+        // Offline, 5xx: the stream is reopened later.
+        throw error;
+      }
       return !gone;
     },
   });

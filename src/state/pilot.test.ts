@@ -1,7 +1,20 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { FakeEventSource } from '../../tests/support/fake-event-source';
 import { setApiBase } from '../api/client';
-import { connect, disconnect, pilot, PILOT_CODE_KEY, rememberedPilotCode, resetPilot, suspend, takeMapChange } from './pilot';
+import {
+  connect,
+  disconnect,
+  pilot,
+  PILOT_CODE_KEY,
+  PILOT_GONE_KEY,
+  reconnect,
+  rejectLink,
+  rememberedPilotCode,
+  resetPilot,
+  resume,
+  suspend,
+  takeMapChange,
+} from './pilot';
 import { player, setPlayerPosition } from './player';
 import { setStorageBackend, type KeyValueStorage } from './storage';
 
@@ -18,14 +31,21 @@ describe('following a live position feed (state/pilot)', () => {
   let storage: ReturnType<typeof memoryStorage>;
   let lookups: string[];
   let known: boolean;
+  /** Seconds of a 429 answer to every lookup (null: no 429). */
+  let limitedFor: number | null;
 
   beforeEach(() => {
     FakeEventSource.instances = [];
     vi.stubGlobal('EventSource', FakeEventSource);
     lookups = [];
     known = true;
+    limitedFor = null;
     vi.stubGlobal('fetch', async (url: string) => {
       lookups.push(String(url));
+      if (limitedFor !== null) {
+        const body = { error: 'Too Many Requests', message: 'too many unknown pairing codes', limit: 'guesses', retryAfter: limitedFor };
+        return new Response(JSON.stringify(body), { status: 429, headers: { 'content-type': 'application/json', 'retry-after': String(limitedFor) } });
+      }
       return known
         ? new Response(JSON.stringify({ code: CODE, expiresAt: '2030-01-01T00:00:00.000Z', watchers: 3 }), { headers: { 'content-type': 'application/json' } })
         : new Response(JSON.stringify({ error: 'no such pairing' }), { status: 404, headers: { 'content-type': 'application/json' } });
@@ -37,10 +57,18 @@ describe('following a live position feed (state/pilot)', () => {
   });
 
   afterEach(() => {
+    vi.useRealTimers();
     resetPilot();
     setStorageBackend(null);
     vi.unstubAllGlobals();
   });
+
+  /** The page closes and another map page opens later (module state as after a reload; storage kept). */
+  const reopenPage = () => {
+    resetPilot();
+    FakeEventSource.instances = [];
+    lookups = [];
+  };
 
   it('accepts a code as typed (dash, lower case), remembers it and opens its event stream', () => {
     expect(connect('abcde-23456', 'customs')).toBe(true);
@@ -142,5 +170,87 @@ describe('following a live position feed (state/pilot)', () => {
     disconnect();
     expect(pilot.code).toBeNull();
     expect(rememberedPilotCode()).toBeNull();
+  });
+
+  it('remembers a gone code as gone: later map pages show it gone without asking the server', async () => {
+    connect(CODE, 'customs');
+    known = false;
+    FakeEventSource.last().fail(true);
+    await vi.waitFor(() => expect(pilot.status).toBe('gone'));
+    expect(storage.data.get(PILOT_GONE_KEY)).toBe(CODE);
+    for (const map of ['factory', 'woods', 'customs'] as const) {
+      reopenPage();
+      expect(resume(map)).toBe(CODE);
+      expect(pilot.code).toBe(CODE);
+      expect(pilot.status).toBe('gone');
+      expect(FakeEventSource.instances).toHaveLength(0);
+      expect(lookups).toHaveLength(0);
+    }
+    // Reconnect (the visitor asked) tries again; a feed that connects is no longer gone.
+    known = true;
+    reconnect('customs');
+    expect(FakeEventSource.instances).toHaveLength(1);
+    FakeEventSource.last().open();
+    expect(pilot.status).toBe('connected');
+    expect(storage.data.has(PILOT_GONE_KEY)).toBe(false);
+  });
+
+  it("the server's end event marks the code gone for later pages too; a link to it asks again; Forget clears both", () => {
+    connect(CODE, 'customs');
+    FakeEventSource.last().open();
+    FakeEventSource.last().send({ reason: 'deleted' }, 'end');
+    reopenPage();
+    resume('woods');
+    expect(pilot.status).toBe('gone');
+    expect(FakeEventSource.instances).toHaveLength(0);
+    // A link or a typed code is the visitor asking: it is looked up again.
+    expect(connect(CODE, 'woods')).toBe(true);
+    expect(FakeEventSource.instances).toHaveLength(1);
+    expect(storage.data.has(PILOT_GONE_KEY)).toBe(false);
+    FakeEventSource.last().send({ reason: 'expired' }, 'end');
+    expect(storage.data.get(PILOT_GONE_KEY)).toBe(CODE);
+    disconnect();
+    expect(storage.data.has(PILOT_GONE_KEY)).toBe(false);
+    expect(rememberedPilotCode()).toBeNull();
+  });
+
+  it('a 429 stops the feed until the wait the server asked for is over, also across map pages', async () => {
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout', 'Date'] });
+    connect(CODE, 'customs');
+    limitedFor = 300;
+    FakeEventSource.last().fail(true);
+    await vi.waitFor(() => expect(pilot.status).toBe('limited'));
+    expect(pilot.retryAt! - Date.now()).toBeGreaterThan(299_000);
+    const asked = lookups.length;
+    await vi.advanceTimersByTimeAsync(200_000);
+    expect(FakeEventSource.instances).toHaveLength(1);
+    // Another map page opens meanwhile: it waits too, asking nothing.
+    suspend();
+    resume('woods');
+    expect(pilot.status).toBe('limited');
+    expect(FakeEventSource.instances).toHaveLength(1);
+    expect(lookups).toHaveLength(asked);
+    limitedFor = null;
+    await vi.advanceTimersByTimeAsync(pilot.retryAt! - Date.now());
+    expect(FakeEventSource.instances).toHaveLength(2);
+    FakeEventSource.last().open();
+    expect(pilot.status).toBe('connected');
+    expect(pilot.retryAt).toBeNull();
+  });
+
+  it('a link whose code is no code is said, and the code remembered before is not followed instead', () => {
+    connect(CODE, 'customs');
+    reopenPage();
+    rejectLink('hello-world');
+    expect(pilot.linkProblem).toBe('hello-world');
+    expect(resume('customs')).toBeNull();
+    expect(FakeEventSource.instances).toHaveLength(0);
+    // The remembered code is shown, off, for the visitor to pick.
+    expect(pilot.code).toBe(CODE);
+    expect(pilot.status).toBe('off');
+    expect(rememberedPilotCode()).toBe(CODE);
+    reconnect('customs');
+    expect(pilot.linkProblem).toBeNull();
+    expect(FakeEventSource.instances).toHaveLength(1);
   });
 });

@@ -3,9 +3,12 @@
  *
  * - `pilot`, the **follower**: the code this page watches, the feed's status, the last position
  *   and map the publisher sent. The code is remembered (`pilot:connection`), so a map page
- *   opened later reconnects to it without a click. Positions go to the where-am-I marker
- *   (state/player) while the page shows the publisher's map; a map change is left for the
- *   map page to follow (takeMapChange).
+ *   opened later reconnects to it without a click (resume). A code the server said is gone is
+ *   remembered as gone (`pilot:connection-gone`): later pages show it gone without asking the
+ *   server again, until the visitor reconnects or forgets it. A 429 stops the feed until the
+ *   wait the server asked for is over. Positions go to the where-am-I marker (state/player)
+ *   while the page shows the publisher's map; a map change is left for the map page to follow
+ *   (takeMapChange).
  * - `pilotPublisher`, the **publisher** on /pilot: the pairing made here (code and token,
  *   remembered as `pilot:pairing` so a reload keeps publishing to the same code), what was
  *   last sent and how many pages watch.
@@ -14,11 +17,13 @@ import { proxy } from 'valtio';
 import {
   checkPairing,
   createPairing,
+  pilotRateLimit,
   publishPilot,
   subscribePilot,
   unpair,
   type Pairing,
   type PilotFeedState,
+  type PilotRateLimit,
 } from '../api/pilot';
 import { ApiError } from '../api/client';
 import { MAP_IDS, type MapId } from '../domain/maps';
@@ -29,6 +34,10 @@ import { readStored, writeStored } from './storage';
 
 export const PILOT_CODE_KEY = 'pilot:connection';
 export const PILOT_PAIRING_KEY = 'pilot:pairing';
+/** The remembered code, when the server said it is gone (the same text as PILOT_CODE_KEY). */
+export const PILOT_GONE_KEY = 'pilot:connection-gone';
+/** The wait after a 429 that named none. */
+const DEFAULT_LIMITED_S = 60;
 
 export type PilotStatus = PilotFeedState;
 
@@ -44,6 +53,10 @@ export interface PilotState {
   lastMapAt: number | null;
   /** Pages watching the code (this one included), read each time the feed connects. */
   watchers: number | null;
+  /** While 'limited': when (epoch ms) the feed tries again by itself. */
+  retryAt: number | null;
+  /** The `?connection=` text of the link this page was opened with, when it is no code (nothing is followed then). */
+  linkProblem: string | null;
 }
 
 export const pilot = proxy<PilotState>({
@@ -54,6 +67,8 @@ export const pilot = proxy<PilotState>({
   lastMap: null,
   lastMapAt: null,
   watchers: null,
+  retryAt: null,
+  linkProblem: null,
 });
 
 let stopFeed: (() => void) | null = null;
@@ -63,11 +78,27 @@ let pageMap: MapId | null = null;
 let mapHandledAt = -Infinity;
 /** When the position on the where-am-I marker, if the feed put it there, was sent. */
 let appliedAt: number | null = null;
+/** The feed's next try after a 429. */
+let retryTimer: ReturnType<typeof setTimeout> | undefined;
 
 /** The remembered code, or null. */
 export function rememberedPilotCode(): string | null {
   const stored = readStored(PILOT_CODE_KEY);
   return stored ? normalizePairingCode(stored) : null;
+}
+
+/** True when the server said `code` is gone (and nobody asked to reconnect since). */
+function knownGone(code: string): boolean {
+  return readStored(PILOT_GONE_KEY) === code;
+}
+
+function markGone(code: string | null): void {
+  writeStored(PILOT_GONE_KEY, code);
+}
+
+function cancelRetry(): void {
+  clearTimeout(retryTimer);
+  retryTimer = undefined;
 }
 
 function resetFeedData(): void {
@@ -113,10 +144,33 @@ function onEvent(event: PilotEvent): void {
   }
 }
 
-function onState(status: PilotFeedState, code: string): void {
+/** The server refused this address for a while: stop and try again once the wait is over. */
+function waitForRetry(code: string, retryAt: number): void {
+  const stop = stopFeed;
+  stopFeed = null;
+  stop?.();
+  pilot.status = 'limited';
+  pilot.retryAt = retryAt;
+  cancelRetry();
+  retryTimer = setTimeout(
+    () => {
+      retryTimer = undefined;
+      if (pilot.code === code && pilot.status === 'limited' && pageMap !== null) openFeed(code);
+    },
+    Math.max(0, retryAt - Date.now()),
+  );
+}
+
+function onState(status: PilotFeedState, code: string, limited?: PilotRateLimit): void {
   if (pilot.code !== code) return;
+  if (status === 'limited') {
+    waitForRetry(code, Date.now() + (limited?.retryAfterS ?? DEFAULT_LIMITED_S) * 1000);
+    return;
+  }
   pilot.status = status;
+  if (status === 'gone') markGone(code);
   if (status === 'connected') {
+    pilot.retryAt = null;
     checkPairing(code).then(
       (info) => {
         if (pilot.code === code && info) pilot.watchers = info.watchers;
@@ -128,15 +182,17 @@ function onState(status: PilotFeedState, code: string): void {
 
 function openFeed(code: string): void {
   stopFeed?.();
+  cancelRetry();
   pilot.status = 'reconnecting';
+  pilot.retryAt = null;
   let stop: (() => void) | null = null;
   stop = subscribePilot(
     code,
     (event) => {
       if (stopFeed === stop) onEvent(event);
     },
-    (status) => {
-      if (stop === null || stopFeed === stop) onState(status, code);
+    (status, limited) => {
+      if (stop === null || stopFeed === stop) onState(status, code, limited);
     },
   );
   stopFeed = stop;
@@ -144,12 +200,19 @@ function openFeed(code: string): void {
 
 /**
  * Follows `code` (as typed: case, spaces and dashes do not matter) and remembers it; `map` is
- * the map the page shows. Following the code already followed keeps its feed. Returns false
- * when the text is not a code.
+ * the map the page shows. Following the code already followed keeps its feed. Asked for by the
+ * visitor (a link, a typed code), so a code remembered as gone is asked for again. Returns
+ * false when the text is not a code.
  */
 export function connect(input: string, map: MapId | null = pageMap): boolean {
   const code = normalizePairingCode(input);
   if (!code) return false;
+  pilot.linkProblem = null;
+  if (knownGone(code)) markGone(null);
+  return follow(code, map);
+}
+
+function follow(code: string, map: MapId | null): boolean {
   pageMap = map;
   writeStored(PILOT_CODE_KEY, code);
   if (pilot.code !== code) {
@@ -158,31 +221,87 @@ export function connect(input: string, map: MapId | null = pageMap): boolean {
   } else if (stopFeed && (pilot.status === 'connected' || pilot.status === 'reconnecting')) {
     applyPosition();
     return true;
+  } else if (pilot.retryAt !== null && pilot.retryAt > Date.now()) {
+    // Still refused: wait out what the server asked rather than ask again.
+    waitForRetry(code, pilot.retryAt);
+    return true;
   }
   openFeed(code);
   return true;
 }
 
-/** Stops following until connect again (the map page closed); the code stays remembered. */
-export function suspend(): void {
+/**
+ * A map page opened: follows the code followed before, with no click, unless the server said
+ * it is gone (then it is shown gone and nothing is asked) or the page's link carried a text
+ * that is no code (then nothing is followed until the visitor chooses). Returns the code.
+ */
+export function resume(map: MapId): string | null {
+  if (pilot.linkProblem !== null) return null;
+  const code = pilot.code ?? rememberedPilotCode();
+  if (!code) return null;
+  if (!knownGone(code)) {
+    follow(code, map);
+    return code;
+  }
+  pageMap = map;
+  if (pilot.code !== code) {
+    pilot.code = code;
+    resetFeedData();
+  }
+  pilot.status = 'gone';
+  return code;
+}
+
+/**
+ * The page's link carried `?connection=` with a text that is no code: say so, and follow
+ * nothing (the code remembered before stays remembered, shown off, for the visitor to pick).
+ */
+export function rejectLink(text: string): void {
+  suspendFeed();
+  pilot.linkProblem = text;
+  const remembered = pilot.code ?? rememberedPilotCode();
+  if (remembered && pilot.code !== remembered) {
+    pilot.code = remembered;
+    resetFeedData();
+  }
+  pilot.status = remembered && knownGone(remembered) ? 'gone' : 'off';
+}
+
+/** The notice about a link with no code was read. */
+export function dismissLinkProblem(): void {
+  pilot.linkProblem = null;
+}
+
+function suspendFeed(): void {
   const stop = stopFeed;
   stopFeed = null;
   stop?.();
+  cancelRetry();
+}
+
+/** Stops following until connect again (the map page closed); the code stays remembered. */
+export function suspend(): void {
+  suspendFeed();
   pageMap = null;
   pilot.status = 'off';
 }
 
-/** Connects again to the code followed (after 'off' or 'gone'). */
+/** Connects again to the code followed (after 'off', 'gone' or 'limited'): the visitor asked. */
 export function reconnect(map: MapId | null = pageMap): void {
+  pilot.retryAt = null;
   if (pilot.code) connect(pilot.code, map);
+  else pilot.linkProblem = null;
 }
 
 /** Stops following and forgets the code. The where-am-I marker stays where it was. */
 export function disconnect(): void {
   suspend();
   pilot.code = null;
+  pilot.linkProblem = null;
+  pilot.retryAt = null;
   resetFeedData();
   writeStored(PILOT_CODE_KEY, null);
+  markGone(null);
 }
 
 /**
@@ -218,6 +337,8 @@ export interface PilotPublisherState {
   error: string | null;
   /** Its HTTP status (0 offline), for the message shown. */
   errorStatus: number | null;
+  /** A 429's rule (`guesses`, `pairings`, null: not said) and when (epoch ms) to try again (null: not said). */
+  errorLimit: { limit: PilotRateLimit['limit']; retryAt: number | null } | null;
 }
 
 const NOTHING_SENT: PilotSent = { position: null, positionAt: null, map: null, mapAt: null };
@@ -229,6 +350,7 @@ export const pilotPublisher = proxy<PilotPublisherState>({
   busy: false,
   error: null,
   errorStatus: null,
+  errorLimit: null,
 });
 
 function parseStoredPairing(text: string | null): Pairing | null {
@@ -255,11 +377,14 @@ function fail(error: unknown): void {
   const api = error instanceof ApiError ? error : null;
   pilotPublisher.error = api?.code ?? 'network';
   pilotPublisher.errorStatus = api?.status ?? 0;
+  const limited = pilotRateLimit(error);
+  pilotPublisher.errorLimit = limited && { limit: limited.limit, retryAt: limited.retryAfterS === null ? null : Date.now() + limited.retryAfterS * 1000 };
 }
 
 function clearError(): void {
   pilotPublisher.error = null;
   pilotPublisher.errorStatus = null;
+  pilotPublisher.errorLimit = null;
 }
 
 /** The pairing gone on the server (expired, or unpaired elsewhere): forget it and say so. */
@@ -267,6 +392,7 @@ function lostPairing(): void {
   setPairing(null);
   pilotPublisher.error = 'gone';
   pilotPublisher.errorStatus = 404;
+  pilotPublisher.errorLimit = null;
 }
 
 /** Takes up the pairing this browser made before, if any (then checked by refreshPairing). */
@@ -358,6 +484,8 @@ export function isMapId(value: string): value is MapId {
 export function resetPilot(): void {
   suspend();
   pilot.code = null;
+  pilot.linkProblem = null;
+  pilot.retryAt = null;
   resetFeedData();
   pilotPublisher.pairing = null;
   pilotPublisher.watchers = null;

@@ -1,18 +1,9 @@
 import { useId, useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
-import { PAIRING_ALPHABET, PAIRING_CODE_LENGTH, normalizePairingCode, pairingCodeProblem, pairingPath } from '../../domain/pilot';
+import { normalizePairingCode, pairingPath } from '../../domain/pilot';
 import { pilot } from '../../state/pilot';
-
-/** Why a typed code is not one, in the page's language (pairingCodeProblem decides). */
-function problemText(t: (key: string, options?: Record<string, unknown>) => string, input: string): string | null {
-  if (pairingCodeProblem(input) === null) return null;
-  const code = input.replace(/[\s-]+/g, '').toUpperCase();
-  if (code.length === 0) return t('pilot.follow.empty');
-  const bad = [...code].find((ch) => !PAIRING_ALPHABET.includes(ch));
-  if (bad !== undefined) return t('pilot.follow.badChar', { char: bad });
-  return t('pilot.follow.length', { expected: PAIRING_CODE_LENGTH, got: code.length });
-}
+import { pairingCodeProblemText } from './codeProblem';
 
 /** "Follow a code": a code typed here opens the map following it (the last map it showed, or Customs). */
 export function FollowCode() {
@@ -24,7 +15,7 @@ export function FollowCode() {
 
   const submit = (event: FormEvent) => {
     event.preventDefault();
-    const text = problemText(t, value);
+    const text = pairingCodeProblemText(t, value);
     const code = normalizePairingCode(value);
     if (text !== null || code === null) {
       setProblem(text ?? t('pilot.follow.empty'));

@@ -167,6 +167,27 @@ describe('/pilot', () => {
     expect(screen.getByRole('alert')).toHaveTextContent('Too many updates at once');
   });
 
+  it('says which rule refused and the wait the server asked for: too many tries from this address, or too many sessions', async () => {
+    rememberPairing();
+    const refusal = (limit: string, retryAfter: number) => () =>
+      HttpResponse.json({ error: 'Too Many Requests', message: 'too many', limit, retryAfter }, { status: 429, headers: { 'retry-after': String(retryAfter) } });
+    server.use(http.post(`${BASE}/api/be/pilot/:code/messages`, refusal('guesses', 314)));
+    const user = userEvent.setup();
+    renderPilot();
+    await user.click(await screen.findByLabelText('Screenshot file name'));
+    await user.paste(NAME);
+    await user.click(screen.getByRole('button', { name: 'Send this position' }));
+    const alert = await screen.findByRole('alert');
+    expect(alert).toHaveTextContent('too many unknown codes or wrong keys came from your network address');
+    expect(alert).toHaveTextContent('Try again in 6 minutes.');
+    expect(alert).not.toHaveTextContent('Too many updates');
+
+    await user.click(screen.getByRole('button', { name: 'End session' }));
+    server.use(http.post(`${BASE}/api/be/pilot/pairings`, refusal('pairings', 45)));
+    await user.click(await screen.findByRole('button', { name: 'Start a live session' }));
+    await waitFor(() => expect(screen.getByRole('alert')).toHaveTextContent(/^Too many live sessions were started from your network address\. Try again in \d+ seconds\.$/));
+  });
+
   it('sends the map chosen by hand', async () => {
     rememberPairing();
     const seen = captureMessages();

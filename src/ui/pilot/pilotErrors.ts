@@ -1,15 +1,34 @@
 import type { TFunction } from 'i18next';
+import type { PilotPublisherState } from '../../state/pilot';
+import { timeUntil } from './timeAgo';
 
 /**
- * The publisher's last failure (state/pilot: `error` code and `errorStatus`) in words: a rate
- * limit (429), a refused key (401/403), a session that ended, the server out of reach, or any
- * other answer with its status.
+ * The publisher's last failure (state/pilot: `error` code, `errorStatus` and, for a 429,
+ * `errorLimit`) in words: a 429 says which rule refused and how long the server asked to wait
+ * (too many unknown codes or wrong keys from this address; too many sessions started from it;
+ * too many updates), a refused key (401/403), a session that ended, the server out of reach, or
+ * any other answer with its status. `now` and `language` word the wait ("in 6 minutes").
  */
-export function pilotErrorText(t: TFunction, error: string | null, status: number | null): string | null {
+export function pilotErrorText(
+  t: TFunction,
+  error: string | null,
+  status: number | null,
+  limited: PilotPublisherState['errorLimit'] = null,
+  now = Date.now(),
+  language = 'en',
+): string | null {
   if (error === null) return null;
   if (error === 'gone') return t('pilot.error.gone');
-  if (status === 429 || error === 'rate_limited') return t('pilot.error.rateLimited');
+  if (status === 429 || error === 'rate_limited') return rateLimitText(t, limited, now, language);
   if (status === 401 || status === 403) return t('pilot.error.forbidden');
   if (status === 0 || error === 'network') return t('pilot.error.network');
   return t('pilot.error.other', { status: status ?? '?', code: error });
+}
+
+function rateLimitText(t: TFunction, limited: PilotPublisherState['errorLimit'], now: number, language: string): string {
+  const wait = limited?.retryAt != null ? timeUntil(limited.retryAt, now, language) : t('pilot.error.waitUnknown');
+  if (limited?.limit === 'guesses') return t('pilot.error.tooManyGuesses', { wait });
+  if (limited?.limit === 'pairings') return t('pilot.error.tooManyPairings', { wait });
+  if (limited?.retryAt != null) return t('pilot.error.rateLimitedWait', { wait });
+  return t('pilot.error.rateLimited');
 }

@@ -26,3 +26,16 @@ export function useNow(everyMs: number, active = true): number {
   }, [everyMs, active]);
   return now;
 }
+
+/**
+ * How long until `at` (epoch ms), in words of the language: "in 45 seconds", "in 6 minutes"
+ * (rounded up: the wait is not over before). A time already past reads as now.
+ */
+export function timeUntil(at: number, now: number, language: string): string {
+  const format = new Intl.RelativeTimeFormat(language, { numeric: 'auto' });
+  const seconds = Math.max(0, Math.ceil((at - now) / 1000));
+  if (seconds < 60) return format.format(seconds, 'second');
+  const minutes = Math.ceil(seconds / 60);
+  if (minutes < 120) return format.format(minutes, 'minute');
+  return format.format(Math.ceil(minutes / 60), 'hour');
+}

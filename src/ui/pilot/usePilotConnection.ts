@@ -4,12 +4,15 @@ import { subscribe } from 'valtio';
 import type { MapId } from '../../domain/maps';
 import { overlaySearch } from '../../domain/overlay';
 import { CONNECTION_PARAM, normalizePairingCode } from '../../domain/pilot';
-import { connect, pilot, rememberedPilotCode, suspend, takeMapChange } from '../../state/pilot';
+import { connect, dismissLinkProblem, pilot, rejectLink, resume, suspend, takeMapChange } from '../../state/pilot';
 
 /**
  * The map page's side of the live position feed (issue 10): `?connection=CODE` (any map page)
  * follows that code, remembers it and leaves the address (the rest of the query and the hash
- * kept); without it the remembered code is followed, with no click. Positions move the
+ * kept); a `?connection=` that is no code leaves the address too, and the page says so and
+ * follows nothing (state/pilot rejectLink) rather than the code remembered before. Without it
+ * the remembered code is followed, with no click, unless the server said it is gone (then the
+ * top bar shows it gone and nothing is asked: state/pilot resume). Positions move the
  * where-am-I marker (state/pilot → state/player → wirePlayer); when the publisher's map
  * changes to another map the page goes there (`/map/{map}`, other query parameters dropped
  * except the stream overlay's), still following. The feed is closed when the map page closes.
@@ -22,14 +25,14 @@ export function usePilotConnection(mapId: MapId): void {
   const overlayRef = useRef('');
   overlayRef.current = overlaySearch(search);
 
-  // ?connection=CODE: follow it, then take it out of the address. A text that is no code stays.
+  // ?connection=CODE: follow it (or say it is no code), then take it out of the address.
   useEffect(() => {
     const params = new URLSearchParams(search);
     const value = params.get(CONNECTION_PARAM);
     if (value === null) return;
     const code = normalizePairingCode(value);
-    if (!code) return;
-    connect(code, mapId);
+    if (code) connect(code, mapId);
+    else rejectLink(value);
     params.delete(CONNECTION_PARAM);
     const rest = params.toString();
     void navigate({ pathname, search: rest ? `?${rest}` : '', hash }, { replace: true, preventScrollReset: true, state: location.state as unknown });
@@ -37,11 +40,13 @@ export function usePilotConnection(mapId: MapId): void {
 
   // The remembered code, on every map page; closed when the page closes.
   useEffect(() => {
-    // After the effect above, which has already followed a code in the query.
-    const code = pilot.code ?? rememberedPilotCode();
-    if (code) connect(code, mapId);
+    // After the effect above, which has already followed a code in the query (or refused it).
+    resume(mapId);
     return suspend;
   }, [mapId]);
+
+  // The notice about a link with no code lasts while the map page is open.
+  useEffect(() => dismissLinkProblem, []);
 
   // The publisher went to another map: follow it.
   useEffect(() => {

@@ -2,8 +2,8 @@ import { act, render, screen } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { setLanguage } from '../../i18n';
-import { pilot, PILOT_CODE_KEY, resetPilot } from '../../state/pilot';
-import { memoryStorage, readStored, setStorageBackend } from '../../state/storage';
+import { pilot, PILOT_CODE_KEY, rejectLink, resetPilot } from '../../state/pilot';
+import { memoryStorage, readStored, setStorageBackend, writeStored } from '../../state/storage';
 import { PilotIndicator } from './PilotIndicator';
 
 describe('PilotIndicator (top bar)', () => {
@@ -40,11 +40,56 @@ describe('PilotIndicator (top bar)', () => {
     pilot.code = 'ABCDE23456';
     pilot.status = 'gone';
     const { container } = render(<PilotIndicator />);
-    await user.click(screen.getByRole('button', { name: /has ended or expired/ }));
+    await user.click(screen.getByRole('button', { name: /No live feed with code ABCDE-23456: it ended, expired, or was mistyped\./ }));
     expect(screen.getByRole('button', { name: 'Reconnect' })).toBeInTheDocument();
     await user.click(screen.getByRole('button', { name: 'Forget this code' }));
     expect(pilot.code).toBeNull();
     expect(readStored(PILOT_CODE_KEY)).toBeNull();
     expect(container).toBeEmptyDOMElement();
+  });
+
+  it('waiting out a 429 says why and when it tries again, and offers Reconnect', async () => {
+    const user = userEvent.setup();
+    pilot.code = 'ABCDE23456';
+    pilot.status = 'limited';
+    pilot.retryAt = Date.now() + 314_000;
+    render(<PilotIndicator />);
+    const button = screen.getByRole('button', { name: /too many unknown codes came from your network address, so the server asked to wait\. Trying again in 6 minutes\./ });
+    expect(button.className).toContain('pilot-indicator--limited');
+    await user.click(button);
+    expect(screen.getByRole('button', { name: 'Reconnect' })).toBeInTheDocument();
+  });
+
+  it('a link whose code is no code opens a notice with the reason; the remembered code is offered, not followed', async () => {
+    const user = userEvent.setup();
+    writeStored(PILOT_CODE_KEY, 'ABCDE23456');
+    rejectLink('hello-world');
+    render(<PilotIndicator />);
+    expect(screen.getByRole('alert')).toHaveTextContent(
+      'This page\'s link gives “hello-world” as the live position code to follow, which is not a code. The code has “L”, which codes never contain (no 0, O, 1, I or L). Check it. Nothing is followed.',
+    );
+    expect(screen.getByText('Not following live position ABCDE-23456 now.')).toBeInTheDocument();
+    expect(screen.getByRole('button', { name: 'Reconnect' })).toBeInTheDocument();
+    await user.click(screen.getByRole('button', { name: 'Close' }));
+    expect(pilot.linkProblem).toBeNull();
+    expect(screen.queryByRole('alert')).toBeNull();
+  });
+
+  it('a link with no code and nothing remembered still says so, and Close takes the notice away', async () => {
+    const user = userEvent.setup();
+    rejectLink('x');
+    const { container } = render(<PilotIndicator />);
+    expect(screen.getByRole('alert')).toHaveTextContent('A code has 10 characters; this one has 1.');
+    await user.click(screen.getByRole('button', { name: 'Close' }));
+    expect(container).toBeEmptyDOMElement();
+  });
+
+  it('speaks Russian too', async () => {
+    await setLanguage('ru');
+    pilot.code = 'ABCDE23456';
+    pilot.status = 'gone';
+    render(<PilotIndicator />);
+    expect(screen.getByRole('button', { name: /Нет трансляции позиции с кодом ABCDE-23456: она закончилась, истекла или код набран с ошибкой\./ })).toBeInTheDocument();
+    await setLanguage('en');
   });
 });

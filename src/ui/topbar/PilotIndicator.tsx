@@ -1,9 +1,10 @@
-import { useCallback, useRef, useState } from 'react';
+import { useCallback, useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useSnapshot } from 'valtio';
 import { formatPairingCode } from '../../domain/pilot';
-import { disconnect, pilot, reconnect, type PilotStatus } from '../../state/pilot';
-import { timeAgo, useNow } from '../pilot/timeAgo';
+import { disconnect, dismissLinkProblem, pilot, reconnect, type PilotStatus } from '../../state/pilot';
+import { pairingCodeProblemText } from '../pilot/codeProblem';
+import { timeAgo, timeUntil, useNow } from '../pilot/timeAgo';
 import { useDismiss } from '../useDismiss';
 import './pilot-indicator.css';
 
@@ -12,35 +13,51 @@ const STATE_KEYS: Record<PilotStatus, string> = {
   reconnecting: 'pilotFeed.reconnecting',
   off: 'pilotFeed.off',
   gone: 'pilotFeed.gone',
+  limited: 'pilotFeed.limited',
 };
 
 /**
- * The live position feed's state in the top bar, only while the page follows a code: a dot,
- * green (connected), amber (reconnecting) or grey (off, or the code gone). Its name says the
- * state, the code and how long ago the last position came; a click opens Reconnect (when off
- * or gone) and Disconnect (stops following and forgets the code).
+ * The live position feed's state in the top bar, while the page follows a code or its link
+ * carried one that is not a code: a dot, green (connected), amber (reconnecting, or waiting out
+ * a 429), grey (off, or the code gone) or red (the link's code is no code). Its name says the
+ * state, the code and how long ago the last position came; a click opens Reconnect (when off,
+ * gone or waiting) and Disconnect (stops following and forgets the code). A link with no code
+ * opens the menu by itself with the reason, so the visitor knows why nothing is followed.
  */
 export function PilotIndicator() {
   const { t, i18n } = useTranslation();
-  const { code, status, lastUpdateAt } = useSnapshot(pilot);
+  const { code, status, lastUpdateAt, retryAt, linkProblem } = useSnapshot(pilot);
   const [open, setOpen] = useState(false);
   const now = useNow(1000, code !== null);
   const box = useRef<HTMLDivElement>(null);
 
   const close = useCallback(() => setOpen(false), []);
   useDismiss(open, box, close);
+  // A bad link is said at once, not behind a click.
+  useEffect(() => {
+    if (linkProblem !== null) setOpen(true);
+  }, [linkProblem]);
 
-  if (!code) return null;
-  const state = t(STATE_KEYS[status], { code: formatPairingCode(code) });
-  const last = lastUpdateAt === null ? t('pilotFeed.noPosition') : t('pilotFeed.lastPosition', { ago: timeAgo(lastUpdateAt, now, i18n.language) });
-  const label = `${state} ${last}`;
-  const idle = status === 'off' || status === 'gone';
+  if (!code && linkProblem === null) return null;
+  const wait = timeUntil(retryAt ?? now, now, i18n.language);
+  const state = code ? t(STATE_KEYS[status], { code: formatPairingCode(code), wait }) : null;
+  const last = !code ? null : lastUpdateAt === null ? t('pilotFeed.noPosition') : t('pilotFeed.lastPosition', { ago: timeAgo(lastUpdateAt, now, i18n.language) });
+  const notice =
+    linkProblem === null ? null : t('pilotFeed.linkInvalid', { text: linkProblem, reason: pairingCodeProblemText(t, linkProblem) ?? t('pilot.follow.empty') });
+  const label = [notice, state, last].filter((text) => text !== null).join(' ');
+  const idle = status === 'off' || status === 'gone' || status === 'limited';
+  const look = linkProblem !== null ? 'invalid' : status;
+
+  const act = (action: () => void) => () => {
+    action();
+    setOpen(false);
+  };
 
   return (
     <div className="pilot-indicator" ref={box}>
       <button
         type="button"
-        className={`topbar-button pilot-indicator__button pilot-indicator--${status}`}
+        className={`topbar-button pilot-indicator__button pilot-indicator--${look}`}
         aria-label={label}
         title={label}
         aria-expanded={open}
@@ -53,31 +70,29 @@ export function PilotIndicator() {
       </button>
       {open && (
         <div className="pilot-indicator__menu" role="group" aria-label={t('pilotFeed.menu')}>
-          <p className="pilot-indicator__state">{state}</p>
-          <p className="pilot-indicator__last">{last}</p>
+          {notice !== null && (
+            <p className="pilot-indicator__notice" role="alert">
+              {notice}
+            </p>
+          )}
+          {state !== null && <p className="pilot-indicator__state">{state}</p>}
+          {last !== null && <p className="pilot-indicator__last">{last}</p>}
           <div className="pilot-indicator__actions">
-            {idle && (
-              <button
-                type="button"
-                className="topbar-button"
-                onClick={() => {
-                  reconnect();
-                  setOpen(false);
-                }}
-              >
+            {code && idle && (
+              <button type="button" className="topbar-button" onClick={act(() => reconnect())}>
                 {t('pilotFeed.reconnect')}
               </button>
             )}
-            <button
-              type="button"
-              className="topbar-button"
-              onClick={() => {
-                disconnect();
-                setOpen(false);
-              }}
-            >
-              {idle ? t('pilotFeed.forget') : t('pilotFeed.disconnect')}
-            </button>
+            {code && (
+              <button type="button" className="topbar-button" onClick={act(disconnect)}>
+                {idle ? t('pilotFeed.forget') : t('pilotFeed.disconnect')}
+              </button>
+            )}
+            {notice !== null && (
+              <button type="button" className="topbar-button" onClick={act(dismissLinkProblem)}>
+                {t('pilotFeed.close')}
+              </button>
+            )}
           </div>
         </div>
       )}
