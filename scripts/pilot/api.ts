@@ -39,7 +39,13 @@ const pairingSchema = z.object({
   expiresAt: z.string(),
 });
 const pairingInfoSchema = z.object({ code: z.string(), expiresAt: z.string(), watchers: z.number().int().min(0) });
-const messageAnswerSchema = z.object({ watchers: z.number().int().min(0) }).partial();
+const messageAnswerSchema = z.object({ watchers: z.number().int().min(0), knowsMap: z.boolean() }).partial();
+
+/** What the server says after a message: pages watching, and whether it holds a map for the code (null: it did not say). */
+export interface SendAnswer {
+  watchers: number | null;
+  knowsMap: boolean | null;
+}
 /** The server's error answer: `error` the HTTP reason, `message` (when given) what was wrong. */
 const errorSchema = z.object({ error: z.string(), message: z.string().optional() });
 
@@ -77,14 +83,14 @@ export class PilotApi {
     });
   }
 
-  /** Publishes one message; the value is the number of watching pages when the server says it. */
-  send(pairing: Pick<Pairing, 'code' | 'token'>, message: PilotMessage, signal?: AbortSignal): Promise<ApiResult<number | null>> {
+  /** Publishes one message; the value is what the server says back (pages watching, whether it knows the map). */
+  send(pairing: Pick<Pairing, 'code' | 'token'>, message: PilotMessage, signal?: AbortSignal): Promise<ApiResult<SendAnswer>> {
     const init = { method: 'POST', body: JSON.stringify(message), headers: { authorization: `Bearer ${pairing.token}` } };
-    return this.request(`/api/be/pilot/${encodeURIComponent(pairing.code)}/messages`, init, signal, (status, body) => {
+    return this.request(`/api/be/pilot/${encodeURIComponent(pairing.code)}/messages`, init, signal, (status, body): SendAnswer | null => {
       if (status !== 200) return null;
       const parsed = messageAnswerSchema.safeParse(body);
-      return { value: parsed.success ? (parsed.data.watchers ?? null) : null };
-    }).then((result) => (result.kind === 'ok' ? { kind: 'ok', value: result.value.value } : result));
+      return { watchers: parsed.success ? (parsed.data.watchers ?? null) : null, knowsMap: parsed.success ? (parsed.data.knowsMap ?? null) : null };
+    });
   }
 
   private async request<T>(

@@ -21,6 +21,14 @@ export class Outbox {
     return this.maps.length + (this.position ? 1 : 0);
   }
 
+  /**
+   * Sends `map` again first, unless a map change waits already (it supersedes it). The waiting
+   * position stays: it was taken on this map.
+   */
+  resendMap(map: MapMessage): void {
+    if (this.maps.length === 0) this.maps.push(map);
+  }
+
   /** Adds a message that just happened. */
   put(message: OutboxMessage): void {
     if (this.position) this.dropped++;

@@ -206,3 +206,45 @@ describe('Outbox', () => {
     expect(outbox.take()).toEqual({ type: 'map', data: { map: 'lab' } });
   });
 });
+
+describe('Publisher after the server lost its map', () => {
+  it('sends the map again when an answer says the server holds none, before the waiting position', async () => {
+    let knows = true;
+    const { fetchImpl, seen } = fakeFetch(
+      Array.from({ length: 10 }, () => (entry: Seen) => {
+        if (entry.body.type === 'map') knows = true;
+        return json(200, { ok: true, watchers: 1, knowsMap: knows });
+      }),
+    );
+    const { publisher, lines } = startPublisher(fetchImpl);
+    const sent = () => seen.filter((s) => s.body.type !== 'ping');
+    publisher.publish({ type: 'map', data: { map: 'woods' } });
+    publisher.publish({ type: 'position', data: { x: 1, y: 2, z: 3, look: null } });
+    await waitFor(() => sent().length >= 2, 2000, 'map and position');
+    // The server restarts: the next answer says it holds no map.
+    knows = false;
+    publisher.publish({ type: 'position', data: { x: 4, y: 5, z: 6, look: null } });
+    await waitFor(() => sent().length >= 4, 2000, 'the position, then the map again');
+    expect(sent().map((s) => s.body.type)).toEqual(['map', 'position', 'position', 'map']);
+    expect(sent()[3].body).toEqual({ type: 'map', data: { map: 'woods' } });
+    expect(lines.some((l) => l.includes('sending map woods again'))).toBe(true);
+    // Known again: nothing more is sent but the next position.
+    publisher.publish({ type: 'position', data: { x: 7, y: 8, z: 9, look: null } });
+    await waitFor(() => sent().length >= 5, 2000, 'the next position');
+    expect(sent().map((s) => s.body.type)).toEqual(['map', 'position', 'position', 'map', 'position']);
+  });
+});
+
+describe('Outbox.resendMap', () => {
+  it('puts the map first and keeps the waiting position, unless a newer map waits', () => {
+    const box = new Outbox();
+    box.put({ type: 'position', data: { x: 1, y: 1, z: 1, look: null } });
+    box.resendMap({ type: 'map', data: { map: 'woods' } });
+    expect(box.take()).toEqual({ type: 'map', data: { map: 'woods' } });
+    expect(box.take()).toMatchObject({ type: 'position' });
+    box.put({ type: 'map', data: { map: 'factory' } });
+    box.resendMap({ type: 'map', data: { map: 'woods' } });
+    expect(box.take()).toEqual({ type: 'map', data: { map: 'factory' } });
+    expect(box.take()).toBeNull();
+  });
+});

@@ -7,6 +7,8 @@
  * - When idle it pings every `pingMs` so the server keeps the pairing, and says when the number
  *   of watching pages changes.
  * - 401/403 (the token is refused) stops it; 404 (the pairing is gone) pairs again.
+ * - The map last sent is sent again when the server says it holds none (`knowsMap: false`: it
+ *   restarted and lost it, and a page opening now would draw positions on the wrong map).
  */
 import { PILOT_PING_MS, type PilotMessage } from '../../src/domain/pilot';
 import { positionText, retryDelayMs, secondsText, watchersText } from '../../src/domain/pilot-watcher';
@@ -40,6 +42,8 @@ export class Publisher {
   private failures = 0;
   private inFlight = 0;
   private pairingNow: Pairing;
+  /** The last map change the server accepted (sent again when the server forgot it). */
+  private lastMap: Extract<OutboxMessage, { type: 'map' }> | null = null;
   /** The most requests ever in flight at once (1; kept for the tests). */
   maxInFlight = 0;
   /** Pages watching, as the server last said (null before it said). */
@@ -104,10 +108,17 @@ export class Publisher {
           this.contact();
           this.sent[message.type]++;
           if (message.type === 'position') this.options.log(`${positionText(message.data)} sent`);
-          if (message.type === 'map') this.options.log(`map: ${message.data.map}`);
-          if (result.value !== null && result.value !== this.watchers) {
-            this.watchers = result.value;
-            this.options.log(watchersText(result.value));
+          if (message.type === 'map') {
+            this.lastMap = message;
+            this.options.log(`map: ${message.data.map}`);
+          }
+          if (result.value.knowsMap === false && this.lastMap !== null) {
+            this.options.log(`the server lost the map (it restarted?): sending map ${this.lastMap.data.map} again`);
+            this.outbox.resendMap(this.lastMap);
+          }
+          if (result.value.watchers !== null && result.value.watchers !== this.watchers) {
+            this.watchers = result.value.watchers;
+            this.options.log(watchersText(result.value.watchers));
           }
           break;
         case 'refused':
@@ -133,6 +144,8 @@ export class Publisher {
           if (pairing === null) break;
           this.pairingNow = pairing;
           this.watchers = null;
+          // A new pairing knows no map: the pages following it need the current one.
+          if (this.lastMap !== null) this.outbox.resendMap(this.lastMap);
           this.contact();
           break;
         }

@@ -362,13 +362,14 @@ export async function pilotRoutes(app: FastifyInstance, options: PilotRoutesOpti
       if (!parsed.success) return sendError(reply, 400, `bad message: ${pilotMessageProblem(request.body) ?? 'not a pilot message'}`);
       if ((await use(pairing)) === null) return gone(request, reply, pairing.code);
       const message = parsed.data;
-      if (message.type === 'ping') return reply.header('cache-control', 'no-store').send({ type: 'pong', watchers: watchers(pairing.code) });
+      // `knowsMap` false: this process has no map for the code (it restarted): the publisher sends its map again.
+      if (message.type === 'ping') return reply.header('cache-control', 'no-store').send({ type: 'pong', watchers: watchers(pairing.code), knowsMap: state.knowsMap(pairing.code) });
       await ticket.turn;
       const event = { type: message.type, data: message.data, at: now() } as PilotEvent;
       const json = JSON.stringify(event);
       state.remember(pairing.code, event.type, json, now());
       hub.publish(pilotChannel(pairing.code), event);
-      return reply.header('cache-control', 'no-store').send({ ok: true, watchers: watchers(pairing.code) });
+      return reply.header('cache-control', 'no-store').send({ ok: true, watchers: watchers(pairing.code), knowsMap: state.knowsMap(pairing.code) });
     } finally {
       ticket.done();
     }

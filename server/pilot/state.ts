@@ -46,6 +46,11 @@ export class PilotState {
     this.last.set(code, entry);
   }
 
+  /** Whether this process holds a map for the code (after a restart it holds none until the publisher sends it again). */
+  knowsMap(code: string): boolean {
+    return this.last.get(code)?.map !== undefined;
+  }
+
   /** The events a watcher gets on connecting: the last map, then the last position. */
   replay(code: string): string[] {
     const entry = this.last.get(code);

@@ -30,6 +30,8 @@ export interface PairingInfo {
 /** What the server answers a published message with (a ping: `{ type: 'pong', watchers }`). */
 export interface PublishAnswer {
   watchers?: number;
+  /** False when the server holds no map for the code (it restarted): the publisher sends its map again. */
+  knowsMap?: boolean;
   [key: string]: unknown;
 }
 

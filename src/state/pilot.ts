@@ -466,6 +466,10 @@ export async function publish(message: PilotMessage): Promise<boolean> {
     const now = Date.now();
     if (message.type === 'position') pilotPublisher.sent = { ...pilotPublisher.sent, position: { ...message.data }, positionAt: now };
     if (message.type === 'map') pilotPublisher.sent = { ...pilotPublisher.sent, map: message.data.map, mapAt: now };
+    // The server holds no map for the code (it restarted): send the last one again, or pages
+    // opening now would draw this feed's positions on the wrong map.
+    const lastMap = pilotPublisher.sent.map;
+    if (answer?.knowsMap === false && message.type !== 'map' && lastMap !== null) void publish({ type: 'map', data: { map: lastMap } });
     return true;
   } catch (error) {
     if (pilotPublisher.pairing?.code !== pairing.code) return false;

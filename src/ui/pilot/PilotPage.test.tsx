@@ -188,6 +188,31 @@ describe('/pilot', () => {
     await waitFor(() => expect(screen.getByRole('alert')).toHaveTextContent(/^Too many live sessions were started from your network address\. Try again in \d+ seconds\.$/));
   });
 
+  it('sends the map again when the server says it lost it (a restart), so pages opening then are on the right map', async () => {
+    rememberPairing();
+    const seen: { body: unknown }[] = [];
+    let knows = true;
+    server.use(
+      http.post(`${BASE}/api/be/pilot/:code/messages`, async ({ request }) => {
+        const body = (await request.json()) as { type: string };
+        seen.push({ body });
+        if (body.type === 'map') knows = true;
+        return HttpResponse.json({ ok: true, watchers: 1, knowsMap: knows });
+      }),
+    );
+    const user = userEvent.setup();
+    renderPilot();
+    await user.selectOptions(await screen.findByRole('combobox', { name: 'Map' }), 'woods');
+    await user.click(screen.getByRole('button', { name: 'Send the map' }));
+    await waitFor(() => expect(seen).toHaveLength(1));
+    knows = false;
+    await user.click(screen.getByLabelText('Screenshot file name'));
+    await user.paste(NAME);
+    await user.click(screen.getByRole('button', { name: 'Send this position' }));
+    await waitFor(() => expect(seen.map((s) => (s.body as { type: string }).type)).toEqual(['map', 'position', 'map']));
+    expect(seen[2].body).toEqual({ type: 'map', data: { map: 'woods' } });
+  });
+
   it('sends the map chosen by hand', async () => {
     rememberPairing();
     const seen = captureMessages();
