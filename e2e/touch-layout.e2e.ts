@@ -1,0 +1,229 @@
+/**
+ * The map page and the home page on a phone (390×844, touch), against a server of this file's
+ * own with the demo accounts (as accounts.e2e.ts): a pro user's quest list keeps whole rows in
+ * view after hiding a quest and scrolls, its panel cuts none of its controls off; the
+ * categories panel fits the window and scrolls; every control a finger aims at has a hit area
+ * of at least 44 px that a tap reaches; the top bar stays one row; Where am I's field has 16 px
+ * text (a phone's browser zooms into a smaller one). At 1280×800 with a mouse the panels and
+ * the bar keep their compact desktop look.
+ */
+import { rmSync } from 'node:fs';
+import { dirname, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { afterAll, beforeAll, describe, expect, inject, test } from 'vitest';
+import type { Locator, Page } from 'playwright-core';
+import { useBrowser } from './browser';
+import { insideWindow, scrollerOf, tappableBox, tapSize, touchScroll, wholeRowsShown } from './support/layout';
+import { freshDataDir, startServer, type RunningServer } from './support/server';
+
+const browser = useBrowser();
+const repoRoot = resolve(dirname(fileURLToPath(import.meta.url)), '..');
+const dataDir = freshDataDir('raidmap-e2e-touch-');
+let server: RunningServer | undefined;
+
+const PHONE = { width: 390, height: 844 } as const;
+const FINGER = 44;
+const ROWS = '.quest-list__item';
+
+beforeAll(async () => {
+  server = await startServer({
+    repoRoot,
+    dataDir,
+    env: { NODE_ENV: 'development', DEMO_ACCOUNTS: '1', SEED_MAPS: 'customs', TILES_DIR: inject('tilesDir') },
+    tilesTimeoutMs: 120_000,
+  });
+});
+
+afterAll(async () => {
+  await server?.stop();
+  rmSync(dataDir, { recursive: true, force: true });
+});
+
+function baseUrl(): string {
+  if (!server) throw new Error('the touch-layout server did not start');
+  return server.baseUrl;
+}
+
+/** Signs the page's browser context in through the API, with nothing done or hidden yet. */
+async function signIn(page: Page, name: 'pro' | 'visitor'): Promise<void> {
+  const res = await page.request.post(`${baseUrl()}/api/be/auth/login`, { data: { name, password: 'demo' } });
+  if (!res.ok()) throw new Error(`signing in as ${name} failed: ${res.status()} ${await res.text()}`);
+  if (name !== 'pro') return;
+  for (const data of [{ questsDone: [] }, { questsHidden: [] }]) {
+    const reset = await page.request.post(`${baseUrl()}/api/be/user/progress`, { data });
+    if (!reset.ok()) throw new Error(`resetting progress failed: ${reset.status()} ${await reset.text()}`);
+  }
+}
+
+async function openMap(page: Page, mapId: string): Promise<void> {
+  await page.goto(`${baseUrl()}/map/${mapId}`, { waitUntil: 'domcontentloaded' });
+  await page.waitForFunction(() => (window as unknown as { __map?: { ready: boolean } }).__map?.ready === true, undefined, { timeout: 45_000, polling: 100 });
+}
+
+/** A phone starts with the panels hidden: Menu, then Show panels; waits for the quest rows. */
+async function showPanels(page: Page): Promise<void> {
+  const banner = page.getByRole('banner');
+  await banner.getByRole('button', { name: 'Menu' }).tap();
+  await banner.getByRole('button', { name: 'Show panels' }).tap();
+  await page.locator(ROWS).first().waitFor();
+}
+
+const questPanel = (page: Page) => page.getByRole('complementary', { name: 'Levels and quests' });
+const categoryPanel = (page: Page) => page.getByRole('complementary', { name: 'Categories' });
+
+/** The box a tap on a checkbox or radio reaches it through: its label. */
+const labelOf = (input: Locator) => input.locator('xpath=ancestor::label[1]');
+
+/** Fails naming each target whose tappable box is under 44 px on its smaller side. */
+async function expectFingerSized(targets: Record<string, Locator>): Promise<void> {
+  const small: string[] = [];
+  for (const [name, target] of Object.entries(targets)) {
+    const size = await tapSize(target.first());
+    if (size < FINGER - 0.5) small.push(`${name}: ${size.toFixed(1)} px`);
+  }
+  expect(small, 'controls with a hit area under 44 px (0: a tap does not reach all of it)').toEqual([]);
+}
+
+describe('on a 390×844 touch screen', () => {
+  test("a pro user's quest list keeps whole rows in view after hiding a quest, and scrolls; its panel cuts nothing off", async () => {
+    const { page } = await browser.newPage({ ...PHONE, hasTouch: true });
+    await signIn(page, 'pro');
+    await openMap(page, 'customs');
+    await showPanels(page);
+    const panel = questPanel(page);
+    await panel.getByRole('button', { name: /^Hide: / }).first().tap();
+    const showHidden = panel.getByRole('button', { name: 'Show hidden quests (1)' });
+    await showHidden.waitFor();
+
+    // The panel's own controls are whole and inside the window (before: no quest row at all,
+    // the panel cut at 302 of its 373 px).
+    const controls = {
+      'the first level': labelOf(panel.getByRole('radio').first()),
+      'Only quests on this map': labelOf(panel.getByRole('checkbox', { name: 'Only quests on this map' })),
+      'Show hidden quests (1)': showHidden,
+      Settings: panel.getByRole('button', { name: /Settings/ }),
+    };
+    for (const [name, control] of Object.entries(controls)) {
+      const box = await tappableBox(control);
+      expect(box, `${name} is reachable whole`).not.toBeNull();
+      expect(insideWindow(box!, PHONE.width, PHONE.height), `${name} is inside the window`).toBe(true);
+    }
+    expect(await wholeRowsShown(page, ROWS)).toBeGreaterThanOrEqual(3);
+
+    // It scrolls: a finger's swipe on the rows brings later quests into view.
+    const rows = page.locator(ROWS);
+    expect((await scrollerOf(rows.first())).scrolls).toBe(true);
+    const at = (await rows.first().boundingBox())!;
+    await touchScroll(page, { x: at.x + 40, y: at.y + at.height / 2 }, 400);
+    await expect.poll(() => tappableBox(rows.first())).toBeNull();
+    expect(await wholeRowsShown(page, ROWS)).toBeGreaterThanOrEqual(3);
+    // Settings stays at the panel's foot while the rows scroll.
+    expect(await tappableBox(controls.Settings)).not.toBeNull();
+  });
+
+  test('the categories panel sits inside the window under the bar, and scrolls', async () => {
+    const { page } = await browser.newPage({ ...PHONE, hasTouch: true });
+    await openMap(page, 'customs');
+    await showPanels(page);
+    const panel = categoryPanel(page);
+    const box = (await panel.boundingBox())!;
+    expect(insideWindow(box, PHONE.width, PHONE.height)).toBe(true);
+    const banner = (await page.getByRole('banner').boundingBox())!;
+    expect(box.y).toBeGreaterThanOrEqual(banner.y + banner.height);
+    // It leaves the middle of the map clear of both panels.
+    const quests = (await questPanel(page).boundingBox())!;
+    expect(quests.y).toBeGreaterThan(box.y + box.height);
+
+    const before = await panel.evaluate((el) => el.scrollTop);
+    expect((await scrollerOf(panel.getByRole('checkbox').first())).scrolls).toBe(true);
+    await touchScroll(page, { x: box.x + box.width / 2, y: box.y + box.height / 2 }, 200);
+    await expect.poll(() => panel.evaluate((el) => el.scrollTop)).toBeGreaterThan(before);
+  });
+
+  test('every control a finger aims at has a 44 px hit area; the bar stays one row', async () => {
+    const { page } = await browser.newPage({ ...PHONE, hasTouch: true });
+    await signIn(page, 'pro');
+    await openMap(page, 'customs');
+    const banner = page.getByRole('banner');
+    const bar = {
+      'All maps': banner.getByRole('link', { name: 'All maps' }),
+      'Where am I': banner.getByRole('button', { name: 'Where am I' }),
+      Menu: banner.getByRole('button', { name: 'Menu' }),
+    };
+    await expectFingerSized(bar);
+    // One row: the three share a line, and the bar is no taller than a finger and its frame.
+    const tops = await Promise.all(Object.values(bar).map(async (l) => (await l.boundingBox())!.y));
+    expect(Math.max(...tops) - Math.min(...tops)).toBeLessThan(1);
+    const barBox = (await banner.boundingBox())!;
+    expect(barBox.height).toBeLessThan(60);
+    expect(insideWindow(barBox, PHONE.width, PHONE.height)).toBe(true);
+
+    await bar.Menu.tap();
+    const menu = {
+      'Show panels': banner.getByRole('button', { name: 'Show panels' }),
+      'Full screen': banner.getByRole('button', { name: 'Full screen' }),
+      EN: banner.getByRole('button', { name: 'EN', exact: true }),
+      RU: banner.getByRole('button', { name: 'RU', exact: true }),
+      'the account button': banner.locator('.account-menu__button'),
+    };
+    await expectFingerSized(menu);
+    for (const item of Object.values(menu)) expect(insideWindow((await item.boundingBox())!, PHONE.width, PHONE.height)).toBe(true);
+
+    await menu['Show panels'].tap();
+    await page.locator(ROWS).first().waitFor();
+    const categories = categoryPanel(page);
+    const quests = questPanel(page);
+    const firstRow = page.locator(ROWS).first();
+    await expectFingerSized({
+      'Show all': categories.getByRole('button', { name: 'Show all' }),
+      'a category': labelOf(categories.getByRole('checkbox', { name: 'Markers', exact: true })),
+      'a subcategory': labelOf(categories.getByRole('checkbox', { name: 'Marker', exact: true })),
+      'a level': labelOf(quests.getByRole('radio').first()),
+      'Only quests on this map': labelOf(quests.getByRole('checkbox', { name: 'Only quests on this map' })),
+      'a quest': labelOf(firstRow.getByRole('checkbox')),
+      'the quest ✓': firstRow.getByRole('button', { name: /^Complete: / }),
+      'the quest hide': firstRow.getByRole('button', { name: /^Hide: / }),
+      Settings: quests.getByRole('button', { name: /Settings/ }),
+    });
+    // Show hidden quests appears once a quest is hidden.
+    await firstRow.getByRole('button', { name: /^Hide: / }).tap();
+    await expectFingerSized({ 'Show hidden quests': quests.getByRole('button', { name: /^Show hidden quests/ }) });
+  });
+
+  test("Where am I's field has 16 px text, and Help is finger-sized", async () => {
+    const { page } = await browser.newPage({ ...PHONE, hasTouch: true });
+    await openMap(page, 'customs');
+    const banner = page.getByRole('banner');
+    await banner.getByRole('button', { name: 'Where am I' }).tap();
+    const field = banner.getByRole('textbox', { name: 'Screenshot file name' });
+    expect(await field.evaluate((el) => parseFloat(getComputedStyle(el).fontSize))).toBeGreaterThanOrEqual(16);
+    await expectFingerSized({ 'the field': field, Help: banner.getByRole('button', { name: 'Help' }) });
+  });
+
+  test('the home page\'s Sign in is finger-sized', async () => {
+    const { page } = await browser.newPage({ ...PHONE, hasTouch: true });
+    await page.goto(`${baseUrl()}/`, { waitUntil: 'domcontentloaded' });
+    const signIn = page.getByRole('button', { name: 'Sign in' });
+    await signIn.waitFor();
+    await expectFingerSized({ 'Sign in': signIn });
+  });
+});
+
+describe('at 1280×800 with a mouse', () => {
+  test('the panels and the bar keep their compact look; the quest list scrolls inside its panel', async () => {
+    const { page } = await browser.newPage();
+    await signIn(page, 'pro');
+    await openMap(page, 'customs');
+    await page.locator(ROWS).first().waitFor();
+    const banner = page.getByRole('banner');
+    expect((await banner.getByRole('button', { name: 'Where am I' }).boundingBox())!.height).toBeLessThan(36);
+    expect((await banner.boundingBox())!.height).toBeLessThan(50);
+    const rows = page.locator(ROWS);
+    expect((await rows.first().boundingBox())!.height).toBeLessThan(36);
+    // The list is the panel's scroller, the panel itself does not scroll: the levels stay put.
+    const list = page.locator('.quest-list__items');
+    expect(await list.evaluate((el) => el.scrollHeight > el.clientHeight)).toBe(true);
+    expect(await questPanel(page).evaluate((el) => el.scrollHeight <= el.clientHeight + 1)).toBe(true);
+    expect(await wholeRowsShown(page, ROWS)).toBeGreaterThanOrEqual(10);
+  });
+});
