@@ -386,7 +386,7 @@ describe('the popup in edit mode', () => {
     await reload(page);
     const notice = page.locator('.admin-set-aside');
     await notice.waitFor();
-    expect(await notice.textContent()).toContain('Before the reload');
+    expect(await notice.textContent()).toContain('Typed, then the page reloaded');
     await notice.getByRole('button', { name: 'Back to them' }).click();
     const again = editForm(page);
     await again.waitFor();

@@ -3,6 +3,8 @@
  * shown, the enlarged size (remembered in localStorage `map_popup` = `xlsize`, spec §9),
  * whether the pointer is over the popup (the wiring then stops wheel zoom), a pending
  * request to centre the map on a point (a `?obj=` link), which the wiring hands to the engine,
+ * where the popup sits so as not to cover its marker (its `anchor`, measured height and the
+ * wiring's `placement`),
  * and the edit mode (spec §4): entering it takes a snapshot of the marker and a draft the form
  * edits; Cancel drops the draft (nothing is sent, the snapshot is what shows); opening a
  * different marker goes back to view mode at image 0. An edit with typed changes that is left
@@ -22,6 +24,9 @@ export const POPUP_ENLARGED_VALUE = 'xlsize';
 
 export type PopupMode = 'view' | 'edit';
 
+/** Where the popup sits on screen: bottom centre (the usual), top centre, or at a side. */
+export type PopupPlacement = 'bottom' | 'top' | 'left' | 'right';
+
 export interface PopupState {
   /** The marker whose images `imageIndex` pages through. */
   uid: string | null;
@@ -40,6 +45,12 @@ export interface PopupState {
   draft: Marker | null;
   /** The last edit left with typed changes by opening another marker or closing the popup (one: the latest). */
   setAside: SetAsideEdit | null;
+  /** Map-pixel point of the marker the popup shows (null: none): the wiring places the popup clear of it. */
+  anchor: { x: number; y: number } | null;
+  /** The popup's height on screen (CSS px; 0 until measured). */
+  boxHeight: number;
+  /** Where the popup sits, so that it does not cover its marker (the wiring's choice: ui/popup/popupPlacement.ts). */
+  placement: PopupPlacement;
 }
 
 /** An edit form's work, kept when its popup moved on without a save or a Cancel. */
@@ -60,6 +71,9 @@ export const popup = proxy<PopupState>({
   snapshot: null,
   draft: null,
   setAside: null,
+  anchor: null,
+  boxHeight: 0,
+  placement: 'bottom',
 });
 
 /** The set-aside edit to open again once its marker's popup shows (`resumeSetAside`). */
@@ -177,6 +191,20 @@ export function stepImage(direction: 1 | -1, count: number): void {
 
 export function setPointerOverPopup(over: boolean): void {
   popup.pointerOver = over;
+}
+
+/** The open marker's map point (null: the popup closed). */
+export function setPopupAnchor(point: { x: number; y: number } | null): void {
+  if (point && popup.anchor?.x === point.x && popup.anchor.y === point.y) return;
+  popup.anchor = point ? { x: point.x, y: point.y } : null;
+}
+
+export function setPopupBoxHeight(height: number): void {
+  popup.boxHeight = height;
+}
+
+export function setPopupPlacement(placement: PopupPlacement): void {
+  popup.placement = placement;
 }
 
 export function requestFocus(x: number, y: number): void {
@@ -298,5 +326,8 @@ export function resetPopup(): void {
   popup.imageIndex = 0;
   popup.pointerOver = false;
   popup.focus = null;
+  popup.anchor = null;
+  popup.boxHeight = 0;
+  popup.placement = 'bottom';
   endEdit();
 }

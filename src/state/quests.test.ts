@@ -7,6 +7,7 @@ import { accountServer, TEST_API_BASE } from '../ui/map/testing/mapApi';
 import {
   closeLimitNotice,
   enforceQuestLimit,
+  followLinkedQuest,
   loadQuests,
   questFilterQuery,
   questMarks,
@@ -92,6 +93,25 @@ describe('quest selection', () => {
     expect(questFilterQuery()).toEqual({ selectedQuests: ['b'] });
     setQuestList(list);
     expect(questFilterQuery()).toEqual({ selectedQuests: ['b'], knownQuests: ['a', 'b', 'c', 'd', 'e'] });
+  });
+
+  it("follows a linked marker's quest without the notice, the oldest quest making room when 3 are followed", () => {
+    selectQuests(['a', 'b']);
+    followLinkedQuest('c');
+    expect(quests.selected).toEqual(['a', 'b', 'c']);
+    followLinkedQuest('b');
+    expect(quests.selected).toEqual(['a', 'b', 'c']);
+    followLinkedQuest('d');
+    expect(quests.selected).toEqual(['b', 'c', 'd']);
+    expect(quests.limitNotice).toBe(false);
+  });
+
+  it("adds a linked marker's quest to a pro user's quests, whatever their number", () => {
+    session.user = { pro: true, admin: false, questsDone: [], questsHidden: [] };
+    selectQuests(['a', 'b', 'c']);
+    followLinkedQuest('d');
+    expect(quests.selected).toEqual(['a', 'b', 'c', 'd']);
+    expect(quests.limitNotice).toBe(false);
   });
 
   it('cuts a pro selection to 3 with the notice once the user is pro no longer', () => {

@@ -83,6 +83,18 @@ export function toggleQuest(uid: string): void {
   else quests.selected = ids;
 }
 
+/**
+ * Follows the quest of a linked marker (`?obj=`): a quest marker is drawn only while its quest
+ * is followed, and the link must show its marker. The visitor did not ask to follow anything,
+ * so the limit notice never shows: where a free user follows 3 quests already, the quest
+ * followed longest gives its place to the link's quest.
+ */
+export function followLinkedQuest(uid: string): void {
+  if (quests.selected.includes(uid)) return;
+  const { ids, limited } = addToSelection(quests.selected, uid, isPro());
+  quests.selected = limited ? [...quests.selected.slice(1), uid] : ids;
+}
+
 export function closeLimitNotice(): void {
   quests.limitNotice = false;
 }

@@ -1,7 +1,11 @@
 /**
  * `?quest=` ⇄ the followed quests: on mount the parameter (one uid or a comma list) selects
  * those quests (de-duplicated, cut to the limit with the notice); afterwards the parameter
- * follows the selection, so a reload keeps it. Other parameters are left alone.
+ * follows the selection, so a reload keeps it. Closing the marker popup clears `quest` with
+ * `obj` (spec §4, useObjUrl: `dropQuestParam`); the quests stay followed on the page, and the
+ * parameter comes back with the next change of the selection. It is compared again whenever the
+ * address changes, so a write of `obj` made from an older address cannot leave `quest` behind
+ * the selection. Other parameters are left alone.
  *
  * How many quests a link may follow depends on who is signed in (pro: more than 3), so a link
  * longer than the free limit waits until the session has been asked (loadSession) before it
@@ -17,17 +21,30 @@ import { loadSession, session } from '../../state/session';
 
 export const QUEST_PARAM = 'quest';
 
+/** The selection whose parameter a closed popup took away: not written back until the selection changes. */
+let droppedSelection: string | null = null;
+
+/** The marker popup closed: `quest` leaves the address (spec §4) until the followed quests change. */
+export function dropQuestParam(): void {
+  droppedSelection = quests.selected.join(',');
+}
+
 export function useQuestUrl(): void {
   const [params, setParams] = useSearchParams();
   const latest = useRef({ params, setParams });
   latest.current = { params, setParams };
+  /** Puts the selection into the address; null until the link's quests are applied. */
+  const writeSelection = useRef<(() => void) | null>(null);
 
   useEffect(() => {
     let disposed = false;
     const offs: Array<() => void> = [subscribeKey(session, 'user', enforceQuestLimit)];
+    droppedSelection = null;
     const write = () => {
       const { params: current, setParams: set } = latest.current;
       const value = quests.selected.join(',');
+      if (value === droppedSelection) return;
+      droppedSelection = null;
       if ((current.get(QUEST_PARAM) ?? '') === value) return;
       const next = new URLSearchParams(current);
       if (value) next.set(QUEST_PARAM, value);
@@ -38,6 +55,7 @@ export function useQuestUrl(): void {
       if (disposed) return;
       selectQuests(linked);
       write();
+      writeSelection.current = write;
       offs.push(subscribeKey(quests, 'selected', write));
     };
 
@@ -48,7 +66,12 @@ export function useQuestUrl(): void {
     else void loadSession().then(() => apply(linked));
     return () => {
       disposed = true;
+      writeSelection.current = null;
       offs.forEach((off) => off());
     };
   }, []);
+
+  useEffect(() => {
+    writeSelection.current?.();
+  }, [params]);
 }

@@ -13,7 +13,7 @@ import { setLanguage } from '../../i18n';
 import { filters, loadFilters, setCategoryHidden, setSubCategoryHidden } from '../../state/filters';
 import { resetLookups } from '../../state/items';
 import { closeMap, mapView, openMap, selectMarker } from '../../state/mapView';
-import { markerChanged, popup, POPUP_STORAGE_KEY, resetPopup } from '../../state/popup';
+import { markerChanged, popup, POPUP_STORAGE_KEY, resetPopup, setEnlarged, setPopupPlacement } from '../../state/popup';
 import { closeUpsell, layout } from '../../state/layout';
 import { quests, resetQuests } from '../../state/quests';
 import { loadSession, resetSession } from '../../state/session';
@@ -275,14 +275,14 @@ describe('marker popup', () => {
     expect(document.querySelector('.marker-popup--xl')).not.toBeNull();
   });
 
-  it('closes on Escape and clears the quest and obj query parameters, keeping the rest', async () => {
+  it('closes on Escape and clears obj and quest from the address, keeping the rest (spec §4)', async () => {
     await renderPopup('/map/factory?obj=m-exit&quest=q-delivery&lang=x');
     await screen.findByRole('dialog', { name: 'Gate 3' });
     await userEvent.keyboard('{Escape}');
     await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
     expect(mapView.selectedUid).toBeNull();
     expect(popup.uid).toBeNull();
-    expect(location()).toBe('/map/factory?lang=x');
+    await waitFor(() => expect(location()).toBe('/map/factory?lang=x'));
   });
 
   it('closes with the Close button too', async () => {
@@ -292,6 +292,32 @@ describe('marker popup', () => {
     await userEvent.click(screen.getByRole('button', { name: 'Close' }));
     expect(screen.queryByRole('dialog')).toBeNull();
     await waitFor(() => expect(location()).toBe('/map/factory'));
+  });
+
+  it('keeps obj in the address on the open marker, replacing the entry rather than adding one per click', async () => {
+    const { router } = await renderPopup('/map/factory?lang=x');
+    act(() => selectMarker('m-exit'));
+    await screen.findByRole('dialog', { name: 'Gate 3' });
+    await waitFor(() => expect(location()).toBe('/map/factory?lang=x&obj=m-exit'));
+    act(() => selectMarker('m-safe'));
+    await screen.findByRole('dialog', { name: 'Office safe' });
+    await waitFor(() => expect(location()).toBe('/map/factory?lang=x&obj=m-safe'));
+    expect(router.state.historyAction).toBe('REPLACE');
+    act(() => selectMarker(null));
+    await waitFor(() => expect(location()).toBe('/map/factory?lang=x'));
+  });
+
+  it('sits where the wiring places it clear of its marker, at normal size in view mode', async () => {
+    await renderPopup();
+    act(() => selectMarker('m-exit'));
+    await screen.findByRole('dialog', { name: 'Gate 3' });
+    const wrapper = () => document.querySelector('.marker-popup');
+    expect(wrapper()?.getAttribute('data-placement')).toBe('bottom');
+    act(() => setPopupPlacement('left'));
+    await waitFor(() => expect(wrapper()).toHaveClass('marker-popup--left'));
+    act(() => setEnlarged(true));
+    await waitFor(() => expect(wrapper()).toHaveClass('marker-popup--xl'));
+    expect(wrapper()).not.toHaveClass('marker-popup--left');
   });
 
   it('tells the wiring while the pointer is over it', async () => {
@@ -342,11 +368,30 @@ describe('marker popup', () => {
     expect(mapView.selectedUid).toBeNull();
   });
 
-  it('ignores an ?obj= that names no marker', async () => {
-    await renderPopup('/map/factory?obj=nope');
-    await act(() => new Promise((resolve) => setTimeout(resolve, 20)));
-    expect(screen.queryByRole('dialog')).toBeNull();
+  it('says so when ?obj= names no marker, and takes it from the address', async () => {
+    await renderPopup('/map/factory?obj=nope&lang=x');
+    const notice = await screen.findByRole('dialog', { name: 'Marker not found' });
+    expect(notice).toHaveTextContent("This link's marker no longer exists.");
     expect(mapView.selectedUid).toBeNull();
+    await waitFor(() => expect(location()).toBe('/map/factory?lang=x'));
+    await userEvent.click(within(notice).getByRole('button', { name: 'OK' }));
+    expect(screen.queryByRole('dialog')).toBeNull();
+  });
+
+  it('says it in Russian too', async () => {
+    await setLanguage('ru');
+    await renderPopup('/map/factory?obj=nope');
+    expect(await screen.findByRole('dialog', { name: 'Метка не найдена' })).toHaveTextContent('Метки из этой ссылки больше нет.');
+  });
+
+  it("follows a linked marker's quest in place of the oldest of 3, without the limit notice", async () => {
+    const more = ['q-a', 'q-b', 'q-c'].map((uid) => ({ ...questList[0], uid, name: uid }));
+    server.use(http.get(`${BASE}/api/be/quests`, () => HttpResponse.json({ quests: [...questList, ...more] })));
+    quests.selected = ['q-a', 'q-b', 'q-c'];
+    await renderPopup('/map/factory?obj=m-safe');
+    await screen.findByRole('dialog', { name: 'Office safe' });
+    expect(quests.selected).toEqual(['q-b', 'q-c', 'q-delivery']);
+    expect(quests.limitNotice).toBe(false);
   });
 });
 

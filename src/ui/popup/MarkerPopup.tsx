@@ -2,8 +2,9 @@
  * The marker popup (spec §2 "Marker popup", §4), composed of:
  * - useOpenMarker: the selected marker (`mapView.selectedUid`) read from the worker, again when
  *   `popup.revision` moves (state/popup.ts `markerChanged`);
- * - useObjDeepLink: the `?obj=` marker opened on load (category shown, level, quest, centred);
- * - useClearQueryOnClose: closing it (Close, Escape, a click on empty map) clears `obj` and `quest`;
+ * - useObjDeepLink: the `?obj=` marker opened on load (category shown, level, quest followed,
+ *   centred), or a short notice where the link's marker no longer exists;
+ * - useObjUrl: the address's `obj` follows the open popup; closing it clears `obj` and `quest` (spec §4);
  * - MarkerPopupFrame (dialog, Enlarge / Shrink remembered in `map_popup`, pointer tracking) around
  *   MarkerPopupView (view mode) or, for admins only (`can(user, 'editMarkers')`), MarkerEditForm
  *   (edit mode: `popup.mode`). Admins get an Edit button in view mode, and the editor's word on
@@ -33,8 +34,8 @@ import { MarkerEditorStatus, settled } from './MarkerEditorStatus';
 import { MarkerPopupFrame } from './MarkerPopupFrame';
 import { MarkerPopupView } from './MarkerPopupView';
 import { Popup } from '../popups/Popup';
-import { useClearQueryOnClose } from './useClearQueryOnClose';
 import { useObjDeepLink } from './useObjDeepLink';
+import { useObjUrl } from './useObjUrl';
 import { useOpenMarker } from './useOpenMarker';
 
 export interface MarkerPopupProps {
@@ -64,8 +65,8 @@ export const MarkerPopup = memo(function MarkerPopup({ map, source, loaded }: Ma
     setReadError(null);
     markerChanged(mapView.selectedUid ?? undefined);
   }, []);
-  useObjDeepLink(source, loaded);
-  useClearQueryOnClose();
+  const link = useObjDeepLink(source, loaded);
+  useObjUrl(link.settled);
   const { user } = useSnapshot(session);
   const { mode, snapshot } = useSnapshot(popup);
   const { editOnOpen } = useSnapshot(editor);
@@ -96,10 +97,11 @@ export const MarkerPopup = memo(function MarkerPopup({ map, source, loaded }: Ma
     cancelEdit();
   }, []);
 
+  if (link.gone) return <LinkGoneNotice onClose={link.dismissGone} />;
   if (!marker) return slow || failed ? <LoadingFrame onClose={close} onRetry={retryRead} error={failed} /> : null;
   const editing = canEdit && mode === 'edit' && snapshot?.uid === marker.uid;
   return (
-    <MarkerPopupFrame marker={marker} onClose={close} className={editing ? 'marker-popup--edit' : undefined}>
+    <MarkerPopupFrame marker={marker} onClose={close} className={editing ? 'marker-popup--edit' : undefined} placed={!editing}>
       {editing ? (
         <MarkerEditForm key={marker.uid} map={map} onCancel={cancel} />
       ) : (
@@ -150,6 +152,21 @@ function LoadingFrame({ onClose, onRetry, error }: { onClose: () => void; onRetr
         )}
       </Popup>
     </div>
+  );
+}
+
+/** The page's `?obj=` link names a marker that does not exist (any more): said once, in a small popup. */
+function LinkGoneNotice({ onClose }: { onClose: () => void }) {
+  const { t } = useTranslation();
+  return (
+    <Popup title={t('markerPopup.linkGoneTitle')} onClose={onClose} maxWidth={320} className="marker-popup__gone">
+      <p>{t('markerPopup.linkGone')}</p>
+      <div className="marker-popup__gone-actions">
+        <button type="button" className="button" onClick={onClose}>
+          {t('markerPopup.linkGoneOk')}
+        </button>
+      </div>
+    </Popup>
   );
 }
 

@@ -2,13 +2,15 @@
  * The marker popup's frame, shared by the view and the edit mode: the dialog (titled with the
  * marker's name in the current language), the Enlarge / Shrink button (remembered in
  * localStorage `map_popup`), and the pointer tracking that stops wheel zoom over the popup.
+ * In view mode at normal size it sits where it leaves its marker free (`popup.placement`, the
+ * wiring's choice from the height measured here); enlarged or editing, it keeps its own place.
  */
-import { useEffect, type ReactNode } from 'react';
+import { useEffect, useLayoutEffect, useRef, type ReactNode, type RefObject } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useSnapshot } from 'valtio';
 import { localized, type Marker } from '../../domain/marker';
 import { isLanguage } from '../../i18n';
-import { popup, setPointerOverPopup, toggleEnlarged } from '../../state/popup';
+import { popup, setPointerOverPopup, setPopupBoxHeight, toggleEnlarged } from '../../state/popup';
 import { Popup } from '../popups/Popup';
 import './popup.css';
 
@@ -18,14 +20,32 @@ export interface MarkerPopupFrameProps {
   children: ReactNode;
   /** Extra class on the wrapper (e.g. the edit mode's). */
   className?: string;
+  /** Placed clear of its marker (view mode); false keeps the usual place (edit mode). */
+  placed?: boolean;
 }
 
-export function MarkerPopupFrame({ marker, onClose, children, className }: MarkerPopupFrameProps) {
+/** Tells the wiring the dialog's height as it changes (it decides whether the popup would cover its marker). */
+function useMeasuredHeight(wrapper: RefObject<HTMLDivElement | null>): void {
+  useLayoutEffect(() => {
+    const dialog = wrapper.current?.querySelector('.popup');
+    if (!dialog) return;
+    const report = () => setPopupBoxHeight(Math.round(dialog.getBoundingClientRect().height));
+    report();
+    if (typeof ResizeObserver === 'undefined') return;
+    const observer = new ResizeObserver(report);
+    observer.observe(dialog);
+    return () => observer.disconnect();
+  }, [wrapper]);
+}
+
+export function MarkerPopupFrame({ marker, onClose, children, className, placed = false }: MarkerPopupFrameProps) {
   const { t, i18n } = useTranslation();
   const lang = isLanguage(i18n.language) ? i18n.language : 'en';
-  const { enlarged } = useSnapshot(popup);
+  const { enlarged, placement } = useSnapshot(popup);
+  const wrapper = useRef<HTMLDivElement>(null);
 
   useEffect(() => () => setPointerOverPopup(false), []);
+  useMeasuredHeight(wrapper);
 
   const name = localized(marker, 'name', lang) || marker.subCategory;
   const sizeButton = (
@@ -33,11 +53,14 @@ export function MarkerPopupFrame({ marker, onClose, children, className }: Marke
       {enlarged ? t('markerPopup.shrink') : t('markerPopup.enlarge')}
     </button>
   );
+  const placedClass = placed && !enlarged && placement !== 'bottom' ? `marker-popup--${placement}` : '';
 
   return (
     <div
-      className={['marker-popup', enlarged ? 'marker-popup--xl' : '', className ?? ''].filter(Boolean).join(' ')}
+      ref={wrapper}
+      className={['marker-popup', enlarged ? 'marker-popup--xl' : '', placedClass, className ?? ''].filter(Boolean).join(' ')}
       data-uid={marker.uid}
+      data-placement={placed && !enlarged ? placement : undefined}
       onPointerEnter={() => setPointerOverPopup(true)}
       onPointerLeave={() => setPointerOverPopup(false)}
     >

@@ -11,7 +11,8 @@ import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } 
 import { setApiBase } from '../../api/client';
 import { resetLookups } from '../../state/items';
 import { resetPopup } from '../../state/popup';
-import { resetQuests } from '../../state/quests';
+import { quests, resetQuests, toggleQuest } from '../../state/quests';
+import { mapView } from '../../state/mapView';
 import { memoryStorage, setStorageBackend } from '../../state/storage';
 import type { FakeEngine } from '../map/testing/fakeEngine';
 import { createLocalMarkerSource } from '../map/testing/localMarkerSource';
@@ -30,7 +31,11 @@ const markerList = [
   { uid: 'm-exit', map: 'factory', category: 'Extractions', subCategory: 'PMC Extraction', level: 2, geometry: { x: 1500, y: 2600 }, name: 'Gate 3' },
 ];
 
-const server = setupServer(...mapApiHandlers({ markers: markerList }));
+const questUids = ['q-1', 'q-2', 'q-3', 'q-4'];
+const questList = questUids.map((uid) => ({ uid, name: `Quest ${uid}`, ruName: `Квест ${uid}`, trader: 'Prapor', requiredForKappa: false, requiredForLightkeeper: false, wikiUrl: '' }));
+const questMarker = { uid: 'm-note', map: 'factory', category: 'Quests', subCategory: 'Quest', level: 1, geometry: { x: 900, y: 700 }, name: 'Hidden note', questUid: 'q-4' };
+
+const server = setupServer(...mapApiHandlers({ markers: [...markerList, questMarker], quests: questList }));
 
 beforeAll(() => {
   server.listen({ onUnhandledRequest: 'error' });
@@ -95,5 +100,34 @@ describe('marker popup on the map page', () => {
     await userEvent.keyboard('{Escape}');
     await waitFor(() => expect(router.state.location.search).toBe(''));
     expect(window.__map?.popup()).toBeNull();
+  });
+
+  it('?obj= of a quest marker while 3 quests are followed: the marker shows, its quest in place of the oldest, no limit notice', async () => {
+    const { router } = await readyMap('/map/factory?quest=q-1,q-2,q-3&obj=m-note');
+    await screen.findByRole('dialog', { name: 'Hidden note' });
+    await waitFor(() => expect(quests.selected).toEqual(['q-2', 'q-3', 'q-4']));
+    expect(screen.queryByRole('dialog', { name: 'Quest limit' })).toBeNull();
+    expect(quests.limitNotice).toBe(false);
+    await waitFor(() => expect(new URLSearchParams(router.state.location.search).get('quest')).toBe('q-2,q-3,q-4'));
+    expect(new URLSearchParams(router.state.location.search).get('obj')).toBe('m-note');
+  });
+
+  it('the address follows the open popup; closing it clears obj and quest (spec §4), the quest staying followed until the selection changes', async () => {
+    const { router, engine } = await readyMap('/map/factory?obj=m-note');
+    await screen.findByRole('dialog', { name: 'Hidden note' });
+    const params = () => new URLSearchParams(router.state.location.search);
+    await waitFor(() => expect(params().get('quest')).toBe('q-4'));
+    act(() => engine.emit('markerclick', { uid: 'm-safe' }));
+    await screen.findByRole('dialog', { name: 'Office safe' });
+    await waitFor(() => expect(params().get('obj')).toBe('m-safe'));
+    expect(params().get('quest')).toBe('q-4');
+    await userEvent.keyboard('{Escape}');
+    await waitFor(() => expect(mapView.selectedUid).toBeNull());
+    await waitFor(() => expect(params().has('obj')).toBe(false));
+    expect(params().has('quest')).toBe(false);
+    expect(quests.selected).toEqual(['q-4']);
+    // The next change of the followed quests puts them in the address again.
+    act(() => toggleQuest('q-1'));
+    await waitFor(() => expect(params().get('quest')).toBe('q-4,q-1'));
   });
 });

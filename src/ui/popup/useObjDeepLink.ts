@@ -1,37 +1,87 @@
 /**
  * `?obj={uid}` (spec §2): once the markers are loaded, shows that marker's category and level,
- * follows its quest (a quest marker is drawn only while its quest is followed; within the free
- * limit), opens its popup and asks the wiring to centre the map on it. Done once per page.
+ * follows its quest (a quest marker is drawn only while its quest is followed:
+ * state/quests.ts `followLinkedQuest`, which never shows the limit notice, as the visitor asked
+ * for nothing; a free user's oldest followed quest makes room), opens its popup and asks the
+ * wiring to centre the map on it. Done once per page.
+ *
+ * A link whose marker does not exist (any more) opens nothing: `gone` is then true until the
+ * visitor dismisses the notice. Either way the link is `settled` afterwards, and from then on
+ * the address's `obj` follows the open popup (useObjUrl), which drops a gone marker's uid.
  */
-import { useEffect, useRef } from 'react';
+import { useCallback, useEffect, useRef, useState } from 'react';
 import { useSearchParams } from 'react-router';
 import { setCategoryHidden, setSubCategoryHidden } from '../../state/filters';
 import { selectMarker, setLevel } from '../../state/mapView';
 import { requestFocus } from '../../state/popup';
-import { quests, toggleQuest } from '../../state/quests';
+import { followLinkedQuest } from '../../state/quests';
+import { loadSession, session } from '../../state/session';
 import { isWorkerClosed, type MarkerSource } from '../map/markerSource';
+import type { Marker } from '../../domain/marker';
 
-export function useObjDeepLink(source: MarkerSource | null, loaded: boolean): void {
+export const OBJ_PARAM = 'obj';
+
+export interface ObjDeepLink {
+  /** The link's marker was looked for (or there was no link): the address may follow the popup now. */
+  settled: boolean;
+  /** The link's marker does not exist: its notice shows. */
+  gone: boolean;
+  dismissGone: () => void;
+}
+
+/** Who is signed in decides how many quests may be followed (pro: more than 3): ask first. */
+function sessionKnown(): Promise<void> {
+  return session.status === 'ready' || session.status === 'error' ? Promise.resolve() : loadSession();
+}
+
+function showLinkedMarker(found: Marker): void {
+  setCategoryHidden(found.category, false);
+  setSubCategoryHidden(found.subCategory, false);
+  setLevel(found.level);
+  if (found.questUid) followLinkedQuest(found.questUid);
+  selectMarker(found.uid);
+  requestFocus(found.geometry.x, found.geometry.y);
+}
+
+export function useObjDeepLink(source: MarkerSource | null, loaded: boolean): ObjDeepLink {
   const [searchParams] = useSearchParams();
-  const objParam = useRef(searchParams.get('obj'));
+  const objParam = useRef(searchParams.get(OBJ_PARAM));
+  const [settled, setSettled] = useState(!objParam.current);
+  const [gone, setGone] = useState(false);
+  const dismissGone = useCallback(() => setGone(false), []);
 
   useEffect(() => {
     const uid = objParam.current;
     if (!uid || !source || !loaded) return;
     objParam.current = null;
+    let cancelled = false;
+    let finished = false;
+    const settle = () => {
+      finished = true;
+      setSettled(true);
+    };
     source
       .get(uid)
-      .then((found) => {
-        if (!found) return;
-        setCategoryHidden(found.category, false);
-        setSubCategoryHidden(found.subCategory, false);
-        setLevel(found.level);
-        if (found.questUid && !quests.selected.includes(found.questUid)) toggleQuest(found.questUid);
-        selectMarker(found.uid);
-        requestFocus(found.geometry.x, found.geometry.y);
+      .then(async (found) => {
+        if (found?.questUid) await sessionKnown();
+        if (cancelled) return;
+        if (found) showLinkedMarker(found);
+        else setGone(true);
+        settle();
       })
       .catch((error: unknown) => {
-        if (!isWorkerClosed(error)) console.error('raidmap: opening the linked marker failed', error);
+        if (cancelled || isWorkerClosed(error)) return;
+        console.error('raidmap: opening the linked marker failed', error);
+        // The popup's own read then fails the same way and offers Try again; the link stays.
+        selectMarker(uid);
+        settle();
       });
+    return () => {
+      // Not done yet (a new worker, say): the next run opens the link instead.
+      cancelled = true;
+      if (!finished) objParam.current = uid;
+    };
   }, [source, loaded]);
+
+  return { settled, gone, dismissGone };
 }

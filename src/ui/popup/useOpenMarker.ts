@@ -13,14 +13,15 @@
  * `editingForm`; else its Save adds it again, same uid). While a
  * re-read is under way the previous copy stays on screen (no flash of an empty popup). A read
  * that fails (the full marker comes from the server behind a compact list: offline, a 5xx)
- * goes to `onReadError`.
+ * goes to `onReadError`. The marker's map point is the popup's `anchor` (the wiring places the
+ * popup clear of it).
  */
 import { useEffect, useState } from 'react';
 import { useSnapshot } from 'valtio';
 import type { Marker } from '../../domain/marker';
 import { editor } from '../../state/editor';
 import { mapView, selectMarker } from '../../state/mapView';
-import { popup, resumingEdit, showPopupFor } from '../../state/popup';
+import { popup, resumingEdit, setPopupAnchor, showPopupFor } from '../../state/popup';
 import { isWorkerClosed, type MarkerSource } from '../map/markerSource';
 
 /**
@@ -54,6 +55,7 @@ export function useOpenMarker(source: MarkerSource | null, loaded: boolean, onRe
     if (!selectedUid) {
       setMarker(null);
       showPopupFor(null);
+      setPopupAnchor(null);
       return;
     }
     if (!source || !loaded) return;
@@ -68,6 +70,7 @@ export function useOpenMarker(source: MarkerSource | null, loaded: boolean, onRe
           if (standIn) {
             setMarker(standIn);
             showPopupFor(standIn.uid);
+            setPopupAnchor(standIn.geometry);
             return;
           }
           selectMarker(null);
@@ -75,6 +78,7 @@ export function useOpenMarker(source: MarkerSource | null, loaded: boolean, onRe
         }
         setMarker(found);
         showPopupFor(found.uid);
+        setPopupAnchor(found.geometry);
       })
       .catch((error: unknown) => {
         if (cancelled || isWorkerClosed(error)) return;

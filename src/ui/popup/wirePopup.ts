@@ -1,24 +1,53 @@
 /**
  * The marker popup's part of the engine wiring: while the pointer is over the popup the map
- * does not zoom (spec §4), and a pending focus request (a `?obj=` link) centres the map.
+ * does not zoom (spec §4), a pending focus request (a `?obj=` link) centres the map, and the
+ * popup is placed clear of its marker (popupPlacement.ts) as the marker moves on screen (the
+ * camera moved, the window was resized, another marker opened, the popup grew).
  * Returns the function that undoes it.
  */
 import { subscribeKey } from 'valtio/utils';
 import type { MapEngineApi } from '../../engine/types';
-import { popup, takeFocus } from '../../state/popup';
+import { popup, setPopupPlacement, takeFocus } from '../../state/popup';
+import { popupPlacement, type ViewportSize } from './popupPlacement';
 
-export function wirePopup(engine: Pick<MapEngineApi, 'setZoomEnabled' | 'setView'>): () => void {
+/** The window the popup is placed in: its size, and word when it changes. */
+export interface PopupViewport {
+  size(): ViewportSize;
+  onResize(listener: () => void): () => void;
+}
+
+/** The page's window; without one (a test in Node) an empty one, where the popup stays at the bottom. */
+const browserWindow: PopupViewport = {
+  size: () => (typeof window === 'undefined' ? { width: 0, height: 0 } : { width: window.innerWidth, height: window.innerHeight }),
+  onResize(listener) {
+    if (typeof window === 'undefined') return () => undefined;
+    window.addEventListener('resize', listener);
+    return () => window.removeEventListener('resize', listener);
+  },
+};
+
+export function wirePopup(engine: Pick<MapEngineApi, 'setZoomEnabled' | 'setView' | 'toScreen' | 'on'>, viewport: PopupViewport = browserWindow): () => void {
   const centre = () => {
     const focus = takeFocus();
     if (focus) engine.setView({ x: focus.x, y: focus.y });
   };
+  const place = () => {
+    const at = popup.anchor;
+    const next = at ? popupPlacement(engine.toScreen(at.x, at.y), viewport.size(), popup.boxHeight) : 'bottom';
+    if (popup.placement !== next) setPopupPlacement(next);
+  };
   engine.setZoomEnabled(!popup.pointerOver);
   centre();
+  place();
   const offs = [
     subscribeKey(popup, 'pointerOver', (over) => engine.setZoomEnabled(!over)),
     subscribeKey(popup, 'focus', (focus) => {
       if (focus) centre();
     }),
+    subscribeKey(popup, 'anchor', place),
+    subscribeKey(popup, 'boxHeight', place),
+    engine.on('camerachange', place),
+    viewport.onResize(place),
   ];
   return () => {
     offs.forEach((off) => off());

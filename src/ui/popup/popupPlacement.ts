@@ -1,0 +1,78 @@
+/**
+ * Where the marker popup (view mode, normal size) goes so that it does not cover the marker it
+ * describes: at the bottom centre as ever, else at the top, else at the side away from the
+ * marker (a phone held landscape has no room above or below a centred marker). Where no place
+ * leaves the marker free (a tiny window), the bottom. The boxes mirror popup.css.
+ */
+import type { PopupPlacement } from '../../state/popup';
+
+export type { PopupPlacement };
+
+export interface ScreenPoint {
+  x: number;
+  y: number;
+}
+
+export interface ViewportSize {
+  width: number;
+  height: number;
+}
+
+interface Box {
+  left: number;
+  top: number;
+  right: number;
+  bottom: number;
+}
+
+/** popup.css: the margin at the screen's edges, and the top placement's offset (below the top bar). */
+const EDGE = 16;
+const TOP_OFFSET = 64;
+const POPUP_WIDTH = 420;
+/** popup.css: a side popup leaves this much of its half of the screen free (the marker sits near the middle). */
+const SIDE_GAP = 48;
+/** Narrower than this, a side popup is no use. */
+const MIN_SIDE_WIDTH = 260;
+/** Around the marker's point: its icon and a little air. */
+const MARKER_CLEARANCE = 20;
+
+/** popup.css `.marker-popup .popup` max-height. */
+function maxPopupHeight(viewport: ViewportSize): number {
+  return Math.min(viewport.height * 0.46, 520, viewport.height - 96);
+}
+
+function popupBox(placement: PopupPlacement, viewport: ViewportSize, height: number): Box | null {
+  const { width: vw, height: vh } = viewport;
+  if (placement === 'left' || placement === 'right') {
+    const width = Math.min(POPUP_WIDTH, vw / 2 - SIDE_GAP);
+    if (width < MIN_SIDE_WIDTH) return null;
+    const left = placement === 'left' ? EDGE : vw - EDGE - width;
+    return { left, right: left + width, top: TOP_OFFSET, bottom: vh - EDGE };
+  }
+  const width = Math.min(POPUP_WIDTH, vw - 2 * EDGE);
+  const h = Math.min(height, maxPopupHeight(viewport));
+  const top = placement === 'top' ? TOP_OFFSET : vh - EDGE - h;
+  return { left: (vw - width) / 2, right: (vw + width) / 2, top, bottom: top + h };
+}
+
+function covers(box: Box, point: ScreenPoint): boolean {
+  const c = MARKER_CLEARANCE;
+  return point.x + c > box.left && point.x - c < box.right && point.y + c > box.top && point.y - c < box.bottom;
+}
+
+/**
+ * The first place whose box leaves `marker` (its screen point) free. `popupHeight` is the
+ * popup's height as shown (0 before it is measured: the largest it may grow is used then).
+ */
+export function popupPlacement(marker: ScreenPoint, viewport: ViewportSize, popupHeight: number): PopupPlacement {
+  if (viewport.width <= 0 || viewport.height <= 0) return 'bottom';
+  const height = popupHeight > 0 ? popupHeight : maxPopupHeight(viewport);
+  const away: PopupPlacement[] = marker.x < viewport.width / 2 ? ['right', 'left'] : ['left', 'right'];
+  const order: PopupPlacement[] = ['bottom', 'top', ...away];
+  return (
+    order.find((placement) => {
+      const box = popupBox(placement, viewport, height);
+      return box !== null && !covers(box, marker);
+    }) ?? 'bottom'
+  );
+}
