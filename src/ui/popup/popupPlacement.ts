@@ -4,25 +4,14 @@
  * marker (a phone held landscape has no room above or below a centred marker). Where no place
  * leaves the marker free (a tiny window), the bottom. The boxes mirror popup.css.
  */
+import type { ScreenPoint, ScreenRect as Box } from '../../domain/keep-in-view';
 import type { PopupPlacement } from '../../state/popup';
 
-export type { PopupPlacement };
-
-export interface ScreenPoint {
-  x: number;
-  y: number;
-}
+export type { PopupPlacement, ScreenPoint };
 
 export interface ViewportSize {
   width: number;
   height: number;
-}
-
-interface Box {
-  left: number;
-  top: number;
-  right: number;
-  bottom: number;
 }
 
 /** popup.css: the margin at the screen's edges, and the top placement's offset (below the top bar). */
