@@ -398,6 +398,32 @@ describe('the popup in edit mode', () => {
     expect(await page.locator('.admin-set-aside').count()).toBe(0);
   });
 
+  test('typed work restored after a reload, of a marker another admin changed meanwhile, is a conflict on Save, never a silent overwrite', async () => {
+    await toPan(page);
+    const [spot] = await freeSpots(page, 1, { box: { left: 320, top: 90, right: 960, bottom: 200 } });
+    const marker = await markerAt(spot, { name: 'Shared' });
+    const form = await openEditForm(page, marker.uid);
+    await form.getByLabel('Name', { exact: true }).fill('Mine, typed before the reload');
+    // The page goes away with the work; another admin renames the marker meanwhile.
+    await page.goto(`${base()}/`, { waitUntil: 'domcontentloaded' });
+    const renamed = await page.request.post(`${base()}/api/be/admin/marker/update`, { data: { ...marker, name: 'Theirs', version: 1 } });
+    expect(renamed.status()).toBe(200);
+    await openMap(page, base());
+    const notice = page.locator('.admin-set-aside');
+    await notice.waitFor();
+    await notice.getByRole('button', { name: 'Back to them' }).click();
+    const again = editForm(page);
+    await again.waitFor();
+    // The server refuses the stale save (409): the page shows it as a conflict, the name stays theirs.
+    errors.allow(/409|Conflict/);
+    await again.getByRole('button', { name: 'Save', exact: true }).click();
+    await page.getByRole('button', { name: 'Keep mine' }).waitFor();
+    expect(await serverMarker(base(), marker.uid)).toMatchObject({ name: 'Theirs', version: 2 });
+    await page.getByRole('button', { name: 'Take theirs' }).click();
+    await expect.poll(async () => (await serverMarker(base(), marker.uid))?.name).toBe('Theirs');
+    await page.keyboard.press('Escape');
+  });
+
   test("Delete asks 'Are you sure?': dismissed keeps the marker, accepted deletes it", async () => {
     const [spot] = await freeSpots(page, 1, { box: { left: 320, top: 90, right: 960, bottom: 200 } });
     const marker = await markerAt(spot, { name: 'Delete me' });

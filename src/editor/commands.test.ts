@@ -238,6 +238,18 @@ describe('an edit form open while this page changes its marker', () => {
     expect(commands.getState().conflict).toMatchObject({ uid: 'm1', theirs: { name: 'Theirs', version: 2 } });
     expect(server.stored.get('m1')).toMatchObject({ name: 'Theirs', desc: '' });
   });
+
+  it('a change the page only read (form work restored after a reload, on a newer list) is a conflict too, not overwritten', async () => {
+    const { server, page, commands, stored } = setup([marker('m1', { name: 'Base' })]);
+    const base = stored[0];
+    // Another admin renamed it while the work waited; this page's list has their version.
+    const theirs = server.seed({ ...base, name: 'Theirs' });
+    page.markers.set('m1', theirs);
+    expect(await commands.saveMarker({ ...base, name: 'Mine' }, base)).toBeNull();
+    expect(server.writes().at(-1)).toMatchObject({ op: 'update', version: 1 });
+    expect(commands.getState().conflict).toMatchObject({ uid: 'm1', mine: { name: 'Mine' }, theirs: { name: 'Theirs', version: 2 } });
+    expect(server.stored.get('m1')).toMatchObject({ name: 'Theirs', version: 2 });
+  });
 });
 
 describe('conflicts', () => {

@@ -760,7 +760,13 @@ export function createEditorCommands(options: EditorCommandsOptions): EditorComm
           // upload), since another admin's change to the marker in the form is a conflict as it
           // comes, and one not seen yet is refused by the server. While a conflict of the marker
           // waits, the save stays based on the version the form began from (refused again).
-          const onPageCopy = !!before && !!base && base.uid === draft.uid && !conflicts.some((c) => c.uid === draft.uid);
+          // Only where the page's copy is the form's base or this page's own later write: a copy
+          // that changed before this page saw it happen (form work restored after a reload, a
+          // change made while the page was away) is not this page's, and its edit is sent on the
+          // version it began from, so the server refuses it as a conflict instead of it silently
+          // overwriting the other admin's change.
+          const ownCopy = !!before && !!base && (before.version === base.version || (before.version !== undefined && written.get(draft.uid) === before.version));
+          const onPageCopy = ownCopy && base!.uid === draft.uid && !conflicts.some((c) => c.uid === draft.uid);
           const after = onPageCopy ? patchMarker(before, base, draft) : plain(draft);
           return { uid: draft.uid, step: { label: 'editMarker', before, after }, next: after, basedOn: before && !onPageCopy ? draft.version : undefined };
         }),
