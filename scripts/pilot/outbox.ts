@@ -29,6 +29,11 @@ export class Outbox {
     if (this.maps.length === 0) this.maps.push(map);
   }
 
+  /** Sends `position` again after the waiting map changes, unless a newer position waits. */
+  resendPosition(position: PositionMessage): void {
+    if (this.position === null) this.position = position;
+  }
+
   /** Adds a message that just happened. */
   put(message: OutboxMessage): void {
     if (this.position) this.dropped++;

@@ -208,7 +208,7 @@ describe('Outbox', () => {
 });
 
 describe('Publisher after the server lost its map', () => {
-  it('sends the map again when an answer says the server holds none, before the waiting position', async () => {
+  it('sends the map and the last position again when an answer says the server holds no map', async () => {
     let knows = true;
     const { fetchImpl, seen } = fakeFetch(
       Array.from({ length: 10 }, () => (entry: Seen) => {
@@ -224,14 +224,16 @@ describe('Publisher after the server lost its map', () => {
     // The server restarts: the next answer says it holds no map.
     knows = false;
     publisher.publish({ type: 'position', data: { x: 4, y: 5, z: 6, look: null } });
-    await waitFor(() => sent().length >= 4, 2000, 'the position, then the map again');
-    expect(sent().map((s) => s.body.type)).toEqual(['map', 'position', 'position', 'map']);
+    await waitFor(() => sent().length >= 5, 2000, 'the position, then the map and the position again');
+    expect(sent().map((s) => s.body.type)).toEqual(['map', 'position', 'position', 'map', 'position']);
     expect(sent()[3].body).toEqual({ type: 'map', data: { map: 'woods' } });
+    // A page shows no position older than its map: the last one follows the map again.
+    expect(sent()[4].body).toEqual(sent()[2].body);
     expect(lines.some((l) => l.includes('sending map woods again'))).toBe(true);
     // Known again: nothing more is sent but the next position.
     publisher.publish({ type: 'position', data: { x: 7, y: 8, z: 9, look: null } });
-    await waitFor(() => sent().length >= 5, 2000, 'the next position');
-    expect(sent().map((s) => s.body.type)).toEqual(['map', 'position', 'position', 'map', 'position']);
+    await waitFor(() => sent().length >= 6, 2000, 'the next position');
+    expect(sent().map((s) => s.body.type)).toEqual(['map', 'position', 'position', 'map', 'position', 'position']);
   });
 });
 

@@ -8,7 +8,8 @@
  *   of watching pages changes.
  * - 401/403 (the token is refused) stops it; 404 (the pairing is gone) pairs again.
  * - The map last sent is sent again when the server says it holds none (`knowsMap: false`: it
- *   restarted and lost it, and a page opening now would draw positions on the wrong map).
+ *   restarted and lost it, and a page opening now would draw positions on the wrong map), then
+ *   the last position (a page shows no position older than its map).
  */
 import { PILOT_PING_MS, type PilotMessage } from '../../src/domain/pilot';
 import { positionText, retryDelayMs, secondsText, watchersText } from '../../src/domain/pilot-watcher';
@@ -42,8 +43,9 @@ export class Publisher {
   private failures = 0;
   private inFlight = 0;
   private pairingNow: Pairing;
-  /** The last map change the server accepted (sent again when the server forgot it). */
+  /** The last map change and position the server accepted (sent again when it forgot the map). */
   private lastMap: Extract<OutboxMessage, { type: 'map' }> | null = null;
+  private lastPosition: Extract<OutboxMessage, { type: 'position' }> | null = null;
   /** The most requests ever in flight at once (1; kept for the tests). */
   maxInFlight = 0;
   /** Pages watching, as the server last said (null before it said). */
@@ -107,7 +109,10 @@ export class Publisher {
         case 'ok':
           this.contact();
           this.sent[message.type]++;
-          if (message.type === 'position') this.options.log(`${positionText(message.data)} sent`);
+          if (message.type === 'position') {
+            this.lastPosition = message;
+            this.options.log(`${positionText(message.data)} sent`);
+          }
           if (message.type === 'map') {
             this.lastMap = message;
             this.options.log(`map: ${message.data.map}`);
@@ -115,6 +120,8 @@ export class Publisher {
           if (result.value.knowsMap === false && this.lastMap !== null) {
             this.options.log(`the server lost the map (it restarted?): sending map ${this.lastMap.data.map} again`);
             this.outbox.resendMap(this.lastMap);
+            // Then the position again: a page shows no position older than its map.
+            if (this.lastPosition !== null) this.outbox.resendPosition(this.lastPosition);
           }
           if (result.value.watchers !== null && result.value.watchers !== this.watchers) {
             this.watchers = result.value.watchers;

@@ -141,7 +141,7 @@ describe.each(testBackends())('pilot routes on $name', (backend) => {
     const info = await c.info(formatPairingCode(pairing.code).toLowerCase());
     expect(info.statusCode).toBe(200);
     expect(info.headers['cache-control']).toBe('no-store');
-    expect(info.json()).toEqual({ code: pairing.code, expiresAt: new Date(clock + PAIRING_TTL_MS).toISOString(), watchers: 0 });
+    expect(info.json()).toEqual({ code: pairing.code, expiresAt: new Date(clock + PAIRING_TTL_MS).toISOString(), watchers: 0, knowsMap: false });
 
     const sent = await c.send(pairing, position(10));
     expect(sent.statusCode, sent.body).toBe(200);

@@ -328,7 +328,7 @@ export async function pilotRoutes(app: FastifyInstance, options: PilotRoutesOpti
     if (wait > 0) return tooManyGuesses(reply, wait);
     const expiresAt = pairing ? await use(pairing) : null;
     if (expiresAt === null) return gone(request, reply, code);
-    return reply.header('cache-control', 'no-store').send({ code, expiresAt: new Date(expiresAt).toISOString(), watchers: watchers(code) });
+    return reply.header('cache-control', 'no-store').send({ code, expiresAt: new Date(expiresAt).toISOString(), watchers: watchers(code), knowsMap: state.knowsMap(code) });
   });
 
   app.get('/api/be/pilot/:code/events', { compress: false }, async (request, reply) => {

@@ -25,6 +25,8 @@ export interface PairingInfo {
   code: string;
   expiresAt: number | string;
   watchers: number;
+  /** False when the server holds no map for the code (it restarted): the publisher sends its map again. */
+  knowsMap?: boolean;
 }
 
 /** What the server answers a published message with (a ping: `{ type: 'pong', watchers }`). */

@@ -448,10 +448,26 @@ export async function refreshPairing(): Promise<void> {
     const info = await checkPairing(pairing.code);
     if (pilotPublisher.pairing?.code !== pairing.code) return;
     if (info === null) lostPairing();
-    else pilotPublisher.watchers = info.watchers;
+    else {
+      pilotPublisher.watchers = info.watchers;
+      if (info.knowsMap === false) resendLastMap();
+    }
   } catch {
     // Offline for a moment: the next refresh tells.
   }
+}
+
+/**
+ * The server holds no map for the code (it restarted; it keeps them in memory): the last map
+ * is sent again, then the last position (a position older than its map is not shown), or pages
+ * opening now would stay on the default map without the player.
+ */
+function resendLastMap(): void {
+  const { map, position } = pilotPublisher.sent;
+  if (map === null) return;
+  void publish({ type: 'map', data: { map } }).then((sent) => {
+    if (sent && position) void publish({ type: 'position', data: { ...position } });
+  });
 }
 
 /** Publishes one message with the pairing's token; false (and `error` set) when it was refused. */
@@ -466,10 +482,7 @@ export async function publish(message: PilotMessage): Promise<boolean> {
     const now = Date.now();
     if (message.type === 'position') pilotPublisher.sent = { ...pilotPublisher.sent, position: { ...message.data }, positionAt: now };
     if (message.type === 'map') pilotPublisher.sent = { ...pilotPublisher.sent, map: message.data.map, mapAt: now };
-    // The server holds no map for the code (it restarted): send the last one again, or pages
-    // opening now would draw this feed's positions on the wrong map.
-    const lastMap = pilotPublisher.sent.map;
-    if (answer?.knowsMap === false && message.type !== 'map' && lastMap !== null) void publish({ type: 'map', data: { map: lastMap } });
+    if (answer?.knowsMap === false && message.type !== 'map') resendLastMap();
     return true;
   } catch (error) {
     if (pilotPublisher.pairing?.code !== pairing.code) return false;

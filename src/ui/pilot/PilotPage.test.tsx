@@ -7,7 +7,7 @@ import { createMemoryRouter, RouterProvider } from 'react-router';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { setApiBase } from '../../api/client';
 import { setLanguage } from '../../i18n';
-import { PILOT_PAIRING_KEY, resetPilot } from '../../state/pilot';
+import { PILOT_PAIRING_KEY, refreshPairing, resetPilot } from '../../state/pilot';
 import { readStored, writeStored } from '../../state/storage';
 import { PilotPage } from '../pages/PilotPage';
 
@@ -209,8 +209,30 @@ describe('/pilot', () => {
     await user.click(screen.getByLabelText('Screenshot file name'));
     await user.paste(NAME);
     await user.click(screen.getByRole('button', { name: 'Send this position' }));
-    await waitFor(() => expect(seen.map((s) => (s.body as { type: string }).type)).toEqual(['map', 'position', 'map']));
+    // The map again, then the position again (a page shows no position older than its map).
+    await waitFor(() => expect(seen.map((s) => (s.body as { type: string }).type)).toEqual(['map', 'position', 'map', 'position']));
     expect(seen[2].body).toEqual({ type: 'map', data: { map: 'woods' } });
+    expect(seen[3].body).toEqual(seen[1].body);
+  });
+
+  it('sends the map and position again when the periodic check of the session says the server lost the map', async () => {
+    rememberPairing();
+    const seen: { body: unknown }[] = [];
+    server.use(
+      http.post(`${BASE}/api/be/pilot/:code/messages`, async ({ request }) => {
+        seen.push({ body: await request.json() });
+        return HttpResponse.json({ ok: true, watchers: 1, knowsMap: true });
+      }),
+    );
+    const user = userEvent.setup();
+    renderPilot();
+    await user.selectOptions(await screen.findByRole('combobox', { name: 'Map' }), 'woods');
+    await user.click(screen.getByRole('button', { name: 'Send the map' }));
+    await waitFor(() => expect(seen).toHaveLength(1));
+    server.use(http.get(`${BASE}/api/be/pilot/:code`, () => HttpResponse.json({ code: CODE, expiresAt: '2030-01-01T00:00:00.000Z', watchers: 0, knowsMap: false })));
+    await refreshPairing();
+    await waitFor(() => expect(seen.map((s) => (s.body as { type: string }).type)).toEqual(['map', 'map']));
+    expect(seen[1].body).toEqual({ type: 'map', data: { map: 'woods' } });
   });
 
   it('sends the map chosen by hand', async () => {
