@@ -368,6 +368,14 @@ describe('the popup in edit mode', () => {
     };
     expect(await redNear()).toBeGreaterThan(8);
     await page.getByRole('status').filter({ hasText: 'not saved' }).waitFor();
+    // Leaving now would lose it: the page asks first (the browser's "Leave site?").
+    const leavingAsks = () =>
+      page.evaluate(() => {
+        const event = new Event('beforeunload', { cancelable: true });
+        window.dispatchEvent(event);
+        return event.defaultPrevented;
+      });
+    expect(await leavingAsks()).toBe(true);
 
     await page.unroute(addRoute);
     // "Retry" for one change, "Retry all" for several.
@@ -375,6 +383,7 @@ describe('the popup in edit mode', () => {
     await until(() => serverMarker(base(), placed!.uid), (m) => m !== null, 'the retried marker on the server');
     await expect.poll(async () => (await map(page).markers()).find((m) => m.uid === placed!.uid)?.flag).toBeNull();
     await expect.poll(redNear).toBeLessThan(3);
+    expect(await leavingAsks()).toBe(false);
   });
 
   test('typed form work survives a reload: the dock offers it, "Back to them" opens the form with it, Save stores it', async () => {

@@ -16,6 +16,7 @@ import {
   EDITOR_STORAGE_KEY,
   loadEditorPrefs,
   loadHistory,
+  hasUnsavedChanges,
   loadShapes,
   markerFlagsOf,
   moveMarker,
@@ -227,8 +228,10 @@ describe('badges of unsaved markers', () => {
     await saveMarker({ ...popup.draft!, name: 'Mine' });
     expect(markerFlagsOf(editor)).toEqual({ 'new-2': 'failed', m1: 'failed' });
     await resolveConflict('theirs');
+    expect(hasUnsavedChanges(editor)).toBe(true);
     await retrySave('new-2');
     expect(markerFlagsOf(editor)).toEqual({});
+    expect(hasUnsavedChanges(editor)).toBe(false);
   });
 });
 

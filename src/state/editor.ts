@@ -107,6 +107,11 @@ export function markerFlagsOf(state: Pick<EditorState, 'pending' | 'conflicts'>)
   return flags;
 }
 
+/** Whether any change of this page is still saving or was not saved (leaving the page would lose it). */
+export function hasUnsavedChanges(state: Pick<EditorState, 'pending'>): boolean {
+  return Object.keys(state.pending).length > 0;
+}
+
 export const EDITOR_STORAGE_KEY = 'map:editor';
 export const DEFAULT_MARKER_TYPE = { category: 'Markers', subCategory: 'Marker' } as const;
 export const EDITOR_MODES: readonly EditorMode[] = ['pan', 'draw', 'edit', 'move'];

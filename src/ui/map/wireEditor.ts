@@ -21,7 +21,7 @@ import type { MarkerSink } from '../../editor/live';
 import { NO_EDITOR, type ToolFactory, type ToolHost, type ToolShape } from '../../engine/interaction';
 import type { MapEngineApi } from '../../engine/types';
 import {
-  addShape, bindEditor, cancelCopy, copyMarker, copyMarkerTo, editor, markerFlagsOf, pasteMarkerAt, startCopy, loadEditorPrefs, loadShapes, moveMarker, newShapeId, placeMarker,
+  addShape, bindEditor, cancelCopy, copyMarker, copyMarkerTo, editor, hasUnsavedChanges, markerFlagsOf, pasteMarkerAt, startCopy, loadEditorPrefs, loadShapes, moveMarker, newShapeId, placeMarker,
   receiveRemoteChange, redo, removeShape, resetEditor, selectShape, setCursor, setEditorEnabled, setLive, setPath, undo,
   updateShape,
 } from '../../state/editor';
@@ -252,6 +252,16 @@ export function wireEditor({ engine, sink, map, adminTools, resync }: WireEditor
   };
   window.addEventListener('keydown', onKey);
   offs.push(() => window.removeEventListener('keydown', onKey));
+
+  // Leaving the page with changes the server does not hold yet (saving, or not saved: a marker
+  // placed while it was down) asks first, with the browser's own "Leave site?".
+  const onBeforeUnload = (event: BeforeUnloadEvent) => {
+    if (!commands || !hasUnsavedChanges(editor)) return;
+    event.preventDefault();
+    event.returnValue = '';
+  };
+  window.addEventListener('beforeunload', onBeforeUnload);
+  offs.push(() => window.removeEventListener('beforeunload', onBeforeUnload));
 
   followSession();
   offs.push(

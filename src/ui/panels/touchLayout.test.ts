@@ -111,3 +111,24 @@ describe('the compact top bar', () => {
     expect(valueOf(SHEETS[1], '.topbar__more', 'display', 'max-height: 500px')).toBe('none');
   });
 });
+
+describe('popups on touch screens', () => {
+  const TOUCH = 'pointer: coarse';
+  const quoted = (selector: string) => [selector, selector.replace(/'/g, '"')];
+  const touchValue = (file: string, selector: string, property: string) =>
+    quoted(selector).map((s) => valueOf(file, s, property, TOUCH)).find(Boolean) ?? '';
+
+  it('give the edit form’s typed fields 16 px text, which the base rule for them would otherwise override', () => {
+    for (const selector of [".marker-edit input[type='text']", ".marker-edit input[type='search']", ".marker-edit input[type='number']", '.marker-edit textarea', '.marker-edit select']) {
+      expect(touchValue('popup/popup.css', selector, 'font-size'), selector).toBe('16px');
+    }
+  });
+
+  it('make Close, Enlarge, popup buttons and the settings rows 44 px targets', () => {
+    expect(px(touchValue('popups/popup.css', '.popup__close', 'height'))).toBeGreaterThanOrEqual(44);
+    expect(px(touchValue('popups/popup.css', '.popup__body button', 'min-height'))).toBeGreaterThanOrEqual(44);
+    expect(px(touchValue('popup/popup.css', '.marker-popup__size', 'min-height'))).toBeGreaterThanOrEqual(44);
+    expect(px(touchValue('settings/settings.css', '.settings-popup__choice', 'min-height'))).toBeGreaterThanOrEqual(44);
+    expect(px(touchValue('settings/settings.css', '.settings-popup__select', 'min-height'))).toBeGreaterThanOrEqual(44);
+  });
+});

@@ -8,7 +8,8 @@
 import { useEffect, useLayoutEffect, useRef, type ReactNode, type RefObject } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useSnapshot } from 'valtio';
-import { localized, type Marker } from '../../domain/marker';
+import type { Marker } from '../../domain/marker';
+import { popupTitle } from './popupTitle';
 import { isLanguage } from '../../i18n';
 import { popup, setPointerOverPopup, setPopupBoxHeight, toggleEnlarged } from '../../state/popup';
 import { Popup } from '../popups/Popup';
@@ -47,7 +48,7 @@ export function MarkerPopupFrame({ marker, onClose, children, className, placed 
   useEffect(() => () => setPointerOverPopup(false), []);
   useMeasuredHeight(wrapper);
 
-  const name = localized(marker, 'name', lang) || marker.subCategory;
+  const name = popupTitle(t, lang, marker);
   const sizeButton = (
     <button type="button" className="marker-popup__size" onClick={toggleEnlarged} aria-pressed={enlarged}>
       {enlarged ? t('markerPopup.shrink') : t('markerPopup.enlarge')}

@@ -9,6 +9,7 @@ import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import { useSnapshot } from 'valtio';
 import { localized, type Marker } from '../../domain/marker';
+import { popupTitle } from './popupTitle';
 import type { MapDefinition } from '../../domain/maps';
 import { isLanguage } from '../../i18n';
 import { itemName, loadItems, lookups, questLabel } from '../../state/items';
@@ -37,7 +38,7 @@ export function MarkerPopupView({ map, marker, footer }: MarkerPopupViewProps) {
     if (marker.itemsUid.length > 0) void loadItems();
   }, [marker]);
 
-  const name = localized(marker, 'name', lang) || marker.subCategory;
+  const name = popupTitle(t, lang, marker);
   const desc = localized(marker, 'desc', lang);
   const images = marker.imgs;
   const index = Math.min(imageIndex, Math.max(0, images.length - 1));
