@@ -5,6 +5,8 @@ import { MAPS } from '../../domain/maps';
 import { resetEditor } from '../../state/editor';
 import { layout, setPanelsShown, togglePointTools } from '../../state/layout';
 import { points, resetPoints } from '../../state/points';
+import { cancelEdit, resetPopup, showPopupFor, startEdit } from '../../state/popup';
+import type { Marker } from '../../domain/marker';
 import { resetSession, setSessionUser } from '../../state/session';
 import { memoryStorage, setStorageBackend } from '../../state/storage';
 import { AdminDock } from './AdminDock';
@@ -19,6 +21,7 @@ afterEach(() => {
   resetSession();
   resetEditor();
   resetPoints();
+  resetPopup();
   layout.pointTools = false;
   setPanelsShown(true);
   setStorageBackend(null);
@@ -45,4 +48,35 @@ describe('AdminDock', () => {
     act(() => setPanelsShown(false));
     await waitFor(() => expect(dock).not.toHaveClass('admin-dock--panels'));
   });
+
+  it('yields to an open edit form (admin.css hides it on a narrow or short window) and comes back as it was', async () => {
+    setSessionUser(admin);
+    const { container } = render(<AdminDock map={MAPS.factory} camera={null} />);
+    const dock = container.firstElementChild as HTMLElement;
+    const toggle = screen.getByRole('button', { expanded: true });
+    // The admin folds the tools before opening the form.
+    act(() => toggle.click());
+    expect(toggle).toHaveAttribute('aria-expanded', 'false');
+    expect(dock).not.toHaveClass('admin-dock--form-open');
+
+    // The popup in view mode leaves the dock be; its edit form marks it.
+    act(() => showPopupFor('m1'));
+    expect(dock).not.toHaveClass('admin-dock--form-open');
+    act(() => startEdit(marker));
+    await waitFor(() => expect(dock).toHaveClass('admin-dock--form-open'));
+    // Hidden, not unmounted: the tools keep their state.
+    expect(screen.getByRole('region', { name: 'Editor tools' })).toBeInTheDocument();
+
+    act(() => cancelEdit());
+    await waitFor(() => expect(dock).not.toHaveClass('admin-dock--form-open'));
+    expect(screen.getByRole('button', { expanded: false })).toBe(toggle);
+
+    // Closing the popup from the form gives the room back too.
+    act(() => startEdit(marker));
+    await waitFor(() => expect(dock).toHaveClass('admin-dock--form-open'));
+    act(() => showPopupFor(null));
+    await waitFor(() => expect(dock).not.toHaveClass('admin-dock--form-open'));
+  });
 });
+
+const marker = { uid: 'm1', version: 1 } as unknown as Marker;

@@ -2,6 +2,9 @@
  * The admin's overlays on the map page, stacked at the bottom between the side panels (or
  * across the page when the panels are hidden): the point tools (when toggled on), the notices of
  * changes the server did not take, of conflicts waiting for a choice and of an edit set aside (when there are), the tools panel and the status bar. Renders nothing unless the user may use the admin tools.
+ * While a marker's edit form is open the dock is marked `admin-dock--form-open`: on a narrow or
+ * short window (a phone, or a page the on-screen keyboard shrank) admin.css then hides it, so the
+ * form has the room, and it comes back as it was (tools folded or open) when the form closes.
  *
  * Props: `map` (the open map: id, name and size for the points, transform for game coordinates) and
  * `camera`, the engine's camera (x, y: map pixel at the canvas centre; zoom) or null.
@@ -10,6 +13,7 @@ import { useState } from 'react';
 import { useSnapshot } from 'valtio';
 import type { MapDefinition } from '../../domain/maps';
 import { layout } from '../../state/layout';
+import { popup } from '../../state/popup';
 import { PointTools } from './PointTools';
 import { SetAsideNotice } from './SetAsideNotice';
 import { UnsavedChanges } from './UnsavedChanges';
@@ -28,12 +32,14 @@ export interface AdminDockProps {
 export function AdminDock({ map, camera }: AdminDockProps) {
   const admin = useAdminTools();
   const { panelsShown } = useSnapshot(layout);
+  const { uid, mode } = useSnapshot(popup);
+  const formOpen = uid !== null && mode === 'edit';
   const [dock, setDock] = useState<HTMLDivElement | null>(null);
   // The dock's height, so the marker popup docks above it.
   usePublishedLength(admin ? dock : null, '--admin-dock-height', (box) => box.height);
   if (!admin) return null;
   return (
-    <div ref={setDock} className={`admin-dock${panelsShown ? ' admin-dock--panels' : ''}`}>
+    <div ref={setDock} className={['admin-dock', panelsShown ? 'admin-dock--panels' : '', formOpen ? 'admin-dock--form-open' : ''].filter(Boolean).join(' ')}>
       <PointTools map={map} />
       <UnsavedChanges />
       <WaitingConflicts />

@@ -34,3 +34,31 @@ describe('popupPlacement', () => {
     expect(popupPlacement({ x: 0, y: 0 }, { width: 0, height: 0 }, 0)).toBe('bottom');
   });
 });
+
+describe('popupPlacement with the admin editor dock', () => {
+  // A phone with the editor tools open: the dock takes 300 px at the bottom, the popup sits above it.
+  const phoneWithTools = { ...phone, dockHeight: 300 };
+
+  it('counts the dock the bottom popup sits on: a marker just above the dock goes under a bottom popup', () => {
+    // Without the dock the bottom popup (609–828) leaves the marker free; above the dock (309–528) it covers it.
+    expect(popupPlacement({ x: 290, y: 420 }, phone, 219)).toBe('bottom');
+    expect(popupPlacement({ x: 290, y: 420 }, phoneWithTools, 219)).toBe('top');
+  });
+
+  it('keeps the bottom where the popup above the dock still leaves the marker free', () => {
+    expect(popupPlacement({ x: 290, y: 200 }, phoneWithTools, 219)).toBe('bottom');
+  });
+
+  it('counts the dock in how tall the popup may grow until it is measured', () => {
+    // A 450 px dock leaves the popup 844 − 96 − 450 = 298 px at most: the bottom one (80–378) hides
+    // more of a marker at 370 than the top one (64–362). At 388 px (46 % of the window) the top one would hide it all.
+    expect(popupPlacement({ x: 195, y: 370 }, { ...phone, dockHeight: 450 }, 0)).toBe('top');
+  });
+
+  it('hides the least of the marker where no place leaves it free (the QA case: a marker at y 300)', () => {
+    // Bottom above the dock: 309–528, hides the icon's lower 11 px; top: 64–283, its upper 3 px.
+    expect(popupPlacement({ x: 290, y: 300 }, phoneWithTools, 219)).toBe('top');
+    // The other way round: a marker at 272 is hidden 19 px by the top popup, not at all by the bottom one.
+    expect(popupPlacement({ x: 290, y: 272 }, phoneWithTools, 219)).toBe('bottom');
+  });
+});

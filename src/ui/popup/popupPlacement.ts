@@ -2,7 +2,9 @@
  * Where the marker popup (view mode, normal size) goes so that it does not cover the marker it
  * describes: at the bottom centre as ever, else at the top, else at the side away from the
  * marker (a phone held landscape has no room above or below a centred marker). Where no place
- * leaves the marker free (a tiny window), the bottom. The boxes mirror popup.css.
+ * leaves the marker free (a short window, a phone with the editor tools open), the one that
+ * hides the least of it. The boxes mirror popup.css, the admin's editor dock
+ * included: the bottom popup sits above it and no popup grows into its room.
  */
 import type { ScreenPoint, ScreenRect as Box } from '../../domain/keep-in-view';
 import type { PopupPlacement } from '../../state/popup';
@@ -12,6 +14,8 @@ export type { PopupPlacement, ScreenPoint };
 export interface ViewportSize {
   width: number;
   height: number;
+  /** What the admin's editor dock takes at the bottom (popup.css `--admin-dock-height`); 0 without it. */
+  dockHeight?: number;
 }
 
 /** popup.css: the margin at the screen's edges, and the top placement's offset (below the top bar). */
@@ -27,7 +31,11 @@ const MARKER_CLEARANCE = 20;
 
 /** popup.css `.marker-popup .popup` max-height. */
 function maxPopupHeight(viewport: ViewportSize): number {
-  return Math.min(viewport.height * 0.46, 520, viewport.height - 96);
+  return Math.min(viewport.height * 0.46, 520, viewport.height - 96 - dockHeight(viewport));
+}
+
+function dockHeight(viewport: ViewportSize): number {
+  return Math.max(0, viewport.dockHeight ?? 0);
 }
 
 function popupBox(placement: PopupPlacement, viewport: ViewportSize, height: number): Box | null {
@@ -40,13 +48,16 @@ function popupBox(placement: PopupPlacement, viewport: ViewportSize, height: num
   }
   const width = Math.min(POPUP_WIDTH, vw - 2 * EDGE);
   const h = Math.min(height, maxPopupHeight(viewport));
-  const top = placement === 'top' ? TOP_OFFSET : vh - EDGE - h;
+  const top = placement === 'top' ? TOP_OFFSET : vh - EDGE - dockHeight(viewport) - h;
   return { left: (vw - width) / 2, right: (vw + width) / 2, top, bottom: top + h };
 }
 
-function covers(box: Box, point: ScreenPoint): boolean {
+/** How much of the marker's icon (its point and the clearance around it) `box` hides, in square pixels. */
+function coveredArea(box: Box, point: ScreenPoint): number {
   const c = MARKER_CLEARANCE;
-  return point.x + c > box.left && point.x - c < box.right && point.y + c > box.top && point.y - c < box.bottom;
+  const width = Math.min(point.x + c, box.right) - Math.max(point.x - c, box.left);
+  const height = Math.min(point.y + c, box.bottom) - Math.max(point.y - c, box.top);
+  return width > 0 && height > 0 ? width * height : 0;
 }
 
 /**
@@ -58,10 +69,14 @@ export function popupPlacement(marker: ScreenPoint, viewport: ViewportSize, popu
   const height = popupHeight > 0 ? popupHeight : maxPopupHeight(viewport);
   const away: PopupPlacement[] = marker.x < viewport.width / 2 ? ['right', 'left'] : ['left', 'right'];
   const order: PopupPlacement[] = ['bottom', 'top', ...away];
-  return (
-    order.find((placement) => {
-      const box = popupBox(placement, viewport, height);
-      return box !== null && !covers(box, marker);
-    }) ?? 'bottom'
-  );
+  let best: { placement: PopupPlacement; covered: number } = { placement: 'bottom', covered: Infinity };
+  for (const placement of order) {
+    const box = popupBox(placement, viewport, height);
+    if (!box) continue;
+    const covered = coveredArea(box, marker);
+    if (covered === 0) return placement;
+    // Short of room (a phone with the editor tools open): the place that hides the least of it.
+    if (covered < best.covered) best = { placement, covered };
+  }
+  return best.placement;
 }

@@ -2,27 +2,55 @@
  * The marker popup's part of the engine wiring: while the pointer is over the popup the map
  * does not zoom (spec §4), a pending focus request (a `?obj=` link) centres the map, and the
  * popup is placed clear of its marker (popupPlacement.ts) as the marker moves on screen (the
- * camera moved, the window was resized, another marker opened, the popup grew).
- * Returns the function that undoes it.
+ * camera moved, the window was resized, another marker opened, the popup grew, the admin's
+ * editor dock under it grew or shrank). Returns the function that undoes it.
  */
 import { subscribeKey } from 'valtio/utils';
 import type { MapEngineApi } from '../../engine/types';
 import { popup, setPopupPlacement, takeFocus } from '../../state/popup';
 import { popupPlacement, type ViewportSize } from './popupPlacement';
 
-/** The window the popup is placed in: its size, and word when it changes. */
+/** The window the popup is placed in: its size and the admin dock's room, and word when either changes. */
 export interface PopupViewport {
   size(): ViewportSize;
   onResize(listener: () => void): () => void;
 }
 
+/** The admin dock's height as AdminDock publishes it for popup.css (`--admin-dock-height`). */
+const DOCK_PROPERTY = '--admin-dock-height';
+
+/**
+ * The dock's room, read where popup.css reads it: the page root's inline style, which AdminDock
+ * keeps up to date with the dock's size (a ResizeObserver). The very number the popup is docked
+ * with, and read without a layout, so a pan (a placement each frame) stays cheap.
+ */
+export function publishedDockHeight(root: HTMLElement): number {
+  const value = Number.parseFloat(root.style.getPropertyValue(DOCK_PROPERTY));
+  return Number.isFinite(value) && value > 0 ? value : 0;
+}
+
+/** Calls `listener` when the root's inline style changes: the dock published a new height, or went. */
+function onPublishedLengths(root: HTMLElement, listener: () => void): () => void {
+  if (typeof MutationObserver === 'undefined') return () => undefined;
+  const observer = new MutationObserver(listener);
+  observer.observe(root, { attributes: true, attributeFilter: ['style'] });
+  return () => observer.disconnect();
+}
+
 /** The page's window; without one (a test in Node) an empty one, where the popup stays at the bottom. */
 const browserWindow: PopupViewport = {
-  size: () => (typeof window === 'undefined' ? { width: 0, height: 0 } : { width: window.innerWidth, height: window.innerHeight }),
+  size: () =>
+    typeof window === 'undefined'
+      ? { width: 0, height: 0 }
+      : { width: window.innerWidth, height: window.innerHeight, dockHeight: publishedDockHeight(document.documentElement) },
   onResize(listener) {
     if (typeof window === 'undefined') return () => undefined;
     window.addEventListener('resize', listener);
-    return () => window.removeEventListener('resize', listener);
+    const offDock = onPublishedLengths(document.documentElement, listener);
+    return () => {
+      window.removeEventListener('resize', listener);
+      offDock();
+    };
   },
 };
 
