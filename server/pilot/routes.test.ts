@@ -210,6 +210,29 @@ describe.each(testBackends())('pilot routes on $name', (backend) => {
     expect((await c.info(pairing.code)).statusCode).toBe(200);
   });
 
+  it('refuses a position far outside the map last sent (or outside every map before one) with 400, and keeps the last one', async () => {
+    const c = client(app);
+    const pairing = await c.pair();
+    // No map yet: a position must be on some map.
+    const nowhere = await c.send(pairing, position(50_000));
+    expect(nowhere.statusCode, nowhere.body).toBe(400);
+    expect(nowhere.json()).toEqual({ error: 'outside_map', message: 'bad message: data: the position (x 50000, y 2) is outside every map', map: null });
+    expect((await c.send(pairing, position(-153.2, 88.67))).statusCode).toBe(200);
+
+    expect((await c.send(pairing, { type: 'map', data: { map: 'factory' } })).statusCode).toBe(200);
+    // Factory is some 150 m across: 500 m away is another map (or no map at all).
+    const far = await c.send(pairing, position(500, 0));
+    expect(far.statusCode, far.body).toBe(400);
+    expect(far.json()).toMatchObject({ error: 'outside_map', map: 'factory' });
+    expect((far.json() as { message: string }).message).toMatch(/^bad message: data: the position \(x 500, y 0\) is outside Factory, the map last sent: x must be within -?\d+…\d+ and y within -?\d+…\d+$/);
+    expect((await c.send(pairing, position(-200, 0))).statusCode).toBe(400);
+    // Near the edge of the drawing (within the margin) is taken, and the height is not checked.
+    expect((await c.send(pairing, position(90, -90, 5000))).statusCode).toBe(200);
+    // On a larger map the same place is fine.
+    expect((await c.send(pairing, { type: 'map', data: { map: 'woods' } })).statusCode).toBe(200);
+    expect((await c.send(pairing, position(500, 0))).statusCode).toBe(200);
+  });
+
   it('answers 401 without a token and 403 with a wrong one, on messages and unpairing', async () => {
     const c = client(app);
     const pairing = await c.pair();
@@ -432,6 +455,28 @@ describe.each(testBackends())('pilot routes on $name', (backend) => {
       expect(JSON.parse(end.data!)).toEqual({ reason: 'deleted' });
       expect(await s.ended()).toBe(true);
       await waitFor('no watchers', async () => (await c.info(pairing.code)).statusCode === 404);
+    });
+
+    it('a refused far position reaches no watcher; the same map sent again keeps the time of the change for a later watcher', async () => {
+      const c = client(live);
+      const pairing = await c.pair();
+      const s = await open(pairing.code);
+      await c.send(pairing, { type: 'map', data: { map: 'woods' } });
+      const changedAt = clock;
+      expect(JSON.parse((await s.next(isPilot)).data!)).toMatchObject({ type: 'map', data: { map: 'woods' } });
+      expect((await c.send(pairing, position(1e5))).statusCode).toBe(400);
+      clock += 1000;
+      await c.send(pairing, position(7));
+      // The first pilot event after the map is the accepted position: the refused one never went out.
+      expect(JSON.parse((await s.next(isPilot)).data!)).toMatchObject({ type: 'position', data: { x: 7 } });
+      // The publisher sends its map again (after a restart it cannot tell this process kept it).
+      clock += 1000;
+      await c.send(pairing, { type: 'map', data: { map: 'woods' } });
+      expect(JSON.parse((await s.next(isPilot)).data!)).toMatchObject({ type: 'map', data: { map: 'woods' } });
+      // A watcher opening now gets the map as of its change, older than the position: the position is drawn.
+      const late = await open(pairing.code);
+      expect(JSON.parse((await late.next(isPilot)).data!)).toEqual({ type: 'map', data: { map: 'woods' }, at: changedAt });
+      expect(JSON.parse((await late.next(isPilot)).data!)).toMatchObject({ type: 'position', data: { x: 7 }, at: changedAt + 1000 });
     });
 
     it('answers 404 and 400 before opening a stream', async () => {

@@ -7,7 +7,9 @@
  *   GET    /api/be/pilot/{code}/events     → SSE `pilot` events, the last map and position first;
  *                                            `end` { reason } when the pairing ends      | 404
  *   POST   /api/be/pilot/{code}/messages   Bearer token, a PilotMessage → 200 { ok, watchers }
- *                                            or { type: 'pong', watchers }; 400/401/403/404
+ *                                            or { type: 'pong', watchers }; 400/401/403/404;
+ *                                            400 `outside_map` { map } for a position far off
+ *                                            the last map (or every map before one)
  *   DELETE /api/be/pilot/{code}            Bearer token → 204; 401/403/404
  *
  * No account is involved: anonymous callers and signed-in visitors, pro users and admins get
@@ -32,12 +34,13 @@ import {
   pairingCodeProblem,
   pilotMessageProblem,
   pilotMessageSchema,
+  positionOutsideMapProblem,
   type PilotEvent,
 } from '../../src/domain/pilot';
 import { RateLimiter, addressKey, secondsUntil } from '../auth/rate-limit';
 import type { Db, RateLimitRepository } from '../db';
 import { PilotPairingRepository, type PilotPairing } from '../db/pilot-pairings';
-import { errorBody, sendError } from '../http/errors';
+import { errorBody, sendError, sendErrorCode } from '../http/errors';
 import type { LiveHub } from '../live/hub';
 import { EVENT_STREAM_HEADERS, LIVE_PING_MS, openEventStream, type EventStream } from '../live/stream';
 import { DEFAULT_PILOT_LIMITS, type PilotLimits } from './limits';
@@ -248,7 +251,7 @@ export async function pilotRoutes(app: FastifyInstance, options: PilotRoutesOpti
       }
       if (!isPilotEvent(data)) return;
       // What this process published it remembered already.
-      if (info.remote) state.remember(code, data.type, json, now());
+      if (info.remote) state.remember(code, data, json, now());
       for (const stream of state.streamsOf(code)) stream.send('pilot', json);
     });
     subscriptions.set(code, unsubscribe);
@@ -365,9 +368,14 @@ export async function pilotRoutes(app: FastifyInstance, options: PilotRoutesOpti
       // `knowsMap` false: this process has no map for the code (it restarted): the publisher sends its map again.
       if (message.type === 'ping') return reply.header('cache-control', 'no-store').send({ type: 'pong', watchers: watchers(pairing.code), knowsMap: state.knowsMap(pairing.code) });
       await ticket.turn;
+      // After the turn: checked against the map of every publish before it.
+      const map = state.lastMap(pairing.code);
+      const outside = message.type === 'position' ? positionOutsideMapProblem(message.data, map) : null;
+      // `map` (null: none known, so off every map) lets the page say it in its own language.
+      if (outside !== null) return sendErrorCode(reply, 400, 'outside_map', `bad message: data: ${outside}`, { map });
       const event = { type: message.type, data: message.data, at: now() } as PilotEvent;
       const json = JSON.stringify(event);
-      state.remember(pairing.code, event.type, json, now());
+      state.remember(pairing.code, event, json, now());
       hub.publish(pilotChannel(pairing.code), event);
       return reply.header('cache-control', 'no-store').send({ ok: true, watchers: watchers(pairing.code), knowsMap: state.knowsMap(pairing.code) });
     } finally {

@@ -8,6 +8,8 @@
  * - when each code was last marked used, so `last_used_at` is written at most once a minute;
  * - a publish queue per code, so concurrent publishes go out in the order they arrived.
  */
+import type { MapId } from '../../src/domain/maps';
+import type { PilotEvent } from '../../src/domain/pilot';
 import type { EventStream } from '../live/stream';
 
 /** What crosses the hub on `pilot:{code}`: a PilotEvent, or the end of the pairing. */
@@ -18,8 +20,10 @@ export interface PilotEndMessage {
 }
 
 interface LastEvents {
-  /** JSON text of the last `map` event. */
+  /** JSON text of the `map` event that last changed the map (a repeat of the same map keeps it). */
   map?: string;
+  /** Its map: published positions are checked against it. */
+  mapId?: MapId;
   /** JSON text of the last `position` event. */
   position?: string;
   /** When this process last saw an event of the code (its clock). */
@@ -38,12 +42,28 @@ export class PilotState {
   private readonly usedAt = new Map<string, number>();
   private readonly queues = new Map<string, Promise<void>>();
 
-  /** Keeps `json` (a PilotEvent of `type`) as the code's last event of its kind. */
-  remember(code: string, type: 'map' | 'position', json: string, now: number): void {
+  /**
+   * Keeps `json` (the text of `event`) as the code's last event of its kind. The same map sent
+   * again (a publisher's resend after a restart, the map chosen twice) keeps the event of the
+   * change: a watcher connecting later gets that time, so the position sent since is not taken
+   * for one from the map before.
+   */
+  remember(code: string, event: PilotEvent, json: string, now: number): void {
     const entry = this.last.get(code) ?? { seenAt: now };
-    entry[type] = json;
     entry.seenAt = now;
     this.last.set(code, entry);
+    if (event.type === 'position') {
+      entry.position = json;
+      return;
+    }
+    if (entry.mapId === event.data.map && entry.map !== undefined) return;
+    entry.map = json;
+    entry.mapId = event.data.map;
+  }
+
+  /** The code's last map on this process, or null (none sent yet, or this process restarted). */
+  lastMap(code: string): MapId | null {
+    return this.last.get(code)?.mapId ?? null;
   }
 
   /** Whether this process holds a map for the code (after a restart it holds none until the publisher sends it again). */

@@ -1,15 +1,20 @@
 import { describe, expect, it } from 'vitest';
+import { MAPS } from './maps';
+import { playerToMap } from './position';
 import {
+  MAP_BOUNDS_MARGIN,
   PAIRING_ALPHABET,
   PAIRING_CODE_LENGTH,
   formatPairingCode,
   generatePairingCode,
+  mapPositionBounds,
   normalizePairingCode,
   pairingCodeProblem,
   pairingPath,
   parsePilotEvent,
   pilotMessageProblem,
   pilotMessageSchema,
+  positionOutsideMapProblem,
 } from './pilot';
 
 /** A byte source that replays `bytes` over and over. */
@@ -99,5 +104,41 @@ describe('pilot messages', () => {
     expect(parsePilotEvent({ type: 'map', data: { map: 'lab' } })).toBeNull();
     expect(parsePilotEvent({ type: 'ping', at: 5 })).toBeNull();
     expect(parsePilotEvent('position')).toBeNull();
+  });
+});
+
+describe('positions outside the map', () => {
+  it('the bounds are the drawing grown by the margin, in game metres (corners land on the grown drawing)', () => {
+    const customs = MAPS.customs;
+    const bounds = mapPositionBounds(customs);
+    const corners = [
+      { x: bounds.minX, y: bounds.minY },
+      { x: bounds.maxX, y: bounds.maxY },
+    ].map((p) => playerToMap({ ...p, z: 0, look: null }, customs));
+    const xs = corners.map((c) => c.mapX).sort((a, b) => a - b);
+    const ys = corners.map((c) => c.mapY).sort((a, b) => a - b);
+    expect(xs[0]).toBeCloseTo(-MAP_BOUNDS_MARGIN * customs.size.width, 6);
+    expect(xs[1]).toBeCloseTo((1 + MAP_BOUNDS_MARGIN) * customs.size.width, 6);
+    expect(ys[0]).toBeCloseTo(-MAP_BOUNDS_MARGIN * customs.size.height, 6);
+    expect(ys[1]).toBeCloseTo((1 + MAP_BOUNDS_MARGIN) * customs.size.height, 6);
+    // Without a margin, the drawing itself.
+    const tight = mapPositionBounds(customs, 0);
+    expect(tight.maxX - tight.minX).toBeCloseTo(customs.size.width / customs.transform.ratio, 6);
+  });
+
+  it('refuses a position off the map last sent, with the range it accepts', () => {
+    expect(positionOutsideMapProblem({ x: 0, y: 0 }, 'customs')).toBeNull();
+    expect(positionOutsideMapProblem({ x: 1e9, y: 0 }, 'customs')).toBe(
+      'the position (x 1000000000, y 0) is outside Customs, the map last sent: x must be within -709…1035 and y within -669…599',
+    );
+    // The Lab's drawing lies away from the game's origin: (0, 0) is off it, (-180, -300) on it.
+    expect(positionOutsideMapProblem({ x: 0, y: 0 }, 'lab')).toMatch(/outside The Lab/);
+    expect(positionOutsideMapProblem({ x: -180, y: -300 }, 'lab')).toBeNull();
+  });
+
+  it('before any map, a position must be on one map at least', () => {
+    expect(positionOutsideMapProblem({ x: 0, y: 0 }, null)).toBeNull();
+    expect(positionOutsideMapProblem({ x: 1100, y: 0 }, null)).toBeNull();
+    expect(positionOutsideMapProblem({ x: 50_000, y: 0 }, null)).toBe('the position (x 50000, y 0) is outside every map');
   });
 });

@@ -127,6 +127,25 @@ describe('following a live position feed (state/pilot)', () => {
     expect(player.position).toBeNull();
   });
 
+  it('the same map sent again (a resend after a server restart) keeps the marker and asks the page to go nowhere', () => {
+    connect(CODE, 'woods');
+    const es = FakeEventSource.last();
+    es.send(mapChange('woods', 1), 'pilot');
+    es.send(position(7, 2), 'pilot');
+    expect(takeMapChange('woods')).toBeNull();
+    // The visitor opened customs by hand; the publisher resends woods: not a change, nobody is moved.
+    es.send(mapChange('woods', 5), 'pilot');
+    expect(player.position?.x).toBe(7);
+    expect(pilot.lastPosition?.x).toBe(7);
+    expect(pilot.lastUpdateAt).toBe(2);
+    expect(takeMapChange('customs')).toBeNull();
+    // A map change with no position yet: the old marker goes, the page goes there and waits.
+    es.send(mapChange('customs', 9), 'pilot');
+    expect(player.position).toBeNull();
+    expect(pilot.lastUpdateAt).toBeNull();
+    expect(takeMapChange('woods')).toBe('customs');
+  });
+
   it('a position for another map is kept, not drawn, until the page shows that map', () => {
     connect(CODE, 'customs');
     const es = FakeEventSource.last();

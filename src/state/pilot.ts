@@ -27,13 +27,15 @@ import {
 } from '../api/pilot';
 import { ApiError } from '../api/client';
 import { MAP_IDS, type MapId } from '../domain/maps';
-import { normalizePairingCode, type PilotEvent, type PilotMessage } from '../domain/pilot';
+import { normalizePairingCode, pilotPositionSchema, type PilotEvent, type PilotMessage } from '../domain/pilot';
 import type { PlayerPosition } from '../domain/position';
 import { setPlayerPosition } from './player';
 import { readStored, writeStored } from './storage';
 
 export const PILOT_CODE_KEY = 'pilot:connection';
 export const PILOT_PAIRING_KEY = 'pilot:pairing';
+/** What the pairing's page last sent (`{ code, position, positionAt, map, mapAt }`), kept with the pairing. */
+export const PILOT_SENT_KEY = 'pilot:sent';
 /** The remembered code, when the server said it is gone (the same text as PILOT_CODE_KEY). */
 export const PILOT_GONE_KEY = 'pilot:connection-gone';
 /** The wait after a 429 that named none. */
@@ -131,9 +133,14 @@ function onEvent(event: PilotEvent): void {
     return;
   }
   if (pilot.lastMapAt !== null && event.at < pilot.lastMapAt) return;
+  // The same map again (a publisher's resend after a server restart, the map chosen twice): the
+  // player is still where the last position said; keep it, and the time of the actual change.
+  if (event.data.map === pilot.lastMap) return;
   pilot.lastMap = event.data.map;
   pilot.lastMapAt = event.at;
   if (pilot.lastUpdateAt !== null && pilot.lastUpdateAt < event.at) {
+    // Another map: the last position was on the map before. The page goes to the new map
+    // (takeMapChange) and shows no marker until the first position there (the top bar says so).
     pilot.lastPosition = null;
     pilot.lastUpdateAt = null;
     // The marker showed the position on the previous map: take it off.
@@ -339,6 +346,10 @@ export interface PilotPublisherState {
   errorStatus: number | null;
   /** A 429's rule (`guesses`, `pairings`, null: not said) and when (epoch ms) to try again (null: not said). */
   errorLimit: { limit: PilotRateLimit['limit']; retryAt: number | null } | null;
+  /** The server's own words about the failure (a refused message says what is wrong with it), or null. */
+  errorMessage: string | null;
+  /** An `outside_map` refusal's map: the position was far off it (null: off every map, none sent yet). */
+  errorMap: MapId | null;
 }
 
 const NOTHING_SENT: PilotSent = { position: null, positionAt: null, map: null, mapAt: null };
@@ -351,6 +362,8 @@ export const pilotPublisher = proxy<PilotPublisherState>({
   error: null,
   errorStatus: null,
   errorLimit: null,
+  errorMessage: null,
+  errorMap: null,
 });
 
 function parseStoredPairing(text: string | null): Pairing | null {
@@ -371,6 +384,39 @@ function setPairing(pairing: Pairing | null): void {
   pilotPublisher.watchers = null;
   pilotPublisher.sent = { ...NOTHING_SENT };
   writeStored(PILOT_PAIRING_KEY, pairing ? JSON.stringify(pairing) : null);
+  writeStored(PILOT_SENT_KEY, null);
+}
+
+const timeOrNull = (value: unknown) => (typeof value === 'number' && Number.isFinite(value) ? value : null);
+
+/** What was last sent to `code` before a reload, or nothing (another code's, or unreadable). */
+function parseStoredSent(text: string | null, code: string): PilotSent {
+  if (!text) return { ...NOTHING_SENT };
+  try {
+    const value = JSON.parse(text) as Record<string, unknown>;
+    if (value.code !== code) return { ...NOTHING_SENT };
+    const position = pilotPositionSchema.safeParse(value.position);
+    const positionAt = timeOrNull(value.positionAt);
+    const map = typeof value.map === 'string' && isMapId(value.map) ? value.map : null;
+    const mapAt = timeOrNull(value.mapAt);
+    return {
+      position: position.success && positionAt !== null ? position.data : null,
+      positionAt: position.success ? positionAt : null,
+      map: map !== null && mapAt !== null ? map : null,
+      mapAt: map !== null ? mapAt : null,
+    };
+  } catch {
+    return { ...NOTHING_SENT };
+  }
+}
+
+/**
+ * Keeps what was sent with the pairing, so a reload still shows it under Last sent and can
+ * send the map again if the server restarted meanwhile (it keeps positions in memory only).
+ */
+function rememberSent(code: string, sent: PilotSent): void {
+  pilotPublisher.sent = sent;
+  writeStored(PILOT_SENT_KEY, JSON.stringify({ code, ...sent }));
 }
 
 function fail(error: unknown): void {
@@ -379,20 +425,29 @@ function fail(error: unknown): void {
   pilotPublisher.errorStatus = api?.status ?? 0;
   const limited = pilotRateLimit(error);
   pilotPublisher.errorLimit = limited && { limit: limited.limit, retryAt: limited.retryAfterS === null ? null : Date.now() + limited.retryAfterS * 1000 };
+  pilotPublisher.errorMessage = api && api.status !== 0 ? api.message : null;
+  pilotPublisher.errorMap = api?.code === 'outside_map' ? refusedMap(api.body) : null;
+}
+
+function refusedMap(body: unknown): MapId | null {
+  const map = (body as { map?: unknown } | null)?.map;
+  return typeof map === 'string' && isMapId(map) ? map : null;
 }
 
 function clearError(): void {
   pilotPublisher.error = null;
   pilotPublisher.errorStatus = null;
   pilotPublisher.errorLimit = null;
+  pilotPublisher.errorMessage = null;
+  pilotPublisher.errorMap = null;
 }
 
 /** The pairing gone on the server (expired, or unpaired elsewhere): forget it and say so. */
 function lostPairing(): void {
   setPairing(null);
+  clearError();
   pilotPublisher.error = 'gone';
   pilotPublisher.errorStatus = 404;
-  pilotPublisher.errorLimit = null;
 }
 
 /** Takes up the pairing this browser made before, if any (then checked by refreshPairing). */
@@ -400,7 +455,7 @@ export function loadRememberedPairing(): Pairing | null {
   const pairing = parseStoredPairing(readStored(PILOT_PAIRING_KEY));
   if (pairing && pilotPublisher.pairing?.code !== pairing.code) {
     pilotPublisher.pairing = pairing;
-    pilotPublisher.sent = { ...NOTHING_SENT };
+    pilotPublisher.sent = parseStoredSent(readStored(PILOT_SENT_KEY), pairing.code);
     pilotPublisher.watchers = null;
   }
   return pairing;
@@ -440,10 +495,28 @@ export async function forgetPairing(): Promise<void> {
   }
 }
 
-/** Reads how many pages watch the pairing; forgets it when the server no longer knows it. */
-export async function refreshPairing(): Promise<void> {
+/** The session check in flight (a second caller, React's double effect in development, shares it). */
+let refreshing: { code: string; done: Promise<void> } | null = null;
+/** After a 429 on the session check: no check is asked before then (epoch ms). */
+let refreshWaitUntil = 0;
+
+/**
+ * Reads how many pages watch the pairing; forgets it when the server no longer knows it. A 429
+ * is shown (which rule, how long) and no check is asked again until the wait the server gave
+ * is over: asking sooner only gets 429 again.
+ */
+export function refreshPairing(): Promise<void> {
   const pairing = pilotPublisher.pairing;
-  if (!pairing) return;
+  if (!pairing || Date.now() < refreshWaitUntil) return Promise.resolve();
+  if (refreshing?.code === pairing.code) return refreshing.done;
+  const done = checkSession(pairing).finally(() => {
+    if (refreshing?.done === done) refreshing = null;
+  });
+  refreshing = { code: pairing.code, done };
+  return done;
+}
+
+async function checkSession(pairing: Pairing): Promise<void> {
   try {
     const info = await checkPairing(pairing.code);
     if (pilotPublisher.pairing?.code !== pairing.code) return;
@@ -452,8 +525,12 @@ export async function refreshPairing(): Promise<void> {
       pilotPublisher.watchers = info.watchers;
       if (info.knowsMap === false) resendLastMap();
     }
-  } catch {
-    // Offline for a moment: the next refresh tells.
+  } catch (error) {
+    // Offline for a moment, a 5xx: the next refresh tells. A 429: wait as long as the server asked.
+    const limited = pilotRateLimit(error);
+    if (!limited || pilotPublisher.pairing?.code !== pairing.code) return;
+    refreshWaitUntil = Date.now() + (limited.retryAfterS ?? DEFAULT_LIMITED_S) * 1000;
+    fail(error);
   }
 }
 
@@ -480,8 +557,8 @@ export async function publish(message: PilotMessage): Promise<boolean> {
     clearError();
     if (typeof answer?.watchers === 'number') pilotPublisher.watchers = answer.watchers;
     const now = Date.now();
-    if (message.type === 'position') pilotPublisher.sent = { ...pilotPublisher.sent, position: { ...message.data }, positionAt: now };
-    if (message.type === 'map') pilotPublisher.sent = { ...pilotPublisher.sent, map: message.data.map, mapAt: now };
+    if (message.type === 'position') rememberSent(pairing.code, { ...pilotPublisher.sent, position: { ...message.data }, positionAt: now });
+    if (message.type === 'map') rememberSent(pairing.code, { ...pilotPublisher.sent, map: message.data.map, mapAt: now });
     if (answer?.knowsMap === false && message.type !== 'map') resendLastMap();
     return true;
   } catch (error) {
@@ -500,6 +577,8 @@ export function isMapId(value: string): value is MapId {
 /** Back to the start (tests). */
 export function resetPilot(): void {
   suspend();
+  refreshing = null;
+  refreshWaitUntil = 0;
   pilot.code = null;
   pilot.linkProblem = null;
   pilot.retryAt = null;

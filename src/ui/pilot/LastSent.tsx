@@ -16,9 +16,10 @@ export function positionWords(t: TFunction, position: PlayerPosition): string {
 /** What this page last sent (position, map, how long ago) and the last failure, in words. */
 export function LastSent() {
   const { t, i18n } = useTranslation();
-  const { sent, error, errorStatus, errorLimit, pairing } = useSnapshot(pilotPublisher);
+  const publisher = useSnapshot(pilotPublisher);
+  const { sent, errorLimit, pairing } = publisher;
   const now = useNow(1000, sent.positionAt !== null || sent.mapAt !== null || errorLimit?.retryAt != null);
-  const problem = pilotErrorText(t, error, errorStatus, errorLimit, now, i18n.language);
+  const problem = pilotErrorText(t, publisher, now, i18n.language);
 
   return (
     <section className="pilot-card" aria-labelledby="pilot-last-heading">

@@ -5,6 +5,7 @@ import { formatPairingCode, pairingPath } from '../../domain/pilot';
 import { forgetPairing, pair, pilotPublisher, refreshPairing } from '../../state/pilot';
 import { CopyButton } from './CopyButton';
 import { PairingQr } from './PairingQr';
+import { WatcherCommand } from './WatcherCommand';
 
 /** How often the number of watching pages is read while a session is open. */
 const REFRESH_MS = 15_000;
@@ -14,8 +15,8 @@ const origin = () => globalThis.location?.origin ?? '';
 
 /**
  * The session (pairing) made on this page: start one; then its code, large, the QR code and
- * link a phone opens to follow it, the watcher's command, the stream overlay's address, how
- * many pages watch, and End session.
+ * link a phone opens to follow it, the watcher's command (its token hidden until asked), the
+ * stream overlay's address, how many pages watch, and End session.
  */
 export function PairingPanel() {
   const { t } = useTranslation();
@@ -44,7 +45,6 @@ export function PairingPanel() {
   const map = sent.map ?? 'customs';
   const link = `${origin()}${pairingPath(pairing.code, map)}`;
   const overlay = `${origin()}/map/${map}?overlay=1&connection=${encodeURIComponent(pairing.code)}`;
-  const command = `npm run pilot -- --server ${origin()} --code ${pairing.code} --token ${pairing.token}`;
   const shown = formatPairingCode(pairing.code);
 
   return (
@@ -80,10 +80,7 @@ export function PairingPanel() {
 
       <h3>{t('pilot.pair.watcherHeading')}</h3>
       <p>{t('pilot.pair.watcherIntro')}</p>
-      <div className="pilot-row">
-        <code className="pilot-command pilot-break">{command}</code>
-        <CopyButton text={command} label={t('pilot.pair.copyCommand')} />
-      </div>
+      <WatcherCommand origin={origin()} code={pairing.code} token={pairing.token} />
       <p className="pilot-note">{t('pilot.pair.tokenNote')}</p>
 
       <h3>{t('pilot.pair.overlayHeading')}</h3>

@@ -1,5 +1,6 @@
 import '../../i18n';
-import { render, screen, waitFor, within } from '@testing-library/react';
+import { cleanup, render, screen, waitFor, within } from '@testing-library/react';
+import { StrictMode } from 'react';
 import userEvent from '@testing-library/user-event';
 import { http, HttpResponse } from 'msw';
 import { setupServer } from 'msw/node';
@@ -7,7 +8,7 @@ import { createMemoryRouter, RouterProvider } from 'react-router';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { setApiBase } from '../../api/client';
 import { setLanguage } from '../../i18n';
-import { PILOT_PAIRING_KEY, refreshPairing, resetPilot } from '../../state/pilot';
+import { PILOT_PAIRING_KEY, PILOT_SENT_KEY, refreshPairing, resetPilot } from '../../state/pilot';
 import { readStored, writeStored } from '../../state/storage';
 import { PilotPage } from '../pages/PilotPage';
 
@@ -42,7 +43,7 @@ afterAll(() => {
   setApiBase('');
 });
 
-function renderPilot() {
+function renderPilot({ strict = false } = {}) {
   const router = createMemoryRouter(
     [
       { path: '/pilot', element: <PilotPage /> },
@@ -51,8 +52,16 @@ function renderPilot() {
     ],
     { initialEntries: ['/pilot'] },
   );
-  render(<RouterProvider router={router} />);
+  const page = <RouterProvider router={router} />;
+  render(strict ? <StrictMode>{page}</StrictMode> : page);
   return router;
+}
+
+/** The page reloaded: React and the module state start again, the browser's storage stays. */
+function reloadPilot(options?: { strict?: boolean }) {
+  cleanup();
+  resetPilot();
+  return renderPilot(options);
 }
 
 /** A pairing this browser made before (the page takes it up on load). */
@@ -88,7 +97,16 @@ describe('/pilot', () => {
     expect(decodeURIComponent(qr.getAttribute('src')!)).toContain('<svg');
     const link = `${location.origin}/map/customs?connection=${CODE}`;
     expect(screen.getByRole('link', { name: link })).toHaveAttribute('href', link);
-    expect(screen.getByText(`npm run pilot -- --server ${location.origin} --code ${CODE} --token ${TOKEN}`)).toBeInTheDocument();
+    // The token is hidden (the page is often on a shared screen) until asked for; Copy copies it whole.
+    const command = `npm run pilot -- --server ${location.origin} --code ${CODE} --token ${TOKEN}`;
+    expect(screen.getByTestId('pilot-command')).toHaveTextContent(`npm run pilot -- --server ${location.origin} --code ${CODE} --token ••••••••••••`);
+    expect(document.body).not.toHaveTextContent(TOKEN);
+    await user.click(screen.getByRole('button', { name: 'Copy the watcher command' }));
+    expect(await navigator.clipboard.readText()).toBe(command);
+    await user.click(screen.getByRole('button', { name: 'Show the key' }));
+    expect(screen.getByTestId('pilot-command')).toHaveTextContent(command);
+    await user.click(screen.getByRole('button', { name: 'Hide the key' }));
+    expect(document.body).not.toHaveTextContent(TOKEN);
     expect(screen.getByText(`${location.origin}/map/customs?overlay=1&connection=${CODE}`)).toBeInTheDocument();
     expect(await screen.findByText('2 pages watching')).toBeInTheDocument();
     expect(screen.getByRole('button', { name: 'Copy the code' })).toBeInTheDocument();
@@ -142,6 +160,73 @@ describe('/pilot', () => {
     const last = screen.getByRole('heading', { name: 'Last sent' }).closest('section')!;
     expect(within(last).getByText(/X 123\.5, Y -90\.1, height 6\.8 · /)).toBeInTheDocument();
     expect(await screen.findByText('3 pages watching')).toBeInTheDocument();
+  });
+
+  it('shows what was last sent after a reload (kept with the session), and forgets it with the session', async () => {
+    rememberPairing();
+    captureMessages();
+    const user = userEvent.setup();
+    renderPilot();
+    await user.selectOptions(await screen.findByRole('combobox', { name: 'Map' }), 'woods');
+    await user.click(screen.getByRole('button', { name: 'Send the map' }));
+    await user.click(screen.getByLabelText('Screenshot file name'));
+    await user.paste(NAME);
+    await user.click(screen.getByRole('button', { name: 'Send this position' }));
+    await screen.findByText('Sent: X 123.5, Y -90.1, height 6.8.');
+
+    reloadPilot();
+    const last = (await screen.findByRole('heading', { name: 'Last sent' })).closest('section')!;
+    expect(await within(last).findByText(/^X 123\.5, Y -90\.1, height 6\.8 · /)).toBeInTheDocument();
+    expect(within(last).getByText(/^Woods · /)).toBeInTheDocument();
+    // The map picker and the link are on the map last sent too.
+    expect(screen.getByRole('combobox', { name: 'Map' })).toHaveValue('woods');
+    expect(screen.getByRole('link', { name: `${location.origin}/map/woods?connection=${CODE}` })).toBeInTheDocument();
+
+    await user.click(screen.getByRole('button', { name: 'End session' }));
+    await screen.findByRole('button', { name: 'Start a live session' });
+    expect(readStored(PILOT_SENT_KEY)).toBeNull();
+  });
+
+  it('says why the server refused a position far off the map', async () => {
+    rememberPairing();
+    server.use(
+      http.post(`${BASE}/api/be/pilot/:code/messages`, () =>
+        HttpResponse.json({ error: 'outside_map', message: 'bad message: data: the position (x 123.45, y -90.12) is outside Factory', map: 'factory' }, { status: 400 }),
+      ),
+    );
+    const user = userEvent.setup();
+    renderPilot();
+    await user.click(await screen.findByLabelText('Screenshot file name'));
+    await user.paste(NAME);
+    await user.click(screen.getByRole('button', { name: 'Send this position' }));
+    expect(await screen.findByText('Not sent: see the reason under Last sent.')).toBeInTheDocument();
+    expect(screen.getByRole('alert')).toHaveTextContent('Not sent: that position is far outside Factory, the map last sent.');
+    const last = screen.getByRole('heading', { name: 'Last sent' }).closest('section')!;
+    expect(within(last).getAllByText('Nothing yet')).toHaveLength(2);
+
+    // Any other refused message says the server's reason.
+    server.use(http.post(`${BASE}/api/be/pilot/:code/messages`, () => HttpResponse.json({ error: 'Bad Request', message: 'bad message: data.look: Too big' }, { status: 400 })));
+    await user.click(screen.getByRole('button', { name: 'Send this position' }));
+    await waitFor(() => expect(screen.getByRole('alert')).toHaveTextContent('The server refused what was sent: bad message: data.look: Too big'));
+  });
+
+  it('reloaded while the server refuses this address (429), asks once and waits as long as it said', async () => {
+    rememberPairing();
+    const lookups: string[] = [];
+    server.use(
+      http.get(`${BASE}/api/be/pilot/:code`, ({ request }) => {
+        lookups.push(request.url);
+        return HttpResponse.json({ error: 'Too Many Requests', message: 'too many', limit: 'guesses', retryAfter: 300 }, { status: 429, headers: { 'retry-after': '300' } });
+      }),
+    );
+    // React's development double effects included.
+    renderPilot({ strict: true });
+    expect(await screen.findByRole('alert')).toHaveTextContent(/too many unknown codes or wrong keys came from your network address.*Try again in 5 minutes\./);
+    expect(lookups).toHaveLength(1);
+    // The page's next periodic check, well within the wait: nothing is asked.
+    await refreshPairing();
+    expect(lookups).toHaveLength(1);
+    expect(screen.getByTestId('pilot-code')).toHaveTextContent('ABCDE-FGHJK');
   });
 
   it('says a name holds no position without sending it', async () => {
