@@ -760,3 +760,71 @@ describe('a marker whose full copy cannot be read (compact row only, server down
     expect(server.writes()).toEqual([]);
   });
 });
+
+describe('unsaved adds across a reload', () => {
+  it('lists the markers this page placed or copied that the server has not confirmed', async () => {
+    const { server, commands } = setup([marker('m1', { name: 'Source' })]);
+    server.failNext('add');
+    server.failNext('add');
+    await commands.placeMarker(place);
+    await commands.copyMarkerTo('m1', 7, 8);
+    await commands.placeMarker({ ...place, mapX: 50 }); // saved
+    await commands.saveMarker({ ...server.stored.get('m1')!, name: 'Edited offline' }); // an edit, not an add
+    expect(commands.unsavedAdds().map((m) => [m.uid, m.name])).toEqual([
+      ['new-1', ''],
+      ['new-2', 'Source'],
+    ]);
+    // Undone: nothing left to add. Saved by a retry: confirmed.
+    await commands.undo(); // the edit of m1
+    await commands.undo(); // new-3's place
+    await commands.undo(); // new-2's copy
+    await commands.retrySave('new-1');
+    expect(commands.unsavedAdds()).toEqual([]);
+  });
+
+  it('restores a kept marker as unsaved and sends its add; offline it stays, failed, with Retry', async () => {
+    const { server, page, commands } = setup();
+    const kept = marker('kept-1', { name: 'Placed before the reload' });
+    server.failNext('add');
+    const outcome = await commands.restoreAdds([kept]);
+    expect(outcome).toEqual({ sent: ['kept-1'], onServer: [], kept: [] });
+    await commands.settle();
+    expect(page.markers.get('kept-1')).toMatchObject({ name: 'Placed before the reload' });
+    expect(commands.getState().pending['kept-1']).toEqual({ status: 'failed', error: expect.objectContaining({ code: 'offline' }) });
+    expect(commands.unsavedAdds().map((m) => m.uid)).toEqual(['kept-1']);
+    await commands.retrySave('kept-1');
+    expect(server.stored.get('kept-1')).toMatchObject({ name: 'Placed before the reload', version: 1 });
+    expect(commands.unsavedAdds()).toEqual([]);
+  });
+
+  it('never re-adds a uid the loaded list holds (the add got through, its answer was lost)', async () => {
+    const { server, page, commands } = setup([marker('kept-1', { name: 'Saved, then renamed by Bob' })]);
+    const outcome = await commands.restoreAdds([marker('kept-1', { name: 'Placed before the reload' })]);
+    await commands.settle();
+    expect(outcome).toEqual({ sent: [], onServer: ['kept-1'], kept: [] });
+    expect(server.writes()).toEqual([]);
+    expect(page.markers.get('kept-1')).toMatchObject({ name: 'Saved, then renamed by Bob' });
+    expect(commands.getState().pending).toEqual({});
+  });
+
+  it('takes the server’s copy where the add answers with the same uid (the list did not hold it yet)', async () => {
+    const { server, page, commands } = setup();
+    server.seed(marker('kept-1', { name: 'Saved, then renamed by Bob' }));
+    await commands.restoreAdds([marker('kept-1', { name: 'Placed before the reload' })]);
+    await commands.settle();
+    expect(server.writes().map((w) => w.op)).toEqual(['add']);
+    expect(server.stored.get('kept-1')).toMatchObject({ name: 'Saved, then renamed by Bob', version: 1 });
+    expect(page.markers.get('kept-1')).toMatchObject({ name: 'Saved, then renamed by Bob', version: 1 });
+    expect(commands.getState().pending).toEqual({});
+  });
+
+  it('counts a marker whose copy cannot be read as on the server; ignores another map’s', async () => {
+    const { server, page, commands } = setup();
+    page.sink.get = async () => {
+      throw new ApiError('/api/be/markers/one', 0, 'network', 'Could not reach the server');
+    };
+    const outcome = await commands.restoreAdds([marker('kept-1'), marker('kept-2', { map: 'woods' })]);
+    expect(outcome).toEqual({ sent: [], onServer: ['kept-1'], kept: [] });
+    expect(server.writes()).toEqual([]);
+  });
+});

@@ -37,6 +37,10 @@
  *   undo step, shown, sent) by its Retry, by a reload of the list, or by the marker's next change.
  * - Image uploads go through the API as they are and are not undo steps (a sent file cannot
  *   be unsent; removing the image is an edit, which is).
+ * - Markers this page placed or copied that the server has not confirmed (`unsavedAdds`) are
+ *   kept across a reload by src/state/setAsideStore.ts; the next page brings them back with
+ *   `restoreAdds`, which never re-adds a uid the loaded list already holds (the add got through,
+ *   its answer was lost) and, where the server has the uid after all, takes the server's copy.
  */
 import { sameMarker, stableJson } from '../domain/marker-compare';
 import type { HistoryEntry } from '../api/admin';
@@ -184,6 +188,16 @@ export interface EditingForm {
 /** What `editing` answers: the draft alone, or with its base. */
 export type EditingSource = (uid?: string) => Marker | EditingForm | null;
 
+/** What `restoreAdds` did, by uid. */
+export interface RestoredAdds {
+  /** Shown again and sent. */
+  sent: string[];
+  /** Already on the map (the server has it): nothing sent. */
+  onServer: string[];
+  /** Not checked: the page's copy could not be read. */
+  kept: Marker[];
+}
+
 export type SyncResult = { status: 'saved'; marker: Marker | null } | { status: 'failed' } | { status: 'conflict' };
 
 export interface EditorCommands {
@@ -206,6 +220,19 @@ export interface EditorCommands {
   retrySave(uid: string): Promise<void>;
   /** Drops a failed change: an unsaved marker leaves the map, an unsaved edit goes back to the server's copy. */
   discardFailed(uid: string): Promise<void>;
+  /**
+   * The markers this page placed or copied (or brought back with `restoreAdds`) that the server
+   * has not confirmed yet: adding, failed, or waiting behind a failed add. What a reload would lose.
+   */
+  unsavedAdds(): Marker[];
+  /**
+   * Brings back markers an earlier page placed and the server never confirmed (kept across a
+   * reload): each is shown as unsaved and its add sent (same uid), tracked like any change
+   * (`pending`, Retry). A uid the page's list already holds is not added again: the server saved
+   * it (`onServer`). Resolves once they are shown, not saved; `kept`: those not checked (the
+   * page's copy could not be read), to offer again.
+   */
+  restoreAdds(markers: readonly Marker[]): Promise<RestoredAdds>;
   undo(): Promise<void>;
   redo(): Promise<void>;
   /**
@@ -331,6 +358,12 @@ interface Want {
    * is refused by the server (409, a conflict) instead of being deleted or overwritten unseen.
    */
   guarded?: boolean;
+  /**
+   * A marker an earlier page placed, brought back after a reload (`restoreAdds`): if the server
+   * answers its add with the same uid (an earlier page's add got through after all), the
+   * server's copy stands; it may have been changed since by another admin.
+   */
+  restored?: boolean;
 }
 
 const noop = () => undefined;
@@ -374,6 +407,8 @@ export function createEditorCommands(options: EditorCommandsOptions): EditorComm
   const retries = new Map<string, () => Promise<unknown>>();
   /** Changes whose marker could not be read (see `Unread`), by the uid they are failed under. */
   const unread = new Map<string, Unread>();
+  /** Markers this page placed, copied or brought back (`unsavedAdds` lists those not stored yet). */
+  const addedHere = new Set<string>();
   const conflicts: EditorConflict[] = [];
   const listeners = new Set<(state: EditorCommandsState) => void>();
   let localQueue: Promise<unknown> = Promise.resolve();
@@ -478,7 +513,10 @@ export function createEditorCommands(options: EditorCommandsOptions): EditorComm
       return null;
     }
     const next = entry.apply(source);
-    if (entry.source !== key) server.set(key, null);
+    if (entry.source !== key) {
+      server.set(key, null);
+      addedHere.add(key);
+    }
     if (entry.record) history.record({ kind: 'marker', uid: key, at: now(), label: entry.label, before: entry.source === key ? source : null, after: plain(next) });
     await change(key, next);
     return { saving: schedule(key) };
@@ -593,6 +631,8 @@ export function createEditorCommands(options: EditorCommandsOptions): EditorComm
           setServer(uid, conflict.current);
           noteWritten(uid, conflict.current.version);
           want.basedOn = undefined;
+          // Brought back after a reload: the server's copy may have another admin's change since.
+          if (want.restored) want.marker = plain(conflict.current);
           continue;
         }
         if (conflict) return conflicted(uid, want, base, conflict.current);
@@ -716,6 +756,33 @@ export function createEditorCommands(options: EditorCommandsOptions): EditorComm
     });
   }
 
+  /**
+   * Inside the local queue: one marker an earlier page placed is shown as unsaved and its add
+   * queued, unless this page knows the uid already (its list, or a change of its own): then the
+   * server saved it, and adding it again would overwrite whatever happened to it since.
+   */
+  async function showRestored(marker: Marker): Promise<'sent' | 'onServer' | 'kept'> {
+    const uid = marker.uid;
+    if (wants.has(uid) || server.has(uid) || unread.has(uid)) return 'onServer';
+    let listed: Marker | null;
+    try {
+      listed = await readCopy(uid);
+    } catch (error) {
+      // A read of the server's copy failed: the list holds the uid, so the server has it.
+      if (isReadFailure(error)) return 'onServer';
+      server.delete(uid);
+      return 'kept';
+    }
+    if (listed) return 'onServer';
+    server.set(uid, null);
+    addedHere.add(uid);
+    await change(uid, withoutVersion(marker));
+    const want = wants.get(uid);
+    if (want) want.restored = true;
+    void schedule(uid);
+    return 'sent';
+  }
+
   async function settle(): Promise<void> {
     for (let i = 0; i < 10; i += 1) {
       await localQueue;
@@ -745,6 +812,7 @@ export function createEditorCommands(options: EditorCommandsOptions): EditorComm
       return savedMarker(
         await command(async () => {
           server.set(uid, null);
+          addedHere.add(uid);
           return { uid, step: { label: 'placeMarker', before: null, after: marker }, next: marker };
         }),
       );
@@ -809,6 +877,7 @@ export function createEditorCommands(options: EditorCommandsOptions): EditorComm
             const copyUid = newUid();
             const copy = copyOf(source, copyUid);
             server.set(copyUid, null);
+            addedHere.add(copyUid);
             return { uid: copyUid, step: { label: 'copyMarker', before: null, after: copy }, next: copy };
           },
           // Not read: nothing to show yet; the copy's uid is failed (the dock lists it), Retry places it.
@@ -878,6 +947,27 @@ export function createEditorCommands(options: EditorCommandsOptions): EditorComm
         }
         notify();
       });
+    },
+
+    unsavedAdds() {
+      const unsaved: Marker[] = [];
+      for (const uid of addedHere) {
+        const marker = wants.get(uid)?.marker;
+        if (marker && server.get(uid) === null) unsaved.push(plain(marker));
+      }
+      return unsaved;
+    },
+
+    async restoreAdds(markers) {
+      const outcome: RestoredAdds = { sent: [], onServer: [], kept: [] };
+      for (const marker of markers) {
+        if (marker.map !== mapId) continue;
+        const shown = await local(() => showRestored(marker));
+        if (shown === 'sent') outcome.sent.push(marker.uid);
+        else if (shown === 'onServer') outcome.onServer.push(marker.uid);
+        else outcome.kept.push(plain(marker));
+      }
+      return outcome;
     },
 
     async undo() {

@@ -1,8 +1,10 @@
 import '../../i18n';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { act, render, screen, waitFor } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { MAPS } from '../../domain/maps';
-import { resetEditor } from '../../state/editor';
+import { editor, resetEditor } from '../../state/editor';
 import { layout, setPanelsShown, togglePointTools } from '../../state/layout';
 import { points, resetPoints } from '../../state/points';
 import { cancelEdit, resetPopup, showPopupFor, startEdit } from '../../state/popup';
@@ -80,3 +82,80 @@ describe('AdminDock', () => {
 });
 
 const marker = { uid: 'm1', version: 1 } as unknown as Marker;
+
+/**
+ * The rules admin.css applies on a narrow or short window (jsdom lays nothing out and ignores
+ * media queries): each element of the dock they hide, and each rule's other declarations.
+ */
+function narrowWindowRules(): CSSStyleRule[] {
+  const element = document.createElement('style');
+  element.textContent = readFileSync(join(__dirname, 'admin.css'), 'utf8');
+  document.head.append(element);
+  const rules: CSSStyleRule[] = [];
+  for (const rule of Array.from(element.sheet!.cssRules)) {
+    if (rule instanceof CSSMediaRule && rule.media.mediaText.includes('max-width: 600px') && rule.media.mediaText.includes('max-height: 500px')) {
+      rules.push(...Array.from(rule.cssRules).filter((r): r is CSSStyleRule => r instanceof CSSStyleRule));
+    }
+  }
+  element.remove();
+  return rules;
+}
+
+/** Whether `element` shows on a phone-sized window: neither it nor an ancestor is hidden by those rules. */
+function showsOnPhone(element: Element, rules: CSSStyleRule[]): boolean {
+  const hidden = rules.filter((r) => r.style.getPropertyValue('display') === 'none');
+  for (let e: Element | null = element; e; e = e.parentElement) if (hidden.some((r) => e!.matches(r.selectorText))) return false;
+  return true;
+}
+
+describe('AdminDock while an edit form is open on a phone', () => {
+  const conflict = { uid: 'c1', mine: { ...marker, uid: 'c1', name: 'Stash', map: 'factory' }, theirs: { ...marker, uid: 'c1', name: 'Theirs' }, action: 'update' as const, origin: 'save' as const };
+
+  it('keeps the first notice that needs the admin as a one-line strip with its first action; hides the rest', async () => {
+    setSessionUser(admin);
+    const { container } = render(<AdminDock map={MAPS.factory} camera={null} />);
+    const dock = container.firstElementChild as HTMLElement;
+    act(() => {
+      editor.pending = { n1: { status: 'failed', error: 'the server could not be reached. Try again.' } };
+      editor.conflicts = { c1: conflict as never };
+    });
+    act(() => startEdit(marker));
+    await waitFor(() => expect(dock).toHaveClass('admin-dock--form-open'));
+    const rules = narrowWindowRules();
+    const shown = Array.from(dock.children).filter((child) => showsOnPhone(child, rules));
+    expect(shown).toHaveLength(1);
+    const strip = shown[0] as HTMLElement;
+    expect(strip).toHaveTextContent('1 change not saved');
+    // One line: the text cut with an ellipsis, only the first action (Retry) left.
+    const text = strip.querySelector('.admin-set-aside__text')!;
+    const lineRule = rules.find((r) => text.matches(r.selectorText) && r.style.getPropertyValue('white-space'));
+    expect(lineRule?.style.getPropertyValue('white-space')).toBe('nowrap');
+    expect(lineRule?.style.getPropertyValue('text-overflow')).toBe('ellipsis');
+    const actions = Array.from(strip.querySelectorAll('button')).filter((b) => showsOnPhone(b, rules));
+    expect(actions.map((b) => b.textContent)).toEqual(['Retry']);
+    // The tools, the status bar and the conflict behind it wait for the form to close.
+    expect(showsOnPhone(screen.getByRole('region', { name: 'Editor tools' }), rules)).toBe(false);
+    expect(showsOnPhone(screen.getByText(/Another admin changed/), rules)).toBe(false);
+
+    // Saved meanwhile: the conflict comes up into the strip.
+    act(() => {
+      editor.pending = {};
+    });
+    await waitFor(() => expect(Array.from(dock.children).filter((child) => showsOnPhone(child, rules)).map((c) => c.textContent)).toEqual([expect.stringContaining('Another admin changed “Stash”')]));
+
+    // The form closed: the whole dock again.
+    act(() => cancelEdit());
+    await waitFor(() => expect(dock).not.toHaveClass('admin-dock--form-open'));
+    expect(showsOnPhone(screen.getByRole('region', { name: 'Editor tools' }), rules)).toBe(true);
+  });
+
+  it('shows nothing of the dock while the form is open and nothing needs the admin', async () => {
+    setSessionUser(admin);
+    const { container } = render(<AdminDock map={MAPS.factory} camera={null} />);
+    const dock = container.firstElementChild as HTMLElement;
+    act(() => startEdit(marker));
+    await waitFor(() => expect(dock).toHaveClass('admin-dock--form-open'));
+    const rules = narrowWindowRules();
+    expect(Array.from(dock.children).filter((child) => showsOnPhone(child, rules))).toEqual([]);
+  });
+});

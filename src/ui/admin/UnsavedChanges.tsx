@@ -31,7 +31,7 @@ export function UnsavedChanges() {
     }
   };
   return (
-    <div role="status" className="admin-set-aside admin-unsaved">
+    <div role="status" className="admin-set-aside admin-unsaved admin-notice--needs-admin">
       <span className="admin-set-aside__text">{t('admin.unsaved.text', { count: failed.length, reason: first.error ?? '' })}</span>
       <span className="admin-set-aside__actions">
         <button type="button" className="admin-button" disabled={retrying} onClick={() => void retryAll()}>

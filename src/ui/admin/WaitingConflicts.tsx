@@ -37,7 +37,7 @@ export function WaitingConflicts() {
     else selectMarker(first.uid);
   };
   return (
-    <div role="status" className="admin-set-aside admin-waiting-conflicts">
+    <div role="status" className="admin-set-aside admin-waiting-conflicts admin-notice--needs-admin">
       <span className="admin-set-aside__text">{text}</span>
       <span className="admin-set-aside__actions">
         <button type="button" className="admin-button" onClick={show}>
