@@ -1,7 +1,8 @@
 /**
  * Left panel: the spec's categories and subcategories, each subcategory with its icon and the
  * count of its markers on this map. Checkboxes change the filter slice; the wiring re-filters
- * in the worker at once.
+ * in the worker at once. Show all / Hide all act on the whole panel; a category's own checkbox
+ * is its group's show all / hide all (checked: hides them all; mixed or clear: shows them all).
  */
 import { memo } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -10,7 +11,7 @@ import { CATEGORIES, type CategoryDef } from '../../domain/categories';
 import { filters, showAllCategories } from '../../state/filters';
 import { markers } from '../../state/markers';
 import { SubCategoryIcon } from '../icons/SubCategoryIcon';
-import { categoryCheck, subCategoryShown, toggleCategoryRow, toggleSubCategoryRow } from './categoryActions';
+import { categoryCheck, hideAllCategories, subCategoryShown, toggleCategoryRow, toggleSubCategoryRow } from './categoryActions';
 import { categoryLabel, subCategoryLabel } from './labels';
 import { useLanguageT } from '../../i18n/useLanguageT';
 
@@ -23,9 +24,14 @@ export function CategoryPanel() {
     <aside className="map-panel map-panel--left" aria-label={t('panels.categories')}>
       <div className="map-panel__head">
         <h2 className="map-panel__title">{t('panels.categories')}</h2>
-        <button type="button" className="map-panel__link" onClick={showAllCategories}>
-          {t('panels.showAll')}
-        </button>
+        <div className="map-panel__links">
+          <button type="button" className="map-panel__link" onClick={showAllCategories}>
+            {t('panels.showAll')}
+          </button>
+          <button type="button" className="map-panel__link" onClick={hideAllCategories}>
+            {t('panels.hideAll')}
+          </button>
+        </div>
       </div>
       <ul className="category-list">
         {CATEGORIES.map((category) => {

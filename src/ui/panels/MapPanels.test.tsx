@@ -9,14 +9,14 @@ import { SIGNED_IN_COOKIE } from '../../domain/account';
 import type { LevelDef } from '../../domain/maps';
 import type { Quest } from '../../domain/quests';
 import { setLanguage } from '../../i18n';
-import { filters } from '../../state/filters';
+import { filters, filtersKey, parseStoredFilters } from '../../state/filters';
 import { resetLookups } from '../../state/items';
 import { closeUpsell, setPanelsShown } from '../../state/layout';
 import { mapView } from '../../state/mapView';
 import { quests, resetQuests } from '../../state/quests';
 import { loadSession, resetSession, session, signOut } from '../../state/session';
 import { resetSettings, updateSettings } from '../../state/settings';
-import { memoryStorage, setStorageBackend } from '../../state/storage';
+import { memoryStorage, readStored, setStorageBackend } from '../../state/storage';
 import { createLocalMarkerSource } from '../map/testing/localMarkerSource';
 import { LevelList } from './LevelList';
 import { iconIndexOf, iconSpriteStyle } from '../../domain/icon-atlas';
@@ -140,6 +140,29 @@ describe('category panel', () => {
     await waitFor(() => expect(passing()).toEqual(['m1', 'm2', 'm3']));
   });
 
+  it('hides every category with Hide all and brings them back with Show all, saved for the map', async () => {
+    await readyMap();
+    await waitFor(() => expect(passing()).toEqual(['m1', 'm2', 'm3', 'm4']));
+    const panel = categories();
+    await userEvent.click(within(panel).getByRole('button', { name: 'Hide all' }));
+    await waitFor(() => expect(passing()).toEqual([]));
+    for (const box of within(panel).getAllByRole('checkbox')) expect(box).not.toBeChecked();
+    expect(parseStoredFilters(readStored(filtersKey('factory'))).hiddenCategories).toHaveLength(7);
+    // Only one category: one more click.
+    await userEvent.click(within(panel).getByRole('checkbox', { name: 'Extractions' }));
+    await waitFor(() => expect(passing()).toEqual(['m4']));
+    await userEvent.click(within(panel).getByRole('button', { name: 'Show all' }));
+    await waitFor(() => expect(passing()).toEqual(['m1', 'm2', 'm3', 'm4']));
+  });
+
+  it('names Show all and Hide all in Russian', async () => {
+    await readyMap();
+    await act(() => setLanguage('ru'));
+    const panel = screen.getByRole('complementary', { name: 'Категории' });
+    expect(within(panel).getByRole('button', { name: 'Показать все' })).toBeInTheDocument();
+    expect(within(panel).getByRole('button', { name: 'Скрыть все' })).toBeInTheDocument();
+  });
+
   it('hides with the panels', async () => {
     await readyMap();
     await act(async () => setPanelsShown(false));
@@ -212,6 +235,25 @@ describe('quests', () => {
     expect(questNames()).toEqual(['Debut', 'Delivery From the Past']);
     await userEvent.click(only);
     expect(questNames()).toHaveLength(4);
+  });
+
+  it('keeps "Only quests on this map" across a reload and a switch of map', async () => {
+    const first = await readyMap();
+    await waitFor(() => expect(questNames()).toHaveLength(4));
+    await userEvent.click(within(rightPanel()).getByRole('checkbox', { name: 'Only quests on this map' }));
+    expect(questNames()).toEqual(['Debut', 'Delivery From the Past']);
+    first.unmount();
+
+    // A reload: a new page on the same storage.
+    resetEngines();
+    const { router } = await readyMap();
+    expect(within(rightPanel()).getByRole('checkbox', { name: 'Only quests on this map' })).toBeChecked();
+    await waitFor(() => expect(questNames()).toEqual(['Debut', 'Delivery From the Past']));
+
+    // Another map: still on, now with that map's quests.
+    await act(() => router.navigate('/map/customs'));
+    await waitFor(() => expect(questNames()).toEqual(['Checking', 'Delivery From the Past']));
+    expect(within(rightPanel()).getByRole('checkbox', { name: 'Only quests on this map' })).toBeChecked();
   });
 
   it('shows a followed quest’s markers and drops markers of unknown quests', async () => {

@@ -17,6 +17,7 @@ import { effectiveSettings, settings } from '../../state/settings';
 import { QuestActions } from '../quests/QuestActions';
 import { useAfterMapDrawn } from '../useAfterMapDrawn';
 import { traderLabel } from './labels';
+import { QUESTS_THIS_MAP_KEY, useStoredChoice } from './useStoredChoice';
 
 export function QuestList({ mapId }: { mapId: string }) {
   const { t, i18n } = useTranslation();
@@ -29,7 +30,8 @@ export function QuestList({ mapId }: { mapId: string }) {
   const ownProgress = effectiveSettings(user, stored).ownProgress;
   // The rows (hundreds with a full quest cache) wait for the map's first view: useAfterMapDrawn.
   const rowsShown = useAfterMapDrawn();
-  const [thisMapOnly, setThisMapOnly] = useState(false);
+  // Kept across reloads and map switches: a player who narrows the list wants it narrowed on the next raid too.
+  const [thisMapOnly, setThisMapOnly] = useStoredChoice(QUESTS_THIS_MAP_KEY);
   const [hiddenShown, setHiddenShown] = useState(false);
   // Sorting makes the language's collator (ICU's data: 40 ms of a first second): only once the
   // rows show. The counts and filters above them do not depend on the order.
@@ -85,8 +87,11 @@ export function QuestList({ mapId }: { mapId: string }) {
                 </label>
                 {done && <span className="quest-list__state">{t('questProgress.done')}</span>}
                 {hidden && <span className="quest-list__state">{t('questProgress.hidden')}</span>}
-                <span className="quest-list__trader">{traderLabel(t, quest.trader)}</span>
-                <QuestActions quest={quest} variant="row" />
+                {/* Trader and buttons wrap together: under a long title, at the right. */}
+                <span className="quest-list__meta">
+                  <span className="quest-list__trader">{traderLabel(t, quest.trader)}</span>
+                  <QuestActions quest={quest} variant="row" />
+                </span>
               </li>
             );
           })}

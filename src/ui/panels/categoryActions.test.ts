@@ -1,8 +1,8 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { CATEGORIES } from '../../domain/categories';
-import { filterQuery, filters, loadFilters } from '../../state/filters';
-import { memoryStorage, setStorageBackend } from '../../state/storage';
-import { categoryCheck, subCategoryShown, toggleCategoryRow, toggleSubCategoryRow } from './categoryActions';
+import { filterQuery, filters, filtersKey, loadFilters, parseStoredFilters, showAllCategories } from '../../state/filters';
+import { memoryStorage, readStored, setStorageBackend } from '../../state/storage';
+import { categoryCheck, hideAllCategories, subCategoryShown, toggleCategoryRow, toggleSubCategoryRow } from './categoryActions';
 
 const extractions = CATEGORIES.find((c) => c.id === 'Extractions')!;
 
@@ -48,5 +48,38 @@ describe('category checkboxes', () => {
     expect(filters.hiddenCategories).toEqual([]);
     expect(extractions.subCategories.filter((s) => subCategoryShown(filters, 'Extractions', s.id)).map((s) => s.id)).toEqual(['Scav Extraction']);
     expect(categoryCheck(filters, extractions)).toBe('some');
+  });
+});
+
+describe('Hide all', () => {
+  const shownCategories = () => CATEGORIES.filter((c) => categoryCheck(filters, c) !== 'none').map((c) => c.id);
+
+  it('hides every category and is saved for the map like any filter change', () => {
+    hideAllCategories();
+    expect(shownCategories()).toEqual([]);
+    expect(parseStoredFilters(readStored(filtersKey('customs'))).hiddenCategories).toEqual(CATEGORIES.map((c) => c.id));
+    loadFilters('customs');
+    expect(shownCategories()).toEqual([]);
+  });
+
+  it('then one click on a category shows that category whole, and nothing else', () => {
+    toggleSubCategoryRow(extractions, 'Transition');
+    hideAllCategories();
+    toggleCategoryRow(extractions);
+    expect(shownCategories()).toEqual(['Extractions']);
+    expect(categoryCheck(filters, extractions)).toBe('all');
+  });
+
+  it('then one click on a subcategory shows only that subcategory', () => {
+    hideAllCategories();
+    toggleSubCategoryRow(extractions, 'Scav Extraction');
+    expect(shownCategories()).toEqual(['Extractions']);
+    expect(extractions.subCategories.filter((s) => subCategoryShown(filters, 'Extractions', s.id)).map((s) => s.id)).toEqual(['Scav Extraction']);
+  });
+
+  it('is undone by Show all', () => {
+    hideAllCategories();
+    showAllCategories();
+    expect(filterQuery()).toEqual({ hiddenCategories: [], hiddenSubCategories: [] });
   });
 });

@@ -3,7 +3,7 @@
  * a subcategory shows when neither it nor its category is hidden; a category row is checked
  * when all its subcategories show, mixed when some do.
  */
-import type { CategoryDef } from '../../domain/categories';
+import { CATEGORIES, type CategoryDef } from '../../domain/categories';
 import { filters, setCategoryHidden, setSubCategoryHidden } from '../../state/filters';
 
 interface Hidden {
@@ -44,4 +44,16 @@ export function toggleSubCategoryRow(category: CategoryDef, subCategory: string)
     return;
   }
   setSubCategoryHidden(subCategory, false);
+}
+
+/**
+ * Hide all: every category hidden, its subcategories' own choices cleared, so that ticking one
+ * category afterwards brings all of it back and nothing else (a player who wants one category
+ * clicks twice instead of unticking the other six). Saved per map like every filter change.
+ */
+export function hideAllCategories(): void {
+  for (const category of CATEGORIES) {
+    setCategoryHidden(category.id, true);
+    for (const sub of category.subCategories) setSubCategoryHidden(sub.id, false);
+  }
 }

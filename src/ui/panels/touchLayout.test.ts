@@ -132,3 +132,23 @@ describe('popups on touch screens', () => {
     expect(px(touchValue('settings/settings.css', '.settings-popup__select', 'min-height'))).toBeGreaterThanOrEqual(44);
   });
 });
+
+describe('long quest titles (Russian ones reach 40 letters)', () => {
+  it('wrap inside their own column, breaking a word only when it is longer than the room', () => {
+    expect(valueOf(SHEETS[0], '.quest-list__label > span', 'overflow-wrap', '')).toBe('anywhere');
+    expect(valueOf(SHEETS[0], '.quest-list__label > span', 'hyphens', '')).toBe('auto');
+    expect(px(valueOf(SHEETS[0], '.quest-list__label > span', 'min-width', ''))).toBe(0);
+  });
+
+  it('take the whole first line on a wide screen, the trader and buttons moving under them at the right', () => {
+    // flex: 1 1 auto: the title's own width decides whether the trader and buttons fit beside it.
+    expect(valueOf(SHEETS[0], '.quest-list__item .quest-list__label', 'flex-basis', '')).toBe('auto');
+    expect(valueOf(SHEETS[0], '.quest-list__meta', 'margin-left', '')).toBe('auto');
+    expect(valueOf(SHEETS[0], '.quest-list__meta', 'max-width', '')).toBe('100%');
+  });
+
+  it('wrap beside the trader and buttons on a phone, where a row is 44 px high anyway', () => {
+    expect(Number.parseFloat(valueOf(SHEETS[0], '.quest-list__item .quest-list__label', 'flex-basis', 'max-width: 600px'))).toBe(0);
+    expect(Number.parseFloat(valueOf(SHEETS[0], '.quest-list__item .quest-list__label', 'flex-basis', 'max-height: 500px'))).toBe(0);
+  });
+});
