@@ -1,11 +1,13 @@
 /**
  * Camera input through real mouse events: wheel zoom around the cursor clamps exactly at the
  * map's min and max zoom, double-click zooms in ×2 around the point, a drag pans. The map
- * draws on demand: once it has settled, an idle page asks the browser for no frames.
+ * draws on demand: once it has settled, an idle page asks the browser for no frames. The map's
+ * edge can be panned out from under the top bar, and no further (desktop and phone).
  */
 import { describe, expect, test } from 'vitest';
 import { MAPS } from '../src/domain/maps';
-import { canvasPoint, openMap, settleCamera, toMap, useBrowser, wheelUntilStill } from './browser';
+import type { Page } from 'playwright-core';
+import { canvasPoint, openMap, settleCamera, toMap, toScreen, useBrowser, wheelUntilStill } from './browser';
 
 const browser = useBrowser();
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
@@ -87,6 +89,33 @@ describe('camera (customs)', () => {
     expect(Math.abs(after.x - before.x - -drag.x / before.zoom)).toBeLessThan(tolerance);
     expect(Math.abs(after.y - before.y - -drag.y / before.zoom)).toBeLessThan(tolerance);
   });
+
+  /** Drags the map down by 250 px `times` times, holding still before each release (no fling). */
+  async function dragDown(page: Page, times: number): Promise<void> {
+    for (let i = 0; i < times; i += 1) {
+      const from = await canvasPoint(page, 640, 300);
+      await page.mouse.move(from.x, from.y);
+      await page.mouse.down();
+      await page.mouse.move(from.x, from.y + 250, { steps: 8 });
+      await sleep(150);
+      await page.mouse.up();
+      await settleCamera(page);
+    }
+  }
+
+  for (const size of [{ width: 1280, height: 800 }, { width: 390, height: 844, hasTouch: true }]) {
+    test(`at ${size.width}×${size.height} the map's top edge pans out from under the top bar, and no further`, async () => {
+      const { page } = await browser.newPage(size);
+      await openMap(page, map.id);
+      await dragDown(page, 6);
+      const barBottom = await page.locator('.map-topbar').evaluate((bar) => bar.getBoundingClientRect().bottom);
+      const topEdge = (await toScreen(page, 0, 0)).y;
+      // The edge stops where the top bar ends: what was under the bar can be seen, nothing beyond.
+      expect(Math.abs(topEdge - barBottom)).toBeLessThan(1.5);
+      await dragDown(page, 1);
+      expect(Math.abs((await toScreen(page, 0, 0)).y - barBottom)).toBeLessThan(1.5);
+    });
+  }
 
   test('an idle map asks for no animation frames, and draws again when moved', async () => {
     const { page } = await browser.newPage();

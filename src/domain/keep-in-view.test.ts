@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { isInView, placeInView, visibleRect, type CanvasArea } from './keep-in-view';
+import { coveredInsets, isInView, placeInView, visibleRect, type CanvasArea } from './keep-in-view';
 
 /** A 1280×800 desktop: top bar over the top left, categories down the left, the right panel down the right. */
 const DESKTOP: CanvasArea = {
@@ -60,5 +60,18 @@ describe('placeInView', () => {
   it('puts a point out of view at the centre of the visible part', () => {
     expect(placeInView({ x: 1283, y: 400 }, DESKTOP)).toEqual({ x: 625, y: 475 });
     expect(placeInView({ x: 838, y: 400 }, PHONE)).toEqual({ x: 195, y: 522 });
+  });
+});
+
+describe('coveredInsets', () => {
+  it('is how far the visible part starts in from each edge of the canvas', () => {
+    expect(coveredInsets(DESKTOP)).toEqual({ top: 150, right: 280, bottom: 0, left: 250 });
+    expect(coveredInsets(PHONE)).toEqual({ top: 200, right: 0, bottom: 0, left: 0 });
+  });
+
+  it('is nothing where nothing covers the canvas, or where the covers leave too little of it', () => {
+    expect(coveredInsets({ width: 400, height: 300, covers: [] })).toEqual({ top: 0, right: 0, bottom: 0, left: 0 });
+    const sheets = { width: 390, height: 844, covers: [{ left: 0, top: 0, right: 390, bottom: 400 }, { left: 0, top: 420, right: 390, bottom: 844 }] };
+    expect(coveredInsets(sheets)).toEqual({ top: 0, right: 0, bottom: 0, left: 0 });
   });
 });

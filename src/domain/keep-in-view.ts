@@ -1,6 +1,7 @@
 /**
  * Whether a point of the canvas is where the user can see it, and where to put it when it is
- * not (the where-am-I marker at or below the map's start zoom; beyond the spec). The canvas is
+ * not (the where-am-I marker at or below the map's start zoom; beyond the spec), and how far the
+ * map's edges may be panned in (the camera's clamp: `coveredInsets`). The canvas is
  * partly covered by the page (top bar, side panels, admin dock): what is left is the visible
  * part, and a point counts as in view only inside that part less a margin, so it is not hidden
  * by the edge of a panel or the fingers at the border. Screen pixels, relative to the canvas.
@@ -16,6 +17,14 @@ export interface ScreenRect {
 export interface ScreenPoint {
   x: number;
   y: number;
+}
+
+/** How far in from each edge of the canvas something covers it (screen pixels). */
+export interface ScreenInsets {
+  top: number;
+  right: number;
+  bottom: number;
+  left: number;
 }
 
 /** The canvas's size and the rectangles of the page that cover it. */
@@ -65,6 +74,17 @@ export function visibleRect(area: CanvasArea): ScreenRect {
   const free = area.covers.reduce(cutAway, canvas);
   const tooSmall = width(free) < area.width * SMALLEST_VISIBLE_SHARE || height(free) < area.height * SMALLEST_VISIBLE_SHARE;
   return tooSmall ? canvas : free;
+}
+
+/**
+ * How far in from each edge of the canvas its visible part starts: the camera lets the map's
+ * edges be panned in that far, so what lies at the map's edge can be brought out from under the
+ * top bar, a panel or the dock. All 0 when the visible part is the whole canvas (nothing covers
+ * it, or the covers leave too little: the map is not to be pushed into a sliver).
+ */
+export function coveredInsets(area: CanvasArea): ScreenInsets {
+  const free = visibleRect(area);
+  return { top: free.top, right: area.width - free.right, bottom: area.height - free.bottom, left: free.left };
 }
 
 /** The rectangle shrunk by `share` of its width and height at each side. */

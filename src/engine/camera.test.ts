@@ -40,4 +40,23 @@ describe('Camera', () => {
     cam.panBy(Number.NaN, 5);
     expect(cam.state).toEqual({ x: 4000 - 50 / 3, y: 2000, zoom: 3 });
   });
+
+  it('lets the map\'s edges be panned in as far as the insets, and pulls them back when the insets shrink', () => {
+    const cam = new Camera(MAPS.customs, { width: 390, height: 844 });
+    const seen: number[] = [];
+    cam.onChange((v) => seen.push(v.y));
+    cam.set({ zoom: 1, y: 0 });
+    expect(cam.toScreen(0, 0).y).toBe(0);
+    // The compact top bar covers the top 64 px: the map's top edge can come down below it.
+    cam.setInsets({ top: 64, right: 0, bottom: 0, left: 0 });
+    cam.panBy(0, 500);
+    expect(cam.toScreen(0, 0).y).toBe(64);
+    const changes = seen.length;
+    cam.setInsets({ top: 64, right: 0, bottom: 0, left: 0 });
+    expect(seen.length).toBe(changes);
+    // The bar goes: the map's edge goes back to the canvas's edge at once.
+    cam.setInsets({ top: 0, right: 0, bottom: 0, left: 0 });
+    expect(cam.toScreen(0, 0).y).toBe(0);
+    expect(seen.length).toBe(changes + 1);
+  });
 });

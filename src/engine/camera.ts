@@ -1,12 +1,13 @@
 /**
- * The camera: {x, y, zoom} state, the viewport size, and the map's limits. Gestures hand it
+ * The camera: {x, y, zoom} state, the viewport size, the part of it the page covers (insets),
+ * and the map's limits. Gestures hand it
  * deltas (pan, zoom around a point); it applies them and clamps last. Listeners hear of
  * changes synchronously; the engine coalesces them into one update per animation frame.
  */
 import type { MapDefinition } from '../domain/maps';
 import {
   clampView, mapToScreen, panBy, screenToMap, visibleMapRect, zoomAround,
-  type CameraLimits, type ViewportSize,
+  NO_INSETS, type CameraLimits, type ViewportInsets, type ViewportSize,
 } from './kernels/camera';
 import { cameraLimits, firstView } from './kernels/first-view';
 import type { CameraView } from './types';
@@ -14,6 +15,7 @@ import type { CameraView } from './types';
 export class Camera {
   private view: CameraView;
   private size: ViewportSize;
+  private insets: ViewportInsets = NO_INSETS;
   readonly limits: CameraLimits;
   private readonly listeners = new Set<(view: CameraView) => void>();
 
@@ -35,21 +37,33 @@ export class Camera {
     if (!(viewport.width >= 0) || !(viewport.height >= 0)) return;
     if (viewport.width === this.size.width && viewport.height === this.size.height) return;
     this.size = { ...viewport };
-    this.view = clampView(this.view, this.limits, this.size);
+    this.view = clampView(this.view, this.limits, this.size, this.insets);
     this.notify();
   }
 
+  /**
+   * The part of the viewport the page covers (CSS px in from each edge): the map's edges may be
+   * panned in that far. The view is clamped again at once, so insets that shrink pull the map back.
+   */
+  setInsets(insets: ViewportInsets): void {
+    const { top, right, bottom, left } = insets;
+    const same = this.insets;
+    if (top === same.top && right === same.right && bottom === same.bottom && left === same.left) return;
+    this.insets = { top, right, bottom, left };
+    this.apply(clampView(this.view, this.limits, this.size, this.insets));
+  }
+
   set(view: Partial<CameraView>): void {
-    this.apply(clampView({ ...this.view, ...definedOnly(view) }, this.limits, this.size));
+    this.apply(clampView({ ...this.view, ...definedOnly(view) }, this.limits, this.size, this.insets));
   }
 
   panBy(screenDx: number, screenDy: number): void {
     if (!Number.isFinite(screenDx) || !Number.isFinite(screenDy)) return;
-    this.apply(panBy(this.view, screenDx, screenDy, this.limits, this.size));
+    this.apply(panBy(this.view, screenDx, screenDy, this.limits, this.size, this.insets));
   }
 
   zoomAt(factor: number, screenX: number, screenY: number): void {
-    this.apply(zoomAround(this.view, this.size, factor, screenX, screenY, this.limits));
+    this.apply(zoomAround(this.view, this.size, factor, screenX, screenY, this.limits, this.insets));
   }
 
   toScreen(mapX: number, mapY: number): { x: number; y: number } {

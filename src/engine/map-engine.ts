@@ -21,6 +21,7 @@ import { whenIdle } from './kernels/idle';
 import type { SceneDriver, SceneHooks } from './scene-driver';
 import type {
   CameraView, EngineEvents, EngineOptions, FlaggedSlot, FrameStats, MapEngineApi, MarkerColumns, MarkerFlag, MarkerRow, MarkerState, PlayerMarker,
+  ViewportInsets,
 } from './types';
 
 /** How near (CSS px) a press must be to a shape's stroke or a handle to hit it. */
@@ -325,6 +326,10 @@ export class MapEngine implements MapEngineApi {
 
   setView(view: Partial<CameraView>): void {
     this.camera_.set(view);
+  }
+
+  setCoveredInsets(insets: ViewportInsets): void {
+    this.camera_.setInsets(insets);
   }
 
   toScreen(mapX: number, mapY: number): { x: number; y: number } {

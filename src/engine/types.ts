@@ -8,13 +8,14 @@ import type { TileManifest } from '../domain/tiles';
 import type { MarkerColumns, MarkerRow } from '../domain/marker-columns';
 import type { ToolFactory, ToolHost, ToolShape, EditHandle } from './interaction';
 import type { CameraView } from './kernels/camera-view';
+import type { ViewportInsets } from './kernels/camera';
 import type { EarlyTiles } from './early-tiles';
 import type { StartedRender } from './render-worker/early-render';
 
 /** Column-wise marker data (src/domain/marker-columns.ts), re-exported for engine code. */
 export type { MarkerColumns, MarkerRow };
 
-export type { CameraView };
+export type { CameraView, ViewportInsets };
 export type { EditHandle, ToolFactory, ToolHost, ToolShape };
 
 export interface PlayerMarker {
@@ -158,6 +159,12 @@ export interface MapEngineApi {
   setZoomEnabled(enabled: boolean): void;
   camera(): CameraView;
   setView(view: Partial<CameraView>): void;
+  /**
+   * How far (CSS px) the page covers the map's canvas in from each edge (top bar, side panels,
+   * admin dock): the camera lets the map's edges be panned in that far, so what lies at the map's
+   * edge can be brought out from under them. Default all 0. Optional so test fakes need not have it.
+   */
+  setCoveredInsets?(insets: ViewportInsets): void;
   toScreen(mapX: number, mapY: number): { x: number; y: number };
   toMap(screenX: number, screenY: number): { x: number; y: number };
   markerStates(): MarkerState[];

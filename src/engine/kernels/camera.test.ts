@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { MAPS } from '../../domain/maps';
 import {
   clampView, clampZoom, mapToScreen, panBy, screenToMap, visibleMapRect, wheelDeltaPx, wheelZoomFactor, zoomAround,
-  type CameraLimits,
+  type CameraLimits, type ViewportInsets,
 } from './camera';
 
 const customs = MAPS.customs;
@@ -36,6 +36,66 @@ describe('camera clamping', () => {
     const v = clampView({ x: 0, y: 0, zoom: 0.3 }, limits, viewport);
     expect(v.x).toBeCloseTo(640 / 0.3, 9);
     expect(v.y).toBeCloseTo(400 / 0.3, 9);
+  });
+});
+
+describe('camera clamping with the page over the viewport (insets)', () => {
+  // A desktop: a 150 px top bar, a 250 px panel on the left, a 280 px one on the right, nothing at the bottom.
+  const desktop: ViewportInsets = { top: 150, left: 250, right: 280, bottom: 0 };
+  // A phone (390 × 844): the compact top bar, the levels and quests sheet at the bottom.
+  const phone = { width: 390, height: 844 };
+  const phoneInsets: ViewportInsets = { top: 64, left: 0, right: 0, bottom: 300 };
+
+  it('lets the map\'s edges come in as far as the insets, so its edge shows below the top bar and beside the panels', () => {
+    const view = clampView({ x: -1e6, y: -1e6, zoom: 1 }, limits, viewport, desktop);
+    expect(view).toEqual({ x: 640 - 250, y: 400 - 150, zoom: 1 });
+    // The map's top left corner sits at the visible part's top left corner.
+    expect(mapToScreen(view, viewport, 0, 0)).toEqual({ x: 250, y: 150 });
+    const far = clampView({ x: 1e6, y: 1e6, zoom: 1 }, limits, viewport, desktop);
+    expect(mapToScreen(far, viewport, 4400, 3200)).toEqual({ x: 1280 - 280, y: 800 });
+  });
+
+  it('brings a marker at the map\'s top edge out from under the phone\'s top bar, and one at its bottom edge above the sheet', () => {
+    const zoom = 1;
+    const top = panBy({ x: 2200, y: 1000, zoom }, 0, 1e6, limits, phone, phoneInsets);
+    expect(mapToScreen(top, phone, 2200, 0).y).toBe(64);
+    // Without the insets the map's top edge stops at the canvas's top, under the bar.
+    expect(mapToScreen(panBy({ x: 2200, y: 1000, zoom }, 0, 1e6, limits, phone), phone, 2200, 0).y).toBe(0);
+    const bottom = panBy({ x: 2200, y: 1000, zoom }, 0, -1e6, limits, phone, phoneInsets);
+    expect(mapToScreen(bottom, phone, 2200, 3200).y).toBe(844 - 300);
+  });
+
+  it('keeps a map larger than the visible part covering it: not one pixel further in than the insets', () => {
+    const inside = { x: 1000, y: 1000, zoom: 1 };
+    expect(clampView(inside, limits, viewport, desktop)).toEqual(inside);
+    expect(clampView({ x: 390 - 1, y: 250 - 1, zoom: 1 }, limits, viewport, desktop)).toEqual({ x: 390, y: 250, zoom: 1 });
+  });
+
+  it('zooms around a point with the same clamp', () => {
+    // The map's corner at the visible part's corner; zooming out around the centre keeps it there.
+    const view = zoomAround({ x: 390, y: 250, zoom: 1 }, viewport, 0.5, 640, 400, limits, desktop);
+    expect(view.zoom).toBe(0.5);
+    const corner = mapToScreen(view, viewport, 0, 0);
+    expect(corner.x).toBeCloseTo(250, 9);
+    expect(corner.y).toBeCloseTo(150, 9);
+  });
+
+  it('still centres a map smaller than the view, moved only as far as clears the insets', () => {
+    // zoom 0.2: the map is 880 × 640 CSS px, smaller than the 1280 × 650 visible part.
+    const small = clampView({ x: 0, y: 0, zoom: 0.2 }, limits, viewport, { top: 150, left: 0, right: 0, bottom: 0 });
+    // Centred it would span 80–720 down: its top under the 150 px bar. It moves down by 70 px, no more.
+    expect(mapToScreen(small, viewport, 0, 0).y).toBeCloseTo(150, 9);
+    expect(small.x).toBe(2200);
+    // Clear of the insets already: it stays centred.
+    expect(clampView({ x: 0, y: 0, zoom: 0.2 }, limits, viewport, { top: 50, left: 0, right: 0, bottom: 50 })).toEqual({ x: 2200, y: 1600, zoom: 0.2 });
+  });
+
+  it('ignores insets that are not lengths, or that leave nothing of an axis visible, and changes nothing at zoom-out', () => {
+    const bad = { top: Number.NaN, left: -40, right: Number.POSITIVE_INFINITY, bottom: 0 };
+    expect(clampView({ x: -1e6, y: -1e6, zoom: 1 }, limits, viewport, bad)).toEqual({ x: 640, y: 400, zoom: 1 });
+    const all = { top: 500, left: 0, right: 0, bottom: 300 };
+    expect(clampView({ x: -1e6, y: -1e6, zoom: 1 }, limits, viewport, all).y).toBe(400);
+    expect(clampView({ x: 0, y: 0, zoom: 0.01 }, limits, viewport, desktop).zoom).toBe(0.12);
   });
 });
 

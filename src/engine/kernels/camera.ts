@@ -1,7 +1,9 @@
 /**
  * Camera math: pure functions over a {x, y, zoom} view (x, y = map-pixel point at the
  * centre of the viewport; zoom = CSS pixels per map pixel). Gestures produce deltas,
- * `clampView` is applied last.
+ * `clampView` is applied last. The page may cover the viewport's edges (a top bar, side
+ * panels, a dock: `ViewportInsets`); the clamp lets the map's edges come in that far, so a
+ * marker at the map's edge can be brought out from under them.
  */
 import type { CameraView } from './camera-view';
 
@@ -19,6 +21,19 @@ export interface CameraLimits {
   mapHeight: number;
 }
 
+/**
+ * How far in from each edge of the viewport the page covers it (CSS pixels): the visible part
+ * of the viewport is what is left. All 0 when nothing covers it.
+ */
+export interface ViewportInsets {
+  top: number;
+  right: number;
+  bottom: number;
+  left: number;
+}
+
+export const NO_INSETS: ViewportInsets = Object.freeze({ top: 0, right: 0, bottom: 0, left: 0 });
+
 /** Log2 zoom change of one wheel event: 2^(−deltaY / WHEEL_PX_PER_DOUBLING), capped at ±WHEEL_MAX_STEP. */
 export const WHEEL_PX_PER_DOUBLING = 100;
 export const WHEEL_MAX_STEP = 1;
@@ -30,24 +45,48 @@ export function clampZoom(zoom: number, limits: Pick<CameraLimits, 'minZoom' | '
   return Math.min(limits.maxZoom, Math.max(limits.minZoom, zoom));
 }
 
+/** One inset as the clamp may use it: a finite length, not negative. */
+function insetLength(value: number): number {
+  return Number.isFinite(value) && value > 0 ? value : 0;
+}
+
 /**
- * One axis of the centre clamp: a map wider than the view keeps the view inside it; a map
- * narrower than the view is centred. Without a viewport size, the centre stays on the map.
+ * One axis's insets as the clamp uses them: those that leave nothing of the viewport visible
+ * (a page that says it covers it all) are ignored, so the map is clamped to the whole viewport.
  */
-function clampAxis(centre: number, mapSize: number, viewSize: number | undefined, zoom: number): number {
+function axisInsets(start: number, end: number, viewSize: number | undefined): [number, number] {
+  const [a, b] = [insetLength(start), insetLength(end)];
+  return viewSize !== undefined && a + b < viewSize ? [a, b] : [0, 0];
+}
+
+/**
+ * One axis of the centre clamp. A map larger than the visible part of the view (the viewport
+ * less the insets) keeps covering it: its edges can come in as far as the insets, no further.
+ * A smaller map is centred in the viewport, moved the least that brings it clear of the insets.
+ * Without a viewport size, the centre stays on the map.
+ */
+function clampAxis(centre: number, mapSize: number, viewSize: number | undefined, zoom: number, insetStart: number, insetEnd: number): number {
   if (!Number.isFinite(centre)) return mapSize / 2;
   if (viewSize === undefined || !(viewSize > 0)) return Math.min(mapSize, Math.max(0, centre));
   const half = viewSize / 2 / zoom;
-  if (2 * half >= mapSize) return mapSize / 2;
-  return Math.min(mapSize - half, Math.max(half, centre));
+  // The centres at which the map's start edge meets the visible part's start, and its end edge that part's end.
+  const startEdgeAtInset = half - insetStart / zoom;
+  const endEdgeAtInset = mapSize - half + insetEnd / zoom;
+  if (startEdgeAtInset <= endEdgeAtInset) return Math.min(endEdgeAtInset, Math.max(startEdgeAtInset, centre));
+  return Math.min(startEdgeAtInset, Math.max(endEdgeAtInset, mapSize / 2));
 }
 
-/** Zoom clamped to the limits, then the centre clamped so the map can never be lost off-screen. */
-export function clampView(view: CameraView, limits: CameraLimits, viewport?: ViewportSize): CameraView {
+/**
+ * Zoom clamped to the limits, then the centre clamped so the map can never be lost off-screen:
+ * its edges may come in as far as the `insets` (the part of the viewport the page covers).
+ */
+export function clampView(view: CameraView, limits: CameraLimits, viewport?: ViewportSize, insets: ViewportInsets = NO_INSETS): CameraView {
   const zoom = clampZoom(view.zoom, limits);
+  const [left, right] = axisInsets(insets.left, insets.right, viewport?.width);
+  const [top, bottom] = axisInsets(insets.top, insets.bottom, viewport?.height);
   return {
-    x: clampAxis(view.x, limits.mapWidth, viewport?.width, zoom),
-    y: clampAxis(view.y, limits.mapHeight, viewport?.height, zoom),
+    x: clampAxis(view.x, limits.mapWidth, viewport?.width, zoom, left, right),
+    y: clampAxis(view.y, limits.mapHeight, viewport?.height, zoom, top, bottom),
     zoom,
   };
 }
@@ -77,18 +116,26 @@ export function zoomAround(
   screenX: number,
   screenY: number,
   limits: CameraLimits,
+  insets: ViewportInsets = NO_INSETS,
 ): CameraView {
-  if (!Number.isFinite(factor) || factor <= 0) return clampView(view, limits, viewport);
+  if (!Number.isFinite(factor) || factor <= 0) return clampView(view, limits, viewport, insets);
   const zoom = clampZoom(view.zoom * factor, limits);
   const anchor = screenToMap(view, viewport, screenX, screenY);
   const offsetX = screenX - viewport.width / 2;
   const offsetY = screenY - viewport.height / 2;
-  return clampView({ x: anchor.x - offsetX / zoom, y: anchor.y - offsetY / zoom, zoom }, limits, viewport);
+  return clampView({ x: anchor.x - offsetX / zoom, y: anchor.y - offsetY / zoom, zoom }, limits, viewport, insets);
 }
 
 /** Pans by a screen-space delta (the map follows the pointer). */
-export function panBy(view: CameraView, screenDx: number, screenDy: number, limits: CameraLimits, viewport?: ViewportSize): CameraView {
-  return clampView({ x: view.x - screenDx / view.zoom, y: view.y - screenDy / view.zoom, zoom: view.zoom }, limits, viewport);
+export function panBy(
+  view: CameraView,
+  screenDx: number,
+  screenDy: number,
+  limits: CameraLimits,
+  viewport?: ViewportSize,
+  insets: ViewportInsets = NO_INSETS,
+): CameraView {
+  return clampView({ x: view.x - screenDx / view.zoom, y: view.y - screenDy / view.zoom, zoom: view.zoom }, limits, viewport, insets);
 }
 
 /** Wheel delta (pixels, deltaMode already normalised) → zoom factor of one discrete step. */

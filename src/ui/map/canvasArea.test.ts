@@ -1,6 +1,6 @@
 // @vitest-environment jsdom
-import { afterEach, describe, expect, it } from 'vitest';
-import { measureCanvasArea } from './canvasArea';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { measureCanvasArea, watchCanvasArea } from './canvasArea';
 
 function box(element: Element, left: number, top: number, width: number, height: number): void {
   element.getBoundingClientRect = () => DOMRect.fromRect({ x: left, y: top, width, height });
@@ -15,6 +15,7 @@ function element(className: string, parent: HTMLElement): HTMLElement {
 
 afterEach(() => {
   document.body.innerHTML = '';
+  vi.unstubAllGlobals();
 });
 
 describe('measureCanvasArea', () => {
@@ -42,5 +43,74 @@ describe('measureCanvasArea', () => {
     expect(measureCanvasArea()).toBeNull();
     element('map-canvas', document.body);
     expect(measureCanvasArea()).toBeNull();
+  });
+});
+
+/** A ResizeObserver that reports when a test says the layout changed (jsdom has none). */
+class FakeResizeObserver {
+  static all: FakeResizeObserver[] = [];
+  readonly observed = new Set<Element>();
+  constructor(private readonly callback: () => void) {
+    FakeResizeObserver.all.push(this);
+  }
+  observe(element: Element) {
+    this.observed.add(element);
+  }
+  unobserve(element: Element) {
+    this.observed.delete(element);
+  }
+  disconnect() {
+    this.observed.clear();
+  }
+  /** The layout changed the size of `element`. */
+  static resize(element: Element) {
+    for (const observer of FakeResizeObserver.all) if (observer.observed.has(element)) observer.callback();
+  }
+}
+
+const mutationsDelivered = () => new Promise((resolve) => setTimeout(resolve, 0));
+
+describe('watchCanvasArea', () => {
+  it('calls back when the canvas or a cover changes size, and when a cover comes or goes', async () => {
+    FakeResizeObserver.all = [];
+    vi.stubGlobal('ResizeObserver', FakeResizeObserver);
+    const page = element('map-page', document.body);
+    const canvas = element('map-canvas', page);
+    const bar = element('map-topbar', page);
+    const onChange = vi.fn();
+    const stop = watchCanvasArea(onChange);
+    FakeResizeObserver.resize(bar);
+    FakeResizeObserver.resize(canvas);
+    expect(onChange).toHaveBeenCalledTimes(2);
+    // The admin dock mounts later (a chunk of its own): it is observed from then on.
+    const holder = element('admin-holder', page);
+    const dock = element('admin-dock', holder);
+    await mutationsDelivered();
+    FakeResizeObserver.resize(dock);
+    expect(onChange).toHaveBeenCalledTimes(3);
+    // Other changes of the page (a popup, the status bar's text) are not the area's.
+    element('map-popup', page);
+    await mutationsDelivered();
+    expect(onChange).toHaveBeenCalledTimes(3);
+    // A panel that goes reports no size any more: its going is the change.
+    holder.remove();
+    await mutationsDelivered();
+    expect(onChange).toHaveBeenCalledTimes(4);
+    FakeResizeObserver.resize(dock);
+    expect(onChange).toHaveBeenCalledTimes(4);
+    stop();
+    FakeResizeObserver.resize(bar);
+    element('map-panel', page);
+    await mutationsDelivered();
+    expect(onChange).toHaveBeenCalledTimes(4);
+  });
+
+  it('does nothing without ResizeObserver', () => {
+    vi.stubGlobal('ResizeObserver', undefined);
+    const onChange = vi.fn();
+    const stop = watchCanvasArea(onChange);
+    element('map-topbar', document.body);
+    stop();
+    expect(onChange).not.toHaveBeenCalled();
   });
 });

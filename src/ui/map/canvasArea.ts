@@ -2,7 +2,7 @@
  * Measures the map page as the engine cannot: the canvas's box and the page elements drawn
  * over it (top bar with its where-am-I box, side panels, admin dock), in canvas pixels. Read
  * at the moment it is needed, so panels shown or hidden, a wrapped top bar or a phone turned
- * sideways count as they are then.
+ * sideways count as they are then; `watchCanvasArea` says when that may have changed.
  */
 import type { CanvasArea, ScreenRect } from '../../domain/keep-in-view';
 
@@ -10,6 +10,8 @@ import type { CanvasArea, ScreenRect } from '../../domain/keep-in-view';
 const CANVAS_SELECTOR = '.map-canvas';
 /** What covers the canvas (TopBar.tsx, CategoryPanel.tsx and RightPanel.tsx, AdminDock.tsx). */
 const COVER_SELECTOR = '.map-topbar, .map-panel, .admin-dock';
+/** What `watchCanvasArea` follows: the canvas and its covers. */
+const AREA_SELECTOR = `${CANVAS_SELECTOR}, ${COVER_SELECTOR}`;
 
 function relativeTo(box: DOMRect, origin: DOMRect): ScreenRect {
   return { left: box.left - origin.left, top: box.top - origin.top, right: box.right - origin.left, bottom: box.bottom - origin.top };
@@ -26,4 +28,56 @@ export function measureCanvasArea(root: ParentNode | null = globalThis.document 
     .filter((box) => box.width > 0 && box.height > 0)
     .map((box) => relativeTo(box, origin));
   return { width: origin.width, height: origin.height, covers };
+}
+
+/** Whether one of the nodes is, or holds, the canvas or a cover. */
+function holdsAreaElement(nodes: NodeList): boolean {
+  for (const node of nodes) {
+    if (node instanceof Element && (node.matches(AREA_SELECTOR) || node.querySelector(AREA_SELECTOR) !== null)) return true;
+  }
+  return false;
+}
+
+/**
+ * Calls `onChange` after a layout in which the canvas area may have changed: the canvas or a
+ * cover changed size (a panel shown or hidden, the top bar wrapped, the dock grew, the window
+ * turned), or a cover came or went. Nothing is measured here: the caller measures when told.
+ * Without ResizeObserver (or a page) it never calls. Returns the function that stops watching.
+ */
+export function watchCanvasArea(onChange: () => void, root: (ParentNode & Node) | null = globalThis.document ?? null): () => void {
+  if (!root || typeof ResizeObserver !== 'function') return () => undefined;
+  // A newly observed element is reported after the next layout: that is the first call.
+  const resizes = new ResizeObserver(() => onChange());
+  const observed = new Set<Element>();
+  const observeNew = () => {
+    for (const element of root.querySelectorAll(AREA_SELECTOR)) {
+      if (observed.has(element)) continue;
+      observed.add(element);
+      resizes.observe(element);
+    }
+  };
+  const forgetGone = () => {
+    for (const element of observed) {
+      if (element.isConnected) continue;
+      observed.delete(element);
+      resizes.unobserve(element);
+    }
+  };
+  observeNew();
+  const mutations = typeof MutationObserver === 'function'
+    ? new MutationObserver((records) => {
+      if (!records.some((r) => holdsAreaElement(r.addedNodes) || holdsAreaElement(r.removedNodes))) return;
+      const removed = records.some((r) => holdsAreaElement(r.removedNodes));
+      forgetGone();
+      observeNew();
+      // A cover that went is no longer observed (and reports no size): say so here.
+      if (removed) onChange();
+    })
+    : null;
+  mutations?.observe(root, { childList: true, subtree: true });
+  return () => {
+    mutations?.disconnect();
+    resizes.disconnect();
+    observed.clear();
+  };
 }

@@ -17,6 +17,7 @@ import { session } from '../../state/session';
 import { effectiveSettings, settings } from '../../state/settings';
 import { wirePlayer } from '../topbar/wirePlayer';
 import { wirePopup } from '../popup/wirePopup';
+import { wireCoveredInsets } from './wireCoveredInsets';
 import { keepsGoneMarker } from '../popup/useOpenMarker';
 import type { EngineHandle } from './automation';
 import type { MarkerSink } from '../../editor/live';
@@ -149,7 +150,7 @@ export function wireEngine({ engine, source, handle, afterDraw = afterTwoFrames,
     engine.on('levelstep', ({ direction }) => stepLevelBy(direction)),
   );
   if (mapView.mapId) offs.push(wirePlayer(engine, MAPS[mapView.mapId], (marker) => (handle.playerMarker = marker), { follow: followPlayer }));
-  offs.push(wirePopup(engine));
+  offs.push(wirePopup(engine), wireCoveredInsets(engine));
   const onLanguage = (lang: string) => void relabel(lang);
   i18n.on('languageChanged', onLanguage);
   offs.push(() => i18n.off('languageChanged', onLanguage));

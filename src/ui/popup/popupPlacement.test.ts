@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { popupPlacement } from './popupPlacement';
+import { placementBox, popupPlacement } from './popupPlacement';
 
 const desktop = { width: 1280, height: 800 };
 const phone = { width: 390, height: 844 };
@@ -60,5 +60,37 @@ describe('popupPlacement with the admin editor dock', () => {
     expect(popupPlacement({ x: 290, y: 300 }, phoneWithTools, 219)).toBe('top');
     // The other way round: a marker at 272 is hidden 19 px by the top popup, not at all by the bottom one.
     expect(popupPlacement({ x: 290, y: 272 }, phoneWithTools, 219)).toBe('bottom');
+  });
+});
+
+describe('every placement between the top bar and the admin dock', () => {
+  // A phone held landscape with the editor tools open: the dock takes 100 px at the bottom.
+  const landscapeWithTools = { ...landscape, dockHeight: 100 };
+
+  it('ends a side popup above the dock, as the bottom one', () => {
+    expect(placementBox('left', landscapeWithTools, 0)).toEqual({ left: 16, right: 390, top: 64, bottom: 274 });
+    expect(placementBox('right', landscapeWithTools, 0)).toEqual({ left: 454, right: 828, top: 64, bottom: 274 });
+    expect(placementBox('bottom', landscapeWithTools, 150)?.bottom).toBe(274);
+    // Without the dock the side runs to the window's margin.
+    expect(placementBox('left', landscape, 0)?.bottom).toBe(374);
+  });
+
+  it('starts the top and side popups below the top bar as it is published, however tall it is', () => {
+    // The phone's compact bar ends at 74 px: 10 px below it, not at a fixed 64 px inside it.
+    const phoneBar = { ...phone, topBarBottom: 74 };
+    expect(placementBox('top', phoneBar, 200)).toMatchObject({ top: 84, bottom: 284 });
+    expect(placementBox('left', { ...landscape, topBarBottom: 74 }, 0)?.top).toBe(84);
+    // Unpublished, the bar's default (popup.css's fallback): 54 + 10.
+    expect(placementBox('top', phone, 200)?.top).toBe(64);
+    // The bottom popup grows no higher than an edge's margin below where the top one starts.
+    expect(placementBox('bottom', { ...phone, topBarBottom: 500 }, 1000)).toMatchObject({ top: 526, bottom: 828 });
+  });
+
+  it('leaves the top for a side when a wrapped top bar brings the top popup down over the marker', () => {
+    const desktopWithTools = { ...desktop, dockHeight: 100 };
+    // The bottom popup (444–684 above the dock) covers a marker at 460; the top one (64–304) does not.
+    expect(popupPlacement({ x: 640, y: 460 }, desktopWithTools, 240)).toBe('top');
+    // With the where-am-I box open the bar ends at 200: the top popup (210–450) reaches the marker's icon.
+    expect(popupPlacement({ x: 640, y: 460 }, { ...desktopWithTools, topBarBottom: 200 }, 240)).toBe('left');
   });
 });

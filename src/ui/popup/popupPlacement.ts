@@ -3,8 +3,8 @@
  * describes: at the bottom centre as ever, else at the top, else at the side away from the
  * marker (a phone held landscape has no room above or below a centred marker). Where no place
  * leaves the marker free (a short window, a phone with the editor tools open), the one that
- * hides the least of it. The boxes mirror popup.css, the admin's editor dock
- * included: the bottom popup sits above it and no popup grows into its room.
+ * hides the least of it. The boxes mirror popup.css, the top bar and the admin's editor dock
+ * included: every placement sits below the bar and above the dock, and grows into neither.
  */
 import type { ScreenPoint, ScreenRect as Box } from '../../domain/keep-in-view';
 import type { PopupPlacement } from '../../state/popup';
@@ -16,11 +16,15 @@ export interface ViewportSize {
   height: number;
   /** What the admin's editor dock takes at the bottom (popup.css `--admin-dock-height`); 0 without it. */
   dockHeight?: number;
+  /** Where the top bar ends (popup.css `--topbar-bottom`, as TopBar publishes it); the default bar's without it. */
+  topBarBottom?: number;
 }
 
-/** popup.css: the margin at the screen's edges, and the top placement's offset (below the top bar). */
+/** popup.css: the margin at the screen's edges. */
 const EDGE = 16;
-const TOP_OFFSET = 64;
+/** popup.css: `--topbar-bottom` where it is not published, and the gap below the bar. */
+const DEFAULT_TOPBAR_BOTTOM = 54;
+const BELOW_TOPBAR = 10;
 const POPUP_WIDTH = 420;
 /** popup.css: a side popup leaves this much of its half of the screen free (the marker sits near the middle). */
 const SIDE_GAP = 48;
@@ -29,27 +33,39 @@ const MIN_SIDE_WIDTH = 260;
 /** Around the marker's point: its icon and a little air. */
 const MARKER_CLEARANCE = 20;
 
-/** popup.css `.marker-popup .popup` max-height. */
+/** popup.css `.marker-popup .popup` max-height: the bottom popup stops an edge's margin below where the top one starts. */
 function maxPopupHeight(viewport: ViewportSize): number {
-  return Math.min(viewport.height * 0.46, 520, viewport.height - 96 - dockHeight(viewport));
+  return Math.min(viewport.height * 0.46, 520, viewport.height - topOffset(viewport) - 2 * EDGE - dockHeight(viewport));
 }
 
 function dockHeight(viewport: ViewportSize): number {
   return Math.max(0, viewport.dockHeight ?? 0);
 }
 
-function popupBox(placement: PopupPlacement, viewport: ViewportSize, height: number): Box | null {
+/** Where the top and side placements start: below the top bar, however many rows it wraps to. */
+function topOffset(viewport: ViewportSize): number {
+  const bar = viewport.topBarBottom;
+  return (bar !== undefined && Number.isFinite(bar) && bar > 0 ? bar : DEFAULT_TOPBAR_BOTTOM) + BELOW_TOPBAR;
+}
+
+/**
+ * The room a placement may fill (popup.css): a side's whole column between the top bar and the
+ * dock, the top's or the bottom's box of the popup's height. Null for a side too narrow to use.
+ */
+export function placementBox(placement: PopupPlacement, viewport: ViewportSize, height: number): Box | null {
   const { width: vw, height: vh } = viewport;
+  const top = topOffset(viewport);
+  const bottom = vh - EDGE - dockHeight(viewport);
   if (placement === 'left' || placement === 'right') {
     const width = Math.min(POPUP_WIDTH, vw / 2 - SIDE_GAP);
     if (width < MIN_SIDE_WIDTH) return null;
     const left = placement === 'left' ? EDGE : vw - EDGE - width;
-    return { left, right: left + width, top: TOP_OFFSET, bottom: vh - EDGE };
+    return { left, right: left + width, top, bottom };
   }
   const width = Math.min(POPUP_WIDTH, vw - 2 * EDGE);
   const h = Math.min(height, maxPopupHeight(viewport));
-  const top = placement === 'top' ? TOP_OFFSET : vh - EDGE - dockHeight(viewport) - h;
-  return { left: (vw - width) / 2, right: (vw + width) / 2, top, bottom: top + h };
+  const boxTop = placement === 'top' ? top : bottom - h;
+  return { left: (vw - width) / 2, right: (vw + width) / 2, top: boxTop, bottom: boxTop + h };
 }
 
 /** How much of the marker's icon (its point and the clearance around it) `box` hides, in square pixels. */
@@ -71,7 +87,7 @@ export function popupPlacement(marker: ScreenPoint, viewport: ViewportSize, popu
   const order: PopupPlacement[] = ['bottom', 'top', ...away];
   let best: { placement: PopupPlacement; covered: number } = { placement: 'bottom', covered: Infinity };
   for (const placement of order) {
-    const box = popupBox(placement, viewport, height);
+    const box = placementBox(placement, viewport, height);
     if (!box) continue;
     const covered = coveredArea(box, marker);
     if (covered === 0) return placement;

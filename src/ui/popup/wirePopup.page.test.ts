@@ -11,6 +11,7 @@ const tick = () => new Promise((resolve) => setTimeout(resolve, 0));
 afterEach(() => {
   resetPopup();
   root().style.removeProperty('--admin-dock-height');
+  root().style.removeProperty('--topbar-bottom');
 });
 
 describe('wirePopup in the page', () => {
@@ -41,5 +42,21 @@ describe('wirePopup in the page', () => {
     root().style.setProperty('--admin-dock-height', '100px');
     await tick();
     expect(popup.placement).toBe('bottom');
+  });
+
+  it('counts where the top bar ends as TopBar publishes it: a top popup that would reach the marker gives way to a side', async () => {
+    const size = { width: window.innerWidth, height: window.innerHeight };
+    const engine = createFakeEngine(size, { x: 500, y: 400, zoom: 1 });
+    const off = wirePopup(engine);
+    setPopupBoxHeight(150);
+    // The marker at the middle, 91 px above the window's bottom: under a bottom popup, clear of a top one.
+    setPopupAnchor({ x: 500, y: 400 + size.height / 2 - 91 });
+    await tick();
+    expect(popup.placement).toBe('top');
+    // The bar wraps down to 100 px above the marker: the top popup below it would cover the marker.
+    root().style.setProperty('--topbar-bottom', `${size.height - 191}px`);
+    await tick();
+    expect(popup.placement).toBe('left');
+    off();
   });
 });

@@ -3,7 +3,7 @@
  * does not zoom (spec §4), a pending focus request (a `?obj=` link) centres the map, and the
  * popup is placed clear of its marker (popupPlacement.ts) as the marker moves on screen (the
  * camera moved, the window was resized, another marker opened, the popup grew, the admin's
- * editor dock under it grew or shrank). Returns the function that undoes it.
+ * editor dock under it or the top bar above it grew or shrank). Returns the function that undoes it.
  */
 import { subscribeKey } from 'valtio/utils';
 import type { MapEngineApi } from '../../engine/types';
@@ -18,18 +18,25 @@ export interface PopupViewport {
 
 /** The admin dock's height as AdminDock publishes it for popup.css (`--admin-dock-height`). */
 const DOCK_PROPERTY = '--admin-dock-height';
+/** Where the top bar ends, as TopBar publishes it for popup.css and the panels (`--topbar-bottom`). */
+const TOPBAR_PROPERTY = '--topbar-bottom';
 
 /**
- * The dock's room, read where popup.css reads it: the page root's inline style, which AdminDock
- * keeps up to date with the dock's size (a ResizeObserver). The very number the popup is docked
- * with, and read without a layout, so a pan (a placement each frame) stays cheap.
+ * A length the page publishes, read where popup.css reads it: the page root's inline style,
+ * which its element keeps up to date with its size (a ResizeObserver). The very number the
+ * popup is placed with, and read without a layout, so a pan (a placement each frame) stays cheap.
  */
-export function publishedDockHeight(root: HTMLElement): number {
-  const value = Number.parseFloat(root.style.getPropertyValue(DOCK_PROPERTY));
+function publishedLength(root: HTMLElement, property: string): number {
+  const value = Number.parseFloat(root.style.getPropertyValue(property));
   return Number.isFinite(value) && value > 0 ? value : 0;
 }
 
-/** Calls `listener` when the root's inline style changes: the dock published a new height, or went. */
+/** The dock's room (0 without a dock). */
+export function publishedDockHeight(root: HTMLElement): number {
+  return publishedLength(root, DOCK_PROPERTY);
+}
+
+/** Calls `listener` when the root's inline style changes: the dock or the top bar published a new length, or went. */
 function onPublishedLengths(root: HTMLElement, listener: () => void): () => void {
   if (typeof MutationObserver === 'undefined') return () => undefined;
   const observer = new MutationObserver(listener);
@@ -42,7 +49,12 @@ const browserWindow: PopupViewport = {
   size: () =>
     typeof window === 'undefined'
       ? { width: 0, height: 0 }
-      : { width: window.innerWidth, height: window.innerHeight, dockHeight: publishedDockHeight(document.documentElement) },
+      : {
+        width: window.innerWidth,
+        height: window.innerHeight,
+        dockHeight: publishedDockHeight(document.documentElement),
+        topBarBottom: publishedLength(document.documentElement, TOPBAR_PROPERTY),
+      },
   onResize(listener) {
     if (typeof window === 'undefined') return () => undefined;
     window.addEventListener('resize', listener);

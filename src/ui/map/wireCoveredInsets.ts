@@ -1,0 +1,29 @@
+/**
+ * Tells the engine how far the page covers the map's canvas (top bar, side panels, admin dock),
+ * so its camera lets the map's edges be panned out from under them (src/domain/keep-in-view.ts
+ * `coveredInsets`). Measured after each layout that may have changed it, never per frame.
+ */
+import type { MapEngineApi } from '../../engine/types';
+import { coveredInsets, type CanvasArea, type ScreenInsets } from '../../domain/keep-in-view';
+import { measureCanvasArea, watchCanvasArea } from './canvasArea';
+
+const UNCOVERED: ScreenInsets = { top: 0, right: 0, bottom: 0, left: 0 };
+
+export interface CoveredInsetsOptions {
+  /** The canvas and its covers now (default: measured in the page). */
+  measure?: () => CanvasArea | null;
+  /** Calls back when they may have changed; returns the stop (default: `watchCanvasArea`). */
+  watch?: (onChange: () => void) => () => void;
+}
+
+/** Keeps the engine's insets up to date with the page; returns the function that stops it. */
+export function wireCoveredInsets(
+  engine: Pick<MapEngineApi, 'setCoveredInsets'>,
+  { measure = () => measureCanvasArea(), watch = watchCanvasArea }: CoveredInsetsOptions = {},
+): () => void {
+  const update = () => {
+    const area = measure();
+    engine.setCoveredInsets?.(area ? coveredInsets(area) : UNCOVERED);
+  };
+  return watch(update);
+}
