@@ -9,7 +9,8 @@
  * the keys: 8 and E switch tools, Ctrl+C / Ctrl+V place copies under the pointer, Enter opens the
  * form and Delete deletes the open marker after asking; a marker placed while the server cannot
  * be reached keeps a red badge on the map until the notice's Retry saves it; typed form work
- * survives a reload (offered by the dock, "Back to them").
+ * survives a reload (offered by the dock, "Back to them"), and so does a marker the server never took
+ * ("Put back", or "Discard").
  */
 import { beforeAll, describe, expect, test } from 'vitest';
 import type { Page, Request } from 'playwright-core';
@@ -384,6 +385,72 @@ describe('the popup in edit mode', () => {
     await expect.poll(async () => (await map(page).markers()).find((m) => m.uid === placed!.uid)?.flag).toBeNull();
     await expect.poll(redNear).toBeLessThan(3);
     expect(await leavingAsks()).toBe(false);
+  });
+
+  test('a marker the server never took survives a reload: the dock offers it, Put back shows it unsaved, Retry saves it once; Discard drops another', async () => {
+    await toPan(page);
+    const spots = await freeSpots(page, 2, { clearance: 60, box: { left: 340, top: 120, right: 940, bottom: 560 } });
+    const addRoute = '**/api/be/admin/marker/add';
+    await page.route(addRoute, (route) => route.abort('connectionrefused'));
+    errors.allow(/ERR_CONNECTION_REFUSED.*admin\/marker\/add/);
+    const placeUnsaved = async (spot: Spot) => {
+      const before = new Set((await map(page).markers()).map((m) => m.uid));
+      await page.keyboard.press('l');
+      await expect.poll(() => map(page).toolPath()).toBe('draw.marker.idle');
+      await page.mouse.click(spot.x, spot.y);
+      await toPan(page);
+      await page.keyboard.press('Escape');
+      return (await until(
+        async () => (await map(page).markers()).find((m) => !before.has(m.uid) && m.flag === 'failed'),
+        (m) => !!m,
+        'the unsaved marker badged on the map',
+      ))!;
+    };
+    /** Reloads, leaving despite the "Leave site?" the unsaved marker asks. */
+    const reloadLeaving = async () => {
+      const accept = (d: import('playwright-core').Dialog) => void d.accept();
+      page.on('dialog', accept);
+      try {
+        await reload(page);
+      } finally {
+        page.off('dialog', accept);
+      }
+    };
+    const placed = await placeUnsaved(spots[0]);
+    await reloadLeaving();
+    const notice = page.locator('.admin-kept-adds');
+    await notice.waitFor();
+    expect(await notice.textContent()).toContain('1 marker you placed was not saved');
+    expect((await map(page).markers()).some((m) => m.uid === placed.uid)).toBe(false);
+
+    // Put back while the server still refuses: on the map again, badged, with its Retry.
+    await notice.getByRole('button', { name: 'Put back' }).click();
+    await expect.poll(async () => (await map(page).markers()).find((m) => m.uid === placed.uid)?.flag).toBe('failed');
+    await page.unroute(addRoute);
+    await page.getByRole('status').filter({ hasText: 'not saved' }).getByRole('button', { name: /^Retry( all)?$/ }).click();
+    await until(() => serverMarker(base(), placed.uid), (m) => m !== null, 'the put-back marker on the server');
+    await expect.poll(async () => (await map(page).markers()).find((m) => m.uid === placed.uid)?.flag).toBeNull();
+    await reload(page);
+    expect(await page.locator('.admin-kept-adds').count()).toBe(0);
+    expect((await serverMarkers(base())).filter((m) => m.uid === placed.uid)).toHaveLength(1);
+
+    // Discard: nothing sent, nothing offered again.
+    await page.route(addRoute, (route) => route.abort('connectionrefused'));
+    const dropped = await placeUnsaved(spots[1]);
+    await reloadLeaving();
+    await page.unroute(addRoute);
+    const adds: string[] = [];
+    const onRequest = (request: Request) => {
+      if (request.url().includes('/admin/marker/add')) adds.push(request.url());
+    };
+    page.on('request', onRequest);
+    await page.locator('.admin-kept-adds').getByRole('button', { name: 'Discard' }).click();
+    await page.locator('.admin-kept-adds').waitFor({ state: 'detached' });
+    await reload(page);
+    page.off('request', onRequest);
+    expect(await page.locator('.admin-kept-adds').count()).toBe(0);
+    expect(adds).toEqual([]);
+    expect(await serverMarker(base(), dropped.uid)).toBeNull();
   });
 
   test('typed form work survives a reload: the dock offers it, "Back to them" opens the form with it, Save stores it', async () => {

@@ -108,6 +108,28 @@ describe('the live position feed', () => {
     await expect.poll(() => playerOf(later), { timeout: 10_000 }).toEqual({ x: 10, y: 20, z: 1, look: 0 });
   });
 
+  test('the same map sent again keeps the follower\'s player; a position far off the map is refused and reaches no follower', async () => {
+    const { code, token } = await pair();
+    const { page } = await browser.newPage();
+    await followed(page, 'customs', code);
+    await publish(code, token, { type: 'map', data: { map: 'customs' } });
+    await publish(code, token, { type: 'position', data: { x: 10, y: 20, z: 1, look: 0 } });
+    await expect.poll(() => playerOf(page), { timeout: 10_000 }).toEqual({ x: 10, y: 20, z: 1, look: 0 });
+    // A publisher's resend after a server restart: the player stays where the last position said.
+    await publish(code, token, { type: 'map', data: { map: 'customs' } });
+    const far = await fetch(`${baseUrl()}/api/be/pilot/${code}/messages`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', authorization: `Bearer ${token}` },
+      body: JSON.stringify({ type: 'position', data: { x: 50_000, y: 20, z: 1, look: 0 } }),
+    });
+    expect(far.status).toBe(400);
+    expect(await far.json()).toMatchObject({ error: 'outside_map', map: 'customs' });
+    // The next real position arrives, and nothing in between moved or cleared the player.
+    await publish(code, token, { type: 'position', data: { x: 12, y: 22, z: 1, look: 0 } });
+    await expect.poll(() => playerOf(page), { timeout: 10_000 }).toEqual({ x: 12, y: 22, z: 1, look: 0 });
+    expect(page.url()).toMatch(/\/map\/customs/);
+  });
+
   test('an ended pairing says so in the top bar', async () => {
     const { code, token } = await pair();
     const { page } = await browser.newPage();
