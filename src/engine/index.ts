@@ -69,7 +69,9 @@ export async function createMapEngine(options: EngineOptions): Promise<MapEngine
   }
   const canvas = app.canvas;
   canvas.style.display = 'block';
-  canvas.setAttribute('aria-label', `${options.map.name} map`);
+  // The page's map container names the map in the reader's language (MapCanvas.tsx, role
+  // application); the canvas itself has nothing to read, so an English label here only repeated it.
+  canvas.setAttribute('aria-hidden', 'true');
   container.appendChild(canvas);
   try {
     tuneBatching(app);

@@ -26,7 +26,9 @@ describe('startRender', () => {
     expect(started.canvas.width).toBe(780);
     expect(started.canvas.height).toBe(1688);
     expect(started.canvas.style.width).toBe('390px');
-    expect(started.canvas.getAttribute('aria-label')).toBe('Customs map');
+    // The page's container names the map in the reader's language; the canvas adds no English label.
+    expect(started.canvas.getAttribute('aria-label')).toBeNull();
+    expect(started.canvas.getAttribute('aria-hidden')).toBe('true');
     expect(port.sent).toHaveLength(1);
     const { message, transfer } = port.sent[0];
     const start = message as RenderStart;

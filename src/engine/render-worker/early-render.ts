@@ -123,7 +123,9 @@ export function startRender(setup: RenderSetup, port: () => RenderPort = newRend
   canvas.style.display = 'block';
   canvas.style.width = `${width}px`;
   canvas.style.height = `${height}px`;
-  canvas.setAttribute('aria-label', `${setup.map.name} map`);
+  // The page's map container names the map in the reader's language (MapCanvas.tsx, role
+  // application); the canvas itself has nothing to read, so an English label here only repeated it.
+  canvas.setAttribute('aria-hidden', 'true');
   const offscreen = canvas.transferControlToOffscreen();
   const worker = port();
   const start: RenderStart = {
