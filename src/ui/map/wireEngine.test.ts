@@ -185,6 +185,26 @@ describe('wireEngine', () => {
     wiring.dispose();
   });
 
+  it('reads the labels again when a live change altered the slots while they were read', async () => {
+    const { engine, source, wiring, result } = await setup();
+    wiring.setMarkers(result);
+    await settle();
+    const relabel = source.relabel.bind(source);
+    let calls = 0;
+    // The first answer was computed before a slot came or went: one label too few.
+    source.relabel = async (lang) => {
+      calls += 1;
+      const labels = await relabel(lang);
+      return calls === 1 ? labels.slice(1) : labels;
+    };
+    await setLanguage('ru');
+    await settle();
+    await settle();
+    expect(calls).toBe(2);
+    expect(engine.columns?.labels).toEqual(['ру-safe', 'ру-exit', 'ру-key']);
+    wiring.dispose();
+  });
+
   it('stops listening after dispose', async () => {
     const { engine, wiring, result } = await setup();
     wiring.setMarkers(result);

@@ -25,6 +25,9 @@ import { setMarkerCounts } from '../../state/markers';
 import { markerChanged } from '../../state/popup';
 import { isWorkerClosed, type MarkerSource } from './markerSource';
 
+/** Tries at reading labels that fit the engine's slots (see `relabel`). */
+const RELABEL_ATTEMPTS = 3;
+
 export interface EngineWiring {
   /** Hands the loaded markers to the engine, filtered by the current filters. */
   setMarkers(result: Pick<MarkerLoadResult, 'columns'>): void;
@@ -108,9 +111,18 @@ export function wireEngine({ engine, source, handle, afterDraw = afterTwoFrames,
   async function relabel(lang: string): Promise<void> {
     if (!columns || !isLanguage(lang)) return;
     try {
-      const labels = await source.relabel(lang);
-      if (disposed || !columns || labels.length !== slotUids.length) return;
-      engine.setLabels(labels);
+      // A live change can add a slot while the labels are read (a compact list in the new
+      // language is fetched first): labels for another count of slots are read again, not
+      // dropped, or the map would keep the old language until the next switch.
+      for (let attempt = 0; attempt < RELABEL_ATTEMPTS; attempt += 1) {
+        const labels = await source.relabel(lang);
+        if (disposed || !columns || i18n.language !== lang) return;
+        if (labels.length === slotUids.length) {
+          engine.setLabels(labels);
+          return;
+        }
+      }
+      console.warn('raidmap: the marker labels kept changing while relabelling; they stay as they were');
     } catch (error) {
       if (!disposed && !isWorkerClosed(error)) console.error('raidmap: relabelling markers failed', error);
     }
