@@ -1,6 +1,6 @@
 /**
  * The side panels in a real browser: category counts and toggles change the markers drawn
- * (filtered in the worker) and are remembered per map; the level radios and Alt + wheel
+ * (filtered in the worker) and are remembered per map, Hide all / Show all too; the level radios and Alt + wheel
  * change the level (markers of other levels at 0.2) without zooming; Settings opens the
  * pro upsell for a visitor.
  */
@@ -72,6 +72,25 @@ describe('category panel (customs)', () => {
     await panel.getByRole('checkbox', { name: 'PMC Extraction', exact: true }).click();
     const pmc = await shownCount(page, 'PMC Extraction');
     await expect.poll(async () => (await markers(page)).length).toBe(all.length - pmc);
+  });
+
+  test('Hide all leaves no marker; one category ticked after it shows only it, also after a reload; Show all brings all back', async () => {
+    const { page } = await browser.newPage();
+    await openMap(page, 'customs');
+    const panel = page.getByRole('complementary', { name: 'Categories' });
+    const all = (await markers(page)).length;
+    await panel.getByRole('button', { name: 'Hide all', exact: true }).click();
+    await expect.poll(async () => (await markers(page)).length).toBe(0);
+    // Loot markers are not tied to quests: every one of them is drawn.
+    const loot = await shownCount(page, 'Loot');
+    await panel.getByRole('checkbox', { name: 'Loot', exact: true }).click();
+    await expect.poll(async () => (await markers(page)).map((m) => m.category)).toEqual(Array(loot).fill('Loot'));
+
+    await page.reload({ waitUntil: 'domcontentloaded' });
+    await page.waitForFunction(() => (window as unknown as { __map?: { ready: boolean } }).__map?.ready === true, undefined, { timeout: 45_000 });
+    await expect.poll(async () => (await markers(page)).length).toBe(loot);
+    await page.getByRole('complementary', { name: 'Categories' }).getByRole('button', { name: 'Show all', exact: true }).click();
+    await expect.poll(async () => (await markers(page)).length).toBe(all);
   });
 
   test('the filter is remembered for the map across a reload', async () => {
