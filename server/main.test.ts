@@ -1,6 +1,7 @@
 /**
  * The real entry point as a process: first start seeds and listens, SIGTERM exits cleanly,
- * a second start on the same DATA_DIR reuses the database.
+ * a second start on the same DATA_DIR reuses the database; a second server on a SQLite database
+ * that one is running on is refused, naming it.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
@@ -79,6 +80,28 @@ describe('server/main.ts', () => {
     const again = await (await fetch(`${second.baseUrl}/api/be/markers/list?map=factory`)).json();
     expect(again).toEqual(list);
     expect(await stop(second.child)).toBe(0);
+  }, 120_000);
+
+  it('refuses a second server on the SQLite database of a running one, naming it; the first keeps serving', async () => {
+    const first = await start(env);
+    running.push(first.child);
+    await expect(start(env)).rejects.toThrow(new RegExp(`exited with 1[\\s\\S]*in use by another raidmap server \\(pid ${first.child.pid} on [\\s\\S]*PostgreSQL`));
+    const health = await fetch(`${first.baseUrl}/api/be/health`);
+    expect(health.status).toBe(200);
+    expect(await stop(first.child)).toBe(0);
+
+    // A server on another DATA_DIR is another database: it starts beside the first.
+    const again = await start(env);
+    running.push(again.child);
+    const otherDir = tempDir();
+    try {
+      const other = await start({ ...env, DATA_DIR: otherDir, TILES_DIR: path.join(otherDir, 'tiles') });
+      running.push(other.child);
+      expect(await stop(other.child)).toBe(0);
+    } finally {
+      fs.rmSync(otherDir, { recursive: true, force: true });
+    }
+    expect(await stop(again.child)).toBe(0);
   }, 120_000);
 
   it('refuses a bad setting with a message naming it', async () => {

@@ -11,6 +11,7 @@ import { buildServer } from './app';
 import { createDemoAccounts } from './auth/demo';
 import { ConfigError, loadConfig } from './config';
 import { createRepositories, migrateToLatest, openDatabase } from './db';
+import { DatabaseInUseError, lockSqliteDatabase } from './db/sqlite-lock';
 import { withStartupLock } from './db/startup-lock';
 import { createLiveHub, liveHubReady } from './live/create';
 import type { TileProgress } from './routes/health';
@@ -23,6 +24,8 @@ import { startUploadSweeper } from './uploads/sweeper';
 async function main(): Promise<void> {
   const config = loadConfig();
   const database = { databaseUrl: config.databaseUrl, sqliteFile: config.sqliteFile, pgSchema: config.databaseSchema };
+  // SQLite is this process's alone; a second server on it is refused before it migrates (server/db/sqlite-lock.ts).
+  const sqliteLock = config.databaseUrl ? undefined : lockSqliteDatabase(config.sqliteFile);
   const db = openDatabase(database);
   const where = config.databaseUrl ? `PostgreSQL${config.databaseSchema ? ` (schema ${config.databaseSchema})` : ''}` : config.sqliteFile;
   const repos = createRepositories(db);
@@ -98,6 +101,7 @@ async function main(): Promise<void> {
       await listSource.close();
       await live.close();
       await db.close();
+      sqliteLock?.release();
       process.exit(0);
     } catch (error) {
       console.error('shutdown failed:', error);
@@ -147,6 +151,8 @@ async function main(): Promise<void> {
 main().catch((error: unknown) => {
   if (error instanceof ConfigError) {
     console.error(`raidmap: bad setting ${error.message}`);
+  } else if (error instanceof DatabaseInUseError) {
+    console.error(`raidmap: ${error.message}`);
   } else {
     console.error('raidmap failed to start:', error);
   }

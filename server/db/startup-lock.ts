@@ -3,7 +3,8 @@
  * seeding and the demo accounts. On PostgreSQL, several server processes may start at the
  * same moment (a deploy, a restart of all of them); `withStartupLock` holds a session-level
  * advisory lock (one per schema) around that work, so the second process waits and then finds
- * it done. SQLite is one process's database: the work just runs.
+ * it done. SQLite is one process's database (a second server on it is refused before it gets
+ * here: sqlite-lock.ts), so the work just runs.
  */
 import { sql } from 'kysely';
 import type { Db } from './database';

@@ -93,7 +93,7 @@ describe.each(testBackends())('a map page carries the poster of its first view o
     }
   });
 
-  it('answers an unknown map, another version or a bad path with a clear error, never a stylesheet', async () => {
+  it('answers an unknown map, a string that is no version or a bad path with a clear error, never a stylesheet', async () => {
     const version = await versionOf('factory');
     for (const url of [
       '/tiles/atlantis/v1/poster.css',
@@ -110,6 +110,19 @@ describe.each(testBackends())('a map page carries the poster of its first view o
       expect(res.json().error, url).toBeTruthy();
     }
     expect((await server.app.inject({ url: `/tiles/factory/${version}/poster.css` })).statusCode).toBe(200);
+  });
+
+  it("redirects an earlier version's stylesheet to the current one's, never kept by a cache", async () => {
+    const version = await versionOf('factory');
+    const earlier = version === '0123456789ab' ? 'ba9876543210' : '0123456789ab';
+    const res = await server.app.inject({ url: `/tiles/factory/${earlier}/poster.css` });
+    expect(res.statusCode).toBe(302);
+    expect(res.headers.location).toBe(`/tiles/factory/${version}/poster.css`);
+    expect(res.headers['cache-control']).toBe('no-store');
+    const followed = await server.app.inject({ url: res.headers.location as string });
+    expect(followed.statusCode).toBe(200);
+    expect(followed.headers['content-type']).toMatch(/^text\/css/);
+    expect(followed.body).toContain(`/tiles/factory/${version}/`);
   });
 
   it('sends the stylesheet compressed as the client accepts, the same text in each', async () => {

@@ -136,10 +136,19 @@ export function htmlPosters(manifestOf: ManifestOf): HtmlPosters {
   };
 }
 
+/** What a tile version looks like (server/tiles/store.ts versionOf: 12 hex digits of a SHA-256). */
+const TILE_VERSION = /^[0-9a-f]{12}$/;
+
 /**
  * `GET /tiles/{map}/{version}/poster.css`: the poster stylesheet of the map's current tile
- * version, public and immutable like the tiles, in the encoding the client accepts; 404 for an unknown map, a version that is not
- * (or no longer) the current one, or a map whose tiles cannot be had.
+ * version, public and immutable like the tiles, in the encoding the client accepts.
+ *
+ * Another version (the drawing was replaced after the page's HTML was written: a page served
+ * just before, or one a browser shows again from its cache) is redirected to the current
+ * version's stylesheet, `no-store`: that page's poster then paints the new drawing's first view
+ * (the same places: one pyramid), where a 404 left it blank until the engine's first frame,
+ * which switches to the new version by itself (docs/TILES.md). 404 for an unknown map, a string
+ * that is no version, or a map whose tiles cannot be had.
  */
 export function registerPosterStylesheet(app: FastifyInstance, posterOf: HtmlPosters): void {
   app.get<{ Params: { map: string; version: string } }>('/tiles/:map/:version/poster.css', async (req, reply) => {
@@ -147,7 +156,10 @@ export function registerPosterStylesheet(app: FastifyInstance, posterOf: HtmlPos
     if (!isMapId(map)) return sendError(reply, 404, `unknown map ${JSON.stringify(map.slice(0, 64))}`);
     const poster = await posterOf(map);
     if (!poster) return sendError(reply, 404, `no tiles for ${map}`);
-    if (poster.manifest.version !== version) return sendError(reply, 404, `${map}'s tiles are not version ${JSON.stringify(version.slice(0, 64))}`);
+    if (poster.manifest.version !== version) {
+      if (!TILE_VERSION.test(version)) return sendError(reply, 404, `${map}'s tiles are not version ${JSON.stringify(version.slice(0, 64))}`);
+      return reply.code(302).header('location', poster.stylesheetPath).header('cache-control', 'no-store').send();
+    }
     const encoding = negotiateEncoding(req.headers['accept-encoding']);
     reply.header('content-type', 'text/css; charset=utf-8').header('cache-control', 'public, max-age=31536000, immutable').header('vary', 'Accept-Encoding');
     if (encoding === 'identity') return reply.send(poster.stylesheet);

@@ -2,13 +2,15 @@
 /**
  * The first view's tiles from one bundle: the same tiles as firstViewTileUrls lists, one request
  * for all of them, each decoded from its bytes; a tile the bundle lacks, a bundle that fails or
- * cannot be read, and other tiles are fetched alone; a tile aborted or never asked for is closed.
+ * cannot be read, and other tiles are fetched alone; a bundle answered 404 fails its tiles as
+ * their 404s would; a tile aborted or never asked for is closed.
  */
 import { describe, expect, it, vi } from 'vitest';
 import { MAPS } from '../domain/maps';
 import { encodeTileBundle } from '../domain/tile-bundle';
 import { firstViewBundle, firstViewTileUrls, type FirstViewBundle } from './early-tiles';
 import { BundledTileFetcher, type BundleIo } from './tile-bundle-fetch';
+import { TileHttpError } from './tile-response';
 import { testTileManifest } from './testing/tile-manifest';
 
 const manifest = testTileManifest;
@@ -95,6 +97,7 @@ describe('BundledTileFetcher', () => {
 
   it.each([
     ['fails', () => Promise.reject(new Error('HTTP 500'))],
+    ['answers another HTTP error', () => Promise.reject(new TileHttpError('http://host/bundle.bin', 503))],
     ['is not a bundle', () => Promise.resolve(new Uint8Array([1, 2, 3, 4, 5, 6, 7, 8]).buffer)],
     ['holds another number of tiles', () => Promise.resolve(body([Uint8Array.of(1)]))],
   ])('fetches every tile alone when the bundle %s', async (_, load) => {
@@ -102,6 +105,19 @@ describe('BundledTileFetcher', () => {
     expect(await label(fetcher.fetch('http://host/a.webp', signal()))).toBe('fetched http://host/a.webp');
     expect(await label(fetcher.fetch('http://host/c.webp', signal()))).toBe('fetched http://host/c.webp');
     expect(fallback).toHaveBeenCalledTimes(2);
+  });
+
+  it("fails every tile of a bundle answered 404 as the tile's own 404 would, fetching none alone (its version is gone)", async () => {
+    const { fetcher, fallback, signal } = setup(() => Promise.reject(new TileHttpError('http://host/bundle.bin', 404)));
+    for (const url of ['http://host/a.webp', 'http://host/c.webp']) {
+      const failure = await fetcher.fetch(url, signal()).catch((error: unknown) => error);
+      expect(failure).toBeInstanceOf(TileHttpError);
+      expect(failure).toMatchObject({ url, status: 404 });
+    }
+    expect(fallback).not.toHaveBeenCalled();
+    // A tile not in the bundle is still fetched alone.
+    await fetcher.fetch('http://host/z.webp', signal());
+    expect(fallback).toHaveBeenCalledTimes(1);
   });
 
   it('fetches alone a tile whose bytes do not decode', async () => {

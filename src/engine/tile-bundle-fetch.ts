@@ -4,10 +4,16 @@
  * bytes and decodes each as the single tile would be. A tile the bundle lacks, a bundle that
  * fails or cannot be read, and any other tile are fetched on their own (`fallback`), so the map
  * never misses a tile for the bundle's sake.
+ *
+ * Except a bundle answered 404: its version is gone (the map's drawing was replaced after the
+ * page read its manifest, docs/TILES.md), and so are its tiles. Each of them fails as its own 404
+ * would, at once, which makes the tile layer read the manifest and switch to the new version,
+ * instead of asking for the whole first view again one 404 at a time.
  */
 import { decodeTileBundle } from '../domain/tile-bundle';
 import type { FirstViewBundle, TileFetchService } from './early-tiles';
 import type { TileFetcher } from './tile-loader';
+import { TileHttpError, tileErrorStatus } from './tile-response';
 
 export interface BundleIo {
   /** The bundle's body. */
@@ -21,7 +27,7 @@ export function browserBundleIo(format: string): BundleIo {
   return {
     load: async (url) => {
       const response = await fetch(url);
-      if (!response.ok) throw new Error(`tile bundle ${url}: HTTP ${response.status}`);
+      if (!response.ok) throw new TileHttpError(url, response.status);
       return response.arrayBuffer();
     },
     decode: (bytes) => createImageBitmap(new Blob([bytes as Uint8Array<ArrayBuffer>], { type: `image/${format}` }), { premultiplyAlpha: 'premultiply' }),
@@ -34,9 +40,12 @@ function abortError(): Error {
   return error;
 }
 
+/** A tile of a bundle answered 404: of a version the server no longer has. */
+const GONE = 'gone';
+
 export class BundledTileFetcher implements TileFetchService {
-  /** Each tile of the bundle not asked for yet: its image, or null where it must be fetched alone. */
-  private readonly pending = new Map<string, Promise<ImageBitmap | null>>();
+  /** Each tile of the bundle not asked for yet: its image, null where it must be fetched alone, or GONE. */
+  private readonly pending = new Map<string, Promise<ImageBitmap | null | typeof GONE>>();
   private disposed = false;
 
   constructor(
@@ -54,8 +63,8 @@ export class BundledTileFetcher implements TileFetchService {
         const bytes = entries[i];
         return bytes ? io.decode(bytes) : null;
       });
-      // A failed bundle or decode: the tile is fetched on its own when asked for.
-      this.pending.set(url, image.catch(() => null));
+      // A failed bundle or decode: the tile is fetched on its own when asked for; a bundle of a gone version: the tile is gone too.
+      this.pending.set(url, image.catch((error: unknown) => (tileErrorStatus(error) === 404 ? GONE : null)));
     });
   }
 
@@ -66,9 +75,10 @@ export class BundledTileFetcher implements TileFetchService {
     this.pending.delete(url);
     return image.then((bitmap) => {
       if (signal.aborted) {
-        bitmap?.close();
+        if (bitmap !== GONE) bitmap?.close();
         throw abortError();
       }
+      if (bitmap === GONE) throw new TileHttpError(url, 404);
       return bitmap ?? this.fallback(url, signal);
     });
   };
@@ -77,7 +87,7 @@ export class BundledTileFetcher implements TileFetchService {
   dispose(): void {
     if (this.disposed) return;
     this.disposed = true;
-    for (const image of this.pending.values()) void image.then((bitmap) => bitmap?.close());
+    for (const image of this.pending.values()) void image.then((bitmap) => bitmap !== GONE && bitmap?.close());
     this.pending.clear();
   }
 }
