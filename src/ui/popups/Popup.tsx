@@ -1,10 +1,12 @@
 /**
- * The shared popup frame: a dialog with a title bar, a "Close" button and Escape to close.
+ * The shared popup frame: a dialog with a title bar, a "Close" button and Escape to close;
+ * with a backdrop it is modal (aria-modal, Tab kept inside: focusTrap.ts).
  * Content is whatever the caller renders inside. Used by the help popup, the marker popup,
  * the quest-limit notice and the pro popups.
  */
 import { useEffect, useLayoutEffect, useRef, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
+import { keepTabInside } from './focusTrap';
 import './popup.css';
 
 export interface PopupProps {
@@ -61,10 +63,13 @@ export function Popup({ title, onClose, children, maxWidth = 560, className, act
       ref={dialogRef}
       role="dialog"
       aria-label={title}
+      aria-modal={backdrop || undefined}
       tabIndex={-1}
       className={['popup', className].filter(Boolean).join(' ')}
       style={{ maxWidth }}
       onMouseDown={(event) => event.stopPropagation()}
+      // Modal (with a backdrop): Tab stays inside. The marker popup has none and lets Tab go on to the page.
+      onKeyDown={backdrop ? keepTabInside : undefined}
     >
       <div className="popup__bar">
         <h2 className="popup__title">

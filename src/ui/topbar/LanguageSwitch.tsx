@@ -1,6 +1,8 @@
 import { useTranslation } from 'react-i18next';
 import type { Language } from '../../domain/marker';
 import { setLanguage, UI_LANGUAGES } from '../../i18n';
+// Its button styles: the switch is on the home page too, where the top bar is not.
+import './topbar.css';
 
 const LABELS: Record<Language, string> = { en: 'EN', ru: 'RU' };
 

@@ -247,6 +247,17 @@ describe('where am I', () => {
     expect(player.position).toEqual({ x: 1.5, y: 3, z: -2, look: 0 });
   });
 
+  it('folds the box on Escape and gives the focus back to Where am I', async () => {
+    renderMap();
+    const button = screen.getByRole('button', { name: 'Where am I' });
+    await userEvent.click(button);
+    expect(screen.getByRole('textbox', { name: 'Screenshot file name' })).toHaveFocus();
+    await userEvent.keyboard('{Escape}');
+    expect(screen.queryByRole('textbox', { name: 'Screenshot file name' })).toBeNull();
+    expect(button).toHaveAttribute('aria-expanded', 'false');
+    expect(button).toHaveFocus();
+  });
+
   it('shows the look arrow to pro users only', async () => {
     setSessionUser({ pro: true, admin: false, questsDone: [], questsHidden: [] });
     renderMap();

@@ -1,4 +1,4 @@
-import { memo, useCallback, useId, useState } from 'react';
+import { memo, useCallback, useId, useRef, useState } from 'react';
 import { createPortal } from 'react-dom';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
@@ -31,6 +31,12 @@ export const TopBar = memo(function TopBar({ title }: { title: string }) {
   const admin = can(user, 'adminTools');
   const { fullscreen, toggle: toggleFullscreen } = useFullscreen();
   const [whereOpen, setWhereOpen] = useState(false);
+  const whereButton = useRef<HTMLButtonElement>(null);
+  // Escape in the box: folded, and the keyboard user is back on the button that opened it.
+  const foldWhere = useCallback(() => {
+    setWhereOpen(false);
+    whereButton.current?.focus();
+  }, []);
   const [helpOpen, setHelpOpen] = useState(false);
   const [moreOpen, setMoreOpen] = useState(false);
   const moreId = useId();
@@ -64,6 +70,7 @@ export const TopBar = memo(function TopBar({ title }: { title: string }) {
         <h1 className="map-topbar__title">{title}</h1>
         <span className="topbar__divider" aria-hidden="true" />
         <button
+          ref={whereButton}
           type="button"
           className="topbar-button"
           aria-expanded={whereOpen}
@@ -106,7 +113,7 @@ export const TopBar = memo(function TopBar({ title }: { title: string }) {
           <AccountMenu />
         </div>
       </div>
-      {whereOpen && <WhereAmI onHelp={() => setHelpOpen(true)} />}
+      {whereOpen && <WhereAmI onHelp={() => setHelpOpen(true)} onClose={foldWhere} />}
       {/* On the body, so no panel's stacking order can cover it. */}
       {helpOpen && createPortal(<HelpPopup onClose={() => setHelpOpen(false)} />, document.body)}
     </header>

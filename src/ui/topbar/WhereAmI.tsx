@@ -1,4 +1,4 @@
-import { useId, useRef, useState, type ClipboardEvent, type FormEvent } from 'react';
+import { useId, useRef, useState, type ClipboardEvent, type FormEvent, type KeyboardEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useSnapshot } from 'valtio';
 import { recogniseScreenshotName } from '../../domain/position';
@@ -14,9 +14,10 @@ const round2 = (n: number) => Math.round(n * 100) / 100;
  * Enter or when the box loses focus) becomes the player position. A name that is not
  * recognised puts the player at 0, 0, 0 with no look (spec §5) and says so; that reset picks no
  * level and moves no view (beyond the spec: a typo must not change what the user looks at). Below it, the
- * look-direction arrow toggle (pro; marked Pro for visitors, absent for admins).
+ * look-direction arrow toggle (pro; marked Pro for visitors, absent for admins). Escape inside
+ * the box folds it (`onClose`), as the disclosure it is.
  */
-export function WhereAmI({ onHelp }: { onHelp: () => void }) {
+export function WhereAmI({ onHelp, onClose }: { onHelp: () => void; onClose: () => void }) {
   const { t } = useTranslation();
   const inputId = useId();
   const hintId = useId();
@@ -43,13 +44,20 @@ export function WhereAmI({ onHelp }: { onHelp: () => void }) {
     apply(text);
   };
 
+  // Handled here, so the Escape does not also close a marker popup open behind the box.
+  const onKeyDown = (event: KeyboardEvent<HTMLFormElement>) => {
+    if (event.key !== 'Escape' || event.defaultPrevented) return;
+    event.preventDefault();
+    onClose();
+  };
+
   const onSubmit = (event: FormEvent) => {
     event.preventDefault();
     apply(value);
   };
 
   return (
-    <form className="where-am-i" onSubmit={onSubmit}>
+    <form className="where-am-i" onSubmit={onSubmit} onKeyDown={onKeyDown}>
       <label htmlFor={inputId} className="where-am-i__label">
         {t('whereAmI.fileName')}
       </label>
