@@ -12,7 +12,9 @@ export const RESET_CONFIRMATION = 'Confirm reset?';
 
 /**
  * Which marker labels show: `auto` is the spec's rule (on hover, always for extractions),
- * `all` labels every drawn marker (decluttered), `hover` only the hovered or selected one.
+ * `all` labels every drawn marker (decluttered), `hover` only the hovered or selected one. On a
+ * touch screen nothing hovers: there the selected (tapped) marker is the one, and the settings
+ * popup names the modes so.
  */
 export type LabelMode = 'auto' | 'all' | 'hover';
 export const LABEL_MODES: readonly LabelMode[] = ['auto', 'all', 'hover'];

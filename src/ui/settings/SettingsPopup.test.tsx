@@ -177,6 +177,31 @@ describe('the settings popup (pro)', () => {
     expect(accountWrites()).toEqual([]);
   });
 
+  it('on a touch screen (no hover) names the label modes by the tapped marker, and they keep their values', async () => {
+    // A phone: the primary pointer cannot hover; every other media query answers as on a desktop.
+    vi.stubGlobal('matchMedia', (query: string) => ({ matches: false, media: query, addEventListener: () => undefined, removeEventListener: () => undefined }));
+    try {
+      signedIn(PRO);
+      const { engine } = await renderMap();
+      await userEvent.click(settingsButton());
+      const labels = within(settingsDialog()).getByRole('radiogroup', { name: 'Labels' });
+      expect(within(labels).getAllByRole('radio').map((r) => r.closest('label')!.textContent)).toEqual([
+        'Extractions and the tapped marker',
+        'All markers',
+        'Only the tapped marker',
+      ]);
+      expect(within(labels).getByRole('radio', { name: 'Only the tapped marker' })).toBeChecked();
+      await userEvent.click(within(labels).getByRole('radio', { name: 'Extractions and the tapped marker' }));
+      expect(storedSettings()?.labels).toBe('auto');
+      await waitFor(() => expect(engine.labelMode).toBe('auto'));
+      await act(() => i18n.changeLanguage('ru'));
+      const ruLabels = within(await screen.findByRole('dialog', { name: 'Настройки' })).getByRole('radiogroup', { name: 'Подписи' });
+      expect(within(ruLabels).getAllByRole('radio').map((r) => r.closest('label')!.textContent)).toEqual(['Выходы и нажатая метка', 'Все метки', 'Только нажатая метка']);
+    } finally {
+      vi.unstubAllGlobals();
+    }
+  });
+
   it('follows the top bar language switch', async () => {
     signedIn(PRO);
     await renderMap();

@@ -1,6 +1,7 @@
 /**
  * The settings popup (pro, spec §1, §6): marker size, labels, own quest progress, the look
- * arrow and the language. Every change applies at once through updateSettings and is kept in
+ * arrow and the language. On a touch screen the label captions speak of the tapped marker, not the
+ * hovered one (useCanHover). Every change applies at once through updateSettings and is kept in
  * `map:settings`; "Reset" asks `Confirm reset?` first. Only a pro user has it: if the session
  * stops being pro while it is open (signed out, subscription ended), it closes itself.
  */
@@ -14,6 +15,7 @@ import { UI_LANGUAGES } from '../../i18n';
 import { session } from '../../state/session';
 import { resetSettings, settings, updateSettings } from '../../state/settings';
 import { Popup } from '../popups/Popup';
+import { useCanHover } from './useCanHover';
 import './settings.css';
 
 /** Each language named in itself, as language pickers do; the same text in every UI language. */
@@ -29,17 +31,16 @@ export function SettingsPopup({ onClose }: { onClose: () => void }) {
   const arrowHintId = useId();
   const languageId = useId();
   const allowed = can(user, 'settings');
+  const canHover = useCanHover();
 
   useEffect(() => {
     if (!allowed) onClose();
   }, [allowed, onClose]);
   if (!allowed) return null;
 
-  const labelText: Record<LabelMode, string> = {
-    auto: t('settings.labelsAuto'),
-    all: t('settings.labelsAll'),
-    hover: t('settings.labelsHover'),
-  };
+  const labelText: Record<LabelMode, string> = canHover
+    ? { auto: t('settings.labelsAuto'), all: t('settings.labelsAll'), hover: t('settings.labelsHover') }
+    : { auto: t('settings.labelsAutoTouch'), all: t('settings.labelsAll'), hover: t('settings.labelsHoverTouch') };
   const size = new Intl.NumberFormat(i18n.language, { maximumFractionDigits: 2 }).format(current.markerSize);
 
   const onReset = () => {
