@@ -1,6 +1,7 @@
 /**
  * The side panels in a real browser: category counts and toggles change the markers drawn
- * (filtered in the worker) and are remembered per map, Hide all / Show all too; the level radios and Alt + wheel
+ * (filtered in the worker) and are remembered per map, Hide all / Show all too; Find a marker
+ * opens a marker from the keyboard; the level radios and Alt + wheel
  * change the level (markers of other levels at 0.2) without zooming; Settings opens the
  * pro upsell for a visitor.
  */
@@ -91,6 +92,33 @@ describe('category panel (customs)', () => {
     await expect.poll(async () => (await markers(page)).length).toBe(loot);
     await page.getByRole('complementary', { name: 'Categories' }).getByRole('button', { name: 'Show all', exact: true }).click();
     await expect.poll(async () => (await markers(page)).length).toBe(all);
+  });
+
+  test('Find a marker, keyboard only: Tab to the field, type, ArrowDown, Enter opens that marker\'s popup with the focus in it; a hidden marker is shown', async () => {
+    const { page } = await browser.newPage();
+    await openMap(page, 'customs');
+    // Hidden first: the search finds every marker of the map, and choosing one shows its category.
+    await page.getByRole('complementary', { name: 'Categories' }).getByRole('checkbox', { name: 'Loot', exact: true }).click();
+    await page.evaluate(() => (document.activeElement as HTMLElement | null)?.blur());
+    const field = page.getByRole('combobox', { name: 'Find a marker' });
+    for (let i = 0; i < 40 && !(await field.evaluate((el) => el === document.activeElement)); i += 1) await page.keyboard.press('Tab');
+    expect(await field.evaluate((el) => el === document.activeElement)).toBe(true);
+    await page.keyboard.type('safe');
+    const options = page.getByRole('listbox', { name: 'Markers found' }).getByRole('option');
+    await expect.poll(() => options.count()).toBeGreaterThan(0);
+    // Loot's safes are hidden: the list says they will be shown.
+    await expect.poll(() => options.filter({ hasText: 'hidden, will be shown' }).count()).toBeGreaterThan(0);
+    await page.keyboard.press('ArrowDown');
+    const chosen = (await page.getByRole('option', { selected: true }).locator('.marker-search__name').textContent())!;
+    expect(chosen.toLowerCase()).toContain('safe');
+    await page.keyboard.press('Enter');
+    const popup = () => page.evaluate(() => (window as unknown as { __map: { popup(): string | null } }).__map.popup());
+    await expect.poll(popup).not.toBeNull();
+    const uid = (await popup())!;
+    // Chosen hidden or not, it is drawn now (its category shown).
+    await expect.poll(async () => (await markers(page)).some((m) => m.uid === uid)).toBe(true);
+    // The focus moved into the open popup.
+    await expect.poll(() => page.evaluate(() => !!document.activeElement?.closest('.marker-popup'))).toBe(true);
   });
 
   test('the filter is remembered for the map across a reload', async () => {

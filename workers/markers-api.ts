@@ -33,6 +33,8 @@ export function markersWorkerApi(store: MarkerStore) {
     upsert: (raw: unknown, lang: Language) => store.upsert(raw, lang),
     /** Empties a marker's slot; null for an unknown uid. */
     remove: (uid: string) => store.remove(uid),
+    /** Markers whose label contains the text, best first (the left panel's Find a marker). */
+    search: (text: string, limit: number) => store.search(text, limit),
   };
 }
 

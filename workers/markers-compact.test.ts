@@ -144,3 +144,15 @@ describe('full markers behind a compact list', () => {
     expect(store.relabel('ru')[6]).toBe('Новое');
   });
 });
+
+describe('compact list search', () => {
+  it('finds the same markers as the full list, labels and levels included', () => {
+    const a = createMarkerStore();
+    const b = createMarkerStore();
+    a.load(encode({ markers: full }), 'customs', 'ru');
+    b.load(compactBytes(full, 'ru'), 'customs', 'ru');
+    const hits = b.search('имя 1', 8);
+    expect(hits).toEqual(a.search('имя 1', 8));
+    expect(hits[0]).toEqual({ uid: 'm0010', label: 'Имя 10', subCategory: 'Safe', level: 2 });
+  });
+});

@@ -304,3 +304,30 @@ describe('marker store edits', () => {
     expect(store.upsert(marker('new'), 'en').index).toBe(4);
   });
 });
+
+describe('marker store search', () => {
+  it('finds markers by their label in the language loaded, case-insensitively, whatever the filters', () => {
+    const store = createMarkerStore();
+    store.load(encode({ markers: sample }), 'customs', 'en');
+    store.filter({ hiddenCategories: ['Keys'], hiddenSubCategories: [] });
+    expect(store.search('en C', 8)).toEqual([{ uid: 'c', label: 'EN c', subCategory: 'Key Spawn', level: 2 }]);
+    expect(store.search('plain', 8)).toEqual([{ uid: 'd', label: 'Plain', subCategory: 'Cache', level: 1 }]);
+    expect(store.search('en', 2).map((h) => h.uid)).toEqual(['a', 'b']);
+  });
+
+  it('follows the language of a relabel and the edits', () => {
+    const store = createMarkerStore();
+    store.load(encode({ markers: sample }), 'customs', 'en');
+    store.relabel('ru');
+    expect(store.search('ru a', 8).map((h) => h.label)).toEqual(['RU a']);
+    store.upsert(marker('z', { name_l10n: { ru: 'Сейф у ворот' } }), 'ru');
+    expect(store.search('СЕЙФ', 8).map((h) => h.uid)).toEqual(['z']);
+    store.remove('a');
+    expect(store.search('ru a', 8)).toEqual([]);
+  });
+
+  it('rejects a malformed query', () => {
+    const store = createMarkerStore();
+    expect(() => store.search(42 as never, 8)).toThrow(MarkerListError);
+  });
+});

@@ -13,6 +13,7 @@ import { compactRowsFromBinary, isCompactBinary } from '../src/domain/compact-bi
 import { CompactListError, type CompactRows, compactRowsFromJson, isCompactBody } from '../src/domain/compact-markers';
 import { type Language, type Marker, type MarkerIssue, localized, markerSchema, validateMarkers } from '../src/domain/marker';
 import { type MarkerColumns, type MarkerRow, writeMarkerRow } from '../src/domain/marker-columns';
+import { searchLabels } from '../src/domain/marker-search';
 
 /** The fields a filter reads: a full marker's, or a compact row's. */
 export type FilterFacts = Pick<Marker, 'category' | 'subCategory' | 'level'> & { questUid?: string | null };
@@ -81,6 +82,18 @@ export interface MarkerRemoveResult {
   /** Markers per subcategory id after the change. */
   counts: Record<string, number>;
 }
+
+/** One marker found by name (`search`): what the panel's list shows of it. */
+export interface MarkerSearchHit {
+  uid: string;
+  /** Its label as the map draws it, in the language of the last load, relabel or edit. */
+  label: string;
+  subCategory: string;
+  level: number;
+}
+
+/** The most hits one search answers (a query asks for fewer). */
+export const SEARCH_LIMIT_MAX = 50;
 
 export class MarkerListError extends Error {
   constructor(message: string) {
@@ -268,6 +281,11 @@ export interface MarkerStore {
   upsert(raw: unknown, lang: Language): MarkerUpsertResult;
   /** Empties a marker's slot; null when no marker has that uid. */
   remove(uid: string): MarkerRemoveResult | null;
+  /**
+   * Markers whose label contains `text` (case-insensitive, best first: src/domain/marker-search.ts),
+   * at most `limit` (capped at SEARCH_LIMIT_MAX), whatever the filters: the panel reveals a hidden one.
+   */
+  search(text: string, limit: number): MarkerSearchHit[];
 }
 
 export function createMarkerStore(): MarkerStore {
@@ -320,6 +338,15 @@ export function createMarkerStore(): MarkerStore {
   let fetched = new Map<string, Marker>();
   let counts: Record<string, number> = {};
   let mapId: string | null = null;
+  /** The language the labels are in now: a full marker's label is made from its translations in it. */
+  let labelLang: Language = 'en';
+  /** The label of a slot's marker as the map draws it, '' for an empty slot. */
+  const labelAt = (s: number): string => {
+    const m = own[s];
+    if (m) return markerLabel(m, labelLang);
+    return m === undefined && rows && s < rows.count ? rows.label[s] || rows.kinds[rows.kind[s]][1] : '';
+  };
+  const levelAt = (s: number): number => own[s]?.level ?? (rows && s < rows.count ? rows.level[s] : 0);
   /** The last filter query, as a predicate (null: none yet, everything passes). */
   let lastPredicate: ((m: FilterFacts) => boolean) | null = null;
 
@@ -391,6 +418,7 @@ export function createMarkerStore(): MarkerStore {
         size = own.length;
       }
       mapId = map;
+      labelLang = lang;
       slotIndex = null;
       emptied = new Map();
       fetched = new Map();
@@ -450,6 +478,7 @@ export function createMarkerStore(): MarkerStore {
       return marker;
     },
     relabel(lang, compact) {
+      labelLang = lang;
       let fromList: Map<string, string> | null = null;
       if (compact) {
         const body = readMarkerBody(compact);
@@ -489,6 +518,7 @@ export function createMarkerStore(): MarkerStore {
         throw new MarkerListError(`marker${uid} is not valid: ${issueMessage(parsed.error)}`);
       }
       const marker = parsed.data;
+      labelLang = lang;
       if (marker.map !== mapId) throw new MarkerListError(`marker ${marker.uid} is on map ${marker.map}, not ${mapId}`);
       const slotOf = slots();
       let index = slotOf.get(marker.uid);
@@ -515,6 +545,15 @@ export function createMarkerStore(): MarkerStore {
       emptied.set(uid, index);
       fetched.delete(uid);
       return { index, counts: { ...counts } };
+    },
+    search(text, limit) {
+      if (typeof text !== 'string' || !Number.isInteger(limit)) throw new MarkerListError('search needs text (a string) and limit (a whole number)');
+      return searchLabels(size, labelAt, text, Math.min(limit, SEARCH_LIMIT_MAX)).map((s) => ({
+        uid: uidAt(s),
+        label: labelAt(s),
+        subCategory: subCategoryAt(s) ?? '',
+        level: levelAt(s),
+      }));
     },
   };
 }

@@ -81,7 +81,7 @@ function MapScreen({ map, overlay }: { map: MapDefinition; overlay: OverlayParam
       )}
       {!overlay && <PosterSlot map={map} failed={data.error !== null} />}
       {!overlay && <TopBar title={name} />}
-      {!overlay && <MapPanels map={map} />}
+      {!overlay && <MapPanels map={map} source={data.error ? null : data.source} />}
       {loading && !overlay && (
         <div className="map-status" role="status">
           <span className="spinner" aria-hidden="true" />

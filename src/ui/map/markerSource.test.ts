@@ -66,6 +66,16 @@ describe('marker source', () => {
     source.dispose();
   });
 
+  it('searches the labels in the worker', async () => {
+    const source = createMarkerSource(() => channelWorker());
+    await source.load(bytes([safe, { ...safe, uid: 's2', name: 'Dorm safe' }]), 'lab', 'en');
+    expect(await source.search('SAFE', 8)).toEqual([
+      { uid: 's1', label: 'Safe', subCategory: 'Safe', level: 1 },
+      { uid: 's2', label: 'Dorm safe', subCategory: 'Safe', level: 1 },
+    ]);
+    source.dispose();
+  });
+
   it('rejects pending and later calls when the worker fails', async () => {
     const worker = channelWorker();
     worker.port.close(); // the worker never answers

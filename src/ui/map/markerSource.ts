@@ -9,7 +9,7 @@ import * as Comlink from 'comlink';
 import { fetchCompactMarkers, fetchMarker } from '../../api/markers';
 import type { Language, Marker } from '../../domain/marker';
 import { unpackColumns, unpackStrings } from '../../domain/marker-columns';
-import type { MarkerFilterQuery, MarkerLoadResult, MarkerRemoveResult, MarkerUpsertResult } from '../../../workers/markers';
+import type { MarkerFilterQuery, MarkerLoadResult, MarkerRemoveResult, MarkerSearchHit, MarkerUpsertResult } from '../../../workers/markers';
 import type { MarkersWorkerApi } from '../../../workers/markers-api';
 
 export interface MarkerSource {
@@ -39,6 +39,12 @@ export interface MarkerSource {
   upsert(raw: unknown, lang: Language): Promise<MarkerUpsertResult>;
   /** Empties a marker's slot (hand `index` to engine.removeMarker); null for an unknown uid. */
   remove(uid: string): Promise<MarkerRemoveResult | null>;
+  /**
+   * Markers of the loaded map whose label (as drawn, in the current language) contains `text`,
+   * case-insensitively, best first, at most `limit`; filters are not applied (the left panel's
+   * Find a marker shows a hidden one). Searched in the worker: the page never holds the labels.
+   */
+  search(text: string, limit: number): Promise<MarkerSearchHit[]>;
   dispose(): void;
 }
 
@@ -167,6 +173,7 @@ export function createMarkerSource(spawn: () => WorkerLike = spawnMarkersWorker,
       early = null;
       return guard(() => remote.remove(uid));
     },
+    search: (text, limit) => guard(() => remote.search(text, limit)),
     dispose: () => {
       if (closed) return;
       closed = true;

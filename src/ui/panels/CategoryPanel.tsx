@@ -1,5 +1,5 @@
 /**
- * Left panel: the spec's categories and subcategories, each subcategory with its icon and the
+ * Left panel: Find a marker (MarkerSearch.tsx) on top, then the spec's categories and subcategories, each subcategory with its icon and the
  * count of its markers on this map. Checkboxes change the filter slice; the wiring re-filters
  * in the worker at once. Show all / Hide all act on the whole panel; a category's own checkbox
  * is its group's show all / hide all (checked: hides them all; mixed or clear: shows them all).
@@ -14,14 +14,18 @@ import { SubCategoryIcon } from '../icons/SubCategoryIcon';
 import { categoryCheck, hideAllCategories, subCategoryShown, toggleCategoryRow, toggleSubCategoryRow } from './categoryActions';
 import { categoryLabel, subCategoryLabel } from './labels';
 import { useLanguageT } from '../../i18n/useLanguageT';
+import type { MarkerSource } from '../map/markerSource';
+import { MarkerSearch } from './MarkerSearch';
 
-export function CategoryPanel() {
+/** `source`: the open map's markers, searched by Find a marker (null while they load). */
+export function CategoryPanel({ source = null }: { source?: MarkerSource | null }) {
   const { t } = useTranslation();
   const hidden = useSnapshot(filters);
   const { counts } = useSnapshot(markers);
 
   return (
     <aside className="map-panel map-panel--left" aria-label={t('panels.categories')}>
+      <MarkerSearch source={source} />
       <div className="map-panel__head">
         <h2 className="map-panel__title">{t('panels.categories')}</h2>
         <div className="map-panel__links">

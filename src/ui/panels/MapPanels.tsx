@@ -6,6 +6,7 @@
 import { memo, useEffect } from 'react';
 import { useSnapshot } from 'valtio';
 import type { MapDefinition } from '../../domain/maps';
+import type { MarkerSource } from '../map/markerSource';
 import { loadQuestMaps } from '../../state/items';
 import { closeSettings, closeUpsell, layout, openUpsell } from '../../state/layout';
 import { closeLimitNotice, loadQuests, quests } from '../../state/quests';
@@ -19,7 +20,7 @@ import './panels.css';
 
 // Memoised: the map page re-renders as its manifest and markers arrive (while the engine
 // starts); the panels follow their own state, not those.
-export const MapPanels = memo(function MapPanels({ map }: { map: Pick<MapDefinition, 'id' | 'levels'> }) {
+export const MapPanels = memo(function MapPanels({ map, source = null }: { map: Pick<MapDefinition, 'id' | 'levels'>; source?: MarkerSource | null }) {
   const { panelsShown, upsellOpen, settingsOpen } = useSnapshot(layout);
   const { limitNotice } = useSnapshot(quests);
   useQuestUrl();
@@ -34,7 +35,7 @@ export const MapPanels = memo(function MapPanels({ map }: { map: Pick<MapDefinit
     <>
       {panelsShown && (
         <>
-          <CategoryPanel />
+          <CategoryPanel source={source} />
           <RightPanel map={map} />
         </>
       )}

@@ -32,6 +32,7 @@ export function createLocalMarkerSource(): MarkerSource & { disposed: boolean } 
     },
     upsert: async (raw: unknown, lang: 'en' | 'ru') => store.upsert(raw, lang),
     remove: async (uid: string) => store.remove(uid),
+    search: async (text: string, limit: number) => store.search(text, limit),
     dispose: () => {
       source.disposed = true;
     },

@@ -1,0 +1,75 @@
+/**
+ * Opening a marker chosen in Find a marker, as a `?obj=` link opens one (src/ui/popup/useObjDeepLink.ts):
+ * its category and subcategory are shown (a search finds hidden markers too), its level is
+ * selected, its quest followed (a quest marker is drawn only then), its popup opened and the map
+ * centred on it (popup.focus). Then the keyboard focus moves into the popup.
+ */
+import type { Marker } from '../../domain/marker';
+import { setCategoryHidden, setSubCategoryHidden } from '../../state/filters';
+import { selectMarker, setLevel } from '../../state/mapView';
+import { requestFocus } from '../../state/popup';
+import { followLinkedQuest } from '../../state/quests';
+import { loadSession, session } from '../../state/session';
+import { isWorkerClosed, type MarkerSource } from '../map/markerSource';
+
+/** 'opened'; 'gone' when the marker left the map since it was found; 'closed' when the page is leaving. */
+export type OpenResult = 'opened' | 'gone' | 'closed';
+
+/** Who is signed in decides how many quests may be followed (pro: more than 3): ask first. */
+function sessionKnown(): Promise<void> {
+  return session.status === 'ready' || session.status === 'error' ? Promise.resolve() : loadSession();
+}
+
+function showFoundMarker(found: Marker): void {
+  setCategoryHidden(found.category, false);
+  setSubCategoryHidden(found.subCategory, false);
+  setLevel(found.level);
+  if (found.questUid) followLinkedQuest(found.questUid);
+  selectMarker(found.uid);
+  requestFocus(found.geometry.x, found.geometry.y);
+}
+
+export async function openFoundMarker(source: MarkerSource, uid: string): Promise<OpenResult> {
+  let found: Marker | null;
+  try {
+    found = await source.get(uid);
+  } catch (error) {
+    if (isWorkerClosed(error)) return 'closed';
+    console.error('raidmap: opening the marker found failed', error);
+    // The popup's own read then fails the same way and offers Try again.
+    selectMarker(uid);
+    return 'opened';
+  }
+  if (!found) return 'gone';
+  if (found.questUid) await sessionKnown();
+  showFoundMarker(found);
+  return 'opened';
+}
+
+/** The open marker popup's dialog for `uid`, or null. */
+function popupDialogOf(uid: string): HTMLElement | null {
+  for (const frame of document.querySelectorAll<HTMLElement>('.marker-popup')) {
+    if (frame.dataset.uid === uid) return frame.querySelector<HTMLElement>('[role="dialog"]');
+  }
+  return null;
+}
+
+/**
+ * Moves the keyboard focus into `uid`'s popup once it shows (its marker may first be read from
+ * the server). A popup that opens takes the focus itself; one already open for another marker
+ * changes in place and does not, hence this. Answers a function that stops waiting.
+ */
+export function focusPopupWhenShown(uid: string): () => void {
+  const focusIfShown = (): boolean => {
+    const dialog = popupDialogOf(uid);
+    if (!dialog) return false;
+    if (!dialog.contains(document.activeElement)) dialog.focus({ preventScroll: true });
+    return true;
+  };
+  if (focusIfShown()) return () => undefined;
+  const observer = new MutationObserver(() => {
+    if (focusIfShown()) observer.disconnect();
+  });
+  observer.observe(document.body, { childList: true, subtree: true, attributes: true, attributeFilter: ['data-uid'] });
+  return () => observer.disconnect();
+}
