@@ -99,7 +99,9 @@ describe('category panel (customs)', () => {
     await openMap(page, 'customs');
     // Hidden first: the search finds every marker of the map, and choosing one shows its category.
     await page.getByRole('complementary', { name: 'Categories' }).getByRole('checkbox', { name: 'Loot', exact: true }).click();
-    await page.evaluate(() => (document.activeElement as HTMLElement | null)?.blur());
+    // Loaded again (the filter is kept), so Tab starts from the top of the page.
+    await page.reload({ waitUntil: 'domcontentloaded' });
+    await page.waitForFunction(() => (window as unknown as { __map?: { ready: boolean } }).__map?.ready === true, undefined, { timeout: 45_000 });
     const field = page.getByRole('combobox', { name: 'Find a marker' });
     for (let i = 0; i < 40 && !(await field.evaluate((el) => el === document.activeElement)); i += 1) await page.keyboard.press('Tab');
     expect(await field.evaluate((el) => el === document.activeElement)).toBe(true);
