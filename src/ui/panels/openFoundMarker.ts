@@ -4,33 +4,15 @@
  * selected, its quest followed (a quest marker is drawn only then), its popup opened and the map
  * centred on it (popup.focus). Then the keyboard focus moves into the popup.
  */
-import type { Marker } from '../../domain/marker';
-import { setCategoryHidden, setSubCategoryHidden } from '../../state/filters';
-import { selectMarker, setLevel } from '../../state/mapView';
-import { requestFocus } from '../../state/popup';
-import { followLinkedQuest } from '../../state/quests';
-import { loadSession, session } from '../../state/session';
+import { selectMarker } from '../../state/mapView';
 import { isWorkerClosed, type MarkerSource } from '../map/markerSource';
+import { sessionKnown, showLinkedMarker } from '../popup/showLinkedMarker';
 
 /** 'opened'; 'gone' when the marker left the map since it was found; 'closed' when the page is leaving. */
 export type OpenResult = 'opened' | 'gone' | 'closed';
 
-/** Who is signed in decides how many quests may be followed (pro: more than 3): ask first. */
-function sessionKnown(): Promise<void> {
-  return session.status === 'ready' || session.status === 'error' ? Promise.resolve() : loadSession();
-}
-
-function showFoundMarker(found: Marker): void {
-  setCategoryHidden(found.category, false);
-  setSubCategoryHidden(found.subCategory, false);
-  setLevel(found.level);
-  if (found.questUid) followLinkedQuest(found.questUid);
-  selectMarker(found.uid);
-  requestFocus(found.geometry.x, found.geometry.y);
-}
-
 export async function openFoundMarker(source: MarkerSource, uid: string): Promise<OpenResult> {
-  let found: Marker | null;
+  let found: Awaited<ReturnType<MarkerSource['get']>>;
   try {
     found = await source.get(uid);
   } catch (error) {
@@ -42,7 +24,7 @@ export async function openFoundMarker(source: MarkerSource, uid: string): Promis
   }
   if (!found) return 'gone';
   if (found.questUid) await sessionKnown();
-  showFoundMarker(found);
+  showLinkedMarker(found);
   return 'opened';
 }
 

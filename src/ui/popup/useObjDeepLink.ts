@@ -11,13 +11,9 @@
  */
 import { useCallback, useEffect, useRef, useState } from 'react';
 import { useSearchParams } from 'react-router';
-import { setCategoryHidden, setSubCategoryHidden } from '../../state/filters';
-import { selectMarker, setLevel } from '../../state/mapView';
-import { requestFocus } from '../../state/popup';
-import { followLinkedQuest } from '../../state/quests';
-import { loadSession, session } from '../../state/session';
+import { selectMarker } from '../../state/mapView';
 import { isWorkerClosed, type MarkerSource } from '../map/markerSource';
-import type { Marker } from '../../domain/marker';
+import { sessionKnown, showLinkedMarker } from './showLinkedMarker';
 
 export const OBJ_PARAM = 'obj';
 
@@ -27,20 +23,6 @@ export interface ObjDeepLink {
   /** The link's marker does not exist: its notice shows. */
   gone: boolean;
   dismissGone: () => void;
-}
-
-/** Who is signed in decides how many quests may be followed (pro: more than 3): ask first. */
-function sessionKnown(): Promise<void> {
-  return session.status === 'ready' || session.status === 'error' ? Promise.resolve() : loadSession();
-}
-
-function showLinkedMarker(found: Marker): void {
-  setCategoryHidden(found.category, false);
-  setSubCategoryHidden(found.subCategory, false);
-  setLevel(found.level);
-  if (found.questUid) followLinkedQuest(found.questUid);
-  selectMarker(found.uid);
-  requestFocus(found.geometry.x, found.geometry.y);
 }
 
 export function useObjDeepLink(source: MarkerSource | null, loaded: boolean): ObjDeepLink {
