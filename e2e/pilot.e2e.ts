@@ -15,7 +15,9 @@ import { fileURLToPath } from 'node:url';
 import type { Page } from 'playwright-core';
 import { afterEach, describe, expect, test } from 'vitest';
 import { parseScreenshotName } from '../src/domain/position';
-import { baseUrl, settleCamera, useBrowser, type MapAutomation } from './browser';
+import { MAPS } from '../src/domain/maps';
+import { mapToGame } from '../src/domain/transform';
+import { baseUrl, settleCamera, toScreen, useBrowser, type MapAutomation } from './browser';
 import { decodeRgba } from './support/image';
 import { startWatcherProcess } from './support/watcher';
 
@@ -268,5 +270,25 @@ describe('stream overlay', () => {
       return { clearCorners: corners.filter((alpha) => alpha === 0).length >= 2, middle: alphaAt(Math.floor(image.width / 2), Math.floor(image.height / 2)) };
     };
     await expect.poll(alphas, { timeout: 10_000 }).toEqual({ clearCorners: true, middle: 255 });
+  });
+
+  test('follows the player to the map\'s very corner: the player stays in the middle of the overlay', async () => {
+    const { code, token } = await pair();
+    const { page } = await browser.newPage({ width: 640, height: 360 });
+    await page.goto(`${baseUrl()}/map/customs?overlay=1&zoom=2&connection=${code}`, { waitUntil: 'domcontentloaded' });
+    await waitReady(page);
+    await expect.poll(() => pilotOf(page), { timeout: 15_000 }).toMatchObject({ code, status: 'connected' });
+    const middle = { x: 320, y: 180 };
+    // Near each of two opposite corners of the map (40 map pixels in), where a map page's camera
+    // would stop with the map's edge at the window's edge and the player off to the side.
+    for (const corner of [{ mapX: 40, mapY: 40 }, { mapX: 4360, mapY: 3160 }]) {
+      const game = mapToGame(MAPS.customs.transform, corner);
+      await publish(code, token, { type: 'position', data: { x: game.gameX, y: game.gameZ, z: 0, look: 0 } });
+      await expect.poll(async () => {
+        await settleCamera(page);
+        const at = await toScreen(page, corner.mapX, corner.mapY);
+        return Math.max(Math.abs(at.x - middle.x), Math.abs(at.y - middle.y));
+      }, { timeout: 10_000 }).toBeLessThan(2);
+    }
   });
 });

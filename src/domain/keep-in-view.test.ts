@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { coveredInsets, isInView, placeInView, visibleRect, type CanvasArea } from './keep-in-view';
+import { coveredInsets, followInsets, isInView, placeInView, visibleRect, type CanvasArea } from './keep-in-view';
 
 /** A 1280×800 desktop: top bar over the top left, categories down the left, the right panel down the right. */
 const DESKTOP: CanvasArea = {
@@ -73,5 +73,16 @@ describe('coveredInsets', () => {
     expect(coveredInsets({ width: 400, height: 300, covers: [] })).toEqual({ top: 0, right: 0, bottom: 0, left: 0 });
     const sheets = { width: 390, height: 844, covers: [{ left: 0, top: 0, right: 390, bottom: 400 }, { left: 0, top: 420, right: 390, bottom: 844 }] };
     expect(coveredInsets(sheets)).toEqual({ top: 0, right: 0, bottom: 0, left: 0 });
+  });
+});
+
+describe('followInsets', () => {
+  it('covers all but the middle pixel of each axis, whatever covers the canvas', () => {
+    expect(followInsets({ width: 641, height: 361 })).toEqual({ top: 180, right: 320, bottom: 180, left: 320 });
+    expect(followInsets({ width: 1920, height: 1080 })).toEqual({ top: 539.5, right: 959.5, bottom: 539.5, left: 959.5 });
+  });
+
+  it('is no inset at all for a canvas not laid out yet', () => {
+    expect(followInsets({ width: 0, height: Number.NaN })).toEqual({ top: 0, right: 0, bottom: 0, left: 0 });
   });
 });

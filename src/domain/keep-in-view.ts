@@ -87,6 +87,19 @@ export function coveredInsets(area: CanvasArea): ScreenInsets {
   return { top: free.top, right: area.width - free.right, bottom: area.height - free.bottom, left: free.left };
 }
 
+/**
+ * The insets of a view that follows a point (the stream overlay follows the player): every point
+ * of the map may be brought to the middle of the canvas, its corners included, so the followed
+ * point stays centred where the map's edge would otherwise stop the camera (what lies beyond the
+ * map's edge is shown: the overlay's background, or the stream under a transparent overlay).
+ * The camera's clamp lets the map's edges come in as far as the insets: half the canvas less
+ * half a pixel on each side leaves the centre free (the clamp ignores insets that cover all).
+ */
+export function followInsets(area: Pick<CanvasArea, 'width' | 'height'>): ScreenInsets {
+  const half = (length: number) => (Number.isFinite(length) && length > 1 ? (length - 1) / 2 : 0);
+  return { top: half(area.height), right: half(area.width), bottom: half(area.height), left: half(area.width) };
+}
+
 /** The rectangle shrunk by `share` of its width and height at each side. */
 function inset(rect: ScreenRect, share: number): ScreenRect {
   const dx = width(rect) * share;

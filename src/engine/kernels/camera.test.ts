@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { MAPS } from '../../domain/maps';
+import { followInsets } from '../../domain/keep-in-view';
 import {
   clampView, clampZoom, mapToScreen, panBy, screenToMap, visibleMapRect, wheelDeltaPx, wheelZoomFactor, zoomAround,
   type CameraLimits, type ViewportInsets,
@@ -170,5 +171,30 @@ describe('wheel steps', () => {
     expect(wheelDeltaPx(3, 1, 800)).toBe(48);
     expect(wheelDeltaPx(1, 2, 800)).toBe(800);
     expect(wheelDeltaPx(53, 0, 800)).toBe(53);
+  });
+});
+
+describe('clampView with the insets of a view that follows a point (followInsets)', () => {
+  const viewport = { width: 640, height: 360 };
+  const insets = followInsets(viewport);
+
+  it('centres every corner of the map, where the covering clamp stops short of it', () => {
+    for (const corner of [{ x: 0, y: 0 }, { x: 4400, y: 0 }, { x: 0, y: 3200 }, { x: 4400, y: 3200 }]) {
+      const view = { ...corner, zoom: 2 };
+      const followed = clampView(view, limits, viewport, insets);
+      expect(Math.abs(followed.x - corner.x)).toBeLessThanOrEqual(0.5 / view.zoom);
+      expect(Math.abs(followed.y - corner.y)).toBeLessThanOrEqual(0.5 / view.zoom);
+      // Without them the map keeps covering the view: the corner is far from the middle.
+      const covering = clampView(view, limits, viewport);
+      expect(Math.abs(covering.x - corner.x)).toBeCloseTo(viewport.width / 2 / view.zoom, 6);
+    }
+  });
+
+  it('still keeps the centre on the map', () => {
+    const followed = clampView({ x: -500, y: 9000, zoom: 2 }, limits, viewport, insets);
+    expect(followed.x).toBeGreaterThanOrEqual(0);
+    expect(followed.x).toBeLessThan(1);
+    expect(followed.y).toBeLessThanOrEqual(3200);
+    expect(followed.y).toBeGreaterThan(3199);
   });
 });

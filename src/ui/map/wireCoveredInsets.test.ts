@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { CanvasArea } from '../../domain/keep-in-view';
+import { followInsets, type CanvasArea } from '../../domain/keep-in-view';
 import type { ViewportInsets } from '../../engine/types';
 import { wireCoveredInsets } from './wireCoveredInsets';
 
@@ -45,5 +45,17 @@ describe('wireCoveredInsets', () => {
     const { page, measure, watch } = fakePage({ width: 390, height: 844, covers: [] });
     wireCoveredInsets({}, { measure, watch });
     expect(() => page.listener?.()).not.toThrow();
+  });
+
+  it('gives a view that follows the player the insets that let it centre any point (the stream overlay)', () => {
+    const seen: ViewportInsets[] = [];
+    const { page, measure, watch } = fakePage({ width: 401, height: 301, covers: [] });
+    wireCoveredInsets({ setCoveredInsets: (insets) => seen.push(insets) }, { measure, watch, insets: followInsets });
+    page.listener?.();
+    expect(seen).toEqual([{ top: 150, right: 200, bottom: 150, left: 200 }]);
+    // The overlay's window resized in the streaming software.
+    page.area = { width: 801, height: 601, covers: [] };
+    page.listener?.();
+    expect(seen.at(-1)).toEqual({ top: 300, right: 400, bottom: 300, left: 400 });
   });
 });

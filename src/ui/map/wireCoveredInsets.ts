@@ -14,16 +14,21 @@ export interface CoveredInsetsOptions {
   measure?: () => CanvasArea | null;
   /** Calls back when they may have changed; returns the stop (default: `watchCanvasArea`). */
   watch?: (onChange: () => void) => () => void;
+  /**
+   * The insets for the measured canvas (default: `coveredInsets`, how far the page covers it;
+   * `followInsets` for a view that follows the player, whose followed point may be any of the map's).
+   */
+  insets?: (area: CanvasArea) => ScreenInsets;
 }
 
 /** Keeps the engine's insets up to date with the page; returns the function that stops it. */
 export function wireCoveredInsets(
   engine: Pick<MapEngineApi, 'setCoveredInsets'>,
-  { measure = () => measureCanvasArea(), watch = watchCanvasArea }: CoveredInsetsOptions = {},
+  { measure = () => measureCanvasArea(), watch = watchCanvasArea, insets = coveredInsets }: CoveredInsetsOptions = {},
 ): () => void {
   const update = () => {
     const area = measure();
-    engine.setCoveredInsets?.(area ? coveredInsets(area) : UNCOVERED);
+    engine.setCoveredInsets?.(area ? insets(area) : UNCOVERED);
   };
   return watch(update);
 }

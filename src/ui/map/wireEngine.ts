@@ -18,6 +18,7 @@ import { effectiveSettings, settings } from '../../state/settings';
 import { wirePlayer } from '../topbar/wirePlayer';
 import { wirePopup } from '../popup/wirePopup';
 import { wireCoveredInsets } from './wireCoveredInsets';
+import { followInsets } from '../../domain/keep-in-view';
 import { keepsGoneMarker } from '../popup/useOpenMarker';
 import type { EngineHandle } from './automation';
 import type { MarkerSink } from '../../editor/live';
@@ -162,7 +163,8 @@ export function wireEngine({ engine, source, handle, afterDraw = afterTwoFrames,
     engine.on('levelstep', ({ direction }) => stepLevelBy(direction)),
   );
   if (mapView.mapId) offs.push(wirePlayer(engine, MAPS[mapView.mapId], (marker) => (handle.playerMarker = marker), { follow: followPlayer }));
-  offs.push(wirePopup(engine), wireCoveredInsets(engine));
+  // The stream overlay follows the player to the map's very corners (followInsets); a map page keeps the map under its covers.
+  offs.push(wirePopup(engine), wireCoveredInsets(engine, followPlayer ? { insets: followInsets } : {}));
   const onLanguage = (lang: string) => void relabel(lang);
   i18n.on('languageChanged', onLanguage);
   offs.push(() => i18n.off('languageChanged', onLanguage));
