@@ -150,6 +150,7 @@ describe('db:backup on SQLite', () => {
     expect(made.status, made.stderr).toBe(0);
     expect(made.stdout).toMatch(/backed up .*raidmap\.sqlite to .*backups\/raidmap-\d{8}-\d{6}Z\.sqlite .*markers 151, users 3.*integrity check ok/);
     expect(made.stdout).toMatch(/To restore this backup \(SQLite\)/);
+    expect(made.stdout).toMatch(/npm run db:restore -- .*backups\/raidmap-\d{8}-\d{6}Z\.sqlite/);
     // One file, no -wal / -shm beside it.
     expect(fs.readdirSync(path.join(dir, 'backups'))).toEqual([expect.stringMatching(/^raidmap-.*\.sqlite$/)]);
 

@@ -36,7 +36,8 @@ export interface SqliteBackupResult {
   counts: Record<string, number>;
 }
 
-function stamp(now = new Date()): string {
+/** A file-name time stamp, e.g. 20260102-030405Z. */
+export function stamp(now = new Date()): string {
   return now.toISOString().replace(/\.\d+Z$/, 'Z').replace(/[-:]/g, '').replace('T', '-');
 }
 
@@ -107,11 +108,13 @@ export function restoreHelp(config: Pick<ServerConfig, 'databaseUrl' | 'database
   if (!config.databaseUrl) {
     return [
       'To restore this backup (SQLite):',
-      '  1. stop every server process (npm run serve) that uses this DATA_DIR;',
-      `  2. keep the current file aside: mv ${quote(config.sqliteFile)} ${quote(`${config.sqliteFile}.before-restore`)}`,
-      `     and remove its companions: rm -f ${quote(`${config.sqliteFile}-wal`)} ${quote(`${config.sqliteFile}-shm`)}`,
-      `  3. cp ${quote(file)} ${quote(config.sqliteFile)}`,
-      '  4. start the server again; it migrates the copy if the code is newer than the backup.',
+      `  npm run db:restore -- ${quote(file)}`,
+      '  (refuses while a server uses this DATA_DIR; keeps the current database aside as raidmap.sqlite.before-restore-<time>)',
+      'Or by hand, with every server (npm run serve) on this DATA_DIR stopped: move the database aside',
+      `  with its -wal/-shm (they may hold its latest writes), then copy the backup in:`,
+      `  for x in '' -wal -shm; do [ -e ${quote(config.sqliteFile)}$x ] && mv ${quote(config.sqliteFile)}$x ${quote(`${config.sqliteFile}.before-restore`)}$x; done`,
+      `  cp ${quote(file)} ${quote(config.sqliteFile)}`,
+      'Then start the server; it migrates the copy if the code is newer than the backup.',
     ].join('\n');
   }
   const schema = config.databaseSchema;
