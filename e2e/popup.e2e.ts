@@ -8,7 +8,7 @@
 import { beforeAll, describe, expect, test } from 'vitest';
 import type { Page } from 'playwright-core';
 import type { Marker } from '../src/domain/marker';
-import { baseUrl, camera, markers, openMap, settleCamera, useBrowser, type AutomationMarker, type MapAutomation } from './browser';
+import { baseUrl, camera, markers, openMap, settleCamera, toScreen, useBrowser, type AutomationMarker, type MapAutomation } from './browser';
 import { decodeRgba, type Rgba } from './support/image';
 
 const browser = useBrowser();
@@ -53,6 +53,28 @@ async function clickableMarker(page: Page, want: (m: Marker) => boolean, spacing
 }
 
 const englishName = (m: Marker) => m.name_l10n?.en || m.name;
+
+/** What `markerAbovePopup` answers for a marker shown where it should be. */
+const SHOWN_ABOVE = { acrossTheMiddle: true, clearOfBar: true, clearOfPopup: true, midway: true };
+
+/**
+ * Where a marker opened by a link or Find a marker is on screen, once the camera has settled:
+ * across the window's middle, clear of the top bar and of its popup (at the bottom, a phone's
+ * bottom sheet), midway between the two (14 px: the marker's icon).
+ */
+async function markerAbovePopup(page: Page, target: Marker): Promise<typeof SHOWN_ABOVE> {
+  await settleCamera(page);
+  const at = await toScreen(page, target.geometry.x, target.geometry.y);
+  const width = page.viewportSize()!.width;
+  const bar = await page.locator('.map-topbar').evaluate((el) => el.getBoundingClientRect().bottom);
+  const popupTop = await page.getByRole('dialog').evaluate((el) => el.getBoundingClientRect().top);
+  return {
+    acrossTheMiddle: Math.abs(at.x - width / 2) < 1.5,
+    clearOfBar: at.y - 14 > bar,
+    clearOfPopup: at.y + 14 < popupTop,
+    midway: Math.abs(at.y - (bar + popupTop) / 2) < 3,
+  };
+}
 
 describe('marker popup', () => {
   test('a click on a marker opens its popup: its name, description, and popup() is its uid', async () => {
@@ -157,7 +179,7 @@ describe('marker popup', () => {
     expect(await page.getByRole('dialog').evaluate((el) => el.getBoundingClientRect().width)).toBeLessThanOrEqual(normalWidth);
   });
 
-  test('?obj= opens the popup with the marker centred, also after a reload; Escape closes it and clears obj and quest', async () => {
+  test('?obj= opens the popup with the marker in the middle of the map above it, also after a reload; Escape closes it and clears obj and quest', async () => {
     const { page } = await browser.newPage();
     // A marker of a category hidden in this browser: the link shows it anyway.
     const target = [...byUid.values()].find(
@@ -176,9 +198,7 @@ describe('marker popup', () => {
       await waitReady(page);
       await expect.poll(() => popupUid(page)).toBe(target.uid);
       await page.getByRole('dialog', { name: englishName(target) }).waitFor();
-      const centre = await settleCamera(page);
-      expect(Math.abs(centre.x - target.geometry.x)).toBeLessThan(1);
-      expect(Math.abs(centre.y - target.geometry.y)).toBeLessThan(1);
+      await expect.poll(() => markerAbovePopup(page, target), { timeout: 10_000 }).toEqual(SHOWN_ABOVE);
       expect((await markers(page)).some((m) => m.uid === target.uid)).toBe(true);
       expect(new URL(page.url()).searchParams.get('obj')).toBe(target.uid);
     }
@@ -188,6 +208,32 @@ describe('marker popup', () => {
     expect(await page.getByRole('dialog').count()).toBe(0);
     await expect.poll(() => new URL(page.url()).search).toBe('');
     expect((await camera(page)).x).toBeCloseTo(target.geometry.x, 0);
+  });
+
+  test('on a phone, a marker chosen in Find a marker shows above its bottom sheet, the panels folded away', async () => {
+    const { page } = await browser.newPage({ width: 390, height: 844, hasTouch: true });
+    const names = new Map<string, number>();
+    for (const m of byUid.values()) names.set(englishName(m), (names.get(englishName(m)) ?? 0) + 1);
+    // Away from the map's edges (the camera's clamp does not stop it), named like no other.
+    const target = [...byUid.values()].find(
+      (m) => m.level === 1 && !m.questUid && names.get(englishName(m)) === 1 && m.geometry.x > 1100 && m.geometry.x < 3300 && m.geometry.y > 1400 && m.geometry.y < 2400,
+    );
+    expect(target, 'a marker with a name of its own in the middle of the map').toBeDefined();
+    if (!target) return;
+    await openMap(page, MAP);
+    const banner = page.getByRole('banner');
+    await banner.getByRole('button', { name: 'Menu' }).tap();
+    await banner.getByRole('button', { name: 'Show panels' }).tap();
+    const field = page.getByRole('combobox', { name: 'Find a marker' });
+    await field.tap();
+    await field.fill(englishName(target));
+    const option = page.getByRole('listbox', { name: 'Markers found' }).getByRole('option').filter({ hasText: englishName(target) }).first();
+    await option.tap();
+    await expect.poll(() => popupUid(page)).toBe(target.uid);
+    // The panels were sheets over the map: they fold away, and the marker is seen above its sheet.
+    await expect.poll(() => page.getByRole('complementary').count()).toBe(0);
+    await page.getByRole('dialog', { name: englishName(target) }).waitFor();
+    await expect.poll(() => markerAbovePopup(page, target), { timeout: 10_000 }).toEqual(SHOWN_ABOVE);
   });
 
   test('labels: a hovered marker gets one, an extraction has one without hovering', async () => {

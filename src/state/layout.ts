@@ -24,11 +24,12 @@ export interface LayoutState {
 /** A phone-sized window: the side panels start hidden there, so the map is what one sees first. */
 export const NARROW_QUERY = '(max-width: 600px)';
 
-function startsNarrow(): boolean {
+/** Whether the window is phone-sized now (the panels are sheets over the map there). */
+export function isNarrowWindow(): boolean {
   return typeof globalThis.matchMedia === 'function' && globalThis.matchMedia(NARROW_QUERY).matches;
 }
 
-export const layout = proxy<LayoutState>({ panelsShown: !startsNarrow(), upsellOpen: false, accountDialog: null, settingsOpen: false, pointTools: false });
+export const layout = proxy<LayoutState>({ panelsShown: !isNarrowWindow(), upsellOpen: false, accountDialog: null, settingsOpen: false, pointTools: false });
 
 export function setPanelsShown(shown: boolean): void {
   layout.panelsShown = shown;

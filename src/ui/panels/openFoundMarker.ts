@@ -2,8 +2,12 @@
  * Opening a marker chosen in Find a marker, as a `?obj=` link opens one (src/ui/popup/useObjDeepLink.ts):
  * its category and subcategory are shown (a search finds hidden markers too), its level is
  * selected, its quest followed (a quest marker is drawn only then), its popup opened and the map
- * centred on it (popup.focus). Then the keyboard focus moves into the popup.
+ * centred on it (popup.focus). Then the keyboard focus moves into the popup. On a phone the
+ * panels are sheets over the map, Find a marker's among them: they fold away, as the top bar's
+ * Hide panels does, so the chosen marker and its popup are what one sees (Show panels brings
+ * them back).
  */
+import { isNarrowWindow, setPanelsShown } from '../../state/layout';
 import { selectMarker } from '../../state/mapView';
 import { isWorkerClosed, type MarkerSource } from '../map/markerSource';
 import { sessionKnown, showLinkedMarker } from '../popup/showLinkedMarker';
@@ -25,6 +29,7 @@ export async function openFoundMarker(source: MarkerSource, uid: string): Promis
   if (!found) return 'gone';
   if (found.questUid) await sessionKnown();
   showLinkedMarker(found);
+  if (isNarrowWindow()) setPanelsShown(false);
   return 'opened';
 }
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { placementBox, popupPlacement } from './popupPlacement';
+import { focusPoint, placementBox, popupPlacement } from './popupPlacement';
 
 const desktop = { width: 1280, height: 800 };
 const phone = { width: 390, height: 844 };
@@ -92,5 +92,58 @@ describe('every placement between the top bar and the admin dock', () => {
     expect(popupPlacement({ x: 640, y: 460 }, desktopWithTools, 240)).toBe('top');
     // With the where-am-I box open the bar ends at 200: the top popup (210–450) reaches the marker's icon.
     expect(popupPlacement({ x: 640, y: 460 }, { ...desktopWithTools, topBarBottom: 200 }, 240)).toBe('left');
+  });
+});
+
+describe('focusPoint: where a marker opened by a link or Find a marker is shown', () => {
+  /** The marker's icon (20 px around its point) is clear of the bottom popup `height` tall. */
+  const clearOfBottom = (point: { y: number }, viewport: typeof phone & { dockHeight?: number }, height: number) =>
+    point.y + 20 <= placementBox('bottom', viewport, height)!.top;
+
+  it('puts it in the middle between the top bar and the top of the phone\'s bottom sheet', () => {
+    const phoneBar = { ...phone, topBarBottom: 100 };
+    // The sheet 300 px tall ends 16 px above the bottom: its top at 528; the bar ends at 100.
+    expect(focusPoint(phoneBar, 300)).toEqual({ x: 195, y: 314 });
+    expect(popupPlacement({ x: 195, y: 314 }, phoneBar, 300)).toBe('bottom');
+    // Unpublished, the bar's default bottom (54).
+    expect(focusPoint(phone, 300)).toEqual({ x: 195, y: 291 });
+  });
+
+  it('is clear of the sheet whatever its height; unmeasured, clear of the tallest it may grow to', () => {
+    for (const height of [0, 120, 250, 388]) {
+      const point = focusPoint(phone, height)!;
+      expect(clearOfBottom(point, phone, height)).toBe(true);
+      expect(popupPlacement(point, phone, height)).toBe('bottom');
+    }
+    // 46 % of 844 px: the sheet may grow to 388 px, its top at 440; unmeasured, the marker sits above that.
+    const unmeasured = focusPoint(phone, 0)!;
+    for (const height of [120, 250, 388]) expect(clearOfBottom(unmeasured, phone, height)).toBe(true);
+    // Not at the middle of the screen (422), where the tallest sheet would cover it.
+    expect(unmeasured.y).toBeLessThan(422 - 20);
+  });
+
+  it('does the same above a desktop\'s bottom popup, and above the admin dock', () => {
+    expect(focusPoint(desktop, 240)).toEqual({ x: 640, y: 299 });
+    // The dock takes 100 px: the popup sits 100 px higher, and the marker half as much.
+    expect(focusPoint({ ...desktop, dockHeight: 100 }, 240)).toEqual({ x: 640, y: 249 });
+  });
+
+  it('takes the first place that leaves room where the bottom does not (a short window), as the popup will', () => {
+    // A phone held landscape with a 300 px tall edit form: no room above it; below a top popup there is.
+    const point = focusPoint(landscape, 300)!;
+    expect(point.x).toBe(422);
+    expect(point.y).toBeGreaterThan(placementBox('top', landscape, 300)!.bottom + 20);
+    expect(point.y).toBeLessThan(390 - 20);
+    expect(popupPlacement(point, landscape, 300)).toBe('top');
+  });
+
+  it('an enlarged popup, or no room anywhere: the middle of the map between the top bar and the dock', () => {
+    expect(focusPoint(desktop, 700, true)).toEqual({ x: 640, y: 427 });
+    expect(focusPoint({ ...desktop, dockHeight: 100 }, 700, true)).toEqual({ x: 640, y: 377 });
+    expect(focusPoint({ width: 300, height: 120 }, 0)).toEqual({ x: 150, y: 87 });
+  });
+
+  it('without a window size: none (the map is centred on the marker)', () => {
+    expect(focusPoint({ width: 0, height: 0 }, 0)).toBeNull();
   });
 });

@@ -96,3 +96,54 @@ export function popupPlacement(marker: ScreenPoint, viewport: ViewportSize, popu
   }
   return best.placement;
 }
+
+/** What a marker opened by a link or Find a marker needs free around its point: its icon and a little air. */
+const FOCUS_ROOM = 2 * MARKER_CLEARANCE;
+
+/**
+ * The parts of the map the popup leaves free, in the order `popupPlacement` tries its places:
+ * above a bottom popup, below a top one, beside one at a side. Each runs from the top bar down
+ * to the admin's editor dock (the map's visible part), less the popup's box.
+ */
+function freeAreas(viewport: ViewportSize, height: number): Box[] {
+  const top = topOffset(viewport) - BELOW_TOPBAR;
+  const bottom = viewport.height - dockHeight(viewport);
+  const whole: Box = { left: 0, right: viewport.width, top, bottom };
+  // The bottom popup at its height as shown: an edit form may be taller than a view popup's limit.
+  const areas: Box[] = [{ ...whole, bottom: bottom - EDGE - height }];
+  const topBox = placementBox('top', viewport, height);
+  if (topBox) areas.push({ ...whole, top: topBox.bottom });
+  const leftBox = placementBox('left', viewport, height);
+  if (leftBox) areas.push({ ...whole, left: leftBox.right });
+  const rightBox = placementBox('right', viewport, height);
+  if (rightBox) areas.push({ ...whole, right: rightBox.left });
+  return areas;
+}
+
+const middle = (box: Box): ScreenPoint => ({ x: (box.left + box.right) / 2, y: (box.top + box.bottom) / 2 });
+const roomy = (box: Box): boolean => box.right - box.left >= FOCUS_ROOM && box.bottom - box.top >= FOCUS_ROOM;
+
+/**
+ * Where on the screen a marker opened by a `?obj=` link or Find a marker should sit (the map is
+ * moved to put it there): in the middle of the visible part of the map that its popup leaves free.
+ * On a phone, that is the band between the top bar and the top of the bottom sheet; the same with
+ * a desktop's bottom popup. `popupHeight` is the popup's height as shown (0 before it is measured:
+ * the largest it may grow, so the marker is clear of it whatever it holds). Where the bottom
+ * leaves no room (a short window), the first place that does, as `popupPlacement` would choose it.
+ * An enlarged popup covers the map whatever the marker's place, and a popup that leaves no room
+ * anywhere: the middle of the part between the top bar and the dock. Null without a window size
+ * (the map is then centred on the marker as before).
+ */
+export function focusPoint(viewport: ViewportSize, popupHeight: number, enlarged = false): ScreenPoint | null {
+  if (!(viewport.width > 0) || !(viewport.height > 0)) return null;
+  if (!enlarged) {
+    const height = popupHeight > 0 ? popupHeight : maxPopupHeight(viewport);
+    const free = freeAreas(viewport, height).find(roomy);
+    if (free) return middle(free);
+  }
+  const top = topOffset(viewport) - BELOW_TOPBAR;
+  const bottom = viewport.height - dockHeight(viewport);
+  return bottom - top >= FOCUS_ROOM
+    ? middle({ left: 0, right: viewport.width, top, bottom })
+    : { x: viewport.width / 2, y: viewport.height / 2 };
+}

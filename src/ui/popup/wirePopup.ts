@@ -1,14 +1,25 @@
 /**
  * The marker popup's part of the engine wiring: while the pointer is over the popup the map
- * does not zoom (spec §4), a pending focus request (a `?obj=` link) centres the map, and the
- * popup is placed clear of its marker (popupPlacement.ts) as the marker moves on screen (the
- * camera moved, the window was resized, another marker opened, the popup grew, the admin's
- * editor dock under it or the top bar above it grew or shrank). Returns the function that undoes it.
+ * does not zoom (spec §4), a pending focus request (a `?obj=` link, Find a marker) moves the map
+ * so that the marker shows in the middle of what its popup leaves free (popupPlacement.ts
+ * `focusPoint`: on a phone, between the top bar and the bottom sheet), again as the popup's
+ * height becomes known (see `FOCUS_SETTLE_MS`), and the popup is placed clear of its marker
+ * (popupPlacement.ts) as the marker moves on screen (the camera moved, the window was resized,
+ * another marker opened, the popup grew, the admin's editor dock under it or the top bar above
+ * it grew or shrank). Returns the function that undoes it.
  */
 import { subscribeKey } from 'valtio/utils';
-import type { MapEngineApi } from '../../engine/types';
+import type { CameraView, MapEngineApi } from '../../engine/types';
 import { popup, setPopupPlacement, takeFocus } from '../../state/popup';
-import { popupPlacement, type ViewportSize } from './popupPlacement';
+import { focusPoint, popupPlacement, type ScreenPoint, type ViewportSize } from './popupPlacement';
+
+/**
+ * How long after the focused marker's popup shows its height may still change and move the map
+ * with it (ms): it is measured as it renders, and grows once its image has loaded. Until then
+ * the map is moved with the height known (the last popup's) or, with none, the largest it may
+ * grow to. A pan or zoom by the user, another marker, a closed popup or Enlarge ends it at once.
+ */
+export const FOCUS_SETTLE_MS = 1500;
 
 /** The window the popup is placed in: its size and the admin dock's room, and word when either changes. */
 export interface PopupViewport {
@@ -66,10 +77,78 @@ const browserWindow: PopupViewport = {
   },
 };
 
-export function wirePopup(engine: Pick<MapEngineApi, 'setZoomEnabled' | 'setView' | 'toScreen' | 'on'>, viewport: PopupViewport = browserWindow): () => void {
+type MapPoint = { x: number; y: number };
+
+const samePoint = (a: MapPoint | null, b: MapPoint) => a !== null && a.x === b.x && a.y === b.y;
+
+/** The camera is where the wiring left it (within half a screen pixel): the user has not moved the map since. */
+function sameView(a: CameraView, b: CameraView): boolean {
+  return a.zoom === b.zoom && Math.abs(a.x - b.x) * a.zoom < 0.5 && Math.abs(a.y - b.y) * a.zoom < 0.5;
+}
+
+/** A served focus request whose popup may still change height: the map follows until `until`. */
+interface Settling {
+  point: MapPoint;
+  /** The view the wiring set last: any other means the user moved the map. */
+  view: CameraView;
+  /** Clock time the follow ends; Infinity until the marker's popup shows. */
+  until: number;
+}
+
+export function wirePopup(
+  engine: Pick<MapEngineApi, 'setZoomEnabled' | 'setView' | 'camera' | 'toScreen' | 'toMap' | 'on'>,
+  viewport: PopupViewport = browserWindow,
+  now: () => number = () => performance.now(),
+): () => void {
+  let settling: Settling | null = null;
+
+  /**
+   * Moves the camera (zoom kept) so that the map point lies at `target` on screen: screen and
+   * map are linear in the camera, so the camera moves by the point's offset from the target.
+   */
+  const moveTo = (point: MapPoint, target: ScreenPoint | null) => {
+    if (!target) {
+      engine.setView({ x: point.x, y: point.y });
+      return;
+    }
+    const at = engine.toScreen(point.x, point.y);
+    const view = engine.camera();
+    const middle = engine.toScreen(view.x, view.y);
+    const next = engine.toMap(middle.x + at.x - target.x, middle.y + at.y - target.y);
+    engine.setView({ x: next.x, y: next.y });
+  };
+  const show = (point: MapPoint) => {
+    moveTo(point, focusPoint(viewport.size(), popup.boxHeight, popup.enlarged));
+    return engine.camera();
+  };
   const centre = () => {
     const focus = takeFocus();
-    if (focus) engine.setView({ x: focus.x, y: focus.y });
+    if (!focus) return;
+    const view = show(focus);
+    settling = { point: focus, view, until: samePoint(popup.anchor, focus) ? now() + FOCUS_SETTLE_MS : Infinity };
+  };
+  /** The focused marker's popup has a new height: the map moves with it while it settles. */
+  const follow = () => {
+    const s = settling;
+    if (!s || !samePoint(popup.anchor, s.point)) return;
+    if (now() > s.until) {
+      settling = null;
+      return;
+    }
+    s.view = show(s.point);
+  };
+  const anchorMoved = () => {
+    const s = settling;
+    if (!s) return;
+    if (!samePoint(popup.anchor, s.point)) settling = null;
+    else if (s.until === Infinity) {
+      s.until = now() + FOCUS_SETTLE_MS;
+      // The height the popup was measured at may already be in (published before its marker's point).
+      follow();
+    }
+  };
+  const cameraMoved = () => {
+    if (settling && !sameView(engine.camera(), settling.view)) settling = null;
   };
   const place = () => {
     const at = popup.anchor;
@@ -84,9 +163,21 @@ export function wirePopup(engine: Pick<MapEngineApi, 'setZoomEnabled' | 'setView
     subscribeKey(popup, 'focus', (focus) => {
       if (focus) centre();
     }),
-    subscribeKey(popup, 'anchor', place),
-    subscribeKey(popup, 'boxHeight', place),
-    engine.on('camerachange', place),
+    subscribeKey(popup, 'anchor', () => {
+      anchorMoved();
+      place();
+    }),
+    subscribeKey(popup, 'boxHeight', () => {
+      follow();
+      place();
+    }),
+    subscribeKey(popup, 'enlarged', () => {
+      settling = null;
+    }),
+    engine.on('camerachange', () => {
+      cameraMoved();
+      place();
+    }),
     viewport.onResize(place),
   ];
   return () => {
