@@ -223,6 +223,8 @@ describe('the popup in edit mode', () => {
     await form.getByRole('button', { name: 'Save', exact: true }).click();
     await editForm(page).waitFor({ state: 'detached' });
     await expect.poll(() => title(marker.uid).textContent()).toBe('Saved name');
+    // A screen reader hears it: the page's polite live region says so once the form is gone.
+    await expect.poll(() => page.locator('.live-announcer[role="status"]').textContent()).toBe('Saved');
     // The list follows a write within 100 ms (rebuilt off the request path): poll, do not read once.
     await expect.poll(() => serverMarker(base(), marker.uid)).toMatchObject({ name: 'Saved name', desc: 'Saved description', version: 2, geometry: marker.geometry });
 

@@ -123,6 +123,39 @@ describe('category panel (customs)', () => {
     await expect.poll(() => page.evaluate(() => !!document.activeElement?.closest('.marker-popup'))).toBe(true);
   });
 
+  for (const size of [{ width: 1280, height: 800 }, { width: 390, height: 844, hasTouch: true }]) {
+    test(`at ${size.width}×${size.height} the first Tab stops are skip links to Find a marker and to the quests; the panels open for them`, async () => {
+      const { page } = await browser.newPage(size);
+      await openMap(page, 'customs');
+      const hash = new URL(page.url()).hash;
+      const focused = () => page.evaluate(() => ({ id: document.activeElement?.id ?? '', text: document.activeElement?.textContent?.trim() ?? '' }));
+      await page.keyboard.press('Tab');
+      expect((await focused()).text).toBe('Skip to map search');
+      // Out of sight until focused, then in view at the top.
+      const link = page.getByRole('link', { name: 'Skip to map search' });
+      const box = (await link.boundingBox())!;
+      expect(box.width).toBeGreaterThan(100);
+      expect(box.y).toBeGreaterThanOrEqual(0);
+      expect(box.y).toBeLessThan(100);
+      await page.keyboard.press('Enter');
+      // A phone starts with the panels hidden: the link shows them, then focuses the field.
+      await expect.poll(focused).toMatchObject({ id: 'map-search-input' });
+      expect(await page.getByRole('combobox', { name: 'Find a marker' }).isVisible()).toBe(true);
+      expect(new URL(page.url()).hash).toBe(hash);
+
+      await page.reload({ waitUntil: 'domcontentloaded' });
+      await page.waitForFunction(() => (window as unknown as { __map?: { ready: boolean } }).__map?.ready === true, undefined, { timeout: 45_000 });
+      await page.keyboard.press('Tab');
+      await page.keyboard.press('Tab');
+      expect((await focused()).text).toBe('Skip to quests');
+      await page.keyboard.press('Enter');
+      await expect.poll(focused).toMatchObject({ id: 'quest-list-title' });
+      // The next Tab is inside the quest list.
+      await page.keyboard.press('Tab');
+      expect(await page.evaluate(() => !!document.activeElement?.closest('[aria-label="Levels and quests"]'))).toBe(true);
+    });
+  }
+
   test('the filter is remembered for the map across a reload', async () => {
     const { page } = await browser.newPage();
     await openMap(page, 'customs');

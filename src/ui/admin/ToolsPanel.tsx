@@ -15,6 +15,7 @@ import { Icon } from './icons';
 import { MarkerTypePicker } from './MarkerTypePicker';
 import { SelectedShape } from './SelectedShape';
 import { useAdminTools } from './useAdmin';
+import { SKIP_TARGETS } from '../skipTargets';
 import './admin.css';
 
 type DrawTool = NonNullable<EditorTool>;
@@ -61,7 +62,8 @@ function ToolsPanelBody() {
   const liveHint = { connected: t('admin.tools.liveHint.connected'), reconnecting: t('admin.tools.liveHint.reconnecting'), off: t('admin.tools.liveHint.off') }[state.live];
 
   return (
-    <section className={`admin-tools${open ? ' admin-tools--open' : ''}`} aria-label={t('admin.tools.label')}>
+    // tabIndex -1: where "Skip to editor tools" lands (src/ui/map/SkipLinks.tsx).
+    <section id={SKIP_TARGETS.adminTools} tabIndex={-1} className={`admin-tools${open ? ' admin-tools--open' : ''}`} aria-label={t('admin.tools.label')}>
       <div className="admin-tools__head">
         <button
           type="button"

@@ -19,6 +19,8 @@ import { useEngineCamera } from './useEngineCamera';
 import { useAdminTools } from '../admin/useAdmin';
 import { usePilotConnection } from '../pilot/usePilotConnection';
 import { useOverlayDocument } from '../overlay/useOverlayDocument';
+import { LiveAnnouncer } from '../LiveAnnouncer';
+import { SkipLinks } from './SkipLinks';
 
 /** The admin's tools, status bar and point history: a chunk of their own, loaded only for admins. */
 const AdminDock = lazy(() => import('../admin/AdminDock').then((module) => ({ default: module.AdminDock })));
@@ -68,6 +70,8 @@ function MapScreen({ map, overlay }: { map: MapDefinition; overlay: OverlayParam
   const loading = !data.error && !ready;
   return (
     <div className={overlay ? 'map-page map-page--overlay' : 'map-page'}>
+      {/* First in the page: the first Tab stops (SkipLinks.tsx). */}
+      {!overlay && <SkipLinks admin={admin} />}
       {data.manifest && data.source && !data.error && (
         <MapCanvas
           map={map}
@@ -89,6 +93,7 @@ function MapScreen({ map, overlay }: { map: MapDefinition; overlay: OverlayParam
         </div>
       )}
       {!overlay && <MarkerPopup map={map} source={data.source} loaded={!!data.markers && !data.error} />}
+      {!overlay && <LiveAnnouncer />}
       {admin && (
         <Suspense fallback={null}>
           <AdminDock map={map} camera={camera} />

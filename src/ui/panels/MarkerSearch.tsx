@@ -20,6 +20,7 @@ import { isWorkerClosed, type MarkerSource } from '../map/markerSource';
 import { subCategoryShown } from './categoryActions';
 import { levelLabel } from './labels';
 import { focusPopupWhenShown, openFoundMarker } from './openFoundMarker';
+import { SKIP_TARGETS } from '../skipTargets';
 
 /** Rows the list shows at most. */
 export const SEARCH_RESULTS = 8;
@@ -115,12 +116,13 @@ export function MarkerSearch({ source }: { source: MarkerSource | null }) {
   };
 
   return (
-    <div className="marker-search">
-      <label className="map-panel__title marker-search__label" htmlFor={`${id}-input`}>
+    // A search landmark; its field (or itself, while the field waits for the markers) is where "Skip to map search" lands.
+    <div id={SKIP_TARGETS.search} className="marker-search" role="search" aria-label={t('panels.search.label')} tabIndex={-1}>
+      <label className="map-panel__title marker-search__label" htmlFor={SKIP_TARGETS.searchInput}>
         {t('panels.search.label')}
       </label>
       <input
-        id={`${id}-input`}
+        id={SKIP_TARGETS.searchInput}
         className="marker-search__input"
         type="search"
         role="combobox"

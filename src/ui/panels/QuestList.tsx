@@ -18,6 +18,7 @@ import { QuestActions } from '../quests/QuestActions';
 import { useAfterMapDrawn } from '../useAfterMapDrawn';
 import { traderLabel } from './labels';
 import { QUESTS_THIS_MAP_KEY, useStoredChoice } from './useStoredChoice';
+import { SKIP_TARGETS } from '../skipTargets';
 
 export function QuestList({ mapId }: { mapId: string }) {
   const { t, i18n } = useTranslation();
@@ -43,9 +44,10 @@ export function QuestList({ mapId }: { mapId: string }) {
   const shown = ownProgress && !hiddenShown ? byMap.filter((q) => !questMarks(user, q.uid).hidden) : byMap;
 
   return (
-    <section className="map-panel__section quest-list" aria-labelledby="quest-list-title">
+    <section className="map-panel__section quest-list" aria-labelledby={SKIP_TARGETS.quests}>
       <div className="map-panel__head">
-        <h2 id="quest-list-title" className="map-panel__title">
+        {/* Where "Skip to quests" lands (src/ui/map/SkipLinks.tsx). */}
+        <h2 id={SKIP_TARGETS.quests} className="map-panel__title" tabIndex={-1}>
           {t('panels.quests')}
         </h2>
         <span className="quest-list__followed" aria-live="polite">

@@ -27,6 +27,7 @@ import { resetQuests } from '../../state/quests';
 import { resetSession, setSessionUser, type SessionUser } from '../../state/session';
 import { memoryStorage, setStorageBackend } from '../../state/storage';
 import { createLocalMarkerSource } from '../map/testing/localMarkerSource';
+import { LiveAnnouncer } from '../LiveAnnouncer';
 import { MarkerPopup } from './MarkerPopup';
 import { keepsGoneMarker } from './useOpenMarker';
 
@@ -118,7 +119,7 @@ afterAll(() => {
  * The popup on a page whose editor is bound: the fake server holds both markers (version 1),
  * the worker the same copies; the sink tells the popup when a marker changed, as the wiring does.
  */
-async function setup(user: SessionUser | null, { api }: { api?: (api: EditorApi) => EditorApi } = {}) {
+async function setup(user: SessionUser | null, { api, announcer = false }: { api?: (api: EditorApi) => EditorApi; announcer?: boolean } = {}) {
   setSessionUser(user);
   const server = fakeServer();
   const stored = [server.seed(safe), server.seed(exit)];
@@ -146,6 +147,8 @@ async function setup(user: SessionUser | null, { api }: { api?: (api: EditorApi)
     <>
       <MarkerPopup map={MAPS.factory} source={source} loaded />
       <WaitingConflicts />
+      {/* The map page's live region (MapPage.tsx), where asked for. */}
+      {announcer && <LiveAnnouncer />}
     </>
   );
   const router = createMemoryRouter([{ path: '/map/:mapId', element: page }], {
@@ -1011,5 +1014,93 @@ describe('marker popup edit mode: typed work set aside', () => {
     await act(() => retrySave('m-safe'));
     expect(server.stored.get('m-safe')?.name_l10n.en).toBe('Offline safe');
     expect(popup.setAside).toMatchObject({ uid: 'm-safe', draft: { desc: 'Behind the desk more' } });
+  });
+});
+
+describe('what a screen reader hears of a save', () => {
+  /** The page's polite live region (LiveAnnouncer.tsx). */
+  const live = () => {
+    const region = document.querySelector('.live-announcer') as HTMLElement;
+    expect(region).toHaveAttribute('role', 'status');
+    return region;
+  };
+  /** Saves held until `release` is called. */
+  function heldSaves() {
+    let release = () => {};
+    const gate = new Promise<void>((resolve) => (release = resolve));
+    return { release: () => release(), api: (api: EditorApi): EditorApi => ({ ...api, updateMarker: (marker) => gate.then(() => api.updateMarker(marker)) }) };
+  }
+
+  it('says "Saving…" while the save is on its way and "Saved" once done, in a region that outlives the form', async () => {
+    const held = heldSaves();
+    await setup(admin, { api: held.api, announcer: true });
+    const form = await edit();
+    expect(live()).toHaveTextContent(/^$/);
+    await userEvent.type(field(form, 'Name (English)'), ' 2');
+    await userEvent.click(within(form).getByRole('button', { name: 'Save' }));
+    expect(live()).toHaveTextContent(/^Saving…$/);
+    act(() => held.release());
+    await waitFor(() => expect(screen.queryByRole('form')).toBeNull());
+    expect(live()).toHaveTextContent(/^Saved$/);
+    await screen.findByRole('dialog', { name: 'Office safe 2' });
+  });
+
+  it('says it again on the next save (a new node, so the same words are read again)', async () => {
+    await setup(admin, { announcer: true });
+    let form = await edit();
+    await userEvent.type(field(form, 'Name (English)'), ' 2');
+    await userEvent.click(within(form).getByRole('button', { name: 'Save' }));
+    await waitFor(() => expect(live()).toHaveTextContent(/^Saved$/));
+    const first = live().firstElementChild;
+    const dialog = await screen.findByRole('dialog', { name: 'Office safe 2' });
+    await userEvent.click(within(dialog).getByRole('button', { name: 'Edit' }));
+    form = within(dialog).getByRole('form', { name: 'Edit marker' });
+    await userEvent.type(field(form, 'Name (English)'), '3');
+    await userEvent.click(within(form).getByRole('button', { name: 'Save' }));
+    await waitFor(() => expect(screen.queryByRole('form')).toBeNull());
+    expect(live()).toHaveTextContent(/^Saved$/);
+    expect(live().firstElementChild).not.toBe(first);
+  });
+
+  it('a failed save is an alert, and the polite region no longer says "Saving…"', async () => {
+    const { server } = await setup(admin, { announcer: true });
+    server.failNext('update');
+    const form = await edit();
+    await userEvent.type(field(form, 'Name (English)'), ' 2');
+    await userEvent.click(within(form).getByRole('button', { name: 'Save' }));
+    const failed = await within(form).findByRole('alert');
+    expect(failed).toHaveTextContent('Your change is not saved: the server could not be reached. Try again.');
+    await waitFor(() => expect(live()).toHaveTextContent(/^$/));
+    // Retry from the form: "Saved" as for a save.
+    await userEvent.click(within(failed).getByRole('button', { name: 'Retry' }));
+    await waitFor(() => expect(screen.queryByRole('form')).toBeNull());
+    expect(live()).toHaveTextContent(/^Saved$/);
+  });
+
+  it('speaks Russian in Russian', async () => {
+    await setLanguage('ru');
+    const held = heldSaves();
+    await setup(admin, { api: held.api, announcer: true });
+    act(() => selectMarker('m-safe'));
+    const dialog = await screen.findByRole('dialog', { name: 'Сейф в офисе' });
+    await userEvent.click(within(dialog).getByRole('button', { name: 'Изменить' }));
+    await userEvent.type(within(dialog).getByRole('textbox', { name: 'Название (русский)' }), ' 2');
+    await userEvent.click(within(dialog).getByRole('button', { name: 'Сохранить' }));
+    expect(live()).toHaveTextContent(/^Сохранение…$/);
+    act(() => held.release());
+    await waitFor(() => expect(live()).toHaveTextContent(/^Сохранено$/));
+  });
+
+  it('says "Deleting…", then "Marker deleted" as the popup closes', async () => {
+    vi.spyOn(window, 'confirm').mockReturnValue(true);
+    let release = () => {};
+    const gate = new Promise<void>((resolve) => (release = resolve));
+    await setup(admin, { announcer: true, api: (api) => ({ ...api, deleteMarker: (uid, version) => gate.then(() => api.deleteMarker(uid, version)) }) });
+    const form = await edit();
+    await userEvent.click(within(form).getByRole('button', { name: 'Delete' }));
+    expect(live()).toHaveTextContent(/^Deleting…$/);
+    act(() => release());
+    await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
+    expect(live()).toHaveTextContent(/^Marker deleted$/);
   });
 });

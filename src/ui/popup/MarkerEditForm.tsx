@@ -33,6 +33,7 @@ import { deleteMarker, editor, saveMarker, startCopy } from '../../state/editor'
 import { selectMarker } from '../../state/mapView';
 import { finishEdit, leaveEdit, markerChanged, patchDraft, popup } from '../../state/popup';
 import { categoryLabel, subCategoryLabel } from '../panels/labels';
+import { announce, clearAnnouncement } from '../LiveAnnouncer';
 import { ImagesField } from './ImagesField';
 import { ItemsField } from './ItemsField';
 import { levelName } from './levelName';
@@ -158,14 +159,20 @@ export function MarkerEditForm({ map, onCancel }: MarkerEditFormProps) {
     setInvalid([]);
     setBusy('saving');
     setError(null);
+    // Said in the page's live region (LiveAnnouncer.tsx), which outlives this form; errors are alerts here.
+    announce(t('markerEdit.saving'));
     try {
       const saved = await saveMarker({ ...result.marker, version: current.version });
       if (saved) {
+        announce(t('markerEdit.saved'));
         finishEdit();
         markerChanged(uid);
+      } else {
+        // The failure is in editor.pending / editor.conflict, shown (role="alert") at the top of the form.
+        clearAnnouncement();
       }
-      // Otherwise the failure is in editor.pending / editor.conflict, shown at the top of the form.
     } catch (failure) {
+      clearAnnouncement();
       if (mounted.current) setError(t('markerEdit.saveFailed', { message: failureText(t, failure) }));
     } finally {
       if (mounted.current) setBusy(null);
@@ -176,15 +183,19 @@ export function MarkerEditForm({ map, onCancel }: MarkerEditFormProps) {
     if (busy || !window.confirm(DELETE_CONFIRMATION)) return;
     setBusy('deleting');
     setError(null);
+    announce(t('markerEdit.deleting'));
     try {
       const deleted = await deleteMarker(uid);
       if (deleted) {
+        announce(t('markerEdit.deleted'));
         finishEdit();
         selectMarker(null);
-      } else if (settled(uid)) {
-        if (mounted.current) setError(t('markerEdit.deleteFailedUnknown'));
+      } else {
+        clearAnnouncement();
+        if (settled(uid) && mounted.current) setError(t('markerEdit.deleteFailedUnknown'));
       }
     } catch (failure) {
+      clearAnnouncement();
       if (mounted.current) setError(t('markerEdit.deleteFailed', { message: failureText(t, failure) }));
     } finally {
       if (mounted.current) setBusy(null);
@@ -204,6 +215,7 @@ export function MarkerEditForm({ map, onCancel }: MarkerEditFormProps) {
       <MarkerEditorStatus
         uid={uid}
         onSaved={() => {
+          announce(t('markerEdit.saved'));
           finishEdit();
           markerChanged(uid);
         }}
@@ -326,8 +338,9 @@ export function MarkerEditForm({ map, onCancel }: MarkerEditFormProps) {
           </p>
         )}
       </div>
-      {busy === 'saving' && <p role="status" className="marker-edit__hint">{t('markerEdit.saving')}</p>}
-      {busy === 'deleting' && <p role="status" className="marker-edit__hint">{t('markerEdit.deleting')}</p>}
+      {/* Seen here, heard from the page's live region (announce above). */}
+      {busy === 'saving' && <p className="marker-edit__hint">{t('markerEdit.saving')}</p>}
+      {busy === 'deleting' && <p className="marker-edit__hint">{t('markerEdit.deleting')}</p>}
       {copying === uid && (
         <p role="status" className="marker-edit__hint">
           {t(typed ? 'markerEdit.copyingTyped' : 'markerEdit.copying')}

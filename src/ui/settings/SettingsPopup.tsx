@@ -15,11 +15,10 @@ import { UI_LANGUAGES } from '../../i18n';
 import { session } from '../../state/session';
 import { resetSettings, settings, updateSettings } from '../../state/settings';
 import { Popup } from '../popups/Popup';
+// Each language named in itself, as language pickers do; the same text in every UI language.
+import { LANGUAGE_NAMES } from '../topbar/LanguageSwitch';
 import { useCanHover } from './useCanHover';
 import './settings.css';
-
-/** Each language named in itself, as language pickers do; the same text in every UI language. */
-const LANGUAGE_NAMES: Record<Language, string> = { en: 'English', ru: 'Русский' };
 
 export function SettingsPopup({ onClose }: { onClose: () => void }) {
   const { t, i18n } = useTranslation();

@@ -6,7 +6,14 @@ import './topbar.css';
 
 const LABELS: Record<Language, string> = { en: 'EN', ru: 'RU' };
 
-/** EN / RU: switches the UI (and the marker labels, through the wiring's relabel). */
+/**
+ * Each language named in itself, as language pickers do (the settings popup's list too): the
+ * buttons' accessible names, read in their own language (`lang` on each button), where "EN" /
+ * "RU" would be spelt out letter by letter.
+ */
+export const LANGUAGE_NAMES: Record<Language, string> = { en: 'English', ru: 'Русский' };
+
+/** EN / RU: switches the UI (and the marker labels, through the wiring's relabel); the current one is pressed. */
 export function LanguageSwitch() {
   const { t, i18n } = useTranslation();
   return (
@@ -17,6 +24,7 @@ export function LanguageSwitch() {
           type="button"
           lang={lang}
           className="topbar-button language-switch__button"
+          aria-label={LANGUAGE_NAMES[lang]}
           aria-pressed={i18n.language === lang}
           onClick={() => void setLanguage(lang)}
         >

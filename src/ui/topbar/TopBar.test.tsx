@@ -140,15 +140,33 @@ describe('top bar', () => {
   it('switches the language of the labels to Russian and back', async () => {
     renderMap();
     const group = screen.getByRole('group', { name: 'Language' });
-    expect(within(group).getByRole('button', { name: 'EN' })).toHaveAttribute('aria-pressed', 'true');
-    await userEvent.click(within(group).getByRole('button', { name: 'RU' }));
+    expect(within(group).getByRole('button', { name: 'English' })).toHaveAttribute('aria-pressed', 'true');
+    await userEvent.click(within(group).getByRole('button', { name: 'Русский' }));
     expect(await screen.findByRole('button', { name: 'Скрыть панели' })).toBeInTheDocument();
     expect(screen.getByRole('button', { name: 'Где я' })).toBeInTheDocument();
     expect(screen.getByRole('group', { name: 'Язык' })).toBeInTheDocument();
     expect(document.documentElement.lang).toBe('ru');
-    await userEvent.click(screen.getByRole('button', { name: 'EN' }));
+    await userEvent.click(screen.getByRole('button', { name: 'English' }));
     expect(await screen.findByRole('button', { name: 'Hide panels' })).toBeInTheDocument();
     expect(document.documentElement.lang).toBe('en');
+  });
+});
+
+describe('language switch', () => {
+  it('names each button in its own language (lang set), keeps EN / RU visible and marks the current one', async () => {
+    renderMap();
+    const buttons = () => within(screen.getByRole('group', { name: /^(Language|Язык)$/ })).getAllByRole('button');
+    expect(buttons().map((b) => [b.textContent, b.getAttribute('aria-label'), b.getAttribute('lang'), b.getAttribute('aria-pressed')])).toEqual([
+      ['EN', 'English', 'en', 'true'],
+      ['RU', 'Русский', 'ru', 'false'],
+    ]);
+    await userEvent.click(screen.getByRole('button', { name: 'Русский' }));
+    await screen.findByRole('group', { name: 'Язык' });
+    // The names stay in their own language whatever the UI's; the pressed one follows.
+    expect(buttons().map((b) => [b.textContent, b.getAttribute('aria-label'), b.getAttribute('aria-pressed')])).toEqual([
+      ['EN', 'English', 'false'],
+      ['RU', 'Русский', 'true'],
+    ]);
   });
 });
 
