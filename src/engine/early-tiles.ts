@@ -11,15 +11,29 @@
  * A request the engine takes is its own from then on (its abort cancels it in the worker); the
  * ones it never asks for are released once the map is ready: cancelled, or closed as they come.
  * No PixiJS here: this module is part of the page's first script.
+ *
+ * Where the first view's level is prebuilt, its tiles come in one tile bundle, as in the render
+ * worker (`tile-bundle-fetch.ts`; each tile decoded off the main thread by createImageBitmap,
+ * every other tile from the tile worker). A page that starts on a replaced drawing's version
+ * (its HTML or manifest read just before the switch, docs/TILES.md) then loses one request, not
+ * the first view's tiles one by one: the bundle's 404 fails each tile as its own 404 would, and
+ * the tile layer reads the manifest and asks for the new version. Where the tiles do go one by
+ * one (a first view deeper than the prebuilt levels), the first answer that says the version is
+ * gone (`versionGone`) cancels the early requests still waiting (those the browser has not sent
+ * yet never reach the server) and fails them with that answer, so that the layer does not ask
+ * for them again at the old version.
  */
 import { layerOpacities, type MapDefinition } from '../domain/maps';
 import { bundleEntries, bundleSize, MAX_BUNDLE_TILES, tileBundlePath } from '../domain/tile-bundle';
 import { tilePath, type TileManifest } from '../domain/tiles';
 import type { ViewportSize } from './kernels/camera';
 import { firstView } from './kernels/first-view';
+import { versionGone } from './kernels/tile-refresh';
 import { visibleTiles, type TileRange } from './kernels/tiles';
+import { BundledTileFetcher, browserBundleIo, type BundleIo } from './tile-bundle-fetch';
 import { createWorkerTileFetcher } from './tile-fetch-protocol';
 import type { TileFetcher } from './tile-loader';
+import { TileHttpError, tileErrorStatus } from './tile-response';
 
 /** The engine's first view on `viewport`: its tile range and the floors shown at `level`; null for an empty viewport. */
 function firstViewTiles(map: MapDefinition, manifest: TileManifest, viewport: ViewportSize, dpr: number, level: number): { range: TileRange; floors: string[] } | null {
@@ -89,11 +103,15 @@ export interface TileFetchService {
 interface Primed {
   promise: Promise<ImageBitmap>;
   controller: AbortController;
+  /** Cancelled because another request of its version found that version gone: fails with this status. */
+  goneStatus?: number;
 }
 
 /** A tile worker started early, with its requests for the first view. */
 export class EarlyTiles {
   private readonly primed = new Map<string, Primed>();
+  /** Early requests not answered yet, taken or not (all of the one tile version the page started on). */
+  private readonly waiting = new Set<Primed>();
 
   constructor(
     readonly fetcher: TileFetchService,
@@ -102,10 +120,34 @@ export class EarlyTiles {
   ) {
     for (const url of urls) {
       if (this.primed.has(url)) continue;
-      const controller = new AbortController();
-      const promise = fetcher.fetch(url, controller.signal);
-      promise.catch(() => undefined); // observed by whoever takes it, or released
-      this.primed.set(url, { promise, controller });
+      const entry = { controller: new AbortController() } as Primed;
+      entry.promise = fetcher.fetch(url, entry.controller.signal).then(
+        (bitmap) => {
+          this.waiting.delete(entry);
+          return bitmap;
+        },
+        (error: unknown) => {
+          this.waiting.delete(entry);
+          if (entry.goneStatus !== undefined) throw new TileHttpError(url, entry.goneStatus);
+          const status = tileErrorStatus(error);
+          if (status !== undefined && versionGone(status)) this.failWaiting(status);
+          throw error;
+        },
+      );
+      entry.promise.catch(() => undefined); // observed by whoever takes it, or released
+      this.waiting.add(entry);
+      this.primed.set(url, entry);
+    }
+  }
+
+  /** An early request found its version gone: every other one still waiting is cancelled and fails as it did. */
+  private failWaiting(status: number): void {
+    const waiting = [...this.waiting];
+    this.waiting.clear();
+    for (const entry of waiting) {
+      if (entry.controller.signal.aborted) continue; // cancelled by its taker, or released: an AbortError
+      entry.goneStatus = status;
+      entry.controller.abort();
     }
   }
 
@@ -143,10 +185,30 @@ export class EarlyTiles {
   }
 }
 
-/** Starts the tile worker and the first view's requests; null where there is no worker (the engine then makes its own). */
+/**
+ * The first view's bundle in front of `tiles`: its tiles from the bundle (`io`), every other tile
+ * (and one the bundle lacks) from `tiles`; disposing of it disposes of both.
+ */
+export function withFirstViewBundle(bundle: FirstViewBundle, tiles: TileFetchService, io: BundleIo): TileFetchService {
+  const bundled = new BundledTileFetcher(bundle, tiles.fetch, io);
+  return {
+    fetch: bundled.fetch,
+    dispose: () => {
+      bundled.dispose();
+      tiles.dispose();
+    },
+  };
+}
+
+/**
+ * Starts the tile worker and the first view's requests (in one bundle where its level is
+ * prebuilt); null where there is no worker (the engine then makes its own).
+ */
 export function startEarlyTiles(map: MapDefinition, manifest: TileManifest, viewport: ViewportSize, dpr: number, tileBase: string): EarlyTiles | null {
   const urls = firstViewTileUrls(map, manifest, viewport, dpr, tileBase);
   if (urls.length === 0) return null;
-  const fetcher = createWorkerTileFetcher();
-  return fetcher ? new EarlyTiles(fetcher, map.id, urls) : null;
+  const worker = createWorkerTileFetcher();
+  if (!worker) return null;
+  const bundle = firstViewBundle(map, manifest, viewport, dpr, tileBase);
+  return new EarlyTiles(bundle ? withFirstViewBundle(bundle, worker, browserBundleIo(manifest.format)) : worker, map.id, urls);
 }

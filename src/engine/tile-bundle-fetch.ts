@@ -13,6 +13,7 @@
 import { decodeTileBundle } from '../domain/tile-bundle';
 import type { FirstViewBundle, TileFetchService } from './early-tiles';
 import type { TileFetcher } from './tile-loader';
+import { versionGone } from './kernels/tile-refresh';
 import { TileHttpError, tileErrorStatus } from './tile-response';
 
 export interface BundleIo {
@@ -64,7 +65,7 @@ export class BundledTileFetcher implements TileFetchService {
         return bytes ? io.decode(bytes) : null;
       });
       // A failed bundle or decode: the tile is fetched on its own when asked for; a bundle of a gone version: the tile is gone too.
-      this.pending.set(url, image.catch((error: unknown) => (tileErrorStatus(error) === 404 ? GONE : null)));
+      this.pending.set(url, image.catch((error: unknown) => (versionGone(tileErrorStatus(error)) ? GONE : null)));
     });
   }
 

@@ -14,7 +14,7 @@ import { MAPS } from '../domain/maps';
 import type { TileManifest } from '../domain/tiles';
 import type { ViewportSize } from './kernels/camera';
 import { REFRESH_FIRST_MS } from './kernels/tile-refresh';
-import { FAILED_RETRY_MS, LEVEL_SETTLE_MS, TileLayer, VERSION_CHECK_MS } from './tile-layer';
+import { FAILED_RETRY_MS, LEVEL_SETTLE_MS, TileLayer, VERSION_CHECK_MS, VERSION_HOLD_MS } from './tile-layer';
 import { markStandIn, TileHttpError } from './tile-response';
 import { testTileManifest } from './testing/tile-manifest';
 import type { CameraView } from './types';
@@ -234,6 +234,49 @@ describe('TileLayer: a replaced drawing (404 of the layer’s version)', () => {
     const visible = h.sprites().filter((s) => s.visible);
     expect(visible.length).toBe(first.length);
     expect(visible.every((s) => (s.texture.source.resource as unknown as FakeBitmap).label === 'v4')).toBe(true);
+    h.layer.dispose();
+  });
+
+  it('starts no request of its version while the manifest is read for a 404 (they would be 404s too), then asks for the new one', async () => {
+    let answerManifest: (m: unknown) => void = () => undefined;
+    const h = harness({ fetchManifest: () => new Promise((resolve) => (answerManifest = resolve)) });
+    vi.spyOn(console, 'warn').mockImplementation(() => undefined);
+    vi.spyOn(console, 'info').mockImplementation(() => undefined);
+    h.layer.endStartup(); // a few requests at a time: the rest wait in the loader's queue
+    h.update();
+    const first = h.open();
+    expect(first.length).toBeGreaterThan(0);
+    // The first is gone; the others on their way are gone too.
+    for (const a of first) await h.answer(a, new TileHttpError(a.url, 404));
+    expect(h.fetchManifest).toHaveBeenCalledTimes(1);
+    const held = h.update();
+    expect(h.asked.filter((a) => a.url.includes('/v3/')), 'requests of the gone version').toHaveLength(first.length);
+    expect(held.recheckInMs).toBeGreaterThan(0);
+    answerManifest(v4);
+    await flush();
+    h.tick(LEVEL_SETTLE_MS);
+    h.update();
+    expect(h.open().length).toBeGreaterThan(0);
+    expect(h.open().every((a) => a.url.includes('/v4/'))).toBe(true);
+    expect(h.asked.filter((a) => a.url.includes('/v3/'))).toHaveLength(first.length);
+    h.layer.dispose();
+  });
+
+  it('asks again when the manifest does not come within VERSION_HOLD_MS', async () => {
+    const h = harness({ fetchManifest: () => new Promise(() => undefined) });
+    vi.spyOn(console, 'warn').mockImplementation(() => undefined);
+    h.layer.endStartup();
+    h.update();
+    const first = h.open();
+    await h.answer(first[0], new TileHttpError(first[0].url, 404));
+    const asked = h.asked.length;
+    const held = h.update();
+    expect(held.recheckInMs).toBeGreaterThan(0);
+    expect(held.recheckInMs).toBeLessThanOrEqual(VERSION_HOLD_MS);
+    expect(h.asked.length).toBe(asked);
+    h.tick(VERSION_HOLD_MS);
+    h.update();
+    expect(h.asked.length).toBeGreaterThan(asked);
     h.layer.dispose();
   });
 

@@ -18,6 +18,7 @@
  *   are dropped, its tiles stay drawn until the new version's arrive, and the camera, markers and
  *   popups are the engine's and do not change. A manifest of another pyramid (a new build of
  *   the site) cannot be switched to in place: the layer stops asking for tiles (`outdated`).
+ *   While the manifest is read, no other request of the layer's version starts (VERSION_HOLD_MS).
  */
 import { Container, ImageSource, Sprite, Texture } from 'pixi.js';
 import { layerOpacities, type MapDefinition } from '../domain/maps';
@@ -25,7 +26,7 @@ import { isTileManifest, tileBounds, tileManifestPath, tilePath, type TileManife
 import type { ViewportSize } from './kernels/camera';
 import { FrameBudget } from './kernels/frame-budget';
 import { planEviction, textureBytes } from './kernels/lru';
-import { nextRefresh, type Refresh } from './kernels/tile-refresh';
+import { nextRefresh, versionGone, type Refresh } from './kernels/tile-refresh';
 import { baseTiles, numKey, planCover, splitNumKey, visibleTiles, type TileCoord } from './kernels/tiles';
 import { TileLoader, fetchImageBitmap, type TileFetcher, type TileRequest } from './tile-loader';
 import { standInOf, tileErrorStatus, TileHttpError } from './tile-response';
@@ -76,6 +77,12 @@ export const BASE_MIN_OPACITY = 0.5;
 export const FAILED_RETRY_MS = 10_000;
 /** After reading the manifest for a 404, the next 404 reads it again after this long at the soonest. */
 export const VERSION_CHECK_MS = 30_000;
+/**
+ * While the manifest is read for a 404, no request of the layer's version starts (they would
+ * all be 404s too, where the version is gone), for this long at most (a manifest that does not
+ * come must not stop the tiles).
+ */
+export const VERSION_HOLD_MS = 5_000;
 
 interface Floor {
   index: number;
@@ -149,6 +156,7 @@ export class TileLayer {
   /** The last plan deferred fetches while the level settles. */
   private lastDeferred = false;
   private checkingVersion = false;
+  private versionCheckStartedAt = Number.NEGATIVE_INFINITY;
   private versionCheckAfter = Number.NEGATIVE_INFINITY;
   private outdated_ = false;
   private disposed = false;
@@ -291,7 +299,8 @@ export class TileLayer {
     }
     // Interleave layers so every floor fills in centre-out at the same pace; missing tiles first.
     const queue: TileRequest[] = [];
-    if (!this.outdated_) {
+    const holdLeft = this.versionHoldLeft();
+    if (!this.outdated_ && holdLeft === 0) {
       for (const lists of [perLayerMissing, perLayerRefresh]) {
         const longest = Math.max(0, ...lists.map((r) => r.length));
         for (let i = 0; i < longest; i++) for (const r of lists) if (i < r.length) queue.push(r[i]);
@@ -301,15 +310,16 @@ export class TileLayer {
     }
     this.loader.want(queue);
     if (this.cacheBytes > this.options.budgetBytes) this.evict(pinned);
-    this.lastDeferred = deferred > 0;
-    const refreshIn = this.refreshInMs(now);
+    // Deferred fetches, and requests held while the manifest is read, are planned again next time.
+    this.lastDeferred = deferred > 0 || holdLeft > 0;
     const settleIn = deferred > 0 ? Math.max(1, settleLeft) : 0;
+    const waits = [this.refreshInMs(now), settleIn, holdLeft].filter((ms) => ms > 0);
     this.lastUpdate = {
       settled: unsettled === 0,
       drawn: drawnTotal,
       missing: missingTotal,
       waiting: this.arrived.size,
-      recheckInMs: settleIn > 0 && refreshIn > 0 ? Math.min(settleIn, refreshIn) : Math.max(settleIn, refreshIn),
+      recheckInMs: waits.length > 0 ? Math.min(...waits) : 0,
     };
     return this.lastUpdate;
   }
@@ -376,7 +386,19 @@ export class TileLayer {
       this.refresh.set(key, { attempt: next.attempt, dueAt: Math.max(next.dueAt, now + FAILED_RETRY_MS) });
     }
     // Requests of another version were dropped (loader.reset): this 404 is of the layer's version.
-    if (tileErrorStatus(error) === 404) this.checkVersion();
+    // While the manifest is read, the requests of this version not started yet wait (dropped
+    // from the loader's queue; the next plan after the answer asks for them, at the new version).
+    if (versionGone(tileErrorStatus(error))) {
+      this.checkVersion();
+      if (this.versionHoldLeft() > 0) this.loader.want([]);
+    }
+  }
+
+  /** Ms left of the hold on requests while the manifest is read for a 404 (0: none). */
+  private versionHoldLeft(): number {
+    if (!this.checkingVersion) return 0;
+    const left = this.versionCheckStartedAt + VERSION_HOLD_MS - this.clock();
+    return left > 0 ? Math.ceil(left) : 0;
   }
 
   /**
@@ -387,6 +409,7 @@ export class TileLayer {
     const now = this.clock();
     if (this.disposed || this.outdated_ || this.checkingVersion || now < this.versionCheckAfter) return;
     this.checkingVersion = true;
+    this.versionCheckStartedAt = now;
     const asked = this.manifestNow;
     const read = this.options.fetchManifest ?? (() => fetchManifest(`${this.options.tileBase}${tileManifestPath(asked.map)}`));
     void read()
@@ -404,6 +427,9 @@ export class TileLayer {
       .finally(() => {
         this.checkingVersion = false;
         this.versionCheckAfter = this.clock() + VERSION_CHECK_MS;
+        // The requests held meanwhile: planned again now (at the version the layer has now).
+        this.changed = true;
+        this.hooks?.onTile();
       });
   }
 

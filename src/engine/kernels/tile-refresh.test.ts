@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { nextRefresh, refreshDelayMs, REFRESH_FIRST_MS, REFRESH_JITTER, REFRESH_MAX_MS, REFRESH_MAX_RETRY_AFTER_MS } from './tile-refresh';
+import { nextRefresh, refreshDelayMs, REFRESH_FIRST_MS, REFRESH_JITTER, REFRESH_MAX_MS, REFRESH_MAX_RETRY_AFTER_MS, versionGone } from './tile-refresh';
 
 const mid = () => 0.5;
 
@@ -36,5 +36,16 @@ describe('nextRefresh', () => {
     const second = nextRefresh(first, 3_500, 0, mid);
     expect(second).toEqual({ attempt: 1, dueAt: 7_500 });
     expect(nextRefresh(second, 8_000, 20_000, mid)).toEqual({ attempt: 2, dueAt: 28_000 });
+  });
+});
+
+describe('versionGone (an answer that ends every request of its tile version)', () => {
+  it('is a 404 (what the server answers for a version that is not current) or a 410', () => {
+    expect(versionGone(404)).toBe(true);
+    expect(versionGone(410)).toBe(true);
+  });
+
+  it('is not an answer that the tile may still come (a busy or broken server, a refused render) or no answer', () => {
+    for (const status of [200, 400, 403, 429, 500, 502, 503, undefined]) expect(versionGone(status)).toBe(false);
   });
 });

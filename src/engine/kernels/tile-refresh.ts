@@ -42,3 +42,17 @@ export function nextRefresh(previous: Refresh | undefined, now: number, retryAft
   const attempt = previous ? previous.attempt + 1 : 0;
   return { attempt, dueAt: now + refreshDelayMs(attempt, retryAfterMs, random) };
 }
+
+/**
+ * The answer `status` to a request of one tile version (a tile, or a first-view bundle) says that
+ * version is gone from the server: the map's drawing was replaced after the page read its
+ * manifest (docs/TILES.md). The server answers 404 (`version "…" is not current: read
+ * manifest.json`, server/tiles/plugin.ts, with nothing that names the current version); 410
+ * would say the same. Every other request of that version will get the same answer, so the
+ * first one ends them all: the bundle's tiles fail with it (tile-bundle-fetch.ts), the early
+ * requests still waiting are cancelled (early-tiles.ts), and the layer reads the manifest and
+ * switches to the new version (tile-layer.ts). Shared by the worker and main-thread engines.
+ */
+export function versionGone(status: number | undefined): boolean {
+  return status === 404 || status === 410;
+}
