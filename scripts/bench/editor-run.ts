@@ -25,7 +25,7 @@
  */
 import type { Browser, CDPSession, Page, Response } from 'playwright-core';
 import {
-  counterDelta, gridPoints, idleRates, pickSpread, summariseActions, type ActionKind, type ActionSample, type EditorBrowserResult, type IdleWindow, type MainThreadCounters, type Point,
+  counterDelta, gridPoints, idleRates, pickApart, summariseActions, type ActionKind, type ActionSample, type EditorBrowserResult, type IdleWindow, type MainThreadCounters, type Point,
 } from './editor-stats';
 import { DEMO_ADMIN } from './editor-server';
 import { probeScript, type BenchProbe } from './probe';
@@ -63,6 +63,11 @@ const OPEN_SETTLE_MS = 400;
 const IDLE_WINDOW_MS = 400;
 /** The zoom the editing happens at, at least (CSS px per map px). */
 const ZOOM = 1.1;
+/**
+ * The bench's own markers' spots (each point and its drag's end) are at least this far apart (px):
+ * a marker dragged next to another's spot was grabbed by that one's drag, which then panned.
+ */
+const APART = 60;
 /** No marker drawn closer than this (px) to a point or its drag's end: a click there hits the bench's own marker. */
 const CLEARANCE = 30;
 /** Offsets (px) around a point and around its drag's end that must all be map canvas (the icon, the press, a drag's path). */
@@ -133,7 +138,6 @@ export async function measureEditorRun(options: EditorRunOptions): Promise<Edito
     await sleep(2000);
 
     const { points, drawn } = await choosePoints(page, viewport, actions);
-    if (points.length < actions) throw new Error(`only ${points.length} free points on the map for ${actions} markers`);
 
     const read = () => readCounters(cdp);
     const idle: IdleWindow[] = [];
@@ -322,7 +326,9 @@ async function choosePoints(page: Page, viewport: Viewport, count: number): Prom
     },
     { candidates, drag: DRAG, around: AROUND, clear: CLEARANCE },
   );
-  return { points: pickSpread(free.free, count), drawn: free.drawn };
+  const points = pickApart(free.free, count, APART, DRAG);
+  if (points.length < count) throw new Error(`only ${points.length} free points ${APART} px apart on the map for ${count} markers`);
+  return { points, drawn: free.drawn };
 }
 
 /** Wheel notches in at the centre until the zoom is at least `min`; returns it. */

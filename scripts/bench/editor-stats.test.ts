@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import {
-  checkEditorTargets, cookieHeader, counterDelta, gridPoints, idleRates, medianOfRecords, netOf, pickSpread, summariseActions, type ActionSample, type MainThreadCounters,
+  checkEditorTargets, cookieHeader, counterDelta, gridPoints, idleRates, medianOfRecords, netOf, pickApart, pickSpread, summariseActions, type ActionSample, type MainThreadCounters,
 } from './editor-stats';
 
 const counters = (task: number, cpu = task, script = 0, styleLayout = 0, devtools = 0): MainThreadCounters => ({ task, cpu, script, styleLayout, devtools });
@@ -52,5 +52,32 @@ describe('editor benchmark figures', () => {
   it('reads a cookie header out of Set-Cookie lines', () => {
     expect(cookieHeader(['sid=abc; HttpOnly; Path=/', 'bad', 'x=1'])).toBe('sid=abc; x=1');
     expect(counterDelta(counters(1), counters(3)).task).toBe(2);
+  });
+});
+
+describe('pickApart', () => {
+  const grid = gridPoints({ x: 0, y: 0, width: 440, height: 220 }, 44);
+
+  it('keeps every point and its drag end the given distance from every other chosen one', () => {
+    const drag = { dx: 24, dy: 16 };
+    const chosen = pickApart(grid, 8, 60, drag);
+    expect(chosen).toHaveLength(8);
+    const spots = chosen.flatMap((p) => [p, { x: p.x + drag.dx, y: p.y + drag.dy }]);
+    for (let i = 0; i < spots.length; i += 1) {
+      for (let j = i + 1; j < spots.length; j += 1) {
+        // A point and its own drag end are 29 px apart: only other points' spots count.
+        if (Math.floor(i / 2) === Math.floor(j / 2)) continue;
+        expect(Math.hypot(spots[i].x - spots[j].x, spots[i].y - spots[j].y)).toBeGreaterThanOrEqual(60);
+      }
+    }
+  });
+
+  it('gives fewer than asked when the points are too close together, never two neighbours', () => {
+    // 10 × 5 grid points 44 px apart: no two side by side (44 px), diagonal ones (62 px) may be.
+    const chosen = pickApart(grid, 50, 60);
+    expect(chosen.length).toBeLessThanOrEqual(25);
+    expect(chosen.length).toBeGreaterThan(8);
+    for (const a of chosen) for (const b of chosen) if (a !== b) expect(Math.hypot(a.x - b.x, a.y - b.y)).toBeGreaterThan(44);
+    expect(pickSpread(grid, 50)).toHaveLength(50);
   });
 });

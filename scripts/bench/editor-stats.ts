@@ -48,6 +48,29 @@ export function pickSpread<T>(items: readonly T[], count: number): T[] {
   return out;
 }
 
+/**
+ * Up to `count` of `points`, none of whose spots (the point and, with `drag`, where its drag
+ * ends) comes within `apart` px of another chosen one's: a marker moved onto or beside another
+ * placed marker's spot would be grabbed by that one's drag (the map panned instead of moving it).
+ * Greedy, in the list's order, after an even spread over the list (so a long list is not used
+ * from its first rows only).
+ */
+export function pickApart(points: readonly Point[], count: number, apart: number, drag: { dx: number; dy: number } = { dx: 0, dy: 0 }): Point[] {
+  if (!Number.isInteger(count) || count < 0) throw new RangeError(`count ${count}`);
+  const spots = (p: Point) => [p, { x: p.x + drag.dx, y: p.y + drag.dy }];
+  const chosen: Point[] = [];
+  const taken: Point[] = [];
+  const order = [...pickSpread(points, count), ...points];
+  for (const p of order) {
+    if (chosen.length >= count) break;
+    if (chosen.includes(p)) continue;
+    if (spots(p).some((s) => taken.some((t) => Math.hypot(s.x - t.x, s.y - t.y) < apart))) continue;
+    chosen.push(p);
+    taken.push(...spots(p));
+  }
+  return chosen;
+}
+
 // ---------------------------------------------------------------------------------------------
 // Main-thread time per action
 
