@@ -10,6 +10,7 @@ import { describe, expect, test } from 'vitest';
 import type { Page } from 'playwright-core';
 import { baseUrl, markers, useBrowser } from './browser';
 import { canvasTransferred, mapSpread } from './support/map-canvas';
+import { fetchManifest } from './support/tiles';
 
 const browser = useBrowser();
 
@@ -53,14 +54,14 @@ describe('the map drawn in the render worker', () => {
     expect(inWorker).toEqual(drawn(await markers(main.page)));
   });
 
-  test("the worker asks for the first view's tiles in one bundle, and draws them", async () => {
+  for (const search of ['?render=worker', '?render=main']) test(`${search}: the engine asks for the first view's tiles in one bundle, and draws them`, async () => {
     const { page } = await browser.newPage({ width: 1280, height: 800 });
     const tilePaths: string[] = [];
     page.context().on('request', (request) => {
       const { pathname } = new URL(request.url());
       if (pathname.startsWith('/tiles/')) tilePaths.push(pathname);
     });
-    await openReady(page, '?render=worker');
+    await openReady(page, search);
     const bundles = tilePaths.filter((p) => p.includes('/bundle/'));
     expect(bundles).toHaveLength(1);
     // /tiles/{map}/{version}/bundle/{layers}/{z}/{x0}-{x1}/{y0}-{y1}.bin
@@ -78,6 +79,37 @@ describe('the map drawn in the render worker', () => {
     expect(inBundle).toEqual([]);
     expect(await mapSpread(page)).toBeGreaterThan(8);
   });
+
+  for (const search of ['?render=worker', '?render=main']) {
+    test(`${search}: a page that starts on a replaced drawing's tile version loses one request to it, then draws the current one`, async () => {
+      const { page, errors } = await browser.newPage({ width: 1280, height: 800 });
+      const manifest = await fetchManifest(baseUrl(), 'customs');
+      // A version of the same shape the server does not have: the drawing was replaced after this page's HTML was written.
+      const old = manifest.version.slice(0, -1) + (manifest.version.endsWith('0') ? '1' : '0');
+      // The browser logs each 404 of the old version (the poster's images, the engine's one request).
+      errors.allow(new RegExp(`status of 404 .*/tiles/customs/${old}/`));
+      let html = '';
+      await page.route(/\/map\/customs(\?|$)/, async (route) => {
+        const response = await route.fetch();
+        html = (await response.text()).replaceAll(manifest.version, old);
+        await route.fulfill({ response, body: html });
+      });
+      const requests: Array<{ path: string; status: () => Promise<number> }> = [];
+      page.context().on('request', (request) => {
+        const { pathname } = new URL(request.url());
+        if (pathname.startsWith('/tiles/customs/')) requests.push({ path: pathname, status: async () => (await request.response())?.status() ?? 0 });
+      });
+      await openReady(page, search);
+      await expect.poll(() => mapSpread(page), { timeout: 15_000 }).toBeGreaterThan(8);
+      // The HTML's own poster and preloads name the old version; of the engine's requests, one did.
+      const engineOld = requests.filter((r) => r.path.startsWith(`/tiles/customs/${old}/`) && !html.includes(r.path)).map((r) => r.path);
+      expect(engineOld.length, engineOld.join('\n')).toBeLessThanOrEqual(1);
+      const current = requests.filter((r) => r.path.startsWith(`/tiles/customs/${manifest.version}/`));
+      expect(current.length).toBeGreaterThan(0);
+      // Every one answered was served (one the engine cancelled has no answer).
+      expect(new Set((await Promise.all(current.map((r) => r.status()))).filter((status) => status !== 0))).toEqual(new Set([200]));
+    });
+  }
 
   test('a settled map draws no frames in the worker either', async () => {
     const { page } = await browser.newPage();
