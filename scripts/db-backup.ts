@@ -56,13 +56,10 @@ export function sqliteCounts(db: SQLite.Database): Record<string, number> {
 }
 
 /**
- * Copies the SQLite database `source` into `target` with the online backup API, then opens the
- * copy and checks it. `target` must not exist (a backup never overwrites one).
+ * SQLite's online backup of `source` into `target` (a WAL-mode source's -wal included), while
+ * another process may go on writing to it. The copy is not checked here.
  */
-export async function backupSqlite(source: string, target: string): Promise<SqliteBackupResult> {
-  if (!fs.existsSync(source)) throw new BackupError(`no SQLite database at ${source} (is DATA_DIR right? has the server run once?)`);
-  if (fs.existsSync(target)) throw new BackupError(`${target} exists already: choose another file`);
-  fs.mkdirSync(path.dirname(target), { recursive: true });
+export async function copySqliteFile(source: string, target: string): Promise<void> {
   // Read-only is enough: the backup reads pages; the server may keep writing meanwhile.
   const db = new SQLite(source, { readonly: true, fileMustExist: true });
   try {
@@ -73,6 +70,17 @@ export async function backupSqlite(source: string, target: string): Promise<Sqli
   } finally {
     db.close();
   }
+}
+
+/**
+ * Copies the SQLite database `source` into `target` with the online backup API, then opens the
+ * copy and checks it. `target` must not exist (a backup never overwrites one).
+ */
+export async function backupSqlite(source: string, target: string): Promise<SqliteBackupResult> {
+  if (!fs.existsSync(source)) throw new BackupError(`no SQLite database at ${source} (is DATA_DIR right? has the server run once?)`);
+  if (fs.existsSync(target)) throw new BackupError(`${target} exists already: choose another file`);
+  fs.mkdirSync(path.dirname(target), { recursive: true });
+  await copySqliteFile(source, target);
   // One self-contained file: the copy keeps the source's WAL mode, which would leave -wal and
   // -shm files beside it once opened; the server turns WAL on again when it opens a restored copy.
   const copy = new SQLite(target, { fileMustExist: true });

@@ -25,7 +25,7 @@ import { pathToFileURL } from 'node:url';
 import SQLite from 'better-sqlite3';
 import { ConfigError, loadConfig, type ServerConfig } from '../server/config';
 import { DatabaseInUseError, lockSqliteDatabase } from '../server/db/sqlite-lock';
-import { restoreHelp, sqliteCounts, stamp } from './db-backup';
+import { copySqliteFile, restoreHelp, sqliteCounts, stamp } from './db-backup';
 
 const USAGE = `usage: npm run db:restore -- <backup file>
   Replaces the SQLite database the server's settings name ($DATA_DIR/raidmap.sqlite) with
@@ -166,13 +166,7 @@ export async function restoreSqlite(sqliteFile: string, backupFile: string, now 
     const expected = checkBackup(source);
 
     // The copy, beside the database (same file system: the rename below is atomic).
-    const src = new SQLite(source, { readonly: true, fileMustExist: true });
-    try {
-      // All pages in one step: one consistent read (see db-backup.ts).
-      await src.backup(tmp, { progress: () => 0x7fffffff });
-    } finally {
-      src.close();
-    }
+    await copySqliteFile(source, tmp);
     const copy = new SQLite(tmp, { fileMustExist: true });
     try {
       copy.pragma('journal_mode = DELETE');
