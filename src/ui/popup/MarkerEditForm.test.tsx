@@ -268,6 +268,8 @@ describe('marker popup edit mode', () => {
   it('save sends the trimmed draft with the version it was based on, then shows the saved marker', async () => {
     const { server } = await setup(admin);
     const form = await edit();
+    // Edit pressed: the keyboard is in the form's first field at once.
+    expect(field(form, 'Name')).toHaveFocus();
     await userEvent.clear(field(form, 'Name (English)'));
     await userEvent.type(field(form, 'Name (English)'), '  Big safe  ');
     await userEvent.type(field(form, 'Description (Russian)'), 'За столом');
@@ -295,6 +297,8 @@ describe('marker popup edit mode', () => {
     expect(popup.mode).toBe('view');
     const dialog = await screen.findByRole('dialog', { name: 'Big safe' });
     expect(within(dialog).getByText('Level').nextElementSibling).toHaveTextContent('Level 3');
+    // Saved: the keyboard is back on Edit, not on the page's start.
+    await waitFor(() => expect(within(dialog).getByRole('button', { name: 'Edit' })).toHaveFocus());
     expect(server.stored.get('m-safe')?.version).toBe(2);
   });
 
@@ -349,12 +353,13 @@ describe('marker popup edit mode', () => {
   });
 
   it('view mode: Enter opens the edit form; Delete, or the Delete button, deletes after "Are you sure?"', async () => {
-    const { server } = await setup(admin);
+    const { server } = await setup(admin, { announcer: true });
     const confirm = vi.spyOn(window, 'confirm').mockReturnValueOnce(false).mockReturnValueOnce(true);
     let dialog = await open();
     expect(dialog).toHaveFocus();
     await userEvent.keyboard('{Enter}');
-    expect(await within(dialog).findByRole('form', { name: 'Edit marker' })).toBeInTheDocument();
+    const form = await within(dialog).findByRole('form', { name: 'Edit marker' });
+    expect(field(form, 'Name')).toHaveFocus();
     // In the form, Delete and Enter are the fields' (or the form's buttons').
     await userEvent.keyboard('{Delete}');
     expect(confirm).not.toHaveBeenCalled();
@@ -373,6 +378,8 @@ describe('marker popup edit mode', () => {
     await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
     expect(server.writes()).toEqual([{ op: 'delete', uid: 'm-safe', version: 1 }]);
     expect(mapView.selectedUid).toBeNull();
+    // Said in the page's live region, as the form's Delete says it.
+    expect(document.querySelector('.live-announcer[role="status"]')).toHaveTextContent('Marker deleted');
   });
 
   it('view mode: a failed delete brings the marker back, its popup saying why, with Retry', async () => {

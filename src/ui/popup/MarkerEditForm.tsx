@@ -49,6 +49,13 @@ export interface MarkerEditFormProps {
   map: MapDefinition;
   /** Cancel (the button; Escape in a field too, once its typed changes are set aside). */
   onCancel: () => void;
+  /** Saved: the form ends (the popup shows the saved marker; the keyboard goes back to its Edit). */
+  onSaved?: () => void;
+  /**
+   * Set when the form was opened by the user's Edit (not edit-on-open while placing): its first
+   * field takes the focus as the form shows, and the flag is cleared.
+   */
+  focusFirstField?: { current: boolean };
 }
 
 const FIELD_TAGS = new Set(['INPUT', 'TEXTAREA', 'SELECT']);
@@ -57,7 +64,7 @@ function plain(marker: Marker): Marker {
   return JSON.parse(JSON.stringify(marker)) as Marker;
 }
 
-export function MarkerEditForm({ map, onCancel }: MarkerEditFormProps) {
+export function MarkerEditForm({ map, onCancel, onSaved, focusFirstField }: MarkerEditFormProps) {
   const { t, i18n } = useTranslation();
   const lang = isLanguage(i18n.language) ? i18n.language : 'en';
   // sync: typing into a controlled input must not wait a tick (the caret would jump).
@@ -72,6 +79,14 @@ export function MarkerEditForm({ map, onCancel }: MarkerEditFormProps) {
   const mounted = useRef(true);
   /** Where the form's objections and a failed call show: scrolled to when they change, since the form may be scrolled far above them. */
   const problems = useRef<HTMLDivElement>(null);
+  const firstField = useRef<HTMLInputElement>(null);
+  useEffect(() => {
+    // Mount only: a keyboard user who pressed Edit types the name at once; edit-on-open leaves
+    // the focus on the map, where the next marker is placed.
+    if (!focusFirstField?.current) return;
+    focusFirstField.current = false;
+    firstField.current?.focus({ preventScroll: true });
+  }, [focusFirstField]);
   useEffect(() => {
     if (invalid.length > 0 || error) problems.current?.scrollIntoView?.({ block: 'nearest' });
   }, [invalid, error]);
@@ -165,6 +180,7 @@ export function MarkerEditForm({ map, onCancel }: MarkerEditFormProps) {
       const saved = await saveMarker({ ...result.marker, version: current.version });
       if (saved) {
         announce(t('markerEdit.saved'));
+        onSaved?.();
         finishEdit();
         markerChanged(uid);
       } else {
@@ -216,6 +232,7 @@ export function MarkerEditForm({ map, onCancel }: MarkerEditFormProps) {
         uid={uid}
         onSaved={() => {
           announce(t('markerEdit.saved'));
+          onSaved?.();
           finishEdit();
           markerChanged(uid);
         }}
@@ -225,7 +242,7 @@ export function MarkerEditForm({ map, onCancel }: MarkerEditFormProps) {
         <legend>{t('markerEdit.texts')}</legend>
         <label>
           {t('markerEdit.name')}
-          <input type="text" value={draft.name} onChange={(event) => patchDraft({ name: event.target.value })} />
+          <input ref={firstField} type="text" value={draft.name} onChange={(event) => patchDraft({ name: event.target.value })} />
         </label>
         <label>
           {t('markerEdit.nameEn')}

@@ -37,6 +37,7 @@ import { Popup } from '../popups/Popup';
 import { useObjDeepLink } from './useObjDeepLink';
 import { useObjUrl } from './useObjUrl';
 import { useOpenMarker } from './useOpenMarker';
+import { announce, clearAnnouncement } from '../LiveAnnouncer';
 
 export interface MarkerPopupProps {
   map: MapDefinition;
@@ -73,6 +74,8 @@ export const MarkerPopup = memo(function MarkerPopup({ map, source, loaded }: Ma
   const canEdit = can(user, 'editMarkers');
   const close = useCallback(() => selectMarker(null), []);
   const focusEdit = useRef(false);
+  /** Edit pressed by the user (button or Enter): the form's first field takes the focus. */
+  const focusForm = useRef(false);
 
   // editOnOpen: each marker opened goes straight to edit mode, once per opening.
   const autoOpened = useRef<string | null>(null);
@@ -84,6 +87,7 @@ export const MarkerPopup = memo(function MarkerPopup({ map, source, loaded }: Ma
     }
     if (!canEdit || !editOnOpen || autoOpened.current === uid || !marker) return;
     autoOpened.current = uid;
+    focusForm.current = false;
     startEdit(marker);
   }, [uid, canEdit, editOnOpen, marker]);
 
@@ -96,6 +100,14 @@ export const MarkerPopup = memo(function MarkerPopup({ map, source, loaded }: Ma
     focusEdit.current = true;
     cancelEdit();
   }, []);
+  const saved = useCallback(() => {
+    focusEdit.current = true;
+  }, []);
+  const edit = useCallback((which: Marker) => {
+    focusForm.current = true;
+    startEdit(which);
+  }, []);
+
 
   if (link.gone) return <LinkGoneNotice onClose={link.dismissGone} />;
   if (!marker) return slow || failed ? <LoadingFrame onClose={close} onRetry={retryRead} error={failed} /> : null;
@@ -103,12 +115,12 @@ export const MarkerPopup = memo(function MarkerPopup({ map, source, loaded }: Ma
   return (
     <MarkerPopupFrame marker={marker} onClose={close} className={editing ? 'marker-popup--edit' : undefined} placed={!editing}>
       {editing ? (
-        <MarkerEditForm key={marker.uid} map={map} onCancel={cancel} />
+        <MarkerEditForm key={marker.uid} map={map} onCancel={cancel} onSaved={saved} focusFirstField={focusForm} />
       ) : (
         <MarkerPopupView
           map={map}
           marker={marker}
-          footer={canEdit ? <AdminBar marker={marker} focusEdit={focusEdit} /> : null}
+          footer={canEdit ? <AdminBar marker={marker} focusEdit={focusEdit} onEdit={edit} /> : null}
         />
       )}
     </MarkerPopupFrame>
@@ -175,7 +187,7 @@ function LinkGoneNotice({ onClose }: { onClose: () => void }) {
  * (ui/map/editorKeys.ts): Enter opens the edit form, Delete or Backspace deletes after
  * 'Are you sure?', where the key would mean nothing else.
  */
-function AdminBar({ marker, focusEdit }: { marker: Marker; focusEdit: { current: boolean } }) {
+function AdminBar({ marker, focusEdit, onEdit }: { marker: Marker; focusEdit: { current: boolean }; onEdit: (marker: Marker) => void }) {
   const { t } = useTranslation();
   const button = useRef<HTMLButtonElement>(null);
   const [deleting, setDeleting] = useState(false);
@@ -193,15 +205,23 @@ function AdminBar({ marker, focusEdit }: { marker: Marker; focusEdit: { current:
     deletingNow.current = true;
     setDeleting(true);
     setError(null);
+    // Said in the page's live region, which outlives this popup (LiveAnnouncer.tsx).
+    announce(t('markerEdit.deleting'));
     try {
       const uid = marker.uid;
-      if (await deleteMarker(uid)) selectMarker(null);
+      if (await deleteMarker(uid)) {
+        announce(t('markerEdit.deleted'));
+        selectMarker(null);
+        return;
+      }
+      clearAnnouncement();
       // A failed delete brings the marker back on the map; its popup (closed as the marker left)
       // opens again with the editor's word and Retry (MarkerEditorStatus), unless another opened since.
-      else if (editor.pending[uid]?.status === 'failed') {
+      if (editor.pending[uid]?.status === 'failed') {
         if (mapView.selectedUid === null || mapView.selectedUid === uid) selectMarker(uid);
       } else if (settled(uid)) setError(t('markerEdit.deleteFailedUnknown'));
     } catch (failure) {
+      clearAnnouncement();
       setError(t('markerEdit.deleteFailed', { message: failureText(t, failure) }));
     } finally {
       deletingNow.current = false;
@@ -220,7 +240,7 @@ function AdminBar({ marker, focusEdit }: { marker: Marker; focusEdit: { current:
       });
       if (action === 'edit') {
         event.preventDefault();
-        startEdit(marker);
+        onEdit(marker);
       } else if (action === 'delete') {
         event.preventDefault();
         void remove();
@@ -228,7 +248,7 @@ function AdminBar({ marker, focusEdit }: { marker: Marker; focusEdit: { current:
     };
     document.addEventListener('keydown', onKey);
     return () => document.removeEventListener('keydown', onKey);
-  }, [marker, remove]);
+  }, [marker, remove, onEdit]);
 
   return (
     <div className="marker-popup__admin">
@@ -239,7 +259,7 @@ function AdminBar({ marker, focusEdit }: { marker: Marker; focusEdit: { current:
         </p>
       )}
       <div className="marker-popup__admin-actions">
-        <button ref={button} type="button" className="marker-popup__edit" aria-keyshortcuts="Enter" title={t('markerEdit.editKey')} onClick={() => startEdit(marker)}>
+        <button ref={button} type="button" className="marker-popup__edit" aria-keyshortcuts="Enter" title={t('markerEdit.editKey')} onClick={() => onEdit(marker)}>
           {t('markerEdit.edit')}
         </button>
         <button
