@@ -111,7 +111,7 @@ describe('quests (customs)', () => {
     await expect.poll(async () => (await names()).length).toBeGreaterThan(3);
     const en = await names();
     expect(en).toEqual([...en].sort((x, y) => x.localeCompare(y, 'en', { sensitivity: 'base', numeric: true })));
-    await page.getByRole('button', { name: 'Русский', exact: true }).click();
+    await page.getByRole('button', { name: 'RU Русский', exact: true }).click();
     await expect.poll(async () => (await names())[0]).not.toBe(en[0]);
     const ru = await names();
     expect(ru).toHaveLength(en.length);

@@ -67,7 +67,7 @@ describe('top bar', () => {
   test('the language switch turns the labels Russian and back', async () => {
     const { page } = await browser.newPage();
     await openMap(page, 'factory');
-    await page.getByRole('group', { name: 'Language' }).getByRole('button', { name: 'Русский', exact: true }).click();
+    await page.getByRole('group', { name: 'Language' }).getByRole('button', { name: 'RU Русский', exact: true }).click();
     await page.getByRole('button', { name: 'Скрыть панели' }).waitFor();
     expect(await page.getByRole('button', { name: 'Где я' }).isVisible()).toBe(true);
     expect(await page.getByRole('button', { name: 'Во весь экран' }).isVisible()).toBe(true);
@@ -78,7 +78,7 @@ describe('top bar', () => {
     await page.reload({ waitUntil: 'domcontentloaded' });
     await page.getByRole('button', { name: 'Скрыть панели' }).waitFor();
 
-    await page.getByRole('group', { name: 'Язык' }).getByRole('button', { name: 'English', exact: true }).click();
+    await page.getByRole('group', { name: 'Язык' }).getByRole('button', { name: 'EN English', exact: true }).click();
     await page.getByRole('button', { name: 'Hide panels' }).waitFor();
     expect(await page.getByRole('button', { name: 'Where am I' }).isVisible()).toBe(true);
     expect(await page.evaluate(() => document.documentElement.lang)).toBe('en');

@@ -162,8 +162,8 @@ describe('on a 390×844 touch screen', () => {
     const menu = {
       'Show panels': banner.getByRole('button', { name: 'Show panels' }),
       'Full screen': banner.getByRole('button', { name: 'Full screen' }),
-      EN: banner.getByRole('button', { name: 'English', exact: true }),
-      RU: banner.getByRole('button', { name: 'Русский', exact: true }),
+      EN: banner.getByRole('button', { name: 'EN English', exact: true }),
+      RU: banner.getByRole('button', { name: 'RU Русский', exact: true }),
       'the account button': banner.locator('.account-menu__button'),
     };
     await expectFingerSized(menu);

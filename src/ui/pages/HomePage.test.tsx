@@ -15,13 +15,13 @@ describe('home page language switch', () => {
   it('switches the page to Russian and back with the EN / RU buttons, by keyboard', async () => {
     renderRoute('/');
     const group = screen.getByRole('group', { name: 'Language' });
-    const ru = within(group).getByRole('button', { name: 'Русский' });
+    const ru = within(group).getByRole('button', { name: 'RU Русский' });
     expect(ru).toHaveAttribute('aria-pressed', 'false');
     ru.focus();
     await userEvent.keyboard('{Enter}');
     expect(await screen.findByRole('list', { name: 'Карты' })).toBeInTheDocument();
-    expect(within(screen.getByRole('group', { name: 'Язык' })).getByRole('button', { name: 'Русский' })).toHaveAttribute('aria-pressed', 'true');
-    await userEvent.click(within(screen.getByRole('group', { name: 'Язык' })).getByRole('button', { name: 'English' }));
+    expect(within(screen.getByRole('group', { name: 'Язык' })).getByRole('button', { name: 'RU Русский' })).toHaveAttribute('aria-pressed', 'true');
+    await userEvent.click(within(screen.getByRole('group', { name: 'Язык' })).getByRole('button', { name: 'EN English' }));
     expect(await screen.findByRole('list', { name: 'Maps' })).toBeInTheDocument();
   });
 });

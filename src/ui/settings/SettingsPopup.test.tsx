@@ -206,7 +206,7 @@ describe('the settings popup (pro)', () => {
     signedIn(PRO);
     await renderMap();
     await userEvent.click(settingsButton());
-    await userEvent.click(within(screen.getByRole('group', { name: 'Language' })).getByRole('button', { name: 'Русский' }));
+    await userEvent.click(within(screen.getByRole('group', { name: 'Language' })).getByRole('button', { name: 'RU Русский' }));
     const dialog = await screen.findByRole('dialog', { name: 'Настройки' });
     expect(within(dialog).getByRole('combobox', { name: 'Язык' })).toHaveValue('ru');
     expect(storedSettings()).toEqual({ ...SAVED, language: 'ru' });

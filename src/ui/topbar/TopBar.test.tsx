@@ -140,13 +140,13 @@ describe('top bar', () => {
   it('switches the language of the labels to Russian and back', async () => {
     renderMap();
     const group = screen.getByRole('group', { name: 'Language' });
-    expect(within(group).getByRole('button', { name: 'English' })).toHaveAttribute('aria-pressed', 'true');
-    await userEvent.click(within(group).getByRole('button', { name: 'Русский' }));
+    expect(within(group).getByRole('button', { name: 'EN English' })).toHaveAttribute('aria-pressed', 'true');
+    await userEvent.click(within(group).getByRole('button', { name: 'RU Русский' }));
     expect(await screen.findByRole('button', { name: 'Скрыть панели' })).toBeInTheDocument();
     expect(screen.getByRole('button', { name: 'Где я' })).toBeInTheDocument();
     expect(screen.getByRole('group', { name: 'Язык' })).toBeInTheDocument();
     expect(document.documentElement.lang).toBe('ru');
-    await userEvent.click(screen.getByRole('button', { name: 'English' }));
+    await userEvent.click(screen.getByRole('button', { name: 'EN English' }));
     expect(await screen.findByRole('button', { name: 'Hide panels' })).toBeInTheDocument();
     expect(document.documentElement.lang).toBe('en');
   });
@@ -157,15 +157,15 @@ describe('language switch', () => {
     renderMap();
     const buttons = () => within(screen.getByRole('group', { name: /^(Language|Язык)$/ })).getAllByRole('button');
     expect(buttons().map((b) => [b.textContent, b.getAttribute('aria-label'), b.getAttribute('lang'), b.getAttribute('aria-pressed')])).toEqual([
-      ['EN', 'English', 'en', 'true'],
-      ['RU', 'Русский', 'ru', 'false'],
+      ['EN', 'EN English', 'en', 'true'],
+      ['RU', 'RU Русский', 'ru', 'false'],
     ]);
-    await userEvent.click(screen.getByRole('button', { name: 'Русский' }));
+    await userEvent.click(screen.getByRole('button', { name: 'RU Русский' }));
     await screen.findByRole('group', { name: 'Язык' });
     // The names stay in their own language whatever the UI's; the pressed one follows.
     expect(buttons().map((b) => [b.textContent, b.getAttribute('aria-label'), b.getAttribute('aria-pressed')])).toEqual([
-      ['EN', 'English', 'false'],
-      ['RU', 'Русский', 'true'],
+      ['EN', 'EN English', 'false'],
+      ['RU', 'RU Русский', 'true'],
     ]);
   });
 });
