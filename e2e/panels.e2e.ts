@@ -123,6 +123,40 @@ describe('category panel (customs)', () => {
     await expect.poll(() => page.evaluate(() => !!document.activeElement?.closest('.marker-popup'))).toBe(true);
   });
 
+  test('Find a marker finds by type ("exit": the extractions), says how many, and tells same-named markers apart by level and place', async () => {
+    const { page } = await browser.newPage();
+    await openMap(page, 'customs');
+    const field = page.getByRole('combobox', { name: 'Find a marker' });
+    const options = page.getByRole('listbox', { name: 'Markers found' }).getByRole('option');
+    const names = () => options.evaluateAll((els) => els.map((el) => el.getAttribute('aria-label') ?? ''));
+    const said = () => page.locator('.live-announcer').textContent();
+
+    // No marker is named "exit": the Extractions category is (an alias), so its markers come.
+    await field.fill('exit');
+    await expect.poll(() => options.count()).toBeGreaterThan(3);
+    for (const name of await names()) expect(name).toMatch(/Extraction|Transition/);
+    await expect.poll(said).toMatch(/^\d+ markers/);
+
+    await field.fill('weapon box');
+    await expect.poll(() => options.count()).toBeGreaterThan(1);
+    const boxes = await names();
+    // Every row's accessible name is its own: same label, told apart by level and place.
+    expect(new Set(boxes).size).toBe(boxes.length);
+    for (const name of boxes) {
+      expect(name.toLowerCase()).toContain('weapon box');
+      expect(name).toMatch(/Main|Underground|Level \d/);
+      expect(name).toMatch(/ m from | by /);
+    }
+    // Arrowing through the list keeps the active row in sight.
+    for (let i = 0; i < 6; i += 1) await page.keyboard.press('ArrowDown');
+    const inView = await page.evaluate(() => {
+      const list = document.querySelector('.marker-search__list')!.getBoundingClientRect();
+      const row = document.querySelector('.marker-search__hit--active')!.getBoundingClientRect();
+      return row.top >= list.top - 1 && row.bottom <= list.bottom + 1;
+    });
+    expect(inView).toBe(true);
+  });
+
   for (const size of [{ width: 1280, height: 800 }, { width: 390, height: 844, hasTouch: true }]) {
     test(`at ${size.width}×${size.height} the first Tab stops are skip links to Find a marker and to the quests; the panels open for them`, async () => {
       const { page } = await browser.newPage(size);

@@ -7,7 +7,7 @@
 import * as Comlink from 'comlink';
 import type { Language } from '../src/domain/marker';
 import { packColumns, packedColumnBuffers, packStrings } from '../src/domain/marker-columns';
-import type { MarkerFilterQuery, MarkerStore } from './markers';
+import type { MarkerFilterQuery, MarkerFindQuery, MarkerStore } from './markers';
 
 export function markersWorkerApi(store: MarkerStore) {
   return {
@@ -35,6 +35,8 @@ export function markersWorkerApi(store: MarkerStore) {
     remove: (uid: string) => store.remove(uid),
     /** Markers whose label contains the text, best first (the left panel's Find a marker). */
     search: (text: string, limit: number) => store.search(text, limit),
+    /** Markers by label, type or quest, best first, each with its place; and how many match (Find a marker). */
+    find: (query: MarkerFindQuery) => store.find(query),
   };
 }
 

@@ -13,7 +13,7 @@ import { compactRowsFromBinary, isCompactBinary } from '../src/domain/compact-bi
 import { CompactListError, type CompactRows, compactRowsFromJson, isCompactBody } from '../src/domain/compact-markers';
 import { type Language, type Marker, type MarkerIssue, localized, markerSchema, validateMarkers } from '../src/domain/marker';
 import { type MarkerColumns, type MarkerRow, writeMarkerRow } from '../src/domain/marker-columns';
-import { searchLabels } from '../src/domain/marker-search';
+import { type Landmark, type MatchKind, type NamedByText, nearestLandmark, searchLabels, searchMarkers } from '../src/domain/marker-search';
 
 /** The fields a filter reads: a full marker's, or a compact row's. */
 export type FilterFacts = Pick<Marker, 'category' | 'subCategory' | 'level'> & { questUid?: string | null };
@@ -90,6 +90,32 @@ export interface MarkerSearchHit {
   label: string;
   subCategory: string;
   level: number;
+}
+
+/** What Find a marker asks (`find`): the typed text, the ids its words name (src/domain/marker-search.ts), how many rows. */
+export interface MarkerFindQuery extends NamedByText {
+  text: string;
+  limit: number;
+}
+
+/** One marker found by `find`: a search hit, and what tells it apart from others of the same name. */
+export interface MarkerFindHit extends MarkerSearchHit {
+  /** What made it match: its label, or its subcategory, quest or category named by the text. */
+  by: MatchKind;
+  category: string;
+  questUid: string | null;
+  /** Its position, map pixels. */
+  x: number;
+  y: number;
+  /** The nearest named extraction (not itself), distance in map pixels; null when the map has none. */
+  near: { label: string; distance: number } | null;
+}
+
+export interface MarkerFindResult {
+  /** Best first, at most the query's limit (capped at SEARCH_LIMIT_MAX). */
+  hits: MarkerFindHit[];
+  /** How many markers match in all. */
+  total: number;
 }
 
 /** The most hits one search answers (a query asks for fewer). */
@@ -286,6 +312,12 @@ export interface MarkerStore {
    * at most `limit` (capped at SEARCH_LIMIT_MAX), whatever the filters: the panel reveals a hidden one.
    */
   search(text: string, limit: number): MarkerSearchHit[];
+  /**
+   * Find a marker: markers whose label matches the text or whose subcategory, quest or category
+   * the text names (src/domain/marker-search.ts `searchMarkers`), whatever the filters, each with
+   * its position and nearest named extraction (the row's place hint), and how many match in all.
+   */
+  find(query: MarkerFindQuery): MarkerFindResult;
 }
 
 export function createMarkerStore(): MarkerStore {
@@ -347,6 +379,33 @@ export function createMarkerStore(): MarkerStore {
     return m === undefined && rows && s < rows.count ? rows.label[s] || rows.kinds[rows.kind[s]][1] : '';
   };
   const levelAt = (s: number): number => own[s]?.level ?? (rows && s < rows.count ? rows.level[s] : 0);
+  /** The category of a slot's marker, '' for an empty slot. */
+  const categoryAt = (s: number): string => {
+    const m = own[s];
+    if (m) return m.category;
+    return m === undefined && rows && s < rows.count ? rows.kinds[rows.kind[s]][0] : '';
+  };
+  /** The quest a slot's marker is linked to, null for none. */
+  const questAt = (s: number): string | null => {
+    const m = own[s];
+    if (m) return m.questUid ?? null;
+    if (m !== undefined || !rows || s >= rows.count) return null;
+    const q = rows.quest[s];
+    return q >= 0 ? rows.quests[q] : null;
+  };
+  const xAt = (s: number): number => own[s]?.geometry.x ?? (rows && s < rows.count ? rows.x[s] : 0);
+  const yAt = (s: number): number => own[s]?.geometry.y ?? (rows && s < rows.count ? rows.y[s] : 0);
+  /** The extractions with a name of their own (not just their subcategory's), for place hints. */
+  const namedExtractions = (): (Landmark & { slot: number })[] => {
+    const out: (Landmark & { slot: number })[] = [];
+    for (let s = 0; s < size; s++) {
+      if (categoryAt(s) !== ALWAYS_LABEL_CATEGORY) continue;
+      const m = own[s];
+      const name = m ? localized(m, 'name', labelLang) : m === undefined && rows && s < rows.count ? rows.label[s] : '';
+      if (name) out.push({ slot: s, label: name, x: xAt(s), y: yAt(s) });
+    }
+    return out;
+  };
   /** The last filter query, as a predicate (null: none yet, everything passes). */
   let lastPredicate: ((m: FilterFacts) => boolean) | null = null;
 
@@ -554,6 +613,27 @@ export function createMarkerStore(): MarkerStore {
         subCategory: subCategoryAt(s) ?? '',
         level: levelAt(s),
       }));
+    },
+    find(query) {
+      const strings = (v: unknown) => Array.isArray(v) && v.every((x) => typeof x === 'string');
+      if (
+        !query || typeof query.text !== 'string' || !Number.isInteger(query.limit) ||
+        !strings(query.subCategories) || !strings(query.quests) || !strings(query.categories)
+      ) {
+        throw new MarkerListError('find needs text (a string), limit (a whole number) and subCategories, quests, categories (string lists)');
+      }
+      const facts = { count: size, label: labelAt, subCategory: (s: number) => subCategoryAt(s) ?? '', category: categoryAt, quest: questAt };
+      const { matches, total } = searchMarkers(facts, query.text, query, Math.min(query.limit, SEARCH_LIMIT_MAX));
+      const landmarks = matches.length > 0 ? namedExtractions() : [];
+      const hits = matches.map(({ slot: s, by }): MarkerFindHit => {
+        const category = categoryAt(s);
+        const x = xAt(s);
+        const y = yAt(s);
+        // An extraction's own name says where it is: no hint from the others.
+        const near = category === ALWAYS_LABEL_CATEGORY ? null : nearestLandmark(landmarks.filter((l) => l.slot !== s), x, y);
+        return { uid: uidAt(s), label: labelAt(s), subCategory: subCategoryAt(s) ?? '', level: levelAt(s), by, category, questUid: questAt(s), x, y, near };
+      });
+      return { hits, total };
     },
   };
 }

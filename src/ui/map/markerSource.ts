@@ -9,7 +9,7 @@ import * as Comlink from 'comlink';
 import { fetchCompactMarkers, fetchMarker } from '../../api/markers';
 import type { Language, Marker } from '../../domain/marker';
 import { unpackColumns, unpackStrings } from '../../domain/marker-columns';
-import type { MarkerFilterQuery, MarkerLoadResult, MarkerRemoveResult, MarkerSearchHit, MarkerUpsertResult } from '../../../workers/markers';
+import type { MarkerFilterQuery, MarkerFindQuery, MarkerFindResult, MarkerLoadResult, MarkerRemoveResult, MarkerSearchHit, MarkerUpsertResult } from '../../../workers/markers';
 import type { MarkersWorkerApi } from '../../../workers/markers-api';
 
 export interface MarkerSource {
@@ -45,6 +45,12 @@ export interface MarkerSource {
    * Find a marker shows a hidden one). Searched in the worker: the page never holds the labels.
    */
   search(text: string, limit: number): Promise<MarkerSearchHit[]>;
+  /**
+   * Find a marker's search: by label, or by the subcategories, quests and categories the text
+   * names (the page knows their names in its language), each hit with its position and nearest
+   * named extraction, and how many match in all. In the worker, as `search`.
+   */
+  find(query: MarkerFindQuery): Promise<MarkerFindResult>;
   dispose(): void;
 }
 
@@ -174,6 +180,7 @@ export function createMarkerSource(spawn: () => WorkerLike = spawnMarkersWorker,
       return guard(() => remote.remove(uid));
     },
     search: (text, limit) => guard(() => remote.search(text, limit)),
+    find: (query) => guard(() => remote.find(query)),
     dispose: () => {
       if (closed) return;
       closed = true;

@@ -1,12 +1,15 @@
 /**
  * Find a marker on the whole map page (engine mocked, the marker worker's store in-process,
- * the API answered by msw): the keyboard finds a marker by name and opens its popup.
+ * the API answered by msw): the keyboard finds a marker by name, type or quest and opens its
+ * popup; rows of the same name say what tells them apart; the count is said.
  */
 import { act, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { setupServer } from 'msw/node';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { setApiBase } from '../../api/client';
+import { MAPS } from '../../domain/maps';
+import type { Quest } from '../../domain/quests';
 import { setLanguage } from '../../i18n';
 import { filters, setCategoryHidden } from '../../state/filters';
 import { resetLookups } from '../../state/items';
@@ -19,6 +22,7 @@ import { createLocalMarkerSource } from '../map/testing/localMarkerSource';
 import { TEST_API_BASE as BASE, mapApiHandlers } from '../map/testing/mapApi';
 import { engines, resetEngines } from '../map/testing/engineModuleMock';
 import { renderRoute } from '../map/testing/renderRoute';
+import { SEARCH_RESULTS } from './MarkerSearch';
 
 vi.mock('../../engine/index', () => import('../map/testing/engineModuleMock'));
 vi.mock('../map/markerSource', async (original) => ({
@@ -26,24 +30,35 @@ vi.mock('../map/markerSource', async (original) => ({
   createMarkerSource: () => createLocalMarkerSource(),
 }));
 
-const marker = (uid: string, subCategory: string, category: string, name: string, ruName: string, level = 1) => ({
+/** Factory's map pixels per game metre: the place hints' distances. */
+const PX = MAPS.factory.transform.ratio;
+const marker = (uid: string, subCategory: string, category: string, name: string, ruName: string, level = 1, at = { x: 100, y: 200 }, questUid?: string) => ({
   uid,
   map: 'factory',
   category,
   subCategory,
   level,
-  geometry: { x: 100, y: 200 },
+  geometry: at,
   name,
   name_l10n: { en: name, ru: ruName },
+  ...(questUid ? { questUid } : {}),
 });
 const markerList = [
-  marker('office-safe', 'Safe', 'Loot', 'Office safe', 'Сейф в офисе', 2),
-  marker('locker-safe', 'Safe', 'Loot', 'Locker room safe', 'Сейф в раздевалке'),
+  marker('office-safe', 'Safe', 'Loot', 'Office safe', 'Сейф в офисе', 2, { x: 100 + 120 * PX, y: 200 }),
+  marker('locker-safe', 'Safe', 'Loot', 'Locker room safe', 'Сейф в раздевалке', 1, { x: 100, y: 200 + 5 * PX }),
   marker('pumping-cache', 'Cache', 'Loot', 'Pumping station cache', 'Тайник у насосной', -1),
   marker('gate-3', 'PMC Extraction', 'Extractions', 'Gate 3', 'Ворота 3'),
+  marker('cellars', 'Transition', 'Extractions', 'Cellars', 'Подвалы', 1, { x: 3000, y: 3000 }),
+  marker('box-1', 'Weapon Box', 'Loot', 'Weapon box', 'Оружейный ящик', 1, { x: 100, y: 200 + 40 * PX }),
+  marker('box-2', 'Weapon Box', 'Loot', 'Weapon box', 'Оружейный ящик', 2, { x: 3000, y: 3000 - 100 * PX }),
+  marker('exit-key', 'Key Spawn', 'Keys', 'Exit stairs key', 'Ключ от лестницы', 1, { x: 3000, y: 3000 }),
+  marker('folder', 'Quest', 'Quests', 'Folder with intel', 'Папка с разведданными', 1, { x: 3000, y: 3000 }, 'q-chemical'),
+];
+const questList: Quest[] = [
+  { uid: 'q-chemical', name: 'Chemical - Part 1', ruName: 'Химия - Часть 1', trader: 'Skier', requiredForKappa: true, requiredForLightkeeper: false, wikiUrl: 'https://example.test/q' },
 ];
 
-const server = setupServer(...mapApiHandlers({ markers: markerList, quests: [] }));
+const server = setupServer(...mapApiHandlers({ markers: markerList, quests: questList }));
 
 beforeAll(() => {
   server.listen({ onUnhandledRequest: 'error' });
@@ -79,7 +94,11 @@ async function readyMap(fieldName = /find a marker/i) {
 }
 
 const listbox = () => screen.getByRole('listbox', { hidden: true });
-const optionNames = () => within(listbox()).queryAllByRole('option').map((o) => o.textContent);
+/** The options' accessible names: what a screen reader says of each row. */
+const optionNames = () => within(listbox()).queryAllByRole('option').map((o) => o.getAttribute('aria-label'));
+const optionUids = () => optionNames().map((name) => name?.split(',')[0]);
+/** The page's polite live region (LiveAnnouncer.tsx). */
+const liveRegion = () => document.querySelector('.live-announcer')!;
 
 describe('Find a marker', () => {
   it('finds markers by name from the keyboard and opens the chosen one, its popup focused', async () => {
@@ -87,7 +106,7 @@ describe('Find a marker', () => {
     const field = await readyMap();
     await user.click(field);
     await user.keyboard('SAFE');
-    await waitFor(() => expect(optionNames()).toEqual(['Locker room safeMain', 'Office safeLevel 2']));
+    await waitFor(() => expect(optionNames()).toEqual(['Locker room safe, Main, by Gate 3', 'Office safe, Level 2, 120 m from Gate 3']));
     expect(field).toHaveAttribute('aria-expanded', 'true');
     await user.keyboard('{ArrowDown}{ArrowDown}');
     expect(field).toHaveAttribute('aria-activedescendant', within(listbox()).getAllByRole('option')[1].id);
@@ -109,7 +128,7 @@ describe('Find a marker', () => {
     await user.click(field);
     await user.clear(field);
     await user.type(field, 'locker');
-    await waitFor(() => expect(optionNames()).toEqual(['Locker room safeMain']));
+    await waitFor(() => expect(optionUids()).toEqual(['Locker room safe']));
     await user.keyboard('{Enter}');
     const dialog = await screen.findByRole('dialog', { name: /locker room safe/i });
     await waitFor(() => expect(dialog).toHaveFocus());
@@ -120,7 +139,7 @@ describe('Find a marker', () => {
     const field = await readyMap();
     act(() => setCategoryHidden('Loot', true));
     await user.type(field, 'cache');
-    await waitFor(() => expect(optionNames()).toEqual(['Pumping station cacheBasement · hidden, will be shown']));
+    await waitFor(() => expect(optionNames()).toEqual(['Pumping station cache, Basement, hidden, will be shown, by Gate 3']));
     await user.keyboard('{Enter}');
     await screen.findByRole('dialog', { name: /pumping station cache/i });
     expect(filters.hiddenCategories).not.toContain('Loot');
@@ -131,13 +150,13 @@ describe('Find a marker', () => {
     const user = userEvent.setup();
     const field = await readyMap();
     await user.type(field, 'zzz');
-    expect(await screen.findByText('No marker of this map has that name.')).toBeInTheDocument();
+    expect(await screen.findByText('No marker of this map matches that.')).toBeInTheDocument();
     await user.clear(field);
-    await user.type(field, 'gate');
+    await user.type(field, 'gate 3');
     await waitFor(() => expect(optionNames()).toHaveLength(1));
     await user.keyboard('{Escape}');
     expect(field).toHaveAttribute('aria-expanded', 'false');
-    expect(field).toHaveValue('gate');
+    expect(field).toHaveValue('gate 3');
     await user.keyboard('{Escape}');
     expect(field).toHaveValue('');
   });
@@ -147,6 +166,79 @@ describe('Find a marker', () => {
     await act(() => setLanguage('ru'));
     const field = await readyMap(/найти метку/i);
     await user.type(field, 'СЕЙФ В');
-    await waitFor(() => expect(optionNames()).toEqual(['Сейф в офисе2-й этаж', 'Сейф в раздевалкеОсновной']));
+    await waitFor(() => expect(optionNames()).toEqual(['Сейф в офисе, 2-й этаж, 120 м от выхода «Ворота 3»', 'Сейф в раздевалке, Основной, у выхода «Ворота 3»']));
+  });
+
+  it('finds markers by what they are: "exit" finds the extractions, after the names that hold it', async () => {
+    const user = userEvent.setup();
+    const field = await readyMap();
+    await user.type(field, 'exit');
+    await waitFor(() => expect(optionUids()).toEqual(['Exit stairs key', 'Cellars', 'Gate 3']));
+    // An extraction's name is its place: no hint.
+    expect(optionNames()[2]).toBe('Gate 3, PMC Extraction, Main');
+    await user.clear(field);
+    await user.type(field, 'PMC extraction');
+    await waitFor(() => expect(optionUids()).toEqual(['Gate 3']));
+    await user.clear(field);
+    await user.type(field, 'Keys');
+    await waitFor(() => expect(optionUids()).toEqual(['Exit stairs key']));
+    await user.keyboard('{Enter}');
+    await screen.findByRole('dialog', { name: /exit stairs key/i });
+  });
+
+  it('finds the markers of a quest by its name, the quest named in the row', async () => {
+    const user = userEvent.setup();
+    const field = await readyMap();
+    await user.type(field, 'chemical');
+    await waitFor(() => expect(optionNames()).toEqual(['Folder with intel, Quest, Main, Chemical - Part 1, by Cellars']));
+  });
+
+  it('tells rows of the same name apart by level and place, for the eye and the screen reader', async () => {
+    const user = userEvent.setup();
+    const field = await readyMap();
+    await user.type(field, 'weapon box');
+    await waitFor(() => expect(optionNames()).toEqual(['Weapon box, Main, 40 m from Gate 3', 'Weapon box, Level 2, 100 m from Cellars']));
+    const rows = within(listbox()).getAllByRole('option');
+    expect(rows[0]).toHaveTextContent('Weapon box' + 'Main' + '40 m from Gate 3');
+    expect(rows[1]).toHaveTextContent('Level 2');
+    expect(rows[0].querySelector('[data-icon="Weapon Box"]')).not.toBeNull();
+  });
+
+  it('finds by type names in Russian too', async () => {
+    const user = userEvent.setup();
+    await act(() => setLanguage('ru'));
+    const field = await readyMap(/найти метку/i);
+    await user.type(field, 'выход');
+    await waitFor(() => expect(optionUids()).toEqual(['Ворота 3', 'Подвалы']));
+    await user.clear(field);
+    await user.type(field, 'оружейный');
+    await waitFor(() => expect(optionNames()).toEqual(['Оружейный ящик, Основной, 40 м от выхода «Ворота 3»', 'Оружейный ящик, 2-й этаж, 100 м от выхода «Подвалы»']));
+  });
+
+  it('says how many markers matched in the page\'s live region', async () => {
+    const user = userEvent.setup();
+    const field = await readyMap();
+    await user.type(field, 'safe');
+    await waitFor(() => expect(optionNames()).toHaveLength(2));
+    expect(liveRegion()).toHaveTextContent('2 markers');
+    await user.clear(field);
+    await user.type(field, 'Extractions');
+    await waitFor(() => expect(optionNames()).toHaveLength(2));
+    expect(liveRegion()).toHaveTextContent('2 markers');
+    await user.clear(field);
+    await user.type(field, 'cellars');
+    await waitFor(() => expect(liveRegion()).toHaveTextContent('1 marker'));
+  });
+
+  it('shows the best rows of a big match and says how many there are in all', async () => {
+    const crates = Array.from({ length: SEARCH_RESULTS + 5 }, (_, i) => marker(`crate-${i}`, 'Wooden Crate', 'Loot', `Crate ${String(i).padStart(2, '0')}`, `Ящик ${i}`));
+    server.use(...mapApiHandlers({ markers: [...markerList, ...crates], quests: questList }));
+    const user = userEvent.setup();
+    const field = await readyMap();
+    await user.type(field, 'loot');
+    await waitFor(() => expect(optionNames()).toHaveLength(SEARCH_RESULTS));
+    const said = `${SEARCH_RESULTS + 5 + 5} markers, the first ${SEARCH_RESULTS} shown`;
+    expect(liveRegion()).toHaveTextContent(said);
+    expect(within(screen.getByRole('search')).getByText(said)).toBeVisible();
   });
 });

@@ -1,46 +1,79 @@
 /**
  * Find a marker (top of the left panel): a combobox (ARIA 1.2, list autocomplete) over the
  * markers of the open map whose label, as drawn on the map in the page's language, contains the
- * typed text. The search runs in the markers worker (MarkerSource.search), a short pause after
- * the last key. Arrow keys move through the list, Enter opens the marker as a click on it does
- * (openFoundMarker.ts: hidden ones are shown, the level switched) and the focus moves to its
- * popup; Escape closes the list, then clears the field. Every marker is searched, whatever the
- * filters: a hidden one says so in its row (docs/DECISIONS.md, "Find a marker").
+ * typed text, or whose subcategory, category or quest the text names ("exit", "safe", "Keys",
+ * a quest's name: searchTerms.ts). Names first, then types (src/domain/marker-search.ts). The
+ * search runs in the markers worker (MarkerSource.find), a short pause after the last key; how
+ * many matched is said in the page's live region. Each row says what tells it from others of
+ * the same name: its subcategory, level, quest and a place hint (the nearest named extraction,
+ * or the game's coordinates), in its accessible name too. Arrow keys move through the list,
+ * Enter opens the marker as a click on it does (openFoundMarker.ts: hidden ones are shown, the
+ * level switched) and the focus moves to its popup; Escape closes the list, then clears the
+ * field. Every marker is searched, whatever the filters: a hidden one says so in its row
+ * (docs/DECISIONS.md, "Find a marker", "Find a marker by type, quest and place").
  */
 import { useEffect, useId, useRef, useState, type KeyboardEvent } from 'react';
 import { useTranslation } from 'react-i18next';
+import type { TFunction } from 'i18next';
 import { useSnapshot } from 'valtio';
 import { findSubCategory } from '../../domain/categories';
+import { isLanguage } from '../../i18n';
 import { MAPS } from '../../domain/maps';
+import { positionHint, type PositionHint } from '../../domain/marker-search';
+import { questName } from '../../domain/quests';
+import { mapToGame } from '../../domain/transform';
 import { filters } from '../../state/filters';
 import { mapView } from '../../state/mapView';
-import type { MarkerSearchHit } from '../../../workers/markers';
+import { quests } from '../../state/quests';
+import type { MarkerFindHit } from '../../../workers/markers';
 import { SubCategoryIcon } from '../icons/SubCategoryIcon';
+import { announce } from '../LiveAnnouncer';
 import { isWorkerClosed, type MarkerSource } from '../map/markerSource';
 import { subCategoryShown } from './categoryActions';
-import { levelLabel } from './labels';
+import { levelLabel, subCategoryLabel } from './labels';
 import { focusPopupWhenShown, openFoundMarker } from './openFoundMarker';
+import { namedByText } from './searchTerms';
 import { SKIP_TARGETS } from '../skipTargets';
+import './MarkerSearch.css';
 
-/** Rows the list shows at most. */
-export const SEARCH_RESULTS = 8;
+/** Rows the list shows at most (it scrolls past a few); how many matched in all is said. */
+export const SEARCH_RESULTS = 20;
 /** Quiet time after the last key before the worker is asked (ms). */
 export const SEARCH_DEBOUNCE_MS = 120;
 
+interface Answer {
+  hits: MarkerFindHit[] | null;
+  /** How many markers match in all (hits holds the best SEARCH_RESULTS). */
+  total: number;
+  forText: string;
+}
+
+/** "12 markers", or "57 markers, the first 20 shown". */
+export function countText(t: TFunction, total: number, shown: number): string {
+  const markers = t('panels.markerCount', { count: total });
+  return total > shown ? t('panels.search.more', { markers, shown }) : markers;
+}
+
 /** The worker's hits for the typed text, a pause after typing; null while the text is blank or not answered yet. */
-function useMarkerHits(source: MarkerSource | null, text: string): { hits: MarkerSearchHit[] | null; forText: string } {
-  const { i18n } = useTranslation();
-  const [answer, setAnswer] = useState<{ hits: MarkerSearchHit[] | null; forText: string }>({ hits: null, forText: '' });
+function useMarkerHits(source: MarkerSource | null, text: string): Answer {
+  const { t, i18n } = useTranslation();
+  const { list: questList } = useSnapshot(quests);
+  const [answer, setAnswer] = useState<Answer>({ hits: null, total: 0, forText: '' });
   useEffect(() => {
     if (!source || text.trim() === '') {
-      setAnswer({ hits: null, forText: text });
+      setAnswer({ hits: null, total: 0, forText: text });
       return;
     }
     let current = true;
     const timer = setTimeout(() => {
-      source.search(text, SEARCH_RESULTS).then(
-        (hits) => {
-          if (current) setAnswer({ hits, forText: text });
+      const lang = isLanguage(i18n.language) ? i18n.language : 'en';
+      const named = namedByText(t, lang, questList, text);
+      source.find({ text, limit: SEARCH_RESULTS, ...named }).then(
+        ({ hits, total }) => {
+          if (!current) return;
+          setAnswer({ hits, total, forText: text });
+          // "No marker matches" is the field's own status line; a count is said in the page's live region.
+          if (hits.length > 0) announce(countText(t, total, hits.length));
         },
         (error: unknown) => {
           if (!isWorkerClosed(error)) console.error('raidmap: searching the markers failed', error);
@@ -51,31 +84,50 @@ function useMarkerHits(source: MarkerSource | null, text: string): { hits: Marke
       current = false;
       clearTimeout(timer);
     };
-    // The language is a dependency: the labels searched are relabelled when it changes.
-  }, [source, text, i18n.language]);
+    // The language is a dependency: the labels and type names searched change with it; so is the
+    // quest list, whose names the text may name.
+  }, [source, text, i18n.language, t, questList]);
   return answer;
 }
 
+/** A row's place hint in words. */
+function hintText(t: TFunction, hint: PositionHint): string {
+  if (hint.kind === 'by') return t('panels.search.byLandmark', { landmark: hint.landmark });
+  if (hint.kind === 'from') return t('panels.search.fromLandmark', { landmark: hint.landmark, metres: hint.metres });
+  return t('panels.search.coords', { x: hint.x, z: hint.z });
+}
+
 export function MarkerSearch({ source }: { source: MarkerSource | null }) {
-  const { t } = useTranslation();
+  const { t, i18n } = useTranslation();
   const id = useId();
   const listId = `${id}-list`;
   const [text, setText] = useState('');
   const [open, setOpen] = useState(false);
   const [active, setActive] = useState(-1);
   const [gone, setGone] = useState(false);
-  const { hits, forText } = useMarkerHits(source, text);
+  const { hits, total, forText } = useMarkerHits(source, text);
   const { mapId } = useSnapshot(mapView);
   const hidden = useSnapshot(filters);
+  const { list: questList } = useSnapshot(quests);
+  const listRef = useRef<HTMLUListElement>(null);
   const stopFocusing = useRef<() => void>(() => undefined);
   useEffect(() => () => stopFocusing.current(), []);
   // A new answer starts with no row chosen.
   useEffect(() => setActive(-1), [hits]);
 
   const shownHits = open && hits !== null && forText === text ? hits : null;
-  const levels = mapId ? MAPS[mapId].levels : [];
+  const map = mapId ? MAPS[mapId] : null;
+  const levels = map?.levels ?? [];
+  const lang = isLanguage(i18n.language) ? i18n.language : 'en';
 
-  const choose = async (hit: MarkerSearchHit) => {
+  // The row the arrow keys are on stays in sight in the scrolling list (jsdom has no scrollIntoView).
+  useEffect(() => {
+    if (active < 0) return;
+    const row = listRef.current?.children[active] as HTMLElement | undefined;
+    row?.scrollIntoView?.({ block: 'nearest' });
+  }, [active]);
+
+  const choose = async (hit: MarkerFindHit) => {
     if (!source) return;
     setOpen(false);
     stopFocusing.current();
@@ -110,9 +162,20 @@ export function MarkerSearch({ source }: { source: MarkerSource | null }) {
     const level = levels.find((l) => l.num === num);
     return level ? levelLabel(t, level) : String(num);
   };
-  const isHidden = (hit: MarkerSearchHit) => {
-    const category = findSubCategory(hit.subCategory)?.category ?? '';
-    return !subCategoryShown(hidden, category, hit.subCategory);
+  const isHidden = (hit: MarkerFindHit) => !subCategoryShown(hidden, hit.category || (findSubCategory(hit.subCategory)?.category ?? ''), hit.subCategory);
+  /** What tells a row from others of the same name: type, level, quest; then its place. */
+  const describe = (hit: MarkerFindHit): { facts: string[]; place: string | null } => {
+    // The type and the quest, unless the name already says them ("Office safe", "Checking: the item").
+    const said = (words: string) => hit.label.toLocaleLowerCase().includes(words.toLocaleLowerCase());
+    const type = subCategoryLabel(t, hit.subCategory);
+    const quest = hit.questUid ? questList.find((q) => q.uid === hit.questUid) : undefined;
+    const questWords = quest ? questName(quest, lang) : '';
+    const facts = [...(said(type) ? [] : [type]), hitLevel(hit.level), ...(questWords && !said(questWords) ? [questWords] : [])];
+    if (isHidden(hit)) facts.push(t('panels.search.hidden'));
+    // An extraction's name is its place; elsewhere the nearest named one, or the game's coordinates.
+    const place = !map || (hit.category === 'Extractions' && !hit.near) ? null
+      : hintText(t, positionHint(hit.near, map.transform.ratio, mapToGame(map.transform, { mapX: hit.x, mapY: hit.y })));
+    return { facts, place };
   };
 
   return (
@@ -143,29 +206,38 @@ export function MarkerSearch({ source }: { source: MarkerSource | null }) {
         onKeyDown={onKeyDown}
         onBlur={() => setOpen(false)}
       />
-      <ul id={listId} role="listbox" className="marker-search__list" aria-label={t('panels.search.results')} hidden={!shownHits || shownHits.length === 0}>
-        {shownHits?.map((hit, i) => (
-          <li
-            key={hit.uid}
-            id={`${id}-hit-${i}`}
-            role="option"
-            aria-selected={i === active}
-            className={`marker-search__hit${i === active ? ' marker-search__hit--active' : ''}`}
-            // Keeps the focus in the field: the click chooses, the field stays the combobox.
-            onMouseDown={(event) => event.preventDefault()}
-            onClick={() => void choose(hit)}
-          >
-            <SubCategoryIcon className="marker-search__icon" subCategory={hit.subCategory} size={20} />
-            <span className="marker-search__text">
-              <span className="marker-search__name">{hit.label}</span>
-              <span className="marker-search__meta">
-                {hitLevel(hit.level)}
-                {isHidden(hit) ? ` · ${t('panels.search.hidden')}` : ''}
+      <ul ref={listRef} id={listId} role="listbox" className="marker-search__list" aria-label={t('panels.search.results')} hidden={!shownHits || shownHits.length === 0}>
+        {shownHits?.map((hit, i) => {
+          const { facts, place } = describe(hit);
+          return (
+            <li
+              key={hit.uid}
+              id={`${id}-hit-${i}`}
+              role="option"
+              aria-selected={i === active}
+              // The row's words with pauses between them (its spans would run together).
+              aria-label={[hit.label, ...facts, ...(place ? [place] : [])].join(', ')}
+              className={`marker-search__hit${i === active ? ' marker-search__hit--active' : ''}`}
+              // Keeps the focus in the field: the click chooses, the field stays the combobox.
+              onMouseDown={(event) => event.preventDefault()}
+              onClick={() => void choose(hit)}
+            >
+              <SubCategoryIcon className="marker-search__icon" subCategory={hit.subCategory} size={20} />
+              <span className="marker-search__text">
+                <span className="marker-search__name">{hit.label}</span>
+                <span className="marker-search__meta">{facts.join(' · ')}</span>
+                {place && <span className="marker-search__place">{place}</span>}
               </span>
-            </span>
-          </li>
-        ))}
+            </li>
+          );
+        })}
       </ul>
+      {shownHits && total > shownHits.length && (
+        // Not a live region: the page's live region said it when the answer came.
+        <p className="map-panel__note marker-search__more">
+          {countText(t, total, shownHits.length)}
+        </p>
+      )}
       <p className="map-panel__note marker-search__status" role="status">
         {gone ? t('panels.search.gone') : shownHits?.length === 0 ? t('panels.search.none') : ''}
       </p>

@@ -33,6 +33,7 @@ export function createLocalMarkerSource(): MarkerSource & { disposed: boolean } 
     upsert: async (raw: unknown, lang: 'en' | 'ru') => store.upsert(raw, lang),
     remove: async (uid: string) => store.remove(uid),
     search: async (text: string, limit: number) => store.search(text, limit),
+    find: async (query: Parameters<MarkerSource['find']>[0]) => store.find(query),
     dispose: () => {
       source.disposed = true;
     },
