@@ -57,6 +57,12 @@ async function layerFirstRequests(map: keyof typeof MAPS, viewport: { width: num
 const loads = (port: FakeTilePort) => port.sent.filter((m) => m.type === 'load') as Extract<TileWorkerRequest, { type: 'load' }>[];
 const cancels = (port: FakeTilePort) => port.sent.filter((m) => m.type === 'cancel').map((m) => m.id);
 
+/** Early tiles of customs asked for `urls`, through a fake tile worker's port. */
+function earlyTiles(urls: string[]) {
+  const port = fakeTilePort();
+  return { port, early: new EarlyTiles(new WorkerTileFetcher(port, 'http://host/'), 'customs', urls) };
+}
+
 describe('firstViewTileUrls', () => {
   it.each([
     ['customs', { width: 1280, height: 800 }, 1],
@@ -77,8 +83,7 @@ describe('firstViewTileUrls', () => {
 
 describe('EarlyTiles', () => {
   it('asks the worker for each URL once, and hands each request over once', async () => {
-    const port = fakeTilePort();
-    const early = new EarlyTiles(new WorkerTileFetcher(port, 'http://host/'), 'customs', ['/tiles/a', '/tiles/b', '/tiles/a']);
+    const { port, early } = earlyTiles(['/tiles/a', '/tiles/b', '/tiles/a']);
     expect(loads(port).map((m) => m.url)).toEqual(['http://host/tiles/a', 'http://host/tiles/b']);
     const a = early.fetch('/tiles/a', new AbortController().signal);
     const done = bitmap();
@@ -91,8 +96,7 @@ describe('EarlyTiles', () => {
   });
 
   it('cancels a taken request in the worker when the layer aborts it', async () => {
-    const port = fakeTilePort();
-    const early = new EarlyTiles(new WorkerTileFetcher(port, 'http://host/'), 'customs', ['/tiles/a']);
+    const { port, early } = earlyTiles(['/tiles/a']);
     const controller = new AbortController();
     const a = early.fetch('/tiles/a', controller.signal);
     controller.abort();
@@ -101,8 +105,7 @@ describe('EarlyTiles', () => {
   });
 
   it('on release, cancels the untaken requests still in the worker and closes those that arrived', async () => {
-    const port = fakeTilePort();
-    const early = new EarlyTiles(new WorkerTileFetcher(port, 'http://host/'), 'customs', ['/tiles/a', '/tiles/b', '/tiles/c']);
+    const { port, early } = earlyTiles(['/tiles/a', '/tiles/b', '/tiles/c']);
     const [a, b] = loads(port);
     const arrived = bitmap();
     port.reply({ type: 'loaded', id: b.id, bitmap: arrived as unknown as ImageBitmap });
@@ -121,8 +124,7 @@ describe('EarlyTiles', () => {
   });
 
   it('stops the worker when disposed (early tiles no engine took)', () => {
-    const port = fakeTilePort();
-    const early = new EarlyTiles(new WorkerTileFetcher(port, 'http://host/'), 'customs', ['/tiles/a']);
+    const { port, early } = earlyTiles(['/tiles/a']);
     early.dispose();
     expect(port.terminated).toBe(true);
     expect(cancels(port)).toHaveLength(1);
@@ -159,14 +161,23 @@ function fakeServer(port: FakeTilePort, current: string) {
   };
 }
 
-/** The engine's tile layer on early tiles of version v3 while the server has v4 (startTiles, with the manifest read again). */
-function replacedDrawing(early: EarlyTiles, viewport: { width: number; height: number }) {
+/**
+ * The engine's tile layer on early tiles of version v3 while the server has v4 (startTiles, with
+ * the manifest read again): its first view asked for and answered, the new version taken up,
+ * then the first view asked for and answered again.
+ */
+async function replacedDrawing(early: EarlyTiles, viewport: { width: number; height: number }, server: ReturnType<typeof fakeServer>) {
   const v4 = { ...manifest('customs'), version: 'v4' };
   const fetchManifest = vi.fn(() => Promise.resolve(v4));
   const layer = new TileLayer({ map: MAPS.customs, manifest: manifest('customs'), tileBase: 'http://host', budgetBytes: 1 << 30, fetcher: early.fetch, fetchManifest });
   layer.setLevel(MAPS.customs.defaultLevel);
   const update = () => layer.update(new Camera(MAPS.customs, viewport).state, viewport, 1, performance.now());
-  return { layer, update, fetchManifest };
+  update();
+  await server.drain();
+  expect(layer.manifest.version).toBe('v4');
+  update();
+  await server.drain();
+  return { layer, fetchManifest };
 }
 
 describe('EarlyTiles on a replaced drawing (the page read the old tile version)', () => {
@@ -175,16 +186,10 @@ describe('EarlyTiles on a replaced drawing (the page read the old tile version)'
   const newUrls = () => firstViewTileUrls(MAPS.customs, { ...manifest('customs'), version: 'v4' }, viewport, 1, 'http://host');
 
   it('one by one: the first 404 cancels the early requests still waiting, and the layer asks for the first view at the new version', async () => {
-    const port = fakeTilePort();
+    const { port, early } = earlyTiles(oldUrls());
     const server = fakeServer(port, 'v4');
-    const early = new EarlyTiles(new WorkerTileFetcher(port, 'http://host/'), 'customs', oldUrls());
     expect(loads(port)).toHaveLength(oldUrls().length);
-    const { layer, update, fetchManifest } = replacedDrawing(early, viewport);
-    update();
-    await server.drain();
-    expect(layer.manifest.version).toBe('v4');
-    update();
-    await server.drain();
+    const { layer, fetchManifest } = await replacedDrawing(early, viewport, server);
 
     const gone = server.served.filter((s) => s.status === 404);
     expect(gone, 'requests of the old version that reached the server').toHaveLength(1);
@@ -196,8 +201,7 @@ describe('EarlyTiles on a replaced drawing (the page read the old tile version)'
   });
 
   it("fails every waiting request with the first one's status (the layer's own aborts stay aborts)", async () => {
-    const port = fakeTilePort();
-    const early = new EarlyTiles(new WorkerTileFetcher(port, 'http://host/'), 'customs', ['/tiles/a', '/tiles/b', '/tiles/c']);
+    const { port, early } = earlyTiles(['/tiles/a', '/tiles/b', '/tiles/c']);
     const [a] = loads(port);
     const aborted = new AbortController();
     const b = early.fetch('/tiles/b', aborted.signal);
@@ -210,8 +214,7 @@ describe('EarlyTiles on a replaced drawing (the page read the old tile version)'
   });
 
   it('another failure (500, 429, no answer) cancels nothing', async () => {
-    const port = fakeTilePort();
-    const early = new EarlyTiles(new WorkerTileFetcher(port, 'http://host/'), 'customs', ['/tiles/a', '/tiles/b']);
+    const { port, early } = earlyTiles(['/tiles/a', '/tiles/b']);
     const [a, b] = loads(port);
     port.reply({ type: 'failed', id: a.id, message: 'HTTP 500', aborted: false, status: 500 });
     await Promise.resolve();
@@ -229,12 +232,7 @@ describe('EarlyTiles on a replaced drawing (the page read the old tile version)'
     const load = vi.fn((url: string) => Promise.reject(new TileHttpError(url, 404)));
     const worker = new WorkerTileFetcher(port, 'http://host/');
     const early = new EarlyTiles(withFirstViewBundle(bundle, worker, { load, decode: vi.fn() }), 'customs', oldUrls());
-    const { layer, update, fetchManifest } = replacedDrawing(early, viewport);
-    update();
-    await server.drain();
-    expect(layer.manifest.version).toBe('v4');
-    update();
-    await server.drain();
+    const { layer, fetchManifest } = await replacedDrawing(early, viewport, server);
 
     expect(load).toHaveBeenCalledTimes(1);
     expect(server.served.filter((s) => s.status === 404)).toEqual([]);

@@ -1,18 +1,15 @@
 import { act, render, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { http, HttpResponse } from 'msw';
-import { setupServer } from 'msw/node';
 import { createMemoryRouter } from 'react-router';
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { AccountUser } from '../../api/account';
-import { SIGNED_IN_COOKIE } from '../../domain/account';
-import { setApiBase } from '../../api/client';
 import { setLanguage } from '../../i18n';
 import { closeAccountDialog, closeUpsell, layout } from '../../state/layout';
 import { resetSession, session } from '../../state/session';
-import { memoryStorage, setStorageBackend } from '../../state/storage';
 import { App } from '../App';
 import { accountServer, TEST_API_BASE as BASE, type MockAccountServer } from '../map/testing/mapApi';
+import { setSignedInHint, useMemoryStorage, useTestServer } from '../map/testing/mapPageTest';
 import { routes } from '../routes';
 
 // The map page is not opened here; keep PixiJS (no WebGL in jsdom) out of the module graph.
@@ -27,33 +24,16 @@ const account = (name: string, roles: Partial<Pick<AccountUser, 'pro' | 'admin'>
 });
 const PASSWORD = 'demo-pass';
 
-const server = setupServer();
+const server = useTestServer();
+useMemoryStorage();
 
-beforeAll(() => {
-  server.listen({ onUnhandledRequest: 'error' });
-  setApiBase(BASE);
-});
-beforeEach(() => {
-  setStorageBackend(memoryStorage());
-});
 afterEach(async () => {
-  server.resetHandlers();
   setSignedInHint(false);
   resetSession();
   closeAccountDialog();
   closeUpsell();
-  setStorageBackend(null);
   await setLanguage('en');
 });
-afterAll(() => {
-  server.close();
-  setApiBase('');
-});
-
-/** Sets or clears the signed-in hint cookie the real server keeps beside the session. */
-function setSignedInHint(on: boolean): void {
-  document.cookie = on ? `${SIGNED_IN_COOKIE}=1; path=/` : `${SIGNED_IN_COOKIE}=; path=/; expires=Thu, 01 Jan 1970 00:00:00 GMT`;
-}
 
 /**
  * The account server, with `user` signed in at the start or (signedIn false) known to it but

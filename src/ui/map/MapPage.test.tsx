@@ -1,15 +1,13 @@
 import { act, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { http, HttpResponse } from 'msw';
-import { setupServer } from 'msw/node';
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
-import { setApiBase } from '../../api/client';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { setCategoryHidden } from '../../state/filters';
 import { mapView } from '../../state/mapView';
-import { memoryStorage, setStorageBackend } from '../../state/storage';
 import { createLocalMarkerSource } from './testing/localMarkerSource';
-import { TEST_API_BASE as BASE, mapApiHandlers } from './testing/mapApi';
-import { engines, engineOptions, resetEngines } from './testing/engineModuleMock';
+import { TEST_API_BASE as BASE } from './testing/mapApi';
+import { useMapPage } from './testing/mapPageTest';
+import { engines, engineOptions } from './testing/engineModuleMock';
 import { renderRoute } from './testing/renderRoute';
 
 vi.mock('../../engine/index', () => import('./testing/engineModuleMock'));
@@ -21,24 +19,10 @@ const markerList = [
   { uid: 'm-bad', map: 'factory', category: 'Loot', subCategory: 'Safe', level: 'x', geometry: { x: 1, y: 1 } },
 ];
 
-const server = setupServer(...mapApiHandlers({ markers: markerList }));
+const server = useMapPage({ markers: markerList });
 
-beforeAll(() => {
-  server.listen({ onUnhandledRequest: 'error' });
-  setApiBase(BASE);
-});
-beforeEach(() => {
-  setStorageBackend(memoryStorage());
-  resetEngines();
-});
 afterEach(() => {
-  server.resetHandlers();
-  setStorageBackend(null);
   vi.restoreAllMocks();
-});
-afterAll(() => {
-  server.close();
-  setApiBase('');
 });
 
 const renderMap = (path = '/map/factory', strict = false) => renderRoute(path, { strict });

@@ -5,19 +5,16 @@
  */
 import { act, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { setupServer } from 'msw/node';
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
-import { setApiBase } from '../../api/client';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { setLanguage } from '../../i18n';
 import { resetLookups } from '../../state/items';
 import { layout, setPanelsShown } from '../../state/layout';
 import { resetQuests } from '../../state/quests';
 import { resetSession, setSessionUser } from '../../state/session';
 import { resetSettings } from '../../state/settings';
-import { memoryStorage, setStorageBackend } from '../../state/storage';
 import { createLocalMarkerSource } from './testing/localMarkerSource';
-import { TEST_API_BASE as BASE, mapApiHandlers } from './testing/mapApi';
-import { engines, resetEngines } from './testing/engineModuleMock';
+import { useMapPage } from './testing/mapPageTest';
+import { engineWithMarkers } from './testing/readyMap';
 import { renderRoute } from './testing/renderRoute';
 import { focusSkipTarget } from './SkipLinks';
 
@@ -29,38 +26,26 @@ vi.mock('./markerSource', async (original) => ({
 
 const markerList = [{ uid: 'm-safe', map: 'factory', category: 'Loot', subCategory: 'Safe', level: 1, geometry: { x: 500, y: 400 }, name: 'Safe' }];
 const questQ1 = { uid: 'q1', name: 'Debut', ruName: 'Дебют', trader: 'Prapor', requiredForKappa: true, requiredForLightkeeper: false, wikiUrl: '' };
-const server = setupServer(...mapApiHandlers({ markers: markerList, quests: [questQ1] }));
+useMapPage({ markers: markerList, quests: [questQ1] });
 
-beforeAll(() => {
-  server.listen({ onUnhandledRequest: 'error' });
-  setApiBase(BASE);
-});
 beforeEach(() => {
-  setStorageBackend(memoryStorage());
-  resetEngines();
   resetQuests();
   resetLookups();
   setPanelsShown(true);
 });
 afterEach(async () => {
-  server.resetHandlers();
   resetSession();
   resetSettings();
-  setStorageBackend(null);
   setPanelsShown(true);
   await setLanguage('en');
   vi.restoreAllMocks();
-});
-afterAll(() => {
-  server.close();
-  setApiBase('');
 });
 
 /** The map page with its markers loaded (Find a marker's field is enabled then). */
 async function readyMap(field = 'Find a marker') {
   renderRoute('/map/factory');
-  await waitFor(() => expect(engines[0]?.columns ?? null).not.toBeNull());
-  act(() => engines[0].emit('ready', undefined));
+  const engine = await engineWithMarkers();
+  act(() => engine.emit('ready', undefined));
   await waitFor(() => expect(screen.getByRole('combobox', { name: field })).toBeEnabled());
 }
 

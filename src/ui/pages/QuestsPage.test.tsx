@@ -1,50 +1,38 @@
 import { act, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { http, HttpResponse } from 'msw';
-import { setupServer } from 'msw/node';
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { AccountUser } from '../../api/account';
-import { setApiBase } from '../../api/client';
-import { SIGNED_IN_COOKIE } from '../../domain/account';
 import { setLanguage } from '../../i18n';
 import { resetLookups } from '../../state/items';
 import { closeUpsell } from '../../state/layout';
 import { resetQuests } from '../../state/quests';
 import { resetSession, session } from '../../state/session';
-import { accountServer } from '../map/testing/mapApi';
+import { accountServer, TEST_API_BASE as BASE } from '../map/testing/mapApi';
+import { setSignedInHint, useTestServer } from '../map/testing/mapPageTest';
 import { renderRoute } from '../map/testing/renderRoute';
 
-const BASE = 'http://raidmap.test';
 const questList = [
   { uid: 'q-b', name: 'Bad Rep Evidence', ruName: 'Улики', trader: 'Prapor', requiredForKappa: true, requiredForLightkeeper: false, wikiUrl: 'https://wiki.example/Bad_Rep' },
   { uid: 'q-a', name: 'Acquaintance', ruName: 'Знакомство', trader: 'Jaeger', requiredForKappa: false, requiredForLightkeeper: true, wikiUrl: 'https://wiki.example/Acquaintance' },
   { uid: 'q-c', name: 'Checking', ruName: 'Проверка', trader: 'Therapist', requiredForKappa: false, requiredForLightkeeper: false, wikiUrl: '' },
 ];
 
-const server = setupServer(
+const server = useTestServer(
   http.get(`${BASE}/api/be/quests`, () => HttpResponse.json({ quests: questList })),
   http.get(`${BASE}/api/be/quests/maps`, () => HttpResponse.json({ maps: { 'q-b': ['customs', 'factory'], 'q-a': ['woods'] } })),
 );
 
-beforeAll(() => {
-  server.listen({ onUnhandledRequest: 'error' });
-  setApiBase(BASE);
-});
 beforeEach(() => {
   resetQuests();
   resetLookups();
 });
 afterEach(async () => {
-  server.resetHandlers();
   resetSession();
   closeUpsell();
-  document.cookie = `${SIGNED_IN_COOKIE}=; path=/; expires=Thu, 01 Jan 1970 00:00:00 GMT`;
+  setSignedInHint(false);
   vi.restoreAllMocks();
   await setLanguage('en');
-});
-afterAll(() => {
-  server.close();
-  setApiBase('');
 });
 
 const renderAt = (path: string) => renderRoute(path).router;

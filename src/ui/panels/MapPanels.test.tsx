@@ -1,11 +1,8 @@
 import { act, render, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { http, HttpResponse } from 'msw';
-import { setupServer } from 'msw/node';
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { AccountUser } from '../../api/account';
-import { setApiBase } from '../../api/client';
-import { SIGNED_IN_COOKIE } from '../../domain/account';
 import type { LevelDef } from '../../domain/maps';
 import type { Quest } from '../../domain/quests';
 import { setLanguage } from '../../i18n';
@@ -16,11 +13,13 @@ import { mapView } from '../../state/mapView';
 import { quests, resetQuests } from '../../state/quests';
 import { loadSession, resetSession, session, signOut } from '../../state/session';
 import { resetSettings, updateSettings } from '../../state/settings';
-import { memoryStorage, readStored, setStorageBackend } from '../../state/storage';
+import { readStored } from '../../state/storage';
 import { createLocalMarkerSource } from '../map/testing/localMarkerSource';
 import { LevelList } from './LevelList';
 import { iconIndexOf, iconSpriteStyle } from '../../domain/icon-atlas';
-import { accountServer, TEST_API_BASE as BASE, mapApiHandlers } from '../map/testing/mapApi';
+import { accountServer, TEST_API_BASE as BASE } from '../map/testing/mapApi';
+import { setSignedInHint, useMapPage } from '../map/testing/mapPageTest';
+import { renderReadyMap as readyMap } from '../map/testing/readyMap';
 import { engines, resetEngines } from '../map/testing/engineModuleMock';
 import { renderRoute } from '../map/testing/renderRoute';
 
@@ -51,43 +50,23 @@ const markerList = [
   marker('Quest', 'Quests', { questUid: 'q-retired' }),
 ];
 
-const server = setupServer(...mapApiHandlers({ markers: markerList, quests: questList, questMaps: { 'q-delivery': ['customs', 'factory'], 'q-checking': ['customs'], 'q-debut': ['factory'] } }));
+const server = useMapPage({ markers: markerList, quests: questList, questMaps: { 'q-delivery': ['customs', 'factory'], 'q-checking': ['customs'], 'q-debut': ['factory'] } });
 
-beforeAll(() => {
-  server.listen({ onUnhandledRequest: 'error' });
-  setApiBase(BASE);
-});
 beforeEach(() => {
-  setStorageBackend(memoryStorage());
-  resetEngines();
   resetQuests();
   resetLookups();
 });
 afterEach(async () => {
-  server.resetHandlers();
   resetSession();
   resetSettings();
-  document.cookie = `${SIGNED_IN_COOKIE}=; path=/; expires=Thu, 01 Jan 1970 00:00:00 GMT`;
-  setStorageBackend(null);
+  setSignedInHint(false);
   setPanelsShown(true);
   closeUpsell();
   await setLanguage('en');
   vi.restoreAllMocks();
 });
-afterAll(() => {
-  server.close();
-  setApiBase('');
-});
 
 const renderMap = (path = '/map/factory') => renderRoute(path);
-
-async function readyMap(path?: string) {
-  const view = renderMap(path);
-  await waitFor(() => expect(engines[0]?.columns ?? null).not.toBeNull());
-  act(() => engines[0].emit('ready', undefined));
-  await waitFor(() => expect(window.__map?.ready).toBe(true));
-  return { ...view, engine: engines[0] };
-}
 
 const passing = () => window.__map!.markers().map((m) => m.uid);
 

@@ -3,44 +3,34 @@ import { cleanup, render, screen, waitFor, within } from '@testing-library/react
 import { StrictMode } from 'react';
 import userEvent from '@testing-library/user-event';
 import { http, HttpResponse } from 'msw';
-import { setupServer } from 'msw/node';
 import { createMemoryRouter, RouterProvider } from 'react-router';
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { setApiBase } from '../../api/client';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { setLanguage } from '../../i18n';
 import { PILOT_PAIRING_KEY, PILOT_SENT_KEY, refreshPairing, resetPilot } from '../../state/pilot';
 import { readStored, writeStored } from '../../state/storage';
+import { TEST_API_BASE as BASE } from '../map/testing/mapApi';
+import { useTestServer } from '../map/testing/mapPageTest';
 import { PilotPage } from '../pages/PilotPage';
 
-const BASE = 'http://raidmap.test';
 const CODE = 'ABCDEFGHJK';
 const TOKEN = 'secret-token-123';
 const NAME = '2024-05-01[12-34]_123.45, 6.78, -90.12_0.12345, -0.54321, 0.11111, 0.82345_12.34 (0).png';
 
-const server = setupServer(
+const server = useTestServer(
   http.post(`${BASE}/api/be/pilot/pairings`, () => HttpResponse.json({ code: CODE, token: TOKEN, expiresAt: '2030-01-01T00:00:00.000Z' }, { status: 201 })),
   http.get(`${BASE}/api/be/pilot/:code`, ({ params }) => HttpResponse.json({ code: params.code, expiresAt: '2030-01-01T00:00:00.000Z', watchers: 2 })),
   http.delete(`${BASE}/api/be/pilot/:code`, () => new HttpResponse(null, { status: 204 })),
 );
 
-beforeAll(() => {
-  server.listen({ onUnhandledRequest: 'error' });
-  setApiBase(BASE);
-});
 beforeEach(() => {
   localStorage.clear();
   resetPilot();
 });
 afterEach(async () => {
-  server.resetHandlers();
   resetPilot();
   localStorage.clear();
   delete (window as { showDirectoryPicker?: unknown }).showDirectoryPicker;
   await setLanguage('en');
-});
-afterAll(() => {
-  server.close();
-  setApiBase('');
 });
 
 function renderPilot({ strict = false } = {}) {

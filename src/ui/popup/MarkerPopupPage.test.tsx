@@ -5,20 +5,17 @@
  */
 import { act, render, screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { setupServer } from 'msw/node';
 import { createMemoryRouter, RouterProvider } from 'react-router';
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
-import { setApiBase } from '../../api/client';
+import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { resetLookups } from '../../state/items';
 import { resetPopup } from '../../state/popup';
 import { quests, resetQuests, toggleQuest } from '../../state/quests';
 import { mapView } from '../../state/mapView';
-import { memoryStorage, setStorageBackend } from '../../state/storage';
 import type { FakeEngine } from '../map/testing/fakeEngine';
 import { createLocalMarkerSource } from '../map/testing/localMarkerSource';
 import { routes } from '../routes';
-import { TEST_API_BASE as BASE, mapApiHandlers } from '../map/testing/mapApi';
-import { engines, resetEngines } from '../map/testing/engineModuleMock';
+import { useMapPage } from '../map/testing/mapPageTest';
+import { engines } from '../map/testing/engineModuleMock';
 
 vi.mock('../../engine/index', () => import('../map/testing/engineModuleMock'));
 vi.mock('../map/markerSource', async (importOriginal) => ({
@@ -35,26 +32,12 @@ const questUids = ['q-1', 'q-2', 'q-3', 'q-4'];
 const questList = questUids.map((uid) => ({ uid, name: `Quest ${uid}`, ruName: `Квест ${uid}`, trader: 'Prapor', requiredForKappa: false, requiredForLightkeeper: false, wikiUrl: '' }));
 const questMarker = { uid: 'm-note', map: 'factory', category: 'Quests', subCategory: 'Quest', level: 1, geometry: { x: 900, y: 700 }, name: 'Hidden note', questUid: 'q-4' };
 
-const server = setupServer(...mapApiHandlers({ markers: [...markerList, questMarker], quests: questList }));
+useMapPage({ markers: [...markerList, questMarker], quests: questList });
 
-beforeAll(() => {
-  server.listen({ onUnhandledRequest: 'error' });
-  setApiBase(BASE);
-});
 beforeEach(() => {
-  setStorageBackend(memoryStorage());
-  resetEngines();
   resetPopup();
   resetQuests();
   resetLookups();
-});
-afterEach(() => {
-  server.resetHandlers();
-  setStorageBackend(null);
-});
-afterAll(() => {
-  server.close();
-  setApiBase('');
 });
 
 async function readyMap(path: string) {

@@ -2,37 +2,27 @@ import '../../i18n';
 import { act, render, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { http, HttpResponse } from 'msw';
-import { setupServer } from 'msw/node';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it } from 'vitest';
 import type { AccountUser } from '../../api/account';
-import { setApiBase } from '../../api/client';
 import type { Quest } from '../../domain/quests';
 import { setLanguage } from '../../i18n';
 import { closeUpsell, layout } from '../../state/layout';
 import { resetQuests } from '../../state/quests';
 import { resetSession, session, setSessionUser } from '../../state/session';
 import { accountServer, TEST_API_BASE } from '../map/testing/mapApi';
+import { useTestServer } from '../map/testing/mapPageTest';
 import { QuestActions } from './QuestActions';
 
 const quest: Quest = { uid: 'q-debut', name: 'Debut', ruName: 'Дебют', trader: 'Prapor', requiredForKappa: true, requiredForLightkeeper: false, wikiUrl: '' };
 const pro: AccountUser = { name: 'pro', pro: true, admin: false, questsDone: [], questsHidden: [] };
 
-const server = setupServer();
+const server = useTestServer();
 
-beforeAll(() => {
-  server.listen({ onUnhandledRequest: 'error' });
-  setApiBase(TEST_API_BASE);
-});
 afterEach(async () => {
-  server.resetHandlers();
   resetSession();
   resetQuests();
   closeUpsell();
   await setLanguage('en');
-});
-afterAll(() => {
-  server.close();
-  setApiBase('');
 });
 
 /** The mocked server knows `user`; the session already holds it (as after loadSession). */

@@ -1,10 +1,7 @@
-import { act, fireEvent, render, screen, waitFor, within } from '@testing-library/react';
+import { act, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { setupServer } from 'msw/node';
-import { createMemoryRouter, RouterProvider } from 'react-router';
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { AccountUser } from '../../api/account';
-import { setApiBase } from '../../api/client';
 import { DEFAULT_SETTINGS, SETTINGS_KEY, type MapSettings } from '../../domain/settings';
 import { i18n } from '../../i18n';
 import { closeSettings, closeUpsell, layout, setPanelsShown } from '../../state/layout';
@@ -12,15 +9,17 @@ import { resetSession, setSessionUser } from '../../state/session';
 import { loadSettings, settings } from '../../state/settings';
 import { memoryStorage, setStorageBackend } from '../../state/storage';
 import { createLocalMarkerSource } from '../map/testing/localMarkerSource';
-import { accountServer, TEST_API_BASE as BASE, mapApiHandlers, type MockAccountServer } from '../map/testing/mapApi';
-import { routes } from '../routes';
-import { engines, resetEngines } from '../map/testing/engineModuleMock';
+import { accountServer, type MockAccountServer } from '../map/testing/mapApi';
+import { useFakeEngines, useMapPageServer } from '../map/testing/mapPageTest';
+import { engineWithMarkers } from '../map/testing/readyMap';
+import { renderRoute } from '../map/testing/renderRoute';
 
 vi.mock('../../engine/index', () => import('../map/testing/engineModuleMock'));
 vi.mock('../map/markerSource', () => ({ createMarkerSource: () => createLocalMarkerSource() }));
 
 const markerList = [{ uid: 'm-safe', map: 'factory', category: 'Loot', subCategory: 'Safe', level: 1, geometry: { x: 500, y: 400 }, name: 'Safe' }];
-const server = setupServer(...mapApiHandlers({ markers: markerList }));
+const server = useMapPageServer({ markers: markerList });
+useFakeEngines();
 
 const account = (name: string, roles: Pick<AccountUser, 'pro' | 'admin'>): AccountUser => ({ name, ...roles, questsDone: [], questsHidden: [] });
 const VISITOR = account('visitor', { pro: false, admin: false });
@@ -42,20 +41,14 @@ function signedIn(user: AccountUser | null) {
   setSessionUser(user);
 }
 
-beforeAll(() => {
-  server.listen({ onUnhandledRequest: 'error' });
-  setApiBase(BASE);
-});
 beforeEach(() => {
   storage = memoryStorage();
   storage.data.set(SETTINGS_KEY, JSON.stringify(SAVED));
   setStorageBackend(storage);
   loadSettings();
-  resetEngines();
   setPanelsShown(true);
 });
 afterEach(async () => {
-  server.resetHandlers();
   resetSession();
   closeUpsell();
   closeSettings();
@@ -64,16 +57,10 @@ afterEach(async () => {
   setStorageBackend(null);
   loadSettings();
 });
-afterAll(() => {
-  server.close();
-  setApiBase('');
-});
 
 async function renderMap() {
-  const router = createMemoryRouter(routes, { initialEntries: ['/map/factory'] });
-  const view = render(<RouterProvider router={router} />);
-  await waitFor(() => expect(engines[0]?.columns ?? null).not.toBeNull());
-  return { ...view, engine: engines[0] };
+  const view = renderRoute('/map/factory');
+  return { ...view, engine: await engineWithMarkers() };
 }
 
 const rightPanel = () => screen.getByRole('complementary', { name: 'Levels and quests' });

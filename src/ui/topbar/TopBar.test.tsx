@@ -1,9 +1,6 @@
 import { act, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { setupServer } from 'msw/node';
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
-import { setApiBase } from '../../api/client';
-import { SIGNED_IN_COOKIE } from '../../domain/account';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { MAPS } from '../../domain/maps';
 import { lookArrowAngle, parseScreenshotName, playerToMap } from '../../domain/position';
 import type { PlayerMarker } from '../../engine/types';
@@ -12,11 +9,11 @@ import { closeAccountDialog, closeUpsell, layout, openUpsell, setPanelsShown } f
 import { mapView } from '../../state/mapView';
 import { player } from '../../state/player';
 import { loadSession, resetSession, session, setSessionUser } from '../../state/session';
-import { memoryStorage, setStorageBackend } from '../../state/storage';
 import type { FakeEngine } from '../map/testing/fakeEngine';
 import { createLocalMarkerSource } from '../map/testing/localMarkerSource';
-import { accountServer, TEST_API_BASE as BASE, mapApiHandlers } from '../map/testing/mapApi';
-import { engines, resetEngines } from '../map/testing/engineModuleMock';
+import { accountServer } from '../map/testing/mapApi';
+import { setSignedInHint, useMapPage } from '../map/testing/mapPageTest';
+import { engineWithMarkers } from '../map/testing/readyMap';
 import { renderRoute } from '../map/testing/renderRoute';
 
 vi.mock('../../engine/index', () => import('../map/testing/engineModuleMock'));
@@ -26,42 +23,25 @@ const markerList = [{ uid: 'm-safe', map: 'factory', category: 'Loot', subCatego
 
 // q1 is in the quest list, so `?quest=q1` stays in the address (unknown quests are pruned).
 const questQ1 = { uid: 'q1', name: 'Debut', ruName: 'Дебют', trader: 'Prapor', requiredForKappa: true, requiredForLightkeeper: false, wikiUrl: 'https://wiki.test/q1' };
-const server = setupServer(...mapApiHandlers({ markers: markerList, quests: [questQ1] }));
+const server = useMapPage({ markers: markerList, quests: [questQ1] });
 
 const VALID = '2024-05-01[12-34]_123.45, 4, -90.12_0.12345, -0.54321, 0.11111, 0.82345_12.34 (0).png';
 const factory = MAPS.factory;
 
-beforeAll(() => {
-  server.listen({ onUnhandledRequest: 'error' });
-  setApiBase(BASE);
-});
 beforeEach(() => {
-  setStorageBackend(memoryStorage());
-  resetEngines();
   setPanelsShown(true);
 });
 afterEach(async () => {
-  server.resetHandlers();
-  setStorageBackend(null);
   setSessionUser(null);
   resetSession();
   closeAccountDialog();
   closeUpsell();
-  document.cookie = `${SIGNED_IN_COOKIE}=; path=/; expires=Thu, 01 Jan 1970 00:00:00 GMT`;
+  setSignedInHint(false);
   vi.restoreAllMocks();
   if (i18n.language !== 'en') await setLanguage('en');
 });
-afterAll(() => {
-  server.close();
-  setApiBase('');
-});
 
 const renderMap = (path = '/map/factory') => renderRoute(path);
-
-async function engineWithMarkers(): Promise<FakeEngine> {
-  await waitFor(() => expect(engines[0]?.columns ?? null).not.toBeNull());
-  return engines[0];
-}
 
 const playerCalls = (engine: FakeEngine) =>
   engine.calls.filter((c) => c.method === 'setPlayer').map((c) => ({ marker: c.args[0] as PlayerMarker | null, ping: c.args[1] as boolean }));
@@ -175,7 +155,7 @@ describe('account menu in the top bar', () => {
     const api = accountServer({ name: 'pro', pro: true, admin: false, questsDone: [], questsHidden: [] }, 'demo-pass');
     server.use(...api.handlers);
     // Signed out in this browser: no signed-in hint, so the session is known at once.
-    document.cookie = `${SIGNED_IN_COOKIE}=; path=/; expires=Thu, 01 Jan 1970 00:00:00 GMT`;
+    setSignedInHint(false);
     await loadSession();
     renderMap();
     const bar = screen.getByRole('banner');
