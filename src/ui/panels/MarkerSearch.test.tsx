@@ -5,9 +5,7 @@
  */
 import { act, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { setupServer } from 'msw/node';
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
-import { setApiBase } from '../../api/client';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { MAPS } from '../../domain/maps';
 import type { Quest } from '../../domain/quests';
 import { setLanguage } from '../../i18n';
@@ -17,11 +15,10 @@ import { mapView } from '../../state/mapView';
 import { resetQuests } from '../../state/quests';
 import { resetSession } from '../../state/session';
 import { resetSettings } from '../../state/settings';
-import { memoryStorage, setStorageBackend } from '../../state/storage';
 import { createLocalMarkerSource } from '../map/testing/localMarkerSource';
-import { TEST_API_BASE as BASE, mapApiHandlers } from '../map/testing/mapApi';
-import { engines, resetEngines } from '../map/testing/engineModuleMock';
-import { renderRoute } from '../map/testing/renderRoute';
+import { mapApiHandlers } from '../map/testing/mapApi';
+import { useMapPage } from '../map/testing/mapPageTest';
+import { renderReadyMap } from '../map/testing/readyMap';
 import { SEARCH_RESULTS } from './MarkerSearch';
 
 vi.mock('../../engine/index', () => import('../map/testing/engineModuleMock'));
@@ -58,36 +55,21 @@ const questList: Quest[] = [
   { uid: 'q-chemical', name: 'Chemical - Part 1', ruName: 'Химия - Часть 1', trader: 'Skier', requiredForKappa: true, requiredForLightkeeper: false, wikiUrl: 'https://example.test/q' },
 ];
 
-const server = setupServer(...mapApiHandlers({ markers: markerList, quests: questList }));
+const server = useMapPage({ markers: markerList, quests: questList });
 
-beforeAll(() => {
-  server.listen({ onUnhandledRequest: 'error' });
-  setApiBase(BASE);
-});
 beforeEach(() => {
-  setStorageBackend(memoryStorage());
-  resetEngines();
   resetQuests();
   resetLookups();
 });
 afterEach(async () => {
-  server.resetHandlers();
   resetSession();
   resetSettings();
-  setStorageBackend(null);
   await setLanguage('en');
   vi.restoreAllMocks();
 });
-afterAll(() => {
-  server.close();
-  setApiBase('');
-});
 
 async function readyMap(fieldName = /find a marker/i) {
-  renderRoute('/map/factory');
-  await waitFor(() => expect(engines[0]?.columns ?? null).not.toBeNull());
-  act(() => engines[0].emit('ready', undefined));
-  await waitFor(() => expect(window.__map?.ready).toBe(true));
+  await renderReadyMap();
   const field = screen.getByRole('combobox', { name: fieldName });
   await waitFor(() => expect(field).toBeEnabled());
   return field;
