@@ -15,12 +15,21 @@ export function timeAgo(at: number, now: number, language: string): string {
   return format.format(-Math.floor(hours / 24), 'day');
 }
 
-/** The current time, renewed every `everyMs` while `active` (for "… ago" labels). */
+/**
+ * The current time, renewed every `everyMs` while `active` (for "… ago" and "in …" labels).
+ * Read again in the render where it turns active (React's state adjusted while rendering: the
+ * render with the old time is never committed), so a wait that has just begun ("in 5 minutes")
+ * never shows against the time the hook last read, maybe minutes ago ("in 6 minutes").
+ */
 export function useNow(everyMs: number, active = true): number {
   const [now, setNow] = useState(() => Date.now());
+  const [wasActive, setWasActive] = useState(active);
+  if (active !== wasActive) {
+    setWasActive(active);
+    if (active) setNow(Date.now());
+  }
   useEffect(() => {
     if (!active) return;
-    setNow(Date.now());
     const timer = setInterval(() => setNow(Date.now()), everyMs);
     return () => clearInterval(timer);
   }, [everyMs, active]);
