@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { coveredInsets, followInsets, isInView, placeInView, visibleRect, type CanvasArea } from './keep-in-view';
+import { coveredInsets, followInsets, isInView, placeInView, reachInsets, visibleRect, type CanvasArea } from './keep-in-view';
 
 /** A 1280×800 desktop: top bar over the top left, categories down the left, the right panel down the right. */
 const DESKTOP: CanvasArea = {
@@ -84,5 +84,24 @@ describe('followInsets', () => {
 
   it('is no inset at all for a canvas not laid out yet', () => {
     expect(followInsets({ width: 0, height: Number.NaN })).toEqual({ top: 0, right: 0, bottom: 0, left: 0 });
+  });
+});
+
+describe('reachInsets', () => {
+  it('lets each edge of the map come in as far as the target, less half a pixel', () => {
+    // A phone's marker popup: the middle of the band between the top bar and the bottom sheet.
+    expect(reachInsets({ width: 390, height: 844 }, { x: 195, y: 247 })).toEqual({ top: 246.5, right: 194.5, bottom: 596.5, left: 194.5 });
+  });
+
+  it('never covers a whole axis, so the clamp keeps it', () => {
+    const insets = reachInsets({ width: 390, height: 844 }, { x: 10, y: 800 });
+    expect(insets.left + insets.right).toBe(389);
+    expect(insets.top + insets.bottom).toBe(843);
+  });
+
+  it('takes a target off the canvas at its nearest edge, and gives no inset without a canvas', () => {
+    expect(reachInsets({ width: 100, height: 100 }, { x: -50, y: 500 })).toEqual({ top: 99, right: 99, bottom: 0, left: 0 });
+    expect(reachInsets({ width: 100, height: 100 }, { x: Number.NaN, y: 50 })).toEqual({ top: 49.5, right: 49.5, bottom: 49.5, left: 49.5 });
+    expect(reachInsets({ width: 0, height: 844 }, { x: 0, y: 400 })).toEqual({ top: 399.5, right: 0, bottom: 443.5, left: 0 });
   });
 });

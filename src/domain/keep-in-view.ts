@@ -1,7 +1,7 @@
 /**
  * Whether a point of the canvas is where the user can see it, and where to put it when it is
  * not (the where-am-I marker at or below the map's start zoom; beyond the spec), and how far the
- * map's edges may be panned in (the camera's clamp: `coveredInsets`). The canvas is
+ * map's edges may be panned in (the camera's clamp: `coveredInsets`, `reachInsets`). The canvas is
  * partly covered by the page (top bar, side panels, admin dock): what is left is the visible
  * part, and a point counts as in view only inside that part less a margin, so it is not hidden
  * by the edge of a panel or the fingers at the border. Screen pixels, relative to the canvas.
@@ -96,8 +96,26 @@ export function coveredInsets(area: CanvasArea): ScreenInsets {
  * half a pixel on each side leaves the centre free (the clamp ignores insets that cover all).
  */
 export function followInsets(area: Pick<CanvasArea, 'width' | 'height'>): ScreenInsets {
-  const half = (length: number) => (Number.isFinite(length) && length > 1 ? (length - 1) / 2 : 0);
-  return { top: half(area.height), right: half(area.width), bottom: half(area.height), left: half(area.width) };
+  return reachInsets(area, { x: area.width / 2, y: area.height / 2 });
+}
+
+/**
+ * The insets that let every point of the map be brought to `target` on the canvas, the map's
+ * corners included: each edge of the map may come in as far as the target, less half a pixel,
+ * so the two sides of an axis never cover all of it (the clamp ignores insets that do). A target
+ * off the canvas is taken at its nearest edge; a canvas of a pixel or less, or not finite, gets none.
+ * The marker popup's on a phone (ui/popup/popupPlacement.ts `popupCoveredInsets`); the stream
+ * overlay's followed point (`followInsets`: the canvas's middle).
+ */
+export function reachInsets(area: Pick<CanvasArea, 'width' | 'height'>, target: ScreenPoint): ScreenInsets {
+  const reach = (length: number, at: number): [number, number] => {
+    if (!Number.isFinite(length) || length <= 1) return [0, 0];
+    const point = Math.min(length - 0.5, Math.max(0.5, Number.isFinite(at) ? at : length / 2));
+    return [point - 0.5, length - point - 0.5];
+  };
+  const [top, bottom] = reach(area.height, target.y);
+  const [left, right] = reach(area.width, target.x);
+  return { top, right, bottom, left };
 }
 
 /** The rectangle shrunk by `share` of its width and height at each side. */

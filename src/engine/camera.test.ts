@@ -59,4 +59,20 @@ describe('Camera', () => {
     expect(cam.toScreen(0, 0).y).toBe(0);
     expect(seen.length).toBe(changes + 1);
   });
+
+  it('takes the marker popup\'s room together with the page\'s covers, and pulls the map back when the popup closes', () => {
+    const cam = new Camera(MAPS.customs, { width: 390, height: 844 });
+    cam.set({ zoom: 1, y: 0 });
+    cam.setInsets({ top: 64, right: 0, bottom: 0, left: 0 });
+    // The popup lets every point reach (195, 247): the map's top edge may come down to 246.5.
+    cam.setInsets({ top: 246.5, right: 194.5, bottom: 596.5, left: 194.5 }, 'popup');
+    cam.panBy(0, 1e6);
+    expect(cam.toScreen(0, 0).y).toBe(246.5);
+    // The page's covers change meanwhile (the top bar wraps): the popup's room is kept.
+    cam.setInsets({ top: 100, right: 0, bottom: 0, left: 0 });
+    expect(cam.toScreen(0, 0).y).toBe(246.5);
+    // The popup closes: back under the page's insets at once.
+    cam.setInsets({ top: 0, right: 0, bottom: 0, left: 0 }, 'popup');
+    expect(cam.toScreen(0, 0).y).toBe(100);
+  });
 });

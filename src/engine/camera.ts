@@ -6,15 +6,18 @@
  */
 import type { MapDefinition } from '../domain/maps';
 import {
-  clampView, mapToScreen, panBy, screenToMap, visibleMapRect, zoomAround,
+  clampView, combineInsets, mapToScreen, panBy, screenToMap, visibleMapRect, zoomAround,
   NO_INSETS, type CameraLimits, type ViewportInsets, type ViewportSize,
 } from './kernels/camera';
 import { cameraLimits, firstView } from './kernels/first-view';
-import type { CameraView } from './types';
+import type { CameraView, CoveredInsetsSource } from './types';
 
 export class Camera {
   private view: CameraView;
   private size: ViewportSize;
+  /** What each source says covers the viewport: the page's covers, the marker popup's room. */
+  private readonly covered: Record<CoveredInsetsSource, ViewportInsets> = { page: NO_INSETS, popup: NO_INSETS };
+  /** The two together, as the clamp uses them (kernels/camera.ts `combineInsets`). */
   private insets: ViewportInsets = NO_INSETS;
   readonly limits: CameraLimits;
   private readonly listeners = new Set<(view: CameraView) => void>();
@@ -37,19 +40,24 @@ export class Camera {
     if (!(viewport.width >= 0) || !(viewport.height >= 0)) return;
     if (viewport.width === this.size.width && viewport.height === this.size.height) return;
     this.size = { ...viewport };
+    this.insets = combineInsets(this.covered.page, this.covered.popup, this.size);
     this.view = clampView(this.view, this.limits, this.size, this.insets);
     this.notify();
   }
 
   /**
-   * The part of the viewport the page covers (CSS px in from each edge): the map's edges may be
-   * panned in that far. The view is clamped again at once, so insets that shrink pull the map back.
+   * The part of the viewport `source` covers (CSS px in from each edge): the page's covers, or
+   * the marker popup's room while it is open (all 0 when it closes). The map's edges may be
+   * panned in as far as either source lets them. The view is clamped again at once, so insets
+   * that shrink pull the map back.
    */
-  setInsets(insets: ViewportInsets): void {
+  setInsets(insets: ViewportInsets, source: CoveredInsetsSource = 'page'): void {
     const { top, right, bottom, left } = insets;
+    this.covered[source] = { top, right, bottom, left };
+    const next = combineInsets(this.covered.page, this.covered.popup, this.size);
     const same = this.insets;
-    if (top === same.top && right === same.right && bottom === same.bottom && left === same.left) return;
-    this.insets = { top, right, bottom, left };
+    if (next.top === same.top && next.right === same.right && next.bottom === same.bottom && next.left === same.left) return;
+    this.insets = next;
     this.apply(clampView(this.view, this.limits, this.size, this.insets));
   }
 

@@ -21,7 +21,7 @@ import { whenIdle } from './kernels/idle';
 import type { SceneDriver, SceneHooks } from './scene-driver';
 import type {
   CameraView, EngineEvents, EngineOptions, FlaggedSlot, FrameStats, MapEngineApi, MarkerColumns, MarkerFlag, MarkerRow, MarkerState, PlayerMarker,
-  ViewportInsets,
+  CoveredInsetsSource, ViewportInsets,
 } from './types';
 
 /** How near (CSS px) a press must be to a shape's stroke or a handle to hit it. */
@@ -328,8 +328,8 @@ export class MapEngine implements MapEngineApi {
     this.camera_.set(view);
   }
 
-  setCoveredInsets(insets: ViewportInsets): void {
-    this.camera_.setInsets(insets);
+  setCoveredInsets(insets: ViewportInsets, source: CoveredInsetsSource = 'page'): void {
+    this.camera_.setInsets(insets, source);
   }
 
   toScreen(mapX: number, mapY: number): { x: number; y: number } {

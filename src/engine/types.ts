@@ -16,6 +16,9 @@ import type { StartedRender } from './render-worker/early-render';
 export type { MarkerColumns, MarkerRow };
 
 export type { CameraView, ViewportInsets };
+
+/** Who says how far the map's canvas is covered: the page (bars, panels, dock) or the marker popup's room. */
+export type CoveredInsetsSource = 'page' | 'popup';
 export type { EditHandle, ToolFactory, ToolHost, ToolShape };
 
 export interface PlayerMarker {
@@ -163,8 +166,10 @@ export interface MapEngineApi {
    * How far (CSS px) the page covers the map's canvas in from each edge (top bar, side panels,
    * admin dock): the camera lets the map's edges be panned in that far, so what lies at the map's
    * edge can be brought out from under them. Default all 0. Optional so test fakes need not have it.
+   * `source` 'popup': the marker popup's room on a phone, while it is open (ui/popup/wirePopup.ts);
+   * each source replaces only its own insets, and the map's edge may come in as far as either lets it.
    */
-  setCoveredInsets?(insets: ViewportInsets): void;
+  setCoveredInsets?(insets: ViewportInsets, source?: CoveredInsetsSource): void;
   toScreen(mapX: number, mapY: number): { x: number; y: number };
   toMap(screenX: number, screenY: number): { x: number; y: number };
   markerStates(): MarkerState[];

@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { MAPS } from '../../domain/maps';
-import { followInsets } from '../../domain/keep-in-view';
+import { followInsets, reachInsets } from '../../domain/keep-in-view';
 import {
-  clampView, clampZoom, mapToScreen, panBy, screenToMap, visibleMapRect, wheelDeltaPx, wheelZoomFactor, zoomAround,
+  clampView, clampZoom, combineInsets, mapToScreen, panBy, screenToMap, visibleMapRect, wheelDeltaPx, wheelZoomFactor, zoomAround,
   type CameraLimits, type ViewportInsets,
 } from './camera';
 
@@ -97,6 +97,39 @@ describe('camera clamping with the page over the viewport (insets)', () => {
     const all = { top: 500, left: 0, right: 0, bottom: 300 };
     expect(clampView({ x: -1e6, y: -1e6, zoom: 1 }, limits, viewport, all).y).toBe(400);
     expect(clampView({ x: 0, y: 0, zoom: 0.01 }, limits, viewport, desktop).zoom).toBe(0.12);
+  });
+});
+
+describe('combineInsets (the page\'s covers and the marker popup\'s room)', () => {
+  const phone = { width: 390, height: 844 };
+
+  it('takes the larger inset on each side', () => {
+    const page = { top: 64, right: 0, bottom: 100, left: 0 };
+    const popup = { top: 246.5, right: 194.5, bottom: 596.5, left: 194.5 };
+    expect(combineInsets(page, popup, phone)).toEqual(popup);
+    expect(combineInsets(page, { top: 10, right: 5, bottom: 0, left: 0 }, phone)).toEqual({ top: 64, right: 5, bottom: 100, left: 0 });
+    expect(combineInsets(page, { top: Number.NaN, right: -4, bottom: 0, left: 0 }, phone)).toEqual(page);
+  });
+
+  it('keeps the page\'s insets on an axis the two together would cover', () => {
+    // A panel over 300 px of the phone's left, the popup's room reaching to the middle from the right.
+    const page = { top: 64, right: 0, bottom: 0, left: 300 };
+    const popup = { top: 246.5, right: 194.5, bottom: 596.5, left: 194.5 };
+    expect(combineInsets(page, popup, phone)).toEqual({ top: 246.5, right: 0, bottom: 596.5, left: 300 });
+  });
+
+  it('lets a marker at the map\'s corner reach the popup\'s focus point on a phone, where the page\'s insets alone stop it at the edge', () => {
+    const page = { top: 64, right: 0, bottom: 0, left: 0 };
+    const target = { x: 195, y: 247 };
+    const both = combineInsets(page, reachInsets(phone, target), phone);
+    const at = (insets: ViewportInsets) => {
+      const view = clampView({ x: 4400 - (target.x - 195), y: 3200 - (target.y - 422), zoom: 1 }, limits, phone, insets);
+      return mapToScreen(view, phone, 4400, 3200);
+    };
+    // Within the half pixel the insets keep back.
+    expect(Math.abs(at(both).x - 195)).toBeLessThanOrEqual(0.5);
+    expect(Math.abs(at(both).y - 247)).toBeLessThanOrEqual(0.5);
+    expect(at(page)).toEqual({ x: 390, y: 844 });
   });
 });
 

@@ -34,6 +34,24 @@ export interface ViewportInsets {
 
 export const NO_INSETS: ViewportInsets = Object.freeze({ top: 0, right: 0, bottom: 0, left: 0 });
 
+/**
+ * The insets of the page's covers (`base`: top bar, panels, dock) together with `extra` ones (the
+ * marker popup's room on a phone): on each side the larger, so the map's edge may come in as far
+ * as either lets it. An axis on which the two together would leave nothing of the viewport
+ * (a side panel across most of a phone and the popup's room on the other side) keeps the base's
+ * insets: the clamp would otherwise ignore that axis's insets altogether.
+ */
+export function combineInsets(base: ViewportInsets, extra: ViewportInsets, viewport: ViewportSize): ViewportInsets {
+  const axis = (start: 'top' | 'left', end: 'bottom' | 'right', size: number): [number, number] => {
+    const a = Math.max(insetLength(base[start]), insetLength(extra[start]));
+    const b = Math.max(insetLength(base[end]), insetLength(extra[end]));
+    return a + b < size ? [a, b] : [insetLength(base[start]), insetLength(base[end])];
+  };
+  const [top, bottom] = axis('top', 'bottom', viewport.height);
+  const [left, right] = axis('left', 'right', viewport.width);
+  return { top, right, bottom, left };
+}
+
 /** Log2 zoom change of one wheel event: 2^(−deltaY / WHEEL_PX_PER_DOUBLING), capped at ±WHEEL_MAX_STEP. */
 export const WHEEL_PX_PER_DOUBLING = 100;
 export const WHEEL_MAX_STEP = 1;

@@ -7,10 +7,8 @@ import '../../i18n';
 import { act, render, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { http, HttpResponse } from 'msw';
-import { setupServer } from 'msw/node';
 import { createMemoryRouter, RouterProvider } from 'react-router';
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
-import { setApiBase } from '../../api/client';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { Marker } from '../../domain/marker';
 import { MAPS } from '../../domain/maps';
 import { createEditorCommands, type EditorApi } from '../../editor/commands';
@@ -25,13 +23,14 @@ import { SetAsideNotice } from '../admin/SetAsideNotice';
 import { WaitingConflicts } from '../admin/WaitingConflicts';
 import { resetQuests } from '../../state/quests';
 import { resetSession, setSessionUser, type SessionUser } from '../../state/session';
-import { memoryStorage, setStorageBackend } from '../../state/storage';
 import { createLocalMarkerSource } from '../map/testing/localMarkerSource';
+import { TEST_API_BASE as BASE } from '../map/testing/mapApi';
+import { useMemoryStorage, useTestServer } from '../map/testing/mapPageTest';
 import { LiveAnnouncer } from '../LiveAnnouncer';
 import { MarkerPopup } from './MarkerPopup';
+import { forgetPopupOpener } from './popupFocus';
 import { keepsGoneMarker } from './useOpenMarker';
 
-const BASE = 'http://raidmap.test';
 const questList = [
   { uid: 'q-delivery', name: 'Delivery from the Past', ruName: 'Посылка из прошлого', trader: 'Prapor', requiredForKappa: true, requiredForLightkeeper: false, wikiUrl: '' },
   { uid: 'q-bad-rep', name: 'Bad Rep Evidence', ruName: 'Компромат', trader: 'Prapor', requiredForKappa: true, requiredForLightkeeper: false, wikiUrl: '' },
@@ -82,18 +81,15 @@ const admin: SessionUser = { name: 'admin', admin: true, pro: false, questsDone:
 const pro: SessionUser = { name: 'pro', admin: false, pro: true, questsDone: [], questsHidden: [] };
 const visitor: SessionUser = { name: 'visitor', admin: false, pro: false, questsDone: [], questsHidden: [] };
 
-const http$ = setupServer(
+useTestServer(
   http.get(`${BASE}/api/be/quests`, () => HttpResponse.json({ quests: questList })),
   http.get(`${BASE}/api/be/items`, () => HttpResponse.json({ items: itemList })),
   http.get(`${BASE}/api/be/user`, () => HttpResponse.json({ error: 'unauthorized' }, { status: 401 })),
 );
 
-beforeAll(() => {
-  http$.listen({ onUnhandledRequest: 'error' });
-  setApiBase(BASE);
-});
+useMemoryStorage();
+
 beforeEach(() => {
-  setStorageBackend(memoryStorage());
   resetEditor();
   resetPopup();
   resetLookups();
@@ -102,17 +98,11 @@ beforeEach(() => {
   loadFilters('factory');
 });
 afterEach(async () => {
-  http$.resetHandlers();
   vi.restoreAllMocks();
   resetEditor();
   resetSession();
   closeMap();
-  setStorageBackend(null);
   await setLanguage('en');
-});
-afterAll(() => {
-  http$.close();
-  setApiBase('');
 });
 
 /**
@@ -1109,5 +1099,68 @@ describe('what a screen reader hears of a save', () => {
     act(() => release());
     await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
     expect(live()).toHaveTextContent(/^Marker deleted$/);
+  });
+});
+
+describe('where the focus goes when a Delete closes the popup', () => {
+  /** The map page's canvas (MapCanvas.tsx: not a Tab stop) and a panel's Find a marker field. */
+  let remove = () => undefined as void;
+  function pageAround() {
+    const before = document.createElement('div');
+    before.innerHTML = '<div class="map-canvas" role="application" aria-label="Factory map"></div><input aria-label="Find a marker" />';
+    document.body.prepend(before);
+    remove = () => before.remove();
+    return {
+      canvas: before.querySelector<HTMLElement>('.map-canvas')!,
+      find: before.querySelector<HTMLInputElement>('input')!,
+    };
+  }
+  afterEach(() => {
+    remove();
+    forgetPopupOpener();
+  });
+
+  it('the form\'s Delete, on a marker opened from the map: the focus on the map canvas, not the page\'s body', async () => {
+    const { canvas } = pageAround();
+    await setup(admin);
+    vi.spyOn(window, 'confirm').mockReturnValue(true);
+    const form = await edit();
+    await userEvent.click(within(form).getByRole('button', { name: 'Delete' }));
+    await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
+    await waitFor(() => expect(canvas).toHaveFocus());
+    // Focusable by script only: not a Tab stop.
+    expect(canvas).toHaveAttribute('tabindex', '-1');
+  });
+
+  it('view mode\'s Delete (the key or the button): the same', async () => {
+    const { canvas } = pageAround();
+    await setup(admin);
+    vi.spyOn(window, 'confirm').mockReturnValue(true);
+    const dialog = await open();
+    expect(dialog).toHaveFocus();
+    await userEvent.keyboard('{Delete}');
+    await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
+    await waitFor(() => expect(canvas).toHaveFocus());
+    expect(document.body).not.toHaveFocus();
+  });
+
+  it('back to the control that opened the popup (Find a marker), while it can take the focus; else the map', async () => {
+    const { canvas, find } = pageAround();
+    await setup(admin);
+    vi.spyOn(window, 'confirm').mockReturnValue(true);
+    act(() => find.focus());
+    const dialog = await open();
+    expect(dialog).toHaveFocus();
+    await userEvent.click(within(dialog).getByRole('button', { name: 'Delete' }));
+    await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
+    await waitFor(() => expect(find).toHaveFocus());
+
+    // The field went (the panel closed) while the popup was open: the map.
+    act(() => find.focus());
+    const other = await open('m-exit', 'Gate 3');
+    find.remove();
+    await userEvent.click(within(other).getByRole('button', { name: 'Delete' }));
+    await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
+    await waitFor(() => expect(canvas).toHaveFocus());
   });
 });

@@ -31,6 +31,7 @@ import { isLanguage } from '../../i18n';
 import { SubCategoryIcon } from '../icons/SubCategoryIcon';
 import { deleteMarker, editor, saveMarker, startCopy } from '../../state/editor';
 import { selectMarker } from '../../state/mapView';
+import { returnFocusAfterClose } from './popupFocus';
 import { finishEdit, leaveEdit, markerChanged, patchDraft, popup } from '../../state/popup';
 import { categoryLabel, subCategoryLabel } from '../panels/labels';
 import { announce, clearAnnouncement } from '../LiveAnnouncer';
@@ -206,6 +207,8 @@ export function MarkerEditForm({ map, onCancel, onSaved, focusFirstField }: Mark
         announce(t('markerEdit.deleted'));
         finishEdit();
         selectMarker(null);
+        // Not left on the page's body: back to what opened the popup, else the map (popupFocus.ts).
+        void returnFocusAfterClose();
       } else {
         clearAnnouncement();
         if (settled(uid) && mounted.current) setError(t('markerEdit.deleteFailedUnknown'));

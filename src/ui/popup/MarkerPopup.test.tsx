@@ -2,12 +2,9 @@ import '../../i18n';
 import { act, render, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { http, HttpResponse } from 'msw';
-import { setupServer } from 'msw/node';
 import { createMemoryRouter, RouterProvider, useLocation } from 'react-router';
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { AccountUser } from '../../api/account';
-import { setApiBase } from '../../api/client';
-import { SIGNED_IN_COOKIE } from '../../domain/account';
 import { MAPS } from '../../domain/maps';
 import { setLanguage } from '../../i18n';
 import { filters, loadFilters, setCategoryHidden, setSubCategoryHidden } from '../../state/filters';
@@ -17,12 +14,12 @@ import { markerChanged, popup, POPUP_STORAGE_KEY, resetPopup, setEnlarged, setPo
 import { closeUpsell, layout } from '../../state/layout';
 import { quests, resetQuests } from '../../state/quests';
 import { loadSession, resetSession } from '../../state/session';
-import { memoryStorage, setStorageBackend } from '../../state/storage';
 import { createLocalMarkerSource } from '../map/testing/localMarkerSource';
-import { accountServer, compactOf } from '../map/testing/mapApi';
+import { accountServer, compactOf, TEST_API_BASE as BASE } from '../map/testing/mapApi';
+import { setSignedInHint, useMemoryStorage, useTestServer } from '../map/testing/mapPageTest';
 import { MarkerPopup } from './MarkerPopup';
+import { forgetPopupOpener, tabStops } from './popupFocus';
 
-const BASE = 'http://raidmap.test';
 const questList = [
   { uid: 'q-delivery', name: 'Delivery from the Past', ruName: 'Посылка из прошлого', trader: 'Prapor', requiredForKappa: true, requiredForLightkeeper: false, wikiUrl: 'https://wiki.example/Delivery' },
 ];
@@ -65,19 +62,13 @@ const markerList = [
   },
 ];
 
-const server = setupServer(
+const server = useTestServer(
   http.get(`${BASE}/api/be/quests`, () => HttpResponse.json({ quests: questList })),
   http.get(`${BASE}/api/be/items`, () => HttpResponse.json({ items: itemList })),
 );
+const storage = useMemoryStorage();
 
-let storage: ReturnType<typeof memoryStorage>;
-beforeAll(() => {
-  server.listen({ onUnhandledRequest: 'error' });
-  setApiBase(BASE);
-});
 beforeEach(() => {
-  storage = memoryStorage();
-  setStorageBackend(storage);
   resetPopup();
   resetLookups();
   resetQuests();
@@ -85,17 +76,11 @@ beforeEach(() => {
   loadFilters('factory');
 });
 afterEach(async () => {
-  server.resetHandlers();
   resetSession();
   closeUpsell();
-  document.cookie = `${SIGNED_IN_COOKIE}=; path=/; expires=Thu, 01 Jan 1970 00:00:00 GMT`;
-  setStorageBackend(null);
+  setSignedInHint(false);
   closeMap();
   await setLanguage('en');
-});
-afterAll(() => {
-  server.close();
-  setApiBase('');
 });
 
 function Location() {
@@ -259,15 +244,15 @@ describe('marker popup', () => {
     act(() => selectMarker('m-exit'));
     await screen.findByRole('dialog', { name: 'Gate 3' });
     await userEvent.click(screen.getByRole('button', { name: 'Enlarge' }));
-    expect(storage.getItem(POPUP_STORAGE_KEY)).toBe('xlsize');
+    expect(storage().getItem(POPUP_STORAGE_KEY)).toBe('xlsize');
     expect(document.querySelector('.marker-popup--xl')).not.toBeNull();
     await userEvent.click(screen.getByRole('button', { name: 'Shrink' }));
-    expect(storage.getItem(POPUP_STORAGE_KEY)).toBeNull();
+    expect(storage().getItem(POPUP_STORAGE_KEY)).toBeNull();
     expect(document.querySelector('.marker-popup--xl')).toBeNull();
   });
 
   it('opens enlarged when the choice was remembered', async () => {
-    storage.setItem(POPUP_STORAGE_KEY, 'xlsize');
+    storage().setItem(POPUP_STORAGE_KEY, 'xlsize');
     await renderPopup();
     act(() => selectMarker('m-exit'));
     await screen.findByRole('dialog', { name: 'Gate 3' });
@@ -482,5 +467,84 @@ describe('marker popup quest actions', () => {
     const dialog = await screen.findByRole('dialog', { name: 'Сейф в офисе' });
     await waitFor(() => expect(within(dialog).getByRole('button', { name: 'Отметить выполненным: Посылка из прошлого' })).toBeInTheDocument());
     expect(within(dialog).getByRole('button', { name: 'Скрыть: Посылка из прошлого' })).toHaveAttribute('title', 'Скрыть этот квест');
+  });
+});
+
+describe('marker popup in the Tab order (not modal: right after what opened it)', () => {
+  /** The map page around the popup (MapPage.tsx's order): skip link, canvas, top bar, a panel; the popup, then the admin dock. */
+  function pageAround() {
+    const before = document.createElement('div');
+    before.innerHTML = `
+      <a href="#search" class="skip">Skip to map search</a>
+      <div class="map-canvas" role="application" aria-label="Factory map"></div>
+      <header><a href="/">All maps</a></header>
+      <aside><input aria-label="Find a marker" /><button type="button">Show all</button></aside>`;
+    const after = document.createElement('div');
+    after.innerHTML = '<button type="button">Dock tool</button>';
+    document.body.prepend(before);
+    document.body.append(after);
+    return () => {
+      before.remove();
+      after.remove();
+    };
+  }
+  let remove = () => undefined as void;
+  afterEach(() => {
+    remove();
+    forgetPopupOpener();
+  });
+
+  const lastStop = (dialog: HTMLElement) => tabStops(dialog.closest('.marker-popup')!).at(-1)!;
+
+  it('opened from the map (a click, a link): Tab from its last control goes on after the map, to the top bar; Shift+Tab from the popup back before the map', async () => {
+    remove = pageAround();
+    await renderPopup();
+    act(() => selectMarker('m-exit'));
+    const dialog = await screen.findByRole('dialog', { name: 'Gate 3' });
+    expect(dialog).toHaveFocus();
+    // Shift+Tab from the dialog itself (focused on open): not to the panel drawn before it.
+    await userEvent.tab({ shift: true });
+    expect(screen.getByRole('link', { name: 'Skip to map search' })).toHaveFocus();
+
+    act(() => lastStop(dialog).focus());
+    await userEvent.tab();
+    // Not the page's end (the dock after the popup): the page goes on after the map.
+    expect(screen.getByRole('link', { name: 'All maps' })).toHaveFocus();
+  });
+
+  it('opened from Find a marker: Tab from its last control goes to the control after the field, Shift+Tab from its first back to the field', async () => {
+    remove = pageAround();
+    await renderPopup();
+    const find = screen.getByRole('textbox', { name: 'Find a marker' });
+    act(() => find.focus());
+    act(() => selectMarker('m-exit'));
+    const dialog = await screen.findByRole('dialog', { name: 'Gate 3' });
+    expect(dialog).toHaveFocus();
+
+    act(() => lastStop(dialog).focus());
+    await userEvent.tab();
+    expect(screen.getByRole('button', { name: 'Show all' })).toHaveFocus();
+
+    const first = tabStops(dialog)[0];
+    act(() => first.focus());
+    await userEvent.tab({ shift: true });
+    expect(find).toHaveFocus();
+    // Within the popup, the browser's own order.
+    act(() => first.focus());
+    await userEvent.tab();
+    expect(tabStops(dialog)[1]).toHaveFocus();
+  });
+
+  it('goes on after the map when the field that opened it is gone (a phone folds the panels)', async () => {
+    remove = pageAround();
+    await renderPopup();
+    const find = screen.getByRole('textbox', { name: 'Find a marker' });
+    act(() => find.focus());
+    act(() => selectMarker('m-exit'));
+    const dialog = await screen.findByRole('dialog', { name: 'Gate 3' });
+    find.closest('aside')!.hidden = true;
+    act(() => lastStop(dialog).focus());
+    await userEvent.tab();
+    expect(screen.getByRole('link', { name: 'All maps' })).toHaveFocus();
   });
 });

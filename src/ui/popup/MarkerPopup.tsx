@@ -33,6 +33,7 @@ import { MarkerEditForm } from './MarkerEditForm';
 import { MarkerEditorStatus, settled } from './MarkerEditorStatus';
 import { MarkerPopupFrame } from './MarkerPopupFrame';
 import { MarkerPopupView } from './MarkerPopupView';
+import { returnFocusAfterClose } from './popupFocus';
 import { Popup } from '../popups/Popup';
 import { useObjDeepLink } from './useObjDeepLink';
 import { useObjUrl } from './useObjUrl';
@@ -212,6 +213,8 @@ function AdminBar({ marker, focusEdit, onEdit }: { marker: Marker; focusEdit: { 
       if (await deleteMarker(uid)) {
         announce(t('markerEdit.deleted'));
         selectMarker(null);
+        // Not left on the page's body: back to what opened the popup, else the map (popupFocus.ts).
+        void returnFocusAfterClose();
         return;
       }
       clearAnnouncement();

@@ -4,6 +4,7 @@
  * localStorage `map_popup`), and the pointer tracking that stops wheel zoom over the popup.
  * In view mode at normal size it sits where it leaves its marker free (`popup.placement`, the
  * wiring's choice from the height measured here); enlarged or editing, it keeps its own place.
+ * Not modal, it sits in the Tab order right after what opened it (popupFocus.ts).
  */
 import { useEffect, useLayoutEffect, useRef, type ReactNode, type RefObject } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -13,6 +14,7 @@ import { popupTitle } from './popupTitle';
 import { isLanguage } from '../../i18n';
 import { popup, setPointerOverPopup, setPopupBoxHeight, toggleEnlarged } from '../../state/popup';
 import { Popup } from '../popups/Popup';
+import { notePopupOpened, popupTabKey } from './popupFocus';
 import './popup.css';
 
 export interface MarkerPopupFrameProps {
@@ -47,6 +49,10 @@ export function MarkerPopupFrame({ marker, onClose, children, className, placed 
 
   useEffect(() => () => setPointerOverPopup(false), []);
   useMeasuredHeight(wrapper);
+  // Before the focus moves into the popup (Popup's effect, Find a marker): what has it now opened this marker.
+  useLayoutEffect(() => {
+    if (wrapper.current) notePopupOpened(wrapper.current);
+  }, [marker.uid]);
 
   const name = popupTitle(t, lang, marker);
   const sizeButton = (
@@ -64,6 +70,7 @@ export function MarkerPopupFrame({ marker, onClose, children, className, placed 
       data-placement={placed && !enlarged ? placement : undefined}
       onPointerEnter={() => setPointerOverPopup(true)}
       onPointerLeave={() => setPointerOverPopup(false)}
+      onKeyDown={popupTabKey}
     >
       <Popup title={name} onClose={onClose} backdrop={false} maxWidth={enlarged ? 960 : 420} actions={sizeButton} className="marker-popup__dialog">
         {children}

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { focusPoint, placementBox, popupPlacement } from './popupPlacement';
+import { focusPoint, placementBox, popupCoveredInsets, popupPlacement } from './popupPlacement';
 
 const desktop = { width: 1280, height: 800 };
 const phone = { width: 390, height: 844 };
@@ -145,5 +145,31 @@ describe('focusPoint: where a marker opened by a link or Find a marker is shown'
 
   it('without a window size: none (the map is centred on the marker)', () => {
     expect(focusPoint({ width: 0, height: 0 }, 0)).toBeNull();
+  });
+});
+
+describe('popupCoveredInsets: how far the open popup lets the map be panned out', () => {
+  it('on a phone, lets every point of the map reach the focus point (the middle above the sheet)', () => {
+    // A 300 px sheet: its top at 528, the bar's bottom at 54: the focus point at (195, 291).
+    expect(focusPoint(phone, 300)).toEqual({ x: 195, y: 291 });
+    expect(popupCoveredInsets(phone, 300)).toEqual({ top: 290.5, right: 194.5, bottom: 552.5, left: 194.5 });
+    // The sheet's room and the top bar are counted in that, whatever the sheet's height.
+    const tallest = popupCoveredInsets({ ...phone, topBarBottom: 110 }, 0);
+    expect(tallest?.bottom).toBeGreaterThan(16 + 844 * 0.46);
+    expect(tallest?.top).toBeGreaterThan(110);
+  });
+
+  it('follows the sheet\'s height, the admin dock and an enlarged popup', () => {
+    expect(popupCoveredInsets(phone, 200)?.top).toBe(340.5);
+    expect(popupCoveredInsets({ ...phone, dockHeight: 200 }, 200)?.top).toBe(240.5);
+    // Enlarged, it covers the map whatever the marker's place: the middle between the bar and the bottom.
+    expect(popupCoveredInsets(phone, 300, true)).toEqual({ top: 448.5, right: 194.5, bottom: 394.5, left: 194.5 });
+  });
+
+  it('is none where the popup can sit beside its marker (desktop, tablet, a phone held landscape) or without a window', () => {
+    expect(popupCoveredInsets(desktop, 300)).toBeNull();
+    expect(popupCoveredInsets({ width: 768, height: 1024 }, 300)).toBeNull();
+    expect(popupCoveredInsets(landscape, 0)).toBeNull();
+    expect(popupCoveredInsets({ width: 0, height: 0 }, 300)).toBeNull();
   });
 });

@@ -6,7 +6,7 @@
  * hides the least of it. The boxes mirror popup.css, the top bar and the admin's editor dock
  * included: every placement sits below the bar and above the dock, and grows into neither.
  */
-import type { ScreenPoint, ScreenRect as Box } from '../../domain/keep-in-view';
+import { reachInsets, type ScreenInsets, type ScreenPoint, type ScreenRect as Box } from '../../domain/keep-in-view';
 import type { PopupPlacement } from '../../state/popup';
 
 export type { PopupPlacement, ScreenPoint };
@@ -146,4 +146,22 @@ export function focusPoint(viewport: ViewportSize, popupHeight: number, enlarged
   return bottom - top >= FOCUS_ROOM
     ? middle({ left: 0, right: viewport.width, top, bottom })
     : { x: viewport.width / 2, y: viewport.height / 2 };
+}
+
+/**
+ * How far the open popup lets the map's edges be panned in (the camera's clamp; the page's
+ * covers count as well): on a phone, where the popup is a sheet across the map with no room
+ * beside a marker, its room counts as covered, and as far again as it takes to bring any point
+ * of the map, the map's edges and corners included, to `focusPoint`, so a marker at the map's
+ * edge opened by a link or Find a marker lands there, clear of the top bar and the sheet, and the
+ * user can drag one out from under the sheet. Null (no more than the page's covers) where the
+ * popup can sit beside its marker (a desktop, a tablet, a phone held landscape): there it moves
+ * aside instead, and the map keeps its usual clamp. Null without a window size.
+ */
+export function popupCoveredInsets(viewport: ViewportSize, popupHeight: number, enlarged = false): ScreenInsets | null {
+  if (!(viewport.width > 0) || !(viewport.height > 0)) return null;
+  const height = popupHeight > 0 ? popupHeight : maxPopupHeight(viewport);
+  if (placementBox('left', viewport, height) || placementBox('right', viewport, height)) return null;
+  const target = focusPoint(viewport, popupHeight, enlarged);
+  return target ? reachInsets(viewport, target) : null;
 }

@@ -6,12 +6,15 @@
  * height becomes known (see `FOCUS_SETTLE_MS`), and the popup is placed clear of its marker
  * (popupPlacement.ts) as the marker moves on screen (the camera moved, the window was resized,
  * another marker opened, the popup grew, the admin's editor dock under it or the top bar above
- * it grew or shrank). Returns the function that undoes it.
+ * it grew or shrank). On a phone the open popup's room counts as covered (popupPlacement.ts
+ * `popupCoveredInsets`): the map's edge may be panned out far enough for the marker to land at
+ * the focus point; the page's own covers come from ui/map/wireCoveredInsets.ts, and the camera
+ * takes the two together. Returns the function that undoes it.
  */
 import { subscribeKey } from 'valtio/utils';
-import type { CameraView, MapEngineApi } from '../../engine/types';
+import type { CameraView, MapEngineApi, ViewportInsets } from '../../engine/types';
 import { popup, setPopupPlacement, takeFocus } from '../../state/popup';
-import { focusPoint, popupPlacement, type ScreenPoint, type ViewportSize } from './popupPlacement';
+import { focusPoint, popupCoveredInsets, popupPlacement, type ScreenPoint, type ViewportSize } from './popupPlacement';
 
 /**
  * How long after the focused marker's popup shows its height may still change and move the map
@@ -95,12 +98,31 @@ interface Settling {
   until: number;
 }
 
+const UNCOVERED: ViewportInsets = { top: 0, right: 0, bottom: 0, left: 0 };
+
+const sameInsets = (a: ViewportInsets, b: ViewportInsets) => a.top === b.top && a.right === b.right && a.bottom === b.bottom && a.left === b.left;
+
 export function wirePopup(
-  engine: Pick<MapEngineApi, 'setZoomEnabled' | 'setView' | 'camera' | 'toScreen' | 'toMap' | 'on'>,
+  engine: Pick<MapEngineApi, 'setZoomEnabled' | 'setView' | 'camera' | 'toScreen' | 'toMap' | 'on' | 'setCoveredInsets'>,
   viewport: PopupViewport = browserWindow,
   now: () => number = () => performance.now(),
 ): () => void {
   let settling: Settling | null = null;
+  let covered: ViewportInsets = UNCOVERED;
+
+  /**
+   * The popup's room as the camera counts it: while a popup shows (its marker's point is known)
+   * or a focus request waits for its popup, on a phone; nothing once it closed (the camera then
+   * pulls the map back inside the page's covers). Set before the map is moved, so the move is
+   * clamped with the room it needs.
+   */
+  const cover = () => {
+    const open = popup.anchor !== null || settling !== null;
+    const next = (open && popupCoveredInsets(viewport.size(), popup.boxHeight, popup.enlarged)) || UNCOVERED;
+    if (sameInsets(next, covered)) return;
+    covered = next;
+    engine.setCoveredInsets?.(next, 'popup');
+  };
 
   /**
    * Moves the camera (zoom kept) so that the map point lies at `target` on screen: screen and
@@ -124,8 +146,10 @@ export function wirePopup(
   const centre = () => {
     const focus = takeFocus();
     if (!focus) return;
-    const view = show(focus);
-    settling = { point: focus, view, until: samePoint(popup.anchor, focus) ? now() + FOCUS_SETTLE_MS : Infinity };
+    const s: Settling = { point: focus, view: engine.camera(), until: samePoint(popup.anchor, focus) ? now() + FOCUS_SETTLE_MS : Infinity };
+    settling = s;
+    cover();
+    s.view = show(focus);
   };
   /** The focused marker's popup has a new height: the map moves with it while it settles. */
   const follow = () => {
@@ -148,7 +172,9 @@ export function wirePopup(
     }
   };
   const cameraMoved = () => {
-    if (settling && !sameView(engine.camera(), settling.view)) settling = null;
+    if (!settling || sameView(engine.camera(), settling.view)) return;
+    settling = null;
+    cover();
   };
   const place = () => {
     const at = popup.anchor;
@@ -156,6 +182,7 @@ export function wirePopup(
     if (popup.placement !== next) setPopupPlacement(next);
   };
   engine.setZoomEnabled(!popup.pointerOver);
+  cover();
   centre();
   place();
   const offs = [
@@ -165,23 +192,30 @@ export function wirePopup(
     }),
     subscribeKey(popup, 'anchor', () => {
       anchorMoved();
+      cover();
       place();
     }),
     subscribeKey(popup, 'boxHeight', () => {
+      cover();
       follow();
       place();
     }),
     subscribeKey(popup, 'enlarged', () => {
       settling = null;
+      cover();
     }),
     engine.on('camerachange', () => {
       cameraMoved();
       place();
     }),
-    viewport.onResize(place),
+    viewport.onResize(() => {
+      cover();
+      place();
+    }),
   ];
   return () => {
     offs.forEach((off) => off());
     engine.setZoomEnabled(true);
+    if (covered !== UNCOVERED) engine.setCoveredInsets?.(UNCOVERED, 'popup');
   };
 }
