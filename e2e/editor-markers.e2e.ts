@@ -340,6 +340,8 @@ describe('the popup in edit mode', () => {
     expect(asked).toEqual(['Are you sure?']);
     await waitForMarker(page, marker.uid, true);
     await expect.poll(() => map(page).popup()).toBeNull();
+    // The focus is not dropped on the page's body: the popup came from the map, the map has it.
+    await expect.poll(() => page.evaluate(() => document.activeElement?.classList.contains('map-canvas') ?? false)).toBe(true);
   });
 
   test('a marker placed while the server cannot be reached stays on the map with a red badge; its Retry saves it and the badge goes', async () => {
@@ -526,6 +528,7 @@ describe('the popup in edit mode', () => {
     expect(asked).toEqual(['Are you sure?', 'Are you sure?']);
     await waitForMarker(page, marker.uid, true);
     await expect.poll(() => map(page).popup()).toBeNull();
+    await expect.poll(() => page.evaluate(() => document.activeElement?.classList.contains('map-canvas') ?? false)).toBe(true);
   });
 
   test('an image upload is stored at once; a text file is refused with a clear message and nothing changes', async () => {

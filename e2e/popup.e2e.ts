@@ -8,6 +8,7 @@
 import { beforeAll, describe, expect, test } from 'vitest';
 import type { Page } from 'playwright-core';
 import type { Marker } from '../src/domain/marker';
+import { MAPS } from '../src/domain/maps';
 import { baseUrl, camera, markers, openMap, settleCamera, toScreen, useBrowser, type AutomationMarker, type MapAutomation } from './browser';
 import { decodeRgba, type Rgba } from './support/image';
 
@@ -234,6 +235,58 @@ describe('marker popup', () => {
     await expect.poll(() => page.getByRole('complementary').count()).toBe(0);
     await page.getByRole('dialog', { name: englishName(target) }).waitFor();
     await expect.poll(() => markerAbovePopup(page, target), { timeout: 10_000 }).toEqual(SHOWN_ABOVE);
+  });
+
+  test('on a phone, a marker at the map\'s corner or top edge opened by a link shows between the top bar and its sheet; closed, the map goes back inside its edges', async () => {
+    const { width, height } = MAPS[MAP].size;
+    const all = [...byUid.values()];
+    const nearest = (score: (m: Marker) => number) => all.reduce((best, m) => (score(m) < score(best) ? m : best));
+    const corner = nearest((m) => Math.hypot(m.geometry.x, height - m.geometry.y));
+    const top = nearest((m) => m.geometry.y + Math.abs(m.geometry.x - width / 2) / 4);
+    for (const target of [corner, top]) {
+      const { page } = await browser.newPage({ width: 390, height: 844, hasTouch: true });
+      await page.goto(`${baseUrl()}/map/${MAP}?obj=${target.uid}`, { waitUntil: 'domcontentloaded' });
+      await waitReady(page);
+      await page.getByRole('dialog', { name: englishName(target) }).waitFor();
+      // Before, the clamp held the map at its edge: the marker sat at the screen's edge, under the bar or the sheet.
+      await expect.poll(() => markerAbovePopup(page, target), { timeout: 10_000 }).toEqual(SHOWN_ABOVE);
+      await page.keyboard.press('Escape');
+      await expect.poll(() => popupUid(page)).toBeNull();
+      await settleCamera(page);
+      // The popup's room is gone: the map's corners are at or beyond the screen's again (its top
+      // edge may come down to the top bar, as the page's covers allow, no further).
+      const bar = await page.locator('.map-topbar').evaluate((el) => el.getBoundingClientRect().bottom);
+      const topLeft = await toScreen(page, 0, 0);
+      const bottomRight = await toScreen(page, width, height);
+      expect(topLeft.x).toBeLessThanOrEqual(1);
+      expect(topLeft.y).toBeLessThanOrEqual(bar + 1);
+      expect(bottomRight.x).toBeGreaterThanOrEqual(389);
+      expect(bottomRight.y).toBeGreaterThanOrEqual(843);
+      await page.context().close();
+    }
+  });
+
+  test('keyboard: a popup opened by a link sits in the Tab order after the map (Tab out goes to All maps, Shift+Tab to the skip links)', async () => {
+    const { page } = await browser.newPage();
+    const target = [...byUid.values()].find((m) => m.level === 1 && m.geometry.x > 1300 && m.geometry.x < 3100 && m.geometry.y > 900 && m.geometry.y < 2300)!;
+    await page.goto(`${baseUrl()}/map/${MAP}?obj=${target.uid}`, { waitUntil: 'domcontentloaded' });
+    await waitReady(page);
+    const dialog = page.getByRole('dialog', { name: englishName(target) });
+    await dialog.waitFor();
+    const activeClass = () => page.evaluate(() => (document.activeElement as HTMLElement | null)?.className ?? '');
+    const inPopup = () => page.evaluate(() => !!document.activeElement?.closest('.marker-popup'));
+    await dialog.focus();
+    await page.keyboard.press('Shift+Tab');
+    await expect.poll(activeClass).toContain('skip-links__link');
+    // Back in, then Tab through the popup: the first stop outside it is the top bar's All maps.
+    await dialog.focus();
+    let steps = 0;
+    do {
+      await page.keyboard.press('Tab');
+      steps += 1;
+    } while ((await inPopup()) && steps < 20);
+    expect(await inPopup()).toBe(false);
+    expect(await activeClass()).toContain('map-topbar__home');
   });
 
   test('labels: a hovered marker gets one, an extraction has one without hovering', async () => {
