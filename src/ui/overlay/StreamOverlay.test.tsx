@@ -1,38 +1,21 @@
 import { act, screen, waitFor } from '@testing-library/react';
-import { setupServer } from 'msw/node';
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
-import { setApiBase } from '../../api/client';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { MAPS } from '../../domain/maps';
 import { playerToMap } from '../../domain/position';
 import { setPlayerPosition } from '../../state/player';
-import { memoryStorage, setStorageBackend } from '../../state/storage';
 import { createLocalMarkerSource } from '../map/testing/localMarkerSource';
-import { TEST_API_BASE as BASE, mapApiHandlers } from '../map/testing/mapApi';
-import { engines, engineOptions, resetEngines } from '../map/testing/engineModuleMock';
+import { useMapPage } from '../map/testing/mapPageTest';
+import { engines, engineOptions } from '../map/testing/engineModuleMock';
 import { renderRoute } from '../map/testing/renderRoute';
 import { OVERLAY_DOCUMENT_CLASS } from './useOverlayDocument';
 
 vi.mock('../../engine/index', () => import('../map/testing/engineModuleMock'));
 vi.mock('../map/markerSource', () => ({ createMarkerSource: () => createLocalMarkerSource() }));
 
-const server = setupServer(...mapApiHandlers({ markers: [] }));
+useMapPage({ markers: [] });
 
-beforeAll(() => {
-  server.listen({ onUnhandledRequest: 'error' });
-  setApiBase(BASE);
-});
-beforeEach(() => {
-  setStorageBackend(memoryStorage());
-  resetEngines();
-});
 afterEach(() => {
   act(() => setPlayerPosition(null));
-  server.resetHandlers();
-  setStorageBackend(null);
-});
-afterAll(() => {
-  server.close();
-  setApiBase('');
 });
 
 describe('stream overlay (/map/{map}?overlay=1)', () => {

@@ -83,7 +83,7 @@ export interface MockAccountServer {
 }
 
 /** Sets or clears the signed-in hint cookie in the test's document, as the real server does. */
-function setHint(on: boolean): void {
+export function setHint(on: boolean): void {
   if (typeof document === 'undefined') return;
   document.cookie = on ? `${SIGNED_IN_COOKIE}=1; path=/` : `${SIGNED_IN_COOKIE}=; path=/; expires=Thu, 01 Jan 1970 00:00:00 GMT`;
 }

@@ -23,10 +23,9 @@ import type { RequestHandler } from 'msw';
 import { setupServer, type SetupServer } from 'msw/node';
 import { afterAll, afterEach, beforeAll, beforeEach } from 'vitest';
 import { setApiBase } from '../../../api/client';
-import { SIGNED_IN_COOKIE } from '../../../domain/account';
 import { memoryStorage, setStorageBackend } from '../../../state/storage';
 import { resetEngines } from './engineModuleMock';
-import { mapApiHandlers, TEST_API_BASE, type MapApiFixture } from './mapApi';
+import { mapApiHandlers, setHint, TEST_API_BASE, type MapApiFixture } from './mapApi';
 
 export function useTestServer(...handlers: RequestHandler[]): SetupServer {
   const server = setupServer(...handlers);
@@ -68,6 +67,5 @@ export function useMapPage(fixture: MapApiFixture): SetupServer {
   return server;
 }
 
-export function setSignedInHint(on: boolean): void {
-  document.cookie = on ? `${SIGNED_IN_COOKIE}=1; path=/` : `${SIGNED_IN_COOKIE}=; path=/; expires=Thu, 01 Jan 1970 00:00:00 GMT`;
-}
+/** The signed-in hint cookie set or cleared (mapApi.ts's, which its session answers set too). */
+export const setSignedInHint: (on: boolean) => void = setHint;
