@@ -157,6 +157,24 @@ describe('category panel (customs)', () => {
     expect(inView).toBe(true);
   });
 
+  test('on a phone, in Russian, Find a marker finds the extractions by "выход" and its rows are finger-sized', async () => {
+    const { page } = await browser.newPage({ width: 390, height: 844, hasTouch: true });
+    await openMap(page, 'customs');
+    const banner = page.getByRole('banner');
+    await banner.getByRole('button', { name: 'Menu' }).tap();
+    await banner.getByRole('button', { name: 'RU Русский', exact: true }).tap();
+    const menu = banner.getByRole('button', { name: 'Меню' });
+    if ((await banner.getByRole('button', { name: 'Показать панели' }).count()) === 0) await menu.tap();
+    await banner.getByRole('button', { name: 'Показать панели' }).tap();
+    const field = page.getByRole('combobox', { name: 'Найти метку' });
+    await field.tap();
+    await field.fill('выход');
+    const options = page.getByRole('listbox').getByRole('option');
+    await expect.poll(() => options.count()).toBeGreaterThan(3);
+    const heights = await options.evaluateAll((els) => els.map((el) => el.getBoundingClientRect().height));
+    for (const h of heights) expect(h).toBeGreaterThanOrEqual(44);
+  });
+
   for (const size of [{ width: 1280, height: 800 }, { width: 390, height: 844, hasTouch: true }]) {
     test(`at ${size.width}×${size.height} the first Tab stops are skip links to Find a marker and to the quests; the panels open for them`, async () => {
       const { page } = await browser.newPage(size);
