@@ -512,13 +512,19 @@ describe('marker popup in the Tab order (not modal: right after what opened it)'
     expect(screen.getByRole('link', { name: 'All maps' })).toHaveFocus();
   });
 
-  it('opened from Find a marker: Tab from its last control goes to the control after the field, Shift+Tab from its first back to the field', async () => {
+  /** The page around the popup, and Gate 3's popup opened from Find a marker's field (focused). */
+  async function openFromFind(): Promise<{ find: HTMLElement; dialog: HTMLElement }> {
     remove = pageAround();
     await renderPopup();
     const find = screen.getByRole('textbox', { name: 'Find a marker' });
     act(() => find.focus());
     act(() => selectMarker('m-exit'));
     const dialog = await screen.findByRole('dialog', { name: 'Gate 3' });
+    return { find, dialog };
+  }
+
+  it('opened from Find a marker: Tab from its last control goes to the control after the field, Shift+Tab from its first back to the field', async () => {
+    const { find, dialog } = await openFromFind();
     expect(dialog).toHaveFocus();
 
     act(() => lastStop(dialog).focus());
@@ -536,12 +542,7 @@ describe('marker popup in the Tab order (not modal: right after what opened it)'
   });
 
   it('goes on after the map when the field that opened it is gone (a phone folds the panels)', async () => {
-    remove = pageAround();
-    await renderPopup();
-    const find = screen.getByRole('textbox', { name: 'Find a marker' });
-    act(() => find.focus());
-    act(() => selectMarker('m-exit'));
-    const dialog = await screen.findByRole('dialog', { name: 'Gate 3' });
+    const { find, dialog } = await openFromFind();
     find.closest('aside')!.hidden = true;
     act(() => lastStop(dialog).focus());
     await userEvent.tab();
