@@ -27,11 +27,20 @@ describe('early-map-load', () => {
     expect(initialLanguage()).toBe('ru');
   });
 
-  it('uses English where nothing (or nothing valid) is stored', async () => {
+  it('uses the browser\'s language where nothing (or nothing valid) is stored, English where the browser asks for neither', async () => {
     localStorage.setItem('map:settings', '{not json');
     window.history.replaceState(null, '', '/map/woods');
     await import('./early-map-load');
     expect(started).toEqual([['/map/woods', 'en', '']]);
+
+    vi.resetModules();
+    started.length = 0;
+    const languages = vi.spyOn(navigator, 'languages', 'get').mockReturnValue(['uk-UA', 'ru-RU', 'en']);
+    await import('./early-map-load');
+    const { initialLanguage } = await import('./i18n');
+    expect(started).toEqual([['/map/woods', 'ru', '']]);
+    expect(initialLanguage()).toBe('ru');
+    languages.mockRestore();
   });
 
   it('is imported by the entry before React and the UI, right after the no-eval guard', () => {

@@ -7,8 +7,8 @@
  * second). The language is the one i18next starts with (`initialLanguage` in src/i18n), read
  * here without loading i18next.
  */
-import { parseSettings, SETTINGS_KEY } from './domain/settings';
+import { browserLanguages, SETTINGS_KEY, startLanguage } from './domain/settings';
 import { readStored } from './state/storage';
 import { startEarlyMapLoad } from './ui/map/earlyLoad';
 
-startEarlyMapLoad(window.location.pathname, parseSettings(readStored(SETTINGS_KEY)).language, window.location.search);
+startEarlyMapLoad(window.location.pathname, startLanguage(readStored(SETTINGS_KEY), browserLanguages()), window.location.search);

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { DEFAULT_SETTINGS, mergeSettings, parseSettings } from './settings';
+import { DEFAULT_SETTINGS, mergeSettings, parseSettings, preferredLanguage, startLanguage, storedLanguage } from './settings';
 
 describe('map settings', () => {
   it('gives the defaults for nothing stored or something unreadable', () => {
@@ -23,5 +23,35 @@ describe('map settings', () => {
 
   it('merges a change with the same rules', () => {
     expect(mergeSettings(DEFAULT_SETTINGS, { labels: 'all', markerSize: 7 })).toEqual({ ...DEFAULT_SETTINGS, labels: 'all', markerSize: 2 });
+  });
+});
+
+describe('the language the UI starts in', () => {
+  it('takes the first of the browser\'s languages that is ours, by its primary subtag', () => {
+    expect(preferredLanguage(['ru-RU', 'en-US'])).toBe('ru');
+    expect(preferredLanguage(['uk', 'RU', 'en'])).toBe('ru');
+    expect(preferredLanguage(['de-DE', 'en-GB', 'ru'])).toBe('en');
+    expect(preferredLanguage(['en_US'])).toBe('en');
+    expect(preferredLanguage(['de', 'fr'])).toBeNull();
+    expect(preferredLanguage([])).toBeNull();
+    expect(preferredLanguage(undefined)).toBeNull();
+    // "rus" or "russian" are not a subtag of ours.
+    expect(preferredLanguage(['rus', 'english'])).toBeNull();
+  });
+
+  it('reads the chosen language only where one was chosen', () => {
+    expect(storedLanguage(JSON.stringify({ language: 'ru', markerSize: 2 }))).toBe('ru');
+    expect(storedLanguage(JSON.stringify({ markerSize: 2 }))).toBeNull();
+    expect(storedLanguage(JSON.stringify({ language: 'de' }))).toBeNull();
+    expect(storedLanguage('{not json')).toBeNull();
+    expect(storedLanguage('null')).toBeNull();
+    expect(storedLanguage(null)).toBeNull();
+  });
+
+  it('is the user\'s choice, else the browser\'s, else English', () => {
+    expect(startLanguage(JSON.stringify({ language: 'en' }), ['ru-RU'])).toBe('en');
+    expect(startLanguage(null, ['ru-RU'])).toBe('ru');
+    expect(startLanguage(JSON.stringify({ markerSize: 2 }), ['ru'])).toBe('ru');
+    expect(startLanguage(null, ['ja'])).toBe('en');
   });
 });

@@ -46,6 +46,42 @@ function clampSize(value: unknown): number {
   return Math.min(max, Math.max(min, Math.round(value / step) * step));
 }
 
+/**
+ * The UI language a browser asks for: the first of its preferred languages (`navigator.languages`,
+ * most wanted first) whose primary subtag is one of ours ("ru-RU" → ru; "uk, ru, en" → ru),
+ * null when none is.
+ */
+export function preferredLanguage(languages: readonly string[] | undefined): Language | null {
+  for (const tag of languages ?? []) {
+    const primary = typeof tag === 'string' ? tag.split(/[-_]/)[0].toLowerCase() : '';
+    if (primary === 'ru' || primary === 'en') return primary;
+  }
+  return null;
+}
+
+/** The language the user chose (stored in `map:settings`), null when none was. */
+export function storedLanguage(raw: string | null): Language | null {
+  if (!raw) return null;
+  try {
+    const parsed: unknown = JSON.parse(raw);
+    const language = parsed && typeof parsed === 'object' ? (parsed as Record<string, unknown>).language : undefined;
+    return language === 'ru' || language === 'en' ? language : null;
+  } catch {
+    return null;
+  }
+}
+
+/** The language the UI starts in: the user's choice (stored `map:settings`), else the browser's (`preferredLanguage`), else English. */
+export function startLanguage(stored: string | null, browserLanguages: readonly string[] | undefined): Language {
+  return storedLanguage(stored) ?? preferredLanguage(browserLanguages) ?? DEFAULT_SETTINGS.language;
+}
+
+/** The browser's preferred languages, most wanted first; none outside a browser. */
+export function browserLanguages(): readonly string[] {
+  if (typeof navigator === 'undefined') return [];
+  return navigator.languages?.length ? navigator.languages : navigator.language ? [navigator.language] : [];
+}
+
 /** Reads the stored JSON; each field that is missing or wrong takes its default. */
 export function parseSettings(raw: string | null): MapSettings {
   let value: Record<string, unknown> = {};

@@ -8,7 +8,7 @@ import i18next from 'i18next';
 import { initReactI18next } from 'react-i18next';
 // Types only: the marker module pulls in zod, which the page itself does not need.
 import type { Language } from '../domain/marker';
-import { mergeSettings, parseSettings, SETTINGS_KEY } from '../domain/settings';
+import { browserLanguages, mergeSettings, parseSettings, SETTINGS_KEY, startLanguage } from '../domain/settings';
 import { readStored, writeStored } from '../state/storage';
 
 export type TranslationTree = { [key: string]: string | TranslationTree };
@@ -38,11 +38,16 @@ export function isLanguage(value: unknown): value is Language {
 }
 
 /**
- * The language the visitor chose before (the `language` of `map:settings`), else English
- * (the site's default, whatever the browser says).
+ * The language a visitor who chose none gets: the browser's, where it asks for one of ours
+ * (`navigator.languages`: a Russian-speaking player's browser gets Russian at once), else English.
  */
+export function defaultLanguage(): Language {
+  return startLanguage(null, browserLanguages());
+}
+
+/** The language the visitor chose before (the `language` of `map:settings`), else the browser's (`defaultLanguage`). */
 export function initialLanguage(): Language {
-  return parseSettings(readStored(SETTINGS_KEY)).language;
+  return startLanguage(readStored(SETTINGS_KEY), browserLanguages());
 }
 
 export const i18n = i18next.createInstance();

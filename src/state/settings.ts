@@ -7,11 +7,16 @@
 import { proxy } from 'valtio';
 import { can, type RoleFlags } from '../domain/roles';
 import { DEFAULT_SETTINGS, mergeSettings, parseSettings, SETTINGS_KEY, type MapSettings } from '../domain/settings';
-import { i18n, isLanguage, setLanguage } from '../i18n';
+import { defaultLanguage, i18n, initialLanguage, isLanguage, setLanguage } from '../i18n';
 import { session } from './session';
 import { readStored, writeStored } from './storage';
 
-export const settings = proxy<MapSettings>(parseSettings(readStored(SETTINGS_KEY)));
+/** The stored settings; the language the one the UI starts in (the user's choice, else the browser's). */
+function readSettings(): MapSettings {
+  return { ...parseSettings(readStored(SETTINGS_KEY)), language: initialLanguage() };
+}
+
+export const settings = proxy<MapSettings>(readSettings());
 
 // The top bar's language switch writes `map:settings` through i18n: mirror it here.
 i18n.on('languageChanged', (lang: string) => {
@@ -24,7 +29,7 @@ function assign(next: MapSettings): void {
 
 /** Re-reads `map:settings` (another tab, tests). */
 export function loadSettings(): void {
-  assign(parseSettings(readStored(SETTINGS_KEY)));
+  assign(readSettings());
 }
 
 /** Changes settings and stores them; a language change switches the UI too. */
@@ -35,12 +40,13 @@ export function updateSettings(patch: Partial<MapSettings>): void {
   if (next.language !== i18n.language) void setLanguage(next.language);
 }
 
-/** "Reset" (after `Confirm reset?`): clears `map:settings` and goes back to the defaults. */
+/** "Reset" (after `Confirm reset?`): clears `map:settings` and goes back to the defaults (the language: the browser's). */
 export function resetSettings(): void {
   writeStored(SETTINGS_KEY, null);
-  assign({ ...DEFAULT_SETTINGS });
-  if (i18n.language !== DEFAULT_SETTINGS.language) {
-    void i18n.changeLanguage(DEFAULT_SETTINGS.language);
+  const language = defaultLanguage();
+  assign({ ...DEFAULT_SETTINGS, language });
+  if (i18n.language !== language) {
+    void i18n.changeLanguage(language);
   }
 }
 
