@@ -111,13 +111,17 @@ export function useBrowser() {
   });
 
   return {
-    /** `hasTouch`: a touch screen (a phone): taps and touch events, `(pointer: coarse)`; `deviceScaleFactor`: the window's pixel ratio (1). */
-    async newPage(options: { width?: number; height?: number; hasTouch?: boolean; deviceScaleFactor?: number } = {}): Promise<TrackedPage> {
+    /**
+     * `hasTouch`: a touch screen (a phone): taps and touch events, `(pointer: coarse)`; `deviceScaleFactor`: the window's pixel ratio (1);
+     * `locale`: the browser's language (en-US: the UI starts in the browser's language where none was chosen).
+     */
+    async newPage(options: { width?: number; height?: number; hasTouch?: boolean; deviceScaleFactor?: number; locale?: string } = {}): Promise<TrackedPage> {
       if (!browser) throw new Error('browser not launched: call newPage inside a test');
       const context = await browser.newContext({
         viewport: { width: options.width ?? VIEWPORT.width, height: options.height ?? VIEWPORT.height },
         deviceScaleFactor: options.deviceScaleFactor ?? 1,
         hasTouch: options.hasTouch ?? false,
+        locale: options.locale ?? 'en-US',
       });
       await useRunRenderMode(context);
       const page = await context.newPage();

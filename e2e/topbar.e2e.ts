@@ -83,4 +83,15 @@ describe('top bar', () => {
     expect(await page.getByRole('button', { name: 'Where am I' }).isVisible()).toBe(true);
     expect(await page.evaluate(() => document.documentElement.lang)).toBe('en');
   });
+
+  test('a Russian browser gets the Russian UI on its first visit; a choice of English then wins', async () => {
+    const { page } = await browser.newPage({ locale: 'ru-RU' });
+    await openMap(page, 'factory');
+    await page.getByRole('button', { name: 'Скрыть панели' }).waitFor();
+    expect(await page.evaluate(() => document.documentElement.lang)).toBe('ru');
+    await page.getByRole('group', { name: 'Язык' }).getByRole('button', { name: 'EN English', exact: true }).click();
+    await page.getByRole('button', { name: 'Hide panels' }).waitFor();
+    await page.reload({ waitUntil: 'domcontentloaded' });
+    await page.getByRole('button', { name: 'Hide panels' }).waitFor();
+  });
 });

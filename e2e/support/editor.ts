@@ -113,6 +113,8 @@ export function useEditorBrowser() {
         viewport: { width: options.width ?? DESKTOP.width, height: options.height ?? DESKTOP.height },
         deviceScaleFactor: 1,
         hasTouch: options.hasTouch ?? false,
+        // The UI starts in the browser's language: the tests read English names.
+        locale: 'en-US',
         acceptDownloads: true,
       });
       await useRunRenderMode(context);
