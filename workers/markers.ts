@@ -119,7 +119,7 @@ export interface MarkerFindResult {
 }
 
 /** The most hits one search answers (a query asks for fewer). */
-export const SEARCH_LIMIT_MAX = 50;
+export const SEARCH_LIMIT_MAX = 200;
 
 export class MarkerListError extends Error {
   constructor(message: string) {

@@ -218,9 +218,30 @@ describe('Find a marker', () => {
     const user = userEvent.setup();
     const field = await readyMap();
     await user.type(field, 'loot');
-    await waitFor(() => expect(optionNames()).toHaveLength(SEARCH_RESULTS));
+    // The best rows, then "Show 10 more" (30 match in all).
+    const options = () => within(listbox()).getAllByRole('option');
+    await waitFor(() => expect(options()).toHaveLength(SEARCH_RESULTS + 1));
     const said = `${SEARCH_RESULTS + 5 + 5} markers, the first ${SEARCH_RESULTS} shown`;
     expect(liveRegion()).toHaveTextContent(said);
     expect(within(screen.getByRole('search')).getByText(said)).toBeVisible();
+    expect(options().at(-1)).toHaveTextContent('Show 10 more');
+
+    // From the keyboard: up from the field to the last option, Enter: the rest come, the first new one chosen.
+    await user.keyboard('{ArrowUp}');
+    expect(field).toHaveAttribute('aria-activedescendant', options().at(-1)!.id);
+    await user.keyboard('{Enter}');
+    await waitFor(() => expect(options()).toHaveLength(SEARCH_RESULTS + 10));
+    expect(screen.queryByText('Show 10 more')).toBeNull();
+    expect(field).toHaveAttribute('aria-activedescendant', options()[SEARCH_RESULTS].id);
+    expect(liveRegion()).toHaveTextContent('30 markers');
+    // No dialog opened: Enter on "Show more" chose no marker.
+    expect(screen.queryByRole('dialog')).toBeNull();
+
+    // A new text starts at the first rows again.
+    await user.type(field, ' ');
+    await user.clear(field);
+    await user.type(field, 'crate');
+    await waitFor(() => expect(options()).toHaveLength(SEARCH_RESULTS + 1));
+    expect(options().at(-1)).toHaveTextContent('Show 5 more');
   });
 });

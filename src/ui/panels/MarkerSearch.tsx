@@ -25,7 +25,7 @@ import { mapToGame } from '../../domain/transform';
 import { filters } from '../../state/filters';
 import { mapView } from '../../state/mapView';
 import { quests } from '../../state/quests';
-import type { MarkerFindHit } from '../../../workers/markers';
+import { SEARCH_LIMIT_MAX, type MarkerFindHit } from '../../../workers/markers';
 import { SubCategoryIcon } from '../icons/SubCategoryIcon';
 import { announce } from '../LiveAnnouncer';
 import { isWorkerClosed, type MarkerSource } from '../map/markerSource';
@@ -36,8 +36,10 @@ import { namedByText } from './searchTerms';
 import { SKIP_TARGETS } from '../skipTargets';
 import './MarkerSearch.css';
 
-/** Rows the list shows at most (it scrolls past a few); how many matched in all is said. */
+/** Rows the list shows first (it scrolls past a few); how many matched in all is said. */
 export const SEARCH_RESULTS = 20;
+/** The list's last option, "Show 20 more", adds as many rows again, up to the worker's most (200). */
+export const SEARCH_MORE = 20;
 /** Quiet time after the last key before the worker is asked (ms). */
 export const SEARCH_DEBOUNCE_MS = 120;
 
@@ -54,8 +56,8 @@ export function countText(t: TFunction, total: number, shown: number): string {
   return total > shown ? t('panels.search.more', { markers, shown }) : markers;
 }
 
-/** The worker's hits for the typed text, a pause after typing; null while the text is blank or not answered yet. */
-function useMarkerHits(source: MarkerSource | null, text: string): Answer {
+/** The worker's best `limit` hits for the typed text, a pause after typing; null while the text is blank or not answered yet. */
+function useMarkerHits(source: MarkerSource | null, text: string, limit: number): Answer {
   const { t, i18n } = useTranslation();
   const { list: questList } = useSnapshot(quests);
   const [answer, setAnswer] = useState<Answer>({ hits: null, total: 0, forText: '' });
@@ -68,7 +70,7 @@ function useMarkerHits(source: MarkerSource | null, text: string): Answer {
     const timer = setTimeout(() => {
       const lang = isLanguage(i18n.language) ? i18n.language : 'en';
       const named = namedByText(t, lang, questList, text);
-      source.find({ text, limit: SEARCH_RESULTS, ...named }).then(
+      source.find({ text, limit, ...named }).then(
         ({ hits, total }) => {
           if (!current) return;
           setAnswer({ hits, total, forText: text });
@@ -86,7 +88,7 @@ function useMarkerHits(source: MarkerSource | null, text: string): Answer {
     };
     // The language is a dependency: the labels and type names searched change with it; so is the
     // quest list, whose names the text may name.
-  }, [source, text, i18n.language, t, questList]);
+  }, [source, text, limit, i18n.language, t, questList]);
   return answer;
 }
 
@@ -105,17 +107,30 @@ export function MarkerSearch({ source }: { source: MarkerSource | null }) {
   const [open, setOpen] = useState(false);
   const [active, setActive] = useState(-1);
   const [gone, setGone] = useState(false);
-  const { hits, total, forText } = useMarkerHits(source, text);
+  const [limit, setLimit] = useState(SEARCH_RESULTS);
+  const { hits, total, forText } = useMarkerHits(source, text, limit);
   const { mapId } = useSnapshot(mapView);
   const hidden = useSnapshot(filters);
   const { list: questList } = useSnapshot(quests);
   const listRef = useRef<HTMLUListElement>(null);
   const stopFocusing = useRef<() => void>(() => undefined);
   useEffect(() => () => stopFocusing.current(), []);
-  // A new answer starts with no row chosen.
-  useEffect(() => setActive(-1), [hits]);
+  /** The row chosen when the next answer comes: "Show more" keeps the keyboard on the first new row. */
+  const activeAfterAnswer = useRef(-1);
+  // A new answer starts with no row chosen (or, after "Show more", on the first new one).
+  useEffect(() => {
+    setActive(hits && activeAfterAnswer.current < hits.length ? activeAfterAnswer.current : -1);
+    activeAfterAnswer.current = -1;
+  }, [hits]);
 
   const shownHits = open && hits !== null && forText === text ? hits : null;
+  /** How many rows "Show more" adds (0: no such option: all are shown, or the worker's most). */
+  const moreCount = shownHits ? Math.min(SEARCH_MORE, total - shownHits.length, SEARCH_LIMIT_MAX - shownHits.length) : 0;
+  const showMore = () => {
+    if (!shownHits || moreCount <= 0) return;
+    activeAfterAnswer.current = shownHits.length;
+    setLimit(shownHits.length + moreCount);
+  };
   const map = mapId ? MAPS[mapId] : null;
   const levels = map?.levels ?? [];
   const lang = isLanguage(i18n.language) ? i18n.language : 'en';
@@ -137,7 +152,8 @@ export function MarkerSearch({ source }: { source: MarkerSource | null }) {
   };
 
   const onKeyDown = (event: KeyboardEvent<HTMLInputElement>) => {
-    const count = shownHits?.length ?? 0;
+    // The rows, and "Show more" after them when there is more.
+    const count = (shownHits?.length ?? 0) + (moreCount > 0 ? 1 : 0);
     if (event.key === 'ArrowDown' || event.key === 'ArrowUp') {
       event.preventDefault();
       if (!open) {
@@ -149,7 +165,8 @@ export function MarkerSearch({ source }: { source: MarkerSource | null }) {
       setActive((i) => (i < 0 && step < 0 ? count - 1 : (i + step + count) % count));
     } else if (event.key === 'Enter' && shownHits && count > 0) {
       event.preventDefault();
-      void choose(shownHits[active >= 0 ? active : 0]);
+      if (active === shownHits.length) showMore();
+      else void choose(shownHits[active >= 0 ? active : 0]);
     } else if (event.key === 'Escape' && (open || text !== '')) {
       // Handled here: an open marker popup does not close as well.
       event.preventDefault();
@@ -200,6 +217,7 @@ export function MarkerSearch({ source }: { source: MarkerSource | null }) {
         disabled={!source}
         onChange={(event) => {
           setText(event.target.value);
+          setLimit(SEARCH_RESULTS);
           setOpen(true);
           setGone(false);
         }}
@@ -231,6 +249,18 @@ export function MarkerSearch({ source }: { source: MarkerSource | null }) {
             </li>
           );
         })}
+        {shownHits && moreCount > 0 && (
+          <li
+            id={`${id}-hit-${shownHits.length}`}
+            role="option"
+            aria-selected={active === shownHits.length}
+            className={`marker-search__hit marker-search__show-more${active === shownHits.length ? ' marker-search__hit--active' : ''}`}
+            onMouseDown={(event) => event.preventDefault()}
+            onClick={showMore}
+          >
+            {t('panels.search.showMore', { count: moreCount })}
+          </li>
+        )}
       </ul>
       {shownHits && total > shownHits.length && (
         // Not a live region: the page's live region said it when the answer came.
