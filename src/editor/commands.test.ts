@@ -203,6 +203,20 @@ describe('an edit form open while this page changes its marker', () => {
     expect(server.stored.get('m1')).toMatchObject({ name: 'Old', geometry: { x: 5, y: 6 } });
   });
 
+  it('an undo of the save before: the form’s typed language goes onto the undone marker, the undone one stays undone', async () => {
+    const { server, page, commands } = setup([marker('m1')]);
+    await commands.saveMarker({ ...page.markers.get('m1')!, name_l10n: { en: 'first save' } });
+    // The form opens on the saved marker and the Russian name is typed; then the map's undo.
+    const base = page.markers.get('m1')!;
+    await commands.undo();
+    expect(server.stored.get('m1')).toMatchObject({ name_l10n: {}, version: 3 });
+    expect(await commands.pageCopy('m1')).toMatchObject({ name_l10n: {}, version: 3 });
+    const saved = await commands.saveMarker({ ...base, name_l10n: { en: 'first save', ru: 'typed ru' } }, base);
+    expect(saved).toMatchObject({ name_l10n: { ru: 'typed ru' }, desc_l10n: {}, version: 4 });
+    expect(server.stored.get('m1')?.name_l10n).toEqual({ ru: 'typed ru' });
+    expect(commands.getState().conflicts).toEqual([]);
+  });
+
   it('a move still being saved is kept too', async () => {
     const { server, commands, stored } = setup([marker('m1')]);
     const base = stored[0];
@@ -442,6 +456,17 @@ describe('helpers', () => {
     const patched = patchMarker(now, marker('a', { name: 'After', questUid: 'q1' }), marker('a', { name: 'Before' }));
     expect(patched).toMatchObject({ name: 'Before', desc: 'Kept', version: 4 });
     expect(patched).not.toHaveProperty('questUid');
+  });
+
+  it('patch the text tables language by language', () => {
+    const now = marker('a', { name_l10n: { en: 'Theirs', ru: 'Старое' }, desc_l10n: { en: 'Kept' } });
+    const from = marker('a', { name_l10n: { en: 'Old', ru: 'Старое' }, desc_l10n: {} });
+    const to = marker('a', { name_l10n: { en: 'Old', ru: 'Новое' }, desc_l10n: {} });
+    expect(patchMarker(now, from, to)).toMatchObject({ name_l10n: { en: 'Theirs', ru: 'Новое' }, desc_l10n: { en: 'Kept' } });
+    // A language removed is removed; other fields' objects still go whole.
+    const gone = patchMarker(now, to, marker('a', { name_l10n: { en: 'Old' }, geometry: { x: 9, y: 9 } }));
+    expect(gone.name_l10n).toEqual({ en: 'Theirs' });
+    expect(gone.geometry).toEqual({ x: 9, y: 9 });
   });
 
   it('loads a marker history through the API', async () => {

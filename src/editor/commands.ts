@@ -236,6 +236,12 @@ export interface EditorCommands {
   undo(): Promise<void>;
   redo(): Promise<void>;
   /**
+   * The marker as this page shows it now (its unsaved or in-flight change included), after the
+   * local changes started so far; null when it is gone or cannot be read. An edit form open on
+   * it follows this page's own changes with it (state/editor.ts `undo`, popup.ts `followPageCopy`).
+   */
+  pageCopy(uid: string): Promise<Marker | null>;
+  /**
    * Resolves the conflict of `uid` (without one: the first); answers the marker that stands now
    * (null: none, or it failed).
    */
@@ -320,22 +326,31 @@ function plain<T>(value: T): T {
 
 export { sameMarker };
 
-/**
- * `now` with the fields that differ between `from` and `to` set as in `to` (a field `to`
- * lacks is removed): how an edit step is undone or redone without touching other fields.
- */
-export function patchMarker(now: Marker, from: Marker, to: Marker): Marker {
-  const next = plain(now) as Record<string, unknown>;
-  const source = to as Record<string, unknown>;
-  const keys = new Set([...Object.keys(from), ...Object.keys(to)]);
-  keys.delete('version');
-  keys.delete('uid');
-  for (const key of keys) {
-    if (stableJson((from as Record<string, unknown>)[key]) === stableJson(source[key])) continue;
-    if (key in source) next[key] = plain(source[key]);
+/** The text tables patched language by language (a change of the Russian name leaves the English one as it is now). */
+const L10N_FIELDS = new Set(['name_l10n', 'desc_l10n']);
+
+const isTable = (value: unknown): value is Record<string, unknown> => !!value && typeof value === 'object' && !Array.isArray(value);
+
+/** `now` with the entries that differ between `from` and `to` set as in `to` (one `to` lacks is removed). */
+function patchFields(now: Record<string, unknown>, from: Record<string, unknown>, to: Record<string, unknown>, skip: ReadonlySet<string>, deep: ReadonlySet<string>): Record<string, unknown> {
+  const next = plain(now);
+  for (const key of new Set([...Object.keys(from), ...Object.keys(to)])) {
+    if (skip.has(key) || stableJson(from[key]) === stableJson(to[key])) continue;
+    if (deep.has(key) && isTable(next[key]) && isTable(from[key]) && isTable(to[key])) next[key] = patchFields(next[key], from[key], to[key], new Set(), new Set());
+    else if (key in to) next[key] = plain(to[key]);
     else delete next[key];
   }
-  return next as Marker;
+  return next;
+}
+
+/**
+ * `now` with the fields that differ between `from` and `to` set as in `to` (a field `to`
+ * lacks is removed): how an edit step is undone or redone without touching other fields, and
+ * how an edit form's typed changes go onto the page's copy. The text tables (`name_l10n`,
+ * `desc_l10n`) go language by language: only the languages that differ are set.
+ */
+export function patchMarker(now: Marker, from: Marker, to: Marker): Marker {
+  return patchFields(now as unknown as Record<string, unknown>, from as unknown as Record<string, unknown>, to as unknown as Record<string, unknown>, new Set(['version', 'uid']), L10N_FIELDS) as unknown as Marker;
 }
 
 function withoutVersion(marker: Marker): Marker {
@@ -972,6 +987,15 @@ export function createEditorCommands(options: EditorCommandsOptions): EditorComm
 
     async undo() {
       await history.undo();
+    },
+
+    async pageCopy(uid) {
+      try {
+        return await local(() => localCopy(uid));
+      } catch (error) {
+        if (isReadFailure(error)) return null;
+        throw error;
+      }
     },
 
     async redo() {

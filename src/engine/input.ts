@@ -15,6 +15,13 @@ const modifiers = (e: { altKey: boolean; shiftKey: boolean; ctrlKey: boolean; me
 /** Inputs that take no typing: the map keys (m, l, Escape, Ctrl+Z) still work while one has focus. */
 const KEYLESS_INPUTS = new Set(['checkbox', 'radio', 'button', 'submit', 'reset', 'range', 'color', 'file', 'image']);
 
+/** An element the user types into as text: contenteditable, itself or inside one. */
+function isEditable(el: HTMLElement): boolean {
+  if (el.isContentEditable) return true;
+  // Where `isContentEditable` is not implemented (jsdom), the attribute says it.
+  return typeof el.closest === 'function' && el.closest('[contenteditable]:not([contenteditable="false"])') !== null;
+}
+
 /**
  * Whether a key went to something the user types into (a text box, a select, an editable
  * element): those keys are theirs, not the map's. A focused checkbox or radio (a category
@@ -23,7 +30,7 @@ const KEYLESS_INPUTS = new Set(['checkbox', 'radio', 'button', 'submit', 'reset'
 function isTextInput(target: EventTarget | null): boolean {
   const el = target as HTMLElement | null;
   if (!el || typeof el.tagName !== 'string') return false;
-  if (el.isContentEditable || el.tagName === 'TEXTAREA' || el.tagName === 'SELECT') return true;
+  if (isEditable(el) || el.tagName === 'TEXTAREA' || el.tagName === 'SELECT') return true;
   return el.tagName === 'INPUT' && !KEYLESS_INPUTS.has(((el as HTMLInputElement).type || 'text').toLowerCase());
 }
 

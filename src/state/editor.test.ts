@@ -490,6 +490,21 @@ describe('shapes', () => {
     expect(JSON.parse(storage.getItem(shapesStorageKey('customs'))!)).toHaveLength(1);
   });
 
+  it("a text shape's label request (editLabel) follows the selection: another one, or the shape removed, drops it", () => {
+    bind();
+    loadShapes('customs');
+    addShape({ id: 't', type: 'text', geometry: { x: 1, y: 2 }, name: 'Text' });
+    selectShape('t', { editLabel: true });
+    expect(editor).toMatchObject({ selectedShape: 't', labelFocus: 't' });
+    selectShape('t');
+    expect(editor.labelFocus).toBeNull();
+    selectShape('t', { editLabel: true });
+    removeShape('t');
+    expect(editor).toMatchObject({ selectedShape: null, labelFocus: null });
+    selectShape(null, { editLabel: true });
+    expect(editor.labelFocus).toBeNull();
+  });
+
   it('a marker-type shape places a marker instead', async () => {
     const { commands, page } = bind();
     loadShapes('customs');

@@ -29,7 +29,7 @@ import {
 } from '../editor/commands';
 import { i18n } from '../i18n';
 import { mapView, selectMarker } from './mapView';
-import { cancelEdit, discardSetAside, editOnTheirs, finishEdit, keepEditOnTheirs, markerChanged, popup, resumeSetAside, setDraft, settleSetAside, startEdit } from './popup';
+import { cancelEdit, discardSetAside, editOnTheirs, finishEdit, followPageCopy, keepEditOnTheirs, markerChanged, popup, resumeSetAside, setDraft, settleSetAside, startEdit } from './popup';
 import { readStored, writeStored } from './storage';
 
 export type EditorMode = 'pan' | 'draw' | 'edit' | 'move';
@@ -72,6 +72,11 @@ export interface EditorState {
   shapes: DrawnShape[];
   /** Shape id, or `marker:{uid}` for a marker selected in edit / move. */
   selectedShape: string | null;
+  /**
+   * The selected shape whose label field should take the keyboard (a text shape just placed), or
+   * null. The tools panel's field focuses itself and clears it (`labelFocused`).
+   */
+  labelFocus: string | null;
   /** Type of the shape being drawn now. */
   drawingShape: ShapeType | null;
   /** The marker tool's category / subcategory (last chosen, remembered). */
@@ -152,6 +157,7 @@ function initialState(): EditorState {
     path: 'pan.idle',
     shapes: [],
     selectedShape: null,
+    labelFocus: null,
     drawingShape: null,
     markerCategory: prefs.markerCategory,
     markerSubCategory: prefs.markerSubCategory,
@@ -227,7 +233,7 @@ const shapeStore: ShapeStore = {
     const index = editor.shapes.findIndex((s) => s.id === id);
     if (!shape) {
       if (index >= 0) editor.shapes.splice(index, 1);
-      if (editor.selectedShape === id) editor.selectedShape = null;
+      if (editor.selectedShape === id) selectShape(null);
     } else if (index >= 0) editor.shapes[index] = shape as DrawnShape;
     else editor.shapes.push(shape as DrawnShape);
     gestures.delete(id);
@@ -453,12 +459,32 @@ export async function discardFailed(uid: string): Promise<void> {
   await bound?.discardFailed(uid);
 }
 
+/**
+ * Undo / redo of this page's last step. An edit form open meanwhile follows the marker's new
+ * page copy (popup.ts `followPageCopy`): its untouched fields show the undone (redone) values,
+ * its typed ones stay, and its Save sends only those. Not while another admin's change to the
+ * marker waits for Keep mine / Take theirs (that choice moves the form).
+ */
 export async function undo(): Promise<void> {
-  await bound?.undo();
+  const commands = bound;
+  if (!commands) return;
+  await commands.undo();
+  await formFollowsPage(commands);
 }
 
 export async function redo(): Promise<void> {
-  await bound?.redo();
+  const commands = bound;
+  if (!commands) return;
+  await commands.redo();
+  await formFollowsPage(commands);
+}
+
+async function formFollowsPage(commands: EditorCommands): Promise<void> {
+  const uid = popup.mode === 'edit' ? (popup.snapshot?.uid ?? null) : null;
+  if (!uid || editor.conflicts[uid]) return;
+  const current = await commands.pageCopy(uid);
+  if (!current || bound !== commands || editor.conflicts[uid]) return;
+  followPageCopy(current);
 }
 
 /**
@@ -544,14 +570,14 @@ export function loadShapes(mapId: string): void {
   shapesMapId = mapId;
   gestures.clear();
   editor.shapes = parseShapes(readStored(shapesStorageKey(mapId))).shapes;
-  editor.selectedShape = null;
+  selectShape(null);
 }
 
 /** Replaces every shape (an import, "clear all"); validated; not an undo step. */
 export function setShapes(shapes: readonly DrawnShape[]): void {
   gestures.clear();
   editor.shapes = parseShapes(JSON.parse(JSON.stringify(shapes))).shapes;
-  if (editor.selectedShape && !editor.selectedShape.startsWith('marker:') && !editor.shapes.some((s) => s.id === editor.selectedShape)) editor.selectedShape = null;
+  if (editor.selectedShape && !editor.selectedShape.startsWith('marker:') && !editor.shapes.some((s) => s.id === editor.selectedShape)) selectShape(null);
   persistShapes();
 }
 
@@ -597,14 +623,23 @@ export function removeShape(id: string): void {
   const before = gestures.get(id) ?? plainShape(editor.shapes[index]);
   gestures.delete(id);
   editor.shapes.splice(index, 1);
-  if (editor.selectedShape === id) editor.selectedShape = null;
+  if (editor.selectedShape === id) selectShape(null);
   persistShapes();
   record('deleteShape', id, before, null);
 }
 
-/** Selects a shape id, `marker:{uid}`, or nothing. */
-export function selectShape(id: string | null): void {
+/**
+ * Selects a shape id, `marker:{uid}`, or nothing. `editLabel` (a text shape just placed): its
+ * label field in the tools panel takes the keyboard; any other selection drops that request.
+ */
+export function selectShape(id: string | null, options?: { editLabel?: boolean }): void {
   editor.selectedShape = id;
+  editor.labelFocus = id !== null && options?.editLabel ? id : null;
+}
+
+/** The label field took the keyboard (or its shape is gone): the request is done. */
+export function labelFocused(): void {
+  editor.labelFocus = null;
 }
 
 /** A fresh shape id. */

@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { cancelEdit, discardSetAside, finishEdit, leaveEdit, loadPopupSize, resumingEdit, settleSetAside, resumeSetAside, markerChanged, patchDraft, popup, rebaseEdit, setDraft, startEdit, POPUP_STORAGE_KEY, requestFocus, resetPopup, setEnlarged, showPopupFor, stepImage, takeFocus, toggleEnlarged } from './popup';
+import { cancelEdit, discardSetAside, finishEdit, followPageCopy, leaveEdit, loadPopupSize, resumingEdit, settleSetAside, resumeSetAside, markerChanged, patchDraft, popup, rebaseEdit, setDraft, startEdit, POPUP_STORAGE_KEY, requestFocus, resetPopup, setEnlarged, showPopupFor, stepImage, takeFocus, toggleEnlarged } from './popup';
 import type { Marker } from '../domain/marker';
 import { memoryStorage, setStorageBackend } from './storage';
 
@@ -232,5 +232,29 @@ describe('an edit left with typed changes is set aside, not lost', () => {
     showPopupFor('b');
     resetPopup();
     expect(popup.setAside).toBeNull();
+  });
+});
+
+describe('an open edit form follows this page’s own change of its marker (followPageCopy)', () => {
+  it('untouched fields take the page copy, typed ones stay, and the page copy becomes the snapshot', () => {
+    const saved = { ...safe, name_l10n: { en: 'first save' }, level: 3, version: 4 };
+    startEdit(saved);
+    patchDraft({ name_l10n: { en: 'first save', ru: 'typed ru' }, desc: 'typed desc' });
+    const undone = { ...safe, name_l10n: {}, level: 1, version: 5 };
+    followPageCopy(undone);
+    expect(popup.snapshot).toEqual(undone);
+    expect(popup.draft).toEqual({ ...undone, name_l10n: { ru: 'typed ru' }, desc: 'typed desc' });
+  });
+
+  it('leaves the form alone for another marker, outside edit mode, or where nothing moved', () => {
+    startEdit(safe);
+    patchDraft({ name: 'Typed' });
+    followPageCopy({ ...safe, uid: 'b', name: 'Other' });
+    followPageCopy({ ...safe, version: 9 });
+    expect(popup.snapshot).toEqual(safe);
+    expect(popup.draft).toEqual({ ...safe, name: 'Typed' });
+    cancelEdit();
+    followPageCopy({ ...safe, name: 'Moved on' });
+    expect(popup.draft).toBeNull();
   });
 });

@@ -286,6 +286,24 @@ export function rebaseEdit(current: Marker, adopt?: (draft: Marker) => void): vo
 }
 
 /**
+ * This page changed the marker under its open edit form (an undo or redo of the map, say): the
+ * form is its typed changes over the marker as the page shows it, not a stale copy. The fields
+ * the admin has not touched show `current` (an undo of the save before shows the undone
+ * values), the typed ones keep what was typed (`patchMarker`: the text tables language by
+ * language), and `current` becomes the snapshot, so Save sends only the typed changes and never
+ * puts back a value the undo removed. Nothing changes where `current` holds the snapshot's
+ * fields already. The caller leaves another admin's change alone (a conflict, chosen first).
+ */
+export function followPageCopy(current: Marker): void {
+  const { mode, snapshot, draft } = popup;
+  if (mode !== 'edit' || !snapshot || !draft || snapshot.uid !== current.uid || draft.uid !== current.uid) return;
+  if (sameMarker(snapshot, current)) return;
+  // patchMarker keeps current's version: a later save is based on the version the page knows.
+  popup.draft = patchMarker(copyMarker(current), copyMarker(snapshot), copyMarker(draft));
+  popup.snapshot = copyMarker(current);
+}
+
+/**
  * An edit's work moved onto another admin's version (`theirs`; null: they deleted the marker):
  * the changes the draft made to the marker the edit began from (its snapshot) go onto theirs,
  * which becomes the snapshot, so a later save is based on their version and keeps their other

@@ -21,7 +21,10 @@ function setup({ zoom = 1, markers = [] as { uid: string; x: number; y: number }
     ...NO_EDITOR,
     shapes: () => shapes,
     selectedShape: () => selected,
-    selectShape: (id) => void (selected = id),
+    selectShape: (id, options) => {
+      selected = id;
+      if (options?.editLabel) log.push(`edit label ${id}`);
+    },
     newShapeId: () => `s${++ids}`,
     addShape: (shape) => {
       shapes = [...shapes, shape as DrawnShape];
@@ -246,6 +249,33 @@ describe('drawing', () => {
     t.root.setTool('draw', { shape: 'text' });
     t.click(50, 60);
     expect(t.shapes().map((s) => [s.type, s.geometry.x, s.geometry.y])).toEqual([['text', 50, 60]]);
+  });
+
+  it('text: the placed text is selected, not the shape selected before, and its label asked for', () => {
+    const t = setup();
+    t.root.setTool('draw', { shape: 'rect' });
+    t.drag([100, 100], [200, 200]);
+    const rectId = t.shapes()[0].id;
+    t.select(rectId);
+    t.root.setTool('draw', { shape: 'text' });
+    t.click(50, 60);
+    const text = t.shapes().find((s) => s.type === 'text')!;
+    expect(text.name).toBe('Text');
+    expect(t.selected()).toBe(text.id);
+    // One shape added (one undo step), then its label field asked for; nothing else changed.
+    expect(t.log).toEqual(['add rect', 'add text', `edit label ${text.id}`]);
+    expect(t.root.path()).toBe('draw.text.idle');
+  });
+
+  it('text: with nothing selected before, the new text is selected too; a drag places nothing', () => {
+    const t = setup();
+    t.root.setTool('draw', { shape: 'text' });
+    t.drag([10, 10], [80, 80]);
+    expect(t.shapes()).toEqual([]);
+    expect(t.selected()).toBeNull();
+    t.click(30, 40);
+    expect(t.selected()).toBe(t.shapes()[0].id);
+    expect(t.log).toEqual(['add text', `edit label ${t.shapes()[0].id}`]);
   });
 });
 

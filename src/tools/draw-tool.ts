@@ -8,7 +8,8 @@
  * - poly: each press adds a point and the shape stays open (spec §4); a press on one of its
  *   points drags that point instead; a double-click on a point removes it. The first point is
  *   a preview: the shape exists from its second point on.
- * - text: a click places a text shape.
+ * - text: a click places a text shape, selects it and asks for its label to be typed
+ *   (`selectShape(id, { editLabel: true })`: the tools panel's Label field takes the keyboard).
  * - marker: a click places a marker through the editor (saved to the server).
  */
 import { SHAPE_TYPES, addPolyPoint, dragShape, finishShape, movePoint, removePoint, startShape, type DrawnShape, type ShapeType } from '../domain/shapes';
@@ -102,7 +103,11 @@ class ClickIdle extends StateNode {
     if (this.type === 'marker') this.ctx.host.placeMarker(at.x, at.y);
     else {
       const shape = finishShape(startShape('text', this.ctx.host.newShapeId(), at), 0, 0);
-      if (shape) this.ctx.host.addShape({ ...shape, name: shape.name || 'Text' });
+      if (!shape) return;
+      // The new text is the selected shape (not the one selected before: its panel would rename
+      // or delete that one), and the keyboard goes to its label, ready to type over "Text".
+      this.ctx.host.addShape({ ...shape, name: shape.name || 'Text' });
+      this.ctx.host.selectShape(shape.id, { editLabel: true });
     }
   }
 }

@@ -67,7 +67,11 @@ export interface ToolShape {
 export interface ToolHost {
   shapes(): readonly ToolShape[];
   selectedShape(): string | null;
-  selectShape(id: string | null): void;
+  /**
+   * Selects a shape (null: none). `editLabel`: a shape just placed whose name is typed next (a
+   * text shape): the page puts the keyboard in its label field, its text selected.
+   */
+  selectShape(id: string | null, options?: { editLabel?: boolean }): void;
   newShapeId(): string;
   /** A finished shape (a marker-type shape places a marker instead). */
   addShape(shape: ToolShape): void;

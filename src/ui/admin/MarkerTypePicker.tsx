@@ -2,14 +2,19 @@
  * The marker tool's type: a button showing the current category › subcategory with its icon,
  * opening a small picker (category, then the category's subcategories with their icons, as the
  * category panel shows them). A new category takes its first subcategory at once, so the type
- * is always a known pair; a subcategory closes the picker. Escape closes it too.
+ * is always a known pair; a subcategory closes the picker. Escape anywhere in it (its button
+ * included: Enter on the button leaves the focus there) closes it and puts the focus on the
+ * button, and goes no further: the map's Escape (reset to pan, drop a copy, close the popup) is
+ * not meant. A press outside closes it too (ui/useDismiss.ts), as does Escape with the focus
+ * elsewhere (then the page's Escape goes on as well: the picker was not what the key was for).
  */
-import { useEffect, useId, useRef, useState, type KeyboardEvent } from 'react';
+import { useCallback, useId, useRef, useState, type KeyboardEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import { CATEGORIES, type CategoryDef } from '../../domain/categories';
 import { setMarkerType } from '../../state/editor';
 import { SubCategoryIcon } from '../icons/SubCategoryIcon';
 import { categoryLabel, subCategoryLabel } from '../panels/labels';
+import { useDismiss } from '../useDismiss';
 
 /** The category to show: the chosen one when known, else the first. */
 function categoryOf(id: string): CategoryDef {
@@ -25,33 +30,26 @@ export function MarkerTypePicker({ category, subCategory }: { category: string; 
   const current = categoryOf(category);
   const sub = current.subCategories.find((s) => s.id === subCategory) ?? current.subCategories[0];
 
-  useEffect(() => {
-    if (!open) return;
-    // A press outside the picker (and its button) closes it.
-    const onDown = (event: PointerEvent) => {
-      const target = event.target as Node | null;
-      const picker = document.getElementById(pickerId);
-      if (target && (picker?.contains(target) || buttonRef.current?.contains(target))) return;
-      setOpen(false);
-    };
-    document.addEventListener('pointerdown', onDown);
-    return () => document.removeEventListener('pointerdown', onDown);
-  }, [open, pickerId]);
+  const root = useRef<HTMLDivElement>(null);
+  // A press outside the picker and its button (or Escape from elsewhere) closes it, the focus left where it is.
+  const dismiss = useCallback(() => setOpen(false), []);
+  useDismiss(open, root, dismiss);
 
   const close = () => {
     setOpen(false);
     buttonRef.current?.focus();
   };
   const onKeyDown = (event: KeyboardEvent) => {
-    if (event.key !== 'Escape') return;
+    if (!open || event.key !== 'Escape') return;
     // Only the picker closes: the map's Escape (reset to pan, close the popup) is not meant.
+    // React's handler runs before the page's own listeners (document, window): they never hear it.
     event.stopPropagation();
     event.preventDefault();
     close();
   };
 
   return (
-    <div className="admin-marker-type">
+    <div ref={root} className="admin-marker-type" onKeyDown={onKeyDown}>
       <button
         ref={buttonRef}
         type="button"
@@ -67,7 +65,7 @@ export function MarkerTypePicker({ category, subCategory }: { category: string; 
         </span>
       </button>
       {open && (
-        <div id={pickerId} className="admin-marker-type__picker" role="group" aria-label={t('admin.tools.markerType')} onKeyDown={onKeyDown}>
+        <div id={pickerId} className="admin-marker-type__picker" role="group" aria-label={t('admin.tools.markerType')}>
           <label htmlFor={selectId} className="admin-marker-type__field">
             {t('admin.tools.category')}
           </label>

@@ -2,17 +2,24 @@
  * The selected drawn shape's row in the tools panel: its type, its name (the text of a text
  * shape, a label for the others: edited in place, saved as one undo step when the field is
  * left or Enter is pressed) and Delete. Nothing while no shape is selected.
+ *
+ * A text shape just placed (`editor.labelFocus`, set by the Text tool) puts the keyboard here,
+ * its "Text" selected so typing replaces it. Enter saves and gives the keyboard back to the map
+ * (the tool stays); Escape saves too and then does what Escape does on the map (spec §4): tool
+ * and state back to pan, no shape selected. The map's keys never see what is typed here
+ * (engine/input.ts and ui/map/editorKeys.ts skip text fields).
  */
-import { useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useSnapshot } from 'valtio';
 import type { DrawnShape } from '../../domain/shapes';
-import { editor, removeShape, updateShape } from '../../state/editor';
+import { editor, labelFocused, removeShape, selectShape, selectTool, updateShape } from '../../state/editor';
 
 export function SelectedShape() {
   const { t } = useTranslation();
-  const { shapes, selectedShape } = useSnapshot(editor);
+  const { shapes, selectedShape, labelFocus } = useSnapshot(editor);
   const shape = selectedShape === null ? undefined : shapes.find((s) => s.id === selectedShape);
+  const field = useRef<HTMLInputElement>(null);
   const [name, setName] = useState(shape?.name ?? '');
   // Another shape selected, or its name changed elsewhere (undo): the field shows it in this very
   // render. An effect would set it a moment after the field appeared, over what was typed since.
@@ -21,6 +28,42 @@ export function SelectedShape() {
     setShown({ id: shape?.id, name: shape?.name });
     setName(shape?.name ?? '');
   }
+
+  // A text shape just placed: its label takes the keyboard, "Text" selected to be typed over.
+  const shapeId = shape?.id;
+  const retake = useRef<(() => void) | null>(null);
+  useEffect(() => {
+    if (labelFocus === null || labelFocus !== shapeId || !field.current) return;
+    const input = field.current;
+    const take = () => {
+      input.focus();
+      input.select();
+    };
+    take();
+    labelFocused();
+    // A tap: the browser's mouse events for it come after the tap placed the text, and their
+    // press moves the keyboard to the map. Its click (within a second, on the map, not a mouse's)
+    // gives it back.
+    const onClick = (event: MouseEvent) => {
+      stop();
+      const target = event.target as Element | null;
+      if ((event as PointerEvent).pointerType === 'mouse' || !input.isConnected || document.activeElement === input) return;
+      if (target?.closest?.('button, a, input, select, textarea, label, [contenteditable]')) return;
+      take();
+    };
+    const timer = setTimeout(() => stop(), 1000);
+    const stop = () => {
+      clearTimeout(timer);
+      window.removeEventListener('click', onClick, true);
+      if (retake.current === stop) retake.current = null;
+    };
+    retake.current?.();
+    retake.current = stop;
+    window.addEventListener('click', onClick, true);
+  }, [labelFocus, shapeId]);
+  // Another shape selected, or the panel gone: no keyboard taken back for this one.
+  useEffect(() => () => retake.current?.(), [shapeId]);
+
   if (!shape) return null;
 
   const commit = () => {
@@ -35,13 +78,24 @@ export function SelectedShape() {
       <label className="admin-tools__shape-name">
         {shape.type === 'text' ? t('admin.shape.text') : t('admin.shape.name')}
         <input
+          ref={field}
           type="text"
           value={name}
           maxLength={200}
           onChange={(e) => setName(e.target.value)}
           onBlur={commit}
           onKeyDown={(e) => {
-            if (e.key === 'Enter') commit();
+            if (e.nativeEvent.isComposing) return;
+            if (e.key === 'Enter') {
+              commit();
+              e.currentTarget.blur();
+            } else if (e.key === 'Escape') {
+              commit();
+              e.currentTarget.blur();
+              // The map's Escape (root-state.ts), which the field kept from the map: pan, nothing selected.
+              if (editor.mode !== 'pan') selectTool(null);
+              selectShape(null);
+            }
           }}
         />
       </label>

@@ -5,7 +5,9 @@
  * was left) and "Discard". Nothing is saved without the admin's Save. While the same marker has a
  * conflict waiting (its save was refused, or another admin changed or deleted it meanwhile:
  * state/editor.ts `editingForm`), that conflict's notice speaks for the work instead. A marker
- * without a name is named by its type ("Safe (unnamed)").
+ * without a name is named by its type ("Safe (unnamed)"). "Back to them" goes as the form comes
+ * back: the focus goes into the form (the field typed in last, else the first: popup/resumeFocus.ts),
+ * not to the page's body.
  */
 import { useTranslation } from 'react-i18next';
 import { useSnapshot } from 'valtio';
@@ -14,6 +16,7 @@ import { isLanguage } from '../../i18n';
 import { editor } from '../../state/editor';
 import { selectMarker } from '../../state/mapView';
 import { discardSetAside, popup, resumeSetAside } from '../../state/popup';
+import { requestResumeFocus } from '../popup/resumeFocus';
 import { markerTitle } from './markerTitle';
 
 export function SetAsideNotice() {
@@ -24,11 +27,15 @@ export function SetAsideNotice() {
   if (!setAside || conflicts[setAside.uid]) return null;
   const lang = isLanguage(i18n.language) ? i18n.language : 'en';
   const name = markerTitle(t, lang, setAside.draft as Marker, setAside.snapshot as Marker);
+  const resume = () => {
+    requestResumeFocus(setAside.uid);
+    resumeSetAside(selectMarker);
+  };
   return (
     <div role="status" className="admin-set-aside">
       <span className="admin-set-aside__text">{t('markerEdit.setAside', { name })}</span>
       <span className="admin-set-aside__actions">
-        <button type="button" className="admin-button" onClick={() => resumeSetAside(selectMarker)}>
+        <button type="button" className="admin-button" onClick={resume}>
           {t('markerEdit.setAsideResume')}
         </button>
         <button type="button" className="admin-button" onClick={discardSetAside}>

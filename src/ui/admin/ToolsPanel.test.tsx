@@ -10,6 +10,9 @@ import { layout } from '../../state/layout';
 import { resetPoints } from '../../state/points';
 import { resetSession, setSessionUser } from '../../state/session';
 import { memoryStorage, setStorageBackend } from '../../state/storage';
+import type { DrawnShape } from '../../domain/shapes';
+import { createEditorCommands } from '../../editor/commands';
+import { fakeServer, fakeSink } from '../../editor/testing/fakes';
 import { AdminDock } from './AdminDock';
 import { ToolsPanel } from './ToolsPanel';
 
@@ -231,6 +234,55 @@ describe('ToolsPanel', () => {
     }
   });
 
+  it('closes the marker type picker with Escape on its button (Enter opened it, the focus stays there), the map not hearing it', async () => {
+    setSessionUser(admin);
+    // The map's keys (engine/input.ts, wireEditor.ts) listen on the window: Escape there resets the tool to pan.
+    const onKey = vi.fn();
+    window.addEventListener('keydown', onKey);
+    try {
+      render(<ToolsPanel />);
+      const current = within(panel()).getByRole('button', { name: /^Marker type:/ });
+      current.focus();
+      await userEvent.keyboard('{Enter}');
+      expect(current).toHaveAttribute('aria-expanded', 'true');
+      expect(current).toHaveFocus();
+      await userEvent.keyboard('{Escape}');
+      expect(screen.queryByRole('group', { name: 'Marker type' })).toBeNull();
+      expect(current).toHaveAttribute('aria-expanded', 'false');
+      expect(current).toHaveFocus();
+      expect(onKey).not.toHaveBeenCalledWith(expect.objectContaining({ key: 'Escape' }));
+      // Closed, Escape on the button is the map's again.
+      await userEvent.keyboard('{Escape}');
+      expect(onKey).toHaveBeenCalledWith(expect.objectContaining({ key: 'Escape' }));
+    } finally {
+      window.removeEventListener('keydown', onKey);
+    }
+  });
+
+  it('closes the marker type picker from a subcategory button too, and on a press outside it', async () => {
+    setSessionUser(admin);
+    render(
+      <>
+        <ToolsPanel />
+        <p>Elsewhere</p>
+      </>,
+    );
+    const current = within(panel()).getByRole('button', { name: /^Marker type:/ });
+    await userEvent.click(current);
+    within(within(panel()).getByRole('group', { name: 'Subcategory' })).getByRole('button', { name: 'Safe' }).focus();
+    await userEvent.keyboard('{Escape}');
+    expect(screen.queryByRole('group', { name: 'Marker type' })).toBeNull();
+    expect(current).toHaveFocus();
+
+    await userEvent.click(current);
+    // A press inside keeps it open.
+    await userEvent.click(within(panel()).getByRole('combobox', { name: 'Category' }));
+    expect(screen.getByRole('group', { name: 'Marker type' })).toBeInTheDocument();
+    await userEvent.click(screen.getByText('Elsewhere'));
+    expect(screen.queryByRole('group', { name: 'Marker type' })).toBeNull();
+    expect(current).toHaveAttribute('aria-expanded', 'false');
+  });
+
   it('switches "Open new markers in edit mode"', async () => {
     setSessionUser(admin);
     render(<ToolsPanel />);
@@ -309,6 +361,123 @@ describe('ToolsPanel', () => {
     await user.click(within(row).getByRole('button', { name: 'Delete shape' }));
     expect(editor.shapes).toEqual([]);
     await waitFor(() => expect(within(panel()).queryByRole('group', { name: 'Selected shape' })).toBeNull());
+  });
+
+  describe('a text shape just placed (the Text tool: select it, its label asked for)', () => {
+    const rect: DrawnShape = { id: 'r1', type: 'rect', geometry: { x: 0, y: 0, x1: 50, y1: 50 }, name: '' };
+    const text: DrawnShape = { id: 't1', type: 'text', geometry: { x: 10, y: 20 }, name: 'Text' };
+    /** What the Text tool does through the wiring's host: add it, select it with its label asked for. */
+    const placeText = () =>
+      act(() => {
+        editorModule.addShape(text);
+        editorModule.selectShape(text.id, { editLabel: true });
+      });
+    const row = () => within(panel()).getByRole('group', { name: 'Selected shape' });
+
+    function bound() {
+      const server = fakeServer();
+      const commands = createEditorCommands({ api: server.api, sink: fakeSink([]).sink, mapId: 'customs' });
+      editorModule.bindEditor(commands);
+      editorModule.loadShapes('customs');
+    }
+
+    it('the panel shows the new text, not the rectangle selected before; its label has the keyboard, "Text" selected', async () => {
+      const user = userEvent.setup();
+      setSessionUser(admin);
+      bound();
+      editorModule.addShape(rect);
+      editorModule.selectShape('r1');
+      render(<ToolsPanel />);
+      expect(within(row()).getByText('Rectangle')).toBeInTheDocument();
+      act(() => editorModule.selectTool('text'));
+      placeText();
+      await waitFor(() => expect(within(row()).getByRole('textbox', { name: 'Text' })).toHaveFocus());
+      const field = within(row()).getByRole('textbox', { name: 'Text' }) as HTMLInputElement;
+      expect(within(row()).queryByText('Rectangle')).toBeNull();
+      expect([field.value, field.selectionStart, field.selectionEnd]).toEqual(['Text', 0, 4]);
+      expect(editor.labelFocus).toBeNull();
+      // Typing replaces "Text"; Enter saves it and gives the keyboard back to the map; the tool stays.
+      await user.keyboard('Exfil here{Enter}');
+      expect(editor.shapes.map((s) => [s.id, s.name])).toEqual([
+        ['r1', ''],
+        ['t1', 'Exfil here'],
+      ]);
+      expect(field).not.toHaveFocus();
+      expect(editor.selectedShape).toBe('t1');
+      expect(editor.path).toBe('draw.text.idle');
+      // One undo step for the label, one for the placement.
+      await editorModule.undo();
+      expect(editor.shapes.find((s) => s.id === 't1')?.name).toBe('Text');
+      await waitFor(() => expect(within(row()).getByRole('textbox', { name: 'Text' })).toHaveValue('Text'));
+      await editorModule.undo();
+      expect(editor.shapes.map((s) => s.id)).toEqual(['r1']);
+      await editorModule.redo();
+      await editorModule.redo();
+      expect(editor.shapes.map((s) => [s.id, s.name])).toEqual([
+        ['r1', ''],
+        ['t1', 'Exfil here'],
+      ]);
+    });
+
+    it('Escape in the label saves what was typed, then does the map\'s Escape: pan, nothing selected', async () => {
+      const user = userEvent.setup();
+      setSessionUser(admin);
+      bound();
+      render(<ToolsPanel />);
+      act(() => editorModule.selectTool('text'));
+      placeText();
+      await waitFor(() => expect(within(row()).getByRole('textbox', { name: 'Text' })).toHaveFocus());
+      await user.keyboard('hello{Escape}');
+      expect(editor.shapes.map((s) => s.name)).toEqual(['hello']);
+      expect(editor).toMatchObject({ mode: 'pan', tool: null, selectedShape: null });
+      await waitFor(() => expect(within(panel()).queryByRole('group', { name: 'Selected shape' })).toBeNull());
+    });
+
+    it("a tap's late mouse press takes the keyboard to the map: the tap's click gives it back (a mouse's click does not)", async () => {
+      setSessionUser(admin);
+      bound();
+      document.body.insertAdjacentHTML('beforeend', '<div id="map-host" tabindex="-1"><canvas></canvas></div>');
+      const host = document.getElementById('map-host')!;
+      try {
+        render(<ToolsPanel />);
+        act(() => editorModule.selectTool('text'));
+        const click = (pointerType?: string) => {
+          const event = new MouseEvent('click', { bubbles: true });
+          if (pointerType) Object.defineProperty(event, 'pointerType', { value: pointerType });
+          host.querySelector('canvas')!.dispatchEvent(event);
+        };
+        placeText();
+        const field = await within(panel()).findByRole('textbox', { name: 'Text' });
+        await waitFor(() => expect(field).toHaveFocus());
+        act(() => host.focus());
+        click('touch');
+        expect(field).toHaveFocus();
+        expect([(field as HTMLInputElement).selectionStart, (field as HTMLInputElement).selectionEnd]).toEqual([0, 4]);
+        // Only once: a later press on the map keeps the keyboard there.
+        act(() => host.focus());
+        click('touch');
+        expect(host).toHaveFocus();
+
+        act(() => editorModule.selectShape(null));
+        placeText();
+        await waitFor(() => expect(within(panel()).getByRole('textbox', { name: 'Text' })).toHaveFocus());
+        act(() => host.focus());
+        click('mouse');
+        expect(host).toHaveFocus();
+      } finally {
+        host.remove();
+      }
+    });
+
+    it('selecting a shape in edit mode does not take the keyboard', async () => {
+      setSessionUser(admin);
+      bound();
+      editorModule.addShape(text);
+      render(<ToolsPanel />);
+      act(() => editorModule.selectShape('t1'));
+      const field = await within(panel()).findByRole('textbox', { name: 'Text' });
+      expect(field).not.toHaveFocus();
+    });
   });
 
   it('says when a copy is armed and cancels it', async () => {

@@ -7,6 +7,7 @@ import { editor, resetEditor } from '../../state/editor';
 import { closeMap, mapView, openMap } from '../../state/mapView';
 import { popup, resetPopup, showPopupFor } from '../../state/popup';
 import { memoryStorage, setStorageBackend } from '../../state/storage';
+import { focusResumedForm, forgetResumeFocus } from '../popup/resumeFocus';
 import { WaitingConflicts } from './WaitingConflicts';
 
 const marker = (uid: string, name: string): Marker => ({
@@ -34,6 +35,7 @@ beforeEach(() => {
   openMap('factory');
 });
 afterEach(() => {
+  forgetResumeFocus();
   resetEditor();
   resetPopup();
   closeMap();
@@ -75,6 +77,23 @@ describe('WaitingConflicts', () => {
     expect(popup.setAside).toBeNull();
     act(() => showPopupFor('b'));
     expect(popup).toMatchObject({ mode: 'edit', draft: { name: 'My B' } });
+  });
+
+  it('puts the keyboard in the form that Show brings back, as "Back to them" does', async () => {
+    render(<WaitingConflicts />);
+    const mine = marker('b', 'My B');
+    act(() => {
+      popup.setAside = { uid: 'b', snapshot: marker('b', 'B'), draft: mine };
+      editor.conflicts = { b: { uid: 'b', mine, theirs: null, action: 'update', origin: 'live' } };
+    });
+    await userEvent.click(await screen.findByRole('button', { name: 'Show' }));
+    // The popup's form, once in the page, takes the focus on its first field (MarkerPopup calls this).
+    const form = document.createElement('form');
+    form.innerHTML = '<input aria-label="Name"><textarea aria-label="Description"></textarea>';
+    document.body.append(form);
+    expect(focusResumedForm('b', form)).toBe(true);
+    expect(document.activeElement).toBe(form.querySelector('input'));
+    form.remove();
   });
 
   it('says "changed or deleted" for several when one was deleted', async () => {

@@ -15,6 +15,7 @@ import { isLanguage } from '../../i18n';
 import { editor } from '../../state/editor';
 import { selectMarker } from '../../state/mapView';
 import { popup, resumeSetAside } from '../../state/popup';
+import { requestResumeFocus } from '../popup/resumeFocus';
 import { markerTitle } from './markerTitle';
 
 export function WaitingConflicts() {
@@ -33,8 +34,11 @@ export function WaitingConflicts() {
       : t(deleted ? 'markerEdit.conflictWaitingManyDeleted' : 'markerEdit.conflictWaitingMany', { name, count: waiting.length });
   const show = () => {
     // The work set aside for it comes back in its form (with the conflict), else its popup opens.
-    if (popup.setAside?.uid === first.uid) resumeSetAside(selectMarker);
-    else selectMarker(first.uid);
+    // The keyboard goes into the form it brings back (resumeFocus.ts), as "Back to them" does.
+    if (popup.setAside?.uid === first.uid) {
+      requestResumeFocus(first.uid);
+      resumeSetAside(selectMarker);
+    } else selectMarker(first.uid);
   };
   return (
     <div role="status" className="admin-set-aside admin-waiting-conflicts admin-notice--needs-admin">

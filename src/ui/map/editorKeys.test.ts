@@ -1,6 +1,6 @@
 // @vitest-environment jsdom
 import { describe, expect, it } from 'vitest';
-import { keyTarget, markerKeyAction, type KeyPress, type MarkerKeyState } from './editorKeys';
+import { keyTarget, markerKeyAction, stopsBrowserUndo, undoKey, type KeyPress, type MarkerKeyState } from './editorKeys';
 
 const press = (key: string, mods: Partial<KeyPress> = {}): KeyPress => ({
   key,
@@ -70,7 +70,8 @@ describe('keyTarget', () => {
     document.body.innerHTML = `
       <canvas></canvas>
       <div class="marker-popup"><div role="dialog" tabindex="-1"><p>Text</p><button>Edit</button><input type="search"></div></div>
-      <aside><div tabindex="-1" id="panel"></div><input type="checkbox"><textarea></textarea></aside>`;
+      <aside><div tabindex="-1" id="panel"></div><input type="checkbox"><textarea></textarea></aside>
+      <div contenteditable="true" id="editable"><b>bold</b></div><div contenteditable="false" id="fixed"></div>`;
     const q = (selector: string) => document.querySelector(selector);
     expect(keyTarget(document.body)).toBe('map');
     expect(keyTarget(null)).toBe('map');
@@ -83,5 +84,30 @@ describe('keyTarget', () => {
     expect(keyTarget(q('input[type=checkbox]'))).toBe('control');
     expect(keyTarget(q('.marker-popup input[type=search]'))).toBe('text');
     expect(keyTarget(q('#panel'))).toBe('other');
+    expect(keyTarget(q('#editable'))).toBe('text');
+    expect(keyTarget(q('#editable b'))).toBe('text');
+    expect(keyTarget(q('#fixed'))).toBe('other');
+  });
+});
+
+describe('undo keys with an edit form open', () => {
+  const key = (k: string, mods: Partial<Pick<KeyPress, 'ctrlKey' | 'metaKey' | 'shiftKey'>> = {}) => ({ key: k, ctrlKey: false, metaKey: false, shiftKey: false, ...mods });
+  it('reads Ctrl+Z as undo and Ctrl+Shift+Z / Ctrl+Y as redo, as the state tree does', () => {
+    expect(undoKey(key('z', { ctrlKey: true }))).toBe('undo');
+    expect(undoKey(key('Z', { metaKey: true }))).toBe('undo');
+    expect(undoKey(key('Z', { ctrlKey: true, shiftKey: true }))).toBe('redo');
+    expect(undoKey(key('y', { ctrlKey: true }))).toBe('redo');
+    expect(undoKey(key('z'))).toBeNull();
+    expect(undoKey(key('c', { ctrlKey: true }))).toBeNull();
+  });
+
+  it('stops the browser’s own undo everywhere but in a text field', () => {
+    const undo = key('z', { ctrlKey: true });
+    expect(stopsBrowserUndo(undo, 'text')).toBe(false);
+    expect(stopsBrowserUndo(undo, 'popup-control')).toBe(true);
+    expect(stopsBrowserUndo(undo, 'control')).toBe(true);
+    expect(stopsBrowserUndo(undo, 'map')).toBe(true);
+    expect(stopsBrowserUndo(key('y', { ctrlKey: true }), 'other')).toBe(true);
+    expect(stopsBrowserUndo(key('c', { ctrlKey: true }), 'popup-control')).toBe(false);
   });
 });

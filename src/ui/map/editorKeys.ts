@@ -15,6 +15,10 @@
  * the map, the page or the marker popup (its buttons included, but for Enter), not in another
  * panel or dialog. Pure: the callers read
  * the event's target with `keyTarget` and do the action.
+ *
+ * With a marker's edit form open, Ctrl+Z / Ctrl+Shift+Z / Ctrl+Y outside a text field never
+ * also run the browser's own undo (`stopsBrowserUndo`, MarkerEditForm): it would change a form
+ * field the focus is not in (the admin's typed text wiped while the map undid its step).
  */
 
 export type MarkerKeyAction = 'edit' | 'delete' | 'copy' | 'paste';
@@ -57,6 +61,8 @@ export function keyTarget(target: EventTarget | null, popupSelector = '.marker-p
   const el = target as HTMLElement | null;
   if (!el || typeof el.tagName !== 'string') return 'map';
   if (el.isContentEditable || el.tagName === 'TEXTAREA') return 'text';
+  // Where `isContentEditable` is not implemented (jsdom), the attribute says it.
+  if (typeof el.closest === 'function' && el.closest('[contenteditable]:not([contenteditable="false"])') !== null) return 'text';
   if (el.tagName === 'INPUT' && TEXT_INPUT_TYPES.has(((el as HTMLInputElement).type || 'text').toLowerCase())) return 'text';
   const inPopup = typeof el.closest === 'function' && el.closest(popupSelector) !== null;
   if (CONTROL_TAGS.has(el.tagName)) return inPopup ? 'popup-control' : 'control';
@@ -80,4 +86,23 @@ export function markerKeyAction(press: KeyPress, target: KeyTarget, state: Marke
   if (key === 'Enter') return 'edit';
   if ((key === 'Delete' || key === 'Backspace') && !state.shapeSelected) return 'delete';
   return null;
+}
+
+/** The undo keys as the state tree reads them: Ctrl+Z (⌘Z) 'undo'; Ctrl+Shift+Z, Ctrl+Y 'redo'; else null. */
+export function undoKey(press: Pick<KeyPress, 'key' | 'ctrlKey' | 'metaKey' | 'shiftKey'>): 'undo' | 'redo' | null {
+  if (!press.ctrlKey && !press.metaKey) return null;
+  const key = press.key.length === 1 ? press.key.toLowerCase() : press.key;
+  if ((key === 'z' && press.shiftKey) || key === 'y') return 'redo';
+  return key === 'z' ? 'undo' : null;
+}
+
+/**
+ * While a marker's edit form is open: whether the browser's own undo / redo of this press is
+ * stopped (docs/EDITOR.md "Keys"). In a text field it stays (Ctrl+Z there is the field's text
+ * undo, and the map's undo never acts: engine/input.ts). Anywhere else (the form's buttons or
+ * selects, the map, the page) the browser would undo the typing of a form field out of sight,
+ * on top of the map's undo, so it is stopped; the map's undo acts as ever (not from a select).
+ */
+export function stopsBrowserUndo(press: Pick<KeyPress, 'key' | 'ctrlKey' | 'metaKey' | 'shiftKey'>, target: KeyTarget): boolean {
+  return undoKey(press) !== null && target !== 'text';
 }

@@ -100,7 +100,7 @@ export function wireEditor({ engine, sink, map, adminTools, resync }: WireEditor
   const host: ToolHost = {
     shapes: () => snapshot(editor).shapes as readonly DrawnShape[],
     selectedShape: () => editor.selectedShape,
-    selectShape: (id) => selectShape(id),
+    selectShape: (id, options) => selectShape(id, options),
     newShapeId: () => newShapeId(),
     addShape: (shape) => {
       // Only marker-type shapes go to the server, as markers (spec §5).

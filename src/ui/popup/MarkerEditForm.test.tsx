@@ -4,7 +4,7 @@
  * in-process marker worker: what the admin does in the form, and what reaches the server.
  */
 import '../../i18n';
-import { act, render, screen, waitFor, within } from '@testing-library/react';
+import { act, fireEvent, render, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { http, HttpResponse } from 'msw';
 import { createMemoryRouter, RouterProvider } from 'react-router';
@@ -14,7 +14,7 @@ import { MAPS } from '../../domain/maps';
 import { createEditorCommands, type EditorApi } from '../../editor/commands';
 import { fakeServer } from '../../editor/testing/fakes';
 import { setLanguage } from '../../i18n';
-import { bindEditor, copyMarkerTo, editor, moveMarker, receiveRemoteChange, resetEditor, retrySave, setEditOnOpen } from '../../state/editor';
+import { bindEditor, copyMarkerTo, editor, moveMarker, receiveRemoteChange, resetEditor, retrySave, setEditOnOpen, undo } from '../../state/editor';
 import { loadFilters } from '../../state/filters';
 import { resetLookups } from '../../state/items';
 import { closeMap, mapView, openMap, selectMarker } from '../../state/mapView';
@@ -632,6 +632,69 @@ describe('marker popup edit mode', () => {
     expect(screen.queryByRole('alert', { name: 'Another admin changed this marker' })).toBeNull();
     expect(server.stored.get('m-safe')).toMatchObject({ version: 3, geometry: { x: 1234, y: 2345 }, name_l10n: { en: 'My safe' } });
     expect(editor.conflicts).toEqual({});
+  });
+
+  it('an undo of the save before while the form is open: untouched fields show the undone values, typed ones stay, Save sends only those', async () => {
+    const { server } = await setup(admin);
+    let form = await edit();
+    await userEvent.clear(field(form, 'Name (English)'));
+    await userEvent.type(field(form, 'Name (English)'), 'first save');
+    const level = () => within(form).getByRole('spinbutton', { name: 'Level' });
+    await userEvent.clear(level());
+    await userEvent.type(level(), '3');
+    await userEvent.click(within(form).getByRole('button', { name: 'Save' }));
+    await screen.findByRole('dialog', { name: 'first save' });
+    expect(server.stored.get('m-safe')).toMatchObject({ version: 2, level: 3, name_l10n: { en: 'first save', ru: 'Сейф в офисе' } });
+
+    form = await edit('m-safe', 'first save');
+    await userEvent.clear(field(form, 'Name (Russian)'));
+    await userEvent.type(field(form, 'Name (Russian)'), 'typed ru');
+    await act(async () => {
+      await undo();
+    });
+    expect(server.stored.get('m-safe')).toMatchObject({ version: 3, level: 2, name_l10n: { en: 'Office safe', ru: 'Сейф в офисе' } });
+    // The form is the typed change over the undone marker, not the copy it opened on.
+    await waitFor(() => expect(field(form, 'Name (English)')).toHaveValue('Office safe'));
+    expect(field(form, 'Name (Russian)')).toHaveValue('typed ru');
+    expect(level()).toHaveValue(2);
+
+    await userEvent.click(within(form).getByRole('button', { name: 'Save' }));
+    await waitFor(() => expect(screen.queryByRole('form')).toBeNull());
+    const last = server.writes().at(-1)!;
+    expect(last).toMatchObject({ op: 'update', uid: 'm-safe', version: 3 });
+    expect(server.stored.get('m-safe')).toMatchObject({ version: 4, level: 2, name_l10n: { en: 'Office safe', ru: 'typed ru' }, desc_l10n: {} });
+    await screen.findByRole('dialog', { name: 'Office safe' });
+  });
+
+  it('Ctrl+Z on the form’s buttons is the map’s undo alone (the browser’s own undo is stopped); in a text field it is the field’s', async () => {
+    await setup(admin);
+    const form = await edit();
+    const cancel = within(form).getByRole('button', { name: 'Cancel' });
+    // fireEvent answers false where the default action was prevented.
+    expect(fireEvent.keyDown(cancel, { key: 'z', ctrlKey: true })).toBe(false);
+    expect(fireEvent.keyDown(cancel, { key: 'Z', ctrlKey: true, shiftKey: true })).toBe(false);
+    expect(fireEvent.keyDown(within(form).getByRole('combobox', { name: 'Category' }), { key: 'z', metaKey: true })).toBe(false);
+    expect(fireEvent.keyDown(document.body, { key: 'y', ctrlKey: true })).toBe(false);
+    expect(fireEvent.keyDown(field(form, 'Name (Russian)'), { key: 'z', ctrlKey: true })).toBe(true);
+    expect(fireEvent.keyDown(within(form).getByRole('textbox', { name: 'Description' }), { key: 'z', ctrlKey: true })).toBe(true);
+    expect(fireEvent.keyDown(cancel, { key: 'c', ctrlKey: true })).toBe(true);
+    // The form closed: the browser's undo is left alone again.
+    await userEvent.click(cancel);
+    await waitFor(() => expect(screen.queryByRole('form')).toBeNull());
+    expect(fireEvent.keyDown(document.body, { key: 'z', ctrlKey: true })).toBe(true);
+  });
+
+  it('a text typed into an empty language and erased again is no change: Save never writes an empty text', async () => {
+    const { server } = await setup(admin);
+    const form = await edit();
+    await userEvent.type(field(form, 'Description (English)'), 'x');
+    await userEvent.clear(field(form, 'Description (English)'));
+    expect(popup.draft?.desc_l10n).toEqual({});
+    await userEvent.type(field(form, 'Name'), '!');
+    await userEvent.click(within(form).getByRole('button', { name: 'Save' }));
+    await waitFor(() => expect(screen.queryByRole('form')).toBeNull());
+    expect(server.writes().at(-1)?.body).toMatchObject({ name: 'Office safe!', desc_l10n: {} });
+    expect(server.stored.get('m-safe')?.desc_l10n).toEqual({});
   });
 
   it('Keep mine of a refused save sends mine again on their version, their other changes kept', async () => {

@@ -17,6 +17,10 @@
  * changes are not dropped by it: they are set aside as a close sets them aside (state/popup.ts
  * `leaveEdit`; the dock's "Back to them" brings the form back as it was). Only the Cancel button
  * drops them. Outside the fields (a button, the dialog) Escape keeps its map-wide meaning.
+ * Ctrl+Z in a text field is the field's own text undo; elsewhere (the buttons, the map) it is
+ * the map's undo only: the browser's undo is stopped while the form is open, since it would wipe
+ * typing in a field the focus has left. An undo that changes this marker moves the form with it
+ * (state/popup.ts `followPageCopy`): untouched fields show the undone values, typed ones stay.
  */
 import { useEffect, useId, useRef, useState, type KeyboardEvent } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -33,6 +37,7 @@ import { deleteMarker, editor, saveMarker, startCopy } from '../../state/editor'
 import { selectMarker } from '../../state/mapView';
 import { returnFocusAfterClose } from './popupFocus';
 import { finishEdit, leaveEdit, markerChanged, patchDraft, popup } from '../../state/popup';
+import { keyTarget, stopsBrowserUndo } from '../map/editorKeys';
 import { categoryLabel, subCategoryLabel } from '../panels/labels';
 import { announce, clearAnnouncement } from '../LiveAnnouncer';
 import { ImagesField } from './ImagesField';
@@ -103,6 +108,25 @@ export function MarkerEditForm({ map, onCancel, onSaved, focusFirstField }: Mark
       mounted.current = false;
     };
   }, []);
+  useEffect(() => {
+    // Ctrl+Z outside a text field (the form's buttons, the map) is the map's undo alone: the
+    // browser's own undo would also wipe typing in a field the focus has left (editorKeys.ts).
+    const stopBrowserUndo = (event: globalThis.KeyboardEvent) => {
+      if (stopsBrowserUndo(event, keyTarget(event.target))) event.preventDefault();
+    };
+    window.addEventListener('keydown', stopBrowserUndo, true);
+    return () => window.removeEventListener('keydown', stopBrowserUndo, true);
+  }, []);
+  // The level follows the draft where it moved under the form (an undo of the map: popup.ts
+  // `followPageCopy`); what the admin types sets the draft, so it is never put back.
+  const draftLevel = draft?.level;
+  useEffect(() => {
+    if (draftLevel === undefined) return;
+    setLevelText((text) => {
+      const typed = parseLevel(text);
+      return typed.ok && typed.level === draftLevel ? text : String(draftLevel);
+    });
+  }, [draftLevel]);
 
   if (!draft) return null;
   const uid = draft.uid;
@@ -121,8 +145,12 @@ export function MarkerEditForm({ map, onCancel, onSaved, focusFirstField }: Mark
   const subCategories = category?.subCategories.map((s) => s.id) ?? [];
   if (!subCategories.includes(draft.subCategory)) subCategories.unshift(draft.subCategory);
 
-  const setL10n = (field: 'name_l10n' | 'desc_l10n', language: 'en' | 'ru', value: string) =>
-    patchDraft({ [field]: { ...draft[field], [language]: value } });
+  // A language emptied that the marker had no text for goes back to none: nothing typed, nothing sent.
+  const setL10n = (field: 'name_l10n' | 'desc_l10n', language: 'en' | 'ru', value: string) => {
+    const table: Record<string, string> = { ...draft[field], [language]: value };
+    if (value === '' && !(snapshot && language in snapshot[field])) delete table[language];
+    patchDraft({ [field]: table });
+  };
 
   const onKeyDown = (event: KeyboardEvent<HTMLFormElement>) => {
     if (event.key !== 'Escape' || !(event.target instanceof HTMLElement) || !FIELD_TAGS.has(event.target.tagName)) return;

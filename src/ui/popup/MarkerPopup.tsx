@@ -25,6 +25,9 @@ import { deleteMarker, editor } from '../../state/editor';
 import { mapView, selectMarker } from '../../state/mapView';
 import { cancelEdit, loadPopupSize, markerChanged, popup, startEdit } from '../../state/popup';
 import { session } from '../../state/session';
+import { questLabel } from '../../state/items';
+import { followLinkedQuest, quests } from '../../state/quests';
+import { isLanguage } from '../../i18n';
 import { keyTarget, markerKeyAction } from '../map/editorKeys';
 import type { MarkerSource } from '../map/markerSource';
 import { failureText } from './failureText';
@@ -34,6 +37,7 @@ import { MarkerEditorStatus, settled } from './MarkerEditorStatus';
 import { MarkerPopupFrame } from './MarkerPopupFrame';
 import { MarkerPopupView } from './MarkerPopupView';
 import { returnFocusAfterClose } from './popupFocus';
+import { focusResumedForm, noteTypedField } from './resumeFocus';
 import { Popup } from '../popups/Popup';
 import { useObjDeepLink } from './useObjDeepLink';
 import { useObjUrl } from './useObjUrl';
@@ -109,6 +113,20 @@ export const MarkerPopup = memo(function MarkerPopup({ map, source, loaded }: Ma
     startEdit(which);
   }, []);
 
+  // The form in the page (by uid): the field typed in last is noted, and where the dock's "Back
+  // to them" brought the form back, the focus goes into it (resumeFocus.ts). This effect runs
+  // after the form's and the dialog's own (a popup opening with the form focuses its dialog).
+  const formUid = marker && canEdit && mode === 'edit' && snapshot?.uid === marker.uid ? marker.uid : null;
+  useEffect(() => {
+    if (!formUid) return;
+    const popupOf = [...document.querySelectorAll<HTMLElement>('.marker-popup')].find((element) => element.dataset.uid === formUid);
+    const form = popupOf?.querySelector<HTMLFormElement>('form.marker-edit') ?? null;
+    focusResumedForm(formUid, form);
+    if (!form) return;
+    const onInput = (event: Event) => noteTypedField(formUid, form, event.target);
+    form.addEventListener('input', onInput);
+    return () => form.removeEventListener('input', onInput);
+  }, [formUid]);
 
   if (link.gone) return <LinkGoneNotice onClose={link.dismissGone} />;
   if (!marker) return slow || failed ? <LoadingFrame onClose={close} onRetry={retryRead} error={failed} /> : null;
@@ -261,6 +279,7 @@ function AdminBar({ marker, focusEdit, onEdit }: { marker: Marker; focusEdit: { 
           {error}
         </p>
       )}
+      {marker.questUid && <QuestNotFollowed questUid={marker.questUid} onFollowed={() => button.current?.focus()} />}
       <div className="marker-popup__admin-actions">
         <button ref={button} type="button" className="marker-popup__edit" aria-keyshortcuts="Enter" title={t('markerEdit.editKey')} onClick={() => onEdit(marker)}>
           {t('markerEdit.edit')}
@@ -276,6 +295,36 @@ function AdminBar({ marker, focusEdit, onEdit }: { marker: Marker; focusEdit: { 
           {deleting ? t('markerEdit.deleting') : t('markerEdit.delete')}
         </button>
       </div>
+    </div>
+  );
+}
+
+/**
+ * A quest marker is drawn only while its quest is followed (docs/DECISIONS.md "Quest markers"):
+ * an admin who links a marker to a quest not followed on this page loses sight of it at Save.
+ * Its popup (which stays open) says so, with "Follow quest", which does what Find a marker does
+ * for such a marker (state/quests.ts `followLinkedQuest`: at the free limit the quest followed
+ * longest gives its place, no limit notice). Said once the quest list knows the quest (a
+ * marker of a quest missing from the list is never drawn, followed or not).
+ */
+function QuestNotFollowed({ questUid, onFollowed }: { questUid: string; onFollowed: () => void }) {
+  const { t, i18n } = useTranslation();
+  const { list, selected, status } = useSnapshot(quests);
+  if (status !== 'ready' || selected.includes(questUid) || !list.some((q) => q.uid === questUid)) return null;
+  const lang = isLanguage(i18n.language) ? i18n.language : 'en';
+  return (
+    <div className="marker-popup__quest-note">
+      <p>{t('markerEdit.questNotFollowed', { name: questLabel(list, questUid, lang) })}</p>
+      <button
+        type="button"
+        onClick={() => {
+          followLinkedQuest(questUid);
+          // The note goes with its button: the keyboard stays in the popup, on Edit.
+          onFollowed();
+        }}
+      >
+        {t('markerEdit.questFollow')}
+      </button>
     </div>
   );
 }

@@ -1,0 +1,246 @@
+/**
+ * An admin's marker popup beside the dock, on a page whose editor is bound to an in-memory admin
+ * API (as MarkerEditForm.test.tsx): where the keyboard goes when "Back to them" brings a form
+ * back (resumeFocus.ts), and what the popup says of a quest marker whose quest is not followed
+ * (it is not drawn on the map then).
+ */
+import '../../i18n';
+import { act, render, screen, waitFor, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { http, HttpResponse } from 'msw';
+import { createMemoryRouter, RouterProvider } from 'react-router';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import type { Marker } from '../../domain/marker';
+import { MAPS } from '../../domain/maps';
+import { createEditorCommands } from '../../editor/commands';
+import { fakeServer } from '../../editor/testing/fakes';
+import { setLanguage } from '../../i18n';
+import { bindEditor, resetEditor } from '../../state/editor';
+import { loadFilters } from '../../state/filters';
+import { resetLookups } from '../../state/items';
+import { closeMap, mapView, openMap, selectMarker } from '../../state/mapView';
+import { markerChanged, popup, resetPopup } from '../../state/popup';
+import { quests, resetQuests, selectQuests } from '../../state/quests';
+import { resetSession, setSessionUser, type SessionUser } from '../../state/session';
+import { SetAsideNotice } from '../admin/SetAsideNotice';
+import { createLocalMarkerSource } from '../map/testing/localMarkerSource';
+import { TEST_API_BASE as BASE } from '../map/testing/mapApi';
+import { useMemoryStorage, useTestServer } from '../map/testing/mapPageTest';
+import { MarkerPopup } from './MarkerPopup';
+import { forgetPopupOpener } from './popupFocus';
+import { forgetResumeFocus } from './resumeFocus';
+import { keepsGoneMarker } from './useOpenMarker';
+
+const questList = [
+  { uid: 'q-delivery', name: 'Delivery from the Past', ruName: 'Посылка из прошлого', trader: 'Prapor', requiredForKappa: true, requiredForLightkeeper: false, wikiUrl: '' },
+  { uid: 'q-bad-rep', name: 'Bad Rep Evidence', ruName: 'Компромат', trader: 'Prapor', requiredForKappa: true, requiredForLightkeeper: false, wikiUrl: '' },
+  ...['q-a', 'q-b', 'q-c'].map((uid) => ({ uid, name: uid, ruName: uid, trader: 'Jaeger', requiredForKappa: false, requiredForLightkeeper: false, wikiUrl: '' })),
+];
+
+const safe: Marker = {
+  uid: 'm-safe',
+  map: 'factory',
+  category: 'Loot',
+  subCategory: 'Safe',
+  level: 2,
+  geometry: { x: 500, y: 400 },
+  name: 'Office safe',
+  desc: 'Behind the desk',
+  name_l10n: { en: 'Office safe', ru: 'Сейф в офисе' },
+  desc_l10n: {},
+  imgs: [],
+  itemsUid: [],
+};
+const exit: Marker = {
+  uid: 'm-exit',
+  map: 'factory',
+  category: 'Extractions',
+  subCategory: 'PMC Extraction',
+  level: -1,
+  geometry: { x: 1500, y: 2600 },
+  name: 'Gate 3',
+  desc: '',
+  name_l10n: {},
+  desc_l10n: {},
+  imgs: [],
+  itemsUid: [],
+};
+
+const admin: SessionUser = { name: 'admin', admin: true, pro: false, questsDone: [], questsHidden: [] };
+const visitor: SessionUser = { name: 'visitor', admin: false, pro: false, questsDone: [], questsHidden: [] };
+
+useTestServer(
+  http.get(`${BASE}/api/be/quests`, () => HttpResponse.json({ quests: questList })),
+  http.get(`${BASE}/api/be/items`, () => HttpResponse.json({ items: [] })),
+  http.get(`${BASE}/api/be/user`, () => HttpResponse.json({ error: 'unauthorized' }, { status: 401 })),
+);
+
+useMemoryStorage();
+
+beforeEach(() => {
+  resetEditor();
+  resetPopup();
+  resetLookups();
+  resetQuests();
+  forgetResumeFocus();
+  openMap('factory');
+  loadFilters('factory');
+});
+afterEach(async () => {
+  resetEditor();
+  resetSession();
+  closeMap();
+  forgetPopupOpener();
+  forgetResumeFocus();
+  await setLanguage('en');
+});
+
+/** The popup and the dock's set-aside notice, the editor bound to a fake server holding `markers`. */
+async function setup(user: SessionUser | null, markers: Marker[] = [safe, exit]) {
+  setSessionUser(user);
+  const server = fakeServer();
+  const stored = markers.map((m) => server.seed(m));
+  const source = createLocalMarkerSource();
+  await source.load(await new Response(JSON.stringify({ markers: stored })).arrayBuffer(), 'factory', 'en');
+  bindEditor(
+    createEditorCommands({
+      api: server.api,
+      mapId: 'factory',
+      sink: {
+        get: (uid) => source.get(uid),
+        async upsert(marker) {
+          await source.upsert(marker, 'en');
+          markerChanged(marker.uid);
+        },
+        async remove(uid) {
+          await source.remove(uid);
+          if (mapView.selectedUid === uid && !keepsGoneMarker(uid)) selectMarker(null);
+          markerChanged(uid);
+        },
+      },
+    }),
+  );
+  const page = (
+    <>
+      <MarkerPopup map={MAPS.factory} source={source} loaded />
+      <SetAsideNotice />
+    </>
+  );
+  render(<RouterProvider router={createMemoryRouter([{ path: '/map/:mapId', element: page }], { initialEntries: ['/map/factory'] })} />);
+  return { server, source };
+}
+
+async function open(uid = 'm-safe', name = 'Office safe') {
+  act(() => selectMarker(uid));
+  return screen.findByRole('dialog', { name });
+}
+
+/** Edit pressed from the keyboard, as the probe did. */
+async function edit(uid = 'm-safe', name = 'Office safe') {
+  const dialog = await open(uid, name);
+  within(dialog).getByRole('button', { name: 'Edit' }).focus();
+  await userEvent.keyboard('{Enter}');
+  return within(dialog).getByRole('form', { name: 'Edit marker' });
+}
+
+const field = (form: HTMLElement, name: string) => within(form).getByRole('textbox', { name }) as HTMLInputElement;
+
+/** The dock's "Back to them", reached and pressed from the keyboard. */
+async function backToThem() {
+  const button = within(await screen.findByRole('status')).getByRole('button', { name: 'Back to them' });
+  button.focus();
+  await userEvent.keyboard('{Enter}');
+}
+
+describe('"Back to them" and the keyboard', () => {
+  it('after Escape in a field: the form comes back with the focus in the field typed in last', async () => {
+    await setup(admin);
+    const form = await edit();
+    expect(field(form, 'Name')).toHaveFocus();
+    await userEvent.click(field(form, 'Description (Russian)'));
+    await userEvent.keyboard('За столом');
+    await userEvent.keyboard('{Escape}');
+    expect(screen.queryByRole('form')).toBeNull();
+    await backToThem();
+    const again = await screen.findByRole('form', { name: 'Edit marker' });
+    expect(field(again, 'Description (Russian)')).toHaveValue('За столом');
+    expect(field(again, 'Description (Russian)')).toHaveFocus();
+    expect(document.activeElement).not.toBe(document.body);
+  });
+
+  it('with nothing typed known (the work came back after a reload, its popup closed): the first field, once the popup opened', async () => {
+    await setup(admin);
+    // As state/setAsideStore.ts restores it: the dock offers it, no popup open.
+    act(() => {
+      popup.setAside = { uid: 'm-safe', snapshot: { ...safe, version: 1 }, draft: { ...safe, version: 1, name: 'Office safe 2' } };
+    });
+    await backToThem();
+    const dialog = await screen.findByRole('dialog', { name: 'Office safe' });
+    const form = within(dialog).getByRole('form', { name: 'Edit marker' });
+    expect(field(form, 'Name')).toHaveValue('Office safe 2');
+    await waitFor(() => expect(field(form, 'Name')).toHaveFocus());
+  });
+
+  it('work of another marker than the open one: its popup opens with the focus in its form', async () => {
+    await setup(admin);
+    let form = await edit();
+    await userEvent.type(field(form, 'Name (English)'), ' 2');
+    // Another marker opened: the safe's work is set aside.
+    await open('m-exit', 'Gate 3');
+    await backToThem();
+    const dialog = await screen.findByRole('dialog', { name: 'Office safe' });
+    form = within(dialog).getByRole('form', { name: 'Edit marker' });
+    await waitFor(() => expect(field(form, 'Name (English)')).toHaveFocus());
+  });
+});
+
+describe('a quest marker whose quest is not followed (not drawn on the map)', () => {
+  it('after a Save linking a quest, the popup says why the marker left the map; Follow quest follows it, the keyboard on Edit', async () => {
+    const { server } = await setup(admin);
+    selectQuests(['q-delivery']);
+    const form = await edit('m-exit', 'Gate 3');
+    const search = within(form).getByRole('searchbox', { name: 'Find a quest' });
+    await userEvent.type(search, 'q-bad-rep{Enter}');
+    await userEvent.click(await within(form).findByRole('button', { name: 'Link Bad Rep Evidence' }));
+    await userEvent.click(within(form).getByRole('button', { name: 'Save' }));
+    await waitFor(() => expect(server.writes()).toHaveLength(1));
+    const dialog = await screen.findByRole('dialog', { name: 'Gate 3' });
+    expect(await within(dialog).findByText('Shown on the map only while the quest “Bad Rep Evidence” is followed.')).toBeInTheDocument();
+    await userEvent.click(within(dialog).getByRole('button', { name: 'Follow quest' }));
+    expect(quests.selected).toEqual(['q-delivery', 'q-bad-rep']);
+    expect(quests.limitNotice).toBe(false);
+    await waitFor(() => expect(within(dialog).queryByText(/Shown on the map only while/)).toBeNull());
+    expect(within(dialog).queryByRole('button', { name: 'Follow quest' })).toBeNull();
+    expect(within(dialog).getByRole('button', { name: 'Edit' })).toHaveFocus();
+  });
+
+  it('says nothing when the quest is followed, nor to a visitor; speaks Russian', async () => {
+    const questSafe = { ...safe, questUid: 'q-delivery' };
+    await setup(visitor, [questSafe, exit]);
+    let dialog = await open();
+    await within(dialog).findByRole('link', { name: 'Delivery from the Past' });
+    expect(within(dialog).queryByRole('button', { name: 'Follow quest' })).toBeNull();
+
+    act(() => setSessionUser(admin));
+    expect(await within(dialog).findByRole('button', { name: 'Follow quest' })).toBeInTheDocument();
+    act(() => selectQuests(['q-delivery']));
+    await waitFor(() => expect(within(dialog).queryByRole('button', { name: 'Follow quest' })).toBeNull());
+
+    act(() => selectQuests([]));
+    await act(() => setLanguage('ru'));
+    dialog = await screen.findByRole('dialog', { name: 'Сейф в офисе' });
+    expect(await within(dialog).findByText('На карте видна, только пока выбран квест «Посылка из прошлого».')).toBeInTheDocument();
+    expect(within(dialog).getByRole('button', { name: 'Выбрать квест' })).toBeInTheDocument();
+  });
+
+  it('at the free limit, Follow quest takes the place of the quest followed longest, without the limit notice (as Find a marker)', async () => {
+    await setup(admin, [{ ...safe, questUid: 'q-delivery' }]);
+    act(() => {
+      quests.selected = ['q-a', 'q-b', 'q-c'];
+    });
+    const dialog = await open();
+    await userEvent.click(await within(dialog).findByRole('button', { name: 'Follow quest' }));
+    expect(quests.selected).toEqual(['q-b', 'q-c', 'q-delivery']);
+    expect(quests.limitNotice).toBe(false);
+  });
+});
