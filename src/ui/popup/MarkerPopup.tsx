@@ -132,7 +132,7 @@ export const MarkerPopup = memo(function MarkerPopup({ map, source, loaded }: Ma
   if (!marker) return slow || failed ? <LoadingFrame onClose={close} onRetry={retryRead} error={failed} /> : null;
   const editing = canEdit && mode === 'edit' && snapshot?.uid === marker.uid;
   return (
-    <MarkerPopupFrame marker={marker} onClose={close} className={editing ? 'marker-popup--edit' : undefined} placed={!editing}>
+    <MarkerPopupFrame marker={marker} onClose={close} className={editing ? 'marker-popup--edit' : undefined}>
       {editing ? (
         <MarkerEditForm key={marker.uid} map={map} onCancel={cancel} onSaved={saved} focusFirstField={focusForm} />
       ) : (

@@ -2,8 +2,10 @@
  * The marker popup's frame, shared by the view and the edit mode: the dialog (titled with the
  * marker's name in the current language), the Enlarge / Shrink button (remembered in
  * localStorage `map_popup`), and the pointer tracking that stops wheel zoom over the popup.
- * In view mode at normal size it sits where it leaves its marker free (`popup.placement`, the
- * wiring's choice from the height measured here); enlarged or editing, it keeps its own place.
+ * At normal size it sits where it leaves its marker free (`popup.placement`, the wiring's
+ * choice: in view mode from the height measured here, in edit mode from the tallest the form may
+ * grow to, so it stays put while the admin types); enlarged, it keeps its own place (it takes
+ * most of the window wherever it goes).
  * Not modal, it sits in the Tab order right after what opened it (popupFocus.ts).
  */
 import { useEffect, useLayoutEffect, useRef, type ReactNode, type RefObject } from 'react';
@@ -23,8 +25,6 @@ export interface MarkerPopupFrameProps {
   children: ReactNode;
   /** Extra class on the wrapper (e.g. the edit mode's). */
   className?: string;
-  /** Placed clear of its marker (view mode); false keeps the usual place (edit mode). */
-  placed?: boolean;
 }
 
 /** Tells the wiring the dialog's height as it changes (it decides whether the popup would cover its marker). */
@@ -41,7 +41,7 @@ function useMeasuredHeight(wrapper: RefObject<HTMLDivElement | null>): void {
   }, [wrapper]);
 }
 
-export function MarkerPopupFrame({ marker, onClose, children, className, placed = false }: MarkerPopupFrameProps) {
+export function MarkerPopupFrame({ marker, onClose, children, className }: MarkerPopupFrameProps) {
   const { t, i18n } = useTranslation();
   const lang = isLanguage(i18n.language) ? i18n.language : 'en';
   const { enlarged, placement } = useSnapshot(popup);
@@ -60,14 +60,14 @@ export function MarkerPopupFrame({ marker, onClose, children, className, placed 
       {enlarged ? t('markerPopup.shrink') : t('markerPopup.enlarge')}
     </button>
   );
-  const placedClass = placed && !enlarged && placement !== 'bottom' ? `marker-popup--${placement}` : '';
+  const placedClass = !enlarged && placement !== 'bottom' ? `marker-popup--${placement}` : '';
 
   return (
     <div
       ref={wrapper}
       className={['marker-popup', enlarged ? 'marker-popup--xl' : '', placedClass, className ?? ''].filter(Boolean).join(' ')}
       data-uid={marker.uid}
-      data-placement={placed && !enlarged ? placement : undefined}
+      data-placement={enlarged ? undefined : placement}
       onPointerEnter={() => setPointerOverPopup(true)}
       onPointerLeave={() => setPointerOverPopup(false)}
       onKeyDown={popupTabKey}

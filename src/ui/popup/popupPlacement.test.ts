@@ -1,5 +1,7 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { focusPoint, placementBox, popupCoveredInsets, popupPlacement } from './popupPlacement';
+import { focusPoint, maxPopupHeight, placementBox, popupCoveredInsets, popupPlacement, SIDE_MIN_WINDOW, uncoverPoint, type ViewportSize } from './popupPlacement';
 
 const desktop = { width: 1280, height: 800 };
 const phone = { width: 390, height: 844 };
@@ -171,5 +173,94 @@ describe('popupCoveredInsets: how far the open popup lets the map be panned out'
     expect(popupCoveredInsets({ width: 768, height: 1024 }, 300)).toBeNull();
     expect(popupCoveredInsets(landscape, 0)).toBeNull();
     expect(popupCoveredInsets({ width: 0, height: 0 }, 300)).toBeNull();
+  });
+});
+
+describe('the edit form: placed clear of its marker, at the tallest it may grow to', () => {
+  // The probe's window: 1280 × 800, the admin dock 202 px tall, the top bar's default bottom (54).
+  const desktopWithDock = { ...desktop, dockHeight: 202 };
+  const covers = (box: { left: number; right: number; top: number; bottom: number } | null, p: { x: number; y: number }) =>
+    !!box && p.x + 20 > box.left && p.x - 20 < box.right && p.y + 20 > box.top && p.y - 20 < box.bottom;
+
+  it('goes to the side away from a marker its bottom and top boxes would cover (the probe: markers at 450 and 500, y 150)', () => {
+    // popup.css: min(80vh, 760px, 100vh − bar − 42 − dock) = 502: the bottom form at 430–850 × 80–582, as the probe saw it.
+    expect(maxPopupHeight(desktopWithDock, 'edit')).toBe(502);
+    expect(placementBox('bottom', desktopWithDock, 0, 'edit')).toEqual({ left: 430, right: 850, top: 80, bottom: 582 });
+    for (const marker of [{ x: 450, y: 150 }, { x: 500, y: 150 }]) {
+      const placement = popupPlacement(marker, desktopWithDock, 0, 'edit');
+      expect(placement).toBe('right');
+      expect(covers(placementBox(placement, desktopWithDock, 0, 'edit'), marker)).toBe(false);
+    }
+    // Right of the middle: the left side; beside the bottom form's column: the bottom, as ever.
+    expect(popupPlacement({ x: 640, y: 500 }, desktopWithDock, 0, 'edit')).toBe('left');
+    expect(popupPlacement({ x: 900, y: 400 }, desktopWithDock, 0, 'edit')).toBe('bottom');
+  });
+
+  it('does not follow the measured height (the form grows as the admin types): it stays where it opened', () => {
+    // A view popup 120 px tall leaves a marker at y 150 free at the bottom; the form is placed as if at its tallest.
+    expect(popupPlacement({ x: 450, y: 150 }, desktopWithDock, 120)).toBe('bottom');
+    for (const height of [0, 120, 300, 502, 900]) expect(popupPlacement({ x: 450, y: 150 }, desktopWithDock, height, 'edit')).toBe('right');
+  });
+
+  it('every placement of the form is inside the window, below the top bar and above the dock', () => {
+    const viewports: ViewportSize[] = [desktopWithDock, desktop, { ...desktop, topBarBottom: 120 }, { width: 700, height: 500, dockHeight: 150 }, landscape, phone];
+    for (const viewport of viewports) {
+      for (const placement of ['bottom', 'top', 'left', 'right'] as const) {
+        const box = placementBox(placement, viewport, 0, 'edit');
+        if (!box) continue;
+        expect(box.left).toBeGreaterThanOrEqual(0);
+        expect(box.right).toBeLessThanOrEqual(viewport.width);
+        expect(box.top).toBeGreaterThanOrEqual((viewport.topBarBottom ?? 54) + 10);
+        expect(box.bottom).toBeLessThanOrEqual(viewport.height - 16 - (viewport.dockHeight ?? 0));
+      }
+    }
+  });
+
+  it('on a phone (no room at the sides) is a sheet of at most 60 % of the map, leaving the rest for its marker', () => {
+    const phoneBar = { ...phone, topBarBottom: 64 };
+    // (844 − 64) × 0.6 = 468, under 80 % of the window (675): the sheet at 360–828, the map above it free.
+    expect(maxPopupHeight(phoneBar, 'edit')).toBe(468);
+    expect(placementBox('bottom', phoneBar, 0, 'edit')).toMatchObject({ top: 360, bottom: 828 });
+    expect(placementBox('left', phoneBar, 0, 'edit')).toBeNull();
+    expect(popupPlacement({ x: 195, y: 300 }, phoneBar, 0, 'edit')).toBe('bottom');
+    expect(popupPlacement({ x: 195, y: 600 }, phoneBar, 0, 'edit')).toBe('top');
+    // With the editor dock open: 60 % of what is left between the bar and the dock.
+    expect(maxPopupHeight({ ...phoneBar, dockHeight: 300 }, 'edit')).toBe(288);
+  });
+
+  it('popup.css mirrors the narrow window\'s sheet: the same width, the same share', () => {
+    const css = readFileSync(join(__dirname, 'popup.css'), 'utf8');
+    expect(SIDE_MIN_WINDOW).toBe(616);
+    expect(css).toContain(`@media (max-width: ${SIDE_MIN_WINDOW - 0.02}px)`);
+    expect(css).toMatch(/\(100vh - var\(--topbar-bottom, 54px\) - var\(--admin-dock-height, 0px\)\) \* 0\.6\)/);
+  });
+});
+
+describe('uncoverPoint: where the map moves an edit form\'s marker that no placement leaves free', () => {
+  const phoneBar = { ...phone, topBarBottom: 64 };
+
+  it('is none where the form\'s placement leaves the marker free (a desktop: a side; a phone: above or below the sheet)', () => {
+    expect(uncoverPoint({ x: 450, y: 150 }, { ...desktop, dockHeight: 202 })).toBeNull();
+    expect(uncoverPoint({ x: 195, y: 300 }, phoneBar)).toBeNull();
+    expect(uncoverPoint({ x: 195, y: 600 }, phoneBar)).toBeNull();
+  });
+
+  it('on a phone, a marker under both the bottom and the top sheet goes to the middle of the map above the bottom one', () => {
+    // Bottom sheet 360–828, top sheet 74–542: a marker at 450 is under either. The map above the sheet: 64–360.
+    const target = uncoverPoint({ x: 195, y: 450 }, phoneBar)!;
+    expect(target).toEqual({ x: 195, y: 212 });
+    expect(popupPlacement(target, phoneBar, 0, 'edit')).toBe('bottom');
+    expect(target.y + 20).toBeLessThanOrEqual(placementBox('bottom', phoneBar, 0, 'edit')!.top);
+  });
+
+  it('is none for an enlarged form, without a window, and where no place would leave the marker free', () => {
+    expect(uncoverPoint({ x: 195, y: 450 }, phoneBar, 'edit', true)).toBeNull();
+    expect(uncoverPoint({ x: 0, y: 0 }, { width: 0, height: 0 })).toBeNull();
+    expect(uncoverPoint({ x: 150, y: 100 }, { width: 300, height: 160 })).toBeNull();
+  });
+
+  it('lets the map be panned far enough on a phone for the marker to get there', () => {
+    expect(popupCoveredInsets(phoneBar, 0, false, 'edit')).toEqual({ top: 211.5, right: 194.5, bottom: 631.5, left: 194.5 });
+    expect(popupCoveredInsets({ ...desktop, dockHeight: 202 }, 0, false, 'edit')).toBeNull();
   });
 });

@@ -2,9 +2,12 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { MAPS } from '../../domain/maps';
 import { Camera } from '../../engine/camera';
 import type { CameraView, CoveredInsetsSource, ViewportInsets } from '../../engine/types';
-import { popup, requestFocus, resetPopup, setEnlarged, setPointerOverPopup, setPopupAnchor, setPopupBoxHeight } from '../../state/popup';
+import type { Marker } from '../../domain/marker';
+import {
+  cancelEdit, popup, requestFocus, resetPopup, setEnlarged, setPointerOverPopup, setPopupAnchor, setPopupBoxHeight, showPopupFor, startEdit,
+} from '../../state/popup';
 import { createFakeEngine } from '../map/testing/fakeEngine';
-import { FOCUS_SETTLE_MS, wirePopup } from './wirePopup';
+import { FOCUS_SETTLE_MS, UNCOVER_DELAY_MS, wirePopup } from './wirePopup';
 
 afterEach(() => resetPopup());
 const screenSize = { width: 1000, height: 800 };
@@ -250,5 +253,121 @@ describe('wirePopup: the popup\'s room on a phone', () => {
     engine.emitCameraChange();
     expect(popup.placement).toBe('top');
     off();
+  });
+});
+
+/** A new marker at map point (x, y), as the marker tool places it. */
+const newMarker = (uid: string, x: number, y: number): Marker =>
+  ({ uid, map: 'customs', category: 'Markers', subCategory: 'Marker', level: 1, geometry: { x, y }, name: '', desc: '', imgs: [], name_l10n: {}, desc_l10n: {}, itemsUid: [] }) as Marker;
+
+/** Past the wait for the page's layout to settle before the map is moved for an edit form. */
+const settled = () => new Promise((resolve) => setTimeout(resolve, UNCOVER_DELAY_MS + 30));
+
+/** The popup opens on a marker (its point first, as useOpenMarker sets it) and, with "Open new markers in edit mode", its form. */
+async function openInEditMode(marker: Marker) {
+  showPopupFor(marker.uid);
+  setPopupAnchor(marker.geometry);
+  startEdit(marker);
+  await settled();
+}
+
+describe('wirePopup: the edit form', () => {
+  it('goes beside its marker where the bottom form would cover it, and stays there as the form grows (the probe\'s case)', async () => {
+    // 1280 × 800 with the admin dock (202 px), the camera at zoom 1: the screen is the map.
+    const size = { width: 1280, height: 800, dockHeight: 202 };
+    const engine = createFakeEngine(size, { x: 640, y: 400, zoom: 1 });
+    const off = wirePopup(engine, { size: () => size, onResize: () => () => undefined });
+    setPopupBoxHeight(200);
+    await openInEditMode(newMarker('m-1', 450, 150));
+    expect(popup.placement).toBe('right');
+    // The admin types: the form grows, and stays where it is.
+    for (const height of [300, 420, 502]) {
+      setPopupBoxHeight(height);
+      await tick();
+      expect(popup.placement).toBe('right');
+    }
+    // The next marker placed while the form is open: its form goes where it leaves that one free.
+    await openInEditMode(newMarker('m-2', 500, 150));
+    expect(popup.placement).toBe('right');
+    await openInEditMode(newMarker('m-3', 640, 500));
+    expect(popup.placement).toBe('left');
+    // Nothing of this moved the map: on a desktop a side is always free.
+    expect(engine.camera()).toEqual({ x: 640, y: 400, zoom: 1 });
+    // Cancel: the view popup (200 px at the bottom, 380–582) is placed by its measured height again.
+    setPopupBoxHeight(200);
+    cancelEdit();
+    await tick();
+    expect(popup.placement).toBe('top');
+    off();
+  });
+
+  it('on a phone moves the map so that a marker under the sheet shows above it, once: the user\'s pan is never undone', async () => {
+    const size = { width: 390, height: 844, topBarBottom: 64 };
+    const engine = createFakeEngine(size, { x: 195, y: 422, zoom: 1 });
+    const off = wirePopup(engine, { size: () => size, onResize: () => () => undefined });
+    // The view popup does not move the map for a click.
+    showPopupFor('m-1');
+    setPopupAnchor({ x: 195, y: 450 });
+    await tick();
+    expect(engine.toScreen(195, 450)).toEqual({ x: 195, y: 450 });
+    // Edit: the sheet (360–828 at its tallest) and a top one (74–542) would cover it: it goes to the middle of the map above the sheet.
+    startEdit(newMarker('m-1', 195, 450));
+    await tick();
+    // Not before the page's layout has settled (the dock folds away under a phone's form).
+    expect(engine.toScreen(195, 450)).toEqual({ x: 195, y: 450 });
+    await settled();
+    expect(engine.toScreen(195, 450)).toEqual({ x: 195, y: 212 });
+    expect(popup.placement).toBe('bottom');
+    // The form grows, the user pans the marker down under it: the map stays where they put it.
+    setPopupBoxHeight(468);
+    engine.setView({ y: engine.camera().y - 250 });
+    engine.emit('camerachange', engine.camera());
+    await tick();
+    expect(engine.toScreen(195, 450).y).toBe(462);
+    // A marker placed where the form leaves it free moves nothing.
+    const before = engine.camera();
+    await openInEditMode(newMarker('m-2', 195, engine.toMap(195, 300).y));
+    expect(engine.camera()).toEqual(before);
+    // Its marker moved under the sheet (the move tool): the map brings it out again.
+    setPopupAnchor({ x: 195, y: engine.toMap(195, 500).y });
+    await settled();
+    expect(engine.toScreen(195, popup.anchor!.y)).toEqual({ x: 195, y: 212 });
+    off();
+  });
+
+  it('decides with the dock as it is once the form is open: a dock that folds away under the form moves nothing', async () => {
+    // The phone's editor tools (125 px) are open as the form opens; they fold away a frame later.
+    const size = { width: 390, height: 844, topBarBottom: 64, dockHeight: 125 };
+    const listeners = new Set<() => void>();
+    const engine = createFakeEngine(size, { x: 195, y: 422, zoom: 1 });
+    const off = wirePopup(engine, {
+      size: () => size,
+      onResize: (listener) => {
+        listeners.add(listener);
+        return () => listeners.delete(listener);
+      },
+    });
+    // A marker at 300: under the sheet above a 125 px dock (310–703), clear of it without the dock (360–828).
+    showPopupFor('m-1');
+    setPopupAnchor({ x: 195, y: 300 });
+    startEdit(newMarker('m-1', 195, 300));
+    await tick();
+    size.dockHeight = 0;
+    listeners.forEach((listener) => listener());
+    await settled();
+    expect(engine.toScreen(195, 300)).toEqual({ x: 195, y: 300 });
+    expect(popup.placement).toBe('bottom');
+    off();
+  });
+
+  it('an enlarged form keeps its own place: the map does not move', async () => {
+    const size = { width: 390, height: 844, topBarBottom: 64 };
+    const engine = createFakeEngine(size, { x: 195, y: 422, zoom: 1 });
+    const off = wirePopup(engine, { size: () => size, onResize: () => () => undefined });
+    setEnlarged(true);
+    await openInEditMode(newMarker('m-1', 195, 450));
+    expect(engine.toScreen(195, 450)).toEqual({ x: 195, y: 450 });
+    off();
+    setEnlarged(false);
   });
 });

@@ -6,15 +6,20 @@
  * height becomes known (see `FOCUS_SETTLE_MS`), and the popup is placed clear of its marker
  * (popupPlacement.ts) as the marker moves on screen (the camera moved, the window was resized,
  * another marker opened, the popup grew, the admin's editor dock under it or the top bar above
- * it grew or shrank). On a phone the open popup's room counts as covered (popupPlacement.ts
- * `popupCoveredInsets`): the map's edge may be panned out far enough for the marker to land at
+ * it grew or shrank). The edit form is placed the same way, at the tallest it may grow to (it
+ * stays put while the admin types), when it opens and as its marker moves on screen; where no
+ * place leaves its marker free (a phone, where it is a sheet across the map), the map moves the
+ * marker into the part the form leaves free (popupPlacement.ts `uncoverPoint`) when the form
+ * opens and when its marker changes (`UNCOVER_DELAY_MS` later), never as the user pans. On a
+ * phone the open popup's room counts as covered (popupPlacement.ts `popupCoveredInsets`, the
+ * edit form's as well): the map's edge may be panned out far enough for the marker to land at
  * the focus point; the page's own covers come from ui/map/wireCoveredInsets.ts, and the camera
  * takes the two together. Returns the function that undoes it.
  */
 import { subscribeKey } from 'valtio/utils';
 import type { CameraView, MapEngineApi, ViewportInsets } from '../../engine/types';
 import { popup, setPopupPlacement, takeFocus } from '../../state/popup';
-import { focusPoint, popupCoveredInsets, popupPlacement, type ScreenPoint, type ViewportSize } from './popupPlacement';
+import { focusPoint, popupCoveredInsets, popupPlacement, uncoverPoint, type PopupKind, type ScreenPoint, type ViewportSize } from './popupPlacement';
 
 /**
  * How long after the focused marker's popup shows its height may still change and move the map
@@ -23,6 +28,15 @@ import { focusPoint, popupCoveredInsets, popupPlacement, type ScreenPoint, type 
  * grow to. A pan or zoom by the user, another marker, a closed popup or Enlarge ends it at once.
  */
 export const FOCUS_SETTLE_MS = 1500;
+
+/**
+ * How long the page's layout must stay still before the wiring decides whether an edit form that
+ * opened (or whose marker changed) covers its marker (ms): the admin dock folds away under a
+ * phone's form (admin.css) and publishes its new height a frame or two later; decided at once,
+ * the map would move for a dock that is gone. Each change of the window, the dock or the bar
+ * meanwhile starts the wait again.
+ */
+export const UNCOVER_DELAY_MS = 120;
 
 /** The window the popup is placed in: its size and the admin dock's room, and word when either changes. */
 export interface PopupViewport {
@@ -102,6 +116,9 @@ const UNCOVERED: ViewportInsets = { top: 0, right: 0, bottom: 0, left: 0 };
 
 const sameInsets = (a: ViewportInsets, b: ViewportInsets) => a.top === b.top && a.right === b.right && a.bottom === b.bottom && a.left === b.left;
 
+/** What the open popup shows: the edit form (state/popup.ts edit mode, of the open marker) or the view. */
+const popupKind = (): PopupKind => (popup.mode === 'edit' && popup.snapshot !== null && popup.snapshot.uid === popup.uid ? 'edit' : 'view');
+
 export function wirePopup(
   engine: Pick<MapEngineApi, 'setZoomEnabled' | 'setView' | 'camera' | 'toScreen' | 'toMap' | 'on' | 'setCoveredInsets'>,
   viewport: PopupViewport = browserWindow,
@@ -118,7 +135,7 @@ export function wirePopup(
    */
   const cover = () => {
     const open = popup.anchor !== null || settling !== null;
-    const next = (open && popupCoveredInsets(viewport.size(), popup.boxHeight, popup.enlarged)) || UNCOVERED;
+    const next = (open && popupCoveredInsets(viewport.size(), popup.boxHeight, popup.enlarged, popupKind())) || UNCOVERED;
     if (sameInsets(next, covered)) return;
     covered = next;
     engine.setCoveredInsets?.(next, 'popup');
@@ -140,7 +157,7 @@ export function wirePopup(
     engine.setView({ x: next.x, y: next.y });
   };
   const show = (point: MapPoint) => {
-    moveTo(point, focusPoint(viewport.size(), popup.boxHeight, popup.enlarged));
+    moveTo(point, focusPoint(viewport.size(), popup.boxHeight, popup.enlarged, popupKind()));
     return engine.camera();
   };
   const centre = () => {
@@ -178,12 +195,48 @@ export function wirePopup(
   };
   const place = () => {
     const at = popup.anchor;
-    const next = at ? popupPlacement(engine.toScreen(at.x, at.y), viewport.size(), popup.boxHeight) : 'bottom';
+    const next = at ? popupPlacement(engine.toScreen(at.x, at.y), viewport.size(), popup.boxHeight, popupKind()) : 'bottom';
     if (popup.placement !== next) setPopupPlacement(next);
+  };
+  /**
+   * The edit form opened, or its marker changed (another marker placed, a move): where the form
+   * covers the marker wherever it goes (a phone's sheet), the map moves it into the free part.
+   * Not while a focus request is being served (that move counts the form already), and not for
+   * the same marker at the same point again: a pan by the user is never undone.
+   */
+  let uncovered: { uid: string; x: number; y: number } | null = null;
+  let uncoverTimer: ReturnType<typeof setTimeout> | null = null;
+  const uncoverLater = () => {
+    if (uncoverTimer !== null) clearTimeout(uncoverTimer);
+    uncoverTimer = setTimeout(() => {
+      uncoverTimer = null;
+      uncover();
+    }, UNCOVER_DELAY_MS);
+  };
+  const uncover = () => {
+    const at = popup.anchor;
+    const uid = popup.uid;
+    if (popupKind() !== 'edit' || !at || !uid) {
+      if (popupKind() !== 'edit') uncovered = null;
+      return;
+    }
+    if (uncovered && uncovered.uid === uid && uncovered.x === at.x && uncovered.y === at.y) return;
+    uncovered = { uid, x: at.x, y: at.y };
+    if (settling && samePoint(at, settling.point)) return;
+    const target = uncoverPoint(engine.toScreen(at.x, at.y), viewport.size(), 'edit', popup.enlarged);
+    if (!target) return;
+    moveTo(at, target);
+  };
+  /** The popup's mode changed: its room, its place and, for the edit form, its marker's place. */
+  const modeChanged = () => {
+    cover();
+    uncoverLater();
+    place();
   };
   engine.setZoomEnabled(!popup.pointerOver);
   cover();
   centre();
+  uncoverLater();
   place();
   const offs = [
     subscribeKey(popup, 'pointerOver', (over) => engine.setZoomEnabled(!over)),
@@ -193,8 +246,11 @@ export function wirePopup(
     subscribeKey(popup, 'anchor', () => {
       anchorMoved();
       cover();
+      uncoverLater();
       place();
     }),
+    subscribeKey(popup, 'mode', modeChanged),
+    subscribeKey(popup, 'snapshot', modeChanged),
     subscribeKey(popup, 'boxHeight', () => {
       cover();
       follow();
@@ -211,10 +267,12 @@ export function wirePopup(
     viewport.onResize(() => {
       cover();
       place();
+      if (uncoverTimer !== null) uncoverLater();
     }),
   ];
   return () => {
     offs.forEach((off) => off());
+    if (uncoverTimer !== null) clearTimeout(uncoverTimer);
     engine.setZoomEnabled(true);
     if (covered !== UNCOVERED) engine.setCoveredInsets?.(UNCOVERED, 'popup');
   };
