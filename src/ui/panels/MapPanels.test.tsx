@@ -399,7 +399,8 @@ describe('quest progress in the quest list', () => {
     await userEvent.click(within(row('q-shortage')).getByRole('button', { name: 'Show: Shortage' }));
     await waitFor(() => expect(row('q-shortage')).not.toHaveClass('quest-list__item--hidden'));
     expect(account.progressBodies).toEqual([{ questsHidden: [] }]);
-    expect(within(rightPanel()).queryByRole('button', { name: /hidden quests/ })).toBeNull();
+    // The toggle keeps its line (its coming and going would move the rows under the pointer).
+    expect(within(rightPanel()).getByRole('button', { name: 'Hide hidden quests' })).toHaveAttribute('aria-pressed', 'true');
 
     // Hidden again while the hidden quests are shown: it stays until they are put away.
     await userEvent.click(within(row('q-debut')).getByRole('button', { name: 'Hide: Debut' }));
@@ -407,6 +408,62 @@ describe('quest progress in the quest list', () => {
     await userEvent.click(within(rightPanel()).getByRole('button', { name: 'Hide hidden quests' }));
     expect(listed()).toEqual(['q-checking', 'q-delivery', 'q-shortage']);
     expect(within(rightPanel()).getByRole('button', { name: 'Show hidden quests (1)' })).toBeInTheDocument();
+  });
+
+  it('keeps a row hidden from the list in place, Show where Hide was and the focus on it, until the hidden quests are put away', async () => {
+    const account = await signedIn(proUser);
+    await readyMap('/map/factory?quest=q-debut');
+    await waitFor(() => expect(listed()).toEqual(['q-checking', 'q-debut', 'q-delivery', 'q-shortage']));
+    // Nothing hidden yet: the toggle is there, inert, so that its line never comes and goes.
+    expect(within(rightPanel()).getByRole('button', { name: 'Show hidden quests (0)' })).toBeDisabled();
+    const hide = within(row('q-debut')).getByRole('button', { name: 'Hide: Debut' });
+    await userEvent.click(hide);
+    await waitFor(() => expect(row('q-debut')).toHaveClass('quest-list__item--hidden'));
+    expect(account.progressBodies).toEqual([{ questsHidden: ['q-debut'] }]);
+    // Nothing moved: the same rows in the same order, the undo in the same button, the focus on it.
+    expect(listed()).toEqual(['q-checking', 'q-debut', 'q-delivery', 'q-shortage']);
+    const show = within(row('q-debut')).getByRole('button', { name: 'Show: Debut' });
+    expect(show).toBe(hide);
+    expect(show).toHaveFocus();
+    // A second press (Enter, or a double click) is the undo, never another quest's Hide.
+    await userEvent.keyboard('{Enter}');
+    await waitFor(() => expect(row('q-debut')).not.toHaveClass('quest-list__item--hidden'));
+    expect(account.progressBodies[1]).toEqual({ questsHidden: [] });
+    expect(within(row('q-debut')).getByRole('button', { name: 'Hide: Debut' })).toHaveFocus();
+
+    // Hidden again, then the hidden quests shown and put away: now it leaves the list.
+    await userEvent.keyboard('{Enter}');
+    await waitFor(() => expect(row('q-debut')).toHaveClass('quest-list__item--hidden'));
+    await userEvent.click(within(rightPanel()).getByRole('button', { name: 'Show hidden quests (1)' }));
+    await userEvent.click(within(rightPanel()).getByRole('button', { name: 'Hide hidden quests' }));
+    expect(listed()).toEqual(['q-checking', 'q-delivery', 'q-shortage']);
+  });
+
+  it('counts a followed hidden quest apart and brings it back into view to be unfollowed', async () => {
+    await signedIn({ ...proUser, questsHidden: ['q-debut'] });
+    await readyMap('/map/factory?quest=q-delivery,q-checking,q-debut');
+    await waitFor(() => expect(listed()).toEqual(['q-checking', 'q-delivery', 'q-shortage']));
+    const head = () => rightPanel().querySelector('.quest-list__followed')!;
+    // Two ticked rows are seen, and the third followed quest is said to be hidden.
+    expect(document.querySelectorAll('li.quest-list__item--on')).toHaveLength(2);
+    expect(head()).toHaveTextContent(/^2 followed, 1 hidden$/);
+    // Hiding does not unfollow: the selection (and the address) keeps it.
+    expect(quests.selected).toEqual(['q-delivery', 'q-checking', 'q-debut']);
+
+    await userEvent.click(within(rightPanel()).getByRole('button', { name: '1 hidden: show the followed quest you hid' }));
+    expect(within(rightPanel()).getByRole('button', { name: 'Hide hidden quests' })).toBeInTheDocument();
+    const box = within(row('q-debut')).getByRole('checkbox', { name: 'Debut' });
+    await waitFor(() => expect(box).toHaveFocus());
+    expect(box).toBeChecked();
+    await userEvent.keyboard(' ');
+    expect(quests.selected).toEqual(['q-delivery', 'q-checking']);
+    expect(head()).toHaveTextContent(/^2 followed$/);
+
+    // Hidden from its row while followed: counted apart at once, its row still in place.
+    await userEvent.click(within(rightPanel()).getByRole('button', { name: 'Hide hidden quests' }));
+    await userEvent.click(within(row('q-checking')).getByRole('button', { name: 'Hide: Checking' }));
+    await waitFor(() => expect(head()).toHaveTextContent(/^1 followed, 1 hidden$/));
+    expect(row('q-checking')).toHaveClass('quest-list__item--on', 'quest-list__item--hidden');
   });
 
   it('marks hidden quests but keeps them, and their markers, while own progress is off', async () => {

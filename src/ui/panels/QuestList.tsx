@@ -4,8 +4,14 @@
  * Free users follow at most 3. The user's own progress shows here too (spec §4): completed
  * quests are dimmed for everyone but admins, hidden ones marked; while own progress is in
  * force (pro, setting on) hidden quests are left out, with a toggle to bring them back.
+ *
+ * Hiding a quest from its row never moves the list (docs/DECISIONS.md "Hiding a quest from the
+ * list"): the row stays where it was, marked Hidden, with Show (the undo) in the Hide button's
+ * place and the focus on it, until the hidden quests are shown or put away or the map changes.
+ * A hidden quest stays followed; the head counts it apart ("4 followed, 1 hidden"), and that
+ * count is a button that brings the followed hidden quests into view.
  */
-import { useMemo, useState } from 'react';
+import { useEffect, useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useSnapshot } from 'valtio';
 import { FREE_QUEST_LIMIT, questName, sortQuests } from '../../domain/quests';
@@ -19,6 +25,8 @@ import { useAfterMapDrawn } from '../useAfterMapDrawn';
 import { traderLabel } from './labels';
 import { QUESTS_THIS_MAP_KEY, useStoredChoice } from './useStoredChoice';
 import { SKIP_TARGETS } from '../skipTargets';
+
+const NONE: ReadonlySet<string> = new Set();
 
 export function QuestList({ mapId }: { mapId: string }) {
   const { t, i18n } = useTranslation();
@@ -34,6 +42,16 @@ export function QuestList({ mapId }: { mapId: string }) {
   // Kept across reloads and map switches: a player who narrows the list wants it narrowed on the next raid too.
   const [thisMapOnly, setThisMapOnly] = useStoredChoice(QUESTS_THIS_MAP_KEY);
   const [hiddenShown, setHiddenShown] = useState(false);
+  // The rows hidden from this list (by their Hide button) on this map: they stay in place.
+  const [keptFor, setKeptFor] = useState<{ mapId: string; uids: ReadonlySet<string> }>({ mapId, uids: new Set() });
+  const kept = keptFor.mapId === mapId ? keptFor.uids : NONE;
+  const keep = (uid: string) => setKeptFor({ mapId, uids: new Set([...kept, uid]) });
+  const toggleHidden = () => {
+    setKeptFor({ mapId, uids: NONE });
+    setHiddenShown(!hiddenShown);
+  };
+  // A followed hidden quest to bring into view and focus (the head's "N hidden").
+  const [focusUid, setFocusUid] = useState<string | null>(null);
   // Sorting makes the language's collator (ICU's data: 40 ms of a first second): only once the
   // rows show. The counts and filters above them do not depend on the order.
   const sorted = useMemo(() => (rowsShown ? sortQuests(list, lang) : list), [list, lang, rowsShown]);
@@ -41,7 +59,28 @@ export function QuestList({ mapId }: { mapId: string }) {
   const onThisMap = (uid: string) => questMapsStatus !== 'ready' || (questMaps[uid] ?? []).includes(mapId);
   const byMap = thisMapOnly ? sorted.filter((q) => onThisMap(q.uid) || selected.includes(q.uid)) : sorted;
   const hiddenCount = ownProgress ? byMap.filter((q) => questMarks(user, q.uid).hidden).length : 0;
-  const shown = ownProgress && !hiddenShown ? byMap.filter((q) => !questMarks(user, q.uid).hidden) : byMap;
+  const shown = ownProgress && !hiddenShown ? byMap.filter((q) => kept.has(q.uid) || !questMarks(user, q.uid).hidden) : byMap;
+  // Followed quests hidden while own progress is in force: their markers are off the map, and
+  // (unless kept in place or the hidden quests are shown) their rows are out of the list.
+  const followedHidden = ownProgress ? sorted.filter((q) => selected.includes(q.uid) && questMarks(user, q.uid).hidden).map((q) => q.uid) : [];
+  const followedCount = selected.length - followedHidden.length;
+
+  useEffect(() => {
+    if (!focusUid) return;
+    const box = document.querySelector<HTMLInputElement>(`li.quest-list__item[data-quest-uid="${CSS.escape(focusUid)}"] input[type="checkbox"]`);
+    if (!box) return;
+    box.focus({ preventScroll: true });
+    box.scrollIntoView?.({ block: 'nearest' });
+    setFocusUid(null);
+  }, [focusUid, shown]);
+
+  /** The head's "N hidden": the hidden quests listed, the next followed hidden one focused. */
+  const findFollowedHidden = () => {
+    if (!hiddenShown && followedHidden.some((uid) => !kept.has(uid))) setHiddenShown(true);
+    const current = document.activeElement?.closest<HTMLElement>('li.quest-list__item')?.dataset.questUid;
+    const at = current ? followedHidden.indexOf(current) : -1;
+    setFocusUid(followedHidden[(at + 1) % followedHidden.length] ?? null);
+  };
 
   return (
     <section className="map-panel__section quest-list" aria-labelledby={SKIP_TARGETS.quests}>
@@ -51,7 +90,21 @@ export function QuestList({ mapId }: { mapId: string }) {
           {t('panels.quests')}
         </h2>
         <span className="quest-list__followed" aria-live="polite">
-          {pro ? t('panels.questsFollowedPro', { count: selected.length }) : t('panels.questsFollowed', { count: selected.length, limit: FREE_QUEST_LIMIT })}
+          {pro ? t('panels.questsFollowedPro', { count: followedCount }) : t('panels.questsFollowed', { count: followedCount, limit: FREE_QUEST_LIMIT })}
+          {followedHidden.length > 0 && (
+            <>
+              {', '}
+              <button
+                type="button"
+                className="map-panel__link quest-list__followed-hidden"
+                aria-label={t('questProgress.followedHiddenLabel', { count: followedHidden.length })}
+                title={t('questProgress.followedHiddenTip')}
+                onClick={findFollowedHidden}
+              >
+                {t('questProgress.followedHidden', { count: followedHidden.length })}
+              </button>
+            </>
+          )}
         </span>
       </div>
       {(status === 'idle' || status === 'loading') && <p className="map-panel__note">{t('panels.questsLoading')}</p>}
@@ -62,8 +115,16 @@ export function QuestList({ mapId }: { mapId: string }) {
           <span>{t('panels.questsThisMap')}</span>
         </label>
       )}
-      {hiddenCount > 0 && (
-        <button type="button" className="map-panel__link quest-list__hidden-toggle" aria-pressed={hiddenShown} onClick={() => setHiddenShown(!hiddenShown)}>
+      {/* Always there while own progress is in force (disabled with none hidden): its line
+          coming and going would move the rows under the pointer. */}
+      {ownProgress && sorted.length > 0 && (
+        <button
+          type="button"
+          className="map-panel__link quest-list__hidden-toggle"
+          aria-pressed={hiddenShown}
+          disabled={!hiddenShown && hiddenCount === 0}
+          onClick={toggleHidden}
+        >
           {hiddenShown ? t('questProgress.hideHidden') : t('questProgress.showHidden', { count: hiddenCount })}
         </button>
       )}
@@ -92,7 +153,7 @@ export function QuestList({ mapId }: { mapId: string }) {
                 {/* Trader and buttons wrap together: under a long title, at the right. */}
                 <span className="quest-list__meta">
                   <span className="quest-list__trader">{traderLabel(t, quest.trader)}</span>
-                  <QuestActions quest={quest} variant="row" />
+                  <QuestActions quest={quest} variant="row" onAction={(action) => action === 'hide' && keep(quest.uid)} />
                 </span>
               </li>
             );

@@ -1,7 +1,7 @@
 import '../../i18n';
 import { act, render, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { http, HttpResponse } from 'msw';
+import { delay, http, HttpResponse } from 'msw';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { AccountUser } from '../../api/account';
 import type { Quest } from '../../domain/quests';
@@ -93,6 +93,39 @@ describe('QuestActions', () => {
     await waitFor(() => expect(buttonNames(group)).toEqual(['Complete: Debut', 'Hide: Debut']));
     expect(account.progressBodies[1]).toEqual({ questsDone: [] });
     expect(layout.upsellOpen).toBe(false);
+  });
+
+  it('keeps the focus on the button whose action flipped (Hide to Show, Complete to Reopen), and says which action started', async () => {
+    signedIn(pro);
+    const started: string[] = [];
+    render(<QuestActions quest={quest} variant="row" onAction={(action) => started.push(action)} />);
+    const group = screen.getByRole('group', { name: 'Progress: Debut' });
+    const hide = within(group).getByRole('button', { name: 'Hide: Debut' });
+    await userEvent.click(hide);
+    await waitFor(() => expect(buttonNames(group)).toEqual(['Complete: Debut', 'Show: Debut']));
+    expect(within(group).getByRole('button', { name: 'Show: Debut' })).toHaveFocus();
+    const complete = within(group).getByRole('button', { name: 'Complete: Debut' });
+    complete.focus();
+    await userEvent.keyboard('{Enter}');
+    await waitFor(() => expect(buttonNames(group)).toEqual(['Reopen: Debut', 'Show: Debut']));
+    expect(within(group).getByRole('button', { name: 'Reopen: Debut' })).toHaveFocus();
+    expect(started).toEqual(['hide', 'complete']);
+  });
+
+  it('gives the focus back when a browser dropped it from the disabled button during the save', async () => {
+    signedIn(pro);
+    render(<QuestActions quest={quest} variant="row" />);
+    const hide = screen.getByRole('button', { name: 'Hide: Debut' });
+    // A slow save (the handler waits, then lets the account server answer).
+    server.use(http.post(`${TEST_API_BASE}/api/be/user/progress`, () => delay(200), { once: true }));
+    hide.focus();
+    hide.click();
+    // While it saves the focus is dropped, as Chromium does with a focused button that becomes disabled.
+    hide.blur();
+    expect(hide).not.toHaveFocus();
+    await waitFor(() => expect(hide).toBeDisabled());
+    await waitFor(() => expect(hide).toHaveAccessibleName('Show: Debut'));
+    await waitFor(() => expect(hide).toHaveFocus());
   });
 
   it('disables a pro user’s buttons while any quest is being saved', async () => {

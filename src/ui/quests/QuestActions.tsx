@@ -23,9 +23,13 @@ export interface QuestActionsProps {
   variant: QuestActionsVariant;
   /** Extra class on the group (the marker popup's `marker-popup__quest-actions`). */
   className?: string;
+  /** Told of a pro user's action as it starts (the quest list keeps a row it hides in place). */
+  onAction?: (action: QuestAction) => void;
 }
 
 interface ActionButton {
+  /** Which pair the button is: its place stays the same when Complete turns into Reopen, Hide into Show. */
+  slot: 'progress' | 'visibility';
   action: QuestAction;
   /** The accessible name: "Complete: <quest name>". */
   label: string;
@@ -33,7 +37,7 @@ interface ActionButton {
   tip: string;
 }
 
-export function QuestActions({ quest, variant, className }: QuestActionsProps) {
+export function QuestActions({ quest, variant, className, onAction }: QuestActionsProps) {
   // One per quest row: the shared t of useLanguageT, not a useTranslation each.
   const { t, lang } = useLanguageT();
   const { user, status, pendingQuest, progressError } = useSnapshot(session);
@@ -49,30 +53,40 @@ export function QuestActions({ quest, variant, className }: QuestActionsProps) {
   const { done, hidden } = questMarks(user, quest.uid);
   const buttons: ActionButton[] = [
     done
-      ? { action: 'reopen', label: t('questProgress.reopen', { name }), tip: t('questProgress.reopenTip') }
-      : { action: 'complete', label: t('questProgress.complete', { name }), tip: t('questProgress.completeTip') },
+      ? { slot: 'progress', action: 'reopen', label: t('questProgress.reopen', { name }), tip: t('questProgress.reopenTip') }
+      : { slot: 'progress', action: 'complete', label: t('questProgress.complete', { name }), tip: t('questProgress.completeTip') },
     hidden
-      ? { action: 'show', label: t('questProgress.show', { name }), tip: t('questProgress.showTip') }
-      : { action: 'hide', label: t('questProgress.hide', { name }), tip: t('questProgress.hideTip') },
+      ? { slot: 'visibility', action: 'show', label: t('questProgress.show', { name }), tip: t('questProgress.showTip') }
+      : { slot: 'visibility', action: 'hide', label: t('questProgress.hide', { name }), tip: t('questProgress.hideTip') },
   ];
   // The session saves one action at a time: every quest's buttons wait while one is saved.
   const saving = pendingQuest === quest.uid;
   const waiting = !upsell && pendingQuest !== null;
+  const run = async (button: HTMLButtonElement, action: QuestAction) => {
+    if (!upsell) onAction?.(action);
+    const hadFocus = document.activeElement === button;
+    await runQuestActionAt(place, action, quest.uid);
+    // The buttons are disabled while the save runs, and a browser drops the focus of a disabled
+    // button: give it back to the same button (now the opposite action), unless it went elsewhere meanwhile.
+    const now = document.activeElement;
+    if (hadFocus && button.isConnected && (!now || now === document.body)) button.focus();
+  };
   const classes = ['quest-actions', `quest-actions--${variant}`, upsell && 'quest-actions--upsell', className].filter(Boolean).join(' ');
 
   return (
     <>
       <div role="group" aria-label={t('questProgress.group', { name })} aria-busy={saving || undefined} className={classes}>
-        {buttons.map(({ action, label, tip }) => (
+        {/* Keyed by slot, not action: Hide becomes Show in the same button, which keeps the focus. */}
+        {buttons.map(({ slot, action, label, tip }) => (
           <button
-            key={action}
+            key={slot}
             type="button"
             className={`quest-actions__button quest-actions__button--${action}`}
             aria-label={label}
             aria-describedby={upsell ? noteId : undefined}
             title={upsell ? t('questProgress.proTip', { tip }) : tip}
             disabled={waiting}
-            onClick={() => void runQuestActionAt(place, action, quest.uid)}
+            onClick={(event) => void run(event.currentTarget, action)}
           >
             <ActionIcon action={action} />
           </button>
