@@ -1,7 +1,9 @@
 /**
  * The map page's view state: which map, which level, whether it is ready and the selected
  * marker. The per-frame camera is not here: ask the engine for it; the marker size and label
- * mode are settings (state/settings.ts).
+ * mode are settings (state/settings.ts). The level and the camera are kept for a reload of the
+ * tab by the map page (ui/map/useRememberedView.ts, state/viewMemory.ts): `openMap` picks the
+ * default level, which a remembered one then replaces.
  */
 import { proxy } from 'valtio';
 import { type MapId, MAPS, stepLevel } from '../domain/maps';

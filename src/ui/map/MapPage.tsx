@@ -16,6 +16,7 @@ import { MapCanvas } from './MapCanvas';
 import { useMapData } from './useMapData';
 import { adoptPoster, dismissPoster } from './poster';
 import { useEngineCamera } from './useEngineCamera';
+import { useRememberedView } from './useRememberedView';
 import { useAdminTools } from '../admin/useAdmin';
 import { usePilotConnection } from '../pilot/usePilotConnection';
 import { useOverlayDocument } from '../overlay/useOverlayDocument';
@@ -53,6 +54,8 @@ function MapScreen({ map, overlay }: { map: MapDefinition; overlay: OverlayParam
   const data = useMapData(map.id, attempt);
   const { ready } = useSnapshot(mapView);
   const [handle] = useState(createEngineHandle);
+  // After useMapData: its openMap picks the default level, which a remembered one replaces.
+  const { movesView } = useRememberedView(map, handle, overlay === null);
   useEffect(() => installMapAutomation(map.id, handle), [map.id, handle]);
   useEffect(() => {
     // Start loading the engine chunk now, while the manifest and markers are fetched.
@@ -83,7 +86,7 @@ function MapScreen({ map, overlay }: { map: MapDefinition; overlay: OverlayParam
           overlay={overlay}
         />
       )}
-      {!overlay && <PosterSlot map={map} failed={data.error !== null} />}
+      {!overlay && <PosterSlot map={map} failed={data.error !== null} movedAway={movesView} />}
       {!overlay && <TopBar title={name} />}
       {!overlay && <MapPanels map={map} source={data.error ? null : data.source} />}
       {loading && !overlay && (
@@ -121,9 +124,10 @@ function MapScreen({ map, overlay }: { map: MapDefinition; overlay: OverlayParam
  * Where the poster of the first view sits while the engine starts (src/ui/map/poster.ts): above
  * the canvas, under the bars and panels. Taken in before the first paint of the page; the poster
  * goes with the page, when the map failed to load, or when another level is chosen (it shows the
- * default level's floors).
+ * default level's floors), or at once when the page opens at a remembered camera (`movedAway`:
+ * the poster shows the default view, not that one).
  */
-function PosterSlot({ map, failed }: { map: MapDefinition; failed: boolean }) {
+function PosterSlot({ map, failed, movedAway }: { map: MapDefinition; failed: boolean; movedAway: boolean }) {
   const mapId = map.id;
   const slot = useRef<HTMLDivElement>(null);
   const { mapId: openMapId, level } = useSnapshot(mapView);
@@ -141,6 +145,9 @@ function PosterSlot({ map, failed }: { map: MapDefinition; failed: boolean }) {
   useEffect(() => {
     if (failed) dismissPoster();
   }, [failed]);
+  useEffect(() => {
+    if (movedAway) dismissPoster({ fade: true });
+  }, [movedAway]);
   useEffect(() => {
     if (openMapId === mapId && level !== map.defaultLevel) dismissPoster({ fade: true });
   }, [openMapId, mapId, level, map.defaultLevel]);

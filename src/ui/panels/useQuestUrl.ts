@@ -11,13 +11,21 @@
  * longer than the free limit waits until the session has been asked (loadSession) before it
  * is applied: a pro user is not cut to 3 by a page that did not know yet. And when a pro user
  * signs out, the selection is cut to the free limit with the notice.
+ *
+ * A reload of the tab follows the same quests (docs/DECISIONS.md "A reload keeps the map view"):
+ * the followed quests are also kept per tab and per map (state/viewMemory.ts), since a closed
+ * popup took `quest` out of the address. An address without `quest` and without `obj` follows the
+ * remembered ones (and names them again); a link's `quest` or `obj` wins over them.
  */
 import { useEffect, useRef } from 'react';
-import { useSearchParams } from 'react-router';
+import { useParams, useSearchParams } from 'react-router';
 import { subscribeKey } from 'valtio/utils';
+import { addressIntent, viewToRestore } from '../../domain/map-view-memory';
+import { getMap } from '../../domain/maps';
 import { normalizeSelection, parseQuestParam } from '../../domain/quests';
 import { enforceQuestLimit, quests, selectQuests } from '../../state/quests';
 import { loadSession, session } from '../../state/session';
+import { rememberedView, rememberView } from '../../state/viewMemory';
 
 export const QUEST_PARAM = 'quest';
 
@@ -31,8 +39,9 @@ export function dropQuestParam(): void {
 
 export function useQuestUrl(): void {
   const [params, setParams] = useSearchParams();
-  const latest = useRef({ params, setParams });
-  latest.current = { params, setParams };
+  const { mapId = '' } = useParams();
+  const latest = useRef({ params, setParams, mapId });
+  latest.current = { params, setParams, mapId };
   /** Puts the selection into the address; null until the link's quests are applied. */
   const writeSelection = useRef<(() => void) | null>(null);
 
@@ -51,15 +60,29 @@ export function useQuestUrl(): void {
       else next.delete(QUEST_PARAM);
       set(next, { replace: true, preventScrollReset: true });
     };
+    const address = latest.current.params;
+    const intent = addressIntent(address.toString(), '');
+    // The map of the page (none outside a map route, nor for the stream overlay): its followed quests are kept for a reload.
+    const map = intent.overlay ? undefined : getMap(latest.current.mapId);
+    const remember = () => {
+      if (map) rememberView(map, { quests: [...quests.selected] });
+    };
     const apply = (linked: string[]) => {
       if (disposed) return;
       selectQuests(linked);
       write();
+      remember();
       writeSelection.current = write;
-      offs.push(subscribeKey(quests, 'selected', write));
+      offs.push(
+        subscribeKey(quests, 'selected', () => {
+          write();
+          remember();
+        }),
+      );
     };
 
-    const linked = parseQuestParam(latest.current.params.get(QUEST_PARAM));
+    const remembered = map ? viewToRestore(rememberedView(map), intent).quests : undefined;
+    const linked = remembered ?? parseQuestParam(address.get(QUEST_PARAM));
     const settled = session.status === 'ready' || session.status === 'error';
     // Within the free limit the role changes nothing: apply at once. Beyond it, know the user first.
     if (settled || !normalizeSelection(linked, false).limited) apply(linked);
