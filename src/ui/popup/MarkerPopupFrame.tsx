@@ -16,7 +16,7 @@ import { popupTitle } from './popupTitle';
 import { isLanguage } from '../../i18n';
 import { popup, setPointerOverPopup, setPopupBoxHeight, toggleEnlarged } from '../../state/popup';
 import { Popup } from '../popups/Popup';
-import { notePopupOpened, popupTabKey } from './popupFocus';
+import { notePopupOpened, popupClosingWithFocus, popupTabKey } from './popupFocus';
 import './popup.css';
 
 export interface MarkerPopupFrameProps {
@@ -49,6 +49,13 @@ export function MarkerPopupFrame({ marker, onClose, children, className }: Marke
 
   useEffect(() => () => setPointerOverPopup(false), []);
   useMeasuredHeight(wrapper);
+  // Closed with the focus in it: the focus goes back where it came from (popupFocus.ts).
+  useLayoutEffect(() => {
+    const root = wrapper.current;
+    return () => {
+      if (root) popupClosingWithFocus(root);
+    };
+  }, []);
   // Before the focus moves into the popup (Popup's effect, Find a marker): what has it now opened this marker.
   useLayoutEffect(() => {
     if (wrapper.current) notePopupOpened(wrapper.current);

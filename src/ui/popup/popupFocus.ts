@@ -10,7 +10,9 @@
  *   the map: the top bar); Shift+Tab from its first control, or from the dialog itself, goes
  *   back to the opener (without one, to the Tab stop before the map: the skip links);
  * - after a Delete closes the popup, the focus goes back to the opener, else to the map canvas
- *   (focusable by script only, not a Tab stop), not to the page's `<body>`.
+ *   (focusable by script only, not a Tab stop), not to the page's `<body>`; so does closing it
+ *   (Escape, Close) with the focus in it (`popupClosingWithFocus`). A phone's Find a marker
+ *   field is folded away by then (not shown: no opener), so no on-screen keyboard pops up.
  */
 import type { KeyboardEvent } from 'react';
 
@@ -115,10 +117,14 @@ function focusMapCanvas(doc: Document): boolean {
   return doc.activeElement === canvas;
 }
 
-/** The focus is nowhere useful: on the page's body, on nothing, or in a popup that is going. */
-function focusLost(doc: Document): boolean {
+/**
+ * The focus is nowhere useful: on the page's body, on nothing, or in the popup that is going
+ * (`closing`; without it, in any marker popup: a Delete's, whose form or view goes first).
+ */
+function focusLost(doc: Document, closing?: Element): boolean {
   const active = doc.activeElement;
-  return !active || active === doc.body || !active.isConnected || active.closest('.marker-popup') !== null;
+  if (!active || active === doc.body || !active.isConnected) return true;
+  return closing ? closing.contains(active) : active.closest('.marker-popup') !== null;
 }
 
 /**
@@ -126,10 +132,10 @@ function focusLost(doc: Document): boolean {
  * unless it went somewhere on its own meanwhile. Waits for the popup to go (the page draws it
  * away after the state change): a task later.
  */
-export function returnFocusAfterClose(doc: Document = document): Promise<void> {
+export function returnFocusAfterClose(doc: Document = document, closing?: Element): Promise<void> {
   return new Promise((resolve) => {
     setTimeout(() => {
-      if (focusLost(doc)) {
+      if (focusLost(doc, closing)) {
         const from = usableOpener(null);
         if (from) from.focus({ preventScroll: true });
         if (!from || doc.activeElement !== from) focusMapCanvas(doc);
@@ -137,4 +143,19 @@ export function returnFocusAfterClose(doc: Document = document): Promise<void> {
       resolve();
     }, 0);
   });
+}
+
+/**
+ * The popup is leaving the page (its frame unmounts; a Delete handles itself): where the focus
+ * was in it, the focus goes back to the opener, else the map (`returnFocusAfterClose`), as the
+ * page's other dialogs give it back (popups/Popup.tsx; the marker popup's dialog is often not
+ * the one that first took the focus: its loading frame came first). A popup replaced by another
+ * marker's keeps nothing to do: the new one takes the focus, and `returnFocusAfterClose` leaves
+ * a focus that went somewhere.
+ */
+export function popupClosingWithFocus(popupRoot: Element): void {
+  const doc = popupRoot.ownerDocument;
+  if (!popupRoot.contains(doc.activeElement)) return;
+  // Only this popup's going counts: another that opened meanwhile keeps the focus it took.
+  void returnFocusAfterClose(doc, popupRoot);
 }
