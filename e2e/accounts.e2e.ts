@@ -229,10 +229,11 @@ describe('a pro user', () => {
     ).toMatchObject({ done: true, opacity: '1', mark: expect.stringContaining('✓') });
     expect((await serverUser(page)).questsDone).toEqual([a.uid]);
 
-    // Hiding with own progress (on by default) takes the quest out of the list.
+    // Hiding with own progress (on by default): the row stays where it was, its Hide now Show (a
+    // second click undoes it, never hides the next row's quest); it leaves the list on reload.
     await questRow(page, b).getByRole('button', { name: `Hide: ${b.name}` }).click();
-    await expect.poll(() => questRow(page, b).count()).toBe(0);
-    expect((await serverUser(page)).questsHidden).toEqual([b.uid]);
+    await questRow(page, b).getByRole('button', { name: `Show: ${b.name}` }).waitFor();
+    await expect.poll(async () => (await serverUser(page)).questsHidden).toEqual([b.uid]);
 
     await page.reload();
     await openMap(page, 'customs');
