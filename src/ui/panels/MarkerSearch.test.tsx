@@ -186,6 +186,23 @@ describe('Find a marker', () => {
     expect(rows[0].querySelector('[data-icon="Weapon Box"]')).not.toBeNull();
   });
 
+  it('gives extractions of the same name their coordinates (an extraction\'s name is its place only when it is its own)', async () => {
+    const twin = marker('cellars-2', 'Transition', 'Extractions', 'Cellars', 'Подвалы', 1, { x: 1000, y: 1000 });
+    server.use(...mapApiHandlers({ markers: [...markerList, twin], quests: questList }));
+    const user = userEvent.setup();
+    const field = await readyMap();
+    await user.type(field, 'cellars');
+    await waitFor(() => expect(optionNames()).toHaveLength(2));
+    const [one, two] = optionNames();
+    expect(one).toMatch(/^Cellars, Transition, Main, x -?\d+, z -?\d+$/);
+    expect(two).toMatch(/^Cellars, Transition, Main, x -?\d+, z -?\d+$/);
+    expect(one).not.toBe(two);
+    // One of its own name says where it is: no place.
+    await user.clear(field);
+    await user.type(field, 'gate 3');
+    await waitFor(() => expect(optionNames()).toEqual(['Gate 3, PMC Extraction, Main']));
+  });
+
   it('finds by type names in Russian too', async () => {
     const user = userEvent.setup();
     await act(() => setLanguage('ru'));

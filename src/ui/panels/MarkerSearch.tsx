@@ -179,6 +179,10 @@ export function MarkerSearch({ source }: { source: MarkerSource | null }) {
     const level = levels.find((l) => l.num === num);
     return level ? levelLabel(t, level) : String(num);
   };
+  /** Labels that more than one shown row has: those rows need their place to be told apart. */
+  const sameName = new Set<string>();
+  const seenNames = new Set<string>();
+  for (const hit of shownHits ?? []) (seenNames.has(hit.label) ? sameName : seenNames).add(hit.label);
   const isHidden = (hit: MarkerFindHit) => !subCategoryShown(hidden, hit.category || (findSubCategory(hit.subCategory)?.category ?? ''), hit.subCategory);
   /** What tells a row from others of the same name: type, level, quest; then its place. */
   const describe = (hit: MarkerFindHit): { facts: string[]; place: string | null } => {
@@ -189,8 +193,9 @@ export function MarkerSearch({ source }: { source: MarkerSource | null }) {
     const questWords = quest ? questName(quest, lang) : '';
     const facts = [...(said(type) ? [] : [type]), hitLevel(hit.level), ...(questWords && !said(questWords) ? [questWords] : [])];
     if (isHidden(hit)) facts.push(t('panels.search.hidden'));
-    // An extraction's name is its place; elsewhere the nearest named one, or the game's coordinates.
-    const place = !map || (hit.category === 'Extractions' && !hit.near) ? null
+    // An extraction's name is its place (unless another row has the same name: then its
+    // coordinates); elsewhere the nearest named one, or the game's coordinates.
+    const place = !map || (hit.category === 'Extractions' && !hit.near && !sameName.has(hit.label)) ? null
       : hintText(t, positionHint(hit.near, map.transform.ratio, mapToGame(map.transform, { mapX: hit.x, mapY: hit.y })));
     return { facts, place };
   };
