@@ -1,12 +1,15 @@
 /**
  * Following quests in a real browser: a followed quest's markers are drawn, a fourth quest is
  * refused with the limit notice (max 280 px wide), `?quest=` selects on load (de-duplicated,
- * cut to 3, with the notice) and the address keeps the selection across a reload.
+ * cut to 3, with the notice) and the address keeps the selection across a reload. A pro user
+ * (a server of its own, with the demo accounts) hides a followed quest from its row: the row
+ * stays in place as Show with the focus, the head counts it apart ("1 followed, 1 hidden").
  */
 import { beforeAll, describe, expect, test } from 'vitest';
 import type { Page } from 'playwright-core';
 import type { Quest } from '../src/domain/quests';
 import { baseUrl, markers, openMap, useBrowser } from './browser';
+import { signIn, useEditorServer } from './support/editor';
 
 const browser = useBrowser();
 
@@ -117,5 +120,82 @@ describe('quests (customs)', () => {
     expect(ru).toHaveLength(en.length);
     expect(ru.every((n) => /[а-яё]/i.test(n))).toBe(true);
     expect(ru).toEqual([...ru].sort((x, y) => x.localeCompare(y, 'ru', { sensitivity: 'base', numeric: true })));
+  });
+});
+
+describe('a pro user hiding a followed quest (customs)', () => {
+  // The shared server has no accounts (production): this one has the demo accounts (accounts.e2e.ts).
+  const pro = useEditorServer('quests-pro');
+  let quests: Quest[] = [];
+
+  beforeAll(async () => {
+    const [all, maps] = await Promise.all([
+      fetch(`${pro.baseUrl()}/api/be/quests`).then((r) => r.json() as Promise<{ quests: Quest[] }>),
+      fetch(`${pro.baseUrl()}/api/be/quests/maps`).then((r) => r.json() as Promise<{ maps: Record<string, string[]> }>),
+    ]);
+    quests = all.quests.filter((q) => maps.maps[q.uid]?.includes('customs'));
+    if (quests.length < 2) throw new Error(`need 2 quests with markers on customs, found ${quests.length}`);
+  });
+
+  /** Clears the pro demo user's progress, as accounts.e2e.ts does. */
+  async function resetProgress(page: Page): Promise<void> {
+    for (const data of [{ questsDone: [] }, { questsHidden: [] }]) {
+      const res = await page.request.post(`${pro.baseUrl()}/api/be/user/progress`, { data });
+      if (!res.ok()) throw new Error(`resetting progress failed: ${res.status()} ${await res.text()}`);
+    }
+  }
+
+  async function questsHidden(page: Page): Promise<string[]> {
+    const res = await page.request.get(`${pro.baseUrl()}/api/be/user`);
+    return ((await res.json()) as { questsHidden: string[] }).questsHidden;
+  }
+
+  test.each([
+    ['a mouse', false],
+    ['a touch screen', true],
+  ])('with %s, Hide keeps the row in place as Show with the focus; the head reads "1 followed, 1 hidden"; Enter shows it again', async (_, hasTouch) => {
+    const { page } = await browser.newPage({ hasTouch });
+    await signIn(page, pro.baseUrl(), 'pro');
+    await resetProgress(page);
+    await page.goto(`${pro.baseUrl()}/map/customs`, { waitUntil: 'domcontentloaded' });
+    await page.waitForFunction(() => (window as unknown as { __map?: { ready: boolean } }).__map?.ready === true, undefined, { timeout: 45_000 });
+    const list = page.getByRole('complementary', { name: 'Levels and quests' });
+    const head = list.locator('.quest-list__followed');
+    const [a, b] = quests;
+
+    await list.getByRole('checkbox', { name: a.name, exact: true }).click();
+    await list.getByRole('checkbox', { name: b.name, exact: true }).click();
+    await expect.poll(() => selectedQuests(page)).toEqual([a.uid, b.uid]);
+    await expect.poll(() => head.textContent()).toBe('2 followed');
+
+    const row = list.locator(`li.quest-list__item[data-quest-uid="${b.uid}"]`);
+    const before = (await row.boundingBox())!;
+    await row.getByRole('button', { name: `Hide: ${b.name}`, exact: true }).click();
+    await expect.poll(async () => questsHidden(page)).toEqual([b.uid]);
+
+    // The head counts what is seen; the hidden one is counted apart (progress.json "followedHidden").
+    await expect.poll(() => head.textContent()).toBe('1 followed, 1 hidden');
+    expect(await list.getByRole('button', { name: '1 hidden: show the followed quest you hid', exact: true }).count()).toBe(1);
+    // Hiding does not unfollow.
+    expect(await selectedQuests(page)).toEqual([a.uid, b.uid]);
+
+    // The row is where it was, its Hide now Show, with the focus.
+    const show = row.getByRole('button', { name: `Show: ${b.name}`, exact: true });
+    await show.waitFor();
+    await expect.poll(() => show.evaluate((el) => el === document.activeElement)).toBe(true);
+    // Not a pixel: the head's "1 hidden" button keeps the head's line (on a touch screen too,
+    // where it is 44 px tall to aim at); a vanished row, or one moved by a neighbour's height, fails.
+    const after = (await row.boundingBox())!;
+    expect(Math.abs(after.y - before.y)).toBeLessThan(0.5);
+    expect(Math.abs(after.x - before.x)).toBeLessThan(0.5);
+
+    // Enter on it: shown again, on the server too.
+    await page.keyboard.press('Enter');
+    const hide = row.getByRole('button', { name: `Hide: ${b.name}`, exact: true });
+    await hide.waitFor();
+    await expect.poll(async () => questsHidden(page)).toEqual([]);
+    await expect.poll(() => head.textContent()).toBe('2 followed');
+    expect(await selectedQuests(page)).toEqual([a.uid, b.uid]);
+    expect(Math.abs((await row.boundingBox())!.y - before.y)).toBeLessThan(0.5);
   });
 });
