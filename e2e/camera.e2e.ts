@@ -2,12 +2,15 @@
  * Camera input through real mouse events: wheel zoom around the cursor clamps exactly at the
  * map's min and max zoom, double-click zooms in ×2 around the point, a drag pans. The map
  * draws on demand: once it has settled, an idle page asks the browser for no frames. The map's
- * edge can be panned out from under the top bar, and no further (desktop and phone).
+ * edge can be panned out from under the top bar, and no further (desktop and phone). A reload
+ * in the same tab keeps the level, the camera and the followed quests (sessionStorage per tab
+ * and map, docs/DECISIONS.md "A reload keeps the map view"); a link's obj wins over them, and a
+ * new tab starts at the map's default.
  */
-import { describe, expect, test } from 'vitest';
+import { beforeAll, describe, expect, test } from 'vitest';
 import { MAPS } from '../src/domain/maps';
 import type { Page } from 'playwright-core';
-import { canvasPoint, openMap, settleCamera, toMap, toScreen, useBrowser, wheelUntilStill } from './browser';
+import { baseUrl, camera, canvasPoint, openMap, settleCamera, toMap, toScreen, useBrowser, wheelUntilStill, type AutomationCamera } from './browser';
 
 const browser = useBrowser();
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
@@ -153,5 +156,132 @@ describe('camera (customs)', () => {
     await settleCamera(page);
     expect(await requests()).toBeGreaterThan(before);
     expect(await quietSecond()).toBe(0);
+  });
+});
+
+interface ListedMarker {
+  uid: string;
+  level: number;
+  questUid?: string | null;
+}
+
+/** The members of `window.__map` the view-memory tests read (docs/AUTOMATION.md). */
+interface ViewApi {
+  level(): number;
+  popup(): string | null;
+  selectedQuests(): string[];
+}
+
+function view(page: Page) {
+  return {
+    level: () => page.evaluate(() => (window as unknown as { __map: ViewApi }).__map.level()),
+    popup: () => page.evaluate(() => (window as unknown as { __map: ViewApi }).__map.popup()),
+    selectedQuests: () => page.evaluate(() => (window as unknown as { __map: ViewApi }).__map.selectedQuests()),
+  };
+}
+
+async function waitReady(page: Page): Promise<void> {
+  await page.waitForFunction(() => (window as unknown as { __map?: { ready: boolean } }).__map?.ready === true, undefined, { timeout: 45_000, polling: 100 });
+}
+
+function param(page: Page, name: string): string | null {
+  return new URL(page.url()).searchParams.get(name);
+}
+
+/** Whether two cameras agree to within 1e-3 (map pixels and zoom). */
+function sameCamera(a: AutomationCamera, b: AutomationCamera): boolean {
+  return Math.abs(a.x - b.x) < 1e-3 && Math.abs(a.y - b.y) < 1e-3 && Math.abs(a.zoom - b.zoom) < 1e-3;
+}
+
+describe('a reload keeps the map view (customs)', () => {
+  let listed: ListedMarker[] = [];
+  beforeAll(async () => {
+    const res = await fetch(`${baseUrl()}/api/be/markers/list?map=customs`);
+    listed = ((await res.json()) as { markers: ListedMarker[] }).markers;
+  });
+
+  test('the level and the camera come back on a reload; a link\'s obj wins; a new tab starts at the default', async () => {
+    const { page } = await browser.newPage();
+    await openMap(page, 'customs');
+    const initial = await settleCamera(page);
+    expect(await view(page).level()).toBe(1);
+
+    const levels = page.getByRole('group', { name: 'Levels' });
+    await levels.getByRole('radio', { name: 'Underground' }).click();
+    await expect.poll(() => view(page).level()).toBe(-1);
+
+    // Zoom in around a point, then drag (held still before the release: no fling).
+    const at = await canvasPoint(page, 640, 400);
+    await page.mouse.move(at.x, at.y);
+    for (let i = 0; i < 3; i += 1) {
+      await page.mouse.wheel(0, -240);
+      await sleep(80);
+    }
+    await settleCamera(page);
+    const from = await canvasPoint(page, 700, 450);
+    await page.mouse.move(from.x, from.y);
+    await page.mouse.down();
+    await page.mouse.move(from.x - 180, from.y - 120, { steps: 10 });
+    await sleep(150);
+    await page.mouse.up();
+    // Still for a second: the page writes the camera once it has rested 400 ms.
+    const moved = await settleCamera(page, 1000);
+    expect(moved.zoom).toBeGreaterThan(initial.zoom * 1.2);
+    expect(sameCamera(moved, initial)).toBe(false);
+
+    await page.reload({ waitUntil: 'domcontentloaded' });
+    await waitReady(page);
+    await expect.poll(async () => sameCamera(await camera(page), moved), { timeout: 15_000 }).toBe(true);
+    const restored = await settleCamera(page);
+    expect(restored.x).toBeCloseTo(moved.x, 3);
+    expect(restored.y).toBeCloseTo(moved.y, 3);
+    expect(restored.zoom).toBeCloseTo(moved.zoom, 3);
+    expect(await view(page).level()).toBe(-1);
+    expect(await levels.getByRole('radio', { name: 'Underground' }).isChecked()).toBe(true);
+    expect(await levels.getByRole('radio', { name: 'Main' }).isChecked()).toBe(false);
+
+    // A marker link in the same tab: its marker's level and popup, not the remembered view.
+    const target = listed.find((m) => m.level === 2 && !m.questUid);
+    if (!target) throw new Error('no marker on level 2 of customs');
+    await page.goto(`${baseUrl()}/map/customs?obj=${encodeURIComponent(target.uid)}`, { waitUntil: 'domcontentloaded' });
+    await waitReady(page);
+    await expect.poll(() => view(page).popup()).toBe(target.uid);
+    expect(await view(page).level()).toBe(2);
+    expect(await levels.getByRole('radio', { name: 'Level 2' }).isChecked()).toBe(true);
+
+    // A new tab (its own sessionStorage): the map's default level and camera.
+    const fresh = (await browser.newPage()).page;
+    await openMap(fresh, 'customs');
+    const start = await settleCamera(fresh);
+    expect(await view(fresh).level()).toBe(1);
+    expect(start.x).toBeCloseTo(initial.x, 3);
+    expect(start.y).toBeCloseTo(initial.y, 3);
+    expect(start.zoom).toBeCloseTo(initial.zoom, 3);
+  });
+
+  test('quests followed through a link stay followed on a reload after the popup closed', async () => {
+    const marker = listed.find((m) => m.questUid && m.level === 1);
+    if (!marker) throw new Error('no quest marker on customs');
+    const quest = marker.questUid!;
+    const { page } = await browser.newPage();
+    await page.goto(`${baseUrl()}/map/customs?quest=${encodeURIComponent(quest)}&obj=${encodeURIComponent(marker.uid)}`, { waitUntil: 'domcontentloaded' });
+    await waitReady(page);
+    await expect.poll(() => view(page).popup()).toBe(marker.uid);
+    expect(await view(page).selectedQuests()).toEqual([quest]);
+    // The popup has the keyboard once it is ready for Escape.
+    await page.waitForFunction((id) => document.activeElement?.closest('.marker-popup')?.getAttribute('data-uid') === id, marker.uid, { timeout: 15_000, polling: 50 });
+
+    // Escape closes it; obj and quest leave the address (spec §4), the quest stays followed.
+    await page.keyboard.press('Escape');
+    await expect.poll(() => view(page).popup()).toBeNull();
+    await expect.poll(() => param(page, 'quest')).toBeNull();
+    expect(param(page, 'obj')).toBeNull();
+    expect(await view(page).selectedQuests()).toEqual([quest]);
+
+    await page.reload({ waitUntil: 'domcontentloaded' });
+    await waitReady(page);
+    await expect.poll(() => view(page).selectedQuests()).toEqual([quest]);
+    await expect.poll(() => param(page, 'quest')).toBe(quest);
+    expect(await view(page).popup()).toBeNull();
   });
 });

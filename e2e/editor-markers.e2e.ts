@@ -10,7 +10,12 @@
  * form and Delete deletes the open marker after asking; a marker placed while the server cannot
  * be reached keeps a red badge on the map until the notice's Retry saves it; typed form work
  * survives a reload (offered by the dock, "Back to them"), and so does a marker the server never took
- * ("Put back", or "Discard").
+ * ("Put back", or "Discard"). With a form open, Ctrl+Z on its buttons undoes the last save under it
+ * (the typed fields stay, the browser's own undo never runs) and in a text field is only that
+ * field's undo; with "Open new markers in edit mode" the form opens beside each placed marker,
+ * inside the window between the top bar and the dock; "Back to them" after Escape puts the keyboard
+ * back in the field typed in; a marker linked to a quest not followed says so in its popup and
+ * "Follow quest" draws it again.
  */
 import { beforeAll, describe, expect, test } from 'vitest';
 import type { Page, Request } from 'playwright-core';
@@ -19,7 +24,7 @@ import { round4 } from '../src/domain/transform';
 import { decodeRgba } from './support/image';
 import type { PageErrors } from './support/page-errors';
 import {
-  TINY_PNG, addMarker, clickMarker, drag, editForm, freeSpots, map, openEditForm, openMap, popupDialog, reload, serverMarker, serverMarkers,
+  TINY_PNG, addMarker, clickMarker, closePopup, drag, editForm, freeSpots, map, openEditForm, openMap, popupDialog, reload, serverMarker, serverMarkers,
   signIn, toPan, toolsPanel, until, useEditorBrowser, useEditorServer, waitForMarker, waitPopupOpen, type Spot,
 } from './support/editor';
 
@@ -568,5 +573,200 @@ describe('the popup in edit mode', () => {
     } finally {
       page.off('request', onRequest);
     }
+  });
+
+  test('Ctrl+Z with the form open undoes the last save under it: typed fields stay, untouched ones follow, no browser undo; in a field it is only the text undo', async () => {
+    await toPan(page);
+    const [spot] = await freeSpots(page, 1, { box: { left: 320, top: 90, right: 960, bottom: 200 } });
+    const marker = await markerAt(spot, { name_l10n: {} });
+    let form = await openEditForm(page, marker.uid);
+    await form.getByLabel('Name (English)', { exact: true }).fill('first save');
+    await form.getByRole('button', { name: 'Save', exact: true }).click();
+    await editForm(page).waitFor({ state: 'detached' });
+    const first = (await until(() => serverMarker(base(), marker.uid), (m) => m?.name_l10n?.en === 'first save', 'the first save on the server'))!;
+    expect(first.name_l10n).toEqual({ en: 'first save' });
+    const v = first.version!;
+
+    form = await openEditForm(page, marker.uid);
+    const nameEn = form.getByLabel('Name (English)', { exact: true });
+    const nameRu = form.getByLabel('Name (Russian)', { exact: true });
+    expect(await nameEn.inputValue()).toBe('first save');
+    await nameRu.fill('typed ru');
+    // Any browser text undo (the typing in the field the focus left) would show as such an event.
+    await page.evaluate(() => {
+      const w = window as unknown as { __historyUndo: string[] };
+      w.__historyUndo = [];
+      document.addEventListener(
+        'input',
+        (event) => {
+          if ((event as InputEvent).inputType === 'historyUndo') w.__historyUndo.push((event.target as HTMLElement).getAttribute('name') ?? (event.target as HTMLElement).tagName);
+        },
+        true,
+      );
+    });
+    await form.getByRole('button', { name: 'Cancel', exact: true }).focus();
+    await page.keyboard.press('Control+z');
+    const undone = await until(() => serverMarker(base(), marker.uid), (m) => (m?.version ?? 0) > v, 'the undone save on the server');
+    expect(undone).toMatchObject({ name_l10n: {}, version: v + 1 });
+    await expect.poll(() => nameEn.inputValue()).toBe('');
+    expect(await nameRu.inputValue()).toBe('typed ru');
+    expect(await page.evaluate(() => (window as unknown as { __historyUndo: string[] }).__historyUndo)).toEqual([]);
+
+    await form.getByRole('button', { name: 'Save', exact: true }).click();
+    await editForm(page).waitFor({ state: 'detached' });
+    const saved = (await until(() => serverMarker(base(), marker.uid), (m) => (m?.version ?? 0) > v + 1, 'the save after the undo on the server'))!;
+    expect(saved.name_l10n).toEqual({ ru: 'typed ru' });
+    for (const [lang, text] of Object.entries(saved.desc_l10n ?? {})) expect(text, `desc_l10n.${lang}`).not.toBe('');
+
+    // In a text field Ctrl+Z is the field's own undo, never the map's.
+    form = await openEditForm(page, marker.uid);
+    const before = await map(page).editor();
+    expect(before.canUndo).toBe(true);
+    const updates: string[] = [];
+    const onRequest = (r: Request) => {
+      if (r.url().includes('/admin/marker/')) updates.push(r.url());
+    };
+    page.on('request', onRequest);
+    try {
+      const ru = form.getByLabel('Name (Russian)', { exact: true });
+      await ru.fill('typed again');
+      await page.keyboard.press('Control+z');
+      // The field's own undo ran (the listener above hears it), taking the typing back.
+      await expect.poll(() => page.evaluate(() => (window as unknown as { __historyUndo: string[] }).__historyUndo.length)).toBe(1);
+      expect(await ru.inputValue()).toBe('typed ru');
+      // Cancel after the key: an undo of the map it had started would be on its way by then.
+      await form.getByRole('button', { name: 'Cancel', exact: true }).click();
+      await editForm(page).waitFor({ state: 'detached' });
+      const after = await map(page).editor();
+      expect({ canUndo: after.canUndo, canRedo: after.canRedo }).toEqual({ canUndo: before.canUndo, canRedo: before.canRedo });
+      expect(updates).toEqual([]);
+      expect(await serverMarker(base(), marker.uid)).toEqual(saved);
+    } finally {
+      page.off('request', onRequest);
+    }
+    await closePopup(page);
+  });
+
+  test('with "Open new markers in edit mode" the form sits beside each placed marker, inside the window; a click outside it places another', async () => {
+    await toPan(page);
+    const option = toolsPanel(page).getByRole('checkbox', { name: 'Open new markers in edit mode', exact: true });
+    await option.check();
+    try {
+      await page.keyboard.press('l');
+      await expect.poll(() => map(page).toolPath()).toBe('draw.marker.idle');
+      const viewport = page.viewportSize()!;
+      /** The free canvas spot nearest `p` (the form open beside the last marker may cover `p`). */
+      const freeNear = async (p: Spot): Promise<Spot> => {
+        for (const r of [60, 120, 200, 300]) {
+          const found = await freeSpots(page, 1, { box: { left: p.x - r, top: p.y - r, right: p.x + r, bottom: p.y + r }, clearance: 30 }).catch(() => []);
+          if (found.length > 0) return found[0];
+        }
+        throw new Error(`no free canvas spot near ${p.x}, ${p.y}`);
+      };
+      expect(viewport).toEqual({ width: 1280, height: 800 });
+      for (const wanted of [{ x: 450, y: 150 }, { x: 640, y: 500 }]) {
+        const spot = await freeNear(wanted);
+        const before = await uidsNow();
+        await page.mouse.click(spot.x, spot.y);
+        const [placed] = await newServerMarkers(before, 1);
+        await expect.poll(() => map(page).popup()).toBe(placed.uid);
+        await editForm(page).waitFor();
+        const dialog = popupDialog(page, placed.uid);
+        // Read once it is where it stays: two reads in a row the same.
+        type Box = { x: number; y: number; width: number; height: number } | null;
+        let last: Box = null;
+        const same = (a: Box, b: Box) => !!a && !!b && a.x === b.x && a.y === b.y && a.width === b.width && a.height === b.height;
+        const { now: box } = (await until(
+          async () => {
+            const prev = last;
+            last = await dialog.boundingBox();
+            return { prev, now: last };
+          },
+          ({ prev, now }) => same(prev, now),
+          'the form at rest',
+        )) as { prev: Box; now: NonNullable<Box> };
+        const at = await map(page).toScreen(placed.geometry.x, placed.geometry.y);
+        const pad = 14;
+        const overlaps = at.x + pad > box.x && at.x - pad < box.x + box.width && at.y + pad > box.y && at.y - pad < box.y + box.height;
+        expect(overlaps, `marker at ${at.x}, ${at.y} under the form ${JSON.stringify(box)}`).toBe(false);
+        const topbar = (await page.locator('.map-topbar').boundingBox())!;
+        const dock = (await page.locator('.admin-dock').boundingBox())!;
+        expect(box.x).toBeGreaterThanOrEqual(0);
+        expect(box.x + box.width).toBeLessThanOrEqual(viewport.width);
+        expect(box.y).toBeGreaterThanOrEqual(topbar.y + topbar.height);
+        expect(box.y + box.height).toBeLessThanOrEqual(dock.y);
+      }
+      // A form is open: a click on the map outside it places one more marker.
+      const [outside] = await freeSpots(page, 1, { clearance: 40, box: { left: 300, top: 100, right: 960, bottom: 560 } });
+      const count = (await serverMarkers(base())).length;
+      await page.mouse.click(outside.x, outside.y);
+      await until(async () => (await serverMarkers(base())).length, (n) => n === count + 1, 'one more marker on the server');
+    } finally {
+      await toPan(page);
+      await closePopup(page);
+      await option.uncheck();
+    }
+    expect(await option.isChecked()).toBe(false);
+  });
+
+  test('"Back to them" after Escape brings the form back with the typed text and the keyboard in the field typed in', async () => {
+    await toPan(page);
+    const [spot] = await freeSpots(page, 1, { box: { left: 320, top: 90, right: 960, bottom: 200 } });
+    const marker = await markerAt(spot, { name: 'Set aside by Escape' });
+    const form = await openEditForm(page, marker.uid);
+    // A textarea's text is part of its label's: matched by the label's start.
+    const descRu = form.getByLabel(/^Description \(Russian\)/);
+    await descRu.click();
+    await page.keyboard.type('описание');
+    await page.keyboard.press('Escape');
+    await editForm(page).waitFor({ state: 'detached' });
+    const notice = page.locator('.admin-set-aside');
+    await notice.waitFor();
+    const back = notice.getByRole('button', { name: 'Back to them' });
+    await back.focus();
+    await page.keyboard.press('Enter');
+    const again = editForm(page);
+    await again.waitFor();
+    const field = again.getByLabel(/^Description \(Russian\)/);
+    expect(await field.inputValue()).toBe('описание');
+    await expect.poll(() => field.evaluate((el) => el === document.activeElement)).toBe(true);
+    await again.getByRole('button', { name: 'Save', exact: true }).click();
+    await editForm(page).waitFor({ state: 'detached' });
+    await expect.poll(async () => (await serverMarker(base(), marker.uid))?.desc_l10n).toMatchObject({ ru: 'описание' });
+    await closePopup(page);
+  });
+
+  test('a marker linked to a quest nobody follows here stays in its open popup with a note; Follow quest draws it again', async () => {
+    await toPan(page);
+    const selected = () => page.evaluate(() => (window as unknown as { __map: { selectedQuests(): string[] } }).__map.selectedQuests());
+    expect(await selected()).toEqual([]);
+    const [spot] = await freeSpots(page, 1, { box: { left: 320, top: 90, right: 960, bottom: 200 } });
+    const marker = await markerAt(spot, { name: 'Linked to Debut' });
+    expect(marker.questUid ?? null).toBeNull();
+    const form = await openEditForm(page, marker.uid);
+    await form.getByLabel('Find a quest', { exact: true }).fill('Debut');
+    await form.getByLabel('Find a quest', { exact: true }).press('Enter');
+    await form.getByRole('button', { name: 'Link Debut', exact: true }).click();
+    await form.getByRole('button', { name: 'Save', exact: true }).click();
+    await editForm(page).waitFor({ state: 'detached' });
+    const linked = (await until(() => serverMarker(base(), marker.uid), (m) => !!m?.questUid, 'the quest link on the server'))!;
+    const dialog = popupDialog(page, marker.uid);
+    await dialog.getByText('Shown on the map only while the quest', { exact: false }).waitFor();
+    expect(await dialog.textContent()).toContain('“Debut”');
+    await waitForMarker(page, marker.uid, true);
+    expect(await map(page).popup()).toBe(marker.uid);
+
+    await dialog.getByRole('button', { name: 'Follow quest', exact: true }).click();
+    await waitForMarker(page, marker.uid);
+    expect(await selected()).toEqual([linked.questUid]);
+    await expect.poll(() => dialog.getByText('Shown on the map only while the quest', { exact: false }).count()).toBe(0);
+
+    // Leave nothing behind: the marker deleted, the quest no longer followed.
+    page.once('dialog', (d) => void d.accept());
+    await dialog.getByRole('button', { name: 'Delete', exact: true }).click();
+    await until(() => serverMarker(base(), marker.uid), (m) => m === null, 'the quest marker deleted');
+    await expect.poll(() => map(page).popup()).toBeNull();
+    await page.getByRole('complementary', { name: 'Levels and quests' }).getByRole('checkbox', { name: 'Debut', exact: true }).click();
+    await expect.poll(selected).toEqual([]);
   });
 });

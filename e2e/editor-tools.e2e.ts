@@ -179,6 +179,101 @@ describe('states and keys', () => {
     await expect.poll(() => map(page).popup()).toBeNull();
     await expectPath(page, 'pan.idle');
   });
+  test('the marker-type picker: Enter on its button opens it, Escape closes it only (the tool stays), the next Escape goes to pan', async () => {
+    await page.keyboard.press('l');
+    await expectPath(page, 'draw.marker.idle');
+    const button = toolsPanel(page).getByRole('button', { name: /^Marker type:/ });
+    await button.focus();
+    expect(await button.getAttribute('aria-expanded')).toBe('false');
+    await page.keyboard.press('Enter');
+    await expect.poll(() => button.getAttribute('aria-expanded')).toBe('true');
+    const picker = toolsPanel(page).getByRole('group', { name: 'Marker type', exact: true });
+    await picker.waitFor();
+
+    // Escape closes the picker, gives the focus back to its button, and is not the map's Escape.
+    await page.keyboard.press('Escape');
+    await expect.poll(() => button.getAttribute('aria-expanded')).toBe('false');
+    await picker.waitFor({ state: 'detached' });
+    expect(await button.evaluate((el) => el === document.activeElement)).toBe(true);
+    // The map's Escape (synchronous, on the page's keydown) would have gone to pan already.
+    expect(await map(page).toolPath()).toBe('draw.marker.idle');
+    expect(await statusValue(page, 'state')).toBe('draw.marker.idle');
+    expect(await pressed(page, LABEL.marker)).toBe('true');
+
+    // With the picker closed, Escape is the map's again.
+    await page.keyboard.press('Escape');
+    await expectPath(page, 'pan.idle');
+  });
+});
+
+describe('a text shape placed while another shape is selected', () => {
+  test('the new text is selected, its Label field takes the typing (e, l, m fire nothing), Enter saves it; undo and redo step through label and placement', async () => {
+    const page = await adminPage();
+    const shapes = () => map(page).shapes();
+    const selected = async () => (await map(page).editor()).selectedShape;
+
+    // A rectangle whose top edge runs through a spot free of markers (an edit-mode click on a marker would select it).
+    const [edge] = await freeSpots(page, 1, { box: { left: 360, top: 150, right: 700, bottom: 300 }, clearance: 60 });
+    await toolButton(page, LABEL.rect).click();
+    await expectPath(page, 'draw.rect.idle');
+    await drag(page, { x: edge.x - 70, y: edge.y }, { x: edge.x + 70, y: edge.y + 110 }, 8);
+    await expect.poll(async () => (await shapes()).length).toBe(1);
+    const rect = (await shapes())[0];
+    expect(rect.type).toBe('rect');
+
+    // e: the edit toggle; a click on the rectangle's edge selects it.
+    await page.keyboard.press('e');
+    await expectPath(page, 'edit.idle');
+    await page.mouse.click(edge.x, edge.y);
+    await expect.poll(selected).toBe(rect.id);
+
+    // The Text tool, a click on a free spot away from the rectangle.
+    await toolButton(page, LABEL.text).click();
+    await expectPath(page, 'draw.text.idle');
+    const [spot] = await freeSpots(page, 1, { box: { left: 360, top: 380, right: 900, bottom: 560 }, clearance: 50 });
+    await page.mouse.click(spot.x, spot.y);
+    await expect.poll(async () => (await shapes()).length).toBe(2);
+    const text = (await shapes()).at(-1)!;
+    expect(text).toMatchObject({ type: 'text', name: 'Text' });
+    expect(text.id).not.toBe(rect.id);
+    await expect.poll(selected).toBe(text.id);
+
+    // The panel's Label field (a text shape's is named "Text") has the keyboard, "Text" selected.
+    const field = toolsPanel(page).getByRole('group', { name: 'Selected shape' }).getByRole('textbox', { name: 'Text', exact: true });
+    await expect
+      .poll(() => field.evaluate((el: HTMLInputElement) => ({ focused: el === document.activeElement, value: el.value, from: el.selectionStart, to: el.selectionEnd })))
+      .toEqual({ focused: true, value: 'Text', from: 0, to: 4 });
+
+    // Typed over: e, l and m are letters here, no map shortcut (edit, marker tool, move).
+    await page.keyboard.type('Exfil here elm');
+    expect(await field.inputValue()).toBe('Exfil here elm');
+    expect(await map(page).toolPath()).toBe('draw.text.idle');
+    expect(await statusValue(page, 'state')).toBe('draw.text.idle');
+    expect(await selected()).toBe(text.id);
+
+    await page.keyboard.press('Enter');
+    await expect.poll(async () => (await shapes()).find((s) => s.id === text.id)?.name).toBe('Exfil here elm');
+    // The rectangle is untouched (neither renamed nor moved); the tool stays.
+    const after = await shapes();
+    expect(after).toHaveLength(2);
+    expect(after.find((s) => s.id === rect.id)).toEqual(rect);
+    expect(await map(page).toolPath()).toBe('draw.text.idle');
+    expect(await field.evaluate((el) => el === document.activeElement)).toBe(false);
+
+    // Undo: the label, then the placement; redo brings both back.
+    const textNow = async () => (await shapes()).find((s) => s.id === text.id) ?? null;
+    await page.keyboard.press('Control+z');
+    await expect.poll(async () => (await textNow())?.name).toBe('Text');
+    await page.keyboard.press('Control+z');
+    await expect.poll(textNow).toBeNull();
+    expect(await shapes()).toEqual([rect]);
+    await page.keyboard.press('Control+Shift+z');
+    await expect.poll(async () => (await textNow())?.name).toBe('Text');
+    await page.keyboard.press('Control+Shift+z');
+    await expect.poll(async () => (await textNow())?.name).toBe('Exfil here elm');
+    expect((await shapes()).find((s) => s.id === rect.id)).toEqual(rect);
+    expect((await textNow())!.geometry).toEqual(text.geometry);
+  });
 });
 
 describe('drawing and editing shapes', () => {
