@@ -34,41 +34,41 @@ export function setStorageBackend(storage: KeyValueStorage | null): void {
   override = storage;
 }
 
-export function readStored(key: string): string | null {
+/** Reads `key` from `storage` (the test override wins); blocked or missing storage reads as nothing. */
+function readFrom(storage: () => KeyValueStorage | null | undefined, key: string): string | null {
   try {
-    return (override ?? browserStorage())?.getItem(key) ?? null;
+    return (override ?? storage())?.getItem(key) ?? null;
   } catch {
     return null;
   }
 }
 
-export function writeStored(key: string, value: string | null): void {
+/** Writes (or, for null, removes) `key`; a full or blocked storage keeps it for this page only. */
+function writeTo(storage: () => KeyValueStorage | null | undefined, key: string, value: string | null): void {
   try {
-    const storage = override ?? browserStorage();
-    if (value === null) storage?.removeItem(key);
-    else storage?.setItem(key, value);
+    const target = override ?? storage();
+    if (value === null) target?.removeItem(key);
+    else target?.setItem(key, value);
   } catch {
-    // Storage full or blocked: the setting lasts for this page only.
+    // Storage full or blocked: the value lasts for this page only.
   }
+}
+
+export function readStored(key: string): string | null {
+  return readFrom(browserStorage, key);
+}
+
+export function writeStored(key: string, value: string | null): void {
+  writeTo(browserStorage, key, value);
 }
 
 /** Per tab (sessionStorage): kept through a reload of the tab, not shared with other tabs. */
 export function readTabStored(key: string): string | null {
-  try {
-    return (override ?? browserSessionStorage())?.getItem(key) ?? null;
-  } catch {
-    return null;
-  }
+  return readFrom(browserSessionStorage, key);
 }
 
 export function writeTabStored(key: string, value: string | null): void {
-  try {
-    const storage = override ?? browserSessionStorage();
-    if (value === null) storage?.removeItem(key);
-    else storage?.setItem(key, value);
-  } catch {
-    // Storage full or blocked: the view is not kept for a reload.
-  }
+  writeTo(browserSessionStorage, key, value);
 }
 
 export function memoryStorage(): KeyValueStorage & { data: Map<string, string> } {
