@@ -85,11 +85,19 @@ describe('#pos= hash', () => {
     await expect.poll(() => level(page)).toBe(2);
   });
 
-  test('is ignored unless it has exactly three numbers', async () => {
+  test('sets nothing unless it has exactly three numbers, says why and leaves the address', async () => {
     const { page } = await browser.newPage();
-    await page.goto(`${baseUrl()}/map/factory#pos=1_2_x`, { waitUntil: 'domcontentloaded' });
+    await page.goto(`${baseUrl()}/map/factory?foo=1#pos=1_2_x`, { waitUntil: 'domcontentloaded' });
     await page.waitForFunction(() => (window as unknown as { __map?: PlayerApi }).__map?.ready === true, undefined, { timeout: 45_000 });
     expect(await player(page)).toBeNull();
-    expect(await page.evaluate(() => location.hash)).toBe('#pos=1_2_x');
+    await expect.poll(() => page.evaluate(() => location.hash)).toBe('');
+    expect(new URL(page.url()).searchParams.get('foo')).toBe('1');
+    const hint = page.locator('.where-am-i__hint');
+    await hint.waitFor({ timeout: 10_000 });
+    expect(await hint.textContent()).toContain('“1_2_x” is not three numbers');
+    // A reload does not say it again: the address no longer carries it.
+    await page.reload({ waitUntil: 'domcontentloaded' });
+    await page.waitForFunction(() => (window as unknown as { __map?: PlayerApi }).__map?.ready === true, undefined, { timeout: 45_000 });
+    expect(await page.locator('.where-am-i__hint').count()).toBe(0);
   });
 });

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { MAPS } from './maps';
-import { NO_POSITION, lookArrowAngle, parsePosHash, parseScreenshotName, playerToMap, recogniseScreenshotName, yawFromQuaternion } from './position';
+import { NO_POSITION, invalidPosHash, lookArrowAngle, parsePosHash, parseScreenshotName, playerToMap, recogniseScreenshotName, yawFromQuaternion } from './position';
 import { gameToMap } from './transform';
 
 describe('screenshot file names', () => {
@@ -70,6 +70,18 @@ describe('#pos hash', () => {
     expect(parsePosHash('#pos=1__3')).toBeNull();
     expect(parsePosHash('#other=1_2_3')).toBeNull();
     expect(parsePosHash('')).toBeNull();
+  });
+
+  it('tells a #pos= hash that is not three numbers from a valid one and from another anchor', () => {
+    expect(invalidPosHash('#pos=1_2')).toBe('1_2');
+    expect(invalidPosHash('#pos=1_two_3')).toBe('1_two_3');
+    expect(invalidPosHash('#pos=')).toBe('');
+    expect(invalidPosHash('#pos=1%20_2_3')).toBe('1 _2_3');
+    expect(invalidPosHash('#pos=%E0%A4%A')).toBe('%E0%A4%A');
+    expect(invalidPosHash('#pos=1.5_-2_3')).toBeNull();
+    expect(invalidPosHash('#other=1_2')).toBeNull();
+    expect(invalidPosHash('#main')).toBeNull();
+    expect(invalidPosHash('')).toBeNull();
   });
 });
 

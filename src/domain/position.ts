@@ -66,6 +66,23 @@ export function parsePosHash(hash: string): PlayerPosition | null {
   return { x, y, z, look: null };
 }
 
+/**
+ * A `#pos=` hash that is there but not three numbers (`#pos=1_2`, `#pos=a_b_c`): the text after
+ * `pos=` (decoded where it can be), for the page to say what was wrong; null when the hash is
+ * a valid position or not a `pos=` hash at all (another page's anchor is left alone).
+ */
+export function invalidPosHash(hash: string): string | null {
+  const match = /^#?pos=(.*)$/s.exec(hash.trim());
+  if (!match || parsePosHash(hash)) return null;
+  let text = match[1];
+  try {
+    text = decodeURIComponent(text);
+  } catch {
+    // Not valid percent-encoding: shown as it came.
+  }
+  return text;
+}
+
 export function normalizeDegrees(angle: number): number {
   const a = angle % 360;
   return a < 0 ? a + 360 : a === 0 ? 0 : a;

@@ -303,12 +303,37 @@ describe('#pos= hash', () => {
     await waitFor(() => expect(playerCalls(engine).some((c) => c.ping && c.marker !== null)).toBe(true));
   });
 
-  it('is ignored unless it has exactly three numbers', async () => {
-    const { router } = renderMap('/map/factory#pos=1_2');
+  it('sets nothing unless it has exactly three numbers, says so in the open box and leaves the address', async () => {
+    const { router } = renderMap('/map/factory?quest=q1#pos=1_two');
     await engineWithMarkers();
     expect(player.position).toBeNull();
     expect(window.__map?.player()).toBeNull();
-    expect(router.state.location.hash).toBe('#pos=1_2');
+    await waitFor(() => expect(router.state.location.hash).toBe(''));
+    expect(router.state.location.search).toBe('?quest=q1');
+    expect(screen.getByRole('button', { name: 'Where am I' })).toHaveAttribute('aria-expanded', 'true');
+    // In the box's status line, read by a screen reader.
+    expect(screen.getByText(/The link's position “1_two” is not three numbers \(#pos=x_y_z\)/)).toHaveAttribute('role', 'status');
+    // The box did not take the keyboard: the visitor did not ask for it.
+    expect(screen.getByLabelText('Screenshot file name')).not.toHaveFocus();
+    // A name pasted next replaces the message with its own result.
+    await userEvent.click(screen.getByLabelText('Screenshot file name'));
+    await userEvent.paste('not a screenshot');
+    expect(screen.queryByText(/The link's position/)).toBeNull();
+    expect(screen.getByText(/That file name was not recognised/)).toBeInTheDocument();
+  });
+
+  it('leaves any other hash alone', async () => {
+    const { router } = renderMap('/map/factory#main');
+    await engineWithMarkers();
+    expect(player.position).toBeNull();
+    expect(router.state.location.hash).toBe('#main');
+    expect(screen.getByRole('button', { name: 'Where am I' })).toHaveAttribute('aria-expanded', 'false');
+  });
+
+  it('quotes a long bad position cut short', async () => {
+    renderMap(`/map/factory#pos=${'9'.repeat(80)}`);
+    await engineWithMarkers();
+    expect(screen.getByText(new RegExp(`“${'9'.repeat(39)}…”`))).toBeInTheDocument();
   });
 
   it('is forgotten when the map page closes', async () => {

@@ -31,10 +31,13 @@ export const TopBar = memo(function TopBar({ title }: { title: string }) {
   const admin = can(user, 'adminTools');
   const { fullscreen, toggle: toggleFullscreen } = useFullscreen();
   const [whereOpen, setWhereOpen] = useState(false);
+  // A `#pos=` in the address that was not three numbers: the box opens and says so.
+  const [badPosLink, setBadPosLink] = useState<string | null>(null);
   const whereButton = useRef<HTMLButtonElement>(null);
   // Escape in the box: folded, and the keyboard user is back on the button that opened it.
   const foldWhere = useCallback(() => {
     setWhereOpen(false);
+    setBadPosLink(null);
     whereButton.current?.focus();
   }, []);
   const [helpOpen, setHelpOpen] = useState(false);
@@ -45,7 +48,12 @@ export const TopBar = memo(function TopBar({ title }: { title: string }) {
   useDismiss(moreOpen, bar, foldMore);
   // Where the bar ends, so the side panels start under it however many rows it wraps to.
   usePublishedLength(bar, '--topbar-bottom', (box) => box.bottom);
-  usePosHash();
+  usePosHash(
+    useCallback((text: string) => {
+      setBadPosLink(text);
+      setWhereOpen(true);
+    }, []),
+  );
 
   return (
     <header
@@ -74,7 +82,10 @@ export const TopBar = memo(function TopBar({ title }: { title: string }) {
           type="button"
           className="topbar-button"
           aria-expanded={whereOpen}
-          onClick={() => setWhereOpen((open) => !open)}
+          onClick={() => {
+            setWhereOpen((open) => !open);
+            setBadPosLink(null);
+          }}
         >
           {t('topbar.whereAmI')}
         </button>
@@ -113,7 +124,7 @@ export const TopBar = memo(function TopBar({ title }: { title: string }) {
           <AccountMenu />
         </div>
       </div>
-      {whereOpen && <WhereAmI onHelp={() => setHelpOpen(true)} onClose={foldWhere} />}
+      {whereOpen && <WhereAmI key={badPosLink ?? ''} onHelp={() => setHelpOpen(true)} onClose={foldWhere} badPosLink={badPosLink} />}
       {/* On the body, so no panel's stacking order can cover it. */}
       {helpOpen && createPortal(<HelpPopup onClose={() => setHelpOpen(false)} />, document.body)}
     </header>

@@ -5,7 +5,11 @@ import { recogniseScreenshotName } from '../../domain/position';
 import { player, resetPlayerPosition, setPlayerPosition } from '../../state/player';
 import { LookArrowToggle } from '../settings/LookArrowToggle';
 
-type Result = 'none' | 'found' | 'notRecognised';
+type Result = 'none' | 'found' | 'notRecognised' | 'badLink';
+
+/** The most of a bad `#pos=` text the hint quotes (a link can carry anything). */
+const QUOTED_MAX = 40;
+const quoted = (text: string) => (text.length > QUOTED_MAX ? `${text.slice(0, QUOTED_MAX - 1)}…` : text);
 
 const round2 = (n: number) => Math.round(n * 100) / 100;
 
@@ -15,14 +19,16 @@ const round2 = (n: number) => Math.round(n * 100) / 100;
  * recognised puts the player at 0, 0, 0 with no look (spec §5) and says so; that reset picks no
  * level and moves no view (beyond the spec: a typo must not change what the user looks at). Below it, the
  * look-direction arrow toggle (pro; marked Pro for visitors, absent for admins). Escape inside
- * the box folds it (`onClose`), as the disclosure it is.
+ * the box folds it (`onClose`), as the disclosure it is. Opened by a `#pos=` link that was not
+ * three numbers (`badPosLink`), it says so and takes no focus (the page just loaded; the
+ * visitor did not ask for the box).
  */
-export function WhereAmI({ onHelp, onClose }: { onHelp: () => void; onClose: () => void }) {
+export function WhereAmI({ onHelp, onClose, badPosLink = null }: { onHelp: () => void; onClose: () => void; badPosLink?: string | null }) {
   const { t } = useTranslation();
   const inputId = useId();
   const hintId = useId();
   const [value, setValue] = useState('');
-  const [result, setResult] = useState<Result>('none');
+  const [result, setResult] = useState<Result>(badPosLink === null ? 'none' : 'badLink');
   const applied = useRef<string | null>(null);
   const { position } = useSnapshot(player);
 
@@ -67,7 +73,7 @@ export function WhereAmI({ onHelp, onClose }: { onHelp: () => void; onClose: () 
           className="where-am-i__input"
           type="text"
           value={value}
-          autoFocus
+          autoFocus={badPosLink === null}
           spellCheck={false}
           autoComplete="off"
           placeholder={t('whereAmI.placeholder')}
@@ -87,6 +93,7 @@ export function WhereAmI({ onHelp, onClose }: { onHelp: () => void; onClose: () 
         {result === 'found' &&
           position &&
           t('whereAmI.found', { x: round2(position.x), y: round2(position.y), z: round2(position.z) })}
+        {result === 'badLink' && t('whereAmI.badLink', { text: quoted(badPosLink ?? '') })}
         {result === 'none' && t('whereAmI.intro')}
       </p>
       <LookArrowToggle />
