@@ -37,6 +37,26 @@ describe('top bar', () => {
     await expect.poll(() => panels.count()).toBe(2);
   });
 
+  test('panels hidden stay hidden through a reload of the tab, and a new tab shows them', async () => {
+    const { page } = await browser.newPage();
+    await openMap(page, 'customs');
+    await page.getByRole('button', { name: 'Hide panels' }).click();
+    await expect.poll(() => page.getByRole('complementary').count()).toBe(0);
+    await page.reload({ waitUntil: 'domcontentloaded' });
+    await page.waitForFunction(() => (window as unknown as { __map?: { ready: boolean } }).__map?.ready === true, undefined, { timeout: 45_000 });
+    expect(await page.getByRole('button', { name: 'Show panels' }).isVisible()).toBe(true);
+    expect(await page.getByRole('complementary').count()).toBe(0);
+    // Another tab of the same browser starts with them.
+    const other = await page.context().newPage();
+    await openMap(other, 'customs');
+    await expect.poll(() => other.getByRole('complementary').count()).toBe(2);
+    // Shown again, a reload keeps them shown.
+    await page.getByRole('button', { name: 'Show panels' }).click();
+    await page.reload({ waitUntil: 'domcontentloaded' });
+    await page.waitForFunction(() => (window as unknown as { __map?: { ready: boolean } }).__map?.ready === true, undefined, { timeout: 45_000 });
+    await expect.poll(() => page.getByRole('complementary').count()).toBe(2);
+  });
+
   test('the help popup shows four loaded position hints and links to /pilot', async () => {
     const { page } = await browser.newPage();
     await openMap(page, 'factory');

@@ -2,9 +2,11 @@
  * The page's layout: whether the side panels are shown (the top bar's Show / Hide panels),
  * and which shared popups are open: the pro upsell (any pro feature a visitor tries), the
  * account dialog (sign in / create account) and the settings popup; and whether the admin's
- * point tools are shown.
+ * point tools are shown. Panels hidden on a wide window stay hidden through a reload of the tab
+ * (per tab, as the map view is); a phone-sized window always starts with them hidden.
  */
 import { proxy } from 'valtio';
+import { readTabStored, writeTabStored } from './storage';
 
 export type AccountDialog = 'signIn' | 'signUp';
 
@@ -29,14 +31,27 @@ export function isNarrowWindow(): boolean {
   return typeof globalThis.matchMedia === 'function' && globalThis.matchMedia(NARROW_QUERY).matches;
 }
 
-export const layout = proxy<LayoutState>({ panelsShown: !isNarrowWindow(), upsellOpen: false, accountDialog: null, settingsOpen: false, pointTools: false });
+/** The tab's storage key: 'hidden' while the user has hidden the panels on a wide window. */
+export const PANELS_HIDDEN_KEY = 'map:panels';
 
+/** Shown on a wide window unless this tab hid them; hidden on a phone (sheets over the map). */
+function startPanelsShown(): boolean {
+  return !isNarrowWindow() && readTabStored(PANELS_HIDDEN_KEY) !== 'hidden';
+}
+
+export const layout = proxy<LayoutState>({ panelsShown: startPanelsShown(), upsellOpen: false, accountDialog: null, settingsOpen: false, pointTools: false });
+
+/**
+ * Shows or hides the side panels. On a wide window the choice is kept for the tab; a phone's
+ * sheets (opened and closed as the user goes) are not.
+ */
 export function setPanelsShown(shown: boolean): void {
   layout.panelsShown = shown;
+  if (!isNarrowWindow()) writeTabStored(PANELS_HIDDEN_KEY, shown ? null : 'hidden');
 }
 
 export function togglePanels(): void {
-  layout.panelsShown = !layout.panelsShown;
+  setPanelsShown(!layout.panelsShown);
 }
 
 export function openUpsell(): void {
