@@ -77,6 +77,21 @@ describe('quest selection', () => {
     expect(quests.limitNotice).toBe(false);
   });
 
+  it('lets an admin follow more than 3 (a linked marker adds, nothing is cut), and cuts to 3 once signed out', () => {
+    session.user = { pro: false, admin: true, questsDone: [], questsHidden: [] };
+    selectQuests(['a', 'b', 'c', 'd']);
+    toggleQuest('e');
+    expect(quests.selected).toEqual(['a', 'b', 'c', 'd', 'e']);
+    followLinkedQuest('f');
+    expect(quests.selected).toEqual(['a', 'b', 'c', 'd', 'e', 'f']);
+    enforceQuestLimit();
+    expect(quests.limitNotice).toBe(false);
+    session.user = null;
+    enforceQuestLimit();
+    expect(quests.selected).toEqual(['a', 'b', 'c']);
+    expect(quests.limitNotice).toBe(true);
+  });
+
   it('drops quests that are not in the list once it is known', () => {
     selectQuests(['a', 'gone']);
     expect(quests.selected).toEqual(['a', 'gone']);

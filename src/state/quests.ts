@@ -9,7 +9,7 @@ import { proxy, ref } from 'valtio';
 import { fetchQuests } from '../api/quests';
 import { addToSelection, normalizeSelection, removeFromSelection, type Quest, type QuestAction } from '../domain/quests';
 import { roleOf, type RoleFlags } from '../domain/roles';
-import { isPro, runQuestAction, session, type QuestActionResult } from './session';
+import { followsQuestsWithoutLimit, runQuestAction, session, type QuestActionResult } from './session';
 import { effectiveSettings } from './settings';
 
 export type QuestsStatus = 'idle' | 'loading' | 'ready' | 'error';
@@ -67,18 +67,18 @@ export function loadQuests(): Promise<void> {
 
 /** Follows exactly these quests (a `?quest=` link): de-duplicated, cut to the limit with a notice. */
 export function selectQuests(ids: readonly string[]): void {
-  const { ids: next, limited } = normalizeSelection(onlyKnown(ids), isPro());
+  const { ids: next, limited } = normalizeSelection(onlyKnown(ids), followsQuestsWithoutLimit());
   quests.selected = next;
   if (limited) quests.limitNotice = true;
 }
 
-/** Follows or unfollows one quest; a fourth for a free user is ignored and the notice shows. */
+/** Follows or unfollows one quest; a fourth for a visitor is ignored and the notice shows (pro users and admins have no limit). */
 export function toggleQuest(uid: string): void {
   if (quests.selected.includes(uid)) {
     quests.selected = removeFromSelection(quests.selected, uid);
     return;
   }
-  const { ids, limited } = addToSelection(quests.selected, uid, isPro());
+  const { ids, limited } = addToSelection(quests.selected, uid, followsQuestsWithoutLimit());
   if (limited) quests.limitNotice = true;
   else quests.selected = ids;
 }
@@ -91,7 +91,7 @@ export function toggleQuest(uid: string): void {
  */
 export function followLinkedQuest(uid: string): void {
   if (quests.selected.includes(uid)) return;
-  const { ids, limited } = addToSelection(quests.selected, uid, isPro());
+  const { ids, limited } = addToSelection(quests.selected, uid, followsQuestsWithoutLimit());
   quests.selected = limited ? [...quests.selected.slice(1), uid] : ids;
 }
 
@@ -100,11 +100,11 @@ export function closeLimitNotice(): void {
 }
 
 /**
- * The free limit applied again to what is followed: when a pro user signs out (or is pro no
- * longer), more than 3 followed quests are cut to 3 and the limit notice shows.
+ * The free limit applied again to what is followed: when a pro user or an admin signs out (or is
+ * pro no longer), more than 3 followed quests are cut to 3 and the limit notice shows.
  */
 export function enforceQuestLimit(): void {
-  const { ids, limited } = normalizeSelection(quests.selected, isPro());
+  const { ids, limited } = normalizeSelection(quests.selected, followsQuestsWithoutLimit());
   if (!limited) return;
   quests.selected = ids;
   quests.limitNotice = true;

@@ -86,6 +86,15 @@ export function isPro(): boolean {
   return roleOf(session.user) === 'pro';
 }
 
+/**
+ * True where the free limit of 3 followed quests does not apply: pro users (spec §6), and
+ * admins, whose cell the spec leaves "not shown": they place and check markers of any number of
+ * quests, and the limit's notice sells pro, which is nothing to them (docs/DECISIONS.md).
+ */
+export function followsQuestsWithoutLimit(): boolean {
+  return access(session.user, 'questsBeyondLimit') !== 'no';
+}
+
 /** May the current user use this capability (role table, spec §6)? */
 export function sessionCan(capability: Capability): boolean {
   return can(session.user, capability);

@@ -289,6 +289,14 @@ describe('quests', () => {
     expect(within(rightPanel()).getByText('4 followed')).toBeInTheDocument();
   });
 
+  it('lets an admin follow more than 3, with no limit in the head', async () => {
+    await signedIn({ ...proUser, name: 'admin', pro: false, admin: true });
+    await readyMap('/map/factory?quest=q-debut,q-shortage,q-checking,q-delivery');
+    await waitFor(() => expect(window.__map!.selectedQuests()).toHaveLength(4));
+    expect(screen.queryByRole('dialog')).toBeNull();
+    expect(within(rightPanel()).getByText('4 followed')).toBeInTheDocument();
+  });
+
   it('applies a link of more than 3 quests only once it knows who is signed in: a pro user is not cut', async () => {
     const account = accountServer(proUser);
     let answer!: () => void;

@@ -18,7 +18,7 @@ import { FREE_QUEST_LIMIT, questName, sortQuests } from '../../domain/quests';
 import { isLanguage } from '../../i18n';
 import { lookups } from '../../state/items';
 import { questMarks, quests, toggleQuest } from '../../state/quests';
-import { isPro, session } from '../../state/session';
+import { followsQuestsWithoutLimit, session } from '../../state/session';
 import { effectiveSettings, settings } from '../../state/settings';
 import { QuestActions } from '../quests/QuestActions';
 import { useAfterMapDrawn } from '../useAfterMapDrawn';
@@ -35,7 +35,7 @@ export function QuestList({ mapId }: { mapId: string }) {
   const { questMaps, questMapsStatus } = useSnapshot(lookups);
   const { user } = useSnapshot(session);
   const stored = useSnapshot(settings);
-  const pro = isPro();
+  const unlimited = followsQuestsWithoutLimit();
   const ownProgress = effectiveSettings(user, stored).ownProgress;
   // The rows (hundreds with a full quest cache) wait for the map's first view: useAfterMapDrawn.
   const rowsShown = useAfterMapDrawn();
@@ -90,7 +90,7 @@ export function QuestList({ mapId }: { mapId: string }) {
           {t('panels.quests')}
         </h2>
         <span className="quest-list__followed" aria-live="polite">
-          {pro ? t('panels.questsFollowedPro', { count: followedCount }) : t('panels.questsFollowed', { count: followedCount, limit: FREE_QUEST_LIMIT })}
+          {unlimited ? t('panels.questsFollowedPro', { count: followedCount }) : t('panels.questsFollowed', { count: followedCount, limit: FREE_QUEST_LIMIT })}
           {followedHidden.length > 0 && (
             <>
               {', '}
