@@ -1,6 +1,6 @@
 /**
- * Marker labels. In the default `auto` mode: always for `alwaysLabel` markers (extractions),
- * and for the hovered and the selected marker (`all`: every drawn marker; `hover`: only the
+ * Marker labels. In the default `auto` mode: always for `alwaysLabel` markers (extractions)
+ * of the level shown (kernels/label-choice.ts), and for the hovered and the selected marker (`all`: every drawn marker; `hover`: only the
  * hovered and selected one); decluttered so they never pile up (higher-priority labels win). Text
  * objects are BitmapText from one installed font, cached per marker, never made per frame; new
  * ones are made within a time budget per frame. Layout and declutter are in screen space; the
@@ -10,6 +10,7 @@
 import { BitmapFont, BitmapText, Cache, Container, TextStyle } from 'pixi.js';
 import type { LabelMode } from '../domain/settings';
 import { declutter, type LabelCandidate } from './kernels/declutter';
+import { wantsLabel } from './kernels/label-choice';
 import { FrameBudget } from './kernels/frame-budget';
 
 const FONT_SIZE = 12;
@@ -145,8 +146,7 @@ export class LabelLayer {
     this.container.position.set(ox, oy);
     for (let k = 0; k < source.drawnCount; k++) {
       const i = source.drawn[k];
-      const special = i === hovered || i === selected;
-      if (!special && (this.mode === 'hover' || (this.mode === 'auto' && source.alwaysLabel[i] !== 1))) continue;
+      if (!wantsLabel(this.mode, i === hovered || i === selected, source.alwaysLabel[i] === 1, source.alpha(i))) continue;
       const text = source.labels[i];
       if (!text || !source.inView(k)) continue;
       const width = this.widths.get(i) ?? text.length * this.charWidthEstimate + 6;
