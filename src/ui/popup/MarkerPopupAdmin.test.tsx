@@ -233,14 +233,14 @@ describe('a quest marker whose quest is not followed (not drawn on the map)', ()
     expect(within(dialog).getByRole('button', { name: 'Выбрать квест' })).toBeInTheDocument();
   });
 
-  it('at the free limit, Follow quest takes the place of the quest followed longest, without the limit notice (as Find a marker)', async () => {
+  it('with 3 quests followed, Follow quest adds a fourth (admins have no limit), without the limit notice', async () => {
     await setup(admin, [{ ...safe, questUid: 'q-delivery' }]);
     act(() => {
       quests.selected = ['q-a', 'q-b', 'q-c'];
     });
     const dialog = await open();
     await userEvent.click(await within(dialog).findByRole('button', { name: 'Follow quest' }));
-    expect(quests.selected).toEqual(['q-b', 'q-c', 'q-delivery']);
+    expect(quests.selected).toEqual(['q-a', 'q-b', 'q-c', 'q-delivery']);
     expect(quests.limitNotice).toBe(false);
   });
 });
