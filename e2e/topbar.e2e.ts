@@ -57,6 +57,23 @@ describe('top bar', () => {
     await expect.poll(() => page.getByRole('complementary').count()).toBe(2);
   });
 
+  test('in Russian, the help popup shows the four position hints drawn in Russian', async () => {
+    const { page } = await browser.newPage({ locale: 'ru-RU' });
+    await openMap(page, 'factory');
+    await page.getByRole('button', { name: 'Где я' }).click();
+    await page.getByRole('button', { name: 'Помощь', exact: true }).click();
+    const dialog = page.getByRole('dialog', { name: 'Где я: как найти свою позицию' });
+    await dialog.waitFor();
+    const images = dialog.getByRole('img');
+    expect(await images.count()).toBe(4);
+    await expect
+      .poll(() => images.evaluateAll((list) => list.map((img) => (img as HTMLImageElement).complete && (img as HTMLImageElement).naturalWidth > 0)))
+      .toEqual([true, true, true, true]);
+    const sources = await images.evaluateAll((list) => list.map((img) => new URL((img as HTMLImageElement).src).pathname));
+    expect(sources).toEqual(['1-screenshot-key', '2-screenshots-folder', '3-copy-file-name', '4-paste-in-raidmap'].map((name) => `/public-images/pos-hints/ru/${name}.svg`));
+    expect(await images.first().getAttribute('alt')).toMatch(/клавишей скриншота/);
+  });
+
   test('the help popup shows four loaded position hints and links to /pilot', async () => {
     const { page } = await browser.newPage();
     await openMap(page, 'factory');

@@ -289,6 +289,24 @@ describe('where am I', () => {
     expect(await screen.findByRole('heading', { name: 'Live position feed', level: 1 })).toBeInTheDocument();
     expect(screen.getByRole('link', { name: 'Back to the maps' })).toHaveAttribute('href', '/');
   });
+
+  it('shows the Russian position hints (pos-hints/ru/) when the page is switched to Russian', async () => {
+    renderMap();
+    await userEvent.click(within(screen.getByRole('group', { name: 'Language' })).getByRole('button', { name: 'RU Русский' }));
+    await userEvent.click(await screen.findByRole('button', { name: 'Где я' }));
+    await userEvent.click(screen.getByRole('button', { name: 'Помощь' }));
+    const dialog = screen.getByRole('dialog', { name: 'Где я: как найти свою позицию' });
+    const images = within(dialog).getAllByRole('img');
+    expect(images.map((img) => img.getAttribute('src'))).toEqual([
+      '/public-images/pos-hints/ru/1-screenshot-key.svg',
+      '/public-images/pos-hints/ru/2-screenshots-folder.svg',
+      '/public-images/pos-hints/ru/3-copy-file-name.svg',
+      '/public-images/pos-hints/ru/4-paste-in-raidmap.svg',
+    ]);
+    expect(images[0]).toHaveAccessibleName(/клавишей скриншота/);
+    await userEvent.keyboard('{Escape}');
+    expect(screen.queryByRole('dialog')).toBeNull();
+  });
 });
 
 describe('#pos= hash', () => {
