@@ -92,6 +92,39 @@ describe('quest selection', () => {
     expect(quests.limitNotice).toBe(true);
   });
 
+  it('follows again the quests cut when a pro session ended, once the user signs back in with no limit', () => {
+    const proUser = { pro: true, admin: false, questsDone: [], questsHidden: [] };
+    session.user = proUser;
+    selectQuests(['a', 'b', 'c', 'd', 'e']);
+    session.user = null;
+    enforceQuestLimit();
+    expect(quests.selected).toEqual(['a', 'b', 'c']);
+    expect(quests.limitNotice).toBe(true);
+    // As a visitor meanwhile: unfollows one.
+    toggleQuest('b');
+    session.user = { ...proUser };
+    enforceQuestLimit();
+    expect(quests.selected).toEqual(['a', 'c', 'd', 'e']);
+    expect(quests.limitNotice).toBe(false);
+    // Nothing kept aside any more: a later sign-in brings nothing back twice.
+    session.user = { ...proUser };
+    enforceQuestLimit();
+    expect(quests.selected).toEqual(['a', 'c', 'd', 'e']);
+  });
+
+  it('keeps the cut quests aside through a visitor sign-in, and follows them again for an admin', () => {
+    session.user = { pro: true, admin: false, questsDone: [], questsHidden: [] };
+    selectQuests(['a', 'b', 'c', 'd']);
+    session.user = null;
+    enforceQuestLimit();
+    session.user = { pro: false, admin: false, questsDone: [], questsHidden: [] };
+    enforceQuestLimit();
+    expect(quests.selected).toEqual(['a', 'b', 'c']);
+    session.user = { pro: false, admin: true, questsDone: [], questsHidden: [] };
+    enforceQuestLimit();
+    expect(quests.selected).toEqual(['a', 'b', 'c', 'd']);
+  });
+
   it('drops quests that are not in the list once it is known', () => {
     selectQuests(['a', 'gone']);
     expect(quests.selected).toEqual(['a', 'gone']);

@@ -22,11 +22,16 @@ export interface QuestsState {
   selected: string[];
   /** The limit notice shows (a selection was cut, or a fourth quest was refused). */
   limitNotice: boolean;
+  /**
+   * The quests the free limit took away when the user lost pro (or admin): a session that ended,
+   * a sign-out. Followed again, in their order, when the user signs back in with no limit.
+   */
+  cutByLimit: string[];
   /** The place of the page (a list row, the marker popup…) whose quest action failed last: the error shows there. */
   progressErrorAt: string | null;
 }
 
-export const quests = proxy<QuestsState>({ status: 'idle', list: [], selected: [], limitNotice: false, progressErrorAt: null });
+export const quests = proxy<QuestsState>({ status: 'idle', list: [], selected: [], limitNotice: false, cutByLimit: [], progressErrorAt: null });
 
 let loading: Promise<void> | null = null;
 
@@ -100,12 +105,23 @@ export function closeLimitNotice(): void {
 }
 
 /**
- * The free limit applied again to what is followed: when a pro user or an admin signs out (or is
- * pro no longer), more than 3 followed quests are cut to 3 and the limit notice shows.
+ * The limit applied again to what is followed, as the signed-in user changes. When a pro user
+ * or an admin signs out (or the session ends, or they are pro no longer), more than 3 followed
+ * quests are cut to 3 and the limit notice shows; the quests cut are kept aside, and a sign-in
+ * with no limit (pro or admin again) follows them again and closes the notice: a session that
+ * expired mid-raid loses nothing.
  */
 export function enforceQuestLimit(): void {
-  const { ids, limited } = normalizeSelection(quests.selected, followsQuestsWithoutLimit());
+  if (followsQuestsWithoutLimit()) {
+    const back = quests.cutByLimit.filter((uid) => !quests.selected.includes(uid));
+    quests.cutByLimit = [];
+    if (back.length > 0) quests.selected = [...quests.selected, ...back];
+    quests.limitNotice = false;
+    return;
+  }
+  const { ids, limited } = normalizeSelection(quests.selected, false);
   if (!limited) return;
+  quests.cutByLimit = [...quests.cutByLimit, ...quests.selected.filter((uid) => !ids.includes(uid) && !quests.cutByLimit.includes(uid))];
   quests.selected = ids;
   quests.limitNotice = true;
 }
@@ -158,5 +174,6 @@ export function resetQuests(): void {
   quests.list = [];
   quests.selected = [];
   quests.limitNotice = false;
+  quests.cutByLimit = [];
   quests.progressErrorAt = null;
 }

@@ -289,6 +289,39 @@ describe('quests', () => {
     expect(within(rightPanel()).getByText('4 followed')).toBeInTheDocument();
   });
 
+  it('a pro session that ended asks for a sign-in alone, and signing back in follows every quest again', async () => {
+    await signedIn(proUser);
+    await readyMap('/map/factory?quest=q-debut,q-shortage,q-checking,q-delivery');
+    await waitFor(() => expect(window.__map!.selectedQuests()).toHaveLength(4));
+    // The session ends elsewhere (expired, signed out in another browser).
+    const complete = await within(rightPanel()).findByRole('button', { name: 'Complete: Debut' });
+    await fetch(`${BASE}/api/be/auth/logout`, { method: 'POST' });
+    await userEvent.click(complete);
+    const dialog = await screen.findByRole('dialog', { name: 'Sign in' });
+    await waitFor(() => expect(window.__map!.selectedQuests()).toHaveLength(3));
+    // Only the sign-in: the limit notice does not stack under it.
+    expect(screen.getAllByRole('dialog')).toEqual([dialog]);
+    await userEvent.type(within(dialog).getByRole('textbox', { name: 'Name' }), 'pro');
+    await userEvent.type(within(dialog).getByLabelText('Password'), 'demo-pass');
+    await userEvent.click(within(dialog).getByRole('button', { name: 'Sign in' }));
+    await waitFor(() => expect(window.__map!.selectedQuests()).toEqual(['q-debut', 'q-shortage', 'q-checking', 'q-delivery']));
+    await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
+    expect(within(rightPanel()).getByText('4 followed')).toBeInTheDocument();
+  });
+
+  it('a pro session that ended and a sign-in given up shows the limit notice then', async () => {
+    await signedIn(proUser);
+    await readyMap('/map/factory?quest=q-debut,q-shortage,q-checking,q-delivery');
+    await waitFor(() => expect(window.__map!.selectedQuests()).toHaveLength(4));
+    const complete = await within(rightPanel()).findByRole('button', { name: 'Complete: Debut' });
+    await fetch(`${BASE}/api/be/auth/logout`, { method: 'POST' });
+    await userEvent.click(complete);
+    await screen.findByRole('dialog', { name: 'Sign in' });
+    await userEvent.keyboard('{Escape}');
+    expect(await screen.findByRole('dialog', { name: 'Quest limit' })).toBeInTheDocument();
+    expect(window.__map!.selectedQuests()).toEqual(['q-debut', 'q-shortage', 'q-checking']);
+  });
+
   it('lets an admin follow more than 3, with no limit in the head', async () => {
     await signedIn({ ...proUser, name: 'admin', pro: false, admin: true });
     await readyMap('/map/factory?quest=q-debut,q-shortage,q-checking,q-delivery');

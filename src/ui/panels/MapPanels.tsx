@@ -21,7 +21,7 @@ import './panels.css';
 // Memoised: the map page re-renders as its manifest and markers arrive (while the engine
 // starts); the panels follow their own state, not those.
 export const MapPanels = memo(function MapPanels({ map, source = null }: { map: Pick<MapDefinition, 'id' | 'levels'>; source?: MarkerSource | null }) {
-  const { panelsShown, upsellOpen, settingsOpen } = useSnapshot(layout);
+  const { panelsShown, upsellOpen, settingsOpen, accountDialog } = useSnapshot(layout);
   const { limitNotice } = useSnapshot(quests);
   useQuestUrl();
   useEffect(() => {
@@ -39,7 +39,8 @@ export const MapPanels = memo(function MapPanels({ map, source = null }: { map: 
           <RightPanel map={map} />
         </>
       )}
-      {limitNotice && (
+      {/* Not over the account dialog: a session that ended asks for a sign-in first, which may make the limit moot. */}
+      {limitNotice && accountDialog === null && (
         <LimitNotice
           onClose={closeLimitNotice}
           onPro={() => {
