@@ -18,6 +18,56 @@ const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 describe('camera (customs)', () => {
   const map = MAPS.customs;
 
+  test('the map is a Tab stop: arrows pan, + and − zoom, Enter opens the marker under the cross-hair', async () => {
+    const { page } = await browser.newPage();
+    await openMap(page, map.id);
+    const canvas = page.locator('.map-canvas');
+    expect(await canvas.getAttribute('tabindex')).toBe('0');
+    expect(await canvas.getAttribute('aria-describedby')).toBeTruthy();
+    await canvas.focus();
+    const start = await camera(page);
+    await page.keyboard.press('ArrowRight');
+    await expect.poll(async () => (await camera(page)).x).toBeCloseTo(start.x + 100 / start.zoom, 1);
+    await page.keyboard.press('+');
+    await expect.poll(async () => (await camera(page)).zoom).toBeGreaterThan(start.zoom);
+    await page.keyboard.press('-');
+    await expect.poll(async () => (await camera(page)).zoom).toBeCloseTo(start.zoom, 5);
+
+    // A marker brought under the cross-hair (a link to it brings it into view; Escape closes its
+    // popup; a drag of the map puts it at the canvas's centre), then Enter opens it.
+    // One with no other marker near it on screen, so the click is not another's.
+    const target = await page.evaluate(() => {
+      const api = window.__map!;
+      const drawn = api.markers().filter((m) => m.visible && m.alpha === 1).map((m) => ({ uid: m.uid, at: api.toScreen(m.x, m.y)! }));
+      return drawn.find((m) => drawn.every((o) => o === m || Math.hypot(o.at.x - m.at.x, o.at.y - m.at.y) > 60))!.uid;
+    });
+    await page.goto(`${baseUrl()}/map/${map.id}?obj=${target}`, { waitUntil: 'domcontentloaded' });
+    await page.waitForFunction((uid) => window.__map?.ready === true && window.__map.popup() === uid, target, { timeout: 45_000 });
+    const box = (await canvas.boundingBox())!;
+    const here = await page.evaluate((uid) => {
+      const m = window.__map!.markers().find((x) => x.uid === uid)!;
+      return window.__map!.toScreen(m.x, m.y)!;
+    }, target);
+    await page.keyboard.press('Escape');
+    await expect.poll(() => page.evaluate(() => window.__map!.popup())).toBeNull();
+    const centre = { x: box.x + box.width / 2, y: box.y + box.height / 2 };
+    await page.mouse.move(here.x, here.y);
+    await page.mouse.down();
+    await page.mouse.move(centre.x, centre.y, { steps: 8 });
+    await page.mouse.up();
+    await expect
+      .poll(() =>
+        page.evaluate((uid) => {
+          const m = window.__map!.markers().find((x) => x.uid === uid)!;
+          return window.__map!.toScreen(m.x, m.y)!;
+        }, target),
+      )
+      .toEqual({ x: expect.closeTo(centre.x, 0) as number, y: expect.closeTo(centre.y, 0) as number });
+    await canvas.focus();
+    await page.keyboard.press('Enter');
+    await expect.poll(() => page.evaluate(() => window.__map!.popup())).toBe(target);
+  });
+
   test('wheel zoom stops exactly at the max zoom, then at the min zoom', async () => {
     const { page } = await browser.newPage();
     await openMap(page, map.id);

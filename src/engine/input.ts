@@ -48,7 +48,13 @@ export class DomInput {
     const pointer = (type: 'pointer_down' | 'pointer_move' | 'pointer_up') => (e: PointerEvent) => {
       if (type === 'pointer_down') {
         this.rect = null;
-        if (e.button === 0) element.setPointerCapture?.(e.pointerId);
+        if (e.button === 0) {
+          try {
+            element.setPointerCapture?.(e.pointerId);
+          } catch {
+            // Not a pointer the browser knows (the keyboard's presses, ui/map/mapKeyboard.ts): nothing to capture.
+          }
+        }
       }
       this.dispatch({
         type,

@@ -102,6 +102,8 @@ describe('ToolsPanel', () => {
       'Ctrl+Z → undo',
       'Ctrl+Shift+Z → redo',
       'Esc → close the popup, back to pan',
+      '←↑→↓ → on the focused map: move it; while Enter holds, the cross-hair',
+      'Enter → on the focused map: click at the cross-hair (a dragging tool: hold, then let go)',
     ]);
   });
 

@@ -202,6 +202,9 @@ const KEYS: readonly { keys: readonly string[]; text: string }[] = [
   { keys: ['Ctrl', '+', 'Z'], text: 'admin.tools.keys.undo' },
   { keys: ['Ctrl', '+', 'Shift', '+', 'Z'], text: 'admin.tools.keys.redo' },
   { keys: ['Esc'], text: 'admin.tools.keys.escape' },
+  // The map from the keyboard (ui/map/mapKeyboard.ts), with the map's canvas focused (Tab).
+  { keys: ['←', '↑', '→', '↓'], text: 'admin.tools.keys.arrows' },
+  { keys: ['Enter'], text: 'admin.tools.keys.mapEnter' },
 ];
 
 function KeyList() {

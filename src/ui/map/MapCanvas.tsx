@@ -3,7 +3,7 @@
  * and disposes both on unmount. Safe under StrictMode's double effects: an engine that finishes
  * starting after its effect was cleaned up is disposed at once.
  */
-import { useEffect, useRef, useState } from 'react';
+import { useEffect, useId, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { MapDefinition } from '../../domain/maps';
 import { overlayZoom, type OverlayParams } from '../../domain/overlay';
@@ -17,6 +17,7 @@ import { loadEngineModule } from './engineModule';
 import { dismissPoster } from './poster';
 import type { MarkerSource } from './markerSource';
 import { type EngineWiring, wireEngine } from './wireEngine';
+import { wireMapKeyboard } from './mapKeyboard';
 import { wireEditor } from './wireEditor';
 import { markStartup } from './startupMarks';
 import { takeEarlyRender, takeEarlyTiles } from './earlyLoad';
@@ -93,6 +94,7 @@ export function MapCanvas({ map, manifest, source, markers, handle, onError, ove
     let unwireEditor: (() => void) | null = null;
     let unwirePoster: (() => void) | null = null;
     let unwireFailed: (() => void) | null = null;
+    let unwireKeyboard: (() => void) | null = null;
 
     // After a break in the live feed, changes may have been missed: read the whole list again.
     // The editor's unsaved and in-flight changes go back on top of it (reloadMarkers), issued
@@ -144,6 +146,8 @@ export function MapCanvas({ map, manifest, source, markers, handle, onError, ove
         if (markersRef.current) wiring.setMarkers(markersRef.current);
         unwireEditor = wireEditor({ engine: created, sink: wiring.sink, map, adminTools, resync });
         unwirePoster = dismissPosterWith(created);
+        // The stream overlay takes no input; the page's map is a Tab stop with its keys.
+        if (!transparent) unwireKeyboard = wireMapKeyboard(host, created);
         // A render worker that fails before the map is drawn: draw on the main thread at once,
         // rather than show an error the visitor did nothing about. Later (or a lost context):
         // the page says so, and its "Try again" starts another engine.
@@ -166,6 +170,7 @@ export function MapCanvas({ map, manifest, source, markers, handle, onError, ove
       cancelled = true;
       unwirePoster?.();
       unwireFailed?.();
+      unwireKeyboard?.();
       unwireEditor?.();
       wiring?.dispose();
       engine?.dispose();
@@ -181,5 +186,21 @@ export function MapCanvas({ map, manifest, source, markers, handle, onError, ove
     if (markers) wiringRef.current?.setMarkers(markers);
   }, [markers]);
 
-  return <div ref={hostRef} className="map-canvas" role="application" aria-label={t('map.canvasLabel', { name: t(`maps.${map.id}`, { defaultValue: map.name }) })} />;
+  const hintId = useId();
+  return (
+    <>
+      <div
+        ref={hostRef}
+        className="map-canvas"
+        role="application"
+        aria-label={t('map.canvasLabel', { name: t(`maps.${map.id}`, { defaultValue: map.name }) })}
+        aria-describedby={overlay ? undefined : hintId}
+      />
+      {!overlay && (
+        <p id={hintId} className="visually-hidden">
+          {t('map.keyboardHint')}
+        </p>
+      )}
+    </>
+  );
 }

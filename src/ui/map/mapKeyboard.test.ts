@@ -1,0 +1,179 @@
+// @vitest-environment jsdom
+import { afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { CURSOR_PX, KEY_ZOOM_FACTOR, KEYBOARD_POINTER_ID, mapKeyAction, PAN_FAR_PX, PAN_PX, pressStyle, wireMapKeyboard, type KeyboardMapEngine } from './mapKeyboard';
+
+const press = (key: string, extra: Partial<{ shiftKey: boolean; ctrlKey: boolean; metaKey: boolean; altKey: boolean }> = {}) => ({
+  key,
+  shiftKey: false,
+  ctrlKey: false,
+  metaKey: false,
+  altKey: false,
+  ...extra,
+});
+
+describe('mapKeyAction', () => {
+  it('pans with the arrow keys (Shift further) while no press is held', () => {
+    expect(mapKeyAction(press('ArrowLeft'), false)).toEqual({ kind: 'pan', dx: -PAN_PX, dy: 0 });
+    expect(mapKeyAction(press('ArrowDown', { shiftKey: true }), false)).toEqual({ kind: 'pan', dx: 0, dy: PAN_FAR_PX });
+  });
+
+  it('moves the cursor instead while a press is held (Shift a pixel at a time)', () => {
+    expect(mapKeyAction(press('ArrowRight'), true)).toEqual({ kind: 'moveCursor', dx: CURSOR_PX, dy: 0 });
+    expect(mapKeyAction(press('ArrowUp', { shiftKey: true }), true)).toEqual({ kind: 'moveCursor', dx: 0, dy: -1 });
+  });
+
+  it('zooms with + and −, presses with Enter and Space, lets go with Escape only when held', () => {
+    expect(mapKeyAction(press('+'), false)).toEqual({ kind: 'zoom', factor: KEY_ZOOM_FACTOR });
+    expect(mapKeyAction(press('='), false)).toEqual({ kind: 'zoom', factor: KEY_ZOOM_FACTOR });
+    expect(mapKeyAction(press('-'), false)).toEqual({ kind: 'zoom', factor: 1 / KEY_ZOOM_FACTOR });
+    expect(mapKeyAction(press('Enter'), false)).toEqual({ kind: 'press' });
+    expect(mapKeyAction(press(' '), true)).toEqual({ kind: 'press' });
+    expect(mapKeyAction(press('Escape'), true)).toEqual({ kind: 'release' });
+    expect(mapKeyAction(press('Escape'), false)).toBeNull();
+  });
+
+  it("leaves the state tree's letters and the command keys alone", () => {
+    expect(mapKeyAction(press('m'), false)).toBeNull();
+    expect(mapKeyAction(press('z', { ctrlKey: true }), false)).toBeNull();
+    expect(mapKeyAction(press('ArrowLeft', { altKey: true }), false)).toBeNull();
+    expect(mapKeyAction(press('Tab'), false)).toBeNull();
+  });
+});
+
+describe('pressStyle', () => {
+  it('holds for the tools that drag, clicks for the others', () => {
+    for (const path of ['draw.rect.idle', 'draw.line.idle', 'draw.arrow.idle', 'draw.circle.idle', 'draw.pen.idle', 'move.idle', 'edit.idle']) {
+      expect(pressStyle(path), path).toBe('hold');
+    }
+    for (const path of ['pan.idle', 'pan', 'draw.marker.idle', 'draw.text.idle', 'draw.poly.drawing']) {
+      expect(pressStyle(path), path).toBe('click');
+    }
+  });
+});
+
+describe('wireMapKeyboard', () => {
+  beforeAll(() => {
+    // jsdom has no PointerEvent: a MouseEvent with a pointer's fields is enough here.
+    if (typeof globalThis.PointerEvent !== 'function') {
+      class TestPointerEvent extends MouseEvent {
+        readonly pointerId: number;
+        readonly pointerType: string;
+        constructor(type: string, init: PointerEventInit = {}) {
+          super(type, init);
+          this.pointerId = init.pointerId ?? 0;
+          this.pointerType = init.pointerType ?? '';
+        }
+      }
+      (globalThis as { PointerEvent: unknown }).PointerEvent = TestPointerEvent;
+    }
+  });
+  let unwire: (() => void) | null = null;
+  afterEach(() => {
+    unwire?.();
+    unwire = null;
+    document.body.innerHTML = '';
+  });
+
+  function setup(path = 'pan.idle') {
+    const host = document.createElement('div');
+    const canvas = document.createElement('canvas');
+    host.appendChild(canvas);
+    document.body.appendChild(host);
+    const box = { left: 100, top: 50, width: 800, height: 600, right: 900, bottom: 650, x: 100, y: 50, toJSON: () => ({}) };
+    host.getBoundingClientRect = () => box as DOMRect;
+    canvas.getBoundingClientRect = () => box as DOMRect;
+    const events: Array<{ type: string; x: number; y: number; id: number; shift: boolean }> = [];
+    for (const type of ['pointerdown', 'pointermove', 'pointerup', 'pointercancel']) {
+      canvas.addEventListener(type, (e) => {
+        const p = e as PointerEvent;
+        events.push({ type, x: p.clientX, y: p.clientY, id: p.pointerId, shift: p.shiftKey });
+      });
+    }
+    const state = { view: { x: 1000, y: 800, zoom: 2 }, path };
+    const engine: KeyboardMapEngine = {
+      camera: () => ({ ...state.view }),
+      setView: (view) => Object.assign(state.view, view),
+      toolPath: () => state.path,
+    };
+    unwire = wireMapKeyboard(host, engine);
+    host.focus();
+    const key = (k: string, extra: KeyboardEventInit = {}) => host.dispatchEvent(new KeyboardEvent('keydown', { key: k, bubbles: true, cancelable: true, ...extra }));
+    return { host, events, state, key };
+  }
+
+  it('is a Tab stop whose arrows pan the camera by screen pixels and whose + and − zoom', () => {
+    const { host, state, key } = setup();
+    expect(host.tabIndex).toBe(0);
+    key('ArrowRight');
+    expect(state.view).toEqual({ x: 1000 + PAN_PX / 2, y: 800, zoom: 2 });
+    key('ArrowUp', { shiftKey: true });
+    expect(state.view.y).toBe(800 - PAN_FAR_PX / 2);
+    key('+');
+    expect(state.view.zoom).toBe(2 * KEY_ZOOM_FACTOR);
+    key('-');
+    expect(state.view.zoom).toBeCloseTo(2);
+  });
+
+  it('clicks at the centre of the canvas on Enter with a tool that clicks', () => {
+    const { events, key } = setup('draw.marker.idle');
+    key('Enter');
+    expect(events).toEqual([
+      { type: 'pointerdown', x: 500, y: 350, id: KEYBOARD_POINTER_ID, shift: false },
+      { type: 'pointerup', x: 500, y: 350, id: KEYBOARD_POINTER_ID, shift: false },
+    ]);
+  });
+
+  it('holds the press with a tool that drags: the arrows then move the cursor, and Enter again lets go', () => {
+    const { events, state, key, host } = setup('draw.rect.idle');
+    key('Enter');
+    expect(events).toEqual([]);
+    expect(host.querySelector('.map-keyboard-cursor--held')).not.toBeNull();
+    key('ArrowRight');
+    key('ArrowDown', { shiftKey: true });
+    // The map does not move while a press is held.
+    expect(state.view).toEqual({ x: 1000, y: 800, zoom: 2 });
+    key('Enter');
+    expect(events.map((e) => [e.type, e.x, e.y, e.shift])).toEqual([
+      ['pointerdown', 500, 350, false],
+      ['pointermove', 500 + CURSOR_PX, 350, false],
+      ['pointermove', 500 + CURSOR_PX, 351, true],
+      ['pointerup', 500 + CURSOR_PX, 351, false],
+    ]);
+    // Let go: the cursor is back at the centre, and the arrows pan again.
+    expect(host.querySelector('.map-keyboard-cursor--held')).toBeNull();
+    key('ArrowLeft');
+    expect(state.view.x).toBe(1000 - PAN_PX / 2);
+  });
+
+  it('makes Enter twice without a move a click, and Escape lets go of a held drag without finishing it', () => {
+    const { events, key } = setup('move.idle');
+    key('Enter');
+    key('Enter');
+    expect(events.map((e) => e.type)).toEqual(['pointerdown', 'pointerup']);
+    events.length = 0;
+    key('Enter');
+    key('ArrowLeft');
+    key('Escape');
+    expect(events.map((e) => e.type)).toEqual(['pointerdown', 'pointermove', 'pointercancel']);
+  });
+
+  it('reads only keys sent to the map itself, and lets go of a held press when the map loses the focus', () => {
+    const { host, events, state, key } = setup('draw.line.idle');
+    const button = document.createElement('button');
+    host.appendChild(button);
+    button.dispatchEvent(new KeyboardEvent('keydown', { key: 'ArrowRight', bubbles: true }));
+    expect(state.view.x).toBe(1000);
+    key('Enter');
+    key('ArrowRight');
+    host.blur();
+    expect(events.map((e) => e.type)).toEqual(['pointerdown', 'pointermove', 'pointercancel']);
+  });
+
+  it('takes its cursor away when unwired', () => {
+    const { host } = setup();
+    expect(host.querySelector('.map-keyboard-cursor')).not.toBeNull();
+    unwire!();
+    unwire = null;
+    expect(host.querySelector('.map-keyboard-cursor')).toBeNull();
+  });
+});

@@ -1,0 +1,207 @@
+/**
+ * The map from the keyboard (docs/DECISIONS.md "The map from the keyboard"). The map's canvas is
+ * a Tab stop; while it has the focus:
+ *
+ *   Arrow keys      move the map (Shift: further)
+ *   + / −           zoom in / out
+ *   Enter, Space    press at the keyboard cursor, a cross-hair at the centre of the map: a click
+ *                   there (open the marker under it; an admin's marker tool places one, the
+ *                   poly tool adds a point, …)
+ *
+ * With a tool that drags (an admin's line, arrow, rectangle, circle, pen; move; edit), Enter
+ * holds the press instead: the arrow keys then move the cursor, not the map (Shift: a pixel at a
+ * time, and the tools' slow move), and Enter again lets go. Enter twice without moving is a
+ * click (selects a shape, opens a marker). Escape lets go of a held press without finishing it
+ * (the state tree's Escape then resets the tool, as ever).
+ *
+ * The presses are pointer events sent to the canvas (engine/input.ts reads them as a mouse's),
+ * so every tool behaves as it does under a mouse: nothing here knows a tool's rules beyond which
+ * ones drag. Pure rules first (`mapKeyAction`, `pressStyle`), then the DOM wiring.
+ */
+
+/** What a key does on the focused map. */
+export type MapKeyAction =
+  | { kind: 'pan'; dx: number; dy: number }
+  | { kind: 'zoom'; factor: number }
+  | { kind: 'press' }
+  | { kind: 'moveCursor'; dx: number; dy: number }
+  | { kind: 'release' };
+
+/** Screen pixels a map pan moves per arrow key (Shift: PAN_FAR_PX). */
+export const PAN_PX = 100;
+export const PAN_FAR_PX = 400;
+/** Screen pixels the keyboard cursor moves per arrow key while a press is held (Shift: 1). */
+export const CURSOR_PX = 10;
+/** The zoom's factor per + or − (a wheel notch's worth, twice). */
+export const KEY_ZOOM_FACTOR = 1.5;
+
+const ARROWS: Record<string, [number, number]> = { ArrowLeft: [-1, 0], ArrowRight: [1, 0], ArrowUp: [0, -1], ArrowDown: [0, 1] };
+
+export interface MapKeyPress {
+  key: string;
+  shiftKey: boolean;
+  ctrlKey: boolean;
+  metaKey: boolean;
+  altKey: boolean;
+}
+
+/**
+ * The action of a key on the focused map, or null (the key is someone else's: a letter for the
+ * state tree, Ctrl+Z, Tab). `held`: a press is held (a drag from the keyboard).
+ */
+export function mapKeyAction(press: MapKeyPress, held: boolean): MapKeyAction | null {
+  if (press.ctrlKey || press.metaKey || press.altKey) return null;
+  const arrow = ARROWS[press.key];
+  if (arrow) {
+    if (held) {
+      const step = press.shiftKey ? 1 : CURSOR_PX;
+      return { kind: 'moveCursor', dx: arrow[0] * step, dy: arrow[1] * step };
+    }
+    const step = press.shiftKey ? PAN_FAR_PX : PAN_PX;
+    return { kind: 'pan', dx: arrow[0] * step, dy: arrow[1] * step };
+  }
+  if (press.key === '+' || press.key === '=') return { kind: 'zoom', factor: KEY_ZOOM_FACTOR };
+  if (press.key === '-' || press.key === '_') return { kind: 'zoom', factor: 1 / KEY_ZOOM_FACTOR };
+  if (press.key === 'Enter' || press.key === ' ') return { kind: 'press' };
+  if (press.key === 'Escape' && held) return { kind: 'release' };
+  return null;
+}
+
+/**
+ * How Enter presses with the tool at `toolPath` (engine's state path): a click, or held for a
+ * drag (the tools whose work is a drag; their clicks still come from Enter twice).
+ */
+export function pressStyle(toolPath: string): 'click' | 'hold' {
+  const [tool, shape] = toolPath.split('.');
+  if (tool === 'move' || tool === 'edit') return 'hold';
+  if (tool === 'draw') return shape === 'marker' || shape === 'text' || shape === 'poly' ? 'click' : 'hold';
+  return 'click';
+}
+
+// ---------------------------------------------------------------------------------------------
+// DOM
+
+/** The pointer id of the keyboard's presses (not a real pointer's: a mouse's own events stay apart). */
+export const KEYBOARD_POINTER_ID = 7231;
+
+export interface KeyboardMapEngine {
+  camera(): { x: number; y: number; zoom: number };
+  setView(view: Partial<{ x: number; y: number; zoom: number }>): void;
+  toolPath(): string;
+}
+
+type HeldState = { phase: 'none' } | { phase: 'armed' } | { phase: 'down' };
+
+/**
+ * Makes `host` (the map canvas's container) a Tab stop that reads the keys above, and shows the
+ * keyboard cursor while it has the keyboard's focus. The pointer events go to `host`'s canvas.
+ * Returns the unwiring.
+ */
+export function wireMapKeyboard(host: HTMLElement, engine: KeyboardMapEngine): () => void {
+  const doc = host.ownerDocument;
+  host.tabIndex = 0;
+  const cursor = doc.createElement('div');
+  cursor.className = 'map-keyboard-cursor';
+  cursor.setAttribute('aria-hidden', 'true');
+  cursor.hidden = true;
+  host.appendChild(cursor);
+
+  let held: HeldState = { phase: 'none' };
+  /** The cursor's offset from the canvas's centre (CSS px): moved only while a press is held. */
+  let offset = { x: 0, y: 0 };
+
+  const canvas = () => host.querySelector('canvas');
+  const place = () => {
+    const box = host.getBoundingClientRect();
+    cursor.style.left = `${box.width / 2 + offset.x}px`;
+    cursor.style.top = `${box.height / 2 + offset.y}px`;
+    cursor.classList.toggle('map-keyboard-cursor--held', held.phase !== 'none');
+  };
+  const send = (type: 'pointerdown' | 'pointermove' | 'pointerup' | 'pointercancel', shiftKey = false) => {
+    const target = canvas();
+    if (!target) return;
+    const box = target.getBoundingClientRect();
+    const init: PointerEventInit = {
+      bubbles: true,
+      cancelable: true,
+      clientX: box.left + box.width / 2 + offset.x,
+      clientY: box.top + box.height / 2 + offset.y,
+      button: type === 'pointermove' ? -1 : 0,
+      buttons: type === 'pointerdown' || type === 'pointermove' ? 1 : 0,
+      pointerId: KEYBOARD_POINTER_ID,
+      pointerType: 'mouse',
+      isPrimary: true,
+      shiftKey,
+    };
+    target.dispatchEvent(new PointerEvent(type, init));
+  };
+  const letGo = (finish: boolean) => {
+    if (held.phase === 'down') send(finish ? 'pointerup' : 'pointercancel');
+    held = { phase: 'none' };
+    offset = { x: 0, y: 0 };
+    place();
+  };
+
+  const onKeyDown = (event: KeyboardEvent) => {
+    if (event.target !== host || event.defaultPrevented) return;
+    const action = mapKeyAction(event, held.phase !== 'none');
+    if (!action) return;
+    if (action.kind === 'release') {
+      // Not stopped: the state tree's Escape (reset to pan, close the popup) follows.
+      letGo(false);
+      return;
+    }
+    event.preventDefault();
+    // A key for the map: the cursor shows, whatever put the focus there (a click, a script).
+    cursor.hidden = false;
+    if (event.repeat && action.kind === 'press') return;
+    const view = engine.camera();
+    if (action.kind === 'pan') engine.setView({ x: view.x + action.dx / view.zoom, y: view.y + action.dy / view.zoom });
+    else if (action.kind === 'zoom') engine.setView({ zoom: view.zoom * action.factor });
+    else if (action.kind === 'moveCursor') {
+      if (held.phase === 'armed') {
+        send('pointerdown', event.shiftKey);
+        held = { phase: 'down' };
+      }
+      offset = { x: offset.x + action.dx, y: offset.y + action.dy };
+      send('pointermove', event.shiftKey);
+      place();
+    } else if (held.phase === 'down') letGo(true);
+    else if (held.phase === 'armed') {
+      // Enter twice without a move: a click where the cursor is.
+      send('pointerdown');
+      send('pointerup');
+      letGo(false);
+    } else if (pressStyle(engine.toolPath()) === 'hold') {
+      held = { phase: 'armed' };
+      place();
+    } else {
+      send('pointerdown');
+      send('pointerup');
+    }
+  };
+  const keyboardFocus = () => {
+    try {
+      return host.matches(':focus-visible');
+    } catch {
+      return true;
+    }
+  };
+  const onFocus = () => {
+    cursor.hidden = !keyboardFocus();
+    place();
+  };
+  const onBlur = () => {
+    letGo(false);
+    cursor.hidden = true;
+  };
+  host.addEventListener('keydown', onKeyDown);
+  host.addEventListener('focus', onFocus);
+  host.addEventListener('blur', onBlur);
+  return () => {
+    host.removeEventListener('keydown', onKeyDown);
+    host.removeEventListener('focus', onFocus);
+    host.removeEventListener('blur', onBlur);
+    cursor.remove();
+  };
+}
