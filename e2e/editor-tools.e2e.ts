@@ -553,6 +553,65 @@ describe('drawing and editing shapes', () => {
   });
 });
 
+describe('the map from the keyboard', () => {
+  test('with the map focused, Enter places a marker at the cross-hair; with the rectangle, Enter, arrows and Enter draw one', async () => {
+    const page = await adminPage();
+    const canvas = page.locator('.map-canvas');
+    await canvas.focus();
+    // The cross-hair at the canvas's centre, shown once a map key is pressed.
+    await page.keyboard.press('ArrowRight');
+    const cursor = page.locator('.map-keyboard-cursor');
+    await expect.poll(() => cursor.isVisible()).toBe(true);
+    const box = (await canvas.boundingBox())!;
+    const centre = { x: box.x + box.width / 2, y: box.y + box.height / 2 };
+    const at = (await cursor.boundingBox())!;
+    expect(Math.abs(at.x + at.width / 2 - centre.x)).toBeLessThan(2);
+    expect(Math.abs(at.y + at.height / 2 - centre.y)).toBeLessThan(2);
+
+    // The marker tool (key l), then Enter: a marker where the cross-hair is, saved.
+    await page.keyboard.press('l');
+    await expectPath(page, 'draw.marker.idle');
+    const before = new Set((await serverMarkers(server.baseUrl())).map((m) => m.uid));
+    const spot = await map(page).toMap(centre.x, centre.y);
+    await page.keyboard.press('Enter');
+    const added = await until(
+      async () => (await serverMarkers(server.baseUrl())).filter((m) => !before.has(m.uid)),
+      (list) => list.length === 1,
+      'the marker placed from the keyboard on the server',
+    );
+    expect(added[0].geometry.x).toBeCloseTo(spot.x, 2);
+    expect(added[0].geometry.y).toBeCloseTo(spot.y, 2);
+    await expect.poll(() => page.evaluate(() => document.activeElement?.classList.contains('map-canvas'))).toBe(true);
+
+    // The rectangle: Enter holds, the arrows move the cross-hair (not the map), Enter lets go.
+    await page.keyboard.press('Escape');
+    await toolButton(page, LABEL.rect).click();
+    await expectPath(page, 'draw.rect.idle');
+    await canvas.focus();
+    const camera = await map(page).camera();
+    const shapesBefore = (await map(page).shapes()).length;
+    await page.keyboard.press('Enter');
+    for (let i = 0; i < 6; i += 1) await page.keyboard.press('ArrowRight');
+    for (let i = 0; i < 4; i += 1) await page.keyboard.press('ArrowDown');
+    await expectPath(page, 'draw.rect.drawing');
+    expect(await map(page).camera()).toEqual(camera);
+    await page.keyboard.press('Enter');
+    await expectPath(page, 'draw.rect.idle');
+    const shapes = await map(page).shapes();
+    expect(shapes).toHaveLength(shapesBefore + 1);
+    const a = await map(page).toMap(centre.x, centre.y);
+    const b = await map(page).toMap(centre.x + 60, centre.y + 40);
+    const g = shapes[shapes.length - 1].geometry;
+    expect(g.x).toBeCloseTo(a.x, 1);
+    expect(g.y).toBeCloseTo(a.y, 1);
+    expect(g.x1).toBeCloseTo(b.x, 1);
+    expect(g.y1).toBeCloseTo(b.y, 1);
+    // Let go, the arrows move the map again.
+    await page.keyboard.press('ArrowLeft');
+    await expect.poll(async () => (await map(page).camera()).x).toBeLessThan(camera.x);
+  });
+});
+
 describe('on a 390×844 touch screen', () => {
   test('the tools start folded; tapping a tool and the map places a marker', async () => {
     const page = await adminPage({ width: PHONE.width, height: PHONE.height, hasTouch: true });
