@@ -22,11 +22,14 @@ describe('subscribeMarkerChanges', () => {
   afterEach(() => {
     vi.unstubAllGlobals();
     vi.useRealTimers();
+    vi.mocked(Math.random).mockRestore?.();
     warn.mockRestore();
     setApiBase('');
   });
 
   it('opens the map stream, passes valid changes on and reports its state', () => {
+    vi.useFakeTimers();
+    vi.spyOn(Math, 'random').mockReturnValue(0);
     const changes: MarkerChange[] = [];
     const states: LiveState[] = [];
     const dispose = subscribeMarkerChanges('customs', (c) => changes.push(c), (s) => states.push(s));
@@ -39,13 +42,20 @@ describe('subscribeMarkerChanges', () => {
       { kind: 'upsert', map: 'customs', marker, by: 'admin1' },
       { kind: 'remove', map: 'customs', uid: 'm-1', version: 3, by: null },
     ]);
-    // EventSource retries by itself: reconnecting, then connected again.
+    // A dropped connection: closed (not left to the browser's own retry), a new one opened
+    // 2 s later: reconnecting, then connected again (the page reloads its list then).
     es.fail();
-    es.open();
+    expect(es.readyState).toBe(FakeEventSource.CLOSED);
+    vi.advanceTimersByTime(2000);
+    const again = FakeEventSource.last();
+    expect(again).not.toBe(es);
+    expect(again.url).toBe(es.url);
+    again.open();
     dispose();
     expect(states).toEqual(['connected', 'reconnecting', 'connected', 'off']);
-    expect(es.readyState).toBe(FakeEventSource.CLOSED);
+    expect(again.readyState).toBe(FakeEventSource.CLOSED);
     es.send({ kind: 'remove', map: 'customs', uid: 'm-1', version: 4, by: null });
+    again.send({ kind: 'remove', map: 'customs', uid: 'm-1', version: 4, by: null });
     expect(changes).toHaveLength(2);
   });
 
@@ -83,8 +93,9 @@ describe('subscribeMarkerChanges', () => {
     expect(warn).toHaveBeenCalledTimes(1);
   });
 
-  it('opens a new stream after the browser gave up on one, backing off', () => {
+  it('opens a new stream after the browser gave up on one or the connection was refused, backing off', () => {
     vi.useFakeTimers();
+    vi.spyOn(Math, 'random').mockReturnValue(0);
     const states: LiveState[] = [];
     const dispose = subscribeMarkerChanges('customs', () => {}, (s) => states.push(s));
     FakeEventSource.instances[0].fail(true);
@@ -93,7 +104,7 @@ describe('subscribeMarkerChanges', () => {
     expect(FakeEventSource.instances).toHaveLength(1);
     vi.advanceTimersByTime(1);
     expect(FakeEventSource.instances).toHaveLength(2);
-    FakeEventSource.instances[1].fail(true);
+    FakeEventSource.instances[1].fail(); // refused: left CONNECTING by the browser, backed off all the same
     vi.advanceTimersByTime(3999);
     expect(FakeEventSource.instances).toHaveLength(2);
     vi.advanceTimersByTime(1);

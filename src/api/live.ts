@@ -1,8 +1,8 @@
 /**
  * Live marker changes (docs/EDITOR.md "API client"): the server's
- * `GET /api/be/live/markers?map=` server-sent-events stream over the browser's EventSource,
- * which reconnects by itself (the server asks for 2 s); after the browser gave up on one a new
- * one is opened, backing off (eventStream.ts). Each `marker` event's data is a MarkerChange; a
+ * `GET /api/be/live/markers?map=` server-sent-events stream over the browser's EventSource;
+ * when it breaks it is closed and a new one is opened, backing off from 2 s to 30 s
+ * (eventStream.ts). Each `marker` event's data is a MarkerChange; a
  * message of another shape is ignored with a console warning.
  */
 import { markerSchema, type Marker } from '../domain/marker';
@@ -36,8 +36,8 @@ export function parseMarkerChange(value: unknown): MarkerChange | null {
 
 /**
  * Listens to the marker changes of one map until the returned function is called. `onState`
- * hears 'connected' when the stream opens, 'reconnecting' when it breaks (EventSource retries,
- * or a new one is opened when the browser gave up) and 'off' once disposed. Changes missed
+ * hears 'connected' when the stream opens, 'reconnecting' when it breaks (a new one is opened
+ * later, backing off) and 'off' once disposed. Changes missed
  * while reconnecting are not replayed: on a 'connected' after 'reconnecting', reload the list.
  */
 export interface SubscribeOptions {
