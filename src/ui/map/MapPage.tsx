@@ -20,6 +20,7 @@ import { useRememberedView } from './useRememberedView';
 import { useAdminTools } from '../admin/useAdmin';
 import { usePilotConnection } from '../pilot/usePilotConnection';
 import { useOverlayDocument } from '../overlay/useOverlayDocument';
+import { OverlayNote } from '../overlay/OverlayNote';
 import { LiveAnnouncer } from '../LiveAnnouncer';
 import { SkipLinks } from './SkipLinks';
 
@@ -86,6 +87,7 @@ function MapScreen({ map, overlay }: { map: MapDefinition; overlay: OverlayParam
           overlay={overlay}
         />
       )}
+      {overlay && <OverlayNote />}
       {!overlay && <PosterSlot map={map} failed={data.error !== null} movedAway={movesView} />}
       {!overlay && <TopBar title={name} />}
       {!overlay && <MapPanels map={map} source={data.error ? null : data.source} />}

@@ -58,4 +58,14 @@ describe('wireCoveredInsets', () => {
     page.listener?.();
     expect(seen.at(-1)).toEqual({ top: 300, right: 400, bottom: 300, left: 400 });
   });
+
+  it('with immediate, measures once at wiring too (the overlay\'s first view), then on each layout', () => {
+    const seen: ViewportInsets[] = [];
+    const { page, measure, watch } = fakePage({ width: 401, height: 301, covers: [] });
+    wireCoveredInsets({ setCoveredInsets: (insets) => seen.push(insets) }, { measure, watch, insets: followInsets, immediate: true });
+    expect(seen).toEqual([{ top: 150, right: 200, bottom: 150, left: 200 }]);
+    page.area = { width: 801, height: 601, covers: [] };
+    page.listener?.();
+    expect(seen).toHaveLength(2);
+  });
 });

@@ -19,16 +19,23 @@ export interface CoveredInsetsOptions {
    * `followInsets` for a view that follows the player, whose followed point may be any of the map's).
    */
   insets?: (area: CanvasArea) => ScreenInsets;
+  /**
+   * Measure once at once, too, not only after the page's next layout (the stream overlay: its
+   * first view, centred on the player, must not be clamped with no insets). Default false: a
+   * map page reads no layout while it wires.
+   */
+  immediate?: boolean;
 }
 
 /** Keeps the engine's insets up to date with the page; returns the function that stops it. */
 export function wireCoveredInsets(
   engine: Pick<MapEngineApi, 'setCoveredInsets'>,
-  { measure = () => measureCanvasArea(), watch = watchCanvasArea, insets = coveredInsets }: CoveredInsetsOptions = {},
+  { measure = () => measureCanvasArea(), watch = watchCanvasArea, insets = coveredInsets, immediate = false }: CoveredInsetsOptions = {},
 ): () => void {
   const update = () => {
     const area = measure();
     engine.setCoveredInsets?.(area ? insets(area) : UNCOVERED);
   };
+  if (immediate) update();
   return watch(update);
 }

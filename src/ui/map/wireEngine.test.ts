@@ -11,6 +11,10 @@ import { createEngineHandle } from './automation';
 import { createFakeEngine } from './testing/fakeEngine';
 import { createLocalMarkerSource } from './testing/localMarkerSource';
 import { wireEngine } from './wireEngine';
+import { Camera } from '../../engine/camera';
+import { MAPS } from '../../domain/maps';
+import { mapToGame } from '../../domain/transform';
+import { setPlayerPosition } from '../../state/player';
 
 const settle = () => new Promise((resolve) => setTimeout(resolve, 0));
 
@@ -262,6 +266,90 @@ describe('wireEngine', () => {
     await new Promise((resolve) => setTimeout(resolve, 40));
     expect(Array.from(engine.filter!)).toEqual([1, 2]);
     expect(engine.columns?.uids.length).toBe(3);
+    wiring.dispose();
+  });
+});
+
+describe('wireEngine: the stream overlay follows the player from the first position', () => {
+  /** The fake engine with the real camera's clamp, on a 1280×720 canvas (the map page's limits when no insets are set). */
+  function clampingEngine(map = MAPS.customs) {
+    const engine = createFakeEngine({ width: 1280, height: 720 });
+    const camera = new Camera(map, { width: 1280, height: 720 });
+    camera.set({ zoom: 1.5 });
+    engine.camera = () => camera.state;
+    engine.setView = (view) => camera.set(view);
+    engine.setCoveredInsets = (insets, from) => camera.setInsets(insets, from);
+    engine.toScreen = (x, y) => camera.toScreen(x, y);
+    engine.toMap = (x, y) => camera.toMap(x, y);
+    return engine;
+  }
+  /** The canvas of a 1280×720 overlay, with nothing over it; `fire` is the page's next layout. */
+  function overlayCanvas() {
+    let listener: (() => void) | null = null;
+    return {
+      measure: () => ({ width: 1280, height: 720, covers: [] }),
+      watch: (onChange: () => void) => {
+        listener = onChange;
+        return () => (listener = null);
+      },
+      fire: () => listener?.(),
+    };
+  }
+  const nearCorner = { mapX: 4350, mapY: 3150 };
+  const positionAt = (point: { mapX: number; mapY: number }) => {
+    const game = mapToGame(MAPS.customs.transform, point);
+    return { x: game.gameX, y: game.gameZ, z: 0, look: 0 };
+  };
+
+  beforeEach(() => {
+    closeMap();
+    openMap('customs');
+    loadFilters('customs');
+  });
+  afterEach(() => setPlayerPosition(null));
+
+  it('centres the feed\'s last position near the map\'s edge at once, before the page\'s first layout is reported', () => {
+    setPlayerPosition(positionAt(nearCorner));
+    const engine = clampingEngine();
+    const canvas = overlayCanvas();
+    const handle = createEngineHandle();
+    const wiring = wireEngine({ engine, source: createLocalMarkerSource(), handle, followPlayer: true, canvasArea: canvas });
+    const view = engine.camera();
+    expect(view.x).toBeCloseTo(nearCorner.mapX, 3);
+    expect(view.y).toBeCloseTo(nearCorner.mapY, 3);
+    canvas.fire();
+    expect(engine.camera().x).toBeCloseTo(nearCorner.mapX, 3);
+    wiring.dispose();
+  });
+
+  it('centres the player again when the insets change (a view clamped before them is moved back)', async () => {
+    const engine = clampingEngine();
+    let area: { width: number; height: number; covers: [] } | null = null; // no laid-out canvas yet
+    let listener: (() => void) | null = null;
+    const wiring = wireEngine({
+      engine, source: createLocalMarkerSource(), handle: createEngineHandle(), followPlayer: true,
+      canvasArea: { measure: () => area, watch: (fn) => ((listener = fn), () => (listener = null)) },
+    });
+    setPlayerPosition(positionAt(nearCorner));
+    await settle();
+    // Clamped with the map page's limits: the player is off the middle.
+    expect(engine.camera().x).toBeLessThan(nearCorner.mapX - 100);
+    area = { width: 1280, height: 720, covers: [] };
+    listener!();
+    expect(engine.camera().x).toBeCloseTo(nearCorner.mapX, 3);
+    expect(engine.camera().y).toBeCloseTo(nearCorner.mapY, 3);
+    wiring.dispose();
+  });
+
+  it('a map page (not following) keeps its covered insets and reads no layout while it wires', () => {
+    setPlayerPosition(positionAt(nearCorner));
+    const engine = clampingEngine();
+    let measured = 0;
+    const wiring = wireEngine({
+      engine, source: createLocalMarkerSource(), handle: createEngineHandle(),
+      canvasArea: { measure: () => (measured++, { width: 1280, height: 720, covers: [] }), watch: () => () => {} },
+    });
+    expect(measured).toBe(0);
     wiring.dispose();
   });
 });

@@ -13,11 +13,12 @@ import { MAPS } from '../../domain/maps';
 import { mapView, selectMarker, setReady, stepLevelBy } from '../../state/mapView';
 import { markStartup } from './startupMarks';
 import { questFilterQuery, quests } from '../../state/quests';
+import { player } from '../../state/player';
 import { session } from '../../state/session';
 import { effectiveSettings, settings } from '../../state/settings';
 import { wirePlayer } from '../topbar/wirePlayer';
 import { wirePopup } from '../popup/wirePopup';
-import { wireCoveredInsets } from './wireCoveredInsets';
+import { wireCoveredInsets, type CoveredInsetsOptions } from './wireCoveredInsets';
 import { followInsets } from '../../domain/keep-in-view';
 import { keepsGoneMarker } from '../popup/useOpenMarker';
 import type { EngineHandle } from './automation';
@@ -48,6 +49,8 @@ export interface WireOptions {
   afterDraw?: (fn: () => void) => void;
   /** Keep the view centred on the player at any zoom (the stream overlay). */
   followPlayer?: boolean;
+  /** How the canvas and its covers are measured and watched (tests; default: in the page). */
+  canvasArea?: Pick<CoveredInsetsOptions, 'measure' | 'watch'>;
 }
 
 function afterTwoFrames(fn: () => void): void {
@@ -58,7 +61,7 @@ function afterTwoFrames(fn: () => void): void {
   requestAnimationFrame(() => requestAnimationFrame(() => fn()));
 }
 
-export function wireEngine({ engine, source, handle, afterDraw = afterTwoFrames, followPlayer = false }: WireOptions): EngineWiring {
+export function wireEngine({ engine, source, handle, afterDraw = afterTwoFrames, followPlayer = false, canvasArea = {} }: WireOptions): EngineWiring {
   let disposed = false;
   let columns: MarkerColumns | null = null;
   /** uid per engine slot ('' for an emptied one), kept through edits. */
@@ -162,9 +165,24 @@ export function wireEngine({ engine, source, handle, afterDraw = afterTwoFrames,
     engine.on('mapclick', () => selectMarker(null)),
     engine.on('levelstep', ({ direction }) => stepLevelBy(direction)),
   );
+  // The stream overlay follows the player to the map's very corners (followInsets); a map page
+  // keeps the map under its covers. The overlay's insets are set before the player is wired (and
+  // measured at once), so that the first view, centred on the feed's last position, is not
+  // clamped as a map page's; when they change (the overlay's window resized) the view is centred
+  // on the player again, as the clamp may have moved it.
+  if (followPlayer) {
+    const following: Pick<MapEngineApi, 'setCoveredInsets'> = {
+      setCoveredInsets: (insets, from) => {
+        engine.setCoveredInsets?.(insets, from);
+        const marker = handle.playerMarker;
+        if (marker && player.located) engine.setView({ x: marker.mapX, y: marker.mapY });
+      },
+    };
+    offs.push(wireCoveredInsets(following, { ...canvasArea, insets: followInsets, immediate: true }));
+  }
   if (mapView.mapId) offs.push(wirePlayer(engine, MAPS[mapView.mapId], (marker) => (handle.playerMarker = marker), { follow: followPlayer }));
-  // The stream overlay follows the player to the map's very corners (followInsets); a map page keeps the map under its covers.
-  offs.push(wirePopup(engine), wireCoveredInsets(engine, followPlayer ? { insets: followInsets } : {}));
+  offs.push(wirePopup(engine));
+  if (!followPlayer) offs.push(wireCoveredInsets(engine, canvasArea));
   const onLanguage = (lang: string) => void relabel(lang);
   i18n.on('languageChanged', onLanguage);
   offs.push(() => i18n.off('languageChanged', onLanguage));
