@@ -426,7 +426,7 @@ describe('drawing and editing shapes', () => {
     await expect.poll(async () => (await map(page).editor()).selectedShape).toBeNull();
     await page.mouse.click(640, 440);
     await expect.poll(async () => (await map(page).editor()).selectedShape).toBe(id);
-    await expect.poll(() => statusValue(page, 'selected')).toBe(id);
+    await expect.poll(() => statusValue(page, 'selected')).toBe('Polygon');
 
     // The last point, dragged.
     await page.mouse.move(880, 540);

@@ -14,6 +14,9 @@ import {
   editingMarker,
   editor,
   EDITOR_STORAGE_KEY,
+  finishPlacing,
+  mergeShapes,
+  syncShapes,
   loadEditorPrefs,
   loadHistory,
   hasUnsavedChanges,
@@ -512,5 +515,147 @@ describe('shapes', () => {
     await commands.settle();
     expect(editor.shapes).toEqual([]);
     expect(page.markers.get('new-1')?.geometry).toEqual({ x: 3, y: 4 });
+  });
+});
+
+describe('shapes in two tabs of the same map (one local storage key)', () => {
+  const key = shapesStorageKey('customs');
+  const stored = () => (JSON.parse(storage.getItem(key) ?? '[]') as DrawnShape[]).map((s) => s.id);
+  const line = (id: string): DrawnShape => ({ id, type: 'line', geometry: { x: 0, y: 0, x1: 90, y1: 90 }, name: '' });
+
+  it("a write puts this tab's change onto what the other tab stored: neither tab's shape is lost", () => {
+    loadShapes('customs');
+    // The other tab drew a line after this one loaded (its storage event not heard yet).
+    storage.setItem(key, JSON.stringify([line('l2')]));
+    addShape(rect('r1'));
+    expect(stored()).toEqual(['l2', 'r1']);
+    expect(editor.shapes.map((s) => s.id)).toEqual(['l2', 'r1']);
+  });
+
+  it("the storage event takes the other tab's list (added, changed, deleted) and writes nothing", () => {
+    loadShapes('customs');
+    addShape(rect('a'));
+    addShape(rect('b'));
+    selectShape('b');
+    const other = [{ ...rect('a'), name: 'Stash' }, line('c')];
+    storage.setItem(key, JSON.stringify(other));
+    syncShapes();
+    expect(editor.shapes).toEqual(other);
+    expect(editor.selectedShape).toBeNull();
+    expect(JSON.parse(storage.getItem(key)!)).toEqual(other);
+  });
+
+  it('a shape deleted in one tab does not come back from the other', () => {
+    loadShapes('customs');
+    addShape(rect('a'));
+    addShape(rect('b'));
+    // The other tab deletes a (this tab has not heard it), then this tab draws c.
+    storage.setItem(key, JSON.stringify([rect('b')]));
+    addShape(rect('c'));
+    expect(stored()).toEqual(['b', 'c']);
+    expect(editor.shapes.map((s) => s.id)).toEqual(['b', 'c']);
+    // And the other way round: this tab deletes b; a stale tab that still shows b writes its own d.
+    removeShape('b');
+    expect(stored()).toEqual(['c']);
+    const staleBase = new Map([rect('b'), rect('c')].map((s) => [s.id, JSON.stringify(s)]));
+    expect(mergeShapes([rect('c')], [rect('b'), rect('c'), line('d')], staleBase).map((s) => s.id)).toEqual(['c', 'd']);
+  });
+
+  it("a change here wins over the other tab's older copy; a change there to a shape this tab left alone is kept", () => {
+    loadShapes('customs');
+    addShape(rect('a'));
+    addShape(rect('b'));
+    storage.setItem(key, JSON.stringify([rect('a'), { ...rect('b'), name: 'theirs' }]));
+    updateShape({ ...rect('a'), name: 'mine' }, true);
+    expect((JSON.parse(storage.getItem(key)!) as DrawnShape[]).map((s) => s.name)).toEqual(['mine', 'theirs']);
+  });
+
+  it("a drag in progress keeps its shape as dragged through the other tab's change, and is saved once released", () => {
+    loadShapes('customs');
+    addShape(rect('a'));
+    updateShape(rect('a', 40), false);
+    storage.setItem(key, JSON.stringify([rect('a'), line('z')]));
+    syncShapes();
+    expect(editor.shapes.map((s) => [s.id, s.geometry.x])).toEqual([
+      ['a', 40],
+      ['z', 0],
+    ]);
+    updateShape(rect('a', 50), true);
+    expect((JSON.parse(storage.getItem(key)!) as DrawnShape[]).map((s) => [s.id, s.geometry.x])).toEqual([
+      ['a', 50],
+      ['z', 0],
+    ]);
+  });
+});
+
+describe('a text shape whose label is left empty', () => {
+  const text = (name = 'Text'): DrawnShape => ({ id: 't', type: 'text', geometry: { x: 1, y: 2 }, name });
+  const place = () => {
+    addShape(text());
+    selectShape('t', { editLabel: true });
+  };
+
+  it('just placed and its label deleted: removed on finishing, no undo step at all', async () => {
+    bind();
+    loadShapes('customs');
+    addShape(rect('r'));
+    place();
+    updateShape(text(''), true);
+    expect(editor.shapes.map((s) => s.id)).toEqual(['r']);
+    expect(editor.selectedShape).toBeNull();
+    expect(JSON.parse(storage.getItem(shapesStorageKey('customs'))!).map((s: DrawnShape) => s.id)).toEqual(['r']);
+    // The only step left is the rectangle's.
+    await undo();
+    expect(editor.shapes).toEqual([]);
+    expect(editor.canUndo).toBe(false);
+    await redo();
+    expect(editor.shapes.map((s) => s.id)).toEqual(['r']);
+  });
+
+  it('a label of spaces is empty too', () => {
+    bind();
+    loadShapes('customs');
+    place();
+    updateShape(text('   '), true);
+    expect(editor.shapes).toEqual([]);
+    expect(editor.canUndo).toBe(false);
+  });
+
+  it('a text placed and kept as is is one step once finished; placement and label are two', async () => {
+    bind();
+    loadShapes('customs');
+    place();
+    finishPlacing();
+    expect(editor.canUndo).toBe(true);
+    await undo();
+    expect(editor.shapes).toEqual([]);
+    place();
+    updateShape(text('Exit'), true);
+    await undo();
+    expect(editor.shapes.map((s) => s.name)).toEqual(['Text']);
+    await undo();
+    expect(editor.shapes).toEqual([]);
+  });
+
+  it("another shape drawn before the label is finished: the text's step comes first", async () => {
+    bind();
+    loadShapes('customs');
+    place();
+    addShape(rect('r'));
+    await undo();
+    expect(editor.shapes.map((s) => s.id)).toEqual(['t']);
+    await undo();
+    expect(editor.shapes).toEqual([]);
+  });
+
+  it('a labelled text emptied later is removed as one step; undo brings back its label', async () => {
+    bind();
+    loadShapes('customs');
+    place();
+    updateShape(text('Exit'), true);
+    updateShape(text(''), true);
+    expect(editor.shapes).toEqual([]);
+    await undo();
+    expect(editor.shapes.map((s) => s.name)).toEqual(['Exit']);
   });
 });

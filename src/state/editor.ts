@@ -230,6 +230,7 @@ export function editingForm(uid?: string): EditingForm | null {
 
 const shapeStore: ShapeStore = {
   put(id, shape) {
+    if (placingText === id) placingText = null;
     const index = editor.shapes.findIndex((s) => s.id === id);
     if (!shape) {
       if (index >= 0) editor.shapes.splice(index, 1);
@@ -363,6 +364,7 @@ export function setLive(state: LiveStatus): void {
 
 /** The marker tool clicked: a marker of the chosen type on the level shown. */
 export async function placeMarker(mapX: number, mapY: number): Promise<Marker | null> {
+  finishPlacing();
   if (!bound) return null;
   return bound.placeMarker({ mapX, mapY, level: mapView.level, category: editor.markerCategory, subCategory: editor.markerSubCategory });
 }
@@ -389,6 +391,7 @@ export async function saveMarker(draft: Marker): Promise<Marker | null> {
 }
 
 export async function moveMarker(uid: string, to: { x: number; y: number }): Promise<void> {
+  finishPlacing();
   await bound?.moveMarker(uid, { x: to.x, y: to.y });
 }
 
@@ -412,6 +415,7 @@ export function copyMarker(uid: string): void {
 
 /** Ctrl+V: a copy of the marker copied last at a map point (null: nothing copied, or it is gone). */
 export async function pasteMarkerAt(mapX: number, mapY: number): Promise<Marker | null> {
+  finishPlacing();
   const uid = editor.copied;
   if (!uid) return null;
   if (editor.copying === uid) cancelCopy();
@@ -424,6 +428,7 @@ export function cancelCopy(): void {
 }
 
 export async function copyMarkerTo(uid: string, mapX: number, mapY: number): Promise<Marker | null> {
+  finishPlacing();
   const fields = editor.copying === uid && copyFields?.uid === uid ? copyFields.fields : undefined;
   if (editor.copying === uid) cancelCopy();
   return bound ? bound.copyMarkerTo(uid, mapX, mapY, fields) : null;
@@ -431,6 +436,7 @@ export async function copyMarkerTo(uid: string, mapX: number, mapY: number): Pro
 
 /** Deletes after the UI asked 'Are you sure?'. True once the server deleted it. */
 export async function deleteMarker(uid: string): Promise<boolean> {
+  finishPlacing();
   return bound ? bound.deleteMarker(uid) : false;
 }
 
@@ -468,6 +474,7 @@ export async function discardFailed(uid: string): Promise<void> {
 export async function undo(): Promise<void> {
   const commands = bound;
   if (!commands) return;
+  finishPlacing();
   await commands.undo();
   await formFollowsPage(commands);
 }
@@ -475,6 +482,7 @@ export async function undo(): Promise<void> {
 export async function redo(): Promise<void> {
   const commands = bound;
   if (!commands) return;
+  finishPlacing();
   await commands.redo();
   await formFollowsPage(commands);
 }
@@ -551,37 +559,165 @@ export async function reloadMarkers(load: () => Promise<boolean | void>): Promis
 let shapesMapId: string | null = null;
 /** Per shape: its state when an uncommitted gesture (a drag) began. */
 const gestures = new Map<string, DrawnShape>();
+/**
+ * The stored list as this page last read or wrote it (id → JSON): the base its own changes are
+ * told from. Another tab of the same map writes the same key; each write puts only this page's
+ * changes since its base (added, changed, deleted) onto what is stored now, so neither tab's
+ * shapes are lost and a shape deleted in one tab never comes back from the other.
+ */
+let shapesBase = new Map<string, string>();
+/**
+ * A text shape just placed whose label is being typed: its placement is recorded (one undo step;
+ * the label another) when the label is finished, and not at all when the label is left empty (an
+ * empty text is never drawn, so it is removed like a too-small rect, leaving no step).
+ */
+let placingText: string | null = null;
+let listeningToStorage = false;
 
 function plainShape(shape: DrawnShape): DrawnShape {
   return JSON.parse(JSON.stringify(shape)) as DrawnShape;
 }
 
+/** What this page would store: shapes in a gesture as they were when it began. */
+function committedShapes(): DrawnShape[] {
+  return editor.shapes.map((s) => plainShape(gestures.get(s.id) ?? s));
+}
+
+/**
+ * This page's own changes since its base put onto `stored` (another tab's latest list): a shape
+ * this page added or changed is this page's; one it deleted is dropped; the others are stored's
+ * (another tab's changes, additions and deletions kept). Stored order, this page's additions after.
+ */
+export function mergeShapes(stored: readonly DrawnShape[], mine: readonly DrawnShape[], base: ReadonlyMap<string, string>): DrawnShape[] {
+  const mineById = new Map(mine.map((s) => [s.id, s]));
+  const storedIds = new Set(stored.map((s) => s.id));
+  const result: DrawnShape[] = [];
+  for (const theirs of stored) {
+    const own = mineById.get(theirs.id);
+    const was = base.get(theirs.id);
+    if (!own) {
+      if (was === undefined) result.push(theirs); // added by another tab
+      continue; // else deleted here
+    }
+    result.push(was !== undefined && JSON.stringify(own) === was ? theirs : own);
+  }
+  for (const own of mine) {
+    if (storedIds.has(own.id)) continue;
+    const was = base.get(own.id);
+    // Added here, or changed here while another tab deleted it (the change wins); unchanged: their delete stands.
+    if (was === undefined || JSON.stringify(own) !== was) result.push(own);
+  }
+  return result;
+}
+
+function storedShapes(mapId: string): DrawnShape[] {
+  return parseShapes(readStored(shapesStorageKey(mapId))).shapes;
+}
+
+function baseOf(list: readonly DrawnShape[]): Map<string, string> {
+  return new Map(list.map((s) => [s.id, JSON.stringify(s)]));
+}
+
+/** Shows `list` (a gesture in progress keeps its shape as dragged); a selection gone with it is dropped. */
+function showShapes(list: DrawnShape[]): void {
+  const inGesture = new Map(editor.shapes.filter((s) => gestures.has(s.id)).map((s) => [s.id, plainShape(s)]));
+  for (const id of [...gestures.keys()]) if (!list.some((s) => s.id === id)) gestures.delete(id);
+  const next = list.map((s) => inGesture.get(s.id) ?? s);
+  if (JSON.stringify(next) !== JSON.stringify(editor.shapes)) editor.shapes = next;
+  if (placingText && !next.some((s) => s.id === placingText)) placingText = null;
+  const selected = editor.selectedShape;
+  if (selected && !selected.startsWith('marker:') && !next.some((s) => s.id === selected)) selectShape(null);
+}
+
 function persistShapes(): void {
   if (!shapesMapId) return;
-  writeStored(shapesStorageKey(shapesMapId), editor.shapes.length ? JSON.stringify(editor.shapes) : null);
+  const merged = mergeShapes(storedShapes(shapesMapId), committedShapes(), shapesBase);
+  writeStored(shapesStorageKey(shapesMapId), merged.length ? JSON.stringify(merged) : null);
+  shapesBase = baseOf(merged);
+  showShapes(merged);
+}
+
+/**
+ * Another tab changed this map's shapes (the `storage` event): its list is taken, with this
+ * page's changes not written yet (a gesture in progress) on top. Nothing is written.
+ */
+export function syncShapes(): void {
+  if (!shapesMapId) return;
+  const stored = storedShapes(shapesMapId);
+  const merged = mergeShapes(stored, committedShapes(), shapesBase);
+  shapesBase = baseOf(stored);
+  showShapes(merged);
+}
+
+function onStorage(event: StorageEvent): void {
+  if (shapesMapId && (event.key === null || event.key === shapesStorageKey(shapesMapId))) syncShapes();
+}
+
+function listenToStorage(on: boolean): void {
+  if (typeof window === 'undefined' || on === listeningToStorage) return;
+  listeningToStorage = on;
+  if (on) window.addEventListener('storage', onStorage);
+  else window.removeEventListener('storage', onStorage);
 }
 
 function record(label: 'addShape' | 'changeShape' | 'deleteShape', id: string, before: DrawnShape | null, after: DrawnShape | null): void {
+  if (placingText !== id) finishPlacing();
   bound?.recordShapeStep({ label, id, before: before as ShapeSnapshot | null, after: after as ShapeSnapshot | null });
+}
+
+const emptyText = (shape: DrawnShape): boolean => shape.type === 'text' && shape.name.trim() === '';
+
+/**
+ * The text just placed is done (its label field was left unchanged, or something else happened):
+ * its placement becomes one undo step as it is now; left empty, it is removed and leaves no step.
+ */
+export function finishPlacing(): void {
+  const id = placingText;
+  if (id === null) return;
+  placingText = null;
+  const index = editor.shapes.findIndex((s) => s.id === id);
+  if (index < 0) return;
+  const shape = plainShape(gestures.get(id) ?? editor.shapes[index]);
+  if (emptyText(shape)) {
+    dropShape(index);
+    return;
+  }
+  record('addShape', id, null, shape);
+}
+
+/** Removes the shape at `index`, saved, with no undo step. */
+function dropShape(index: number): void {
+  const id = editor.shapes[index].id;
+  gestures.delete(id);
+  editor.shapes.splice(index, 1);
+  if (editor.selectedShape === id) selectShape(null);
+  persistShapes();
 }
 
 /** Reads a map's shapes (bad entries are dropped) and makes it the map shapes are saved for. */
 export function loadShapes(mapId: string): void {
   shapesMapId = mapId;
   gestures.clear();
-  editor.shapes = parseShapes(readStored(shapesStorageKey(mapId))).shapes;
+  placingText = null;
+  editor.shapes = storedShapes(mapId);
+  shapesBase = baseOf(editor.shapes);
+  listenToStorage(true);
   selectShape(null);
 }
 
 /** Replaces every shape (an import, "clear all"); validated; not an undo step. */
 export function setShapes(shapes: readonly DrawnShape[]): void {
   gestures.clear();
+  placingText = null;
   editor.shapes = parseShapes(JSON.parse(JSON.stringify(shapes))).shapes;
   if (editor.selectedShape && !editor.selectedShape.startsWith('marker:') && !editor.shapes.some((s) => s.id === editor.selectedShape)) selectShape(null);
   persistShapes();
 }
 
-/** A finished shape (one undo step). A marker-type shape places a marker instead. */
+/**
+ * A finished shape (one undo step). A marker-type shape places a marker instead. A text shape's
+ * step waits for its label to be finished (`finishPlacing`, or its label's `updateShape`).
+ */
 export function addShape(shape: DrawnShape): void {
   if (shape.type === 'marker') {
     void placeMarker(shape.geometry.x, shape.geometry.y);
@@ -591,15 +727,18 @@ export function addShape(shape: DrawnShape): void {
     updateShape(shape, true);
     return;
   }
+  finishPlacing();
   const added = plainShape(shape);
   editor.shapes.push(added);
   persistShapes();
-  record('addShape', added.id, null, added);
+  if (added.type === 'text') placingText = added.id;
+  else record('addShape', added.id, null, added);
 }
 
 /**
  * A shape changed by an edit or a move. `commit` false: a gesture in progress (shown, not saved,
- * no step); `commit` true ends it: saved, and one undo step from where the gesture began.
+ * no step); `commit` true ends it: saved, and one undo step from where the gesture began. A text
+ * whose label is left empty is removed (one step; for a text just placed, none).
  */
 export function updateShape(shape: DrawnShape, commit = true): void {
   const index = editor.shapes.findIndex((s) => s.id === shape.id);
@@ -613,6 +752,24 @@ export function updateShape(shape: DrawnShape, commit = true): void {
   }
   const before = gestures.get(shape.id) ?? previous;
   gestures.delete(shape.id);
+  if (placingText === shape.id) {
+    // The label of a text just placed: its placement becomes a step now, the label a second one;
+    // left empty, the text goes and leaves no step at all.
+    placingText = null;
+    if (emptyText(next)) {
+      dropShape(index);
+      return;
+    }
+    persistShapes();
+    record('addShape', shape.id, null, before);
+    if (JSON.stringify(before) !== JSON.stringify(next)) record('changeShape', shape.id, before, next);
+    return;
+  }
+  if (emptyText(next)) {
+    dropShape(index);
+    record('deleteShape', shape.id, before, null);
+    return;
+  }
   persistShapes();
   if (JSON.stringify(before) !== JSON.stringify(next)) record('changeShape', shape.id, before, next);
 }
@@ -620,11 +777,14 @@ export function updateShape(shape: DrawnShape, commit = true): void {
 export function removeShape(id: string): void {
   const index = editor.shapes.findIndex((s) => s.id === id);
   if (index < 0) return;
+  if (placingText === id) {
+    // A text removed while its label was typed: it never was a step, nor is its removal.
+    placingText = null;
+    dropShape(index);
+    return;
+  }
   const before = gestures.get(id) ?? plainShape(editor.shapes[index]);
-  gestures.delete(id);
-  editor.shapes.splice(index, 1);
-  if (editor.selectedShape === id) selectShape(null);
-  persistShapes();
+  dropShape(index);
   record('deleteShape', id, before, null);
 }
 
@@ -633,6 +793,7 @@ export function removeShape(id: string): void {
  * label field in the tools panel takes the keyboard; any other selection drops that request.
  */
 export function selectShape(id: string | null, options?: { editLabel?: boolean }): void {
+  if (placingText !== null && id !== placingText) finishPlacing();
   editor.selectedShape = id;
   editor.labelFocus = id !== null && options?.editLabel ? id : null;
 }
@@ -653,5 +814,8 @@ export function resetEditor(): void {
   unsavedDrafts.clear();
   shapesMapId = null;
   gestures.clear();
+  shapesBase = new Map();
+  placingText = null;
+  listenToStorage(false);
   Object.assign(editor, initialState());
 }

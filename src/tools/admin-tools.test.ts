@@ -384,3 +384,90 @@ describe('moving', () => {
     expect(t.log.filter((l) => l.startsWith('commit'))).toHaveLength(1);
   });
 });
+
+describe('Ctrl+Z with a gesture in progress cancels the gesture and undoes nothing else', () => {
+  for (const shape of ['line', 'rect', 'pen'] as const) {
+    it(`${shape}: Ctrl+Z mid-drag drops the shape being drawn (the tool stays); the release adds nothing`, () => {
+      const t = setup();
+      t.root.setTool('draw', { shape: 'rect' });
+      t.drag([0, 0], [100, 100]);
+      t.root.setTool('draw', { shape });
+      t.ptr('pointer_down', 200, 200);
+      t.ptr('pointer_move', 300, 260);
+      expect(t.root.path()).toBe(`draw.${shape}.drawing`);
+      t.key('z', { ctrlKey: true });
+      expect(t.root.path()).toBe(`draw.${shape}.idle`);
+      expect(t.preview()).toBeNull();
+      t.ptr('pointer_move', 320, 280);
+      t.ptr('pointer_up', 320, 280);
+      expect(t.log.filter((l) => l === 'undo' || l === 'redo')).toEqual([]);
+      expect(t.shapes().map((s) => s.type)).toEqual(['rect']);
+      // Afterwards Ctrl+Z undoes as ever.
+      t.key('z', { ctrlKey: true });
+      expect(t.log.at(-1)).toBe('undo');
+    });
+  }
+
+  it('⌘Z, Ctrl+Shift+Z and Ctrl+Y mid-drag cancel too', () => {
+    for (const m of [{ metaKey: true }, { ctrlKey: true, shiftKey: true }] as const) {
+      const t = setup();
+      t.root.setTool('draw', { shape: 'line' });
+      t.ptr('pointer_down', 0, 0);
+      t.ptr('pointer_move', 100, 100);
+      t.key(m.metaKey ? 'z' : 'Z', m);
+      t.ptr('pointer_up', 100, 100);
+      expect([t.shapes(), t.log.filter((l) => l === 'undo' || l === 'redo')]).toEqual([[], []]);
+    }
+    const t = setup();
+    t.root.setTool('draw', { shape: 'line' });
+    t.ptr('pointer_down', 0, 0);
+    t.ptr('pointer_move', 100, 100);
+    t.key('y', { ctrlKey: true });
+    t.ptr('pointer_up', 100, 100);
+    expect([t.shapes(), t.log]).toEqual([[], []]);
+  });
+
+  it("poly: Ctrl+Z after the first press drops that preview only; once the shape exists it undoes as ever", () => {
+    const t = setup();
+    t.root.setTool('draw', { shape: 'poly' });
+    t.click(100, 100);
+    t.key('z', { ctrlKey: true });
+    expect(t.root.path()).toBe('draw.poly.idle');
+    expect(t.preview()).toBeNull();
+    expect(t.log).toEqual([]);
+    t.click(100, 100);
+    t.click(200, 100);
+    t.key('z', { ctrlKey: true });
+    expect(t.log.at(-1)).toBe('undo');
+  });
+
+  it('move: Ctrl+Z mid-drag puts the marker back, saves nothing and undoes nothing', () => {
+    const t = setup({ markers: [{ uid: 'm1', x: 100, y: 100 }] });
+    t.key('m');
+    t.ptr('pointer_down', 100, 100);
+    t.ptr('pointer_move', 160, 100);
+    t.key('z', { ctrlKey: true });
+    expect(t.root.path()).toBe('move.idle');
+    t.ptr('pointer_up', 160, 100);
+    expect(t.positions.get('m1')).toEqual({ x: 100, y: 100 });
+    expect(t.log.some((l) => l.startsWith('move') || l === 'undo')).toBe(false);
+  });
+
+  it('edit: Ctrl+Z mid-drag of a handle puts the shape back, commits nothing and undoes nothing', () => {
+    const t = setup();
+    t.root.setTool('draw', { shape: 'line' });
+    t.drag([100, 100], [300, 100]);
+    t.key('Escape');
+    t.root.toggleEdit();
+    t.click(200, 101);
+    const before = JSON.stringify(t.shapes());
+    t.ptr('pointer_down', 300, 100);
+    t.ptr('pointer_move', 320, 140);
+    expect(t.root.path()).toBe('edit.dragging_handle');
+    t.key('z', { ctrlKey: true });
+    t.ptr('pointer_up', 320, 140);
+    expect(t.root.path()).toBe('edit.idle');
+    expect(JSON.stringify(t.shapes())).toBe(before);
+    expect(t.log.filter((l) => l.startsWith('commit') || l === 'undo')).toEqual([]);
+  });
+});

@@ -15,7 +15,7 @@
 import { SHAPE_TYPES, addPolyPoint, dragShape, finishShape, movePoint, removePoint, startShape, type DrawnShape, type ShapeType } from '../domain/shapes';
 import { StateNode, type ToolContext, type ToolEventOf } from '../engine/interaction';
 import { isClick, type PointerSample } from '../engine/kernels/hit';
-import { sample } from './shared';
+import { isUndoRedoKey, sample } from './shared';
 
 /** The shape a draw tool starts with when none is named. */
 const DEFAULT_SHAPE: ShapeType = 'marker';
@@ -71,8 +71,15 @@ class DragDrawing extends StateNode {
     this.transition('idle');
   }
 
+  /** Ctrl+Z (or a redo key) mid-drag: the shape being drawn is dropped, nothing else is undone. */
+  onKeyDown(e: ToolEventOf<'key_down'>): boolean {
+    if (!isUndoRedoKey(e)) return false;
+    this.transition('idle');
+    return true;
+  }
+
   onExit(): void {
-    // Escape or a tool change mid-drag: the unfinished shape is dropped.
+    // Escape, Ctrl+Z or a tool change mid-drag: the unfinished shape is dropped.
     if (this.shape) this.ctx.setPreview(null);
     this.shape = null;
   }
@@ -147,6 +154,16 @@ class PolyDrawing extends StateNode {
   onExit(): void {
     if (this.first) this.ctx.setPreview(null);
     this.first = null;
+  }
+
+  /**
+   * Ctrl+Z (or a redo key) while only the first point is down: that preview is dropped (it is no
+   * step yet), nothing else is undone. Once the shape exists, the keys undo as ever.
+   */
+  onKeyDown(e: ToolEventOf<'key_down'>): boolean {
+    if (!this.first || !isUndoRedoKey(e)) return false;
+    this.transition('idle');
+    return true;
   }
 
   private shape(): DrawnShape | null {

@@ -12,7 +12,7 @@
 import { insertPointAtMidpoint, movePoint, removePoint, type DrawnShape } from '../domain/shapes';
 import { StateNode, type EditHandle, type ToolContext, type ToolEventOf } from '../engine/interaction';
 import type { PointerSample } from '../engine/kernels/hit';
-import { Panning, Pressing, sample } from './shared';
+import { isUndoRedoKey, Panning, Pressing, sample } from './shared';
 
 function selected(ctx: ToolContext): DrawnShape | null {
   const id = ctx.host.selectedShape();
@@ -66,10 +66,13 @@ class DraggingHandle extends StateNode {
   private grabbed: EditHandle | null = null;
   private shape: DrawnShape | null = null;
   private changed = false;
+  /** The shape as the drag found it. */
+  private original: DrawnShape | null = null;
 
   onEnter(info: unknown): void {
     this.grabbed = (info as { handle: EditHandle }).handle;
     this.shape = selected(this.ctx);
+    this.original = this.shape;
     this.changed = false;
     this.ctx.setCursor('move');
   }
@@ -96,6 +99,15 @@ class DraggingHandle extends StateNode {
 
   onPointerCancel(): void {
     this.onPointerUp();
+  }
+
+  /** Ctrl+Z (or a redo key) mid-drag: the shape goes back to where the drag began; nothing else is undone. */
+  onKeyDown(e: ToolEventOf<'key_down'>): boolean {
+    if (!isUndoRedoKey(e)) return false;
+    if (this.changed && this.original) this.ctx.host.updateShape(this.original, false);
+    this.changed = false;
+    this.transition('idle');
+    return true;
   }
 
   onExit(): void {

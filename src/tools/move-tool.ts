@@ -12,7 +12,7 @@
 import { moveDelta, roundCoord, translateShape, type DrawnShape } from '../domain/shapes';
 import { StateNode, type MapPoint, type ToolContext, type ToolEventOf } from '../engine/interaction';
 import { isClick, movedBeyond, type PointerSample } from '../engine/kernels/hit';
-import { Panning, Pressing, sample } from './shared';
+import { isUndoRedoKey, Panning, Pressing, sample } from './shared';
 
 type Target = { kind: 'marker'; uid: string; origin: MapPoint; copy: boolean } | { kind: 'shape'; shape: DrawnShape };
 
@@ -108,8 +108,15 @@ class Dragging extends StateNode {
     this.transition('idle');
   }
 
+  /** Ctrl+Z (or a redo key) mid-drag: the drag is cancelled as by Escape; nothing else is undone. */
+  onKeyDown(e: ToolEventOf<'key_down'>): boolean {
+    if (!isUndoRedoKey(e)) return false;
+    this.transition('idle');
+    return true;
+  }
+
   onExit(): void {
-    // Escape or a tool change mid-drag: everything goes back, nothing is saved.
+    // Escape, Ctrl+Z or a tool change mid-drag: everything goes back, nothing is saved.
     this.cancel();
   }
 

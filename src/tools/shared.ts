@@ -3,6 +3,17 @@ import type { ToolContext, ToolEventOf } from '../engine/interaction';
 import { StateNode } from '../engine/interaction';
 import { isClick, movedBeyond, type PointerSample } from '../engine/kernels/hit';
 
+/**
+ * Ctrl+Z, Ctrl+Shift+Z or Ctrl+Y (⌘ too): the root's undo / redo keys (root-state.ts). A state
+ * with a gesture in progress (a shape being drawn, a drag) takes them itself: the gesture is
+ * cancelled as Escape would, and nothing is undone or redone under it.
+ */
+export function isUndoRedoKey(e: { key: string; ctrlKey?: boolean; metaKey?: boolean }): boolean {
+  if (!e.ctrlKey && !e.metaKey) return false;
+  const key = e.key.length === 1 ? e.key.toLowerCase() : e.key;
+  return key === 'z' || key === 'y';
+}
+
 export const sample = (e: { screenX: number; screenY: number; time: number; pointerType?: string }): PointerSample => ({
   screenX: e.screenX,
   screenY: e.screenY,

@@ -1,4 +1,6 @@
 import '../../i18n';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { act, render, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, beforeEach, describe, expect, it, onTestFinished, vi } from 'vitest';
@@ -63,10 +65,11 @@ describe('PointTools', () => {
   it('switches recording, points and coordinates, each button pressed while on', async () => {
     setSessionUser(admin);
     render(<PointTools map={factory} />);
+    // (Rec last: starting to record also shows the points.)
     for (const [name, field] of [
-      ['Rec PointsHistory', 'recording'],
       ['Toggle points', 'shown'],
       ['Toggle coords', 'coordsShown'],
+      ['Rec PointsHistory', 'recording'],
     ] as const) {
       const button = screen.getByRole('button', { name });
       expect(button).toHaveAttribute('aria-pressed', 'false');
@@ -76,6 +79,41 @@ describe('PointTools', () => {
       await userEvent.click(button);
       expect(points[field]).toBe(false);
     }
+  });
+
+  it('starting to record shows the points (recorded points are never out of sight); Toggle points still hides and shows them', async () => {
+    setSessionUser(admin);
+    render(<PointTools map={factory} />);
+    const rec = screen.getByRole('button', { name: 'Rec PointsHistory' });
+    const toggle = screen.getByRole('button', { name: 'Toggle points' });
+    expect(points.shown).toBe(false);
+    await userEvent.click(rec);
+    expect(points).toMatchObject({ recording: true, shown: true });
+    expect(toggle).toHaveAttribute('aria-pressed', 'true');
+    act(() => {
+      addRecordedPoint(1, 1);
+      addRecordedPoint(2, 2);
+      addRecordedPoint(3, 3);
+    });
+    await waitFor(() => expect(within(region()).getByRole('status')).toHaveTextContent('3 points'));
+    await userEvent.click(toggle);
+    expect(points).toMatchObject({ recording: true, shown: false });
+    await userEvent.click(toggle);
+    expect(points.shown).toBe(true);
+    // Stopping leaves them as they are; hidden then, starting again shows them again.
+    await userEvent.click(toggle);
+    await userEvent.click(rec);
+    expect(points).toMatchObject({ recording: false, shown: false });
+    await userEvent.click(rec);
+    expect(points).toMatchObject({ recording: true, shown: true });
+  });
+
+  it('on a phone the buttons are one row that scrolls sideways (PointTools.css)', () => {
+    // jsdom applies no stylesheet: read the rule.
+    const css = readFileSync(join(__dirname, 'PointTools.css'), 'utf8');
+    expect(css).toMatch(/@media \(max-width: 720px\)/);
+    expect(css).toMatch(/flex-wrap: nowrap/);
+    expect(css).toMatch(/overflow-x: auto/);
   });
 
   it('clears the points only after "Clear points?" is answered OK', async () => {

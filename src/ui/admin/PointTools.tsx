@@ -3,7 +3,8 @@
  * Toggle coords, Clear points (after `Clear points?`) and the SVG download. Shown while
  * layout.pointTools is on (Alt-click on the top bar); admins only. Mounting it loads the map's
  * saved points (state/points.ts) and unmounting stops recording. The SVG is the map's size,
- * labelled with game coordinates while "Toggle coords" is on.
+ * labelled with game coordinates while "Toggle coords" is on. Starting to record shows the points.
+ * On a phone the buttons are one row that scrolls sideways (PointTools.css), so the map stays tappable.
  */
 import { useEffect } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -24,6 +25,7 @@ import {
 import { downloadText } from './download';
 import { useAdminTools } from './useAdmin';
 import './admin.css';
+import './PointTools.css';
 
 /** The downloaded file's name. */
 export const pointsFileName = (mapId: string) => `${mapId}-points.svg`;
@@ -56,10 +58,16 @@ function PointToolsBody({ map }: PointToolsProps) {
     if (window.confirm(CLEAR_POINTS_CONFIRMATION)) clearPoints();
   };
   const onDownload = () => downloadText(pointsFileName(mapId), pointsSvg(map), 'image/svg+xml');
+  // Points recorded out of sight looked like nothing was recorded: starting to record shows them
+  // (Toggle points still hides and shows them; stopping leaves them as they are).
+  const onRecord = () => {
+    toggleRecording();
+    if (points.recording && !points.shown) togglePointsShown();
+  };
 
   return (
     <section className="admin-points" aria-label={t('admin.points.label')}>
-      <button type="button" className="admin-button" aria-pressed={recording} onClick={toggleRecording}>
+      <button type="button" className="admin-button" aria-pressed={recording} onClick={onRecord}>
         {t('admin.points.record')}
       </button>
       <button type="button" className="admin-button" aria-pressed={shown} onClick={togglePointsShown}>

@@ -1,7 +1,7 @@
 /**
  * The selected drawn shape's row in the tools panel: its type, its name (the text of a text
  * shape, a label for the others: edited in place, saved as one undo step when the field is
- * left or Enter is pressed) and Delete. Nothing while no shape is selected.
+ * left or Enter is pressed; a text left with no label is removed) and Delete. Nothing while no shape is selected.
  *
  * A text shape just placed (`editor.labelFocus`, set by the Text tool) puts the keyboard here,
  * its "Text" selected so typing replaces it. Enter saves and gives the keyboard back to the map
@@ -13,7 +13,7 @@ import { useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useSnapshot } from 'valtio';
 import type { DrawnShape } from '../../domain/shapes';
-import { editor, labelFocused, removeShape, selectShape, selectTool, updateShape } from '../../state/editor';
+import { editor, finishPlacing, labelFocused, removeShape, selectShape, selectTool, updateShape } from '../../state/editor';
 
 export function SelectedShape() {
   const { t } = useTranslation();
@@ -66,10 +66,13 @@ export function SelectedShape() {
 
   if (!shape) return null;
 
+  // Leaving the field finishes the label: a text just placed becomes its undo step (one, with
+  // the label), and a text whose label is left empty is removed (it would never be drawn).
   const commit = () => {
     const current = editor.shapes.find((s) => s.id === shape.id);
-    if (!current || current.name === name) return;
-    updateShape({ ...(JSON.parse(JSON.stringify(current)) as DrawnShape), name }, true);
+    if (!current) return;
+    if (current.name === name) finishPlacing();
+    else updateShape({ ...(JSON.parse(JSON.stringify(current)) as DrawnShape), name }, true);
   };
 
   return (

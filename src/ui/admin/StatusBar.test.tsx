@@ -6,16 +6,20 @@ import { Profiler } from 'react';
 import { afterEach, describe, expect, it } from 'vitest';
 import { MAPS } from '../../domain/maps';
 import { gameToMap, mapToGame } from '../../domain/transform';
-import { resetEditor, selectShape, setCursor, setPath } from '../../state/editor';
+import { i18n } from '../../i18n';
+import { addShape, loadShapes, resetEditor, selectShape, setCursor, setPath } from '../../state/editor';
+import { memoryStorage, setStorageBackend } from '../../state/storage';
 import { resetSession, setSessionUser } from '../../state/session';
-import { formatCoord, StatusBar } from './StatusBar';
+import { formatCoord, selectedText, StatusBar } from './StatusBar';
 
 const admin = { pro: false, admin: true, questsDone: [], questsHidden: [] };
 const customs = MAPS.customs;
 
-afterEach(() => {
+afterEach(async () => {
   resetSession();
   resetEditor();
+  setStorageBackend(null);
+  await i18n.changeLanguage('en');
 });
 
 const bar = () => screen.getByRole('region', { name: 'Editor status' });
@@ -58,7 +62,7 @@ describe('StatusBar', () => {
       setCursor({ mapX: at.mapX, mapY: at.mapY, screenX: 640.4, screenY: 399.6 });
     });
     await waitFor(() => expect(field('state')).toBe('draw.rect.drawing'));
-    expect(field('selected')).toBe('marker:m-safe');
+    expect(field('selected')).toBe('Marker');
     expect(field('drawing')).toBe('rect');
     expect(field('zoom')).toBe('0.6123');
     expect(field('centre')).toBe('2200.1235, 1600.0000');
@@ -124,5 +128,36 @@ describe('StatusBar', () => {
     const rule = /\n\.admin-status \{([^}]*)\}/.exec(css)?.[1] ?? '';
     expect(rule).toMatch(/pointer-events: none/);
     expect(rule).toMatch(/font-family: ui-monospace/);
+  });
+
+  it('names the selected shape by its type and label, never its internal id (EN and RU)', async () => {
+    setSessionUser(admin);
+    setStorageBackend(memoryStorage());
+    loadShapes('customs');
+    addShape({ id: 'shape-e320d29c-b1', type: 'rect', geometry: { x: 0, y: 0, x1: 50, y1: 50 }, name: 'Stash' });
+    addShape({ id: 'shape-line-2', type: 'line', geometry: { x: 0, y: 0, x1: 50, y1: 50 }, name: '' });
+    render(<StatusBar map={customs} camera={null} />);
+    act(() => selectShape('shape-e320d29c-b1'));
+    await waitFor(() => expect(field('selected')).toBe('Rectangle “Stash”'));
+    expect(bar()).not.toHaveTextContent(/shape-/);
+    act(() => selectShape('shape-line-2'));
+    await waitFor(() => expect(field('selected')).toBe('Line'));
+    await act(async () => {
+      await i18n.changeLanguage('ru');
+      selectShape('shape-e320d29c-b1');
+    });
+    const selected = () => document.querySelector('[data-field="selected"] .admin-status__value')?.textContent;
+    await waitFor(() => expect(selected()).toBe('Прямоугольник «Stash»'));
+  });
+});
+
+describe('selectedText', () => {
+  const t = ((key: string) => ({ 'admin.tools.rect': 'Rectangle', 'admin.tools.text': 'Text', 'admin.tools.marker': 'Marker' })[key] ?? key) as never;
+  it('answers null for nothing selected or an unknown id, the type for an unnamed shape', () => {
+    expect(selectedText(t, 'en', null, [])).toBeNull();
+    expect(selectedText(t, 'en', 'shape-x', [])).toBeNull();
+    expect(selectedText(t, 'en', 'a', [{ id: 'a', type: 'rect', name: '  ' }])).toBe('Rectangle');
+    expect(selectedText(t, 'en', 'a', [{ id: 'a', type: 'text', name: 'Exit' }])).toBe('Text “Exit”');
+    expect(selectedText(t, 'en', 'marker:m-1', [])).toBe('Marker');
   });
 });

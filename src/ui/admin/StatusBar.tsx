@@ -8,15 +8,21 @@
  * Props: `map` (its transform turns the cursor into game coordinates) and `camera`, the
  * engine's camera (`engine.camera()`, then each `camerachange` event), or null before the
  * engine is ready. The rest comes from the editor slice (`path`, `selectedShape`,
- * `drawingShape`, `cursor`).
+ * `drawingShape`, `cursor`). The selected shape shows as its type and name (`selectedText`),
+ * never its internal id.
  */
 import { useLayoutEffect, useRef } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useSnapshot } from 'valtio';
 import { subscribeKey } from 'valtio/utils';
+import type { TFunction } from 'i18next';
+import type { Language } from '../../domain/marker';
 import type { MapDefinition } from '../../domain/maps';
+import type { DrawnShape } from '../../domain/shapes';
 import { mapToGame, round4 } from '../../domain/transform';
 import { editor, type EditorCursor } from '../../state/editor';
+import { popup } from '../../state/popup';
+import { markerTitle } from './markerTitle';
 import { useAdminTools } from './useAdmin';
 import './admin.css';
 
@@ -56,14 +62,41 @@ export function cursorTexts(map: Pick<MapDefinition, 'transform'>, cursor: Edito
   };
 }
 
+/** A name in the language's quotation marks: “Stash” in English, «Схрон» in Russian. */
+export function quoteName(name: string, lang: string): string {
+  return lang.startsWith('ru') ? `«${name}»` : `“${name}”`;
+}
+
+/**
+ * The selected shape as an admin reads it, never its internal id: its type and its name or label
+ * if it has one (`Rectangle “Stash”`, `Line`); a marker (`marker:{uid}`) by its name (the one
+ * open in the popup), else its type. Null: nothing selected.
+ */
+export function selectedText(t: TFunction, lang: string, id: string | null, shapes: readonly Pick<DrawnShape, 'id' | 'type' | 'name'>[]): string | null {
+  if (id === null) return null;
+  if (id.startsWith('marker:')) {
+    const uid = id.slice('marker:'.length);
+    const shown = [popup.draft, popup.snapshot].filter((m) => m?.uid === uid) as NonNullable<typeof popup.draft>[];
+    return shown.length ? markerTitle(t, (lang.startsWith('ru') ? 'ru' : 'en') as Language, ...shown) : t('admin.tools.marker');
+  }
+  const shape = shapes.find((s) => s.id === id);
+  if (!shape) return null;
+  const type = t(`admin.tools.${shape.type}`);
+  const name = shape.name.trim();
+  return name ? `${type} ${quoteName(name, lang)}` : type;
+}
+
 type CursorField = 'map' | 'game' | 'screen';
 const CURSOR_FIELDS: readonly CursorField[] = ['map', 'game', 'screen'];
 
 function StatusBarLine({ map, camera }: StatusBarProps) {
-  const { t } = useTranslation();
+  const { t, i18n } = useTranslation();
   // Not the cursor: it changes on every pointer move, and is written to the DOM below instead
   // of re-rendering the bar (docs/PERFORMANCE.md, the editor's main-thread time per move).
-  const { path, selectedShape, drawingShape } = useSnapshot(editor);
+  const { path, selectedShape, drawingShape, shapes } = useSnapshot(editor);
+  // A selected marker is named from the popup's copy of it.
+  useSnapshot(popup);
+  const lang = i18n.language ?? 'en';
   const none = t('admin.status.none');
   const cursorRefs = useRef<Partial<Record<CursorField, HTMLSpanElement | null>>>({});
 
@@ -84,7 +117,7 @@ function StatusBarLine({ map, camera }: StatusBarProps) {
 
   const items: { key: string; label: string; value: string | null }[] = [
     { key: 'state', label: t('admin.status.state'), value: path || none },
-    { key: 'selected', label: t('admin.status.selected'), value: selectedShape ?? none },
+    { key: 'selected', label: t('admin.status.selected'), value: selectedText(t, lang, selectedShape, shapes) ?? none },
     { key: 'drawing', label: t('admin.status.drawing'), value: drawingShape ?? none },
     { key: 'zoom', label: t('admin.status.zoom'), value: camera ? formatCoord(camera.zoom) : none },
     { key: 'centre', label: t('admin.status.centre'), value: camera ? pair(camera.x, camera.y) : none },

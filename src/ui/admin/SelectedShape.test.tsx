@@ -1,0 +1,73 @@
+import '../../i18n';
+import { act, render, screen, waitFor, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { shapesStorageKey, type DrawnShape } from '../../domain/shapes';
+import { createEditorCommands } from '../../editor/commands';
+import { fakeServer, fakeSink } from '../../editor/testing/fakes';
+import { addShape, bindEditor, editor, loadShapes, resetEditor, selectShape, undo } from '../../state/editor';
+import { memoryStorage, setStorageBackend } from '../../state/storage';
+import { SelectedShape } from './SelectedShape';
+
+let storage: ReturnType<typeof memoryStorage>;
+beforeEach(() => {
+  storage = memoryStorage();
+  setStorageBackend(storage);
+  resetEditor();
+  bindEditor(createEditorCommands({ api: fakeServer().api, sink: fakeSink([]).sink, mapId: 'customs' }));
+  loadShapes('customs');
+});
+afterEach(() => {
+  resetEditor();
+  setStorageBackend(null);
+});
+
+const text: DrawnShape = { id: 't1', type: 'text', geometry: { x: 10, y: 20 }, name: 'Text' };
+const rect: DrawnShape = { id: 'r1', type: 'rect', geometry: { x: 0, y: 0, x1: 50, y1: 50 }, name: 'Stash' };
+
+describe('SelectedShape: a text left with no label', () => {
+  it('a text just placed whose label is deleted and Enter pressed is removed, leaving no undo step', async () => {
+    const user = userEvent.setup();
+    render(<SelectedShape />);
+    act(() => {
+      addShape(text);
+      selectShape(text.id, { editLabel: true });
+    });
+    const field = within(await screen.findByRole('group', { name: 'Selected shape' })).getByRole('textbox', { name: 'Text' });
+    await waitFor(() => expect(field).toHaveFocus());
+    await user.keyboard('{Backspace}{Enter}');
+    expect(editor.shapes).toEqual([]);
+    expect(storage.getItem(shapesStorageKey('customs'))).toBeNull();
+    expect(editor.canUndo).toBe(false);
+    await waitFor(() => expect(screen.queryByRole('group', { name: 'Selected shape' })).toBeNull());
+  });
+
+  it('a text placed and left as it is (Enter) is kept as one undo step', async () => {
+    const user = userEvent.setup();
+    render(<SelectedShape />);
+    act(() => {
+      addShape(text);
+      selectShape(text.id, { editLabel: true });
+    });
+    const field = within(await screen.findByRole('group', { name: 'Selected shape' })).getByRole('textbox', { name: 'Text' });
+    await waitFor(() => expect(field).toHaveFocus());
+    await user.keyboard('{Enter}');
+    expect(editor.shapes.map((s) => s.name)).toEqual(['Text']);
+    expect(editor.canUndo).toBe(true);
+    await act(() => undo());
+    expect(editor.shapes).toEqual([]);
+  });
+
+  it('any other shape may have an empty name', async () => {
+    const user = userEvent.setup();
+    render(<SelectedShape />);
+    act(() => {
+      addShape(rect);
+      selectShape(rect.id);
+    });
+    const field = within(await screen.findByRole('group', { name: 'Selected shape' })).getByRole('textbox', { name: 'Label' });
+    await user.clear(field);
+    await user.keyboard('{Enter}');
+    expect(editor.shapes.map((s) => [s.id, s.name])).toEqual([['r1', '']]);
+  });
+});
