@@ -9,6 +9,7 @@ import { LastSent } from '../pilot/LastSent';
 import { MapPicker } from '../pilot/MapPicker';
 import { PairingPanel } from '../pilot/PairingPanel';
 import { TestFileName } from '../pilot/TestFileName';
+import { LanguageSwitch } from '../topbar/LanguageSwitch';
 import '../pilot/pilot-page.css';
 import { useDocumentTitle } from '../useDocumentTitle';
 
@@ -30,9 +31,13 @@ export function PilotPage() {
   return (
     <main className="page pilot-page">
       <header className="page__header">
-        <Link to="/" className="brand">
-          {t('site.name')}
-        </Link>
+        {/* EN / RU as on the home and map pages: a phone arriving from the QR code has no other way to switch. */}
+        <div className="page__header-bar">
+          <Link to="/" className="brand">
+            {t('site.name')}
+          </Link>
+          <LanguageSwitch />
+        </div>
         <h1>{t('pilot.heading')}</h1>
         <p className="page__tagline">{t('pilot.what')}</p>
       </header>

@@ -6,9 +6,10 @@ import { pilotPublisher } from '../../state/pilot';
 import { pilotErrorText } from './pilotErrors';
 import { timeAgo, useNow } from './timeAgo';
 
-const metres = (value: number) => String(Math.round(value * 10) / 10);
+/** To the centimetre, as the map's Where am I says it (WhereAmI.tsx): the two pages agree on 5.75. */
+const metres = (value: number) => String(Math.round(value * 100) / 100);
 
-/** `X -153.2, Y 88.7, height 2.4` in the page's language. */
+/** `X -153.25, Y 88.7, height 2.41` in the page's language (Last sent, and Test with a file name's "Sent:"). */
 export function positionWords(t: TFunction, position: PlayerPosition): string {
   return t('pilot.last.position', { x: metres(position.x), y: metres(position.y), z: metres(position.z) });
 }

@@ -1,4 +1,4 @@
-import { useEffect } from 'react';
+import { useEffect, useRef } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useSnapshot } from 'valtio';
 import { formatPairingCode, pairingPath } from '../../domain/pilot';
@@ -17,11 +17,41 @@ const origin = () => globalThis.location?.origin ?? '';
  * The session (pairing) made on this page: start one; then its code, large, the QR code and
  * link a phone opens to follow it, the watcher's command (its token hidden until asked), the
  * stream overlay's address, how many pages watch, and End session.
+ *
+ * The keyboard follows Start and End (docs/DECISIONS.md "Focus after a change of state"): the
+ * button pressed is gone once it has done its work, so a started session takes the focus to its
+ * heading ("Your live session", the code next) and an ended one to Start a live session. While
+ * either works the button stays focusable (aria-disabled, not disabled, which would drop the
+ * focus to the page), and a failure leaves the focus on it, the reason said by Last sent.
  */
 export function PairingPanel() {
   const { t } = useTranslation();
   const { pairing, watchers, busy, sent } = useSnapshot(pilotPublisher);
   const code = pairing?.code ?? null;
+  const heading = useRef<HTMLHeadingElement>(null);
+  const startButton = useRef<HTMLButtonElement>(null);
+  // Where the focus goes once the pairing asked for by Start or End has come or gone.
+  const focusNext = useRef<'session' | 'start' | null>(null);
+
+  useEffect(() => {
+    if (focusNext.current === 'session' && code) heading.current?.focus();
+    else if (focusNext.current === 'start' && !code) startButton.current?.focus();
+    else return;
+    focusNext.current = null;
+  }, [code]);
+
+  async function start() {
+    if (busy) return;
+    focusNext.current = 'session';
+    if (!(await pair())) focusNext.current = null;
+  }
+
+  async function end() {
+    if (busy) return;
+    focusNext.current = 'start';
+    await forgetPairing();
+    if (pilotPublisher.pairing) focusNext.current = null;
+  }
 
   useEffect(() => {
     if (!code) return;
@@ -35,7 +65,7 @@ export function PairingPanel() {
       <section className="pilot-card pilot-card--wide" aria-labelledby="pilot-pair-heading">
         <h2 id="pilot-pair-heading">{t('pilot.pair.heading')}</h2>
         <p>{t('pilot.pair.intro')}</p>
-        <button type="button" className="button pilot-start" disabled={busy} onClick={() => void pair()}>
+        <button ref={startButton} type="button" className="button pilot-start" aria-disabled={busy} onClick={() => void start()}>
           {busy ? t('pilot.pair.starting') : t('pilot.pair.start')}
         </button>
       </section>
@@ -49,7 +79,9 @@ export function PairingPanel() {
 
   return (
     <section className="pilot-card pilot-card--wide" aria-labelledby="pilot-pair-heading">
-      <h2 id="pilot-pair-heading">{t('pilot.pair.active')}</h2>
+      <h2 id="pilot-pair-heading" ref={heading} tabIndex={-1}>
+        {t('pilot.pair.active')}
+      </h2>
       <div className="pilot-pairing">
         <div className="pilot-pairing__main">
           <p className="pilot-pairing__label" id="pilot-code-label">
@@ -91,7 +123,7 @@ export function PairingPanel() {
       </div>
 
       <p className="pilot-actions">
-        <button type="button" className="button button--ghost" disabled={busy} onClick={() => void forgetPairing()}>
+        <button type="button" className="button button--ghost" aria-disabled={busy} onClick={() => void end()}>
           {t('pilot.pair.end')}
         </button>
       </p>

@@ -5,7 +5,7 @@ import userEvent from '@testing-library/user-event';
 import { http, HttpResponse } from 'msw';
 import { createMemoryRouter, RouterProvider } from 'react-router';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { setLanguage } from '../../i18n';
+import { i18n, setLanguage } from '../../i18n';
 import { PILOT_PAIRING_KEY, PILOT_SENT_KEY, refreshPairing, resetPilot } from '../../state/pilot';
 import { readStored, writeStored } from '../../state/storage';
 import { TEST_API_BASE as BASE } from '../map/testing/mapApi';
@@ -143,12 +143,12 @@ describe('/pilot', () => {
     await user.click(await screen.findByLabelText('Screenshot file name'));
     await user.paste(NAME);
     await user.click(screen.getByRole('button', { name: 'Send this position' }));
-    expect(await screen.findByText('Sent: X 123.5, Y -90.1, height 6.8.')).toBeInTheDocument();
+    expect(await screen.findByText('Sent: X 123.45, Y -90.12, height 6.78.')).toBeInTheDocument();
     expect(seen).toHaveLength(1);
     expect(seen[0].auth).toBe(`Bearer ${TOKEN}`);
     expect(seen[0].body).toEqual({ type: 'position', data: { x: 123.45, y: -90.12, z: 6.78, look: expect.any(Number) } });
     const last = screen.getByRole('heading', { name: 'Last sent' }).closest('section')!;
-    expect(within(last).getByText(/X 123\.5, Y -90\.1, height 6\.8 · /)).toBeInTheDocument();
+    expect(within(last).getByText(/X 123\.45, Y -90\.12, height 6\.78 · /)).toBeInTheDocument();
     expect(await screen.findByText('3 pages watching')).toBeInTheDocument();
   });
 
@@ -162,11 +162,11 @@ describe('/pilot', () => {
     await user.click(screen.getByLabelText('Screenshot file name'));
     await user.paste(NAME);
     await user.click(screen.getByRole('button', { name: 'Send this position' }));
-    await screen.findByText('Sent: X 123.5, Y -90.1, height 6.8.');
+    await screen.findByText('Sent: X 123.45, Y -90.12, height 6.78.');
 
     reloadPilot();
     const last = (await screen.findByRole('heading', { name: 'Last sent' })).closest('section')!;
-    expect(await within(last).findByText(/^X 123\.5, Y -90\.1, height 6\.8 · /)).toBeInTheDocument();
+    expect(await within(last).findByText(/^X 123\.45, Y -90\.12, height 6\.78 · /)).toBeInTheDocument();
     expect(within(last).getByText(/^Woods · /)).toBeInTheDocument();
     // The map picker and the link are on the map last sent too.
     expect(screen.getByRole('combobox', { name: 'Map' })).toHaveValue('woods');
@@ -384,10 +384,95 @@ describe('/pilot', () => {
     expect(router.state.location.search).toBe(`?connection=${CODE}`);
   });
 
+  it("says the position sent to the centimetre under Sent and Last sent, as the map's Where am I does (5.75, not 5.8)", async () => {
+    rememberPairing();
+    captureMessages();
+    const user = userEvent.setup();
+    renderPilot();
+    await user.click(await screen.findByLabelText('Screenshot file name'));
+    await user.paste('2024-05-01[12-34]_5.75, 2.31, 1.45_0.1, -0.5, 0.1, 0.8_12.34 (0).png');
+    await user.click(screen.getByRole('button', { name: 'Send this position' }));
+    // The words Where am I says for the same name (WhereAmI.tsx: whereAmI.found).
+    expect(i18n.t('whereAmI.found', { x: 5.75, y: 1.45, z: 2.31 })).toBe('You are at X 5.75, Y 1.45, height 2.31.');
+    expect(await screen.findByText('Sent: X 5.75, Y 1.45, height 2.31.')).toBeInTheDocument();
+    const last = screen.getByRole('heading', { name: 'Last sent' }).closest('section')!;
+    expect(within(last).getByText(/^X 5\.75, Y 1\.45, height 2\.31 · /)).toBeInTheDocument();
+  });
+
+  it('switches between English and Russian with the EN / RU buttons in its header, as the home and map pages do', async () => {
+    const user = userEvent.setup();
+    renderPilot();
+    const header = screen.getByRole('banner');
+    const group = within(header).getByRole('group', { name: 'Language' });
+    expect(within(group).getByRole('button', { name: 'EN English' })).toHaveAttribute('aria-pressed', 'true');
+    await user.click(within(group).getByRole('button', { name: 'RU Русский' }));
+    expect(await screen.findByRole('heading', { level: 1, name: 'Живая трансляция позиции' })).toBeInTheDocument();
+    expect(document.title).toBe(i18n.t('pilot.title'));
+    const russian = within(screen.getByRole('banner')).getByRole('group', { name: 'Язык' });
+    expect(within(russian).getByRole('button', { name: 'RU Русский' })).toHaveAttribute('aria-pressed', 'true');
+    await user.click(within(russian).getByRole('button', { name: 'EN English' }));
+    expect(await screen.findByRole('heading', { level: 1, name: 'Live position feed' })).toBeInTheDocument();
+  });
+
   it('speaks Russian', async () => {
     await setLanguage('ru');
     renderPilot();
     expect(screen.getByRole('heading', { level: 1 })).toHaveTextContent('Живая трансляция позиции');
     expect(screen.getByRole('button', { name: 'Начать трансляцию' })).toBeInTheDocument();
+  });
+});
+
+describe('/pilot: the keyboard follows Start and End session', () => {
+  it('Enter on Start takes the focus to the new session, and Enter on End back to Start (Tab goes on from there)', async () => {
+    const user = userEvent.setup();
+    renderPilot();
+    screen.getByRole('button', { name: 'Start a live session' }).focus();
+    await user.keyboard('{Enter}');
+    const heading = await screen.findByRole('heading', { level: 2, name: 'Your live session' });
+    await waitFor(() => expect(heading).toHaveFocus());
+    await user.tab();
+    expect(screen.getByRole('button', { name: 'Copy the code' })).toHaveFocus();
+
+    screen.getByRole('button', { name: 'End session' }).focus();
+    await user.keyboard('{Enter}');
+    const start = await screen.findByRole('button', { name: 'Start a live session' });
+    await waitFor(() => expect(start).toHaveFocus());
+  });
+
+  it('keeps the focus on Start while it works and when the server refuses (the reason in an alert)', async () => {
+    let answer!: () => void;
+    server.use(
+      http.post(`${BASE}/api/be/pilot/pairings`, async () => {
+        await new Promise<void>((resolve) => (answer = resolve));
+        return HttpResponse.json({ error: 'rate_limited' }, { status: 429 });
+      }),
+    );
+    const user = userEvent.setup();
+    renderPilot();
+    screen.getByRole('button', { name: 'Start a live session' }).focus();
+    await user.keyboard('{Enter}');
+    const starting = await screen.findByRole('button', { name: 'Starting…' });
+    expect(starting).toHaveFocus();
+    expect(starting).toHaveAttribute('aria-disabled', 'true');
+    answer();
+    expect(await screen.findByRole('alert')).toHaveTextContent('Too many updates at once');
+    expect(screen.getByRole('button', { name: 'Start a live session' })).toHaveFocus();
+  });
+
+  it('does the same in Russian', async () => {
+    await setLanguage('ru');
+    const user = userEvent.setup();
+    renderPilot();
+    await user.click(screen.getByRole('button', { name: 'Начать трансляцию' }));
+    await waitFor(() => expect(screen.getByRole('heading', { level: 2, name: 'Ваша трансляция' })).toHaveFocus());
+    await user.click(screen.getByRole('button', { name: 'Завершить трансляцию' }));
+    await waitFor(() => expect(screen.getByRole('button', { name: 'Начать трансляцию' })).toHaveFocus());
+  });
+
+  it('leaves the focus alone when a remembered session is taken up on load', async () => {
+    rememberPairing();
+    renderPilot();
+    expect(await screen.findByTestId('pilot-code')).toHaveTextContent('ABCDE-FGHJK');
+    expect(document.body).toHaveFocus();
   });
 });
