@@ -10,7 +10,7 @@ import { baseUrl, openMap, useBrowser } from './browser';
 
 const browser = useBrowser();
 
-const VALID = '2024-05-01[12-34]_123.45, 4, -90.12_0.12345, -0.54321, 0.11111, 0.82345_12.34 (0).png';
+const VALID = '2024-05-01[12-34]_23.45, 4, -90.12_0.12345, -0.54321, 0.11111, 0.82345_12.34 (0).png';
 
 type PlayerApi = { player(): unknown; level(): number; ready: boolean };
 

@@ -11,9 +11,9 @@
  */
 import { z } from 'zod';
 import { lazySchema } from './lazy-schema';
-import { MAP_IDS, MAPS, type MapDefinition, type MapId } from './maps';
+import { MAP_IDS, MAPS, type MapId } from './maps';
 import type { PlayerPosition } from './position';
-import { mapToGame } from './transform';
+import { isInside, mapPositionBounds } from './position-bounds';
 
 /** 31 characters: digits and capitals without 0/O, 1/I/L (they are read for one another). */
 export const PAIRING_ALPHABET = '23456789ABCDEFGHJKMNPQRSTUVWXYZ';
@@ -93,46 +93,7 @@ const buildPositionSchema = () => {
     .strict();
 };
 
-/**
- * How far outside a map's drawing a published position may lie, as a share of the drawing's
- * width and height on each side. The drawings cover the playable area with some room and the
- * transforms are fitted, not surveyed, so a real position is never near this; a position past
- * it is a mistake (a wrong map, a broken watcher, a made-up number) and is refused, not clamped:
- * a clamped marker would sit on the map's edge as if the player were there.
- */
-export const MAP_BOUNDS_MARGIN = 0.25;
-
-/** A rectangle of the ground plane in position space (x = game X, y = game Z; metres). */
-export interface PositionBounds {
-  minX: number;
-  maxX: number;
-  minY: number;
-  maxY: number;
-}
-
-/**
- * The positions `map` accepts: its drawing (map pixels 0…width × 0…height) grown by `margin`
- * on each side, turned into game metres. The box around the four turned corners: exact for the
- * maps' quarter-turn rotations, a little larger for any other angle.
- */
-export function mapPositionBounds(map: Pick<MapDefinition, 'size' | 'transform'>, margin = MAP_BOUNDS_MARGIN): PositionBounds {
-  const { width, height } = map.size;
-  const [left, right] = [-margin * width, (1 + margin) * width];
-  const [top, bottom] = [-margin * height, (1 + margin) * height];
-  const corners = [
-    [left, top],
-    [right, top],
-    [left, bottom],
-    [right, bottom],
-  ].map(([mapX, mapY]) => mapToGame(map.transform, { mapX, mapY }));
-  const xs = corners.map((c) => c.gameX);
-  const ys = corners.map((c) => c.gameZ);
-  return { minX: Math.min(...xs), maxX: Math.max(...xs), minY: Math.min(...ys), maxY: Math.max(...ys) };
-}
-
-function inside(bounds: PositionBounds, position: Pick<PlayerPosition, 'x' | 'y'>): boolean {
-  return position.x >= bounds.minX && position.x <= bounds.maxX && position.y >= bounds.minY && position.y <= bounds.maxY;
-}
+export { MAP_BOUNDS_MARGIN, mapPositionBounds, type PositionBounds } from './position-bounds';
 
 
 /**
@@ -143,11 +104,11 @@ function inside(bounds: PositionBounds, position: Pick<PlayerPosition, 'x' | 'y'
 export function positionOutsideMapProblem(position: Pick<PlayerPosition, 'x' | 'y'>, map: MapId | null): string | null {
   const where = `x ${position.x}, y ${position.y}`;
   if (map === null) {
-    if (MAP_IDS.some((id) => inside(mapPositionBounds(MAPS[id]), position))) return null;
+    if (MAP_IDS.some((id) => isInside(mapPositionBounds(MAPS[id]), position))) return null;
     return `the position (${where}) is outside every map`;
   }
   const bounds = mapPositionBounds(MAPS[map]);
-  if (inside(bounds, position)) return null;
+  if (isInside(bounds, position)) return null;
   return (
     `the position (${where}) is outside ${MAPS[map].name}, the map last sent: ` +
     // Whole metres inside the bounds, so every value the message allows is accepted.

@@ -93,3 +93,92 @@ describe('PilotIndicator (top bar)', () => {
     await setLanguage('en');
   });
 });
+
+describe('PilotIndicator: the waiting line and the focus', () => {
+  beforeEach(() => {
+    setStorageBackend(memoryStorage());
+    void setLanguage('en');
+  });
+  afterEach(async () => {
+    resetPilot();
+    setStorageBackend(null);
+    await setLanguage('en');
+  });
+
+  const waiting = 'No position on this map yet: waiting for the next one.';
+
+  it('a feed that ended says so, without "waiting for the next one" (in the menu or the name)', async () => {
+    const user = userEvent.setup();
+    pilot.code = 'ABCDE23456';
+    pilot.status = 'gone';
+    render(<PilotIndicator />);
+    const button = screen.getByRole('button', { name: /No live feed with code ABCDE-23456/ });
+    expect(button).not.toHaveAccessibleName(expect.stringContaining('waiting'));
+    await user.click(button);
+    expect(screen.getByText('No live feed with code ABCDE-23456: it ended, expired, or was mistyped.')).toBeInTheDocument();
+    expect(screen.queryByText(waiting)).toBeNull();
+  });
+
+  it('nor in Russian', async () => {
+    await setLanguage('ru');
+    const user = userEvent.setup();
+    pilot.code = 'ABCDE23456';
+    pilot.status = 'gone';
+    render(<PilotIndicator />);
+    await user.click(screen.getByRole('button', { name: /Нет трансляции позиции/ }));
+    expect(screen.queryByText('На этой карте позиции пока нет: ждём следующую.')).toBeNull();
+    expect(document.body).not.toHaveTextContent('ждём');
+  });
+
+  it('an ended feed that had sent a position still says when the last one came', async () => {
+    const user = userEvent.setup();
+    pilot.code = 'ABCDE23456';
+    pilot.status = 'gone';
+    pilot.lastUpdateAt = Date.now() - 5000;
+    render(<PilotIndicator />);
+    await user.click(screen.getByRole('button', { name: /No live feed/ }));
+    expect(screen.getByText('Last position 5 seconds ago.')).toBeInTheDocument();
+  });
+
+  it('a connected feed with no position yet is waiting for the next one', async () => {
+    const user = userEvent.setup();
+    pilot.code = 'ABCDE23456';
+    pilot.status = 'connected';
+    render(<PilotIndicator />);
+    await user.click(screen.getByRole('button', { name: /Following live position ABCDE-23456\. No position on this map yet/ }));
+    expect(screen.getByText(waiting)).toBeInTheDocument();
+  });
+
+  it('Escape in its menu folds it with the focus back on the dot', async () => {
+    const user = userEvent.setup();
+    pilot.code = 'ABCDE23456';
+    pilot.status = 'gone';
+    render(<PilotIndicator />);
+    const button = screen.getByRole('button', { name: /No live feed/ });
+    button.focus();
+    await user.keyboard('{Enter}');
+    await user.tab();
+    expect(screen.getByRole('button', { name: 'Reconnect' })).toHaveFocus();
+    await user.keyboard('{Escape}');
+    expect(button).toHaveAttribute('aria-expanded', 'false');
+    expect(button).toHaveFocus();
+  });
+
+  it('Close on a link notice with a code remembered keeps the focus on the dot; with none, onGone places it', async () => {
+    const user = userEvent.setup();
+    writeStored(PILOT_CODE_KEY, 'ABCDE23456');
+    rejectLink('hello-world');
+    let gone = 0;
+    const { unmount } = render(<PilotIndicator onGone={() => gone++} />);
+    await user.click(screen.getByRole('button', { name: 'Close' }));
+    expect(screen.getByRole('button', { name: /Not following live position ABCDE-23456/ })).toHaveFocus();
+    expect(gone).toBe(0);
+    unmount();
+    resetPilot();
+    setStorageBackend(memoryStorage());
+    rejectLink('x');
+    render(<PilotIndicator onGone={() => gone++} />);
+    await user.click(screen.getByRole('button', { name: 'Close' }));
+    expect(gone).toBe(1);
+  });
+});

@@ -5,7 +5,7 @@ import { formatPairingCode } from '../../domain/pilot';
 import { disconnect, dismissLinkProblem, pilot, reconnect, type PilotStatus } from '../../state/pilot';
 import { pairingCodeProblemText } from '../pilot/codeProblem';
 import { timeAgo, timeUntil, useNow } from '../pilot/timeAgo';
-import { useDismiss } from '../useDismiss';
+import { useDismiss, type DismissReason } from '../useDismiss';
 import './pilot-indicator.css';
 
 const STATE_KEYS: Record<PilotStatus, string> = {
@@ -23,15 +23,25 @@ const STATE_KEYS: Record<PilotStatus, string> = {
  * state, the code and how long ago the last position came; a click opens Reconnect (when off,
  * gone or waiting) and Disconnect (stops following and forgets the code). A link with no code
  * opens the menu by itself with the reason, so the visitor knows why nothing is followed.
+ *
+ * The focus never falls to the page (docs/DECISIONS.md "Focus after a change of state"): Escape
+ * in the menu and Reconnect put it back on the dot's button; Disconnect / Forget this code, or
+ * Close on a link's notice, that take the indicator away call `onGone`, which puts it on a
+ * control that stays (the top bar's Where am I).
  */
-export function PilotIndicator() {
+export function PilotIndicator({ onGone }: { onGone?: () => void }) {
   const { t, i18n } = useTranslation();
   const { code, status, lastUpdateAt, retryAt, linkProblem } = useSnapshot(pilot);
   const [open, setOpen] = useState(false);
   const now = useNow(1000, code !== null);
   const box = useRef<HTMLDivElement>(null);
+  const button = useRef<HTMLButtonElement>(null);
 
-  const close = useCallback(() => setOpen(false), []);
+  const close = useCallback((reason: DismissReason) => {
+    setOpen(false);
+    // Escape from within the menu: back on the button (Escape from elsewhere leaves the focus be).
+    if (reason === 'escape' && box.current?.contains(document.activeElement)) button.current?.focus();
+  }, []);
   useDismiss(open, box, close);
   // A bad link is said at once, not behind a click.
   useEffect(() => {
@@ -41,7 +51,13 @@ export function PilotIndicator() {
   if (!code && linkProblem === null) return null;
   const wait = timeUntil(retryAt ?? now, now, i18n.language);
   const state = code ? t(STATE_KEYS[status], { code: formatPairingCode(code), wait }) : null;
-  const last = !code ? null : lastUpdateAt === null ? t('pilotFeed.noPosition') : t('pilotFeed.lastPosition', { ago: timeAgo(lastUpdateAt, now, i18n.language) });
+  // "Waiting for the next one" only while one may come: not for a feed that ended or is not followed.
+  const waiting = status === 'connected' || status === 'reconnecting' || status === 'limited';
+  const last =
+    !code ? null
+    : lastUpdateAt !== null ? t('pilotFeed.lastPosition', { ago: timeAgo(lastUpdateAt, now, i18n.language) })
+    : waiting ? t('pilotFeed.noPosition')
+    : null;
   const notice =
     linkProblem === null ? null : t('pilotFeed.linkInvalid', { text: linkProblem, reason: pairingCodeProblemText(t, linkProblem) ?? t('pilot.follow.empty') });
   const label = [notice, state, last].filter((text) => text !== null).join(' ');
@@ -51,11 +67,15 @@ export function PilotIndicator() {
   const act = (action: () => void) => () => {
     action();
     setOpen(false);
+    // The button pressed goes with the menu: the focus goes to the dot, or past it when it goes too.
+    if (pilot.code || pilot.linkProblem !== null) button.current?.focus();
+    else onGone?.();
   };
 
   return (
     <div className="pilot-indicator" ref={box}>
       <button
+        ref={button}
         type="button"
         className={`topbar-button pilot-indicator__button pilot-indicator--${look}`}
         aria-label={label}

@@ -25,7 +25,7 @@ const markerList = [{ uid: 'm-safe', map: 'factory', category: 'Loot', subCatego
 const questQ1 = { uid: 'q1', name: 'Debut', ruName: 'Дебют', trader: 'Prapor', requiredForKappa: true, requiredForLightkeeper: false, wikiUrl: 'https://wiki.test/q1' };
 const server = useMapPage({ markers: markerList, quests: [questQ1] });
 
-const VALID = '2024-05-01[12-34]_123.45, 4, -90.12_0.12345, -0.54321, 0.11111, 0.82345_12.34 (0).png';
+const VALID = '2024-05-01[12-34]_23.45, 4, -90.12_0.12345, -0.54321, 0.11111, 0.82345_12.34 (0).png';
 const factory = MAPS.factory;
 
 beforeEach(() => {
@@ -205,7 +205,7 @@ describe('where am I', () => {
     expect(player.position).toEqual(expected);
     expect(window.__map?.player()).toEqual(expected);
     expect(box).toHaveValue(VALID);
-    expect(box).toHaveAccessibleDescription('You are at X 123.45, Y -90.12, height 4.');
+    expect(box).toHaveAccessibleDescription('You are at X 23.45, Y -90.12, height 4.');
     await waitFor(() => expect(mapView.level).toBe(2));
     await waitFor(() => expect(engine.level).toBe(2));
 
@@ -234,6 +234,28 @@ describe('where am I', () => {
     // would pick factory's main level; zoomed in, the view would centre on 0, 0).
     expect(mapView.level).toBe(2);
     expect(engine.camera()).toEqual(placed);
+  });
+
+  it('says a position that cannot be on this map and changes nothing (another map, a made-up 1e308)', async () => {
+    renderMap();
+    const engine = await engineWithMarkers();
+    await userEvent.click(screen.getByRole('button', { name: 'Where am I' }));
+    const box = screen.getByRole('textbox', { name: 'Screenshot file name' });
+    await userEvent.click(box);
+    await userEvent.paste(VALID);
+    await waitFor(() => expect(mapView.level).toBe(2));
+    const placed = { position: player.position, camera: engine.camera(), level: mapView.level };
+    for (const [name, shown] of [
+      ['2024-05-01[12-34]_5000.5, 0, -9000_0.1, -0.5, 0.1, 0.8_12.34 (0).png', 'X 5000.5, Y -9000 is not on Factory'],
+      ['2024-05-01[12-34]_1e308, 2, -1e308_0.1, -0.5, 0.1, 0.8_12.34 (0).png', 'X 1.00e+308, Y -1.00e+308 is not on Factory'],
+    ]) {
+      await userEvent.clear(box);
+      await userEvent.paste(name);
+      expect(box).toHaveAccessibleDescription(`${shown}: is the screenshot from another map? Nothing was changed.`);
+      expect(player.position).toEqual(placed.position);
+      expect(mapView.level).toBe(placed.level);
+      expect(engine.camera()).toEqual(placed.camera);
+    }
   });
 
   it('applies a typed name on Enter', async () => {
@@ -338,6 +360,15 @@ describe('#pos= hash', () => {
     await userEvent.paste('not a screenshot');
     expect(screen.queryByText(/The link's position/)).toBeNull();
     expect(screen.getByText(/That file name was not recognised/)).toBeInTheDocument();
+  });
+
+  it('sets nothing from three numbers that cannot be on this map, says so and leaves the address', async () => {
+    const { router } = renderMap('/map/factory#pos=1e308_0_5');
+    await engineWithMarkers();
+    expect(player.position).toBeNull();
+    expect(window.__map?.player()).toBeNull();
+    await waitFor(() => expect(router.state.location.hash).toBe(''));
+    expect(screen.getByText(/^X 1\.00e\+308, Y 0 is not on Factory/)).toHaveAttribute('role', 'status');
   });
 
   it('leaves any other hash alone', async () => {

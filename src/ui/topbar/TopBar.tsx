@@ -1,4 +1,4 @@
-import { memo, useCallback, useId, useRef, useState } from 'react';
+import { memo, useCallback, useEffect, useId, useRef, useState } from 'react';
 import { createPortal } from 'react-dom';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
@@ -12,8 +12,8 @@ import { LanguageSwitch } from './LanguageSwitch';
 import { PilotIndicator } from './PilotIndicator';
 import { useFullscreen } from './useFullscreen';
 import { usePosHash } from './usePosHash';
-import { WhereAmI } from './WhereAmI';
-import { useDismiss } from '../useDismiss';
+import { WhereAmI, type PosLinkProblem } from './WhereAmI';
+import { useDismiss, type DismissReason } from '../useDismiss';
 import { usePublishedLength } from '../usePublishedLength';
 import './topbar.css';
 
@@ -23,6 +23,10 @@ import './topbar.css';
  * row and those last four fold into a Menu button's drop-down. An admin's Alt-click on the bar
  * shows or hides the point-history buttons (spec §2). Memoised: the map page re-renders as its
  * manifest and markers arrive, and the bar has nothing to redo then (issue 11's first second).
+ *
+ * The Menu is a disclosure: Escape with the focus in it, or a press on Show / Hide panels or
+ * Full screen, folds it with the focus back on Menu (its items hide, and a hidden item's focus
+ * would fall to the page; docs/DECISIONS.md "Focus after a change of state").
  */
 export const TopBar = memo(function TopBar({ title }: { title: string }) {
   const { t } = useTranslation();
@@ -32,7 +36,7 @@ export const TopBar = memo(function TopBar({ title }: { title: string }) {
   const { fullscreen, toggle: toggleFullscreen } = useFullscreen();
   const [whereOpen, setWhereOpen] = useState(false);
   // A `#pos=` in the address that was not three numbers: the box opens and says so.
-  const [badPosLink, setBadPosLink] = useState<string | null>(null);
+  const [badPosLink, setBadPosLink] = useState<PosLinkProblem | null>(null);
   const whereButton = useRef<HTMLButtonElement>(null);
   // Escape in the box: folded, and the keyboard user is back on the button that opened it.
   const foldWhere = useCallback(() => {
@@ -40,17 +44,30 @@ export const TopBar = memo(function TopBar({ title }: { title: string }) {
     setBadPosLink(null);
     whereButton.current?.focus();
   }, []);
+  // The live indicator gone (its code forgotten): the focus goes to Where am I beside it.
+  const focusWhere = useCallback(() => whereButton.current?.focus(), []);
   const [helpOpen, setHelpOpen] = useState(false);
   const [moreOpen, setMoreOpen] = useState(false);
   const moreId = useId();
   const [bar, setBar] = useState<HTMLElement | null>(null);
-  const foldMore = useCallback(() => setMoreOpen(false), []);
+  const moreToggle = useRef<HTMLButtonElement>(null);
+  const morePanel = useRef<HTMLDivElement>(null);
+  // Bumped to put the focus on Menu once the folded menu has rendered: after the render, so an
+  // inner menu's own Escape (the account menu's, focusing its hidden button) does not win.
+  const [moreFocusRequest, setMoreFocusRequest] = useState(0);
+  useEffect(() => {
+    if (moreFocusRequest > 0) moreToggle.current?.focus();
+  }, [moreFocusRequest]);
+  const foldMore = useCallback((reason?: DismissReason) => {
+    setMoreOpen(false);
+    if (reason !== 'outside' && morePanel.current?.contains(document.activeElement)) setMoreFocusRequest((n) => n + 1);
+  }, []);
   useDismiss(moreOpen, bar, foldMore);
   // Where the bar ends, so the side panels start under it however many rows it wraps to.
   usePublishedLength(bar, '--topbar-bottom', (box) => box.bottom);
   usePosHash(
-    useCallback((text: string) => {
-      setBadPosLink(text);
+    useCallback((problem: PosLinkProblem) => {
+      setBadPosLink(problem);
       setWhereOpen(true);
     }, []),
   );
@@ -89,8 +106,9 @@ export const TopBar = memo(function TopBar({ title }: { title: string }) {
         >
           {t('topbar.whereAmI')}
         </button>
-        <PilotIndicator />
+        <PilotIndicator onGone={focusWhere} />
         <button
+          ref={moreToggle}
           type="button"
           className="topbar-button topbar__more-toggle"
           aria-expanded={moreOpen}
@@ -99,13 +117,13 @@ export const TopBar = memo(function TopBar({ title }: { title: string }) {
         >
           {t('topbar.menu')}
         </button>
-        <div id={moreId} className={moreOpen ? 'topbar__more topbar__more--open' : 'topbar__more'}>
+        <div id={moreId} ref={morePanel} className={moreOpen ? 'topbar__more topbar__more--open' : 'topbar__more'}>
           <button
             type="button"
             className="topbar-button"
             onClick={() => {
               togglePanels();
-              setMoreOpen(false);
+              if (moreOpen) foldMore();
             }}
           >
             {panelsShown ? t('topbar.hidePanels') : t('topbar.showPanels')}
@@ -115,7 +133,7 @@ export const TopBar = memo(function TopBar({ title }: { title: string }) {
             className="topbar-button"
             onClick={() => {
               toggleFullscreen();
-              setMoreOpen(false);
+              if (moreOpen) foldMore();
             }}
           >
             {fullscreen ? t('topbar.exitFullScreen') : t('topbar.fullScreen')}
@@ -124,7 +142,7 @@ export const TopBar = memo(function TopBar({ title }: { title: string }) {
           <AccountMenu />
         </div>
       </div>
-      {whereOpen && <WhereAmI key={badPosLink ?? ''} onHelp={() => setHelpOpen(true)} onClose={foldWhere} badPosLink={badPosLink} />}
+      {whereOpen && <WhereAmI key={badPosLink ? JSON.stringify(badPosLink) : ''} onHelp={() => setHelpOpen(true)} onClose={foldWhere} badPosLink={badPosLink} />}
       {/* On the body, so no panel's stacking order can cover it. */}
       {helpOpen && createPortal(<HelpPopup onClose={() => setHelpOpen(false)} />, document.body)}
     </header>

@@ -1,17 +1,36 @@
-import { useId, useRef, useState, type ClipboardEvent, type FormEvent, type KeyboardEvent } from 'react';
+import { useEffect, useId, useRef, useState, type ClipboardEvent, type FormEvent, type KeyboardEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useSnapshot } from 'valtio';
-import { recogniseScreenshotName } from '../../domain/position';
+import { subscribeKey } from 'valtio/utils';
+import { MAPS } from '../../domain/maps';
+import { recogniseScreenshotName, type PlayerPosition } from '../../domain/position';
+import { isPositionOnMap } from '../../domain/position-bounds';
+import { mapView } from '../../state/mapView';
+import { isNarrowWindow, layout, setPanelsShown } from '../../state/layout';
 import { player, resetPlayerPosition, setPlayerPosition } from '../../state/player';
 import { LookArrowToggle } from '../settings/LookArrowToggle';
 
-type Result = 'none' | 'found' | 'notRecognised' | 'badLink';
+type Result = 'none' | 'found' | 'notRecognised' | 'badLink' | 'offMap';
+
+/**
+ * Why a position from the address was not used: `#pos=` not three numbers (its text), or three
+ * numbers that are not on this map.
+ */
+export type PosLinkProblem = { kind: 'format'; text: string } | { kind: 'offMap'; position: PlayerPosition };
+
+/** The open map's id, when the position is not on it (null: on it, or no map open). */
+export function mapNotHolding(position: PlayerPosition): string | null {
+  const id = mapView.mapId;
+  return id !== null && !isPositionOnMap(position, MAPS[id]) ? id : null;
+}
 
 /** The most of a bad `#pos=` text the hint quotes (a link can carry anything). */
 const QUOTED_MAX = 40;
 const quoted = (text: string) => (text.length > QUOTED_MAX ? `${text.slice(0, QUOTED_MAX - 1)}…` : text);
 
 const round2 = (n: number) => Math.round(n * 100) / 100;
+/** A coordinate as the hint shows it: 2 decimals, or in exponent form past a million (a made-up 1e200). */
+const shortNumber = (n: number) => (Math.abs(n) < 1e6 ? String(round2(n)) : n.toExponential(2));
 
 /**
  * The where-am-I box: a screenshot file name pasted (applied at once) or typed (applied on
@@ -22,21 +41,46 @@ const round2 = (n: number) => Math.round(n * 100) / 100;
  * the box folds it (`onClose`), as the disclosure it is. Opened by a `#pos=` link that was not
  * three numbers (`badPosLink`), it says so and takes no focus (the page just loaded; the
  * visitor did not ask for the box).
+ *
+ * On a phone (NARROW_QUERY) the box and the panels' sheets take turns (docs/DECISIONS.md, "Where
+ * am I and the panels on a phone"): the box grows the top bar by some 170 px, and with both sheets
+ * shown under it the categories kept some 120 px (no category row) and the map a strip. Opening
+ * the box hides the panels; showing the panels (Menu › Show panels) folds the box.
  */
-export function WhereAmI({ onHelp, onClose, badPosLink = null }: { onHelp: () => void; onClose: () => void; badPosLink?: string | null }) {
+export function WhereAmI({ onHelp, onClose, badPosLink = null }: { onHelp: () => void; onClose: () => void; badPosLink?: PosLinkProblem | null }) {
   const { t } = useTranslation();
   const inputId = useId();
   const hintId = useId();
   const [value, setValue] = useState('');
-  const [result, setResult] = useState<Result>(badPosLink === null ? 'none' : 'badLink');
+  const [result, setResult] = useState<Result>(badPosLink === null ? 'none' : badPosLink.kind === 'format' ? 'badLink' : 'offMap');
+  // The position of an 'offMap' result: shown, not used.
+  const [offMap, setOffMap] = useState<PlayerPosition | null>(badPosLink?.kind === 'offMap' ? badPosLink.position : null);
   const applied = useRef<string | null>(null);
   const { position } = useSnapshot(player);
+
+  useEffect(() => {
+    if (isNarrowWindow() && layout.panelsShown) setPanelsShown(false);
+  }, []);
+  useEffect(
+    () =>
+      subscribeKey(layout, 'panelsShown', (shown) => {
+        if (shown && isNarrowWindow()) onClose();
+      }),
+    [onClose],
+  );
 
   const apply = (text: string) => {
     applied.current = text;
     // parseScreenshotName's rule, told apart: not recognised → 0, 0, 0 and look null (spec §5),
     // as a reset rather than a place the player is at.
     const recognised = recogniseScreenshotName(text);
+    // A position that cannot be on this map (another map's screenshot, a made-up number) is
+    // said and not used: the marker and the view stay as they were.
+    if (recognised && mapNotHolding(recognised) !== null) {
+      setOffMap(recognised);
+      setResult('offMap');
+      return;
+    }
     if (recognised) setPlayerPosition(recognised);
     else resetPlayerPosition();
     setResult(recognised ? 'found' : 'notRecognised');
@@ -93,7 +137,10 @@ export function WhereAmI({ onHelp, onClose, badPosLink = null }: { onHelp: () =>
         {result === 'found' &&
           position &&
           t('whereAmI.found', { x: round2(position.x), y: round2(position.y), z: round2(position.z) })}
-        {result === 'badLink' && t('whereAmI.badLink', { text: quoted(badPosLink ?? '') })}
+        {result === 'badLink' && t('whereAmI.badLink', { text: quoted(badPosLink?.kind === 'format' ? badPosLink.text : '') })}
+        {result === 'offMap' &&
+          offMap &&
+          t('whereAmI.offMap', { x: shortNumber(offMap.x), y: shortNumber(offMap.y), map: t(`maps.${mapView.mapId ?? ''}`, { defaultValue: '' }) })}
         {result === 'none' && t('whereAmI.intro')}
       </p>
       <LookArrowToggle />
