@@ -1,4 +1,4 @@
-import '../../i18n';
+import { i18n } from '../../i18n';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { act, render, screen, waitFor, within } from '@testing-library/react';
@@ -136,6 +136,19 @@ describe('PointTools', () => {
     expect(points.list).toEqual([]);
     expect(storage.getItem('factorypoints')).toBeNull();
     await waitFor(() => expect(within(region()).getByRole('status')).toHaveTextContent('0 points'));
+  });
+
+  it('asks "Очистить точки?" in a Russian page', async () => {
+    setSessionUser(admin);
+    await act(() => i18n.changeLanguage('ru'));
+    try {
+      render(<PointTools map={factory} />);
+      const confirm = vi.spyOn(window, 'confirm').mockReturnValue(false);
+      await userEvent.click(screen.getByRole('button', { name: 'Очистить точки' }));
+      expect(confirm).toHaveBeenCalledWith('Очистить точки?');
+    } finally {
+      await act(() => i18n.changeLanguage('en'));
+    }
   });
 
   it('downloads the points as `${mapId}-points.svg`', async () => {

@@ -55,7 +55,8 @@ function PointToolsBody({ map }: PointToolsProps) {
   if (!pointTools) return null;
 
   const onClear = () => {
-    if (window.confirm(CLEAR_POINTS_CONFIRMATION)) clearPoints();
+    // The spec's "Clear points?" in English; the page's language otherwise.
+    if (window.confirm(t('admin.points.clearConfirm', { defaultValue: CLEAR_POINTS_CONFIRMATION }))) clearPoints();
   };
   const onDownload = () => downloadText(pointsFileName(mapId), pointsSvg(map), 'image/svg+xml');
   // Points recorded out of sight looked like nothing was recorded: starting to record shows them
