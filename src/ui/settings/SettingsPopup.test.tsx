@@ -222,6 +222,17 @@ describe('the settings popup (pro)', () => {
     expect(within(dialog).getByRole('radio', { name: 'Extractions and hovered markers' })).toBeChecked();
   });
 
+  it('asks "Сбросить настройки?" in a Russian page', async () => {
+    signedIn(PRO);
+    await renderMap();
+    await userEvent.click(settingsButton());
+    await userEvent.click(within(screen.getByRole('group', { name: 'Language' })).getByRole('button', { name: 'RU Русский' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Настройки' });
+    const confirm = vi.spyOn(window, 'confirm').mockReturnValue(false);
+    await userEvent.click(within(dialog).getByRole('button', { name: 'Сбросить' }));
+    expect(confirm).toHaveBeenCalledWith('Сбросить настройки?');
+  });
+
   it('takes the UI back to English on reset, without writing map:settings again', async () => {
     storage.data.set(SETTINGS_KEY, JSON.stringify({ ...SAVED, language: 'ru' }));
     loadSettings();

@@ -43,7 +43,8 @@ export function SettingsPopup({ onClose }: { onClose: () => void }) {
   const size = new Intl.NumberFormat(i18n.language, { maximumFractionDigits: 2 }).format(current.markerSize);
 
   const onReset = () => {
-    if (window.confirm(RESET_CONFIRMATION)) resetSettings();
+    // The spec's "Confirm reset?" in English; the page's language otherwise.
+    if (window.confirm(t('settings.resetConfirm', { defaultValue: RESET_CONFIRMATION }))) resetSettings();
   };
 
   return (
