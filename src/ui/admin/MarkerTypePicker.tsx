@@ -60,7 +60,7 @@ export function MarkerTypePicker({ category, subCategory }: { category: string; 
       >
         <SubCategoryIcon className="admin-marker-type__icon" subCategory={sub.id} size={18} />
         <span className="admin-marker-type__label">
-          <span className="admin-visually-hidden">{`${t('admin.tools.markerType')}:`}</span>{' '}
+          <span className="visually-hidden">{`${t('admin.tools.markerType')}:`}</span>{' '}
           {categoryLabel(t, current.id)} › {subCategoryLabel(t, sub.id)}
         </span>
       </button>

@@ -148,8 +148,8 @@ export function QuestList({ mapId }: { mapId: string }) {
                   <input type="checkbox" checked={on} onChange={() => toggleQuest(quest.uid)} />
                   <span>{questName(quest, lang)}</span>
                 </label>
-                {done && <span className="quest-list__state">{t('questProgress.done')}</span>}
-                {hidden && <span className="quest-list__state">{t('questProgress.hidden')}</span>}
+                {done && <span className="quest-list__state visually-hidden">{t('questProgress.done')}</span>}
+                {hidden && <span className="quest-list__state visually-hidden">{t('questProgress.hidden')}</span>}
                 {/* Trader and buttons wrap together: under a long title, at the right. */}
                 <span className="quest-list__meta">
                   <span className="quest-list__trader">{traderLabel(t, quest.trader)}</span>
