@@ -4,7 +4,8 @@
  */
 import type { TFunction } from 'i18next';
 import { useTranslation } from 'react-i18next';
-import type { DiffField, FieldChange } from './markerDiff';
+import { categoryLabel, subCategoryLabel } from '../panels/labels';
+import type { DiffField, FieldChange, HistoryChange, ImageChange } from './markerDiff';
 
 /** The label of a changed field (literal keys, so the translation check can see them). */
 export function fieldLabel(t: TFunction, field: DiffField): string {
@@ -38,23 +39,61 @@ export function fieldLabel(t: TFunction, field: DiffField): string {
   }
 }
 
-export function DiffList({ changes }: { changes: readonly FieldChange[] }) {
+/**
+ * A changed value as the page shows it: categories and subcategories by their name in the page's
+ * language (as the filters panel names them), not their English ids.
+ */
+export function valueText(t: TFunction, field: DiffField, value: string): string {
+  if (!value) return t('markerEdit.empty');
+  if (field === 'category') return categoryLabel(t, value);
+  if (field === 'subCategory') return subCategoryLabel(t, value);
+  return value;
+}
+
+function isImageChange(change: HistoryChange): change is ImageChange {
+  return 'kind' in change;
+}
+
+/** One image change as a line: "Image added: Door", "Images reordered: Door, Inside → Inside, Door". */
+export function imageChangeText(t: TFunction, change: ImageChange): string {
+  const empty = t('markerEdit.empty');
+  switch (change.kind) {
+    case 'added':
+      return t('markerEdit.diff.imageAdded', { name: change.name || t('markerEdit.image', { index: change.index }) });
+    case 'removed':
+      return t('markerEdit.diff.imageRemoved', { name: change.name || t('markerEdit.image', { index: change.index }) });
+    case 'reordered':
+      return t('markerEdit.diff.imagesReordered', { before: change.before, after: change.after });
+    case 'file':
+      return t('markerEdit.diff.imageFile', { index: change.index, before: change.before || empty, after: change.after || empty });
+    case 'name':
+      return t('markerEdit.diff.imageName', { index: change.index, before: change.before || empty, after: change.after || empty });
+    case 'desc':
+      return t('markerEdit.diff.imageDesc', { index: change.index, before: change.before || empty, after: change.after || empty });
+  }
+}
+
+/** The change history's lines: "Field: before → after", and each image change on a line of its own. */
+export function DiffList({ changes }: { changes: readonly HistoryChange[] }) {
   const { t } = useTranslation();
-  const show = (value: string) => value || t('markerEdit.empty');
   return (
     <ul className="marker-edit__diff">
-      {changes.map((change) => (
-        <li key={change.field}>
-          <span className="marker-edit__diff-field">{fieldLabel(t, change.field)}:</span> {show(change.before)} → {show(change.after)}
-        </li>
-      ))}
+      {changes.map((change, i) =>
+        isImageChange(change) ? (
+          <li key={`images-${i}`}>{imageChangeText(t, change)}</li>
+        ) : (
+          <li key={change.field}>
+            <span className="marker-edit__diff-field">{fieldLabel(t, change.field)}:</span> {valueText(t, change.field, change.before)} →{' '}
+            {valueText(t, change.field, change.after)}
+          </li>
+        ),
+      )}
     </ul>
   );
 }
 
 export function DiffTable({ changes, mine, theirs }: { changes: readonly FieldChange[]; mine: string; theirs: string }) {
   const { t } = useTranslation();
-  const show = (value: string) => value || t('markerEdit.empty');
   return (
     <table className="marker-edit__diff-table">
       <thead>
@@ -68,8 +107,8 @@ export function DiffTable({ changes, mine, theirs }: { changes: readonly FieldCh
         {changes.map((change) => (
           <tr key={change.field}>
             <th scope="row">{fieldLabel(t, change.field)}</th>
-            <td>{show(change.before)}</td>
-            <td>{show(change.after)}</td>
+            <td>{valueText(t, change.field, change.before)}</td>
+            <td>{valueText(t, change.field, change.after)}</td>
           </tr>
         ))}
       </tbody>

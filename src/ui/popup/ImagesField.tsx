@@ -16,6 +16,45 @@ import { addImage, moveImage, removeImage } from '../../domain/marker-edit';
 import { uploadImage } from '../../state/editor';
 import { rebaseEdit } from '../../state/popup';
 import { failureText } from './failureText';
+import { imageFileName } from './markerDiff';
+
+/** The thumbnail's size in CSS pixels (fixed, so the rows do not jump as pictures load). */
+export const THUMB_SIZE = 56;
+const THUMB_STYLE = {
+  width: THUMB_SIZE,
+  height: THUMB_SIZE,
+  objectFit: 'cover',
+  flex: 'none',
+  borderRadius: 4,
+  border: '1px solid var(--border)',
+  background: 'var(--bg-2, transparent)',
+} as const;
+
+/**
+ * A small preview of an image row, so the admin sees which picture is moved or removed: lazy
+ * (a long list loads only what is scrolled to), fixed size, its alt the image's name (else its
+ * file's). No URL (a new image): nothing. A URL that does not load: a plain frame, no broken icon.
+ */
+export function ImageThumb({ src, alt }: { src: string; alt: string }) {
+  const [failed, setFailed] = useState<string | null>(null);
+  const url = src.trim();
+  // Only what the domain allows for an image (a path on this site, http(s)): nothing is fetched for half-typed text.
+  if (!/^(\/[^/]|https?:\/\/)/i.test(url)) return null;
+  if (failed === url) return <span className="marker-edit__thumb marker-edit__thumb--missing" style={{ ...THUMB_STYLE, display: 'block' }} aria-hidden="true" />;
+  return (
+    <img
+      className="marker-edit__thumb"
+      style={THUMB_STYLE}
+      src={url}
+      alt={alt}
+      width={THUMB_SIZE}
+      height={THUMB_SIZE}
+      loading="lazy"
+      decoding="async"
+      onError={() => setFailed(url)}
+    />
+  );
+}
 
 /** What the server takes (server/routes/admin.ts MAX_UPLOAD_BYTES and the image types it detects). */
 export const MAX_UPLOAD_MB = 5;
@@ -109,10 +148,13 @@ export function ImagesField({ uid, imgs, onChange, disabled, onUploadingChange }
             <li key={index} className="marker-edit__image">
               <fieldset className="marker-edit__subgroup">
                 <legend>{t('markerEdit.image', { index: n })}</legend>
-                <label>
-                  {t('markerEdit.imageUrl', { index: n })}
-                  <input type="text" value={image.img} onChange={(event) => set(index, { img: event.target.value })} />
-                </label>
+                <div style={{ display: 'flex', gap: 8, alignItems: 'flex-end' }}>
+                  <ImageThumb src={image.img} alt={image.name || imageFileName(image.img) || t('markerEdit.image', { index: n })} />
+                  <label style={{ flex: 1, minWidth: 0 }}>
+                    {t('markerEdit.imageUrl', { index: n })}
+                    <input type="text" value={image.img} onChange={(event) => set(index, { img: event.target.value })} />
+                  </label>
+                </div>
                 <label>
                   {t('markerEdit.imageName', { index: n })}
                   <input type="text" value={image.name} onChange={(event) => set(index, { name: event.target.value })} />

@@ -27,6 +27,8 @@ import { createLocalMarkerSource } from '../map/testing/localMarkerSource';
 import { TEST_API_BASE as BASE } from '../map/testing/mapApi';
 import { useMemoryStorage, useTestServer } from '../map/testing/mapPageTest';
 import { LiveAnnouncer } from '../LiveAnnouncer';
+import { ApiError } from '../../api/client';
+import { DELETE_CONFIRMATION } from './MarkerEditForm';
 import { MarkerPopup } from './MarkerPopup';
 import { forgetPopupOpener } from './popupFocus';
 import { keepsGoneMarker } from './useOpenMarker';
@@ -160,6 +162,9 @@ async function edit(uid = 'm-safe', name = 'Office safe') {
 }
 
 const field = (form: HTMLElement, name: string) => within(form).getByRole('textbox', { name }) as HTMLInputElement;
+/** The base texts, shown only where the page's language has none (domain/marker.ts `localized`). */
+const NAME = 'Name when no translation';
+const DESC = 'Description when no translation';
 
 /**
  * A marker deleted by another admin while "My safe" was typed into it, the form closed: the dock
@@ -217,10 +222,10 @@ describe('marker popup edit mode', () => {
   it('shows every field with a label, filled from the marker', async () => {
     await setup(admin);
     const form = await edit();
-    expect(field(form, 'Name')).toHaveValue('Office safe');
+    expect(field(form, NAME)).toHaveValue('Office safe');
     expect(field(form, 'Name (English)')).toHaveValue('Office safe');
     expect(field(form, 'Name (Russian)')).toHaveValue('Сейф в офисе');
-    expect(field(form, 'Description')).toHaveValue('Behind the desk');
+    expect(field(form, DESC)).toHaveValue('Behind the desk');
     expect(field(form, 'Description (Russian)')).toHaveValue('');
     expect(within(form).getByRole('combobox', { name: 'Category' })).toHaveValue('Loot');
     expect(within(form).getByRole('combobox', { name: 'Subcategory' })).toHaveValue('Safe');
@@ -258,8 +263,8 @@ describe('marker popup edit mode', () => {
   it('save sends the trimmed draft with the version it was based on, then shows the saved marker', async () => {
     const { server } = await setup(admin);
     const form = await edit();
-    // Edit pressed: the keyboard is in the form's first field at once.
-    expect(field(form, 'Name')).toHaveFocus();
+    // Edit pressed: the keyboard is in the form's first field at once: the name the page shows.
+    expect(field(form, 'Name (English)')).toHaveFocus();
     await userEvent.clear(field(form, 'Name (English)'));
     await userEvent.type(field(form, 'Name (English)'), '  Big safe  ');
     await userEvent.type(field(form, 'Description (Russian)'), 'За столом');
@@ -269,7 +274,7 @@ describe('marker popup edit mode', () => {
     await userEvent.clear(level);
     await userEvent.type(level, '3');
     // Enter in a text box submits nothing.
-    await userEvent.type(field(form, 'Name'), '{Enter}');
+    await userEvent.type(field(form, NAME), '{Enter}');
     expect(server.writes()).toEqual([]);
     expect(screen.getByRole('form')).toBeInTheDocument();
 
@@ -349,7 +354,7 @@ describe('marker popup edit mode', () => {
     expect(dialog).toHaveFocus();
     await userEvent.keyboard('{Enter}');
     const form = await within(dialog).findByRole('form', { name: 'Edit marker' });
-    expect(field(form, 'Name')).toHaveFocus();
+    expect(field(form, 'Name (English)')).toHaveFocus();
     // In the form, Delete and Enter are the fields' (or the form's buttons').
     await userEvent.keyboard('{Delete}');
     expect(confirm).not.toHaveBeenCalled();
@@ -540,8 +545,8 @@ describe('marker popup edit mode', () => {
     expect(popup.draft?.version).toBe(2);
     expect(within(form).getByRole('button', { name: 'Save' })).toBeEnabled();
 
-    await userEvent.clear(field(form, 'Name'));
-    await userEvent.type(field(form, 'Name'), 'Safe');
+    await userEvent.clear(field(form, NAME));
+    await userEvent.type(field(form, NAME), 'Safe');
     await userEvent.click(within(form).getByRole('button', { name: 'Save' }));
     await waitFor(() => expect(screen.queryByRole('form')).toBeNull());
     expect(server.writes().map((w) => [w.op, w.version])).toEqual([
@@ -676,7 +681,7 @@ describe('marker popup edit mode', () => {
     expect(fireEvent.keyDown(within(form).getByRole('combobox', { name: 'Category' }), { key: 'z', metaKey: true })).toBe(false);
     expect(fireEvent.keyDown(document.body, { key: 'y', ctrlKey: true })).toBe(false);
     expect(fireEvent.keyDown(field(form, 'Name (Russian)'), { key: 'z', ctrlKey: true })).toBe(true);
-    expect(fireEvent.keyDown(within(form).getByRole('textbox', { name: 'Description' }), { key: 'z', ctrlKey: true })).toBe(true);
+    expect(fireEvent.keyDown(within(form).getByRole('textbox', { name: DESC }), { key: 'z', ctrlKey: true })).toBe(true);
     expect(fireEvent.keyDown(cancel, { key: 'c', ctrlKey: true })).toBe(true);
     // The form closed: the browser's undo is left alone again.
     await userEvent.click(cancel);
@@ -690,7 +695,7 @@ describe('marker popup edit mode', () => {
     await userEvent.type(field(form, 'Description (English)'), 'x');
     await userEvent.clear(field(form, 'Description (English)'));
     expect(popup.draft?.desc_l10n).toEqual({});
-    await userEvent.type(field(form, 'Name'), '!');
+    await userEvent.type(field(form, NAME), '!');
     await userEvent.click(within(form).getByRole('button', { name: 'Save' }));
     await waitFor(() => expect(screen.queryByRole('form')).toBeNull());
     expect(server.writes().at(-1)?.body).toMatchObject({ name: 'Office safe!', desc_l10n: {} });
@@ -720,14 +725,14 @@ describe('marker popup edit mode', () => {
     const form = await edit();
     // Another admin moves the marker; this page has not heard of it yet.
     server.seed({ ...safe, geometry: { x: 900, y: 950 } });
-    await userEvent.clear(within(form).getByRole('textbox', { name: 'Description' }));
-    await userEvent.type(within(form).getByRole('textbox', { name: 'Description' }), 'Under the desk');
+    await userEvent.clear(within(form).getByRole('textbox', { name: DESC }));
+    await userEvent.type(within(form).getByRole('textbox', { name: DESC }), 'Under the desk');
     await userEvent.click(within(form).getByRole('button', { name: 'Save' }));
     const conflict = await screen.findByRole('alert', { name: 'Another admin changed this marker' });
     const rows = within(conflict).getAllByRole('row').map((row) => [...row.querySelectorAll('th, td')].map((c) => c.textContent));
     expect(rows).toEqual([
       ['Field', 'Yours', 'Theirs'],
-      ['Description', 'Under the desk', 'Behind the desk'],
+      [DESC, 'Under the desk', 'Behind the desk'],
     ]);
     await userEvent.click(within(conflict).getByRole('button', { name: 'Keep mine' }));
     await waitFor(() => expect(screen.queryByRole('form')).toBeNull());
@@ -751,7 +756,7 @@ describe('marker popup edit mode', () => {
     expect(screen.queryByRole('alert', { name: 'Another admin changed this marker' })).toBeNull();
     // Still editing, with what was typed, now on their version (their description shown).
     expect(field(form, 'Name (English)')).toHaveValue('My safe');
-    expect(within(form).getByRole('textbox', { name: 'Description' })).toHaveValue('Moved to the cellar');
+    expect(within(form).getByRole('textbox', { name: DESC })).toHaveValue('Moved to the cellar');
     expect(popup.draft?.version).toBe(2);
     expect(server.writes()).toEqual([]);
     await userEvent.click(within(form).getByRole('button', { name: 'Save' }));
@@ -763,15 +768,15 @@ describe('marker popup edit mode', () => {
   it('another admin moves the marker while its description is edited: Keep mine + Save keeps both', async () => {
     const { server, source } = await setup(admin);
     const form = await edit();
-    await userEvent.clear(within(form).getByRole('textbox', { name: 'Description' }));
-    await userEvent.type(within(form).getByRole('textbox', { name: 'Description' }), 'Under the desk');
+    await userEvent.clear(within(form).getByRole('textbox', { name: DESC }));
+    await userEvent.type(within(form).getByRole('textbox', { name: DESC }), 'Under the desk');
     const theirs = server.seed({ ...safe, geometry: { x: 900, y: 950 } });
     await act(() => receiveRemoteChange({ kind: 'upsert', map: 'factory', marker: theirs, by: 'bob' }));
     const conflict = await screen.findByRole('alert', { name: 'Another admin changed this marker' });
     const rows = within(conflict).getAllByRole('row').map((row) => [...row.querySelectorAll('th, td')].map((c) => c.textContent));
     expect(rows).toEqual([
       ['Field', 'Yours', 'Theirs'],
-      ['Description', 'Under the desk', 'Behind the desk'],
+      [DESC, 'Under the desk', 'Behind the desk'],
     ]);
     await userEvent.click(within(conflict).getByRole('button', { name: 'Keep mine' }));
     await userEvent.click(within(form).getByRole('button', { name: 'Save' }));
@@ -783,14 +788,14 @@ describe('marker popup edit mode', () => {
   it('another admin uploads an image while the name is edited: Keep mine + Save keeps the image', async () => {
     const { server } = await setup(admin);
     const form = await edit('m-exit', 'Gate 3');
-    await userEvent.clear(field(form, 'Name'));
-    await userEvent.type(field(form, 'Name'), 'Gate 3 (north)');
+    await userEvent.clear(field(form, NAME));
+    await userEvent.type(field(form, NAME), 'Gate 3 (north)');
     const imgs = [...exit.imgs, { img: '/img/markers/m-exit-2-new.webp', name: '', desc: '' }];
     const theirs = server.seed({ ...exit, imgs });
     await act(() => receiveRemoteChange({ kind: 'upsert', map: 'factory', marker: theirs, by: 'bob' }));
     const conflict = await screen.findByRole('alert', { name: 'Another admin changed this marker' });
     const rows = within(conflict).getAllByRole('row').map((row) => row.querySelector('th, td')?.textContent);
-    expect(rows).toEqual(['Field', 'Name']);
+    expect(rows).toEqual(['Field', NAME]);
     await userEvent.click(within(conflict).getByRole('button', { name: 'Keep mine' }));
     await userEvent.click(within(form).getByRole('button', { name: 'Save' }));
     await waitFor(() => expect(screen.queryByRole('form')).toBeNull());
@@ -898,6 +903,10 @@ describe('marker popup edit mode', () => {
     expect(entry).toBeInTheDocument();
     expect(within(history).getByText('Name (English):').parentElement).toHaveTextContent('Name (English): (empty) → Office safe');
     expect(within(history).getByRole('button', { name: 'Refresh' })).toBeInTheDocument();
+    // Images one by one (not a joined list cut to a line), categories by their names.
+    expect(within(history).getByText('Image added: Door')).toBeInTheDocument();
+    expect(within(history).getByText('Image added: Inside')).toBeInTheDocument();
+    expect(within(history).getByText('Category:').parentElement).toHaveTextContent('Category: (empty) → Loot');
   });
 
   it('opening another marker goes back to view mode at image 1; edit-on-open opens each marker in edit mode once', async () => {
@@ -941,7 +950,7 @@ describe('marker popup edit mode', () => {
     await userEvent.type(field(form, 'URL of image 3'), '/x.webp');
     await userEvent.clear(field(form, 'Name (English)'));
     await userEvent.type(field(form, 'Name (English)'), '<b>bold</b>');
-    await userEvent.type(field(form, 'Description'), ' <img src=x onerror=alert(1)>');
+    await userEvent.type(field(form, DESC), ' <img src=x onerror=alert(1)>');
     await userEvent.click(within(form).getByRole('button', { name: 'Save' }));
     const dialog = await screen.findByRole('dialog', { name: '<b>bold</b>' });
     expect(dialog.querySelector('b')).toBeNull();
@@ -1009,13 +1018,13 @@ describe('marker popup edit mode: typed work set aside', () => {
     const form = await edit();
     await userEvent.type(field(form, 'Name (English)'), ' 2');
     const exitForm = await edit('m-exit', 'Gate 3');
-    await userEvent.type(field(exitForm, 'Name'), ' X');
+    await userEvent.type(field(exitForm, NAME), ' X');
     expect(popup.setAside).toMatchObject({ uid: 'm-safe' });
     const version = server.remove('m-safe');
     await act(() => receiveRemoteChange({ kind: 'remove', map: 'factory', uid: 'm-safe', version, by: 'bob' }));
     expect(editor.conflicts['m-safe']).toMatchObject({ theirs: null, mine: { name_l10n: { en: 'Office safe 2' } } });
     expect(editor.conflicts['m-exit']).toBeUndefined();
-    expect(field(exitForm, 'Name')).toHaveValue('Gate 3 X');
+    expect(field(exitForm, NAME)).toHaveValue('Gate 3 X');
     const notice = (await screen.findByText('Another admin deleted “Office safe 2” while you edited it: choose whether it comes back.')).closest('[role="status"]') as HTMLElement;
     await userEvent.click(within(notice).getByRole('button', { name: 'Show' }));
     const conflict = await screen.findByRole('alert', { name: 'Another admin deleted this marker' });
@@ -1069,7 +1078,7 @@ describe('marker popup edit mode: typed work set aside', () => {
     await userEvent.type(field(form, 'Name (English)'), 'Offline safe');
     await userEvent.click(within(form).getByRole('button', { name: 'Save' }));
     await within(form).findByRole('alert');
-    await userEvent.type(field(form, 'Description'), ' more');
+    await userEvent.type(field(form, DESC), ' more');
     act(() => selectMarker(null));
     await act(() => retrySave('m-safe'));
     expect(server.stored.get('m-safe')?.name_l10n.en).toBe('Offline safe');
@@ -1225,5 +1234,95 @@ describe('where the focus goes when a Delete closes the popup', () => {
     await userEvent.click(within(other).getByRole('button', { name: 'Delete' }));
     await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
     await waitFor(() => expect(canvas).toHaveFocus());
+  });
+});
+
+describe('the texts the page shows come first (formfix)', () => {
+  const texts = (form: HTMLElement, group = 'Name and description') =>
+    within(within(form).getByRole('group', { name: group }))
+      .getAllByRole('textbox')
+      .map((box) => box.getAttribute('lang') ?? 'base');
+
+  it('English page: the English name takes the focus, then the Russian, then the fallback; a rename shows at once', async () => {
+    const { server } = await setup(admin);
+    const form = await edit();
+    expect(texts(form)).toEqual(['en', 'ru', 'base', 'en', 'ru', 'base']);
+    expect(field(form, 'Name (English)')).toHaveFocus();
+    expect(field(form, NAME)).toHaveAccessibleDescription(/the texts “when no translation” show where that language has none/);
+    await userEvent.clear(field(form, 'Name (English)'));
+    await userEvent.type(field(form, 'Name (English)'), 'Big safe');
+    await userEvent.click(within(form).getByRole('button', { name: 'Save' }));
+    // The title the admin sees is the typed name, not the old translation.
+    await screen.findByRole('dialog', { name: 'Big safe' });
+    expect(server.stored.get('m-safe')).toMatchObject({ name: 'Office safe', name_l10n: { en: 'Big safe', ru: 'Сейф в офисе' } });
+  });
+
+  it('Russian page: the Russian name first and focused; its rename is the Russian title, the fallback name untouched', async () => {
+    await setLanguage('ru');
+    const { server } = await setup(admin);
+    act(() => selectMarker('m-safe'));
+    const dialog = await screen.findByRole('dialog', { name: 'Сейф в офисе' });
+    await userEvent.click(within(dialog).getByRole('button', { name: 'Изменить' }));
+    const form = within(dialog).getByRole('form', { name: 'Изменение метки' });
+    expect(texts(form, 'Название и описание')).toEqual(['ru', 'en', 'base', 'ru', 'en', 'base']);
+    const ru = field(form, 'Название (русский)');
+    expect(ru).toHaveFocus();
+    expect(field(form, 'Название, если нет перевода')).toHaveValue('Office safe');
+    await userEvent.clear(ru);
+    await userEvent.type(ru, 'Большой сейф');
+    await userEvent.click(within(form).getByRole('button', { name: 'Сохранить' }));
+    await screen.findByRole('dialog', { name: 'Большой сейф' });
+    expect(server.stored.get('m-safe')).toMatchObject({ name: 'Office safe', name_l10n: { en: 'Office safe', ru: 'Большой сейф' } });
+  });
+
+  it('Russian page: both deletes ask "Вы уверены?"; the English words stay the spec\'s', async () => {
+    expect(DELETE_CONFIRMATION).toBe('Are you sure?');
+    await setLanguage('ru');
+    await setup(admin);
+    const confirm = vi.spyOn(window, 'confirm').mockReturnValue(false);
+    act(() => selectMarker('m-safe'));
+    const dialog = await screen.findByRole('dialog', { name: 'Сейф в офисе' });
+    await userEvent.click(within(dialog).getByRole('button', { name: 'Удалить' }));
+    expect(confirm).toHaveBeenLastCalledWith('Вы уверены?');
+    await userEvent.click(within(dialog).getByRole('button', { name: 'Изменить' }));
+    const form = within(dialog).getByRole('form', { name: 'Изменение метки' });
+    await userEvent.click(within(form).getByRole('button', { name: 'Удалить' }));
+    expect(confirm).toHaveBeenCalledTimes(2);
+    expect(confirm).toHaveBeenLastCalledWith('Вы уверены?');
+  });
+
+  it('Russian page: the server refusing a fake image (text named .png) reads in Russian', async () => {
+    await setLanguage('ru');
+    await setup(admin, {
+      api: (api) => ({
+        ...api,
+        uploadMarkerImage: async () =>
+          Promise.reject(new ApiError('/api/be/admin/maps/marker/upload/base64', 400, 'Bad Request', 'base64: the file is not a PNG, JPEG or WebP image')),
+      }),
+    });
+    act(() => selectMarker('m-safe'));
+    const dialog = await screen.findByRole('dialog', { name: 'Сейф в офисе' });
+    await userEvent.click(within(dialog).getByRole('button', { name: 'Изменить' }));
+    const form = within(dialog).getByRole('form', { name: 'Изменение метки' });
+    await userEvent.upload(within(form).getByLabelText('Загрузить файл для изображения 1'), new File(['just text'], 'fake.png', { type: 'image/png' }));
+    expect(await within(form).findByRole('alert')).toHaveTextContent(
+      /^Загрузка не удалась, ничего не изменено: изображения должны быть файлами PNG, JPEG или WebP\.$/,
+    );
+  });
+
+  it('each image row has a small lazy thumbnail named after the image; a new image without a URL has none', async () => {
+    await setup(admin);
+    const form = await edit();
+    const thumbs = within(form).getAllByRole('img');
+    expect(thumbs.map((img) => [img.getAttribute('alt'), img.getAttribute('src'), img.getAttribute('loading'), img.getAttribute('width'), img.getAttribute('height')])).toEqual([
+      ['Door', '/uploads/sample/safe-1.webp', 'lazy', '56', '56'],
+      ['Inside', '/uploads/sample/safe-2.webp', 'lazy', '56', '56'],
+    ]);
+    await userEvent.click(within(form).getByRole('button', { name: 'Move image 2 up' }));
+    expect(within(form).getAllByRole('img').map((img) => img.getAttribute('alt'))).toEqual(['Inside', 'Door']);
+    await userEvent.click(within(form).getByRole('button', { name: 'Add an image' }));
+    expect(within(form).getAllByRole('img')).toHaveLength(2);
+    await userEvent.type(field(form, 'URL of image 3'), '/uploads/sample/extra.webp');
+    expect(within(form).getByRole('img', { name: 'extra.webp' })).toHaveAttribute('src', '/uploads/sample/extra.webp');
   });
 });

@@ -23,6 +23,7 @@
  * (state/popup.ts `followPageCopy`): untouched fields show the undone values, typed ones stay.
  */
 import { useEffect, useId, useRef, useState, type KeyboardEvent } from 'react';
+import type { TFunction } from 'i18next';
 import { useTranslation } from 'react-i18next';
 import { useSnapshot } from 'valtio';
 import { CATEGORIES } from '../../domain/categories';
@@ -48,8 +49,16 @@ import { MarkerEditorStatus, settled } from './MarkerEditorStatus';
 import { MarkerHistory } from './MarkerHistory';
 import { QuestLinkField } from './QuestLinkField';
 
-/** The confirmation before a delete, word for word from the spec (§5), in every language. */
+/** The confirmation before a delete, word for word from the spec (§5): the English page asks exactly this. */
 export const DELETE_CONFIRMATION = 'Are you sure?';
+
+/**
+ * The delete confirmation in the page's language: the spec's words in English
+ * (`markerEdit.deleteConfirm` is DELETE_CONFIRMATION), "Вы уверены?" in Russian.
+ */
+export function deleteConfirmation(t: TFunction): string {
+  return t('markerEdit.deleteConfirm');
+}
 
 export interface MarkerEditFormProps {
   map: MapDefinition;
@@ -65,6 +74,11 @@ export interface MarkerEditFormProps {
 }
 
 const FIELD_TAGS = new Set(['INPUT', 'TEXTAREA', 'SELECT']);
+
+/** The languages of the text fields in order: the page's first (what the page shows), then the other. */
+export function textOrder(lang: 'en' | 'ru'): ['en', 'ru'] | ['ru', 'en'] {
+  return lang === 'ru' ? ['ru', 'en'] : ['en', 'ru'];
+}
 
 function plain(marker: Marker): Marker {
   return JSON.parse(JSON.stringify(marker)) as Marker;
@@ -225,7 +239,7 @@ export function MarkerEditForm({ map, onCancel, onSaved, focusFirstField }: Mark
   };
 
   const remove = async () => {
-    if (busy || !window.confirm(DELETE_CONFIRMATION)) return;
+    if (busy || !window.confirm(deleteConfirmation(t))) return;
     setBusy('deleting');
     setError(null);
     announce(t('markerEdit.deleting'));
@@ -271,30 +285,37 @@ export function MarkerEditForm({ map, onCancel, onSaved, focusFirstField }: Mark
 
       <fieldset className="marker-edit__group" disabled={disabled}>
         <legend>{t('markerEdit.texts')}</legend>
+        {/* The page shows name_l10n[lang], else `name` (domain/marker.ts `localized`): the page's
+            language first (it takes the focus), then the other, then the fallback. */}
+        {textOrder(lang).map((language, i) => (
+          <label key={`name-${language}`}>
+            {language === 'en' ? t('markerEdit.nameEn') : t('markerEdit.nameRu')}
+            <input
+              ref={i === 0 ? firstField : undefined}
+              type="text"
+              lang={language}
+              value={draft.name_l10n[language] ?? ''}
+              onChange={(event) => setL10n('name_l10n', language, event.target.value)}
+            />
+          </label>
+        ))}
         <label>
           {t('markerEdit.name')}
-          <input ref={firstField} type="text" value={draft.name} onChange={(event) => patchDraft({ name: event.target.value })} />
+          <input type="text" value={draft.name} aria-describedby={`${id}-fallback`} onChange={(event) => patchDraft({ name: event.target.value })} />
         </label>
-        <label>
-          {t('markerEdit.nameEn')}
-          <input type="text" lang="en" value={draft.name_l10n.en ?? ''} onChange={(event) => setL10n('name_l10n', 'en', event.target.value)} />
-        </label>
-        <label>
-          {t('markerEdit.nameRu')}
-          <input type="text" lang="ru" value={draft.name_l10n.ru ?? ''} onChange={(event) => setL10n('name_l10n', 'ru', event.target.value)} />
-        </label>
+        {textOrder(lang).map((language) => (
+          <label key={`desc-${language}`}>
+            {language === 'en' ? t('markerEdit.descEn') : t('markerEdit.descRu')}
+            <textarea rows={2} lang={language} value={draft.desc_l10n[language] ?? ''} onChange={(event) => setL10n('desc_l10n', language, event.target.value)} />
+          </label>
+        ))}
         <label>
           {t('markerEdit.desc')}
-          <textarea rows={2} value={draft.desc} onChange={(event) => patchDraft({ desc: event.target.value })} />
+          <textarea rows={2} value={draft.desc} aria-describedby={`${id}-fallback`} onChange={(event) => patchDraft({ desc: event.target.value })} />
         </label>
-        <label>
-          {t('markerEdit.descEn')}
-          <textarea rows={2} lang="en" value={draft.desc_l10n.en ?? ''} onChange={(event) => setL10n('desc_l10n', 'en', event.target.value)} />
-        </label>
-        <label>
-          {t('markerEdit.descRu')}
-          <textarea rows={2} lang="ru" value={draft.desc_l10n.ru ?? ''} onChange={(event) => setL10n('desc_l10n', 'ru', event.target.value)} />
-        </label>
+        <p id={`${id}-fallback`} className="marker-edit__hint">
+          {t('markerEdit.fallbackHint')}
+        </p>
       </fieldset>
 
       <fieldset className="marker-edit__group" disabled={disabled}>

@@ -1,14 +1,15 @@
 /**
  * The edit form's History section (admins): on demand, `loadHistory(uid)` (state/editor.ts,
  * newest first) and, per entry, who changed the marker, when, the action and version, and a
- * short diff of the fields that changed (markerDiff). Plain text only.
+ * short diff of the fields that changed (markerDiff `historyDiff`: each image added, removed,
+ * reordered or changed on a line of its own; categories in the page's language). Plain text only.
  */
 import { useId, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { Marker } from '../../domain/marker';
 import { loadHistory } from '../../state/editor';
 import { DiffList } from './DiffList';
-import { markerDiff } from './markerDiff';
+import { historyDiff } from './markerDiff';
 
 /** What the section reads of a history entry (docs/EDITOR.md HistoryEntry). */
 export interface HistoryRow {
@@ -64,7 +65,7 @@ export function MarkerHistory({ uid }: { uid: string }) {
       {load.state === 'ready' && load.entries.length > 0 && (
         <ol className="marker-edit__history-list">
           {load.entries.map((entry) => {
-            const changes = markerDiff(entry.before, entry.after);
+            const changes = historyDiff(entry.before, entry.after);
             return (
               <li key={entry.id}>
                 <p className="marker-edit__history-head">

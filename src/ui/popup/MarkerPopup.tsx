@@ -31,7 +31,7 @@ import { isLanguage } from '../../i18n';
 import { keyTarget, markerKeyAction } from '../map/editorKeys';
 import type { MarkerSource } from '../map/markerSource';
 import { failureText } from './failureText';
-import { DELETE_CONFIRMATION } from './MarkerEditForm';
+import { deleteConfirmation } from './MarkerEditForm';
 import { MarkerEditForm } from './MarkerEditForm';
 import { MarkerEditorStatus, settled } from './MarkerEditorStatus';
 import { MarkerPopupFrame } from './MarkerPopupFrame';
@@ -220,7 +220,7 @@ function AdminBar({ marker, focusEdit, onEdit }: { marker: Marker; focusEdit: { 
 
   const deletingNow = useRef(false);
   const remove = useCallback(async () => {
-    if (deletingNow.current || !window.confirm(DELETE_CONFIRMATION)) return;
+    if (deletingNow.current || !window.confirm(deleteConfirmation(t))) return;
     deletingNow.current = true;
     setDeleting(true);
     setError(null);

@@ -5,145 +5,18 @@
  * (it is not drawn on the map then).
  */
 import '../../i18n';
-import { act, render, screen, waitFor, within } from '@testing-library/react';
+import { act, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { http, HttpResponse } from 'msw';
-import { createMemoryRouter, RouterProvider } from 'react-router';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import type { Marker } from '../../domain/marker';
-import { MAPS } from '../../domain/maps';
-import { createEditorCommands } from '../../editor/commands';
-import { fakeServer } from '../../editor/testing/fakes';
+import { describe, expect, it } from 'vitest';
 import { setLanguage } from '../../i18n';
-import { bindEditor, resetEditor } from '../../state/editor';
-import { loadFilters } from '../../state/filters';
-import { resetLookups } from '../../state/items';
-import { closeMap, mapView, openMap, selectMarker } from '../../state/mapView';
-import { markerChanged, popup, resetPopup } from '../../state/popup';
-import { quests, resetQuests, selectQuests } from '../../state/quests';
-import { resetSession, setSessionUser, type SessionUser } from '../../state/session';
-import { SetAsideNotice } from '../admin/SetAsideNotice';
-import { createLocalMarkerSource } from '../map/testing/localMarkerSource';
-import { TEST_API_BASE as BASE } from '../map/testing/mapApi';
-import { useMemoryStorage, useTestServer } from '../map/testing/mapPageTest';
-import { MarkerPopup } from './MarkerPopup';
-import { forgetPopupOpener } from './popupFocus';
-import { forgetResumeFocus } from './resumeFocus';
-import { keepsGoneMarker } from './useOpenMarker';
+import { popup } from '../../state/popup';
+import { quests, selectQuests } from '../../state/quests';
+import { setSessionUser, type SessionUser } from '../../state/session';
+import { safe, exit, admin, setup, open, edit, field, useAdminPopupPage } from './testing/adminPopupPage';
 
-const questList = [
-  { uid: 'q-delivery', name: 'Delivery from the Past', ruName: 'Посылка из прошлого', trader: 'Prapor', requiredForKappa: true, requiredForLightkeeper: false, wikiUrl: '' },
-  { uid: 'q-bad-rep', name: 'Bad Rep Evidence', ruName: 'Компромат', trader: 'Prapor', requiredForKappa: true, requiredForLightkeeper: false, wikiUrl: '' },
-  ...['q-a', 'q-b', 'q-c'].map((uid) => ({ uid, name: uid, ruName: uid, trader: 'Jaeger', requiredForKappa: false, requiredForLightkeeper: false, wikiUrl: '' })),
-];
-
-const safe: Marker = {
-  uid: 'm-safe',
-  map: 'factory',
-  category: 'Loot',
-  subCategory: 'Safe',
-  level: 2,
-  geometry: { x: 500, y: 400 },
-  name: 'Office safe',
-  desc: 'Behind the desk',
-  name_l10n: { en: 'Office safe', ru: 'Сейф в офисе' },
-  desc_l10n: {},
-  imgs: [],
-  itemsUid: [],
-};
-const exit: Marker = {
-  uid: 'm-exit',
-  map: 'factory',
-  category: 'Extractions',
-  subCategory: 'PMC Extraction',
-  level: -1,
-  geometry: { x: 1500, y: 2600 },
-  name: 'Gate 3',
-  desc: '',
-  name_l10n: {},
-  desc_l10n: {},
-  imgs: [],
-  itemsUid: [],
-};
-
-const admin: SessionUser = { name: 'admin', admin: true, pro: false, questsDone: [], questsHidden: [] };
 const visitor: SessionUser = { name: 'visitor', admin: false, pro: false, questsDone: [], questsHidden: [] };
 
-useTestServer(
-  http.get(`${BASE}/api/be/quests`, () => HttpResponse.json({ quests: questList })),
-  http.get(`${BASE}/api/be/items`, () => HttpResponse.json({ items: [] })),
-  http.get(`${BASE}/api/be/user`, () => HttpResponse.json({ error: 'unauthorized' }, { status: 401 })),
-);
-
-useMemoryStorage();
-
-beforeEach(() => {
-  resetEditor();
-  resetPopup();
-  resetLookups();
-  resetQuests();
-  forgetResumeFocus();
-  openMap('factory');
-  loadFilters('factory');
-});
-afterEach(async () => {
-  resetEditor();
-  resetSession();
-  closeMap();
-  forgetPopupOpener();
-  forgetResumeFocus();
-  await setLanguage('en');
-});
-
-/** The popup and the dock's set-aside notice, the editor bound to a fake server holding `markers`. */
-async function setup(user: SessionUser | null, markers: Marker[] = [safe, exit]) {
-  setSessionUser(user);
-  const server = fakeServer();
-  const stored = markers.map((m) => server.seed(m));
-  const source = createLocalMarkerSource();
-  await source.load(await new Response(JSON.stringify({ markers: stored })).arrayBuffer(), 'factory', 'en');
-  bindEditor(
-    createEditorCommands({
-      api: server.api,
-      mapId: 'factory',
-      sink: {
-        get: (uid) => source.get(uid),
-        async upsert(marker) {
-          await source.upsert(marker, 'en');
-          markerChanged(marker.uid);
-        },
-        async remove(uid) {
-          await source.remove(uid);
-          if (mapView.selectedUid === uid && !keepsGoneMarker(uid)) selectMarker(null);
-          markerChanged(uid);
-        },
-      },
-    }),
-  );
-  const page = (
-    <>
-      <MarkerPopup map={MAPS.factory} source={source} loaded />
-      <SetAsideNotice />
-    </>
-  );
-  render(<RouterProvider router={createMemoryRouter([{ path: '/map/:mapId', element: page }], { initialEntries: ['/map/factory'] })} />);
-  return { server, source };
-}
-
-async function open(uid = 'm-safe', name = 'Office safe') {
-  act(() => selectMarker(uid));
-  return screen.findByRole('dialog', { name });
-}
-
-/** Edit pressed from the keyboard, as the probe did. */
-async function edit(uid = 'm-safe', name = 'Office safe') {
-  const dialog = await open(uid, name);
-  within(dialog).getByRole('button', { name: 'Edit' }).focus();
-  await userEvent.keyboard('{Enter}');
-  return within(dialog).getByRole('form', { name: 'Edit marker' });
-}
-
-const field = (form: HTMLElement, name: string) => within(form).getByRole('textbox', { name }) as HTMLInputElement;
+useAdminPopupPage();
 
 /** The dock's "Back to them", reached and pressed from the keyboard. */
 async function backToThem() {
@@ -156,7 +29,7 @@ describe('"Back to them" and the keyboard', () => {
   it('after Escape in a field: the form comes back with the focus in the field typed in last', async () => {
     await setup(admin);
     const form = await edit();
-    expect(field(form, 'Name')).toHaveFocus();
+    expect(field(form, 'Name (English)')).toHaveFocus();
     await userEvent.click(field(form, 'Description (Russian)'));
     await userEvent.keyboard('За столом');
     await userEvent.keyboard('{Escape}');
@@ -177,8 +50,8 @@ describe('"Back to them" and the keyboard', () => {
     await backToThem();
     const dialog = await screen.findByRole('dialog', { name: 'Office safe' });
     const form = within(dialog).getByRole('form', { name: 'Edit marker' });
-    expect(field(form, 'Name')).toHaveValue('Office safe 2');
-    await waitFor(() => expect(field(form, 'Name')).toHaveFocus());
+    expect(field(form, 'Name when no translation')).toHaveValue('Office safe 2');
+    await waitFor(() => expect(field(form, 'Name (English)')).toHaveFocus());
   });
 
   it('work of another marker than the open one: its popup opens with the focus in its form', async () => {

@@ -11,6 +11,18 @@ interface FailureLike {
   detail?: unknown;
 }
 
+/**
+ * The upload route's refusals of a file (server/routes/admin.ts `decodeBase64Image`), which it
+ * sends as a plain 400 with English text and no code of its own: known by their words, shown in
+ * the page's language. Anything else keeps the server's words.
+ */
+export function uploadRefusal(t: TFunction, detail: string): string | null {
+  if (/not a PNG, JPEG or WebP image|only PNG, JPEG or WebP images are accepted/i.test(detail)) return t('markerEdit.errors.fileType');
+  if (/larger than \d+(\.\d+)? MB|body is too large|payload too large/i.test(detail)) return t('markerEdit.errors.fileTooLarge');
+  if (/is not valid base64|data URL must be base64/i.test(detail)) return t('markerEdit.errors.fileUnreadable');
+  return null;
+}
+
 function translated(t: TFunction, code: string, detail: string): string | null {
   switch (code) {
     case 'offline':
@@ -26,7 +38,7 @@ function translated(t: TFunction, code: string, detail: string): string | null {
     case 'fileSize':
       return t('markerEdit.errors.fileSize', { detail });
     case 'uploadFailed':
-      return t('markerEdit.errors.uploadFailed', { detail });
+      return uploadRefusal(t, detail) ?? t('markerEdit.errors.uploadFailed', { detail });
     case 'notOnMap':
       return t('markerEdit.errors.notOnMap');
     default:
