@@ -853,3 +853,90 @@ describe('unsaved adds across a reload', () => {
     expect(server.writes()).toEqual([]);
   });
 });
+
+describe('conflicts that ask only when something would be lost (conflictfix)', () => {
+  const upsert = (m: Marker) => ({ kind: 'upsert' as const, map: 'customs' as const, marker: m, by: 'bob' });
+
+  it('undo of a place deletes no change another admin made since, even after the page wrote on top of it', async () => {
+    // A places and moves; B sets the Russian name; A undoes the move (written on B's version),
+    // then the place: the delete would take B's name with it, so it is a delete conflict.
+    const { server, page, commands } = setup();
+    await commands.placeMarker(place);
+    await commands.moveMarker('new-1', { x: 50, y: 60 });
+    const theirs = server.seed({ ...server.stored.get('new-1')!, name_l10n: { ru: 'Их' } });
+    expect(await commands.applyRemote(upsert(theirs))).toBe('applied');
+    await commands.undo(); // the move: restored on their version (v4), their name kept
+    expect(server.stored.get('new-1')).toMatchObject({ version: 4, name_l10n: { ru: 'Их' }, geometry: { x: 10.1235, y: 20.9877 } });
+    await commands.undo(); // the place
+    expect(server.stored.get('new-1')).toMatchObject({ version: 4, name_l10n: { ru: 'Их' } });
+    expect(page.markers.get('new-1')).toMatchObject({ name_l10n: { ru: 'Их' } });
+    expect(commands.getState().conflicts).toEqual([
+      expect.objectContaining({ uid: 'new-1', action: 'delete', cause: 'undo', origin: 'save', theirs: expect.objectContaining({ version: 4 }) }),
+    ]);
+    // "Mine" is the marker as this page placed it: the box lists their change (the Russian name).
+    expect(commands.getState().conflict!.mine).toMatchObject({ name_l10n: {}, geometry: { x: 10.1235, y: 20.9877 } });
+    // "Delete anyway": deleted on their version.
+    await commands.resolveConflict('mine', 'new-1');
+    expect(server.stored.has('new-1')).toBe(false);
+    expect(commands.getState().conflicts).toEqual([]);
+  });
+
+  it('the same when their change came in only as part of this page’s own answer (the live event later, older)', async () => {
+    const { server, commands } = setup();
+    await commands.placeMarker(place);
+    await commands.moveMarker('new-1', { x: 50, y: 60 });
+    const theirs = server.seed({ ...server.stored.get('new-1')!, name: 'Theirs' }); // v3, not heard yet
+    await commands.uploadImage('new-1', 0, new File(['x'], 'a.png', { type: 'image/png' })); // v4 includes it
+    expect(await commands.applyRemote(upsert(theirs))).toBe('ignored');
+    await commands.undo(); // the move
+    await commands.undo(); // the place
+    expect(server.stored.get('new-1')).toMatchObject({ name: 'Theirs' });
+    expect(commands.getState().conflict).toMatchObject({ uid: 'new-1', action: 'delete', cause: 'undo' });
+  });
+
+  it('says what asked for a refused delete: the admin’s Delete, an undo of a place, a redo of a delete', async () => {
+    const { server, commands, stored } = setup([marker('m1'), marker('m2')]);
+    server.seed({ ...stored[0], desc: 'Theirs' });
+    expect(await commands.deleteMarker('m1')).toBe(false);
+    expect(commands.getState().conflicts.find((c) => c.uid === 'm1')).toMatchObject({ action: 'delete', cause: 'delete', mine: { desc: '' }, theirs: { desc: 'Theirs' } });
+    await commands.deleteMarker('m2');
+    await commands.undo(); // back (same uid)
+    server.seed({ ...server.stored.get('m2')!, desc: 'Theirs' });
+    await commands.redo();
+    expect(commands.getState().conflicts.find((c) => c.uid === 'm2')).toMatchObject({ action: 'delete', cause: 'redo' });
+    // An update conflict has no cause.
+    const { server: s2, commands: c2, stored: st2 } = setup([marker('m3')]);
+    s2.seed({ ...st2[0], desc: 'Theirs' });
+    await c2.saveMarker({ ...st2[0], name: 'Mine' });
+    expect(c2.getState().conflict).not.toHaveProperty('cause');
+  });
+
+  it('tells the versions this page wrote from another admin’s (a conflict resolved, its later writes are its own)', async () => {
+    const { server, commands } = setup();
+    await commands.placeMarker(place);
+    const theirs = server.seed({ ...server.stored.get('new-1')!, name: 'Theirs' });
+    await commands.applyRemote(upsert(theirs));
+    await commands.undo();
+    expect(commands.getState().conflict).toMatchObject({ cause: 'undo' });
+    await commands.resolveConflict('theirs', 'new-1');
+    await commands.saveMarker({ ...server.stored.get('new-1')!, desc: 'Mine too' });
+    expect(commands.wroteVersion('new-1', 3)).toBe(true);
+    expect(commands.wroteVersion('new-1', 2)).toBe(false);
+  });
+
+  it('an edit form with nothing typed follows another admin’s change: applied, no conflict', async () => {
+    let form: { draft: Marker; base: Marker } | null = null;
+    const { server, page, commands, stored } = setup([marker('m1')], { editing: () => form });
+    form = { draft: { ...stored[0] }, base: { ...stored[0] } };
+    const theirs = server.seed({ ...stored[0], desc: 'Theirs' });
+    expect(await commands.applyRemote(upsert(theirs))).toBe('applied');
+    expect(commands.getState().conflicts).toEqual([]);
+    expect(page.markers.get('m1')).toMatchObject({ desc: 'Theirs', version: 2 });
+    expect(commands.wroteVersion('m1', 2)).toBe(false);
+    // A form with a typed change is still a conflict.
+    form = { draft: { ...theirs, name: 'Typed' }, base: { ...theirs } };
+    const again = server.seed({ ...theirs, desc: 'Again' });
+    expect(await commands.applyRemote(upsert(again))).toBe('conflict');
+    expect(commands.getState().conflict).toMatchObject({ uid: 'm1', origin: 'live', mine: { name: 'Typed', desc: 'Again' } });
+  });
+});

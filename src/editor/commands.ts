@@ -117,7 +117,16 @@ export interface EditorConflict {
   action: 'update' | 'delete';
   /** `save`: a save of this page was refused; `live`: another admin changed the marker open in the edit form. */
   origin: 'save' | 'live';
+  /**
+   * A delete's (action 'delete' only): what asked for it. `delete`: the admin's Delete; `undo`:
+   * an undo of the page's place or copy; `redo`: a redo of the page's delete. The conflict box
+   * says so ("You deleted …", "Undo deletes … you placed") and its buttons say what they do.
+   */
+  cause?: ConflictCause;
 }
+
+/** What asked for a delete that another admin's change stopped (see `EditorConflict.cause`). */
+export type ConflictCause = 'delete' | 'undo' | 'redo';
 
 export interface EditorCommandsState {
   pending: Record<string, PendingSave>;
@@ -269,6 +278,12 @@ export interface EditorCommands {
   setShapeStore(store: ShapeStore | null): void;
   /** Replaces the `editing` option (the editor slice sets the popup's draft on bind). */
   setEditing(source: EditingSource | null): void;
+  /**
+   * True when `version` of `uid` is one this page wrote itself (an answer to its add, update,
+   * upload or delete); false for another admin's version (or none given): an edit form that
+   * followed it says "Updated with another admin's change".
+   */
+  wroteVersion(uid: string, version: number | undefined): boolean;
   getState(): EditorCommandsState;
   subscribe(listener: (state: EditorCommandsState) => void): () => void;
   /** Resolves when every local change and request started so far has finished (tests, page unload). */
@@ -373,6 +388,14 @@ interface Want {
    * is refused by the server (409, a conflict) instead of being deleted or overwritten unseen.
    */
   guarded?: boolean;
+  /** A delete made by an undo or a redo (see `EditorConflict.cause`). */
+  cause?: 'undo' | 'redo';
+  /**
+   * That delete's marker as the page's own step left it (an undone place: the marker placed; a
+   * redone delete: the marker before it): a conflict's "mine", so the box lists their change
+   * even where this page wrote on top of it since (an undo of a move, on their version).
+   */
+  own?: Marker;
   /**
    * A marker an earlier page placed, brought back after a reload (`restoreAdds`): if the server
    * answers its add with the same uid (an earlier page's add got through after all), the
@@ -411,6 +434,19 @@ export function createEditorCommands(options: EditorCommandsOptions): EditorComm
   const versions = new Map<string, number>();
   /** The version of this page's own last write per marker (its answer; a delete's too). */
   const written = new Map<string, number>();
+  /** Every version of a marker this page wrote itself (`written` keeps only the last). */
+  const ownVersions = new Map<string, Set<number>>();
+  /**
+   * Markers another admin changed since this page's own writes: a version this page did not
+   * write came in (a live change, even one dropped as older than an answer that included it;
+   * the current marker of a 409). The value is this page's last own version before theirs: an
+   * undo / redo delete (`Want.guarded`) is based on it, so the server refuses it (409) and it
+   * becomes a delete conflict, even where this page wrote again on top of their change since
+   * (an undo of a move restores its fields on their version: its answer includes their change).
+   * Cleared by this page's own add or delete of the marker and when its conflict is resolved
+   * (the admin has seen their change).
+   */
+  const changedElsewhere = new Map<string, number>();
   /** While the whole list reloads (`reload`): the markers whose server copy was heard of meanwhile. */
   const heardDuringReload = new Set<Set<string>>();
   /** Local changes not saved yet. */
@@ -476,7 +512,26 @@ export function createEditorCommands(options: EditorCommandsOptions): EditorComm
 
   /** This page's own write was answered: `version` is what its next undo / redo delete is based on. */
   const noteWritten = (uid: string, version: number | undefined) => {
-    if (version !== undefined) written.set(uid, version);
+    if (version === undefined) return;
+    written.set(uid, version);
+    let own = ownVersions.get(uid);
+    if (!own) ownVersions.set(uid, (own = new Set()));
+    own.add(version);
+  };
+
+  /**
+   * A version of `uid` came in (live, or a 409's): not one this page wrote, it is another
+   * admin's change, and an undo / redo delete is from now on based on the last version this
+   * page wrote before it (see `changedElsewhere`). Nothing to guard where this page wrote none before it.
+   */
+  const noteOthers = (uid: string, version: number | undefined) => {
+    if (version === undefined) return;
+    const own = ownVersions.get(uid);
+    if (!own || own.has(version)) return;
+    const before = [...own].filter((v) => v < version);
+    if (before.length === 0) return;
+    const guard = Math.max(...before);
+    changedElsewhere.set(uid, Math.min(guard, changedElsewhere.get(uid) ?? guard));
   };
 
   /** Local changes run one at a time (read the copy, change it, show it), so two never read the same copy. */
@@ -561,10 +616,12 @@ export function createEditorCommands(options: EditorCommandsOptions): EditorComm
   }
 
   /** Shows `marker` (null: removes it) and marks it as to be saved. */
-  async function change(uid: string, marker: Marker | null, basedOn?: number, guarded = false): Promise<void> {
+  async function change(uid: string, marker: Marker | null, basedOn?: number, guarded = false, undone?: Pick<Want, 'cause' | 'own'>): Promise<void> {
     const want: Want = { marker: plain(marker) };
     if (basedOn !== undefined) want.basedOn = basedOn;
     if (guarded) want.guarded = true;
+    if (undone?.cause) want.cause = undone.cause;
+    if (undone?.own) want.own = plain(undone.own);
     wants.set(uid, want);
     retries.delete(uid);
     unread.delete(uid);
@@ -603,7 +660,7 @@ export function createEditorCommands(options: EditorCommandsOptions): EditorComm
   /** The version a delete or update of `base` is based on (see `Want`). */
   function basedOnFor(uid: string, want: Want, base: Marker): number | undefined {
     if (want.basedOn !== undefined) return want.basedOn;
-    return want.guarded ? (written.get(uid) ?? base.version) : base.version;
+    return want.guarded ? (changedElsewhere.get(uid) ?? written.get(uid) ?? base.version) : base.version;
   }
 
   /** Brings the server to what this page wants for `uid`. Never throws. */
@@ -625,11 +682,13 @@ export function createEditorCommands(options: EditorCommandsOptions): EditorComm
           saved = await api.addMarker(withoutVersion(target));
           setServer(uid, saved);
           noteWritten(uid, saved.version);
+          changedElsewhere.delete(uid);
         } else if (base && !target) {
           const { version } = await api.deleteMarker(uid, basedOnFor(uid, want, base));
           setServer(uid, null);
           noteVersion(uid, version);
           noteWritten(uid, version);
+          changedElsewhere.delete(uid);
         } else if (base && target) {
           const version = basedOnFor(uid, want, base);
           saved = await api.updateMarker(version === undefined ? withoutVersion(target) : { ...target, version });
@@ -675,11 +734,13 @@ export function createEditorCommands(options: EditorCommandsOptions): EditorComm
   async function conflicted(uid: string, want: Want, base: Marker | null, theirs: Marker | null): Promise<SyncResult> {
     const latest = wants.get(uid) ?? want;
     // Only this page's changes (against the copy the request was based on) go onto theirs.
-    const mine = latest.marker && theirs && base && latest.basedOn === undefined ? patchMarker(theirs, base, latest.marker) : (latest.marker ?? base);
+    const mine = latest.marker && theirs && base && latest.basedOn === undefined ? patchMarker(theirs, base, latest.marker) : (latest.marker ?? latest.own ?? base);
+    noteOthers(uid, theirs?.version);
     setServer(uid, theirs);
     wants.delete(uid);
     delete pending[uid];
-    if (mine) raiseConflict({ uid, mine: plain(mine), theirs: plain(theirs), action: latest.marker ? 'update' : 'delete', origin: 'save' });
+    // A delete says what asked for it (the admin's Delete, an undo of a place, a redo of a delete).
+    if (mine) raiseConflict({ uid, mine: plain(mine), theirs: plain(theirs), origin: 'save', ...(latest.marker ? { action: 'update' } : { action: 'delete', cause: latest.cause ?? 'delete' }) });
     notify();
     if (theirs) await sink.upsert(plain(theirs));
     else await sink.remove(uid);
@@ -711,6 +772,8 @@ export function createEditorCommands(options: EditorCommandsOptions): EditorComm
       basedOn?: number;
       /** See `Want.guarded`. */
       guarded?: boolean;
+      /** See `Want.cause` and `Want.own`. */
+      undone?: Pick<Want, 'cause' | 'own'>;
       /** Shown but not sent: the change is failed at once, for this reason (Retry sends it). */
       held?: EditorFailure;
     } | null>,
@@ -727,7 +790,7 @@ export function createEditorCommands(options: EditorCommandsOptions): EditorComm
       }
       if (!plan) return null;
       if (plan.step) history.record({ kind: 'marker', uid: plan.uid, at: now(), ...plan.step });
-      await change(plan.uid, plan.next, plan.basedOn, plan.guarded);
+      await change(plan.uid, plan.next, plan.basedOn, plan.guarded, plan.undone);
       if (plan.held) return { saving: Promise.resolve(fail(plan.uid, plan.held)) };
       return { saving: schedule(plan.uid) };
     });
@@ -767,7 +830,7 @@ export function createEditorCommands(options: EditorCommandsOptions): EditorComm
       // (nothing to patch) is based on what this page wrote last (a 409 if someone changed it since).
       const patch = !!goal && !!from && !!current;
       const next = !goal ? null : patch ? patchMarker(current, from, goal) : goal;
-      return { uid: step.uid, step: null, next, guarded: !patch };
+      return { uid: step.uid, step: null, next, guarded: !patch, ...(goal ? {} : { undone: { cause: direction, own: from ?? undefined } }) };
     });
   }
 
@@ -1006,6 +1069,8 @@ export function createEditorCommands(options: EditorCommandsOptions): EditorComm
       const index = uid === undefined ? 0 : conflicts.findIndex((c) => c.uid === uid);
       if (index < 0 || index >= conflicts.length) return null;
       const [conflict] = conflicts.splice(index, 1);
+      // The admin has seen their change: a later undo / redo delete is based on this page's last write again.
+      changedElsewhere.delete(conflict.uid);
       notify();
       if (choice === 'theirs' || conflict.origin === 'live') return plain(conflict.theirs);
       // The server's copy is theirs now (set when the conflict came): mine is sent on their version.
@@ -1022,12 +1087,20 @@ export function createEditorCommands(options: EditorCommandsOptions): EditorComm
         await localQueue;
         await chains.get(uid);
       }
+      // Another admin's version (not one this page wrote, whether or not it is newer than the
+      // page's copy): an undo / redo delete of the marker asks first from now on.
+      if (event.kind === 'upsert') noteOthers(uid, event.marker.version);
       const open = editing(uid);
       // A form (draft and base) has no uid of its own; a marker always has one.
       const form = open && !('uid' in open) ? (open as EditingForm) : null;
       const draft = form ? form.draft : (open as Marker | null);
       const formBase = form?.base ?? null;
-      const editingUid = draft?.uid === uid || wants.get(uid)?.marker ? uid : null;
+      // A form with nothing typed (its draft is still the marker it began from; an upload, saved
+      // as it is sent, does not count) has nothing to lose: their change is applied as any other,
+      // and the form follows it (popup.ts `followUntouched`), no choice asked.
+      const untouched = !!draft && draft.uid === uid && formBase?.uid === uid && sameMarker(formBase, draft);
+      const formOpen = draft?.uid === uid && !untouched;
+      const editingUid = formOpen || wants.get(uid)?.marker ? uid : null;
       const outcome = await applyRemoteChange(event, {
         sink,
         knownVersion: async (id) => {
@@ -1044,7 +1117,7 @@ export function createEditorCommands(options: EditorCommandsOptions): EditorComm
           // marker it began from) or an unsaved change's (against the copy it was based on).
           // Their other changes stay; a whole stale copy would undo them (a lost update).
           const want = wants.get(id);
-          const live = draft?.uid === id;
+          const live = formOpen;
           const wanted = live ? plain(draft) : (want?.marker ?? null);
           const from = live ? (formBase?.uid === id ? formBase : null) : want?.basedOn === undefined ? (server.get(id) ?? null) : null;
           const mine = wanted && theirs && from ? patchMarker(theirs, from, wanted) : wanted;
@@ -1119,6 +1192,10 @@ export function createEditorCommands(options: EditorCommandsOptions): EditorComm
 
     setEditing(source) {
       editing = source ?? (() => null);
+    },
+
+    wroteVersion(uid, version) {
+      return version !== undefined && !!ownVersions.get(uid)?.has(version);
     },
 
     getState,

@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { cancelEdit, discardSetAside, finishEdit, followPageCopy, leaveEdit, loadPopupSize, resumingEdit, settleSetAside, resumeSetAside, markerChanged, patchDraft, popup, rebaseEdit, setDraft, startEdit, POPUP_STORAGE_KEY, requestFocus, resetPopup, setEnlarged, showPopupFor, stepImage, takeFocus, toggleEnlarged } from './popup';
+import { cancelEdit, discardSetAside, finishEdit, followPageCopy, followUntouched, leaveEdit, loadPopupSize, resumingEdit, settleSetAside, resumeSetAside, markerChanged, patchDraft, popup, rebaseEdit, setDraft, startEdit, POPUP_STORAGE_KEY, requestFocus, resetPopup, setEnlarged, showPopupFor, stepImage, takeFocus, toggleEnlarged } from './popup';
 import type { Marker } from '../domain/marker';
 import { memoryStorage, setStorageBackend } from './storage';
 
@@ -256,5 +256,42 @@ describe('an open edit form follows this page’s own change of its marker (foll
     cancelEdit();
     followPageCopy({ ...safe, name: 'Moved on' });
     expect(popup.draft).toBeNull();
+  });
+});
+
+describe('an edit form with nothing typed follows another admin’s change (followUntouched)', () => {
+  const plainCopy = (m: Marker) => JSON.parse(JSON.stringify(m)) as Marker;
+
+  it('takes their version whole: fields and the version a save is based on', () => {
+    startEdit(safe);
+    expect(followUntouched({ ...safe, desc: 'Theirs', version: 4 })).toBe(true);
+    expect(plainCopy(popup.snapshot!)).toEqual({ ...safe, desc: 'Theirs', version: 4 });
+    expect(plainCopy(popup.draft!)).toEqual({ ...safe, desc: 'Theirs', version: 4 });
+    // Only a newer version: the form's fields are unchanged, no note.
+    expect(followUntouched({ ...safe, desc: 'Theirs', version: 5 })).toBe(false);
+    expect(popup.draft!.version).toBe(5);
+  });
+
+  it('leaves a form with typed changes (a conflict asks there), an older version and another marker alone', () => {
+    startEdit(safe);
+    expect(followUntouched({ ...safe, desc: 'Older', version: 2 })).toBe(false);
+    expect(followUntouched({ ...safe, uid: 'b', desc: 'Other', version: 9 })).toBe(false);
+    patchDraft({ name: 'Typed' });
+    expect(followUntouched({ ...safe, desc: 'Theirs', version: 4 })).toBe(false);
+    expect(popup.draft).toMatchObject({ name: 'Typed', desc: '', version: 3 });
+    cancelEdit();
+    expect(followUntouched({ ...safe, desc: 'Theirs', version: 4 })).toBe(false);
+  });
+
+  it('an uploaded image is no typed change: the form follows their version, and the upload’s late answer does not take it back', () => {
+    startEdit(safe);
+    const uploaded = { ...safe, imgs: [...safe.imgs, { img: '/b.webp', name: '', desc: '' }], version: 4 };
+    rebaseEdit(uploaded, (draft) => draft.imgs.push({ img: '/b.webp', name: '', desc: '' }));
+    expect(followUntouched({ ...uploaded, desc: 'Theirs', version: 5 })).toBe(true);
+    expect(popup.draft).toMatchObject({ desc: 'Theirs', version: 5 });
+    // Another upload's answer older than what the form shows: the image is taken, the version is not.
+    rebaseEdit({ ...uploaded, imgs: [...uploaded.imgs, { img: '/c.webp', name: '', desc: '' }], version: 4 }, (draft) => draft.imgs.push({ img: '/c.webp', name: '', desc: '' }));
+    expect(popup.snapshot).toMatchObject({ desc: 'Theirs', version: 5 });
+    expect(popup.draft).toMatchObject({ version: 5, imgs: [{ img: '/a.webp' }, { img: '/b.webp' }, { img: '/c.webp' }] });
   });
 });

@@ -280,9 +280,36 @@ export function patchDraft(patch: Partial<Marker>): void {
  */
 export function rebaseEdit(current: Marker, adopt?: (draft: Marker) => void): void {
   if (popup.mode !== 'edit' || !popup.draft || popup.snapshot?.uid !== current.uid) return;
-  popup.snapshot = copyMarker(current);
-  if (current.version !== undefined) popup.draft.version = current.version;
+  // The form may have followed a newer version already (another admin's change that came while
+  // the upload was on its way, `followUntouched`): it does not go back to the upload's answer.
+  if (!olderThan(current, popup.snapshot)) {
+    popup.snapshot = copyMarker(current);
+    if (current.version !== undefined) popup.draft.version = current.version;
+  }
   adopt?.(popup.draft);
+}
+
+/** `a` is an older version than `b` (both have one). */
+function olderThan(a: Marker, b: Marker): boolean {
+  return a.version !== undefined && b.version !== undefined && a.version < b.version;
+}
+
+/**
+ * The marker of an edit form with nothing typed changed on the page (another admin's change
+ * came live: src/editor/commands.ts applies it, no conflict, since the form has nothing to lose):
+ * the form follows it, its fields show `current` and a save is based on its version. A form
+ * with typed changes is left alone (another admin's change is a conflict there, chosen first),
+ * and so is a form on a newer version already. Answers whether the form's fields changed.
+ */
+export function followUntouched(current: Marker): boolean {
+  const { mode, snapshot, draft } = popup;
+  if (mode !== 'edit' || !snapshot || !draft || snapshot.uid !== current.uid || draft.uid !== current.uid) return false;
+  if (!sameMarker(snapshot, draft) || olderThan(current, snapshot)) return false;
+  const fields = !sameMarker(snapshot, current);
+  if (!fields && snapshot.version === current.version) return false;
+  popup.snapshot = copyMarker(current);
+  popup.draft = copyMarker(current);
+  return fields;
 }
 
 /**

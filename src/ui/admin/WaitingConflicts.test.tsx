@@ -122,3 +122,31 @@ describe('WaitingConflicts', () => {
     expect(notice).not.toHaveTextContent('1ba587ff');
   });
 });
+
+describe('WaitingConflicts: a delete of this page that another admin’s change stopped (conflictfix)', () => {
+  const deleteConflict = (uid: string, name: string, cause?: 'delete' | 'undo' | 'redo') => ({ ...conflictOn(uid, name), action: 'delete' as const, ...(cause ? { cause } : {}) });
+
+  it('says the admin deleted it, not edited it', async () => {
+    render(<WaitingConflicts />);
+    act(() => {
+      editor.conflicts = { b: deleteConflict('b', 'My B') };
+    });
+    expect(await screen.findByRole('status')).toHaveTextContent('You deleted “My B”; another admin changed it meanwhile: choose whether it goes.');
+  });
+
+  it('says an undo or a redo would delete it', async () => {
+    render(<WaitingConflicts />);
+    act(() => {
+      editor.conflicts = { b: deleteConflict('b', 'My B', 'undo') };
+    });
+    expect(await screen.findByRole('status')).toHaveTextContent('Undo would delete “My B”; another admin changed it since you placed it: choose whether it goes.');
+    act(() => {
+      editor.conflicts = { b: deleteConflict('b', 'My B', 'redo') };
+    });
+    expect(await screen.findByRole('status')).toHaveTextContent('Redo would delete “My B”; another admin changed it since you brought it back: choose whether it goes.');
+    act(() => {
+      editor.conflicts = { b: deleteConflict('b', 'My B', 'redo'), c: conflictOn('c', 'My C') };
+    });
+    expect(await screen.findByRole('status')).toHaveTextContent('Other admins changed 2 markers you edited or deleted (the first: “My B”): choose which versions stay.');
+  });
+});

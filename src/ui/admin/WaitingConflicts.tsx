@@ -6,7 +6,8 @@
  * the map), with "Show" to open it: the work set aside for that marker comes back in its edit
  * form, with the conflict; without any, its popup shows the conflict (for a deleted marker, with
  * the admin's version of it: useOpenMarker). The open marker's own conflict is in its popup
- * already, so it is not repeated here.
+ * already, so it is not repeated here. A delete of this page that another admin's change stopped
+ * says so ("You deleted “X”…", "Undo would delete “X”…": `conflictCause`), never "edited".
  */
 import { useTranslation } from 'react-i18next';
 import { useSnapshot } from 'valtio';
@@ -15,6 +16,7 @@ import { isLanguage } from '../../i18n';
 import { editor } from '../../state/editor';
 import { selectMarker } from '../../state/mapView';
 import { popup, resumeSetAside } from '../../state/popup';
+import { conflictCause } from '../popup/conflictCause';
 import { requestResumeFocus } from '../popup/resumeFocus';
 import { markerTitle } from './markerTitle';
 
@@ -28,10 +30,19 @@ export function WaitingConflicts() {
   const first = waiting[0];
   const name = markerTitle(t, lang, first.mine as Marker);
   const deleted = waiting.some((c) => c.theirs === null);
+  const cause = first.theirs ? conflictCause(first) : null;
   const text =
     waiting.length === 1
-      ? t(deleted ? 'markerEdit.conflictWaitingDeleted' : 'markerEdit.conflictWaiting', { name })
-      : t(deleted ? 'markerEdit.conflictWaitingManyDeleted' : 'markerEdit.conflictWaitingMany', { name, count: waiting.length });
+      ? cause === 'undo'
+        ? t('markerConflict.waitingUndo', { name })
+        : cause === 'redo'
+          ? t('markerConflict.waitingRedo', { name })
+          : cause === 'delete'
+            ? t('markerConflict.waitingDelete', { name })
+            : t(deleted ? 'markerEdit.conflictWaitingDeleted' : 'markerEdit.conflictWaiting', { name })
+      : waiting.some((c) => c.action === 'delete')
+        ? t('markerConflict.waitingMany', { name, count: waiting.length })
+        : t(deleted ? 'markerEdit.conflictWaitingManyDeleted' : 'markerEdit.conflictWaitingMany', { name, count: waiting.length });
   const show = () => {
     // The work set aside for it comes back in its form (with the conflict), else its popup opens.
     // The keyboard goes into the form it brings back (resumeFocus.ts), as "Back to them" does.

@@ -9,14 +9,27 @@
  * while editing keeps the form, based on their version). A delete by another admin says so,
  * and what each choice does (Keep mine brings the marker back, same uid; Take theirs leaves it
  * deleted). The form is told when a retry went through (`onSaved`), so its edit ends like a save.
+ *
+ * A delete of this page refused because another admin changed the marker (`action: 'delete'`:
+ * the admin's Delete, an undo of a place, a redo of a delete; `conflictCause`) says so, never as
+ * an edit: "You deleted “X”; another admin changed it meanwhile", their change (before / theirs),
+ * and buttons that say what they do: "Delete anyway" (Keep mine) and "Keep their marker" (Take
+ * theirs). An edit form with nothing typed follows another admin's change instead of asking
+ * (`useFormFollows`), with a short note.
  */
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useSnapshot } from 'valtio';
-import { editor, resolveConflict, retrySave } from '../../state/editor';
+import type { ConflictCause } from '../../editor/commands';
+import type { Marker } from '../../domain/marker';
+import { isLanguage } from '../../i18n';
+import { editor, resolveConflict, retrySave, type EditorConflictState } from '../../state/editor';
+import { markerTitle } from '../admin/markerTitle';
+import { conflictCause } from './conflictCause';
 import { DiffTable } from './DiffList';
 import { failureText } from './failureText';
 import { markerDiff, type MarkerLike } from './markerDiff';
+import { useFormFollows } from './useFormFollows';
 
 export interface MarkerEditorStatusProps {
   uid: string;
@@ -35,6 +48,7 @@ export function MarkerEditorStatus({ uid, onSaved }: MarkerEditorStatusProps) {
   const [working, setWorking] = useState(false);
   const entry = pending[uid];
   const ours = conflicts[uid] ?? null;
+  const followed = useFormFollows(uid);
 
   const retry = async () => {
     setWorking(true);
@@ -56,9 +70,16 @@ export function MarkerEditorStatus({ uid, onSaved }: MarkerEditorStatusProps) {
     }
   };
 
-  if (!entry && !ours) return null;
+  if (!entry && !ours && !followed) return null;
+  // A delete of theirs (a delete refused: the marker is still there, changed) is its own box.
+  const cause = ours && ours.theirs ? conflictCause(ours as EditorConflictState & { cause?: ConflictCause }) : null;
   return (
     <div className="marker-edit__status">
+      {followed && !ours && (
+        <p role="status" className="marker-edit__hint">
+          {t('markerConflict.followed')}
+        </p>
+      )}
       {entry?.status === 'saving' && (
         <p role="status" className="marker-edit__hint">
           {t('markerEdit.pendingSaving')}
@@ -72,7 +93,8 @@ export function MarkerEditorStatus({ uid, onSaved }: MarkerEditorStatusProps) {
           </button>
         </div>
       )}
-      {ours && (
+      {ours && cause && ours.theirs && <DeleteConflict cause={cause} mine={ours.mine as Marker} theirs={ours.theirs as Marker} working={working} onResolve={resolve} />}
+      {ours && !cause && (
         <section role="alert" className="marker-edit__conflict" aria-label={t(ours.theirs === null ? 'markerEdit.conflictDeletedTitle' : 'markerEdit.conflict')}>
           <h3 className="marker-edit__heading">{t(ours.theirs === null ? 'markerEdit.conflictDeletedTitle' : 'markerEdit.conflict')}</h3>
           {ours.theirs === null ? (
@@ -106,5 +128,51 @@ function ConflictFields({ mine, theirs }: { mine: MarkerLike; theirs: MarkerLike
       <p>{t('markerEdit.conflictIntro')}</p>
       <DiffTable changes={changes} mine={t('markerEdit.conflictMine')} theirs={t('markerEdit.conflictTheirs')} />
     </>
+  );
+}
+
+const DELETE_TITLES: Record<ConflictCause, string> = { delete: 'markerConflict.deleteTitle', undo: 'markerConflict.undoTitle', redo: 'markerConflict.redoTitle' };
+
+interface DeleteConflictProps {
+  cause: ConflictCause;
+  /** The marker as this page knew it when it asked for the delete. */
+  mine: Marker;
+  /** The marker as it is now (another admin's change). */
+  theirs: Marker;
+  working: boolean;
+  onResolve: (choice: 'mine' | 'theirs') => void;
+}
+
+/**
+ * A delete of this page that another admin's change stopped: what the admin asked for, their
+ * change (the marker before it, and theirs), "Delete anyway" (Keep mine: deleted on their
+ * version) and "Keep their marker" (Take theirs: nothing is sent).
+ */
+function DeleteConflict({ cause, mine, theirs, working, onResolve }: DeleteConflictProps) {
+  const { t, i18n } = useTranslation();
+  const lang = isLanguage(i18n.language) ? i18n.language : 'en';
+  const name = markerTitle(t, lang, theirs, mine);
+  const title = t(DELETE_TITLES[cause]);
+  const intro =
+    cause === 'undo' ? t('markerConflict.undoIntro', { name }) : cause === 'redo' ? t('markerConflict.redoIntro', { name }) : t('markerConflict.deleteIntro', { name });
+  const changes = markerDiff(mine, theirs);
+  return (
+    <section role="alert" className="marker-edit__conflict marker-edit__conflict--delete" aria-label={title}>
+      <h3 className="marker-edit__heading">{title}</h3>
+      <p>{intro}</p>
+      {changes.length === 0 ? (
+        <p>{t('markerConflict.noFields')}</p>
+      ) : (
+        <DiffTable changes={changes} mine={t('markerConflict.before')} theirs={t('markerEdit.conflictTheirs')} />
+      )}
+      <div className="marker-edit__row">
+        <button type="button" onClick={() => onResolve('mine')} disabled={working}>
+          {t('markerConflict.deleteAnyway')}
+        </button>
+        <button type="button" onClick={() => onResolve('theirs')} disabled={working}>
+          {t('markerConflict.keepTheirs')}
+        </button>
+      </div>
+    </section>
   );
 }
