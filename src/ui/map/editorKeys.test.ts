@@ -65,10 +65,21 @@ describe('markerKeyAction', () => {
   });
 });
 
+describe('keys on the focused map canvas (a click on the map focuses it)', () => {
+  it("are the open marker's keys but Enter, which presses at the cross-hair there", () => {
+    const open: MarkerKeyState = { openMarker: 'm1', viewing: true, shapeSelected: false, textSelected: false, copied: false };
+    expect(markerKeyAction(press('Delete'), 'canvas', open)).toBe('delete');
+    expect(markerKeyAction(press('c', { ctrlKey: true }), 'canvas', open)).toBe('copy');
+    expect(markerKeyAction(press('v', { ctrlKey: true }), 'canvas', { ...open, copied: true })).toBe('paste');
+    expect(markerKeyAction(press('Enter'), 'canvas', open)).toBeNull();
+    expect(markerKeyAction(press('Enter'), 'map', open)).toBe('edit');
+  });
+});
+
 describe('keyTarget', () => {
   it('tells text fields, controls, the map and other panels apart', () => {
     document.body.innerHTML = `
-      <canvas></canvas>
+      <div class="map-canvas" tabindex="0"><canvas></canvas></div>
       <div class="marker-popup"><div role="dialog" tabindex="-1"><p>Text</p><button>Edit</button><input type="search"></div></div>
       <aside><div tabindex="-1" id="panel"></div><input type="checkbox"><textarea></textarea></aside>
       <div contenteditable="true" id="editable"><b>bold</b></div><div contenteditable="false" id="fixed"></div>`;
@@ -76,6 +87,7 @@ describe('keyTarget', () => {
     expect(keyTarget(document.body)).toBe('map');
     expect(keyTarget(null)).toBe('map');
     expect(keyTarget(q('canvas'))).toBe('map');
+    expect(keyTarget(q('.map-canvas'))).toBe('canvas');
     expect(keyTarget(q('[role=dialog]'))).toBe('map');
     expect(keyTarget(q('.marker-popup p'))).toBe('map');
     expect(keyTarget(q('.marker-popup button'))).toBe('popup-control');

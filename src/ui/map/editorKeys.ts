@@ -26,9 +26,14 @@ export type MarkerKeyAction = 'edit' | 'delete' | 'copy' | 'paste';
 /**
  * Where a key was pressed: a text field, a control of the marker popup (its Edit or Delete
  * button: Enter presses them, Delete and Ctrl+C mean nothing there), another control, the map
- * (the page, the canvas, the marker popup's text), or elsewhere (another panel or dialog).
+ * (the page, the canvas, the marker popup's text), the map's focused canvas (`canvas`: as the
+ * map, but Enter is the keyboard's press there, ui/map/mapKeyboard.ts), or elsewhere (another
+ * panel or dialog).
  */
-export type KeyTarget = 'text' | 'popup-control' | 'control' | 'map' | 'other';
+export type KeyTarget = 'text' | 'popup-control' | 'control' | 'map' | 'canvas' | 'other';
+
+/** The map canvas's container: a Tab stop (ui/map/MapCanvas.tsx), focused by a click on the map too. */
+const MAP_CANVAS_CLASS = 'map-canvas';
 
 export interface KeyPress {
   key: string;
@@ -67,11 +72,12 @@ export function keyTarget(target: EventTarget | null, popupSelector = '.marker-p
   const inPopup = typeof el.closest === 'function' && el.closest(popupSelector) !== null;
   if (CONTROL_TAGS.has(el.tagName)) return inPopup ? 'popup-control' : 'control';
   if (el.tagName === 'BODY' || el.tagName === 'HTML' || el.tagName === 'CANVAS') return 'map';
+  if (el.classList?.contains(MAP_CANVAS_CLASS)) return 'canvas';
   return inPopup ? 'map' : 'other';
 }
 
 export function markerKeyAction(press: KeyPress, target: KeyTarget, state: MarkerKeyState): MarkerKeyAction | null {
-  if (press.defaultPrevented || press.repeat || press.altKey || (target !== 'map' && target !== 'popup-control')) return null;
+  if (press.defaultPrevented || press.repeat || press.altKey || (target !== 'map' && target !== 'canvas' && target !== 'popup-control')) return null;
   const command = press.ctrlKey || press.metaKey;
   const key = press.key.length === 1 ? press.key.toLowerCase() : press.key;
   // Enter presses a focused button.
