@@ -79,7 +79,7 @@ describe('keys on the focused map canvas (a click on the map focuses it)', () =>
 describe('keyTarget', () => {
   it('tells text fields, controls, the map and other panels apart', () => {
     document.body.innerHTML = `
-      <div class="map-canvas" tabindex="0"><canvas></canvas></div>
+      <div class="map-canvas" tabindex="0" data-keyboard-cursor="on"><canvas></canvas></div><div class="map-canvas" id="clicked" tabindex="0"></div>
       <div class="marker-popup"><div role="dialog" tabindex="-1"><p>Text</p><button>Edit</button><input type="search"></div></div>
       <aside><div tabindex="-1" id="panel"></div><input type="checkbox"><textarea></textarea></aside>
       <div contenteditable="true" id="editable"><b>bold</b></div><div contenteditable="false" id="fixed"></div>`;
@@ -88,6 +88,8 @@ describe('keyTarget', () => {
     expect(keyTarget(null)).toBe('map');
     expect(keyTarget(q('canvas'))).toBe('map');
     expect(keyTarget(q('.map-canvas'))).toBe('canvas');
+    // Focused by a click on the map (no cross-hair): the map, Enter included.
+    expect(keyTarget(q('#clicked'))).toBe('map');
     expect(keyTarget(q('[role=dialog]'))).toBe('map');
     expect(keyTarget(q('.marker-popup p'))).toBe('map');
     expect(keyTarget(q('.marker-popup button'))).toBe('popup-control');

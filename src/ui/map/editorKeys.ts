@@ -32,7 +32,10 @@ export type MarkerKeyAction = 'edit' | 'delete' | 'copy' | 'paste';
  */
 export type KeyTarget = 'text' | 'popup-control' | 'control' | 'map' | 'canvas' | 'other';
 
-/** The map canvas's container: a Tab stop (ui/map/MapCanvas.tsx), focused by a click on the map too. */
+/**
+ * The map canvas's container: a Tab stop (ui/map/MapCanvas.tsx), focused by a click on the map
+ * too; `data-keyboard-cursor="on"` while its cross-hair shows (keyboard mode, mapKeyboard.ts).
+ */
 const MAP_CANVAS_CLASS = 'map-canvas';
 
 export interface KeyPress {
@@ -72,7 +75,7 @@ export function keyTarget(target: EventTarget | null, popupSelector = '.marker-p
   const inPopup = typeof el.closest === 'function' && el.closest(popupSelector) !== null;
   if (CONTROL_TAGS.has(el.tagName)) return inPopup ? 'popup-control' : 'control';
   if (el.tagName === 'BODY' || el.tagName === 'HTML' || el.tagName === 'CANVAS') return 'map';
-  if (el.classList?.contains(MAP_CANVAS_CLASS)) return 'canvas';
+  if (el.classList?.contains(MAP_CANVAS_CLASS)) return el.dataset.keyboardCursor === 'on' ? 'canvas' : 'map';
   return inPopup ? 'map' : 'other';
 }
 

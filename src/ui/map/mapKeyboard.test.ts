@@ -96,6 +96,9 @@ describe('wireMapKeyboard', () => {
       toolPath: () => state.path,
     };
     unwire = wireMapKeyboard(host, engine);
+    // Focused from the keyboard (Tab): jsdom does not tell :focus-visible.
+    const matches = host.matches.bind(host);
+    host.matches = (selector: string) => selector === ':focus-visible' || matches(selector);
     host.focus();
     const key = (k: string, extra: KeyboardEventInit = {}) => host.dispatchEvent(new KeyboardEvent('keydown', { key: k, bubbles: true, cancelable: true, ...extra }));
     return { host, events, state, key };
@@ -167,6 +170,22 @@ describe('wireMapKeyboard', () => {
     key('ArrowRight');
     host.blur();
     expect(events.map((e) => e.type)).toEqual(['pointerdown', 'pointermove', 'pointercancel']);
+  });
+
+  it("after a real pointer's press, Enter is left alone until a map key shows the cross-hair again", () => {
+    const { host, events, key } = setup('pan.idle');
+    key('ArrowRight');
+    expect(host.dataset.keyboardCursor).toBe('on');
+    host.dispatchEvent(new PointerEvent('pointerdown', { bubbles: true, pointerId: 1 }));
+    expect(host.dataset.keyboardCursor).toBeUndefined();
+    expect(host.querySelector<HTMLElement>('.map-keyboard-cursor')!.hidden).toBe(true);
+    const enter = new KeyboardEvent('keydown', { key: 'Enter', bubbles: true, cancelable: true });
+    host.dispatchEvent(enter);
+    expect(enter.defaultPrevented).toBe(false);
+    expect(events.filter((e) => e.id === KEYBOARD_POINTER_ID)).toEqual([]);
+    key('ArrowLeft');
+    key('Enter');
+    expect(events.map((e) => e.type)).toEqual(['pointerdown', 'pointerup']);
   });
 
   it('takes its cursor away when unwired', () => {

@@ -6,7 +6,8 @@
  *   + / −           zoom in / out
  *   Enter, Space    press at the keyboard cursor, a cross-hair at the centre of the map: a click
  *                   there (open the marker under it; an admin's marker tool places one, the
- *                   poly tool adds a point, …)
+ *                   poly tool adds a point, …). Only while the cross-hair shows: a click on the
+ *                   map focuses the canvas too, and Enter then keeps its meaning
  *
  * With a tool that drags (an admin's line, arrow, rectangle, circle, pen; move; edit), Enter
  * holds the press instead: the arrow keys then move the cursor, not the map (Shift: a pixel at a
@@ -107,6 +108,17 @@ export function wireMapKeyboard(host: HTMLElement, engine: KeyboardMapEngine): (
   host.appendChild(cursor);
 
   let held: HeldState = { phase: 'none' };
+  /**
+   * The cross-hair shows (keyboard mode): on a keyboard's focus or a map key; a real pointer's
+   * press hides it. Enter presses at it only while it shows: after a click on the map (the canvas
+   * focused by the mouse) Enter keeps its meaning (the open marker's edit form, ui/map/editorKeys.ts).
+   * The host says so in `data-keyboard-cursor` for those keys.
+   */
+  const showCursor = (shown: boolean) => {
+    cursor.hidden = !shown;
+    if (shown) host.dataset.keyboardCursor = 'on';
+    else delete host.dataset.keyboardCursor;
+  };
   /** The cursor's offset from the canvas's centre (CSS px): moved only while a press is held. */
   let offset = { x: 0, y: 0 };
 
@@ -146,6 +158,7 @@ export function wireMapKeyboard(host: HTMLElement, engine: KeyboardMapEngine): (
     if (event.target !== host || event.defaultPrevented) return;
     const action = mapKeyAction(event, held.phase !== 'none');
     if (!action) return;
+    if (action.kind === 'press' && cursor.hidden) return;
     if (action.kind === 'release') {
       // Not stopped: the state tree's Escape (reset to pan, close the popup) follows.
       letGo(false);
@@ -153,7 +166,7 @@ export function wireMapKeyboard(host: HTMLElement, engine: KeyboardMapEngine): (
     }
     event.preventDefault();
     // A key for the map: the cursor shows, whatever put the focus there (a click, a script).
-    cursor.hidden = false;
+    showCursor(true);
     if (event.repeat && action.kind === 'press') return;
     const view = engine.camera();
     if (action.kind === 'pan') engine.setView({ x: view.x + action.dx / view.zoom, y: view.y + action.dy / view.zoom });
@@ -188,20 +201,29 @@ export function wireMapKeyboard(host: HTMLElement, engine: KeyboardMapEngine): (
     }
   };
   const onFocus = () => {
-    cursor.hidden = !keyboardFocus();
+    showCursor(keyboardFocus());
     place();
   };
   const onBlur = () => {
     letGo(false);
-    cursor.hidden = true;
+    showCursor(false);
+  };
+  // A mouse, pen or finger on the map: its own pointer from now on, not the cross-hair.
+  const onPointerDown = (event: PointerEvent) => {
+    if (event.pointerId === KEYBOARD_POINTER_ID) return;
+    letGo(false);
+    showCursor(false);
   };
   host.addEventListener('keydown', onKeyDown);
   host.addEventListener('focus', onFocus);
   host.addEventListener('blur', onBlur);
+  host.addEventListener('pointerdown', onPointerDown, { capture: true });
   return () => {
     host.removeEventListener('keydown', onKeyDown);
     host.removeEventListener('focus', onFocus);
     host.removeEventListener('blur', onBlur);
+    host.removeEventListener('pointerdown', onPointerDown, { capture: true });
+    delete host.dataset.keyboardCursor;
     cursor.remove();
   };
 }
