@@ -5,7 +5,15 @@
  * - a map change in the feed opens that map's page, still following;
  * - a page opened later follows the remembered code with no click;
  * - on a 390×844 touch screen: no panel over the map on load, one finger pans, two fingers
- *   pinch-zoom, a tap opens a marker's popup that fits the screen.
+ *   pinch-zoom, a tap opens a marker's popup that fits the screen;
+ * - the top bar's Live menu for an unknown code: no "waiting" line; Forget this code leaves the
+ *   focus on Where am I;
+ * - the stream overlay: see-through, following the player to the map's corners, its first view
+ *   centred on a position near the edge when drawn on the main thread, and its corner note for a
+ *   code that is no code or not a live feed (none for a live one);
+ * - /pilot: the focus after Start (the session's heading, then Copy the code) and End (Start),
+ *   in English and Russian; the EN / RU switch on the header's top line at 390 and 1280 px, kept
+ *   through a reload, no sideways scroll; a sent file name's position to 2 decimals.
  */
 import type { ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
@@ -50,6 +58,18 @@ async function publish(code: string, token: string, message: unknown): Promise<v
   });
   expect(response.status).toBe(200);
 }
+
+/** A code that is well formed but no pairing's (the server answers that it is gone). */
+const UNKNOWN_CODE = 'ABCDE23456';
+/** The browser logs the server's 404 for it (its events, then the check that it is gone). */
+const UNKNOWN_CODE_404 = new RegExp(`404 \\(Not Found\\) \\(.*/api/be/pilot/${UNKNOWN_CODE}(/events)?\\)$`);
+
+/** The focused element: its tag and its accessible name's text (aria-label, else its text). */
+const focused = (page: Page) =>
+  page.evaluate(() => {
+    const el = document.activeElement;
+    return { tag: el?.tagName ?? '', name: (el?.getAttribute('aria-label') ?? el?.textContent ?? '').trim() };
+  });
 
 async function waitReady(page: Page): Promise<void> {
   await page.waitForFunction(() => (window as unknown as { __map?: { ready?: boolean } }).__map?.ready === true, undefined, { timeout: 45_000, polling: 100 });
@@ -140,6 +160,29 @@ describe('the live position feed', () => {
     expect(ended.status).toBe(204);
     await expect.poll(() => pilotOf(page).then((p) => p?.status), { timeout: 30_000 }).toBe('gone');
     expect(await page.getByRole('banner').getByRole('button', { name: /it ended, expired, or was mistyped/ }).count()).toBe(1);
+  });
+
+  test('an unknown code: the Live menu says no "waiting"; Forget this code takes the indicator away and leaves the focus on Where am I', async () => {
+    const { page, errors } = await browser.newPage();
+    errors.allow(UNKNOWN_CODE_404);
+    await page.goto(`${baseUrl()}/map/customs?connection=${UNKNOWN_CODE}`, { waitUntil: 'domcontentloaded' });
+    await waitReady(page);
+    await expect.poll(() => pilotOf(page).then((p) => p?.status), { timeout: 30_000 }).toBe('gone');
+    const banner = page.getByRole('banner');
+    const live = banner.getByRole('button', { name: /No live feed with code/ });
+    await live.click();
+    const menu = banner.getByRole('group', { name: 'Live position feed' });
+    await menu.waitFor();
+    const text = (await menu.textContent()) ?? '';
+    expect(text).toContain('No live feed with code ABCDE-23456');
+    expect(text).not.toMatch(/waiting/i);
+
+    const forget = menu.getByRole('button', { name: 'Forget this code' });
+    await forget.focus();
+    await page.keyboard.press('Enter');
+    await expect.poll(() => page.locator('.pilot-indicator').count()).toBe(0);
+    expect(await pilotOf(page)).toBeNull();
+    await expect.poll(() => focused(page)).toEqual({ tag: 'BUTTON', name: 'Where am I' });
   });
 });
 
@@ -290,5 +333,150 @@ describe('stream overlay', () => {
         return Math.max(Math.abs(at.x - middle.x), Math.abs(at.y - middle.y));
       }, { timeout: 10_000 }).toBeLessThan(2);
     }
+  });
+
+  test('drawn on the main thread, its first view is centred on a last position near the map\'s edge', async () => {
+    const { code, token } = await pair();
+    const corner = { mapX: 4350, mapY: 3150 };
+    const game = mapToGame(MAPS.customs.transform, corner);
+    await publish(code, token, { type: 'map', data: { map: 'customs' } });
+    await publish(code, token, { type: 'position', data: { x: game.gameX, y: game.gameZ, z: 0, look: 0 } });
+    // The page opens on a feed whose last position is already there (replayed on connect).
+    const { page } = await browser.newPage({ width: 1280, height: 720 });
+    await page.goto(`${baseUrl()}/map/customs?overlay=1&connection=${code}&render=main`, { waitUntil: 'domcontentloaded' });
+    await waitReady(page);
+    await expect.poll(() => playerOf(page), { timeout: 15_000 }).not.toBeNull();
+    await expect
+      .poll(async () => {
+        const cam = await settleCamera(page);
+        const at = await toScreen(page, corner.mapX, corner.mapY);
+        return { camera: Math.max(Math.abs(cam.x - corner.mapX), Math.abs(cam.y - corner.mapY)) <= 1, player: Math.max(Math.abs(at.x - 640), Math.abs(at.y - 360)) <= 2, cam, at };
+      }, { timeout: 10_000 })
+      .toMatchObject({ camera: true, player: true });
+  });
+
+  test('a corner note says when its code is no code or not a live feed; a live feed shows none', async () => {
+    const overlay = { width: 1280, height: 720 };
+    const note = (page: Page) => page.getByRole('note');
+
+    const { page: bad } = await browser.newPage(overlay);
+    await bad.goto(`${baseUrl()}/map/customs?overlay=1&connection=hello-world`, { waitUntil: 'domcontentloaded' });
+    await waitReady(bad);
+    await note(bad).filter({ hasText: '“hello-world”' }).waitFor({ timeout: 3000 });
+    const box = (await note(bad).boundingBox())!;
+    expect(box.x).toBeLessThan(20);
+    expect(box.y + box.height).toBeGreaterThan(overlay.height - 20);
+
+    const { page: unknown, errors } = await browser.newPage(overlay);
+    errors.allow(UNKNOWN_CODE_404);
+    await unknown.goto(`${baseUrl()}/map/customs?overlay=1&connection=${UNKNOWN_CODE}`, { waitUntil: 'domcontentloaded' });
+    await waitReady(unknown);
+    await note(unknown).filter({ hasText: `no live feed with code ${UNKNOWN_CODE}` }).waitFor({ timeout: 15_000 });
+
+    // A live feed: no note at any moment, before or after a position comes.
+    const { code, token } = await pair();
+    const { page: live } = await browser.newPage(overlay);
+    await live.addInitScript(() => {
+      const w = window as unknown as { __notes: string[] };
+      w.__notes = [];
+      new MutationObserver(() => {
+        for (const el of document.querySelectorAll('[role="note"]')) w.__notes.push(el.textContent ?? '');
+      }).observe(document, { childList: true, subtree: true });
+    });
+    const notesSeen = () => live.evaluate(() => (window as unknown as { __notes: string[] }).__notes);
+    await live.goto(`${baseUrl()}/map/customs?overlay=1&connection=${code}`, { waitUntil: 'domcontentloaded' });
+    await waitReady(live);
+    await expect.poll(() => pilotOf(live), { timeout: 15_000 }).toMatchObject({ code, status: 'connected' });
+    // The note's own delay (NOTE_DELAY_MS, 1.5 s) and some: it would be up by now.
+    await live.waitForTimeout(2000);
+    expect(await notesSeen()).toEqual([]);
+    await publish(code, token, { type: 'position', data: { x: 10, y: 20, z: 1, look: 0 } });
+    await expect.poll(() => playerOf(live), { timeout: 10_000 }).toEqual({ x: 10, y: 20, z: 1, look: 0 });
+    await live.waitForTimeout(2000);
+    expect(await notesSeen()).toEqual([]);
+    expect(await note(live).count()).toBe(0);
+  });
+});
+
+/** /pilot's words in each language (src/i18n/locales/{en,ru}/pilot.json). */
+const PILOT_WORDS = {
+  en: { start: 'Start a live session', active: 'Your live session', copyCode: 'Copy the code', end: 'End session' },
+  ru: { start: 'Начать трансляцию', active: 'Ваша трансляция', copyCode: 'Скопировать код', end: 'Завершить трансляцию' },
+} as const;
+
+async function openPilot(page: Page): Promise<void> {
+  await page.goto(`${baseUrl()}/pilot`, { waitUntil: 'domcontentloaded' });
+  await page.getByRole('heading', { level: 1 }).waitFor();
+}
+
+describe('the /pilot page', () => {
+  for (const lang of ['en', 'ru'] as const) {
+    test(`${lang.toUpperCase()}: Start puts the focus on the session's heading, then Copy the code; End puts it on Start`, async () => {
+      const words = PILOT_WORDS[lang];
+      const { page } = await browser.newPage({ locale: lang === 'ru' ? 'ru-RU' : 'en-US' });
+      await openPilot(page);
+      const start = page.getByRole('button', { name: words.start, exact: true });
+      await start.focus();
+      await page.keyboard.press('Enter');
+      await page.getByTestId('pilot-code').waitFor();
+      await expect.poll(() => focused(page), { timeout: 10_000 }).toEqual({ tag: 'H2', name: words.active });
+      await page.keyboard.press('Tab');
+      await expect.poll(() => focused(page)).toEqual({ tag: 'BUTTON', name: words.copyCode });
+
+      await page.getByRole('button', { name: words.end, exact: true }).focus();
+      await page.keyboard.press('Enter');
+      await expect.poll(() => page.getByTestId('pilot-code').count(), { timeout: 10_000 }).toBe(0);
+      await expect.poll(() => focused(page), { timeout: 10_000 }).toEqual({ tag: 'BUTTON', name: words.start });
+    });
+  }
+
+  for (const size of [{ width: 390, height: 844, hasTouch: true }, { width: 1280, height: 800, hasTouch: false }]) {
+    test(`at ${size.width} px the header holds EN / RU on the site name's line; RU sticks through a reload; no sideways scroll`, async () => {
+      const { page } = await browser.newPage(size);
+      await openPilot(page);
+      const header = page.locator('.pilot-page .page__header');
+      const brand = header.getByRole('link', { name: 'raidmap' });
+      const expectSwitchBesideBrand = async (name: string) => {
+        const group = header.getByRole('group', { name });
+        const g = (await group.boundingBox())!;
+        const b = (await brand.boundingBox())!;
+        // The same top line: the two overlap vertically, the switch right of the name, both in the window.
+        expect(g.y).toBeLessThan(b.y + b.height);
+        expect(b.y).toBeLessThan(g.y + g.height);
+        expect(g.x).toBeGreaterThanOrEqual(b.x + b.width);
+        expect(g.x + g.width).toBeLessThanOrEqual(size.width);
+        const h1 = (await header.getByRole('heading', { level: 1 }).boundingBox())!;
+        expect(g.y + g.height).toBeLessThanOrEqual(h1.y + 1);
+      };
+      await expectSwitchBesideBrand('Language');
+      const ru = header.getByRole('button', { name: 'RU Русский', exact: true });
+      if (size.hasTouch) await ru.tap();
+      else await ru.click();
+      await header.getByRole('heading', { level: 1, name: 'Живая трансляция позиции' }).waitFor();
+      expect(await ru.getAttribute('aria-pressed')).toBe('true');
+      expect(await header.getByRole('button', { name: 'EN English', exact: true }).getAttribute('aria-pressed')).toBe('false');
+      const scrollWidth = () => page.evaluate(() => document.documentElement.scrollWidth);
+      expect(await scrollWidth()).toBe(size.width);
+
+      await page.reload({ waitUntil: 'domcontentloaded' });
+      await header.getByRole('heading', { level: 1, name: 'Живая трансляция позиции' }).waitFor();
+      expect(await ru.getAttribute('aria-pressed')).toBe('true');
+      await expectSwitchBesideBrand('Язык');
+      expect(await scrollWidth()).toBe(size.width);
+    });
+  }
+
+  test('a sent file name\'s position reads to 2 decimals under Sent and Last sent', async () => {
+    const { page } = await browser.newPage();
+    await openPilot(page);
+    await page.getByRole('button', { name: 'Start a live session', exact: true }).click();
+    await page.getByTestId('pilot-code').waitFor();
+    await page.getByRole('textbox', { name: 'Screenshot file name' }).fill('2024-05-01[12-34]_5.75, 2.31, 1.45_0, 0, 0, 1_1 (0).png');
+    await page.getByRole('button', { name: 'Send this position' }).click();
+    const words = 'X 5.75, Y 1.45, height 2.31';
+    const testCard = page.getByRole('region', { name: 'Test with a file name' });
+    await testCard.getByText(`Sent: ${words}.`, { exact: true }).waitFor();
+    const last = page.getByRole('region', { name: 'Last sent' });
+    await expect.poll(() => last.locator('dd').first().textContent()).toMatch(new RegExp(`^${words} · `));
   });
 });

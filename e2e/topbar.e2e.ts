@@ -4,9 +4,28 @@
  * and the language switch.
  */
 import { describe, expect, test } from 'vitest';
+import type { Page } from 'playwright-core';
 import { openMap, useBrowser } from './browser';
 
 const browser = useBrowser();
+
+/**
+ * Where am I › Help (the names in the page's language): the dialog, its four pictures once all
+ * are loaded, and their paths.
+ */
+async function openHelp(page: Page, names: { whereAmI: string; help: string; title: string }) {
+  await page.getByRole('button', { name: names.whereAmI }).click();
+  await page.getByRole('button', { name: names.help, exact: true }).click();
+  const dialog = page.getByRole('dialog', { name: names.title });
+  await dialog.waitFor();
+  const images = dialog.getByRole('img');
+  expect(await images.count()).toBe(4);
+  await expect
+    .poll(() => images.evaluateAll((list) => list.map((img) => (img as HTMLImageElement).complete && (img as HTMLImageElement).naturalWidth > 0)))
+    .toEqual([true, true, true, true]);
+  const sources = await images.evaluateAll((list) => list.map((img) => new URL((img as HTMLImageElement).src).pathname));
+  return { dialog, images, sources };
+}
 
 describe('top bar', () => {
   test('Full screen enters and leaves full screen, the label following the state', async () => {
@@ -60,16 +79,7 @@ describe('top bar', () => {
   test('in Russian, the help popup shows the four position hints drawn in Russian', async () => {
     const { page } = await browser.newPage({ locale: 'ru-RU' });
     await openMap(page, 'factory');
-    await page.getByRole('button', { name: 'Где я' }).click();
-    await page.getByRole('button', { name: 'Помощь', exact: true }).click();
-    const dialog = page.getByRole('dialog', { name: 'Где я: как найти свою позицию' });
-    await dialog.waitFor();
-    const images = dialog.getByRole('img');
-    expect(await images.count()).toBe(4);
-    await expect
-      .poll(() => images.evaluateAll((list) => list.map((img) => (img as HTMLImageElement).complete && (img as HTMLImageElement).naturalWidth > 0)))
-      .toEqual([true, true, true, true]);
-    const sources = await images.evaluateAll((list) => list.map((img) => new URL((img as HTMLImageElement).src).pathname));
+    const { images, sources } = await openHelp(page, { whereAmI: 'Где я', help: 'Помощь', title: 'Где я: как найти свою позицию' });
     expect(sources).toEqual(['1-screenshot-key', '2-screenshots-folder', '3-copy-file-name', '4-paste-in-raidmap'].map((name) => `/public-images/pos-hints/ru/${name}.svg`));
     expect(await images.first().getAttribute('alt')).toMatch(/клавишей скриншота/);
   });
@@ -77,16 +87,7 @@ describe('top bar', () => {
   test('the help popup shows four loaded position hints and links to /pilot', async () => {
     const { page } = await browser.newPage();
     await openMap(page, 'factory');
-    await page.getByRole('button', { name: 'Where am I' }).click();
-    await page.getByRole('button', { name: 'Help' }).click();
-    const dialog = page.getByRole('dialog', { name: 'Where am I: finding your position' });
-    await dialog.waitFor();
-    const images = dialog.getByRole('img');
-    expect(await images.count()).toBe(4);
-    await expect
-      .poll(() => images.evaluateAll((list) => list.map((img) => (img as HTMLImageElement).complete && (img as HTMLImageElement).naturalWidth > 0)))
-      .toEqual([true, true, true, true]);
-    const sources = await images.evaluateAll((list) => list.map((img) => new URL((img as HTMLImageElement).src).pathname));
+    const { dialog, sources } = await openHelp(page, { whereAmI: 'Where am I', help: 'Help', title: 'Where am I: finding your position' });
     for (const src of sources) expect(src).toMatch(/^\/public-images\/pos-hints\/\d-[a-z-]+\.svg$/);
 
     await page.keyboard.press('Escape');

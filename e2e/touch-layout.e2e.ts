@@ -4,8 +4,10 @@
  * view after hiding a quest and scrolls, its panel cuts none of its controls off; the
  * categories panel fits the window and scrolls; every control a finger aims at has a hit area
  * of at least 44 px that a tap reaches; the top bar stays one row; Where am I's field has 16 px
- * text (a phone's browser zooms into a smaller one). At 1280×800 with a mouse the panels and
- * the bar keep their compact desktop look.
+ * text (a phone's browser zooms into a smaller one); Escape in the Menu folds it with the focus
+ * on Menu; Where am I and the panels take turns (in English and Russian): the box hides the
+ * panels and keeps the bar short, Show panels folds the box and gives the categories room for
+ * their rows. At 1280×800 with a mouse the panels and the bar keep their compact desktop look.
  */
 import { rmSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
@@ -199,6 +201,70 @@ describe('on a 390×844 touch screen', () => {
     expect(await field.evaluate((el) => parseFloat(getComputedStyle(el).fontSize))).toBeGreaterThanOrEqual(16);
     await expectFingerSized({ 'the field': field, Help: banner.getByRole('button', { name: 'Help' }) });
   });
+
+  test('Escape in the Menu folds it and leaves the focus on Menu', async () => {
+    const { page } = await browser.newPage({ ...PHONE, hasTouch: true });
+    await openMap(page, 'customs');
+    const banner = page.getByRole('banner');
+    const menu = banner.getByRole('button', { name: 'Menu' });
+    await menu.focus();
+    await page.keyboard.press('Enter');
+    await expect.poll(() => menu.getAttribute('aria-expanded')).toBe('true');
+    await page.keyboard.press('Tab');
+    const active = () => page.evaluate(() => document.activeElement?.textContent?.trim() ?? '');
+    await expect.poll(active).toBe('Show panels');
+    await page.keyboard.press('Escape');
+    await expect.poll(() => menu.getAttribute('aria-expanded')).toBe('false');
+    expect(await menu.evaluate((el) => el === document.activeElement)).toBe(true);
+    expect(await banner.getByRole('button', { name: 'Show panels' }).isVisible()).toBe(false);
+  });
+
+  for (const lang of ['en', 'ru'] as const) {
+    test(`${lang.toUpperCase()}: Where am I and the panels take turns; the categories keep whole rows`, async () => {
+      const words = lang === 'ru'
+        ? { menu: 'Меню', showPanels: 'Показать панели', whereAmI: 'Где я', categories: 'Категории' }
+        : { menu: 'Menu', showPanels: 'Show panels', whereAmI: 'Where am I', categories: 'Categories' };
+      const { page } = await browser.newPage({ ...PHONE, hasTouch: true, locale: lang === 'ru' ? 'ru-RU' : 'en-US' });
+      await openMap(page, 'customs');
+      const banner = page.getByRole('banner');
+      const panel = page.getByRole('complementary', { name: words.categories });
+      const rows = panel.locator('.category-row');
+      const box = banner.locator('form.where-am-i');
+      const where = banner.getByRole('button', { name: words.whereAmI, exact: true });
+      const showPanels = async () => {
+        await banner.getByRole('button', { name: words.menu }).tap();
+        await banner.getByRole('button', { name: words.showPanels }).tap();
+      };
+
+      await showPanels();
+      await rows.first().waitFor();
+      expect(await rows.first().isVisible()).toBe(true);
+
+      // Where am I hides the panels; the bar with the box stays short.
+      await where.tap();
+      await box.waitFor();
+      await expect.poll(() => page.getByRole('complementary').count()).toBe(0);
+      const bar = (await banner.boundingBox())!;
+      expect(bar.y + bar.height).toBeLessThan(260);
+
+      // Show panels folds the box; the focus is on Menu, which held the item pressed.
+      await showPanels();
+      await expect.poll(() => box.count()).toBe(0);
+      await expect.poll(() => where.getAttribute('aria-expanded')).toBe('false');
+      await rows.first().waitFor();
+      const p = (await panel.boundingBox())!;
+      expect(p.height).toBeGreaterThanOrEqual(250);
+      const whole = await rows.evaluateAll((list, area) => list.filter((row) => {
+        const r = row.getBoundingClientRect();
+        return r.height > 0 && r.top >= area.y - 0.5 && r.bottom <= area.y + area.height + 0.5 && r.left >= area.x - 0.5 && r.right <= area.x + area.width + 0.5;
+      }).length, p);
+      expect(whole).toBeGreaterThanOrEqual(1);
+      // The menu item pressed went with the folded menu: the focus is on Menu (as after any of
+      // its items), not lost to the page.
+      const focusedText = () => page.evaluate(() => document.activeElement?.textContent?.trim() ?? '');
+      await expect.poll(focusedText).toBe(words.menu);
+    });
+  }
 
   test('the home page\'s Sign in is finger-sized', async () => {
     const { page } = await browser.newPage({ ...PHONE, hasTouch: true });

@@ -25,6 +25,8 @@ export interface StartServerOptions {
   startTimeoutMs?: number;
   /** After the server is up, wait up to this long (ms) for the tile pyramids to be ready; 0 skips. */
   tilesTimeoutMs?: number;
+  /** The port to listen on (a restart on the same address); a free one when omitted. */
+  port?: number;
 }
 
 export interface RunningServer {
@@ -113,7 +115,7 @@ export async function startServer(options: StartServerOptions): Promise<RunningS
   const tsx = join(repoRoot, 'node_modules', '.bin', 'tsx');
   if (!existsSync(tsx)) throw new Error(`${tsx} is missing: run npm ci first`);
 
-  const port = await freePort();
+  const port = options.port ?? (await freePort());
   const dataDir = options.dataDir ?? freshDataDir();
   const host = '127.0.0.1';
   const baseUrl = `http://${host}:${port}`;
