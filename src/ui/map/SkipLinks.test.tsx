@@ -50,7 +50,7 @@ async function readyMap(field = 'Find a marker') {
 }
 
 describe('skip links', () => {
-  it('are the first Tab stops of the map page, before the top bar', async () => {
+  it('are the first Tab stops of the map page, then the map, then the top bar', async () => {
     const user = userEvent.setup();
     await readyMap();
     await user.tab();
@@ -58,7 +58,9 @@ describe('skip links', () => {
     await user.tab();
     expect(screen.getByRole('link', { name: 'Skip to quests' })).toHaveFocus();
     await user.tab();
-    // Then the page as before: the top bar's All maps link.
+    // The map itself (its keys: ui/map/mapKeyboard.ts), then the top bar's All maps link.
+    expect(screen.getByRole('application', { name: 'Map of Factory' })).toHaveFocus();
+    await user.tab();
     expect(screen.getByRole('link', { name: /All maps/ })).toHaveFocus();
     // A visitor has no editor tools to skip to.
     expect(screen.queryByRole('link', { name: 'Skip to editor tools' })).toBeNull();
