@@ -7,13 +7,21 @@
  * midpoint, remove one with a double-click); the status bar's cursor in map, game and screen
  * coordinates; the point history (Alt-click on the top bar, Rec PointsHistory, Toggle coords,
  * the SVG download, Clear points after 'Clear points?'); and the tools on a 390×844 touch screen.
+ * Also: two tabs of one map (one local storage) merging their shapes, a deletion in one not
+ * coming back from the other; Ctrl+Z mid-drag cancelling the drag only; a placed text whose label
+ * is deleted removed with no undo step; Rec showing the points (drawn, Toggle points hides them);
+ * the status bar naming the selected shape (Rectangle “Stash”, Line, Прямоугольник «Stash»); and
+ * the point history as one sideways-scrolling row on a phone.
  */
 import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import type { Page } from 'playwright-core';
 import { MAPS } from '../src/domain/maps';
 import { pointsToSvg } from '../src/domain/points';
+import { shapesStorageKey } from '../src/domain/shapes';
 import { mapToGame, round4 } from '../src/domain/transform';
+import { decodeRgba, type Rgba } from './support/image';
+import { trackErrors } from './support/page-errors';
 import {
   PHONE, addMarker, drag, freeSpots, map, openMap, serverMarkers, signIn, statusBar, statusValue, toPan, toolButton, toolsPanel,
   until, useEditorBrowser, useEditorServer, waitForMarker, waitPopupOpen, type Spot,
@@ -139,7 +147,7 @@ describe('states and keys', () => {
       'the placed marker on the server',
     );
     await expect.poll(() => map(page).popup()).toBe(placed.uid);
-    const name = page.getByRole('form', { name: 'Edit marker' }).getByLabel('Name', { exact: true });
+    const name = page.getByRole('form', { name: 'Edit marker' }).getByLabel('Name when no translation', { exact: true });
     await name.waitFor();
     // Typed into a text box, m and l are letters, not keys of the map.
     await name.fill('');
@@ -645,5 +653,257 @@ describe('on a 390×844 touch screen', () => {
 
     await toolButton(page, LABEL.marker).tap();
     await expectPath(page, 'pan.idle');
+  });
+});
+
+/** The shapes a page has stored for customs (`map:shapes:customs`; none stored: []). */
+async function storedShapes(page: Page): Promise<{ id: string; type: string; name: string }[]> {
+  return JSON.parse((await page.evaluate((key) => localStorage.getItem(key), shapesStorageKey('customs'))) ?? '[]');
+}
+const typesOf = (list: readonly { type: string }[]) => list.map((s) => s.type).sort();
+
+describe('two tabs of the same map (one browser, one local storage)', () => {
+  test("each tab's shape reaches the other and stays stored; a shape deleted in one tab does not come back from the other", async () => {
+    const first = await adminPage();
+    // The second tab: same context (cookies, local storage), its errors checked here.
+    const second = await first.context().newPage();
+    const secondErrors = trackErrors(second);
+    await openMap(second, server.baseUrl());
+    await toolsPanel(second).waitFor();
+
+    await first.bringToFront();
+    const [r] = await freeSpots(first, 1, { box: { left: 320, top: 120, right: 560, bottom: 260 }, clearance: 60 });
+    await toolButton(first, LABEL.rect).click();
+    await expectPath(first, 'draw.rect.idle');
+    await drag(first, { x: r.x - 50, y: r.y - 40 }, { x: r.x + 50, y: r.y + 40 });
+    await expect.poll(async () => typesOf(await map(first).shapes())).toEqual(['rect']);
+
+    await second.bringToFront();
+    const [l] = await freeSpots(second, 1, { box: { left: 640, top: 380, right: 900, bottom: 560 }, clearance: 60 });
+    await toolButton(second, LABEL.line).click();
+    await expectPath(second, 'draw.line.idle');
+    await drag(second, { x: l.x - 60, y: l.y }, { x: l.x + 60, y: l.y });
+    for (const page of [first, second]) await expect.poll(async () => typesOf(await map(page).shapes())).toEqual(['line', 'rect']);
+    expect(typesOf(await storedShapes(first))).toEqual(['line', 'rect']);
+    const line = (await map(second).shapes()).find((s) => s.type === 'line')!;
+
+    // The first tab selects the line (Edit, a click on it) and deletes it.
+    await first.bringToFront();
+    await toolButton(first, 'Edit').click();
+    await expectPath(first, 'edit.idle');
+    await first.mouse.click(l.x, l.y);
+    await expect.poll(async () => (await map(first).editor()).selectedShape).toBe(line.id);
+    await toolsPanel(first).getByRole('group', { name: 'Selected shape' }).getByRole('button', { name: 'Delete shape' }).click();
+    for (const page of [first, second]) await expect.poll(async () => typesOf(await map(page).shapes())).toEqual(['rect']);
+    expect(typesOf(await storedShapes(first))).toEqual(['rect']);
+
+    // The second tab (which drew the line) draws a circle: the line stays deleted, the rectangle stays.
+    await second.bringToFront();
+    const [c] = await freeSpots(second, 1, { box: { left: 640, top: 120, right: 900, bottom: 300 }, clearance: 60 });
+    await toolButton(second, LABEL.circle).click();
+    await expectPath(second, 'draw.circle.idle');
+    await drag(second, c, { x: c.x + 40, y: c.y + 30 });
+    await expect.poll(async () => typesOf(await storedShapes(second))).toEqual(['circle', 'rect']);
+    for (const page of [first, second]) await expect.poll(async () => typesOf(await map(page).shapes())).toEqual(['circle', 'rect']);
+
+    // A third tab opened now shows the same.
+    const third = await first.context().newPage();
+    const thirdErrors = trackErrors(third);
+    await openMap(third, server.baseUrl());
+    expect(await map(third).shapes()).toEqual(await map(first).shapes());
+    expect(typesOf(await map(third).shapes())).toEqual(['circle', 'rect']);
+    expect([...secondErrors.list, ...thirdErrors.list]).toEqual([]);
+  });
+});
+
+describe('undo, labels and the status bar', () => {
+  let page: Page;
+  beforeAll(async () => {
+    page = await adminPage({ keep: true });
+  });
+  afterAll(() => browser.closeKept());
+
+  const shapes = () => map(page).shapes();
+  const selected = async () => (await map(page).editor()).selectedShape;
+
+  test('Ctrl+Z in the middle of a line drag drops that line only: the rectangle drawn before stays, and a later Ctrl+Z undoes it', async () => {
+    await toPan(page);
+    const before = await shapes();
+    const [r] = await freeSpots(page, 1, { box: { left: 320, top: 110, right: 600, bottom: 250 }, clearance: 60 });
+    await toolButton(page, LABEL.rect).click();
+    await expectPath(page, 'draw.rect.idle');
+    await drag(page, { x: r.x - 50, y: r.y - 40 }, { x: r.x + 50, y: r.y + 40 });
+    await expect.poll(async () => (await shapes()).length).toBe(before.length + 1);
+    const withRect = await shapes();
+    expect(withRect.at(-1)!.type).toBe('rect');
+
+    await toolButton(page, LABEL.line).click();
+    await expectPath(page, 'draw.line.idle');
+    const [l] = await freeSpots(page, 1, { box: { left: 640, top: 380, right: 900, bottom: 560 }, clearance: 60 });
+    await page.mouse.move(l.x - 60, l.y);
+    await page.mouse.down();
+    await page.mouse.move(l.x, l.y, { steps: 5 });
+    await expectPath(page, 'draw.line.drawing');
+    await page.keyboard.press('Control+z');
+    await expectPath(page, 'draw.line.idle');
+    await page.mouse.move(l.x + 60, l.y, { steps: 5 });
+    await page.mouse.up();
+    await expectPath(page, 'draw.line.idle');
+    // Nothing added, nothing undone; the rectangle's step is still there.
+    expect(await shapes()).toEqual(withRect);
+    expect((await storedShapes(page)).map((x) => x.id)).toEqual(withRect.map((x) => x.id));
+    expect((await map(page).editor()).canUndo).toBe(true);
+
+    await page.keyboard.press('Control+z');
+    await expect.poll(shapes).toEqual(before);
+    await toPan(page);
+  });
+
+  test('a text placed and its label deleted (Backspace, Enter) is removed: no text shape, nothing stored, no undo step', async () => {
+    await toPan(page);
+    const before = await shapes();
+    const stored = await storedShapes(page);
+    const { canUndo, canRedo } = await map(page).editor();
+    await toolButton(page, LABEL.text).click();
+    await expectPath(page, 'draw.text.idle');
+    const [spot] = await freeSpots(page, 1, { box: { left: 360, top: 300, right: 900, bottom: 560 }, clearance: 50 });
+    await page.mouse.click(spot.x, spot.y);
+    await expect.poll(async () => (await shapes()).length).toBe(before.length + 1);
+    const text = (await shapes()).at(-1)!;
+    expect(text).toMatchObject({ type: 'text', name: 'Text' });
+    const field = toolsPanel(page).getByRole('group', { name: 'Selected shape' }).getByRole('textbox', { name: 'Text', exact: true });
+    await expect
+      .poll(() => field.evaluate((el: HTMLInputElement) => ({ focused: el === document.activeElement, from: el.selectionStart, to: el.selectionEnd })))
+      .toEqual({ focused: true, from: 0, to: 4 });
+
+    await page.keyboard.press('Backspace');
+    expect(await field.inputValue()).toBe('');
+    await page.keyboard.press('Enter');
+    await expect.poll(shapes).toEqual(before);
+    expect(await storedShapes(page)).toEqual(stored);
+    await expect.poll(selected).toBeNull();
+    const after = await map(page).editor();
+    expect({ canUndo: after.canUndo, canRedo: after.canRedo }).toEqual({ canUndo, canRedo });
+    expect(await map(page).toolPath()).toBe('draw.text.idle');
+    await toPan(page);
+  });
+
+  test('Rec shows the points recorded (Toggle points pressed, the path drawn); Toggle points hides them', async () => {
+    await toPan(page);
+    const tools = page.getByRole('region', { name: 'Point history' });
+    const title = page.getByRole('banner').getByRole('heading', { name: customs.name });
+    await title.click({ modifiers: ['Alt'] });
+    await tools.waitFor();
+    const button = (name: string) => tools.getByRole('button', { name, exact: true });
+    expect(await button('Toggle points').getAttribute('aria-pressed')).toBe('false');
+    await expect.poll(() => tools.getByRole('status').textContent()).toBe('0 points');
+
+    const spots = await freeSpots(page, 3, { box: { left: 360, top: 140, right: 900, bottom: 560 }, clearance: 110 });
+    // Where the path between the points runs: a quarter, half and three quarters along each leg.
+    const along = spots.slice(1).flatMap((b, i) => [0.25, 0.5, 0.75].map((f) => ({ x: spots[i].x + (b.x - spots[i].x) * f, y: spots[i].y + (b.y - spots[i].y) * f })));
+    const pathPixels = () => page.screenshot().then(decodeRgba).then((shot) => strokePixels(shot, along));
+    const bare = await pathPixels();
+
+    await button('Rec PointsHistory').click();
+    expect(await button('Rec PointsHistory').getAttribute('aria-pressed')).toBe('true');
+    await expect.poll(() => button('Toggle points').getAttribute('aria-pressed')).toBe('true');
+    for (const [i, s] of spots.entries()) {
+      await page.mouse.click(s.x, s.y);
+      await expect.poll(() => tools.getByRole('status').textContent()).toBe(`${i + 1} point${i === 0 ? '' : 's'}`);
+    }
+    // The path in the shapes' colour crosses each sampled spot.
+    await expect.poll(pathPixels).toBeGreaterThanOrEqual(bare + along.length * 4);
+
+    await button('Toggle points').click();
+    expect(await button('Toggle points').getAttribute('aria-pressed')).toBe('false');
+    await expect.poll(pathPixels).toBeLessThanOrEqual(bare + 2);
+
+    await button('Rec PointsHistory').click();
+    expect(await button('Rec PointsHistory').getAttribute('aria-pressed')).toBe('false');
+    await title.click({ modifiers: ['Alt'] });
+    await tools.waitFor({ state: 'detached' });
+  });
+
+  test('the status bar names the selected shape by type and label: Rectangle “Stash”, Line; in Russian Прямоугольник «Stash»', async () => {
+    await toPan(page);
+    const [r, l] = await freeSpots(page, 2, { box: { left: 360, top: 130, right: 900, bottom: 520 }, clearance: 120 });
+    await toolButton(page, LABEL.rect).click();
+    await expectPath(page, 'draw.rect.idle');
+    // The rectangle's top edge runs through r (free of markers: an edit-mode click there selects the rectangle).
+    await drag(page, { x: r.x - 60, y: r.y }, { x: r.x + 60, y: r.y + 70 });
+    await expect.poll(async () => (await shapes()).at(-1)?.type).toBe('rect');
+    const rect = (await shapes()).at(-1)!;
+    await toolButton(page, LABEL.line).click();
+    await expectPath(page, 'draw.line.idle');
+    await drag(page, { x: l.x - 60, y: l.y }, { x: l.x + 60, y: l.y });
+    await expect.poll(async () => (await shapes()).at(-1)?.type).toBe('line');
+    const line = (await shapes()).at(-1)!;
+
+    await toolButton(page, 'Edit').click();
+    await expectPath(page, 'edit.idle');
+    await page.mouse.click(r.x, r.y);
+    await expect.poll(selected).toBe(rect.id);
+    await expect.poll(() => statusValue(page, 'selected')).toBe('Rectangle');
+    const label = toolsPanel(page).getByRole('group', { name: 'Selected shape' }).getByRole('textbox', { name: 'Label', exact: true });
+    await label.fill('Stash');
+    await label.press('Enter');
+    await expect.poll(async () => (await shapes()).find((s) => s.id === rect.id)?.name).toBe('Stash');
+    await expect.poll(() => statusValue(page, 'selected')).toBe('Rectangle “Stash”');
+    expect(await statusBar(page).textContent()).not.toContain(rect.id);
+
+    await page.mouse.click(l.x, l.y);
+    await expect.poll(selected).toBe(line.id);
+    await expect.poll(() => statusValue(page, 'selected')).toBe('Line');
+
+    // In Russian, with Russian quotation marks.
+    await page.mouse.click(r.x, r.y);
+    await expect.poll(selected).toBe(rect.id);
+    await page.getByRole('banner').getByRole('button', { name: 'RU Русский', exact: true }).click();
+    // (The status bar's region has a Russian name now: its field read by its data attribute.)
+    const selectedField = page.locator('[data-field="selected"] .admin-status__value');
+    await expect.poll(() => selectedField.textContent({ timeout: 5_000 })).toBe('Прямоугольник «Stash»');
+    await page.getByRole('banner').getByRole('button', { name: /^EN / }).click();
+    await expect.poll(() => statusValue(page, 'selected')).toBe('Rectangle “Stash”');
+    await page.keyboard.press('Escape');
+    await expectPath(page, 'pan.idle');
+  });
+});
+
+/** Pixels in the drawn shapes' colour (#ff5a36, shape-layer.ts) within 5 px of each of `spots`. */
+function strokePixels(shot: Rgba, spots: readonly Spot[]): number {
+  let count = 0;
+  for (const s of spots) {
+    for (let y = Math.round(s.y) - 5; y <= Math.round(s.y) + 5; y += 1) {
+      for (let x = Math.round(s.x) - 5; x <= Math.round(s.x) + 5; x += 1) {
+        const o = (y * shot.width + x) * 4;
+        const [r, g, b] = [shot.data[o], shot.data[o + 1], shot.data[o + 2]];
+        if (Math.abs(r - 0xff) < 40 && Math.abs(g - 0x5a) < 45 && Math.abs(b - 0x36) < 45) count += 1;
+      }
+    }
+  }
+  return count;
+}
+
+describe('the point history on a 390×844 touch screen', () => {
+  test('its buttons are one row (at most 60 px tall) that scrolls sideways, not three rows over the map', async () => {
+    const page = await adminPage({ width: PHONE.width, height: PHONE.height, hasTouch: true });
+    await toolsPanel(page).getByRole('button', { name: 'Show editor tools' }).tap();
+    await toolsPanel(page).getByRole('checkbox', { name: 'Point history' }).tap();
+    const region = page.getByRole('region', { name: 'Point history' });
+    await region.waitFor();
+    expect(await region.evaluate((el) => el.classList.contains('admin-points'))).toBe(true);
+    const box = await region.evaluate((el) => {
+      const boxes = [...el.children].map((c) => c.getBoundingClientRect());
+      // One row: every child overlaps every other vertically (the count is centred, not top-aligned).
+      const oneRow = Math.max(...boxes.map((b) => b.top)) < Math.min(...boxes.map((b) => b.bottom));
+      return { height: el.getBoundingClientRect().height, scrolls: el.scrollWidth > el.clientWidth, oneRow };
+    });
+    expect(box.height).toBeLessThanOrEqual(60);
+    // One row: what does not fit scrolls sideways (scrollWidth over clientWidth) instead of wrapping.
+    expect(box.oneRow, JSON.stringify(box)).toBe(true);
+    // The count is in sight, the buttons reachable by scrolling.
+    expect(await region.getByRole('status').isVisible()).toBe(true);
+    await region.getByRole('button', { name: 'Download SVG', exact: true }).scrollIntoViewIfNeeded();
+    expect(await region.getByRole('button', { name: 'Download SVG', exact: true }).isVisible()).toBe(true);
   });
 });
