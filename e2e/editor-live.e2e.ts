@@ -6,15 +6,20 @@
  * (signed out or in) and a pro user get no admin control at all: no tools panel, no status
  * bar, no point history, no Edit button in a marker popup, the keys m, l, e and the tool numbers
  * leave the state path at pan.idle and Enter / Delete do nothing to the open marker; and a map
- * page opened again through Back shows a marker added meanwhile.
+ * page opened again through Back shows a marker added meanwhile. Another admin's change under
+ * this page's work: a Delete refused (409; A's live feed cut) is said as a delete in the dock
+ * ("You deleted “X”…") and in its box (their change, Before / Theirs), where "Keep their marker"
+ * sends nothing and "Delete anyway" deletes it; an edit form with nothing typed follows their
+ * change ("Updated with another admin’s change.", no Keep mine) and saves on their version; and
+ * Ctrl+Z of a place after their change asks ("Undo would delete…") instead of deleting it.
  */
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import type { Page } from 'playwright-core';
 import type { Marker } from '../src/domain/marker';
 import { round4 } from '../src/domain/transform';
 import {
-  addMarker, closePopup, drag, editForm, freeSpots, map, openEditForm, openMap, popupDialog, serverMarker, serverMarkers, signIn, statusBar,
-  toolsPanel, until, useEditorBrowser, useEditorServer, waitForMarker, waitPopupOpen, type EditorPage,
+  addMarker, clickMarker, closePopup, drag, editForm, freeSpots, map, openEditForm, openMap, popupDialog, serverMarker, serverMarkers, signIn,
+  statusBar, toolsPanel, until, useEditorBrowser, useEditorServer, waitForMarker, waitPopupOpen, type EditorPage,
 } from './support/editor';
 
 const server = useEditorServer('editor-live');
@@ -60,8 +65,8 @@ describe('two admins on the same marker', () => {
   async function conflictOn(marker: Marker, nameA: string, nameB: string): Promise<void> {
     const formA = await openEditForm(a.page, marker.uid);
     const formB = await openEditForm(b.page, marker.uid);
-    await formB.getByLabel('Name', { exact: true }).fill(nameB);
-    await formA.getByLabel('Name', { exact: true }).fill(nameA);
+    await formB.getByLabel('Name when no translation', { exact: true }).fill(nameB);
+    await formA.getByLabel('Name when no translation', { exact: true }).fill(nameA);
     await formA.getByRole('button', { name: 'Save', exact: true }).click();
     await editForm(a.page).waitFor({ state: 'detached' });
     await until(() => serverMarker(base(), marker.uid), (m) => m?.name === nameA && m.version === 2, "A's save on the server");
@@ -85,7 +90,7 @@ describe('two admins on the same marker', () => {
     await conflictBox(b.page).getByRole('button', { name: 'Keep mine' }).click();
     await conflictBox(b.page).waitFor({ state: 'detached' });
     const form = editForm(b.page);
-    expect(await form.getByLabel('Name', { exact: true }).inputValue()).toBe('Name from B');
+    expect(await form.getByLabel('Name when no translation', { exact: true }).inputValue()).toBe('Name from B');
     await form.getByRole('button', { name: 'Save', exact: true }).click();
     await until(() => serverMarker(base(), marker.uid), (m) => m?.name === 'Name from B' && m.version === 3, "B's version on the server");
     await editForm(b.page).waitFor({ state: 'detached' });
@@ -224,4 +229,197 @@ describe('visitors and pro users', () => {
       expect(await toolsPanel(page).count()).toBe(0);
     });
   }
+});
+
+describe("another admin's change under a delete, an untouched form and an undo", () => {
+  /** A second admin (B) who only calls the API: a signed-in context, no map page. */
+  async function adminB(): Promise<Page> {
+    const { page } = await browser.newPage();
+    await signIn(page, base(), 'admin');
+    return page;
+  }
+
+  /** B saves the stored marker with `patch`, on its stored version; answers the new version. */
+  async function changeAs(b: Page, uid: string, patch: Partial<Marker>): Promise<Marker> {
+    const stored = (await serverMarker(base(), uid))!;
+    const res = await b.request.post(`${base()}/api/be/admin/marker/update`, { data: { ...stored, ...patch, version: stored.version } });
+    expect(res.status()).toBe(200);
+    return ((await res.json()) as { marker: Marker }).marker;
+  }
+
+  const dockNotice = (page: Page, text: string) => page.locator('.admin-dock').getByRole('status').filter({ hasText: text });
+
+  test('a Delete that another admin\'s change stopped says so; "Keep their marker" keeps theirs, "Delete anyway" deletes it', async () => {
+    const b = await adminB();
+    const a = await browser.newPage();
+    // A hears nothing live: the server refuses its delete (409) instead.
+    await a.page.route('**/api/be/live/**', (route) => route.abort());
+    a.errors.allow(/ERR_FAILED.*\/api\/be\/live\//);
+    a.errors.allow(/409 \(Conflict\)/);
+    await signIn(a.page, base(), 'admin');
+    await openMap(a.page, base());
+    const [spot] = await freeSpots(a.page, 1, { box: { left: 320, top: 90, right: 960, bottom: 220 } });
+    const at = await map(a.page).toMap(spot.x, spot.y);
+    const marker = await addMarker(b, base(), { geometry: { x: round4(at.x), y: round4(at.y) }, name: 'Office safe', desc: 'Behind the desk' });
+    await openMap(a.page, base(), `?obj=${marker.uid}`);
+    await waitPopupOpen(a.page, marker.uid);
+    expect(await toolsPanel(a.page).count()).toBe(1);
+    await changeAs(b, marker.uid, { desc: 'Under the desk' });
+
+    const asked: string[] = [];
+    const accept = (d: import('playwright-core').Dialog) => {
+      asked.push(d.message());
+      void d.accept();
+    };
+    a.page.on('dialog', accept);
+    const deletes: string[] = [];
+    a.page.on('request', (r) => {
+      if (r.method() === 'DELETE' && r.url().includes(`/admin/marker/${marker.uid}`)) deletes.push(r.url());
+    });
+    await popupDialog(a.page, marker.uid).getByRole('button', { name: 'Delete', exact: true }).click();
+    const notice = dockNotice(a.page, 'You deleted “Office safe”; another admin changed it meanwhile: choose whether it goes.');
+    await notice.waitFor();
+    expect(asked).toEqual(['Are you sure?']);
+    expect(deletes).toHaveLength(1);
+    expect(await serverMarker(base(), marker.uid)).toMatchObject({ desc: 'Under the desk', version: 2 });
+
+    await notice.getByRole('button', { name: 'Show', exact: true }).click();
+    const box = a.page.getByRole('alert', { name: 'You deleted this marker; another admin changed it' });
+    await box.waitFor();
+    expect(await box.textContent()).toContain('You deleted “Office safe”; another admin changed it meanwhile. Their change:');
+    const row = box.getByRole('row').filter({ hasText: 'Description' });
+    expect(await row.count()).toBe(1);
+    expect(await row.textContent()).toContain('Behind the desk');
+    expect(await row.textContent()).toContain('Under the desk');
+    expect(await box.getByRole('button', { name: 'Keep mine' }).count()).toBe(0);
+    expect(await box.getByRole('button', { name: 'Take theirs' }).count()).toBe(0);
+
+    // Keep their marker: nothing is sent, their version stays.
+    await box.getByRole('button', { name: 'Keep their marker', exact: true }).click();
+    await box.waitFor({ state: 'detached' });
+    expect(deletes).toHaveLength(1);
+    expect(await serverMarker(base(), marker.uid)).toMatchObject({ desc: 'Under the desk', version: 2 });
+    await waitForMarker(a.page, marker.uid);
+    expect(await notice.count()).toBe(0);
+
+    // B changes it again, unheard; A's second Delete is refused the same way: "Delete anyway" deletes it.
+    await changeAs(b, marker.uid, { desc: 'Under the chair' });
+    if ((await map(a.page).popup()) !== marker.uid) await clickMarker(a.page, marker.uid);
+    await popupDialog(a.page, marker.uid).getByRole('button', { name: 'Delete', exact: true }).click();
+    await notice.waitFor();
+    expect(deletes).toHaveLength(2);
+    await notice.getByRole('button', { name: 'Show', exact: true }).click();
+    await box.waitFor();
+    const again = box.getByRole('row').filter({ hasText: 'Description' });
+    expect(await again.textContent()).toContain('Under the chair');
+    await box.getByRole('button', { name: 'Delete anyway', exact: true }).click();
+    await until(() => serverMarker(base(), marker.uid), (m) => m === null, 'the marker deleted on their version');
+    await waitForMarker(a.page, marker.uid, true);
+    await expect.poll(() => dockNotice(a.page, 'You deleted').count()).toBe(0);
+    expect(asked).toEqual(['Are you sure?', 'Are you sure?']);
+    a.page.off('dialog', accept);
+  });
+
+  test("an edit form with nothing typed follows another admin's change, asks nothing, and saves on their version", async () => {
+    const b = await adminB();
+    const a = await adminPage(false);
+    const [spot] = await freeSpots(a.page, 1, { box: { left: 320, top: 90, right: 960, bottom: 220 } });
+    const at = await map(a.page).toMap(spot.x, spot.y);
+    const marker = await addMarker(b, base(), {
+      geometry: { x: round4(at.x), y: round4(at.y) }, name: 'Office safe', name_l10n: { en: 'Office safe' }, desc: 'Behind the desk',
+    });
+    await waitForMarker(a.page, marker.uid);
+    const form = await openEditForm(a.page, marker.uid);
+    const descField = form.getByLabel(/^Description when no translation/);
+    expect(await descField.inputValue()).toBe('Behind the desk');
+
+    await changeAs(b, marker.uid, { desc: 'Under the desk', name_l10n: { en: 'Office safe', ru: 'Сейф' } });
+    await expect.poll(() => descField.inputValue()).toBe('Under the desk');
+    expect(await form.getByLabel('Name (Russian)', { exact: true }).inputValue()).toBe('Сейф');
+    expect(await form.getByRole('status').filter({ hasText: 'Updated with another admin’s change.' }).count()).toBe(1);
+    expect(await a.page.getByRole('button', { name: 'Keep mine' }).count()).toBe(0);
+    expect(await conflictBox(a.page).count()).toBe(0);
+    const save = form.getByRole('button', { name: 'Save', exact: true });
+    expect(await save.isEnabled()).toBe(true);
+
+    await form.getByLabel('Name (English)', { exact: true }).fill('Safe');
+    await save.click();
+    await editForm(a.page).waitFor({ state: 'detached' });
+    await expect
+      .poll(() => serverMarker(base(), marker.uid))
+      .toMatchObject({ name_l10n: { en: 'Safe', ru: 'Сейф' }, desc: 'Under the desk', version: 3 });
+    await expect.poll(() => title(a.page, marker.uid).textContent()).toBe('Safe');
+    expect(await a.page.getByRole('button', { name: 'Keep mine' }).count()).toBe(0);
+  });
+
+  test("Ctrl+Z never deletes another admin's change unasked: the undo of a place asks, and \"Delete anyway\" deletes it", async () => {
+    const b = await adminB();
+    const a = await browser.newPage();
+    a.errors.allow(/409 \(Conflict\)/);
+    // What the live feed brings A (Chromium's own record of the stream), to press Ctrl+Z only once A has B's change.
+    const heard: { uid: string; version: number }[] = [];
+    const cdp = await a.context.newCDPSession(a.page);
+    cdp.on('Network.eventSourceMessageReceived', (event) => {
+      try {
+        const data = JSON.parse(event.data) as { marker?: { uid: string; version: number } };
+        if (data.marker) heard.push({ uid: data.marker.uid, version: data.marker.version });
+      } catch {
+        // not a marker change
+      }
+    });
+    await cdp.send('Network.enable');
+    await signIn(a.page, base(), 'admin');
+    await openMap(a.page, base());
+    await toolsPanel(a.page).waitFor();
+
+    // A places a marker and moves it.
+    const [spot] = await freeSpots(a.page, 1, { box: { left: 320, top: 100, right: 700, bottom: 300 }, clearance: 60 });
+    const before = new Set((await serverMarkers(base())).map((m) => m.uid));
+    await a.page.keyboard.press('l');
+    await expect.poll(() => map(a.page).toolPath()).toBe('draw.marker.idle');
+    await a.page.mouse.click(spot.x, spot.y);
+    const [placed] = await until(
+      async () => (await serverMarkers(base())).filter((m) => !before.has(m.uid)),
+      (list) => list.length === 1,
+      'the placed marker on the server',
+    );
+    await waitForMarker(a.page, placed.uid);
+    await a.page.keyboard.press('m');
+    await expect.poll(() => map(a.page).toolPath()).toBe('move.idle');
+    const { zoom } = await map(a.page).camera();
+    const from = await map(a.page).toScreen(placed.geometry.x, placed.geometry.y);
+    await drag(a.page, from, { x: from.x + 70, y: from.y + 40 });
+    const movedTo = { x: round4(placed.geometry.x + 70 / zoom), y: round4(placed.geometry.y + 40 / zoom) };
+    const near = (m: Marker | null, p: { x: number; y: number }) => !!m && Math.abs(m.geometry.x - p.x) < 5e-4 && Math.abs(m.geometry.y - p.y) < 5e-4;
+    await until(() => serverMarker(base(), placed.uid), (m) => near(m, movedTo) && m!.version === 2, 'the move on the server');
+    await a.page.keyboard.press('Escape');
+    await expect.poll(() => map(a.page).toolPath()).toBe('pan.idle');
+
+    // B names it in Russian; A hears it.
+    const theirs = await changeAs(b, placed.uid, { name_l10n: { ru: 'Их метка' } });
+    expect(theirs.version).toBe(3);
+    await expect.poll(() => heard.some((h) => h.uid === placed.uid && h.version === 3)).toBe(true);
+
+    // The first Ctrl+Z undoes the move on their version (their name stays).
+    await a.page.keyboard.press('Control+z');
+    const undone = await until(() => serverMarker(base(), placed.uid), (m) => near(m, placed.geometry), 'the undone move on the server');
+    expect(undone).toMatchObject({ name_l10n: { ru: 'Их метка' }, version: 4 });
+    // The second would delete the marker with their change: it asks instead.
+    await a.page.keyboard.press('Control+z');
+    const notice = dockNotice(a.page, 'Undo would delete “Marker (unnamed)”; another admin changed it since you placed it: choose whether it goes.');
+    await notice.waitFor();
+    expect(await serverMarker(base(), placed.uid)).toMatchObject({ name_l10n: { ru: 'Их метка' }, version: 4 });
+
+    await notice.getByRole('button', { name: 'Show', exact: true }).click();
+    const box = a.page.getByRole('alert', { name: 'Undo would delete this marker; another admin changed it' });
+    await box.waitFor();
+    expect(await box.textContent()).toContain('another admin changed it since you placed it');
+    const row = box.getByRole('row').filter({ hasText: 'Name (Russian)' });
+    expect(await row.count()).toBe(1);
+    expect(await row.textContent()).toContain('Их метка');
+    expect(await box.getByRole('button', { name: 'Keep mine' }).count()).toBe(0);
+    await box.getByRole('button', { name: 'Delete anyway', exact: true }).click();
+    await until(() => serverMarker(base(), placed.uid), (m) => m === null, 'the marker deleted after "Delete anyway"');
+    await waitForMarker(a.page, placed.uid, true);
+  });
 });
