@@ -375,11 +375,16 @@ describe.each(testBackends())('accounts and permissions on $name', (backend) => 
 
     it('answers 400 for bad base64, non-images, a bad index and 404 for an unknown marker', async () => {
       const upload = (body: unknown) => json('POST', '/api/be/admin/maps/marker/upload/base64', body, cookies.admin);
-      expect((await upload({ uid: `${someMarker.uid}-0`, map: 'factory', base64: '%%%not base64%%%' })).statusCode).toBe(400);
+      const garbled = await upload({ uid: `${someMarker.uid}-0`, map: 'factory', base64: '%%%not base64%%%' });
+      expect(garbled.statusCode).toBe(400);
+      expect(garbled.json().error).toBe('bad_base64');
+      // A code a page can put in its own language, beside the English words.
       const text = await upload({ uid: `${someMarker.uid}-0`, map: 'factory', base64: Buffer.from('hello, not an image').toString('base64') });
       expect(text.statusCode).toBe(400);
-      expect(text.json().message).toMatch(/PNG, JPEG or WebP/);
-      expect((await upload({ uid: `${someMarker.uid}-0`, map: 'factory', base64: `data:image/gif;base64,${PNG.toString('base64')}` })).statusCode).toBe(400);
+      expect(text.json()).toEqual({ error: 'not_image', message: 'base64: the file is not a PNG, JPEG or WebP image' });
+      const gif = await upload({ uid: `${someMarker.uid}-0`, map: 'factory', base64: `data:image/gif;base64,${PNG.toString('base64')}` });
+      expect(gif.statusCode).toBe(400);
+      expect(gif.json().error).toBe('not_image');
       expect((await upload({ uid: `${someMarker.uid}-99`, map: 'factory', base64: PNG.toString('base64') })).statusCode).toBe(400);
       expect((await upload({ uid: `${someMarker.uid}-0`, map: 'customs', base64: PNG.toString('base64') })).statusCode).toBe(400);
       expect((await upload({ uid: 'no-such-marker-0', map: 'factory', base64: PNG.toString('base64') })).statusCode).toBe(404);

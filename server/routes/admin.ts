@@ -61,21 +61,35 @@ export function sniffImage(bytes: Buffer): ImageType | undefined {
   return undefined;
 }
 
-/** Decodes a data URL or raw base64; throws an Error with a clear message when it is not valid. */
+/** Why an uploaded image was refused: the answer's `error` code (a page shows it in its language). */
+export type ImageRefusalCode = 'bad_base64' | 'not_image' | 'image_too_large';
+
+/** A refused upload: `code` for machines, `message` in English words for people. */
+export class ImageRefusal extends Error {
+  constructor(
+    readonly code: ImageRefusalCode,
+    message: string,
+  ) {
+    super(message);
+    this.name = 'ImageRefusal';
+  }
+}
+
+/** Decodes a data URL or raw base64; throws an ImageRefusal with a clear message when it is not valid. */
 export function decodeBase64Image(input: string): { bytes: Buffer; type: ImageType } {
   let data = input.trim();
   const dataUrl = /^data:([^;,]+)(;base64)?,/i.exec(data);
   if (dataUrl) {
-    if (!dataUrl[2]) throw new Error('the data URL must be base64-encoded');
-    if (!/^image\/(png|jpeg|webp)$/i.test(dataUrl[1])) throw new Error(`only PNG, JPEG or WebP images are accepted, got ${dataUrl[1]}`);
+    if (!dataUrl[2]) throw new ImageRefusal('bad_base64', 'the data URL must be base64-encoded');
+    if (!/^image\/(png|jpeg|webp)$/i.test(dataUrl[1])) throw new ImageRefusal('not_image', `only PNG, JPEG or WebP images are accepted, got ${dataUrl[1]}`);
     data = data.slice(dataUrl[0].length);
   }
   data = data.replace(/\s+/g, '');
-  if (data.length === 0 || !/^[A-Za-z0-9+/_-]+={0,2}$/.test(data) || data.length % 4 === 1) throw new Error('base64 is not valid base64');
+  if (data.length === 0 || !/^[A-Za-z0-9+/_-]+={0,2}$/.test(data) || data.length % 4 === 1) throw new ImageRefusal('bad_base64', 'base64 is not valid base64');
   const bytes = Buffer.from(data, 'base64');
-  if (bytes.length > MAX_UPLOAD_BYTES) throw new Error(`the image is larger than ${MAX_UPLOAD_BYTES / 1024 / 1024} MB`);
+  if (bytes.length > MAX_UPLOAD_BYTES) throw new ImageRefusal('image_too_large', `the image is larger than ${MAX_UPLOAD_BYTES / 1024 / 1024} MB`);
   const type = sniffImage(bytes);
-  if (!type) throw new Error('the file is not a PNG, JPEG or WebP image');
+  if (!type) throw new ImageRefusal('not_image', 'the file is not a PNG, JPEG or WebP image');
   return { bytes, type };
 }
 
@@ -213,7 +227,8 @@ export async function adminRoutes(app: FastifyInstance, { uploadsDir }: AdminRou
         image = decodeBase64Image(base64);
       } catch (error) {
         const message = (error as Error).message;
-        return sendError(reply, 400, message.startsWith('base64') ? message : `base64: ${message}`);
+        const text = message.startsWith('base64') ? message : `base64: ${message}`;
+        return error instanceof ImageRefusal ? sendErrorCode(reply, 400, error.code, text) : sendError(reply, 400, text);
       }
       // A file of its own for every upload, never written over: an image URL always shows the
       // same picture (a browser may keep it a day), whatever happens to the marker's list

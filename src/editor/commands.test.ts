@@ -446,6 +446,12 @@ describe('images', () => {
     server.failNext('upload', new ApiError('/u', 413, 'too_large', 'The image is too large'));
     await expect(commands.uploadImage('m1', 0, new File(['x'], 'a.png', { type: 'image/png' }))).rejects.toThrow('Upload failed: The image is too large');
   });
+
+  it('tells a file the server found no image in (a renamed text file) as a wrong file type', async () => {
+    const { server, commands } = setup([marker('m1')]);
+    server.failNext('upload', new ApiError('/u', 400, 'not_image', 'base64: the file is not a PNG, JPEG or WebP image'));
+    await expect(commands.uploadImage('m1', 0, new File(['hello'], 'fake.png', { type: 'image/png' }))).rejects.toMatchObject({ code: 'fileType' });
+  });
 });
 
 describe('helpers', () => {

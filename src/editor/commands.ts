@@ -981,6 +981,8 @@ export function createEditorCommands(options: EditorCommandsOptions): EditorComm
         } catch (error) {
           if ((error as Error)?.name === 'AbortError') throw error;
           if (isNotFound(error)) throw new EditorError(failure('notOnMap'));
+          // The server looked inside and found no PNG, JPEG or WebP (a renamed file).
+          if (error instanceof ApiError && error.code === 'not_image') throw new EditorError(failure('fileType'));
           throw new EditorError(failureOf(error, 'uploadFailed'));
         }
         const stored = plain(answer.marker);

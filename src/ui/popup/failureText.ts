@@ -12,9 +12,10 @@ interface FailureLike {
 }
 
 /**
- * The upload route's refusals of a file (server/routes/admin.ts `decodeBase64Image`), which it
- * sends as a plain 400 with English text and no code of its own: known by their words, shown in
- * the page's language. Anything else keeps the server's words.
+ * The upload route's refusals of a file (server/routes/admin.ts `decodeBase64Image`) by their
+ * English words, shown in the page's language: a server of this project sends `not_image` as a
+ * code (the editor makes it `fileType`), the rest (a body over the limit, unreadable base64,
+ * an older server) come here. Anything else keeps the server's words.
  */
 export function uploadRefusal(t: TFunction, detail: string): string | null {
   if (/not a PNG, JPEG or WebP image|only PNG, JPEG or WebP images are accepted/i.test(detail)) return t('markerEdit.errors.fileType');
