@@ -285,7 +285,7 @@ describe('a pro user', () => {
     await expect.poll(() => selectedQuests(page)).toEqual(four);
   });
 
-  test('settings apply at once, and Reset clears map:settings only after "Confirm reset?"', async () => {
+  test('settings apply at once, and Reset clears map:settings only after "Confirm reset?" (in the page\'s language)', async () => {
     const { page } = await browser.newPage();
     await signIn(page, 'pro');
     await openMap(page, 'customs');
@@ -306,7 +306,8 @@ describe('a pro user', () => {
     // The popup is in Russian now: find its Reset button in either language.
     const reset = page.getByRole('dialog').getByRole('button', { name: /^(Reset|Сбросить|Сброс)$/ });
     await reset.click();
-    await expect.poll(() => messages).toEqual(['Confirm reset?']);
+    // Asked in the page's language: the spec's "Confirm reset?" is the English page's.
+    await expect.poll(() => messages).toEqual(['Сбросить настройки?']);
     expect(JSON.parse((await stored()) ?? '{}')).toMatchObject({ labels: 'all', language: 'ru' });
 
     page.once('dialog', (d) => {
@@ -314,9 +315,18 @@ describe('a pro user', () => {
       void d.accept();
     });
     await reset.click();
-    await expect.poll(() => messages).toEqual(['Confirm reset?', 'Confirm reset?']);
+    await expect.poll(() => messages).toEqual(['Сбросить настройки?', 'Сбросить настройки?']);
     await expect.poll(stored).toBeNull();
     await expect.poll(() => page.evaluate(() => document.documentElement.lang)).toBe('en');
+
+    // Back in English (the popup stays open), the spec's own words.
+    await page.getByRole('dialog', { name: 'Settings' }).waitFor();
+    page.once('dialog', (d) => {
+      messages.push(d.message());
+      void d.dismiss();
+    });
+    await page.getByRole('dialog', { name: 'Settings' }).getByRole('button', { name: 'Reset', exact: true }).click();
+    await expect.poll(() => messages.at(-1)).toBe('Confirm reset?');
   });
 });
 
