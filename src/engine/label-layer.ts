@@ -146,7 +146,7 @@ export class LabelLayer {
     this.container.position.set(ox, oy);
     for (let k = 0; k < source.drawnCount; k++) {
       const i = source.drawn[k];
-      if (!wantsLabel(this.mode, i === hovered || i === selected, source.alwaysLabel[i] === 1, source.alpha(i))) continue;
+      if (!wantsLabel(this.mode, i === hovered || i === selected, source.alwaysLabel[i] === 1, source.alpha, i)) continue;
       const text = source.labels[i];
       if (!text || !source.inView(k)) continue;
       const width = this.widths.get(i) ?? text.length * this.charWidthEstimate + 6;

@@ -10,9 +10,13 @@
  */
 import type { LabelMode } from '../../domain/settings';
 
-export function wantsLabel(mode: LabelMode, special: boolean, alwaysLabel: boolean, alpha: number): boolean {
+/**
+ * `alphaOf(index)` is read only where it decides (an always-labelled marker in auto mode): this
+ * runs per drawn marker, so nothing is made per call either.
+ */
+export function wantsLabel(mode: LabelMode, special: boolean, alwaysLabel: boolean, alphaOf: (index: number) => number, index: number): boolean {
   if (special) return true;
   if (mode === 'all') return true;
   if (mode === 'hover') return false;
-  return alwaysLabel && alpha >= 1;
+  return alwaysLabel && alphaOf(index) >= 1;
 }
