@@ -289,15 +289,22 @@ describe('quests', () => {
     expect(within(rightPanel()).getByText('4 followed')).toBeInTheDocument();
   });
 
-  it('a pro session that ended asks for a sign-in alone, and signing back in follows every quest again', async () => {
+  /**
+   * A pro user following 4 quests whose session ends elsewhere (expired, signed out in another
+   * browser), found by Complete: the sign-in dialog it opens.
+   */
+  async function proSessionEnds() {
     await signedIn(proUser);
     await readyMap('/map/factory?quest=q-debut,q-shortage,q-checking,q-delivery');
     await waitFor(() => expect(window.__map!.selectedQuests()).toHaveLength(4));
-    // The session ends elsewhere (expired, signed out in another browser).
     const complete = await within(rightPanel()).findByRole('button', { name: 'Complete: Debut' });
     await fetch(`${BASE}/api/be/auth/logout`, { method: 'POST' });
     await userEvent.click(complete);
-    const dialog = await screen.findByRole('dialog', { name: 'Sign in' });
+    return screen.findByRole('dialog', { name: 'Sign in' });
+  }
+
+  it('a pro session that ended asks for a sign-in alone, and signing back in follows every quest again', async () => {
+    const dialog = await proSessionEnds();
     await waitFor(() => expect(window.__map!.selectedQuests()).toHaveLength(3));
     // Only the sign-in: the limit notice does not stack under it.
     expect(screen.getAllByRole('dialog')).toEqual([dialog]);
@@ -310,13 +317,7 @@ describe('quests', () => {
   });
 
   it('a pro session that ended and a sign-in given up shows the limit notice then', async () => {
-    await signedIn(proUser);
-    await readyMap('/map/factory?quest=q-debut,q-shortage,q-checking,q-delivery');
-    await waitFor(() => expect(window.__map!.selectedQuests()).toHaveLength(4));
-    const complete = await within(rightPanel()).findByRole('button', { name: 'Complete: Debut' });
-    await fetch(`${BASE}/api/be/auth/logout`, { method: 'POST' });
-    await userEvent.click(complete);
-    await screen.findByRole('dialog', { name: 'Sign in' });
+    await proSessionEnds();
     await userEvent.keyboard('{Escape}');
     expect(await screen.findByRole('dialog', { name: 'Quest limit' })).toBeInTheDocument();
     expect(window.__map!.selectedQuests()).toEqual(['q-debut', 'q-shortage', 'q-checking']);
