@@ -34,7 +34,7 @@ describe('camera (customs)', () => {
     await expect.poll(async () => (await camera(page)).zoom).toBeCloseTo(start.zoom, 5);
 
     // A marker brought under the cross-hair (a link to it brings it into view; Escape closes its
-    // popup; a drag of the map puts it at the canvas's centre), then Enter opens it.
+    // popup; a drag of the map puts it under the cross-hair), then Enter opens it.
     // One with no other marker near it on screen, so the click is not another's.
     const target = await page.evaluate(() => {
       const api = window.__map!;
@@ -43,14 +43,21 @@ describe('camera (customs)', () => {
     });
     await page.goto(`${baseUrl()}/map/${map.id}?obj=${target}`, { waitUntil: 'domcontentloaded' });
     await page.waitForFunction((uid) => window.__map?.ready === true && window.__map.popup() === uid, target, { timeout: 45_000 });
-    const box = (await canvas.boundingBox())!;
+    await page.keyboard.press('Escape');
+    await expect.poll(() => page.evaluate(() => window.__map!.popup())).toBeNull();
+    // Where the cross-hair shows (the middle of the map's visible part): a zoom in and out about
+    // it shows it and leaves the view as it was.
+    await canvas.focus();
+    await page.keyboard.press('+');
+    await page.keyboard.press('-');
+    const cursor = page.locator('.map-keyboard-cursor');
+    await expect.poll(() => cursor.isVisible()).toBe(true);
+    const at = (await cursor.boundingBox())!;
+    const centre = { x: at.x + at.width / 2, y: at.y + at.height / 2 };
     const here = await page.evaluate((uid) => {
       const m = window.__map!.markers().find((x) => x.uid === uid)!;
       return window.__map!.toScreen(m.x, m.y)!;
     }, target);
-    await page.keyboard.press('Escape');
-    await expect.poll(() => page.evaluate(() => window.__map!.popup())).toBeNull();
-    const centre = { x: box.x + box.width / 2, y: box.y + box.height / 2 };
     await page.mouse.move(here.x, here.y);
     await page.mouse.down();
     await page.mouse.move(centre.x, centre.y, { steps: 8 });
@@ -64,7 +71,7 @@ describe('camera (customs)', () => {
       )
       .toEqual({ x: expect.closeTo(centre.x, 0) as number, y: expect.closeTo(centre.y, 0) as number });
     // The drag was the mouse's: Enter is the cross-hair's again once a map key shows it (a
-    // zoom in and out about the centre, which keeps the marker there).
+    // zoom in and out about the cross-hair, which keeps the marker there).
     await canvas.focus();
     await page.keyboard.press('Enter');
     expect(await page.evaluate(() => window.__map!.popup())).toBeNull();

@@ -1,6 +1,7 @@
 // @vitest-environment jsdom
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { CURSOR_PX, KEY_ZOOM_FACTOR, KEYBOARD_POINTER_ID, mapKeyAction, PAN_FAR_PX, PAN_PX, pressStyle, wireMapKeyboard, type KeyboardMapEngine } from './mapKeyboard';
+import type { CanvasArea } from '../../domain/keep-in-view';
+import { CURSOR_PX, KEY_ZOOM_FACTOR, KEYBOARD_POINTER_ID, mapKeyAction, PAN_FAR_PX, PAN_PX, pressStyle, visibleMiddle, wireMapKeyboard, zoomAbout, type KeyboardMapEngine } from './mapKeyboard';
 
 const press = (key: string, extra: Partial<{ shiftKey: boolean; ctrlKey: boolean; metaKey: boolean; altKey: boolean }> = {}) => ({
   key,
@@ -51,6 +52,28 @@ describe('pressStyle', () => {
   });
 });
 
+describe('zoomAbout', () => {
+  it('keeps the map point under the screen point where it was', () => {
+    const view = { x: 1000, y: 800, zoom: 2 };
+    const after = zoomAbout(view, 1.5, 120, -60);
+    // The map point 120, −60 px from the centre: 1000 + 120 / 2, 800 − 60 / 2 before and after.
+    expect(after.zoom).toBe(3);
+    expect(after.x + 120 / after.zoom).toBeCloseTo(1060);
+    expect(after.y - 60 / after.zoom).toBeCloseTo(770);
+    expect(zoomAbout(view, 1.5, 0, 0)).toEqual({ x: 1000, y: 800, zoom: 3 });
+  });
+});
+
+describe('visibleMiddle', () => {
+  it("is the middle of what the covers leave free, from the canvas's centre; 0, 0 with nothing measured", () => {
+    // A top bar 100 px high and a side panel 200 px wide over an 800 × 600 canvas: free 200–800 × 100–600.
+    const area: CanvasArea = { width: 800, height: 600, covers: [{ left: 0, top: 0, right: 800, bottom: 100 }, { left: 0, top: 100, right: 200, bottom: 600 }] };
+    expect(visibleMiddle(area)).toEqual({ x: 100, y: 50 });
+    expect(visibleMiddle({ width: 800, height: 600, covers: [] })).toEqual({ x: 0, y: 0 });
+    expect(visibleMiddle(null)).toEqual({ x: 0, y: 0 });
+  });
+});
+
 describe('wireMapKeyboard', () => {
   beforeAll(() => {
     // jsdom has no PointerEvent: a MouseEvent with a pointer's fields is enough here.
@@ -74,7 +97,7 @@ describe('wireMapKeyboard', () => {
     document.body.innerHTML = '';
   });
 
-  function setup(path = 'pan.idle') {
+  function setup(path = 'pan.idle', area: () => CanvasArea | null = () => null) {
     const host = document.createElement('div');
     const canvas = document.createElement('canvas');
     host.appendChild(canvas);
@@ -95,7 +118,7 @@ describe('wireMapKeyboard', () => {
       setView: (view) => Object.assign(state.view, view),
       toolPath: () => state.path,
     };
-    unwire = wireMapKeyboard(host, engine);
+    unwire = wireMapKeyboard(host, engine, area);
     // Focused from the keyboard (Tab): jsdom does not tell :focus-visible.
     const matches = host.matches.bind(host);
     host.matches = (selector: string) => selector === ':focus-visible' || matches(selector);
@@ -186,6 +209,23 @@ describe('wireMapKeyboard', () => {
     key('ArrowLeft');
     key('Enter');
     expect(events.map((e) => e.type)).toEqual(['pointerdown', 'pointerup']);
+  });
+
+  it("puts the cross-hair in the middle of the map's visible part, and zooms about it", () => {
+    // The phone's sheet over the lower 300 px of the 800 × 600 canvas: the free part is 0–300 high.
+    const covers = [{ left: 0, top: 300, right: 800, bottom: 600 }];
+    const { host, events, state, key } = setup('draw.marker.idle', () => ({ width: 800, height: 600, covers }));
+    const cursor = host.querySelector<HTMLElement>('.map-keyboard-cursor')!;
+    expect(cursor.hidden).toBe(false);
+    expect([cursor.style.left, cursor.style.top]).toEqual(['400px', '150px']);
+    key('Enter');
+    // The canvas's box starts at 100, 50.
+    expect(events[0]).toMatchObject({ type: 'pointerdown', x: 500, y: 200 });
+    // The map point under the cross-hair (150 px above the centre at zoom 2: y 800 − 75) stays under it.
+    key('+');
+    expect(state.view.zoom).toBe(3);
+    expect(state.view.x).toBeCloseTo(1000);
+    expect(state.view.y - 150 / state.view.zoom).toBeCloseTo(725);
   });
 
   it('takes its cursor away when unwired', () => {

@@ -3,8 +3,9 @@
  * a Tab stop; while it has the focus:
  *
  *   Arrow keys      move the map (Shift: further)
- *   + / −           zoom in / out
- *   Enter, Space    press at the keyboard cursor, a cross-hair at the centre of the map: a click
+ *   + / −           zoom in / out about the cross-hair (what is under it stays under it)
+ *   Enter, Space    press at the keyboard cursor, a cross-hair in the middle of the map's visible
+ *                   part (what the top bar, the panels and the admin dock leave free): a click
  *                   there (open the marker under it; an admin's marker tool places one, the
  *                   poly tool adds a point, …). Only while the cross-hair shows: a click on the
  *                   map focuses the canvas too, and Enter then keeps its meaning
@@ -19,6 +20,9 @@
  * so every tool behaves as it does under a mouse: nothing here knows a tool's rules beyond which
  * ones drag. Pure rules first (`mapKeyAction`, `pressStyle`), then the DOM wiring.
  */
+
+import { visibleRect, type CanvasArea } from '../../domain/keep-in-view';
+import { measureCanvasArea } from './canvasArea';
 
 /** What a key does on the focused map. */
 export type MapKeyAction =
@@ -79,6 +83,22 @@ export function pressStyle(toolPath: string): 'click' | 'hold' {
   return 'click';
 }
 
+/**
+ * The view after a zoom by `factor` about a screen point `dx`, `dy` CSS px from the canvas's
+ * centre (the camera's x, y is the map point at that centre): the map point under it stays there.
+ */
+export function zoomAbout(view: { x: number; y: number; zoom: number }, factor: number, dx: number, dy: number): { x: number; y: number; zoom: number } {
+  const zoom = view.zoom * factor;
+  return { x: view.x + dx / view.zoom - dx / zoom, y: view.y + dy / view.zoom - dy / zoom, zoom };
+}
+
+/** The middle of the canvas's visible part, as an offset from the canvas's centre (CSS px); 0, 0 when nothing covers it. */
+export function visibleMiddle(area: CanvasArea | null): { x: number; y: number } {
+  if (!area) return { x: 0, y: 0 };
+  const free = visibleRect(area);
+  return { x: (free.left + free.right) / 2 - area.width / 2, y: (free.top + free.bottom) / 2 - area.height / 2 };
+}
+
 // ---------------------------------------------------------------------------------------------
 // DOM
 
@@ -98,7 +118,7 @@ type HeldState = { phase: 'none' } | { phase: 'armed' } | { phase: 'down' };
  * keyboard cursor while it has the keyboard's focus. The pointer events go to `host`'s canvas.
  * Returns the unwiring.
  */
-export function wireMapKeyboard(host: HTMLElement, engine: KeyboardMapEngine): () => void {
+export function wireMapKeyboard(host: HTMLElement, engine: KeyboardMapEngine, measureArea: () => CanvasArea | null = () => measureCanvasArea(host.ownerDocument)): () => void {
   const doc = host.ownerDocument;
   host.tabIndex = 0;
   const cursor = doc.createElement('div');
@@ -119,8 +139,15 @@ export function wireMapKeyboard(host: HTMLElement, engine: KeyboardMapEngine): (
     if (shown) host.dataset.keyboardCursor = 'on';
     else delete host.dataset.keyboardCursor;
   };
-  /** The cursor's offset from the canvas's centre (CSS px): moved only while a press is held. */
+  /**
+   * The cursor's offset from the canvas's centre (CSS px): the middle of the visible part, read
+   * when the cross-hair shows or comes home (a panel shown since counts), then moved only while
+   * a press is held.
+   */
   let offset = { x: 0, y: 0 };
+  const home = () => {
+    offset = visibleMiddle(measureArea());
+  };
 
   const canvas = () => host.querySelector('canvas');
   const place = () => {
@@ -150,7 +177,7 @@ export function wireMapKeyboard(host: HTMLElement, engine: KeyboardMapEngine): (
   const letGo = (finish: boolean) => {
     if (held.phase === 'down') send(finish ? 'pointerup' : 'pointercancel');
     held = { phase: 'none' };
-    offset = { x: 0, y: 0 };
+    home();
     place();
   };
 
@@ -166,11 +193,13 @@ export function wireMapKeyboard(host: HTMLElement, engine: KeyboardMapEngine): (
     }
     event.preventDefault();
     // A key for the map: the cursor shows, whatever put the focus there (a click, a script).
+    if (cursor.hidden) home();
     showCursor(true);
+    place();
     if (event.repeat && action.kind === 'press') return;
     const view = engine.camera();
     if (action.kind === 'pan') engine.setView({ x: view.x + action.dx / view.zoom, y: view.y + action.dy / view.zoom });
-    else if (action.kind === 'zoom') engine.setView({ zoom: view.zoom * action.factor });
+    else if (action.kind === 'zoom') engine.setView(zoomAbout(view, action.factor, offset.x, offset.y));
     else if (action.kind === 'moveCursor') {
       if (held.phase === 'armed') {
         send('pointerdown', event.shiftKey);
@@ -201,6 +230,7 @@ export function wireMapKeyboard(host: HTMLElement, engine: KeyboardMapEngine): (
     }
   };
   const onFocus = () => {
+    if (held.phase === 'none') home();
     showCursor(keyboardFocus());
     place();
   };
