@@ -13,6 +13,7 @@ import { describe, expect, it, vi } from 'vitest';
 import type { Marker } from '../../domain/marker';
 import { fakeServer } from '../../editor/testing/fakes';
 import { editor, moveMarker, placeMarker, receiveRemoteChange, undo } from '../../state/editor';
+import { mapView } from '../../state/mapView';
 import { admin, setup, open, edit, field, useAdminPopupPage } from './testing/adminPopupPage';
 
 useAdminPopupPage();
@@ -32,10 +33,11 @@ describe('a delete refused because another admin changed the marker', () => {
     await theirChange(server, 'm-safe', { desc: 'Under the desk' }, false);
     vi.spyOn(window, 'confirm').mockReturnValue(true);
     await userEvent.click(within(dialog).getByRole('button', { name: 'Delete' }));
-    // The popup closed as the marker left; the dock says "deleted", not "edited".
-    expect(await screen.findByText('You deleted “Office safe”; another admin changed it meanwhile: choose whether it goes.')).toBeInTheDocument();
-    await userEvent.click(screen.getByRole('button', { name: 'Show' }));
+    // The popup closed as the marker left, and opens again on it with the choice (the dock does
+    // not repeat it): "deleted", not "edited".
     const box = await screen.findByRole('alert', { name: 'You deleted this marker; another admin changed it' });
+    expect(mapView.selectedUid).toBe('m-safe');
+    expect(screen.queryByRole('button', { name: 'Show' })).toBeNull();
     expect(box).toHaveTextContent('You deleted “Office safe”; another admin changed it meanwhile. Their change:');
     expect(box).not.toHaveTextContent('Keep mine puts them on their version');
     const row = within(box).getByRole('row', { name: /Description/ });
@@ -54,7 +56,6 @@ describe('a delete refused because another admin changed the marker', () => {
     await theirChange(server, 'm-safe', { desc: 'Under the desk' }, false);
     vi.spyOn(window, 'confirm').mockReturnValue(true);
     await userEvent.click(within(dialog).getByRole('button', { name: 'Delete' }));
-    await userEvent.click(await screen.findByRole('button', { name: 'Show' }));
     const box = await screen.findByRole('alert', { name: 'You deleted this marker; another admin changed it' });
     const writes = server.writes().length;
     await userEvent.click(within(box).getByRole('button', { name: 'Keep their marker' }));

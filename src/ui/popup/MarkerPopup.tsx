@@ -237,8 +237,10 @@ function AdminBar({ marker, focusEdit, onEdit }: { marker: Marker; focusEdit: { 
       }
       clearAnnouncement();
       // A failed delete brings the marker back on the map; its popup (closed as the marker left)
-      // opens again with the editor's word and Retry (MarkerEditorStatus), unless another opened since.
-      if (editor.pending[uid]?.status === 'failed') {
+      // opens again with the editor's word and Retry (MarkerEditorStatus), or with the conflict
+      // box where another admin changed it meanwhile (Delete anyway / Keep their marker), unless
+      // another opened since.
+      if (editor.pending[uid]?.status === 'failed' || editor.conflicts[uid]) {
         if (mapView.selectedUid === null || mapView.selectedUid === uid) selectMarker(uid);
       } else if (settled(uid)) setError(t('markerEdit.deleteFailedUnknown'));
     } catch (failure) {
