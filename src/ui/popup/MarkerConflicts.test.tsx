@@ -84,6 +84,20 @@ describe('an edit form with nothing typed', () => {
     expect(editor.conflicts).toEqual({});
   });
 
+  it('keeps a level field being typed (emptied, not yet a number) as it follows their change', async () => {
+    const { server } = await setup(admin);
+    const form = await edit();
+    const level = within(form).getByRole('spinbutton', { name: /Level/ });
+    await userEvent.clear(level);
+    await theirChange(server, 'm-safe', { desc: 'Under the desk', level: 3 });
+    await waitFor(() => expect(field(form, 'Description when no translation')).toHaveValue('Under the desk'));
+    expect(level).toHaveValue(null);
+    await userEvent.type(level, '0');
+    await userEvent.click(within(form).getByRole('button', { name: 'Save' }));
+    await waitFor(() => expect(server.stored.get('m-safe')).toMatchObject({ level: 0, desc: 'Under the desk', version: 3 }));
+    expect(editor.conflicts).toEqual({});
+  });
+
   it('with a typed change it is still a conflict (nothing typed is lost)', async () => {
     const { server } = await setup(admin);
     const form = await edit();

@@ -132,13 +132,16 @@ export function MarkerEditForm({ map, onCancel, onSaved, focusFirstField }: Mark
     return () => window.removeEventListener('keydown', stopBrowserUndo, true);
   }, []);
   // The level follows the draft where it moved under the form (an undo of the map: popup.ts
-  // `followPageCopy`); what the admin types sets the draft, so it is never put back.
+  // `followPageCopy`; another admin's change followed by a form with nothing typed); what the
+  // admin types sets the draft, so it is never put back. A field being typed that is not a
+  // number yet (emptied, a lone minus) is the admin's and stays as typed (left so, Save says
+  // the level is missing, as ever).
   const draftLevel = draft?.level;
   useEffect(() => {
     if (draftLevel === undefined) return;
     setLevelText((text) => {
       const typed = parseLevel(text);
-      return typed.ok && typed.level === draftLevel ? text : String(draftLevel);
+      return !typed.ok || typed.level === draftLevel ? text : String(draftLevel);
     });
   }, [draftLevel]);
 
