@@ -86,6 +86,16 @@ describe('/progression/quests', () => {
     await screen.findByRole('list', { name: 'Квесты' });
     expect(names('Квесты')).toEqual(['Знакомство', 'Проверка', 'Улики']);
     expect(document.title).toBe('Квесты - raidmap');
+    // The traders in Russian, as in the map's quest list.
+    expect(screen.getByRole('heading', { name: 'Улики' }).closest('li')).toHaveTextContent('Торговец: Прапор');
+  });
+
+  it('switches the language from its own header, as the home page does', async () => {
+    renderAt('/progression/quests');
+    await screen.findByRole('list', { name: 'Quests' });
+    await userEvent.click(screen.getByRole('button', { name: /^RU/ }));
+    await screen.findByRole('list', { name: 'Квесты' });
+    expect(screen.getByRole('heading', { name: 'Проверка' }).closest('li')).toHaveTextContent('Торговец: Терапевт');
   });
 
   it('says when the list cannot be loaded, and tries again', async () => {

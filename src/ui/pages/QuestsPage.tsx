@@ -17,8 +17,10 @@ import { closeUpsell, layout } from '../../state/layout';
 import { loadQuests, questMarks, quests } from '../../state/quests';
 import { loadSession, session } from '../../state/session';
 import { AccountMenu } from '../account/AccountMenu';
+import { traderLabel } from '../panels/labels';
 import { UpsellPopup } from '../popups/UpsellPopup';
 import { QuestActions } from '../quests/QuestActions';
+import { LanguageSwitch } from '../topbar/LanguageSwitch';
 import { useDocumentTitle } from '../useDocumentTitle';
 import './quests-page.css';
 
@@ -64,7 +66,10 @@ export function QuestsPage() {
           <Link to="/" className="brand">
             {t('site.name')}
           </Link>
-          <AccountMenu />
+          <div className="page__header-actions">
+            <LanguageSwitch />
+            <AccountMenu />
+          </div>
         </div>
         <h1>{t('questsPage.heading')}</h1>
         <p className="page__tagline">{t('questsPage.intro')}</p>
@@ -110,7 +115,7 @@ export function QuestsPage() {
                   </div>
                   <p className="quests-page__meta">
                     <span>
-                      {t('questsPage.trader')}: <strong>{quest.trader}</strong>
+                      {t('questsPage.trader')}: <strong>{traderLabel(t, quest.trader)}</strong>
                     </span>
                     {quest.requiredForKappa && <span className="quests-page__flag">{t('questsPage.kappa')}</span>}
                     {quest.requiredForLightkeeper && <span className="quests-page__flag quests-page__flag--lk">{t('questsPage.lightkeeper')}</span>}
