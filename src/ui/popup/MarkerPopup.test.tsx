@@ -212,7 +212,7 @@ describe('marker popup', () => {
     expect(dialog).toHaveTextContent('Открывается ключом');
     await waitFor(() => expect(within(dialog).getByText('Ключ от выхода с завода')).toBeInTheDocument());
     expect(within(dialog).getByRole('link', { name: 'Посылка из прошлого' })).toBeInTheDocument();
-    expect(within(dialog).getByText('Уровень').nextElementSibling).toHaveTextContent('Этаж 2');
+    expect(within(dialog).getByText('Уровень').nextElementSibling).toHaveTextContent('2-й этаж');
   });
 
   it('pages images with a counter, and a different marker starts at image 0', async () => {
