@@ -25,15 +25,21 @@ afterEach(() => {
 const text: DrawnShape = { id: 't1', type: 'text', geometry: { x: 10, y: 20 }, name: 'Text' };
 const rect: DrawnShape = { id: 'r1', type: 'rect', geometry: { x: 0, y: 0, x1: 50, y1: 50 }, name: 'Stash' };
 
+/** The box with `shape` added and selected (a text's label field open, as the text tool leaves it); its name field. */
+async function selected(shape: DrawnShape, label: 'Text' | 'Label') {
+  const user = userEvent.setup();
+  render(<SelectedShape />);
+  act(() => {
+    addShape(shape);
+    selectShape(shape.id, shape.type === 'text' ? { editLabel: true } : undefined);
+  });
+  const field = within(await screen.findByRole('group', { name: 'Selected shape' })).getByRole('textbox', { name: label });
+  return { user, field };
+}
+
 describe('SelectedShape: a text left with no label', () => {
   it('a text just placed whose label is deleted and Enter pressed is removed, leaving no undo step', async () => {
-    const user = userEvent.setup();
-    render(<SelectedShape />);
-    act(() => {
-      addShape(text);
-      selectShape(text.id, { editLabel: true });
-    });
-    const field = within(await screen.findByRole('group', { name: 'Selected shape' })).getByRole('textbox', { name: 'Text' });
+    const { user, field } = await selected(text, 'Text');
     await waitFor(() => expect(field).toHaveFocus());
     await user.keyboard('{Backspace}{Enter}');
     expect(editor.shapes).toEqual([]);
@@ -43,13 +49,7 @@ describe('SelectedShape: a text left with no label', () => {
   });
 
   it('a text placed and left as it is (Enter) is kept as one undo step', async () => {
-    const user = userEvent.setup();
-    render(<SelectedShape />);
-    act(() => {
-      addShape(text);
-      selectShape(text.id, { editLabel: true });
-    });
-    const field = within(await screen.findByRole('group', { name: 'Selected shape' })).getByRole('textbox', { name: 'Text' });
+    const { user, field } = await selected(text, 'Text');
     await waitFor(() => expect(field).toHaveFocus());
     await user.keyboard('{Enter}');
     expect(editor.shapes.map((s) => s.name)).toEqual(['Text']);
@@ -59,13 +59,7 @@ describe('SelectedShape: a text left with no label', () => {
   });
 
   it('any other shape may have an empty name', async () => {
-    const user = userEvent.setup();
-    render(<SelectedShape />);
-    act(() => {
-      addShape(rect);
-      selectShape(rect.id);
-    });
-    const field = within(await screen.findByRole('group', { name: 'Selected shape' })).getByRole('textbox', { name: 'Label' });
+    const { user, field } = await selected(rect, 'Label');
     await user.clear(field);
     await user.keyboard('{Enter}');
     expect(editor.shapes.map((s) => [s.id, s.name])).toEqual([['r1', '']]);
