@@ -2,10 +2,15 @@
  * Category filters of the open map: which categories and subcategories are hidden.
  * Remembered per map in localStorage `map:filters:{map}`. The engine honours them through
  * the wiring module (filters → worker → engine.setFilter).
+ *
+ * Tabs of the same map share them: a change is made to what is stored now (another tab may have
+ * hidden something else meanwhile) and only it is added, and another tab's change shows here at
+ * once (the `storage` event: src/state/otherTabs.ts).
  */
 import { proxy } from 'valtio';
 import { CATEGORIES, SUBCATEGORIES } from '../domain/categories';
 import type { MapId } from '../domain/maps';
+import { onStoredElsewhere } from './otherTabs';
 import { readStored, writeStored } from './storage';
 
 export interface FilterState {
@@ -45,18 +50,38 @@ export function parseStoredFilters(raw: string | null): StoredFilters {
   return { hiddenCategories: pick(v.hiddenCategories, categoryIds), hiddenSubCategories: pick(v.hiddenSubCategories, subCategoryIds) };
 }
 
-function persist(): void {
-  if (!filters.mapId) return;
-  const stored: StoredFilters = { hiddenCategories: [...filters.hiddenCategories], hiddenSubCategories: [...filters.hiddenSubCategories] };
-  writeStored(filtersKey(filters.mapId), JSON.stringify(stored));
+const sameList = (a: readonly string[], b: readonly string[]) => a.length === b.length && a.every((id, i) => id === b[i]);
+
+/** Shows `stored`; a list that did not change is left as it is (no re-filtering for nothing). */
+function show(stored: StoredFilters): void {
+  if (!sameList(filters.hiddenCategories, stored.hiddenCategories)) filters.hiddenCategories = stored.hiddenCategories;
+  if (!sameList(filters.hiddenSubCategories, stored.hiddenSubCategories)) filters.hiddenSubCategories = stored.hiddenSubCategories;
+}
+
+/**
+ * Applies one change to the open map's filters as stored now — not to this tab's copy, which
+ * another tab of the map may have made old — then stores and shows the result. Nothing stored
+ * (a new map, or a blocked storage that keeps this page's filters in memory only): this tab's.
+ */
+function change(edit: (current: StoredFilters) => StoredFilters): void {
+  const mapId = filters.mapId;
+  const raw = mapId ? readStored(filtersKey(mapId)) : null;
+  const next = edit(raw === null ? filterQuery() : parseStoredFilters(raw));
+  if (mapId) writeStored(filtersKey(mapId), JSON.stringify(next));
+  show(next);
 }
 
 export function loadFilters(mapId: MapId): void {
-  const stored = parseStoredFilters(readStored(filtersKey(mapId)));
   filters.mapId = mapId;
-  filters.hiddenCategories = stored.hiddenCategories;
-  filters.hiddenSubCategories = stored.hiddenSubCategories;
+  show(parseStoredFilters(readStored(filtersKey(mapId))));
 }
+
+/** Another tab changed the open map's filters: this tab shows them. Nothing is written back. */
+export function syncFilters(): void {
+  if (filters.mapId) loadFilters(filters.mapId);
+}
+
+onStoredElsewhere((key) => filters.mapId !== null && key === filtersKey(filters.mapId), syncFilters);
 
 function setIn(list: string[], id: string, present: boolean): string[] {
   const has = list.includes(id);
@@ -66,14 +91,12 @@ function setIn(list: string[], id: string, present: boolean): string[] {
 
 export function setCategoryHidden(category: string, hidden: boolean): void {
   if (!categoryIds.has(category)) return;
-  filters.hiddenCategories = setIn(filters.hiddenCategories, category, hidden);
-  persist();
+  change((current) => ({ ...current, hiddenCategories: setIn(current.hiddenCategories, category, hidden) }));
 }
 
 export function setSubCategoryHidden(subCategory: string, hidden: boolean): void {
   if (!subCategoryIds.has(subCategory)) return;
-  filters.hiddenSubCategories = setIn(filters.hiddenSubCategories, subCategory, hidden);
-  persist();
+  change((current) => ({ ...current, hiddenSubCategories: setIn(current.hiddenSubCategories, subCategory, hidden) }));
 }
 
 export function toggleCategory(category: string): void {
@@ -85,9 +108,7 @@ export function toggleSubCategory(subCategory: string): void {
 }
 
 export function showAllCategories(): void {
-  filters.hiddenCategories = [];
-  filters.hiddenSubCategories = [];
-  persist();
+  change(() => ({ hiddenCategories: [], hiddenSubCategories: [] }));
 }
 
 /** The worker's filter query for the current filters. */

@@ -112,3 +112,27 @@ describe('the top bar language switch', () => {
     expect(storedSettings()).toMatchObject({ markerSize: 1.5, labels: 'hover', language: 'en' });
   });
 });
+
+describe('another tab', () => {
+  it("a change is written over what is stored now: another tab's newer choices stay", () => {
+    updateSettings({ markerSize: 2, labels: 'all' });
+    // Another tab, which had loaded the settings before, unticks the look arrow (and changed nothing else).
+    storage.data.set(SETTINGS_KEY, JSON.stringify({ ...DEFAULT_SETTINGS, markerSize: 2, labels: 'all', lookArrow: false }));
+    updateSettings({ ownProgress: false });
+    expect(storedSettings()).toEqual({ ...DEFAULT_SETTINGS, markerSize: 2, labels: 'all', lookArrow: false, ownProgress: false });
+    expect({ ...settings }).toEqual({ ...DEFAULT_SETTINGS, markerSize: 2, labels: 'all', lookArrow: false, ownProgress: false });
+  });
+
+  it("another tab's language stays when this one changes something else", () => {
+    storage.data.set(SETTINGS_KEY, JSON.stringify({ ...DEFAULT_SETTINGS, language: 'ru' }));
+    updateSettings({ markerSize: 1.5 });
+    expect(storedSettings()).toEqual({ ...DEFAULT_SETTINGS, markerSize: 1.5, language: 'ru' });
+  });
+
+  it('a storage that keeps nothing still keeps this page its changes', () => {
+    setStorageBackend({ getItem: () => null, setItem: () => undefined, removeItem: () => undefined });
+    updateSettings({ markerSize: 2 });
+    updateSettings({ labels: 'hover' });
+    expect({ ...settings }).toMatchObject({ markerSize: 2, labels: 'hover' });
+  });
+});

@@ -3,11 +3,16 @@
  * them: the stored values are the user's, but marker size, labels, own progress and the look
  * arrow apply only while the role table lets the user have them (pro); everyone else gets
  * the defaults. The language applies to everyone (the top bar's EN / RU writes it too).
+ *
+ * Other tabs of the site share them: a change writes only what it changed, on top of what is
+ * stored now (another tab may have changed something else meanwhile), and a change made in
+ * another tab shows here at once (the `storage` event: src/state/otherTabs.ts), the language too.
  */
 import { proxy } from 'valtio';
 import { can, type RoleFlags } from '../domain/roles';
-import { DEFAULT_SETTINGS, mergeSettings, parseSettings, SETTINGS_KEY, type MapSettings } from '../domain/settings';
+import { DEFAULT_SETTINGS, mergeSettings, parseSettings, SETTINGS_KEY, storedLanguage, type MapSettings } from '../domain/settings';
 import { defaultLanguage, i18n, initialLanguage, isLanguage, setLanguage } from '../i18n';
+import { onStoredElsewhere } from './otherTabs';
 import { session } from './session';
 import { readStored, writeStored } from './storage';
 
@@ -32,13 +37,35 @@ export function loadSettings(): void {
   assign(readSettings());
 }
 
-/** Changes settings and stores them; a language change switches the UI too. */
+/**
+ * The settings a change applies to: the stored ones, as another tab may have left them (this
+ * tab's copy can be older). Nothing stored (never changed, reset, or a blocked storage that
+ * kept this page's changes in memory only): this tab's own.
+ */
+function latestSettings(): MapSettings {
+  const raw = readStored(SETTINGS_KEY);
+  if (raw === null) return { ...settings };
+  return { ...parseSettings(raw), language: storedLanguage(raw) ?? settings.language };
+}
+
+/** Changes settings and stores them; a language change switches the UI too. Only `patch` is written over what is stored. */
 export function updateSettings(patch: Partial<MapSettings>): void {
-  const next = mergeSettings({ ...settings }, patch);
+  const next = mergeSettings(latestSettings(), patch);
   writeStored(SETTINGS_KEY, JSON.stringify(next));
   assign(next);
   if (next.language !== i18n.language) void setLanguage(next.language);
 }
+
+/**
+ * Another tab changed or reset the settings (or chose EN / RU): this tab takes them and switches
+ * its language with them. Nothing is written back.
+ */
+export function syncSettings(): void {
+  loadSettings();
+  if (i18n.language !== settings.language) void i18n.changeLanguage(settings.language);
+}
+
+onStoredElsewhere((key) => key === SETTINGS_KEY, syncSettings);
 
 /** "Reset" (after `Confirm reset?`): clears `map:settings` and goes back to the defaults (the language: the browser's). */
 export function resetSettings(): void {
