@@ -145,6 +145,20 @@ describe('full markers behind a compact list', () => {
   });
 });
 
+describe('the label of a marker with no name', () => {
+  it("is its subcategory's name in the page's language, from the compact list, the full list and an edit", () => {
+    const unnamed = [marker(0), marker(5, { subCategory: 'Cache', category: 'Loot', questUid: null })];
+    expect(unnamed.map((m) => m.name)).toEqual(['', '']);
+    const store = createMarkerStore();
+    expect(store.load(compactBytes(unnamed, 'ru'), 'customs', 'ru').columns.labels.slice(0, 2)).toEqual(['Имя 0', 'Тайник']);
+    expect(store.relabel('en', compactBytes(unnamed, 'en')).slice(0, 2)).toEqual(['PMC Extraction', 'Cache']);
+    const full = createMarkerStore();
+    expect(full.load(encode({ markers: unnamed }), 'customs', 'ru').columns.labels.slice(0, 2)).toEqual(['Имя 0', 'Тайник']);
+    full.upsert({ ...unnamed[1], subCategory: 'Safe' }, 'ru');
+    expect(full.relabel('ru')[1]).toBe('Сейф');
+  });
+});
+
 describe('compact list search', () => {
   it('finds the same markers as the full list, labels and levels included', () => {
     const a = createMarkerStore();

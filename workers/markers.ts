@@ -14,6 +14,7 @@ import { CompactListError, type CompactRows, compactRowsFromJson, isCompactBody 
 import { type Language, type Marker, type MarkerIssue, localized, markerSchema, validateMarkers } from '../src/domain/marker';
 import { type MarkerColumns, type MarkerRow, writeMarkerRow } from '../src/domain/marker-columns';
 import { type Landmark, type MatchKind, type NamedByText, nearestLandmark, searchLabels, searchMarkers } from '../src/domain/marker-search';
+import { subCategoryName } from '../src/domain/subcategory-names';
 
 /** The fields a filter reads: a full marker's, or a compact row's. */
 export type FilterFacts = Pick<Marker, 'category' | 'subCategory' | 'level'> & { questUid?: string | null };
@@ -179,8 +180,9 @@ function markersOf(body: unknown): unknown {
   throw new MarkerListError('marker list has no "markers" field');
 }
 
+/** A marker's label on the map: its name in `lang`, else its subcategory's name in `lang` (as its popup's title). */
 export function markerLabel(marker: Marker, lang: Language): string {
-  return localized(marker, 'name', lang) || marker.subCategory;
+  return localized(marker, 'name', lang) || subCategoryName(marker.subCategory, lang);
 }
 
 /** One full marker's columns. */
@@ -223,7 +225,7 @@ function buildColumns(size: number, rows: CompactRows | null, own: readonly (Mar
     for (let i = 0; i < n; i++) {
       const k = rows.kind[i];
       columns.uids[i] = rows.uid[i];
-      columns.labels[i] = rows.label[i] || rows.kinds[k][1];
+      columns.labels[i] = rows.label[i] || subCategoryName(rows.kinds[k][1], lang);
       columns.icon[i] = kindIcon[k];
       columns.alwaysLabel[i] = kindAlways[k];
     }
@@ -376,7 +378,7 @@ export function createMarkerStore(): MarkerStore {
   const labelAt = (s: number): string => {
     const m = own[s];
     if (m) return markerLabel(m, labelLang);
-    return m === undefined && rows && s < rows.count ? rows.label[s] || rows.kinds[rows.kind[s]][1] : '';
+    return m === undefined && rows && s < rows.count ? rows.label[s] || subCategoryName(rows.kinds[rows.kind[s]][1], labelLang) : '';
   };
   const levelAt = (s: number): number => own[s]?.level ?? (rows && s < rows.count ? rows.level[s] : 0);
   /** The category of a slot's marker, '' for an empty slot. */
@@ -544,7 +546,8 @@ export function createMarkerStore(): MarkerStore {
         if (body instanceof ArrayBuffer || isCompactBody(body)) {
           const other = decodeRows(body);
           fromList = new Map();
-          for (let i = 0; i < other.count; i++) fromList.set(other.uid[i], other.label[i] || other.kinds[other.kind[i]][1]);
+          // '' stands for the subCategory, named below in `lang`.
+          for (let i = 0; i < other.count; i++) fromList.set(other.uid[i], other.label[i]);
         }
       }
       const labels = new Array<string>(size);
@@ -563,9 +566,9 @@ export function createMarkerStore(): MarkerStore {
         if (label !== undefined) rows.label[s] = label;
         else {
           const known = fetched.get(uid);
-          if (known) rows.label[s] = markerLabel(known, lang);
+          if (known) rows.label[s] = localized(known, 'name', lang);
         }
-        labels[s] = rows.label[s] || rows.kinds[rows.kind[s]][1];
+        labels[s] = rows.label[s] || subCategoryName(rows.kinds[rows.kind[s]][1], lang);
       }
       return labels;
     },

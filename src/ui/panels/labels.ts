@@ -4,6 +4,7 @@
  */
 import type { TFunction } from 'i18next';
 import type { LevelDef } from '../../domain/maps';
+import { SUBCATEGORY_NAME_KEYS } from '../../domain/subcategory-names';
 
 export const CATEGORY_KEYS: Readonly<Record<string, string>> = {
   Markers: 'categoryNames.markers',
@@ -15,44 +16,9 @@ export const CATEGORY_KEYS: Readonly<Record<string, string>> = {
   Spawns: 'categoryNames.spawns',
 };
 
-export const SUBCATEGORY_KEYS: Readonly<Record<string, string>> = {
-  Marker: 'subcategoryNames.marker',
-  'PMC Extraction': 'subcategoryNames.pmcExtraction',
-  Transition: 'subcategoryNames.transition',
-  'Scav Extraction': 'subcategoryNames.scavExtraction',
-  'Co-Op Extraction': 'subcategoryNames.coOpExtraction',
-  'Key Spawn': 'subcategoryNames.keySpawn',
-  Unlock: 'subcategoryNames.unlock',
-  Lever: 'subcategoryNames.lever',
-  Quest: 'subcategoryNames.quest',
-  Cache: 'subcategoryNames.cache',
-  'Ammo Box': 'subcategoryNames.ammoBox',
-  'Grenade Box': 'subcategoryNames.grenadeBox',
-  'Weapon Box': 'subcategoryNames.weaponBox',
-  'Cash Register': 'subcategoryNames.cashRegister',
-  'PC Block': 'subcategoryNames.pcBlock',
-  Safe: 'subcategoryNames.safe',
-  Toolbox: 'subcategoryNames.toolbox',
-  'Sports Bag': 'subcategoryNames.sportsBag',
-  Suitcase: 'subcategoryNames.suitcase',
-  Medbag: 'subcategoryNames.medbag',
-  Medcase: 'subcategoryNames.medcase',
-  'Medical Supply Crate': 'subcategoryNames.medicalSupplyCrate',
-  'Wooden Crate': 'subcategoryNames.woodenCrate',
-  "Shturman's Stash": 'subcategoryNames.shturmansStash',
-  'Ration Supply Crate': 'subcategoryNames.rationSupplyCrate',
-  'Technical Supply Crate': 'subcategoryNames.technicalSupplyCrate',
-  'Dead Body': 'subcategoryNames.deadBody',
-  Drawer: 'subcategoryNames.drawer',
-  Jacket: 'subcategoryNames.jacket',
-  'PMC Spawn': 'subcategoryNames.pmcSpawn',
-  'Scav Spawn': 'subcategoryNames.scavSpawn',
-  'Raider Spawn': 'subcategoryNames.raiderSpawn',
-  'Rogue Spawn': 'subcategoryNames.rogueSpawn',
-  'Boss Spawn': 'subcategoryNames.bossSpawn',
-  'Cultist Spawn': 'subcategoryNames.cultistSpawn',
-  'Sniper Scav': 'subcategoryNames.sniperScav',
-};
+export const SUBCATEGORY_KEYS: Readonly<Record<string, string>> = Object.fromEntries(
+  Object.entries(SUBCATEGORY_NAME_KEYS).map(([id, key]) => [id, `subcategoryNames.${key}`]),
+);
 
 export const LEVEL_KEYS: Readonly<Record<string, string>> = {
   Main: 'levelNames.main',
