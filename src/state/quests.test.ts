@@ -6,6 +6,7 @@ import type { Quest } from '../domain/quests';
 import { accountServer, TEST_API_BASE } from '../ui/map/testing/mapApi';
 import {
   closeLimitNotice,
+  CUT_BY_LIMIT_KEY,
   enforceQuestLimit,
   followLinkedQuest,
   loadQuests,
@@ -18,9 +19,9 @@ import {
   setQuestList,
   toggleQuest,
 } from './quests';
-import { resetSession, session } from './session';
+import { resetSession, session, signIn } from './session';
 import { resetSettings, updateSettings } from './settings';
-import { memoryStorage, setStorageBackend } from './storage';
+import { memoryStorage, readTabStored, setStorageBackend } from './storage';
 
 const BASE = TEST_API_BASE;
 const quest = (uid: string): Quest => ({ uid, name: `Quest ${uid}`, ruName: `Квест ${uid}`, trader: 'Prapor', requiredForKappa: true, requiredForLightkeeper: false, wikiUrl: `https://wiki.test/${uid}` });
@@ -225,6 +226,70 @@ describe('quest actions from a place of the page', () => {
     // A later success clears the error; where it was no longer matters.
     expect(session.progressError).toBeNull();
     expect(session.user?.questsHidden).toEqual(['b']);
+  });
+
+  it('shows the error of an action carried out after a sign-in (the session had ended) at its place', async () => {
+    const pro = { name: 'pro', pro: true, admin: false, questsDone: [], questsHidden: [] };
+    const account = accountServer(pro);
+    server.use(...account.handlers);
+    session.user = { ...pro };
+    account.user = null;
+    expect(await runQuestActionAt('row-a', 'complete', 'a')).toBe('signedOut');
+    expect(quests.progressErrorAt).toBeNull();
+    server.use(http.post(`${BASE}/api/be/user/progress`, () => HttpResponse.json({ error: 'internal', message: 'the database is away' }, { status: 500 }), { once: true }));
+    account.user = { ...pro };
+    await signIn({ name: 'pro', password: 'demo-pass' });
+    await vi.waitFor(() => expect(quests.progressErrorAt).toBe('row-a'));
+    expect(session.progressError).toBe('the database is away');
+  });
+});
+
+describe('a pro session found ended on a reload', () => {
+  const proUser = { pro: true, admin: false, questsDone: [], questsHidden: [] };
+
+  it('cuts to 3 without the limit notice (the sign-in dialog says why), keeps the cut quests for the tab, and follows them again on a sign-in', () => {
+    session.ended = true;
+    selectQuests(['a', 'b', 'c', 'd', 'e']);
+    expect(quests.selected).toEqual(['a', 'b', 'c']);
+    expect(quests.limitNotice).toBe(false);
+    expect(quests.cutByLimit).toEqual(['d', 'e']);
+    expect(JSON.parse(readTabStored(CUT_BY_LIMIT_KEY)!)).toEqual(['d', 'e']);
+    session.ended = false;
+    session.user = { ...proUser };
+    enforceQuestLimit();
+    expect(quests.selected).toEqual(['a', 'b', 'c', 'd', 'e']);
+    expect(quests.cutByLimit).toEqual([]);
+    expect(readTabStored(CUT_BY_LIMIT_KEY)).toBeNull();
+  });
+
+  it('keeps nothing aside for a visitor whose link is cut (no session ended)', () => {
+    selectQuests(['a', 'b', 'c', 'd']);
+    expect(quests.limitNotice).toBe(true);
+    expect(quests.cutByLimit).toEqual([]);
+    session.user = { ...proUser };
+    enforceQuestLimit();
+    expect(quests.selected).toEqual(['a', 'b', 'c']);
+  });
+
+  it('still has the cut quests after another reload, and follows them again on a sign-in', async () => {
+    const storage = memoryStorage();
+    setStorageBackend(storage);
+    session.ended = true;
+    selectQuests(['a', 'b', 'c', 'd', 'e']);
+    // A new page in the same tab: fresh modules over the same storage.
+    vi.resetModules();
+    const fresh = {
+      storage: await import('./storage'),
+      session: await import('./session'),
+    };
+    fresh.storage.setStorageBackend(storage);
+    const reloaded = await import('./quests');
+    expect(reloaded.quests.cutByLimit).toEqual(['d', 'e']);
+    reloaded.selectQuests(['a', 'b', 'c']);
+    fresh.session.session.user = { ...proUser };
+    reloaded.enforceQuestLimit();
+    expect(reloaded.quests.selected).toEqual(['a', 'b', 'c', 'd', 'e']);
+    expect(storage.data.has(CUT_BY_LIMIT_KEY)).toBe(false);
   });
 });
 

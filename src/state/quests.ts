@@ -11,6 +11,7 @@ import { addToSelection, normalizeSelection, removeFromSelection, type Quest, ty
 import { roleOf, type RoleFlags } from '../domain/roles';
 import { followsQuestsWithoutLimit, runQuestAction, session, type QuestActionResult } from './session';
 import { effectiveSettings } from './settings';
+import { readTabStored, writeTabStored } from './storage';
 
 export type QuestsStatus = 'idle' | 'loading' | 'ready' | 'error';
 
@@ -24,14 +25,38 @@ export interface QuestsState {
   limitNotice: boolean;
   /**
    * The quests the free limit took away when the user lost pro (or admin): a session that ended,
-   * a sign-out. Followed again, in their order, when the user signs back in with no limit.
+   * a sign-out, or a reload that found the session ended. Followed again, in their order, when the
+   * user signs back in with no limit. Kept for the tab (`CUT_BY_LIMIT_KEY`), so a reload keeps them.
    */
   cutByLimit: string[];
   /** The place of the page (a list row, the marker popup…) whose quest action failed last: the error shows there. */
   progressErrorAt: string | null;
 }
 
-export const quests = proxy<QuestsState>({ status: 'idle', list: [], selected: [], limitNotice: false, cutByLimit: [], progressErrorAt: null });
+/** sessionStorage (per tab, as the followed quests are): `quests.cutByLimit` as a JSON list. */
+export const CUT_BY_LIMIT_KEY = 'quests:cutByLimit';
+
+function storedCut(): string[] {
+  try {
+    const value: unknown = JSON.parse(readTabStored(CUT_BY_LIMIT_KEY) ?? '[]');
+    return Array.isArray(value) ? value.filter((uid): uid is string => typeof uid === 'string') : [];
+  } catch {
+    return [];
+  }
+}
+
+export const quests = proxy<QuestsState>({ status: 'idle', list: [], selected: [], limitNotice: false, cutByLimit: storedCut(), progressErrorAt: null });
+
+function setCut(uids: string[]): void {
+  quests.cutByLimit = uids;
+  writeTabStored(CUT_BY_LIMIT_KEY, uids.length > 0 ? JSON.stringify(uids) : null);
+}
+
+/** Keeps aside the quests of `before` that the limit left out of `after` (after those kept already). */
+function keepCut(before: readonly string[], after: readonly string[]): void {
+  const cut = before.filter((uid) => !after.includes(uid) && !quests.cutByLimit.includes(uid));
+  if (cut.length > 0) setCut([...quests.cutByLimit, ...cut]);
+}
 
 let loading: Promise<void> | null = null;
 
@@ -70,11 +95,18 @@ export function loadQuests(): Promise<void> {
   return loading;
 }
 
-/** Follows exactly these quests (a `?quest=` link): de-duplicated, cut to the limit with a notice. */
+/**
+ * Follows exactly these quests (a `?quest=` link): de-duplicated, cut to the limit with a notice.
+ * Where the page found a pro session ended (a reload after it expired), the sign-in dialog says
+ * so instead of the notice, and the quests cut are kept aside for the sign-in (enforceQuestLimit).
+ */
 export function selectQuests(ids: readonly string[]): void {
-  const { ids: next, limited } = normalizeSelection(onlyKnown(ids), followsQuestsWithoutLimit());
+  const known = onlyKnown(ids);
+  const { ids: next, limited } = normalizeSelection(known, followsQuestsWithoutLimit());
   quests.selected = next;
-  if (limited) quests.limitNotice = true;
+  if (!limited) return;
+  if (session.ended) keepCut(known, next);
+  else quests.limitNotice = true;
 }
 
 /** Follows or unfollows one quest; a fourth for a visitor is ignored and the notice shows (pro users and admins have no limit). */
@@ -113,15 +145,15 @@ export function closeLimitNotice(): void {
  */
 export function enforceQuestLimit(): void {
   if (followsQuestsWithoutLimit()) {
-    const back = quests.cutByLimit.filter((uid) => !quests.selected.includes(uid));
-    quests.cutByLimit = [];
+    const back = onlyKnown(quests.cutByLimit).filter((uid) => !quests.selected.includes(uid));
+    setCut([]);
     if (back.length > 0) quests.selected = [...quests.selected, ...back];
     quests.limitNotice = false;
     return;
   }
   const { ids, limited } = normalizeSelection(quests.selected, false);
   if (!limited) return;
-  quests.cutByLimit = [...quests.cutByLimit, ...quests.selected.filter((uid) => !ids.includes(uid) && !quests.cutByLimit.includes(uid))];
+  keepCut(quests.selected, ids);
   quests.selected = ids;
   quests.limitNotice = true;
 }
@@ -162,7 +194,8 @@ export function questMarks(user: (RoleFlags & { questsDone?: readonly string[]; 
  * the page, so that a failure is shown at that place and nowhere else.
  */
 export async function runQuestActionAt(place: string, action: QuestAction, questUid: string): Promise<QuestActionResult> {
-  const result = await runQuestAction(action, questUid);
+  // Asked again after a sign-in (the session had ended) from the same place, so its error shows there.
+  const result = await runQuestAction(action, questUid, () => void runQuestActionAt(place, action, questUid));
   if (result === 'failed') quests.progressErrorAt = place;
   return result;
 }
@@ -174,6 +207,6 @@ export function resetQuests(): void {
   quests.list = [];
   quests.selected = [];
   quests.limitNotice = false;
-  quests.cutByLimit = [];
+  setCut([]);
   quests.progressErrorAt = null;
 }

@@ -1,12 +1,27 @@
 import { http, HttpResponse } from 'msw';
 import { setupServer } from 'msw/node';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { AccountUser } from '../api/account';
 import { setApiBase } from '../api/client';
 import { accountServer, TEST_API_BASE } from '../ui/map/testing/mapApi';
 import { closeAccountDialog, closeUpsell, layout, setPanelsShown, togglePanels } from './layout';
 import { currentPlayer, player, setPlayerPosition } from './player';
-import { isPro, loadSession, resetSession, runQuestAction, session, sessionCan, SESSION_CHANNEL, setSessionUser, signIn, signOut, type SessionMessage } from './session';
+import {
+  giveUpSignIn,
+  isPro,
+  loadSession,
+  resetSession,
+  runQuestAction,
+  session,
+  sessionCan,
+  SESSION_CHANNEL,
+  setSessionUser,
+  SIGNED_IN_ROLE_KEY,
+  signIn,
+  signOut,
+  type SessionMessage,
+} from './session';
+import { memoryStorage, readStored, setStorageBackend, writeStored } from './storage';
 
 const server = setupServer();
 
@@ -17,6 +32,7 @@ beforeAll(() => {
 afterEach(() => {
   server.resetHandlers();
   resetSession();
+  setStorageBackend(null);
   closeUpsell();
   closeAccountDialog();
   setPanelsShown(true);
@@ -190,8 +206,55 @@ describe('quest actions', () => {
     expect(session.user).toBeNull();
     expect(layout.accountDialog).toBe('signIn');
     expect(layout.upsellOpen).toBe(false);
+    // The dialog says why.
+    expect(session.signInReason).toBe('saveAction');
+    expect(session.ended).toBe(true);
   });
 
+  /** A pro session that ended on the server while the page still shows the user. */
+  function sessionEnded(user: AccountUser) {
+    const account = signedIn(user, pro);
+    account.user = null;
+    return account;
+  }
+
+  it('carries out the action that found the session ended once the user signs back in', async () => {
+    const account = sessionEnded(pro);
+    expect(await runQuestAction('complete', 'q1')).toBe('signedOut');
+    account.user = { ...pro };
+    await signIn({ name: 'pro', password: 'demo-pass' });
+    await expect.poll(() => account.progressBodies).toEqual([{ questsDone: ['q-old', 'q1'] }]);
+    await expect.poll(() => session.user?.questsDone).toEqual(['q-old', 'q1']);
+    expect(session.signInReason).toBeNull();
+    expect(session.ended).toBe(false);
+    // Once: a later sign-in carries out nothing more.
+    await signIn({ name: 'pro', password: 'demo-pass' });
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    expect(account.progressBodies).toHaveLength(1);
+  });
+
+  it('shows the upsell instead, and saves nothing, when the account signed back into is not pro', async () => {
+    const visitor = { ...pro, name: 'visitor', pro: false };
+    const account = sessionEnded(visitor);
+    expect(await runQuestAction('hide', 'q1')).toBe('signedOut');
+    account.user = { ...visitor };
+    await signIn({ name: 'visitor', password: 'demo-pass' });
+    await expect.poll(() => layout.upsellOpen).toBe(true);
+    expect(account.progressBodies).toEqual([]);
+  });
+
+  it('drops the action when the sign-in is given up', async () => {
+    const account = sessionEnded(pro);
+    expect(await runQuestAction('complete', 'q1')).toBe('signedOut');
+    giveUpSignIn();
+    expect(session.signInReason).toBeNull();
+    expect(session.ended).toBe(false);
+    account.user = { ...pro };
+    await signIn({ name: 'pro', password: 'demo-pass' });
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    expect(account.progressBodies).toEqual([]);
+    expect(account.requests).not.toContain('POST /api/be/user/progress');
+  });
   it('reports a failed save with the server’s message and leaves the user as it was', async () => {
     const account = signedIn(pro);
     server.use(http.post(`${TEST_API_BASE}/api/be/user/progress`, () => HttpResponse.json({ error: 'internal', message: 'progress could not be stored' }, { status: 500 })));
@@ -217,5 +280,68 @@ describe('quest actions', () => {
     expect(await runQuestAction('complete', 'q2')).toBe('busy');
     expect(await first).toBe('saved');
     expect(account.progressBodies).toEqual([{ questsDone: ['q-old', 'q1'] }]);
+  });
+});
+
+describe('a session that ended before the page loaded', () => {
+  const pro: AccountUser = { name: 'pro', pro: true, admin: false, questsDone: [], questsHidden: [] };
+  beforeEach(() => setStorageBackend(memoryStorage()));
+
+  it('remembers who was signed in, and forgets it on a sign-out', async () => {
+    server.use(...accountServer(pro).handlers);
+    await loadSession();
+    expect(readStored(SIGNED_IN_ROLE_KEY)).toBe('pro');
+    await signOut();
+    expect(readStored(SIGNED_IN_ROLE_KEY)).toBeNull();
+    expect(session.ended).toBe(false);
+  });
+
+  it('says that a pro session ended and asks for a sign-in, where a pro user was signed in', async () => {
+    writeStored(SIGNED_IN_ROLE_KEY, 'pro');
+    server.use(...accountServer(null).handlers);
+    await loadSession();
+    expect(session.user).toBeNull();
+    expect(session.ended).toBe(true);
+    expect(session.signInReason).toBe('sessionEndedPro');
+    expect(layout.accountDialog).toBe('signIn');
+  });
+
+  it('says so for another account too, without the Pro words', async () => {
+    writeStored(SIGNED_IN_ROLE_KEY, 'visitor');
+    server.use(...accountServer(null).handlers);
+    await loadSession();
+    expect(session.signInReason).toBe('sessionEnded');
+  });
+
+  it('asks nothing of a visitor who never signed in, or who signed out', async () => {
+    server.use(...accountServer(null).handlers);
+    await loadSession();
+    expect(session.ended).toBe(false);
+    expect(session.signInReason).toBeNull();
+    expect(layout.accountDialog).toBeNull();
+  });
+
+  it('is not said again once the user gives up signing in, and ends with a sign-in', async () => {
+    writeStored(SIGNED_IN_ROLE_KEY, 'pro');
+    const account = accountServer(null);
+    server.use(...account.handlers);
+    await loadSession();
+    giveUpSignIn();
+    expect(session.ended).toBe(false);
+    expect(readStored(SIGNED_IN_ROLE_KEY)).toBeNull();
+
+    // Another reload with the sign-in given up: a visitor.
+    resetSession();
+    closeAccountDialog();
+    setStorageBackend(memoryStorage());
+    writeStored(SIGNED_IN_ROLE_KEY, 'pro');
+    await loadSession();
+    expect(session.ended).toBe(true);
+    account.user = null;
+    server.use(...accountServer(pro).handlers);
+    await signIn({ name: 'pro', password: 'demo-pass' });
+    expect(session.ended).toBe(false);
+    expect(session.signInReason).toBeNull();
+    expect(readStored(SIGNED_IN_ROLE_KEY)).toBe('pro');
   });
 });

@@ -8,6 +8,12 @@
  * told to them on a BroadcastChannel (`SESSION_CHANNEL`), and each takes the new user at once
  * (`listenToOtherTabs`, started by `loadSession`), so no tab goes on showing a user who signed
  * out elsewhere, or old progress. The server checks every call anyway; this is what a tab shows.
+ *
+ * A session can end without the page signing out (it expired, or was signed out on another
+ * device). The browser remembers that someone was signed in (`SIGNED_IN_ROLE_KEY`), so a page
+ * that finds nobody signed in where someone was says so and asks for a sign-in (`session.ended`,
+ * `session.signInReason`) rather than acting as if a visitor had just arrived; a quest action that
+ * finds the session ended asks for a sign-in and is carried out after it (docs/DECISIONS.md).
  */
 import { proxy } from 'valtio';
 import * as account from '../api/account';
@@ -15,7 +21,8 @@ import { ApiError } from '../api/client';
 import { hasSignedInHint } from '../domain/account';
 import { applyQuestAction, type QuestAction } from '../domain/quests';
 import { access, can, roleOf, type Capability, type RoleFlags } from '../domain/roles';
-import { openAccountDialog, openUpsell } from './layout';
+import { closeAccountDialog, openAccountDialog, openUpsell } from './layout';
+import { readStored, writeStored } from './storage';
 
 export interface SessionUser extends RoleFlags {
   /** The account name (empty in tests that only care about roles). */
@@ -28,6 +35,13 @@ export interface SessionUser extends RoleFlags {
 /** `unknown` until the server answered GET /api/be/user once (the user is treated as a visitor meanwhile). */
 export type SessionStatus = 'unknown' | 'loading' | 'ready' | 'error';
 
+/**
+ * Why the account dialog asks for a sign-in (it says so above the fields): the page found the
+ * session of a pro user (`sessionEndedPro`) or of another account (`sessionEnded`) ended, or a
+ * quest action found it ended and waits for the sign-in (`saveAction`).
+ */
+export type SignInReason = 'sessionEnded' | 'sessionEndedPro' | 'saveAction';
+
 export interface SessionState {
   user: SessionUser | null;
   status: SessionStatus;
@@ -35,9 +49,73 @@ export interface SessionState {
   pendingQuest: string | null;
   /** Why the last quest action failed (server message), or null. Cleared by the next action. */
   progressError: string | null;
+  /**
+   * This browser had someone signed in and the page found the session ended (expired, signed out
+   * elsewhere). True until a sign-in, or until the user gives up the sign-in it asked for.
+   */
+  ended: boolean;
+  /** Why the open account dialog asks for a sign-in, or null (the user chose to sign in). */
+  signInReason: SignInReason | null;
 }
 
-export const session = proxy<SessionState>({ user: null, status: 'unknown', pendingQuest: null, progressError: null });
+export const session = proxy<SessionState>({ user: null, status: 'unknown', pendingQuest: null, progressError: null, ended: false, signInReason: null });
+
+/**
+ * localStorage: the role of the user last signed in in this browser ('visitor', 'pro', 'admin'),
+ * until they sign out. The hint cookie goes with the session (it expires with it), so only this
+ * tells a page that someone was signed in when their session is gone.
+ */
+export const SIGNED_IN_ROLE_KEY = 'account:role';
+
+/** What to do once the sign-in asked for succeeds (the quest action that found the session ended). */
+let afterSignIn: (() => void) | null = null;
+
+/** The server says `user` is signed in: remembered for a page that finds the session ended later. */
+function rememberSignedIn(user: SessionUser): void {
+  writeStored(SIGNED_IN_ROLE_KEY, roleOf(user));
+}
+
+/** Opens the sign-in dialog saying why; `then` runs after a successful sign-in (dropped if the user gives up). */
+function askToSignIn(reason: SignInReason, then: (() => void) | null = null): void {
+  session.signInReason = reason;
+  afterSignIn = then;
+  openAccountDialog('signIn');
+}
+
+/**
+ * Nobody is signed in: where this browser had someone signed in (and they did not sign out), the
+ * session ended behind the page's back. Say so, and ask for a sign-in.
+ */
+function noticeEndedSession(): void {
+  const role = readStored(SIGNED_IN_ROLE_KEY);
+  if (role === null) return;
+  session.ended = true;
+  askToSignIn(role === 'pro' ? 'sessionEndedPro' : 'sessionEnded');
+}
+
+/** Someone signed in (here or in another tab): the session is no longer ended, and what waited for it runs. */
+function signedInAgain(user: SessionUser): void {
+  rememberSignedIn(user);
+  session.ended = false;
+  session.signInReason = null;
+  const then = afterSignIn;
+  afterSignIn = null;
+  then?.();
+}
+
+/**
+ * The account dialog closed without a sign-in: what waited for it is dropped, and an ended session
+ * the user chose not to sign back into is not announced again (they carry on as a visitor).
+ */
+export function giveUpSignIn(): void {
+  afterSignIn = null;
+  if (session.signInReason === null) return;
+  session.signInReason = null;
+  if (session.ended) {
+    session.ended = false;
+    writeStored(SIGNED_IN_ROLE_KEY, null);
+  }
+}
 
 export function setSessionUser(user: SessionUser | null): void {
   session.user = user;
@@ -69,6 +147,11 @@ export function listenToOtherTabs(): void {
     session.user = data.user;
     session.status = 'ready';
     session.progressError = null;
+    // Signed in over there while this tab asked for a sign-in: nothing left to ask.
+    if (data.user && session.signInReason !== null) {
+      signedInAgain(data.user);
+      closeAccountDialog();
+    }
   };
 }
 
@@ -123,6 +206,7 @@ export function loadSession(): Promise<void> {
   if (!maybeSignedIn()) {
     session.user = null;
     session.status = 'ready';
+    noticeEndedSession();
     return Promise.resolve();
   }
   session.status = 'loading';
@@ -131,6 +215,8 @@ export function loadSession(): Promise<void> {
     .then((user) => {
       session.user = user;
       session.status = 'ready';
+      if (user) rememberSignedIn(user);
+      else noticeEndedSession();
     })
     .catch((error: unknown) => {
       // The server could not say: carry on as a visitor; the next page load asks again.
@@ -149,6 +235,7 @@ export async function signIn(credentials: account.Credentials): Promise<SessionU
   session.user = user;
   session.status = 'ready';
   tellOtherTabs(user);
+  signedInAgain(user);
   return user;
 }
 
@@ -158,6 +245,7 @@ export async function signUp(credentials: account.Credentials): Promise<SessionU
   session.user = user;
   session.status = 'ready';
   tellOtherTabs(user);
+  signedInAgain(user);
   return user;
 }
 
@@ -169,6 +257,8 @@ export async function signOut(): Promise<void> {
     session.user = null;
     session.status = 'ready';
     session.progressError = null;
+    // Signed out on purpose: nothing ended behind the page's back.
+    writeStored(SIGNED_IN_ROLE_KEY, null);
     tellOtherTabs(null);
   }
 }
@@ -179,9 +269,11 @@ export type QuestActionResult = 'saved' | 'upsell' | 'signedOut' | 'notShown' | 
  * complete / reopen / hide / show a quest (spec §4). A visitor (signed in or not) sees the
  * upsell and nothing is sent; an admin has no such action. For a pro user the user is
  * refreshed from the server first (progress may have changed in another tab), then the
- * changed list is saved and the server's answer becomes the session user.
+ * changed list is saved and the server's answer becomes the session user. Where the refresh
+ * finds the session ended, the sign-in dialog says so, and `again` (by default this same action)
+ * runs once the user has signed in; giving up the sign-in drops it.
  */
-export async function runQuestAction(action: QuestAction, questUid: string): Promise<QuestActionResult> {
+export async function runQuestAction(action: QuestAction, questUid: string, again?: () => void): Promise<QuestActionResult> {
   const rule = access(session.user, 'questProgress');
   if (rule === 'upsell') {
     openUpsell();
@@ -195,10 +287,13 @@ export async function runQuestAction(action: QuestAction, questUid: string): Pro
     const fresh = await account.fetchUser();
     session.user = fresh;
     if (!fresh) {
-      // The session ended meanwhile (expired, or signed out elsewhere): sign in again; nothing is saved.
-      openAccountDialog('signIn');
+      // The session ended meanwhile (expired, or signed out elsewhere): nothing is saved now; the
+      // dialog says why, and the action is carried out after the sign-in (the upsell if not pro).
+      session.ended = true;
+      askToSignIn('saveAction', again ?? (() => void runQuestAction(action, questUid)));
       return 'signedOut';
     }
+    rememberSignedIn(fresh);
     if (!can(fresh, 'questProgress')) {
       // No longer pro (or now an admin): nothing is saved.
       if (access(fresh, 'questProgress') === 'upsell') openUpsell();
@@ -230,4 +325,8 @@ export function resetSession(): void {
   session.status = 'unknown';
   session.pendingQuest = null;
   session.progressError = null;
+  session.ended = false;
+  session.signInReason = null;
+  afterSignIn = null;
+  writeStored(SIGNED_IN_ROLE_KEY, null);
 }

@@ -4,16 +4,32 @@
  * the name inside the password) before sending; the strength check is the server's, and its
  * refusal says why (zxcvbn's reasons, translated). A refusal from the server (wrong password,
  * name taken, weak password, too many attempts) shows as an alert and the dialog stays open. On success the session holds the user and the dialog closes.
+ *
+ * Opened by the page itself (a session that ended: `session.signInReason`), the sign-in form says
+ * why above its fields; closing the dialog without signing in gives that sign-in up (giveUpSignIn).
  */
 import { useEffect, useId, useRef, useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
+import { useSnapshot } from 'valtio';
 import { ApiError } from '../../api/client';
 import { closeAccountDialog, openAccountDialog } from '../../state/layout';
-import { signIn, signUp } from '../../state/session';
+import { giveUpSignIn, session, signIn, signUp, type SignInReason } from '../../state/session';
 import { Popup } from '../popups/Popup';
 import { accountErrorText, type AccountForm } from './accountError';
 import { nameProblem, passwordProblem, type NameProblem, type PasswordProblem } from '../../domain/account';
 import './account.css';
+
+const REASON_TEXT: Record<SignInReason, string> = {
+  sessionEnded: 'account.dialog.reasonSessionEnded',
+  sessionEndedPro: 'account.dialog.reasonSessionEndedPro',
+  saveAction: 'account.dialog.reasonSaveAction',
+};
+
+/** Closed without signing in (Close, Escape, a click outside): what the sign-in was asked for is dropped. */
+function closeWithoutSignIn(): void {
+  giveUpSignIn();
+  closeAccountDialog();
+}
 
 export interface AccountDialogProps {
   form: AccountForm;
@@ -23,6 +39,7 @@ export interface AccountDialogProps {
 
 export function AccountDialog({ form, onSignedIn }: AccountDialogProps) {
   const { t } = useTranslation();
+  const { signInReason } = useSnapshot(session);
   const [name, setName] = useState('');
   const [password, setPassword] = useState('');
   const [submitted, setSubmitted] = useState(false);
@@ -32,6 +49,8 @@ export function AccountDialog({ form, onSignedIn }: AccountDialogProps) {
   const passwordRef = useRef<HTMLInputElement>(null);
   const id = useId();
   const signingUp = form === 'signUp';
+  // Why the page asks for a sign-in; the sign-up form (a new account) has nothing to say about it.
+  const reason = signInReason && !signingUp ? t(REASON_TEXT[signInReason]) : null;
 
   // After the popup has focused itself: start typing in the name field.
   useEffect(() => {
@@ -96,8 +115,13 @@ export function AccountDialog({ form, onSignedIn }: AccountDialogProps) {
 
   const title = signingUp ? t('account.dialog.signUpTitle') : t('account.dialog.signInTitle');
   return (
-    <Popup title={title} onClose={closeAccountDialog} maxWidth={380} className="account-dialog">
+    <Popup title={title} onClose={closeWithoutSignIn} maxWidth={380} className="account-dialog">
       <form className="account-dialog__form" noValidate onSubmit={(event) => void submit(event)}>
+        {reason && (
+          <p id={`${id}-reason`} className="account-dialog__reason">
+            {reason}
+          </p>
+        )}
         <div className="account-dialog__field">
           <label htmlFor={`${id}-name`}>{t('account.dialog.name')}</label>
           <input
@@ -112,7 +136,8 @@ export function AccountDialog({ form, onSignedIn }: AccountDialogProps) {
             value={name}
             onChange={(event) => setName(event.target.value)}
             aria-invalid={showNameIssue}
-            aria-describedby={nameText ? `${id}-name-hint` : undefined}
+            // The name field has the focus as the dialog opens: a screen reader reads the reason with it.
+            aria-describedby={[reason && `${id}-reason`, nameText && `${id}-name-hint`].filter(Boolean).join(' ') || undefined}
           />
           {nameText && (
             <p id={`${id}-name-hint`} className={showNameIssue ? 'account-dialog__hint account-dialog__hint--problem' : 'account-dialog__hint'} aria-live="polite">

@@ -5,8 +5,9 @@ import { createMemoryRouter } from 'react-router';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { AccountUser } from '../../api/account';
 import { setLanguage } from '../../i18n';
-import { closeAccountDialog, closeUpsell, layout } from '../../state/layout';
-import { resetSession, session } from '../../state/session';
+import { closeAccountDialog, closeUpsell, layout, openAccountDialog } from '../../state/layout';
+import { resetSession, session, SIGNED_IN_ROLE_KEY } from '../../state/session';
+import { readStored, writeStored } from '../../state/storage';
 import { App } from '../App';
 import { accountServer, TEST_API_BASE as BASE, type MockAccountServer } from '../map/testing/mapApi';
 import { setSignedInHint, useMemoryStorage, useTestServer } from '../map/testing/mapPageTest';
@@ -461,5 +462,78 @@ describe('account menu', () => {
     // Opening the sign-in dialog clears the notice.
     await userEvent.click(screen.getByRole('button', { name: 'Sign in' }));
     expect(screen.queryByText(/server could not be told/)).toBeNull();
+  });
+});
+
+describe('a session that ended', () => {
+  const ENDED_PRO = 'Your session has ended — sign in again to keep your Pro quests.';
+
+  /** A reload after a pro session ended: the browser remembers a pro user, the server knows nobody signed in. */
+  function proSessionEnded() {
+    writeStored(SIGNED_IN_ROLE_KEY, 'pro');
+    return serve(account('pro', { pro: true }), { signedIn: false });
+  }
+
+  it('says so as the page loads, in the sign-in dialog, read with the name field', async () => {
+    proSessionEnded();
+    renderHome();
+    const dialog = await screen.findByRole('dialog', { name: 'Sign in' });
+    expect(within(dialog).getByText(ENDED_PRO)).toBeInTheDocument();
+    expect(within(dialog).getByRole('textbox', { name: 'Name' })).toHaveAccessibleDescription(ENDED_PRO);
+  });
+
+  it('signs back in from there', async () => {
+    proSessionEnded();
+    renderHome();
+    const dialog = await screen.findByRole('dialog', { name: 'Sign in' });
+    await fillAndSubmit(dialog, 'pro', PASSWORD, 'Sign in');
+    expect(await screen.findByRole('button', { name: 'pro Pro' })).toBeInTheDocument();
+    expect(screen.queryByRole('dialog')).toBeNull();
+    expect(session.ended).toBe(false);
+  });
+
+  it('is said once: given up (Escape), a later "Sign in" is a plain one', async () => {
+    proSessionEnded();
+    renderHome();
+    await screen.findByRole('dialog', { name: 'Sign in' });
+    await userEvent.keyboard('{Escape}');
+    await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
+    expect(readStored(SIGNED_IN_ROLE_KEY)).toBeNull();
+    await userEvent.click(await signInButton());
+    const dialog = await screen.findByRole('dialog', { name: 'Sign in' });
+    expect(within(dialog).queryByText(ENDED_PRO)).toBeNull();
+  });
+
+  it('says it in Russian on a Russian page, and not on the create-account form', async () => {
+    await setLanguage('ru');
+    proSessionEnded();
+    renderHome();
+    const dialog = await screen.findByRole('dialog', { name: 'Вход' });
+    expect(within(dialog).getByText('Сеанс завершён — войдите снова, чтобы сохранить квесты, выбранные с Pro.')).toBeInTheDocument();
+    await userEvent.click(within(dialog).getByRole('button', { name: 'Зарегистрироваться' }));
+    const signUp = await screen.findByRole('dialog', { name: 'Новый аккаунт' });
+    expect(within(signUp).queryByText(/Сеанс завершён/)).toBeNull();
+  });
+
+  it('says why when a quest action found the session ended', async () => {
+    serve(null);
+    renderHome();
+    await signInButton();
+    act(() => {
+      session.signInReason = 'saveAction';
+      openAccountDialog('signIn');
+    });
+    const dialog = await screen.findByRole('dialog', { name: 'Sign in' });
+    expect(within(dialog).getByText('Your session has ended. Sign in to save this.')).toBeInTheDocument();
+    await userEvent.click(within(dialog).getByRole('button', { name: 'Close' }));
+    expect(session.signInReason).toBeNull();
+  });
+
+  it('asks nothing of a visitor who signed out', async () => {
+    const api = serve(null);
+    renderHome();
+    expect(await signInButton()).toBeEnabled();
+    expect(screen.queryByRole('dialog')).toBeNull();
+    expect(api.requests).toEqual([]);
   });
 });
