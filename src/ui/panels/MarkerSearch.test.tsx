@@ -12,11 +12,11 @@ import { setLanguage } from '../../i18n';
 import { filters, setCategoryHidden } from '../../state/filters';
 import { resetLookups } from '../../state/items';
 import { mapView } from '../../state/mapView';
-import { resetQuests } from '../../state/quests';
-import { resetSession } from '../../state/session';
+import { quests, resetQuests } from '../../state/quests';
+import { loadSession, resetSession } from '../../state/session';
 import { resetSettings } from '../../state/settings';
 import { createLocalMarkerSource } from '../map/testing/localMarkerSource';
-import { mapApiHandlers } from '../map/testing/mapApi';
+import { accountServer, mapApiHandlers } from '../map/testing/mapApi';
 import { useMapPage } from '../map/testing/mapPageTest';
 import { renderReadyMap } from '../map/testing/readyMap';
 import { SEARCH_RESULTS } from './MarkerSearch';
@@ -172,7 +172,8 @@ describe('Find a marker', () => {
     const user = userEvent.setup();
     const field = await readyMap();
     await user.type(field, 'chemical');
-    await waitFor(() => expect(optionNames()).toEqual(['Folder with intel, Quest, Main, Chemical - Part 1, by Cellars']));
+    // Its quest is not followed: the row says the marker is hidden, and what choosing it does.
+    await waitFor(() => expect(optionNames()).toEqual(['Folder with intel, Quest, Main, Chemical - Part 1, hidden, choosing it follows its quest, by Cellars']));
   });
 
   it('tells rows of the same name apart by level and place, for the eye and the screen reader', async () => {
@@ -260,5 +261,64 @@ describe('Find a marker', () => {
     await user.type(field, 'crate');
     await waitFor(() => expect(options()).toHaveLength(SEARCH_RESULTS + 1));
     expect(options().at(-1)).toHaveTextContent('Show 5 more');
+  });
+});
+
+describe('Find a marker and quest markers', () => {
+  // Quests a visitor follows: the free limit is 3.
+  const followedList: Quest[] = ['BP Depot', 'Supplier', 'Gunsmith - Part 1'].map((name, i) => ({ ...questList[0], uid: `q-${i}`, name, ruName: name }));
+
+  it("a visitor at the free limit: the row names the quest that gives its place, the popup says it with Undo, and Undo puts it back", async () => {
+    server.use(...mapApiHandlers({ markers: markerList, quests: [...questList, ...followedList] }));
+    const user = userEvent.setup();
+    await renderReadyMap('/map/factory?quest=q-0,q-1,q-2');
+    const field = screen.getByRole('combobox', { name: /find a marker/i });
+    await waitFor(() => expect(field).toBeEnabled());
+    await waitFor(() => expect(quests.selected).toEqual(['q-0', 'q-1', 'q-2']));
+    await user.type(field, 'folder');
+    await waitFor(() => expect(optionNames()).toEqual(['Folder with intel, Quest, Main, Chemical - Part 1, hidden, choosing it follows its quest in place of “BP Depot”, by Cellars']));
+    await user.keyboard('{Enter}');
+    const dialog = await screen.findByRole('dialog', { name: /folder with intel/i });
+    expect(quests.selected).toEqual(['q-1', 'q-2', 'q-chemical']);
+    expect(quests.limitNotice).toBe(false);
+    // Not silent: the popup (and the page's live region) name both quests.
+    const said = 'To show this marker, “Chemical - Part 1” is now followed in place of “BP Depot” (free visitors follow up to 3 quests).';
+    expect(dialog).toHaveTextContent(said);
+    await waitFor(() => expect(liveRegion()).toHaveTextContent(said));
+    await user.click(within(dialog).getByRole('button', { name: 'Undo' }));
+    expect(quests.selected).toEqual(['q-0', 'q-1', 'q-2']);
+    // Its marker left the map with its quest: its popup closes.
+    await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
+  });
+
+  it('says nothing of a swap when the quest is followed or there is room', async () => {
+    server.use(...mapApiHandlers({ markers: markerList, quests: [...questList, ...followedList] }));
+    const user = userEvent.setup();
+    await renderReadyMap('/map/factory?quest=q-0,q-1');
+    const field = screen.getByRole('combobox', { name: /find a marker/i });
+    await waitFor(() => expect(field).toBeEnabled());
+    await user.type(field, 'folder');
+    await waitFor(() => expect(optionNames()[0]).toContain('hidden, choosing it follows its quest, by Cellars'));
+    await user.keyboard('{Enter}');
+    const dialog = await screen.findByRole('dialog', { name: /folder with intel/i });
+    expect(quests.selected).toEqual(['q-0', 'q-1', 'q-chemical']);
+    expect(within(dialog).queryByRole('button', { name: 'Undo' })).toBeNull();
+  });
+
+  it("a pro user's completed quest: the row says its marker stays hidden, the popup says why, with Mark not done", async () => {
+    const account = accountServer({ name: 'pro', pro: true, admin: false, questsDone: ['q-chemical'], questsHidden: [] });
+    server.use(...account.handlers);
+    await act(() => loadSession());
+    const user = userEvent.setup();
+    const field = await readyMap();
+    await user.type(field, 'folder');
+    await waitFor(() => expect(optionNames()).toEqual(['Folder with intel, Quest, Main, Chemical - Part 1, hidden: you completed its quest, by Cellars']));
+    await user.keyboard('{Enter}');
+    const dialog = await screen.findByRole('dialog', { name: /folder with intel/i });
+    expect(dialog).toHaveTextContent('You completed this quest, so its markers are hidden on the map.');
+    await user.click(within(dialog).getByRole('button', { name: 'Mark not done' }));
+    await waitFor(() => expect(account.user?.questsDone).toEqual([]));
+    // Not done any more: drawn, and the note is gone.
+    await waitFor(() => expect(within(dialog).queryByText(/You completed this quest/)).toBeNull());
   });
 });

@@ -9,8 +9,10 @@
  * or the game's coordinates), in its accessible name too. Arrow keys move through the list,
  * Enter opens the marker as a click on it does (openFoundMarker.ts: hidden ones are shown, the
  * level switched) and the focus moves to its popup; Escape closes the list, then clears the
- * field. Every marker is searched, whatever the filters: a hidden one says so in its row
- * (docs/DECISIONS.md, "Find a marker", "Find a marker by type, quest and place").
+ * field. Every marker is searched, whatever the filters: a hidden one says so in its row, and
+ * what choosing it does (its quest followed, maybe in place of another), or that the user's own
+ * progress keeps it hidden (docs/DECISIONS.md, "Find a marker", "Find a marker by type, quest
+ * and place", "Opening a quest marker at the free limit").
  */
 import { useEffect, useId, useRef, useState, type KeyboardEvent } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -24,7 +26,11 @@ import { questName } from '../../domain/quests';
 import { mapToGame } from '../../domain/transform';
 import { filters } from '../../state/filters';
 import { mapView } from '../../state/mapView';
+import { hiddenByProgress, questGivingPlace } from '../../domain/quest-marker-shown';
+import { questLabel } from '../../state/items';
 import { quests } from '../../state/quests';
+import { followsQuestsWithoutLimit, session } from '../../state/session';
+import { effectiveSettings, settings } from '../../state/settings';
 import { SEARCH_LIMIT_MAX, type MarkerFindHit } from '../../../workers/markers';
 import { SubCategoryIcon } from '../icons/SubCategoryIcon';
 import { announce } from '../LiveAnnouncer';
@@ -111,7 +117,9 @@ export function MarkerSearch({ source }: { source: MarkerSource | null }) {
   const { hits, total, forText } = useMarkerHits(source, text, limit);
   const { mapId } = useSnapshot(mapView);
   const hidden = useSnapshot(filters);
-  const { list: questList } = useSnapshot(quests);
+  const { list: questList, selected: followed } = useSnapshot(quests);
+  const { user } = useSnapshot(session);
+  const stored = useSnapshot(settings);
   const listRef = useRef<HTMLUListElement>(null);
   const stopFocusing = useRef<() => void>(() => undefined);
   useEffect(() => () => stopFocusing.current(), []);
@@ -184,6 +192,24 @@ export function MarkerSearch({ source }: { source: MarkerSource | null }) {
   const seenNames = new Set<string>();
   for (const hit of shownHits ?? []) (seenNames.has(hit.label) ? sameName : seenNames).add(hit.label);
   const isHidden = (hit: MarkerFindHit) => !subCategoryShown(hidden, hit.category || (findSubCategory(hit.subCategory)?.category ?? ''), hit.subCategory);
+  /**
+   * Why a row's marker is not on the map now, and what choosing it does about it (null: it is
+   * drawn). A quest marker is drawn only while its quest is followed: choosing it follows the
+   * quest, at a visitor's free limit in place of the one followed longest (named here, and in
+   * the popup with Undo: popup/questSwap.ts). One whose quest the user completed or hid stays
+   * off the map while their own progress is in force (the popup says so, with the way back).
+   */
+  const hiddenText = (hit: MarkerFindHit): string | null => {
+    if (hit.questUid) {
+      const off = hiddenByProgress(user, effectiveSettings(user, stored).ownProgress, hit.questUid);
+      if (off) return t(off.done ? 'panels.search.hiddenDone' : 'panels.search.hiddenByYou');
+      if (!followed.includes(hit.questUid)) {
+        const dropped = questGivingPlace(followed, hit.questUid, followsQuestsWithoutLimit());
+        return dropped ? t('panels.search.hiddenQuestSwap', { dropped: questLabel(questList, dropped, lang) }) : t('panels.search.hiddenQuest');
+      }
+    }
+    return isHidden(hit) ? t('panels.search.hidden') : null;
+  };
   /** What tells a row from others of the same name: type, level, quest; then its place. */
   const describe = (hit: MarkerFindHit): { facts: string[]; place: string | null } => {
     // The type and the quest, unless the name already says them ("Office safe", "Checking: the item").
@@ -192,7 +218,8 @@ export function MarkerSearch({ source }: { source: MarkerSource | null }) {
     const quest = hit.questUid ? questList.find((q) => q.uid === hit.questUid) : undefined;
     const questWords = quest ? questName(quest, lang) : '';
     const facts = [...(said(type) ? [] : [type]), hitLevel(hit.level), ...(questWords && !said(questWords) ? [questWords] : [])];
-    if (isHidden(hit)) facts.push(t('panels.search.hidden'));
+    const hiddenFact = hiddenText(hit);
+    if (hiddenFact) facts.push(hiddenFact);
     // An extraction's name is its place (unless another row has the same name: then its
     // coordinates); elsewhere the nearest named one, or the game's coordinates.
     const place = !map || (hit.category === 'Extractions' && !hit.near && !sameName.has(hit.label)) ? null

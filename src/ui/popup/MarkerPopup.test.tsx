@@ -14,6 +14,7 @@ import { markerChanged, popup, POPUP_STORAGE_KEY, resetPopup, setEnlarged, setPo
 import { closeUpsell, layout } from '../../state/layout';
 import { quests, resetQuests } from '../../state/quests';
 import { loadSession, resetSession } from '../../state/session';
+import { resetSettings, updateSettings } from '../../state/settings';
 import { createLocalMarkerSource } from '../map/testing/localMarkerSource';
 import { accountServer, compactOf, TEST_API_BASE as BASE } from '../map/testing/mapApi';
 import { setSignedInHint, useMemoryStorage, useTestServer } from '../map/testing/mapPageTest';
@@ -62,9 +63,17 @@ const markerList = [
   },
 ];
 
+/** A marker of another map: a `?obj=` link to it on Factory goes to Customs. */
+const customsMarker = { uid: 'm-customs', map: 'customs', category: 'Extractions', subCategory: 'PMC Extraction', level: 1, geometry: { x: 900, y: 900 }, name: 'ZB-1011', imgs: [] };
+
 const server = useTestServer(
   http.get(`${BASE}/api/be/quests`, () => HttpResponse.json({ quests: questList })),
   http.get(`${BASE}/api/be/items`, () => HttpResponse.json({ items: itemList })),
+  // Where a linked marker is, for a link whose marker is not on the open map.
+  http.get(`${BASE}/api/be/markers/one`, ({ request }) => {
+    const marker = [...markerList, customsMarker].find((m) => m.uid === new URL(request.url).searchParams.get('uid'));
+    return marker ? HttpResponse.json({ marker }) : HttpResponse.json({ error: 'not_found', message: 'no marker' }, { status: 404 });
+  }),
 );
 const storage = useMemoryStorage();
 
@@ -363,6 +372,13 @@ describe('marker popup', () => {
     expect(screen.queryByRole('dialog')).toBeNull();
   });
 
+  it("goes to another map's marker on that map, with the same link, replacing the history entry", async () => {
+    const { router } = await renderPopup('/map/factory?obj=m-customs&quest=q-delivery&lang=x');
+    await waitFor(() => expect(location()).toBe('/map/customs?obj=m-customs&quest=q-delivery&lang=x'));
+    expect(router.state.historyAction).toBe('REPLACE');
+    expect(screen.queryByRole('dialog', { name: 'Marker not found' })).toBeNull();
+  });
+
   it('says it in Russian too', async () => {
     await setLanguage('ru');
     await renderPopup('/map/factory?obj=nope');
@@ -377,6 +393,12 @@ describe('marker popup', () => {
     await screen.findByRole('dialog', { name: 'Office safe' });
     expect(quests.selected).toEqual(['q-b', 'q-c', 'q-delivery']);
     expect(quests.limitNotice).toBe(false);
+    // Not silently: the popup names the quest that gave its place, with Undo.
+    const dialog = screen.getByRole('dialog', { name: 'Office safe' });
+    await waitFor(() => expect(dialog).toHaveTextContent('To show this marker, “Delivery from the Past” is now followed in place of “q-a” (free visitors follow up to 3 quests).'));
+    await userEvent.click(within(dialog).getByRole('button', { name: 'Undo' }));
+    expect(quests.selected).toEqual(['q-a', 'q-b', 'q-c']);
+    await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
   });
 });
 
@@ -434,6 +456,22 @@ describe('marker popup quest actions', () => {
     await within(group).findByRole('button', { name: 'Show: Delivery from the Past' });
     expect(account.progressBodies[1]).toEqual({ questsHidden: ['q-delivery'] });
     expect(layout.upsellOpen).toBe(false);
+  });
+
+  it("says why a marker of a quest the user completed or hid is not on the map, with the way back (a link, own progress on)", async () => {
+    const account = await signedIn({ ...proUser, questsDone: ['q-delivery'], questsHidden: ['q-delivery'] });
+    await renderPopup('/map/factory?obj=m-safe');
+    const dialog = await screen.findByRole('dialog', { name: 'Office safe' });
+    await waitFor(() => expect(dialog).toHaveTextContent('You completed and hid this quest, so its markers are hidden on the map.'));
+    await userEvent.click(within(dialog).getByRole('button', { name: 'Show quest' }));
+    await waitFor(() => expect(dialog).toHaveTextContent('You completed this quest, so its markers are hidden on the map.'));
+    expect(account.progressBodies).toEqual([{ questsHidden: [] }]);
+    expect(within(dialog).queryByRole('button', { name: 'Show quest' })).toBeNull();
+    // Own progress off: the marker is drawn, nothing to say.
+    act(() => updateSettings({ ownProgress: false }));
+    await waitFor(() => expect(dialog).not.toHaveTextContent('You completed this quest'));
+    expect(within(dialog).queryByRole('button', { name: 'Mark not done' })).toBeNull();
+    resetSettings();
   });
 
   it('shows a failed save in the popup with the server’s message', async () => {

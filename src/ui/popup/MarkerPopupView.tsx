@@ -1,7 +1,9 @@
 /**
  * The marker popup's view mode (spec §2 "Marker popup"): description (plain text, never HTML),
  * images with previous / next and a counter, the level, the quest link (dimmed once the quest is
- * done, not for admins) with the quest actions under it, and the items. `footer` holds what the
+ * done, not for admins) with the quest actions under it, and the items; under them, for a quest
+ * marker, what opening it changed or could not (QuestMarkerNotes: a quest swapped in at the free
+ * limit, with Undo; a quest the user completed or hid, whose markers are not drawn). `footer` holds what the
  * composition adds below (an admin's Edit button); visitors and pro users get none.
  */
 import { useEffect, type ReactNode } from 'react';
@@ -18,6 +20,7 @@ import { loadQuests, questMarks, quests } from '../../state/quests';
 import { session } from '../../state/session';
 import { QuestActions } from '../quests/QuestActions';
 import { levelName } from './levelName';
+import { QuestMarkerNotes } from './QuestMarkerNotes';
 
 export interface MarkerPopupViewProps {
   map: MapDefinition;
@@ -108,6 +111,7 @@ export function MarkerPopupView({ map, marker, footer }: MarkerPopupViewProps) {
           </>
         )}
       </dl>
+      {questUid && <QuestMarkerNotes markerUid={marker.uid} questUid={questUid} />}
       {footer}
     </>
   );
