@@ -564,6 +564,8 @@ describe('marker popup in the Tab order (not modal: right after what opened it)'
     act(() => find.focus());
     act(() => selectMarker('m-exit'));
     const dialog = await screen.findByRole('dialog', { name: 'Gate 3' });
+    // The focus moves in once the popup has placed itself (a frame later on a busy machine).
+    await waitFor(() => expect(dialog).toHaveFocus());
     return { find, dialog };
   }
 
