@@ -137,6 +137,16 @@ describe('move, save, copy, delete and undo', () => {
     expect(server.writes().map((w) => w.op)).toEqual(['add']);
   });
 
+  it('a copy placed by a click takes the floor shown (as a placed marker does); without one it keeps the source\'s', async () => {
+    const { server, page, commands } = setup([marker('m1', { name: 'Safe', level: 3 })]);
+    expect(await commands.copyMarkerTo('m1', 5, 6, undefined, 2)).toMatchObject({ uid: 'new-1', name: 'Safe', level: 2 });
+    expect(await commands.copyMarkerTo('m1', 5, 6, marker('m1', { name: 'Typed', level: 3 }), -1)).toMatchObject({ uid: 'new-2', name: 'Typed', level: -1 });
+    // An Alt-drag copy (no level given) stays on the source's floor.
+    expect(await commands.copyMarkerTo('m1', 7, 8)).toMatchObject({ uid: 'new-3', level: 3 });
+    expect(page.markers.get('m1')).toMatchObject({ level: 3 });
+    expect(server.stored.get('new-1')).toMatchObject({ level: 2 });
+  });
+
   it('deletes; undo adds it back with the same uid', async () => {
     const { server, page, commands } = setup([marker('m1', { name: 'Keep me' })]);
     expect(await commands.deleteMarker('m1')).toBe(true);
@@ -188,6 +198,22 @@ describe('move, save, copy, delete and undo', () => {
 });
 
 describe('an edit form open while this page changes its marker', () => {
+  it('an undo or redo answers which marker it changed and whether it took it off the page (a form on it has nothing left)', async () => {
+    const { server, commands } = setup([marker('m1', { name: 'Safe' })]);
+    await commands.placeMarker(place);
+    await commands.moveMarker('m1', { x: 5, y: 6 });
+    await commands.deleteMarker('m1');
+    await commands.copyMarkerTo('new-1', 1, 1);
+    expect(await commands.undo()).toEqual({ uid: 'new-2', removed: true }); // the copy
+    expect(await commands.undo()).toEqual({ uid: 'm1', removed: false }); // the delete: back
+    expect(await commands.undo()).toEqual({ uid: 'm1', removed: false }); // the move
+    expect(await commands.undo()).toEqual({ uid: 'new-1', removed: true }); // the place
+    expect(server.stored.has('new-1')).toBe(false);
+    expect(await commands.undo()).toBeNull(); // nothing left
+    expect(await commands.redo()).toEqual({ uid: 'new-1', removed: false });
+    await commands.redo();
+    expect(await commands.redo()).toEqual({ uid: 'm1', removed: true }); // the delete again
+  });
   it('a move made while the form was open is kept: the form’s changes go onto the moved marker, no conflict', async () => {
     const { server, page, commands, stored } = setup([marker('m1', { name: 'Old' })]);
     const base = stored[0];
@@ -377,6 +403,19 @@ describe('live changes', () => {
     expect(page.markers.has('m2')).toBe(false);
     expect(await commands.applyRemote({ kind: 'upsert', map: 'woods', marker: { ...marker('w1'), map: 'woods', version: 1 }, by: 'bob' })).toBe('ignored');
     expect(commands.getState().canUndo).toBe(false);
+  });
+
+  it("applies another admin's delete without reading the marker (its read would be a 404)", async () => {
+    const { page, commands } = setup([marker('m1')]);
+    let reads = 0;
+    const read = page.sink.get;
+    page.sink.get = async (uid) => {
+      reads += 1;
+      return read(uid);
+    };
+    expect(await commands.applyRemote({ kind: 'remove', map: 'customs', uid: 'm1', version: 2, by: 'bob' })).toBe('applied');
+    expect(reads).toBe(0);
+    expect(page.markers.has('m1')).toBe(false);
   });
 
   it('ignores the echo of its own delete', async () => {
@@ -778,6 +817,14 @@ describe('a marker whose full copy cannot be read (compact row only, server down
     const copied = await commands.copyMarkerTo('m1', 7, 8, marker('m1', { name: 'Typed' }));
     expect(copied).toMatchObject({ uid: 'new-1', name: 'Typed', geometry: { x: 7, y: 8 } });
     expect(server.stored.get('new-1')).toMatchObject({ name: 'Typed' });
+  });
+
+  it('a copy kept unread (failed) still takes the floor it was placed on when Retry places it', async () => {
+    const { server, commands, reads } = unreadable([marker('m1', { name: 'Source', level: 3 })]);
+    await expect(commands.copyMarkerTo('m1', 7, 8, undefined, 1)).resolves.toBeNull();
+    reads.down = false;
+    await commands.retrySave('new-1');
+    expect(server.stored.get('new-1')).toMatchObject({ name: 'Source', level: 1 });
   });
 
   it('drops a kept move of a marker deleted meanwhile (nothing to move)', async () => {

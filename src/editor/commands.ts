@@ -207,6 +207,16 @@ export interface RestoredAdds {
   kept: Marker[];
 }
 
+/**
+ * What an undo or redo did to a marker. `removed`: the step took the marker off the page (an
+ * undone place or copy, a redone delete): an edit form open on it has nothing left to edit
+ * (state/editor.ts closes it, its typed work set aside: popup.ts `closeEditRemoved`).
+ */
+export interface AppliedMarkerStep {
+  uid: string;
+  removed: boolean;
+}
+
 export type SyncResult = { status: 'saved'; marker: Marker | null } | { status: 'failed' } | { status: 'conflict' };
 
 export interface EditorCommands {
@@ -222,8 +232,11 @@ export interface EditorCommands {
   /**
    * Places a copy (every field, a new uid) at a point. `fields`: what an open edit form shows,
    * copied over the page's copy of `uid` (whose fields the form does not edit are kept).
+   * `level`: the floor shown where the copy is placed by a click (Ctrl+C or Copy, then a click;
+   * Ctrl+V), which the copy takes as a placed marker does; left out, the copy keeps the source's
+   * floor (an Alt-drag copy, dragged on the view the source is on, as a moved marker keeps it).
    */
-  copyMarkerTo(uid: string, mapX: number, mapY: number, fields?: Marker): Promise<Marker | null>;
+  copyMarkerTo(uid: string, mapX: number, mapY: number, fields?: Marker, level?: number): Promise<Marker | null>;
   deleteMarker(uid: string): Promise<boolean>;
   uploadImage(uid: string, index: number, file: File, onProgress?: (fraction: number) => void, signal?: AbortSignal): Promise<Marker>;
   retrySave(uid: string): Promise<void>;
@@ -242,8 +255,9 @@ export interface EditorCommands {
    * page's copy could not be read), to offer again.
    */
   restoreAdds(markers: readonly Marker[]): Promise<RestoredAdds>;
-  undo(): Promise<void>;
-  redo(): Promise<void>;
+  /** Undoes the last step; answers what it did to a marker (null: nothing to undo, or a shape step). */
+  undo(): Promise<AppliedMarkerStep | null>;
+  redo(): Promise<AppliedMarkerStep | null>;
   /**
    * The marker as this page shows it now (its unsaved or in-flight change included), after the
    * local changes started so far; null when it is gone or cannot be read. An edit form open on
@@ -812,6 +826,11 @@ export function createEditorCommands(options: EditorCommandsOptions): EditorComm
     return result?.status === 'saved';
   }
 
+  function appliedStep(step: EditorStep | null, direction: HistoryDirection): AppliedMarkerStep | null {
+    if (step?.kind !== 'marker') return null;
+    return { uid: step.uid, removed: (direction === 'undo' ? step.before : step.after) === null };
+  }
+
   async function applyStep(step: EditorStep, direction: HistoryDirection): Promise<void> {
     if (step.kind === 'shape') {
       shapeStore?.put(step.id, plain(direction === 'undo' ? step.before : step.after));
@@ -935,9 +954,10 @@ export function createEditorCommands(options: EditorCommandsOptions): EditorComm
       );
     },
 
-    async copyMarkerTo(uid, mapX, mapY, fields) {
+    async copyMarkerTo(uid, mapX, mapY, fields, level) {
       const geometry = { x: round4(mapX), y: round4(mapY) };
-      const copyOf = (source: Marker, copyUid: string) => withoutVersion({ ...source, uid: copyUid, geometry: { ...geometry } });
+      const copyOf = (source: Marker, copyUid: string) =>
+        withoutVersion({ ...source, uid: copyUid, geometry: { ...geometry }, ...(level === undefined ? {} : { level }) });
       return savedMarker(
         await command(
           async () => {
@@ -1051,7 +1071,7 @@ export function createEditorCommands(options: EditorCommandsOptions): EditorComm
     },
 
     async undo() {
-      await history.undo();
+      return appliedStep(await history.undo(), 'undo');
     },
 
     async pageCopy(uid) {
@@ -1064,7 +1084,7 @@ export function createEditorCommands(options: EditorCommandsOptions): EditorComm
     },
 
     async redo() {
-      await history.redo();
+      return appliedStep(await history.redo(), 'redo');
     },
 
     async resolveConflict(choice, uid) {
@@ -1110,6 +1130,9 @@ export function createEditorCommands(options: EditorCommandsOptions): EditorComm
           // Our own change coming back: no need to ask the worker for its copy.
           const version = changeVersion(event);
           if (stored !== undefined && version !== undefined && version <= stored) return stored;
+          // A delete: the server has no copy left to read (a compact row's read is a 404), and the
+          // page's copy is older than the delete anyway; what this page wrote or heard decides.
+          if (event.kind === 'remove') return stored ?? null;
           const mine = (await sink.get(id))?.version;
           return stored === undefined ? (mine ?? null) : Math.max(stored, mine ?? 0);
         },

@@ -6,10 +6,13 @@ import { fakeServer, fakeSink, marker, offline } from '../editor/testing/fakes';
 import {
   addShape,
   bindEditor,
+  changesOnLeaving,
+  changesOnLeavingNow,
   copyMarker,
   copyMarkerTo,
   pasteMarkerAt,
   deleteMarker,
+  dismissGoneWhileMoving,
   editingForm,
   editingMarker,
   editor,
@@ -23,6 +26,7 @@ import {
   loadShapes,
   markerFlagsOf,
   moveMarker,
+  noteGoneWhileMoving,
   parseEditorPrefs,
   placeMarker,
   receiveRemoteChange,
@@ -196,6 +200,34 @@ describe('marker actions', () => {
     expect(editor.copied).toBe('m1');
     bindEditor(null);
     expect(editor.copied).toBeNull();
+  });
+
+  it('a copy placed by a click or Ctrl+V takes the floor shown, not its source\'s', async () => {
+    openMap('customs');
+    const { server } = bind([marker('m1', { name: 'Safe', level: 3 })]);
+    setLevel(2);
+    startCopy('m1');
+    expect(await copyMarkerTo('m1', 5, 6, mapView.level)).toMatchObject({ uid: 'new-1', level: 2 });
+    copyMarker('m1');
+    expect(await pasteMarkerAt(7, 8)).toMatchObject({ uid: 'new-2', level: 2 });
+    // Left out (an Alt-drag copy): the source's floor.
+    expect(await copyMarkerTo('m1', 9, 9)).toMatchObject({ uid: 'new-3', level: 3 });
+    expect(server.stored.get('new-1')?.level).toBe(2);
+  });
+
+  it("an undo of the place under an open edit form closes the form and sets its typing aside; the redo brings the marker back", async () => {
+    openMap('customs');
+    const { server } = bind();
+    const placed = (await placeMarker(10, 20))!;
+    startEdit(placed);
+    patchDraft({ name: 'Stash' });
+    await undo();
+    expect(server.stored.has(placed.uid)).toBe(false);
+    expect(popup.mode).toBe('view');
+    expect(popup.setAside).toMatchObject({ uid: placed.uid, draft: { name: 'Stash' } });
+    await redo();
+    expect(server.stored.has(placed.uid)).toBe(true);
+    expect(popup.setAside?.draft.name).toBe('Stash');
   });
 
   it('moves and undoes through the bound commands', async () => {
@@ -657,5 +689,48 @@ describe('a text shape whose label is left empty', () => {
     expect(editor.shapes).toEqual([]);
     await undo();
     expect(editor.shapes.map((s) => s.name)).toEqual(['Exit']);
+  });
+});
+
+describe('changes leaving the map would lose or keep', () => {
+  it('counts each marker whose change the server has not taken (saving, failed, in conflict) as lost, the unsaved markers placed as kept', () => {
+    const saving = { status: 'saving' as const, error: null };
+    const failed = { status: 'failed' as const, error: 'offline' };
+    const conflict = { uid: 'm3', mine: marker('m3'), theirs: null, action: 'update' as const, origin: 'save' as const };
+    expect(changesOnLeaving({ pending: {}, conflicts: {} })).toEqual({ lost: 0, kept: 0 });
+    expect(changesOnLeaving({ pending: { m1: saving, m2: failed }, conflicts: { m3: conflict } })).toEqual({ lost: 3, kept: 0 });
+    // A marker both pending and in conflict is one change.
+    expect(changesOnLeaving({ pending: { m3: failed }, conflicts: { m3: conflict } })).toEqual({ lost: 1, kept: 0 });
+    // An unsaved add is kept across leaving (state/setAsideStore.ts): not lost.
+    expect(changesOnLeaving({ pending: { m1: failed, 'new-1': failed }, conflicts: {} }, new Set(['new-1']))).toEqual({ lost: 1, kept: 1 });
+  });
+
+  it('reads the bound commands: a failed move is lost, a failed add kept, nothing once saved', async () => {
+    expect(changesOnLeavingNow()).toEqual({ lost: 0, kept: 0 });
+    const { server } = bind([marker('m1')]);
+    server.failNext('update', offline());
+    await moveMarker('m1', { x: 7, y: 8 });
+    expect(changesOnLeavingNow()).toEqual({ lost: 1, kept: 0 });
+    server.failNext('add', offline());
+    await placeMarker(5, 5);
+    expect(changesOnLeavingNow()).toEqual({ lost: 1, kept: 1 });
+    await retrySave('m1');
+    await retrySave('new-1');
+    expect(changesOnLeavingNow()).toEqual({ lost: 0, kept: 0 });
+    bindEditor(null);
+    expect(changesOnLeavingNow()).toEqual({ lost: 0, kept: 0 });
+  });
+});
+
+describe('a marker deleted by another admin while it was dragged', () => {
+  it('is noted for the dock until dismissed, and gone with the page', () => {
+    expect(editor.goneWhileMoving).toBeNull();
+    noteGoneWhileMoving('m1', 'Safe');
+    expect(editor.goneWhileMoving).toEqual({ uid: 'm1', subCategory: 'Safe' });
+    dismissGoneWhileMoving();
+    expect(editor.goneWhileMoving).toBeNull();
+    noteGoneWhileMoving('m1', null);
+    resetEditor();
+    expect(editor.goneWhileMoving).toBeNull();
   });
 });

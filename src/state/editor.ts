@@ -17,6 +17,7 @@ import { parseShapes, SHAPE_TYPES, shapesStorageKey, type DrawnShape, type Shape
 import {
   EditorError,
   failure as makeFailure,
+  type AppliedMarkerStep,
   type EditorCommands,
   type EditorCommandsState,
   type EditingForm,
@@ -29,7 +30,7 @@ import {
 } from '../editor/commands';
 import { i18n } from '../i18n';
 import { mapView, selectMarker } from './mapView';
-import { cancelEdit, discardSetAside, editOnTheirs, finishEdit, followPageCopy, keepEditOnTheirs, markerChanged, popup, resumeSetAside, setDraft, settleSetAside, startEdit } from './popup';
+import { cancelEdit, closeEditRemoved, discardSetAside, editOnTheirs, finishEdit, followPageCopy, keepEditOnTheirs, markerChanged, popup, resumeSetAside, setDraft, settleSetAside, startEdit } from './popup';
 import { readStored, writeStored } from './storage';
 
 export type EditorMode = 'pan' | 'draw' | 'edit' | 'move';
@@ -98,6 +99,18 @@ export interface EditorState {
   canRedo: boolean;
   cursor: EditorCursor | null;
   live: LiveStatus;
+  /**
+   * A marker this admin was dragging that another admin deleted meanwhile (its move was not
+   * made): the dock says so until dismissed (GoneWhileMovingNotice). Null when there is none.
+   */
+  goneWhileMoving: GoneWhileMoving | null;
+}
+
+/** See `EditorState.goneWhileMoving`: the marker's type (the page holds no name for a row it drew only). */
+export interface GoneWhileMoving {
+  uid: string;
+  /** Its subcategory, or null when the page no longer knew it. */
+  subCategory: string | null;
 }
 
 /**
@@ -115,6 +128,38 @@ export function markerFlagsOf(state: Pick<EditorState, 'pending' | 'conflicts'>)
 /** Whether any change of this page is still saving or was not saved (leaving the page would lose it). */
 export function hasUnsavedChanges(state: Pick<EditorState, 'pending'>): boolean {
   return Object.keys(state.pending).length > 0;
+}
+
+/** What leaving the map now would do with this page's changes the server has not taken. */
+export interface LeavingChanges {
+  /** Markers whose change would be lost: still saving, failed, or held by a conflict waiting for Keep mine / Take theirs. */
+  lost: number;
+  /** Markers placed or copied and not saved yet: kept across leaving, and offered back by the map (state/setAsideStore.ts). */
+  kept: number;
+}
+
+/**
+ * This page's changes the server has not taken, one per marker, as leaving would treat them:
+ * those in `keptAdds` (the commands' `unsavedAdds`) are kept, unless a conflict holds them; the
+ * others are lost.
+ */
+export function changesOnLeaving(state: { pending: Readonly<Record<string, unknown>>; conflicts: Readonly<Record<string, unknown>> }, keptAdds: ReadonlySet<string> = new Set()): LeavingChanges {
+  const result: LeavingChanges = { lost: 0, kept: 0 };
+  for (const uid of new Set([...Object.keys(state.pending), ...Object.keys(state.conflicts)])) {
+    if (keptAdds.has(uid) && !state.conflicts[uid]) result.kept += 1;
+    else result.lost += 1;
+  }
+  return result;
+}
+
+/** The uids of the markers this page placed or copied that the server has not confirmed (kept on leaving). */
+export function unsavedAddUids(): Set<string> {
+  return new Set(bound?.unsavedAdds().map((m) => m.uid) ?? []);
+}
+
+/** `changesOnLeaving` of this page now (none without an editor bound). */
+export function changesOnLeavingNow(): LeavingChanges {
+  return bound ? changesOnLeaving(editor, unsavedAddUids()) : { lost: 0, kept: 0 };
 }
 
 export const EDITOR_STORAGE_KEY = 'map:editor';
@@ -171,6 +216,7 @@ function initialState(): EditorState {
     canRedo: false,
     cursor: null,
     live: 'off',
+    goneWhileMoving: null,
   };
 }
 
@@ -359,6 +405,16 @@ export function setLive(state: LiveStatus): void {
   editor.live = state;
 }
 
+/** The marker being dragged was deleted by another admin (the wiring saw it go): the dock says so. */
+export function noteGoneWhileMoving(uid: string, subCategory: string | null): void {
+  editor.goneWhileMoving = { uid, subCategory };
+}
+
+/** The admin has read it (OK), or the page moves on. */
+export function dismissGoneWhileMoving(): void {
+  editor.goneWhileMoving = null;
+}
+
 // ---------------------------------------------------------------------------------------------
 // Marker commands
 
@@ -419,7 +475,8 @@ export async function pasteMarkerAt(mapX: number, mapY: number): Promise<Marker 
   const uid = editor.copied;
   if (!uid) return null;
   if (editor.copying === uid) cancelCopy();
-  return bound ? bound.copyMarkerTo(uid, mapX, mapY) : null;
+  // On the floor shown, as a marker placed there (commands.ts copyMarkerTo).
+  return bound ? bound.copyMarkerTo(uid, mapX, mapY, undefined, mapView.level) : null;
 }
 
 export function cancelCopy(): void {
@@ -427,11 +484,16 @@ export function cancelCopy(): void {
   copyFields = null;
 }
 
-export async function copyMarkerTo(uid: string, mapX: number, mapY: number): Promise<Marker | null> {
+/**
+ * A copy of `uid` at a map point. `level`: the floor shown, for a copy placed by a click (Ctrl+C
+ * or Copy, then a click); an Alt-drag copy leaves it out and stays on its source's floor, as a
+ * moved marker does.
+ */
+export async function copyMarkerTo(uid: string, mapX: number, mapY: number, level?: number): Promise<Marker | null> {
   finishPlacing();
   const fields = editor.copying === uid && copyFields?.uid === uid ? copyFields.fields : undefined;
   if (editor.copying === uid) cancelCopy();
-  return bound ? bound.copyMarkerTo(uid, mapX, mapY, fields) : null;
+  return bound ? bound.copyMarkerTo(uid, mapX, mapY, fields, level) : null;
 }
 
 /** Deletes after the UI asked 'Are you sure?'. True once the server deleted it. */
@@ -475,21 +537,28 @@ export async function undo(): Promise<void> {
   const commands = bound;
   if (!commands) return;
   finishPlacing();
-  await commands.undo();
-  await formFollowsPage(commands);
+  const done = await commands.undo();
+  await formFollowsPage(commands, done);
 }
 
 export async function redo(): Promise<void> {
   const commands = bound;
   if (!commands) return;
   finishPlacing();
-  await commands.redo();
-  await formFollowsPage(commands);
+  const done = await commands.redo();
+  await formFollowsPage(commands, done);
 }
 
-async function formFollowsPage(commands: EditorCommands): Promise<void> {
+async function formFollowsPage(commands: EditorCommands, done: AppliedMarkerStep | null): Promise<void> {
   const uid = popup.mode === 'edit' ? (popup.snapshot?.uid ?? null) : null;
   if (!uid || editor.conflicts[uid]) return;
+  // The step took the form's marker off the page (an undone place or copy, a redone delete): the
+  // form has nothing left to edit, and its Save would add the marker back, cancelling the undo.
+  // Its typed work is set aside (the dock offers it back), as a form closed with typing is.
+  if (done?.removed && done.uid === uid) {
+    closeEditRemoved(uid);
+    return;
+  }
   const current = await commands.pageCopy(uid);
   if (!current || bound !== commands || editor.conflicts[uid]) return;
   followPageCopy(current);

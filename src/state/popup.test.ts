@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { cancelEdit, discardSetAside, finishEdit, followPageCopy, followUntouched, leaveEdit, loadPopupSize, resumingEdit, settleSetAside, resumeSetAside, markerChanged, patchDraft, popup, rebaseEdit, setDraft, startEdit, POPUP_STORAGE_KEY, requestFocus, resetPopup, setEnlarged, showPopupFor, stepImage, takeFocus, toggleEnlarged } from './popup';
+import { cancelEdit, closeEditRemoved, discardSetAside, finishEdit, followPageCopy, followUntouched, leaveEdit, loadPopupSize, resumingEdit, settleSetAside, resumeSetAside, markerChanged, patchDraft, popup, rebaseEdit, setDraft, startEdit, POPUP_STORAGE_KEY, requestFocus, resetPopup, setEnlarged, showPopupFor, stepImage, takeFocus, toggleEnlarged } from './popup';
 import type { Marker } from '../domain/marker';
 import { memoryStorage, setStorageBackend } from './storage';
 
@@ -153,6 +153,25 @@ describe('an edit left with typed changes is set aside, not lost', () => {
     discardSetAside();
     typeIntoSafe({});
     leaveEdit();
+    expect(popup).toMatchObject({ mode: 'view', setAside: null });
+  });
+
+  it('closeEditRemoved (an undo took the marker away): its form closes, typed work set aside for "Back to them"; another form stays', () => {
+    typeIntoSafe({ name: 'Big safe' });
+    const revision = popup.revision;
+    closeEditRemoved('b');
+    expect(popup).toMatchObject({ mode: 'edit', setAside: null, revision });
+    closeEditRemoved('a');
+    expect(popup).toMatchObject({ uid: 'a', mode: 'view', draft: null, snapshot: null, setAside: { uid: 'a', draft: { name: 'Big safe' } } });
+    // The popup reads its marker again (and closes: it is gone).
+    expect(popup.revision).toBe(revision + 1);
+    // The redo put it back: "Back to them" opens the form on it with the typed name.
+    resumeSetAside(select);
+    expect(popup).toMatchObject({ mode: 'edit', draft: { uid: 'a', name: 'Big safe' }, setAside: null });
+    // Nothing typed: the form closes, nothing is kept.
+    cancelEdit();
+    startEdit(safe);
+    closeEditRemoved('a');
     expect(popup).toMatchObject({ mode: 'view', setAside: null });
   });
 

@@ -255,6 +255,21 @@ export function leaveEdit(): void {
   endEdit();
 }
 
+/**
+ * An undo or redo of this page took the marker under the open edit form off the page (an undone
+ * place or copy, a redone delete: src/editor/commands.ts `AppliedMarkerStep.removed`). The form
+ * has nothing left to edit, and its Save would add the marker back with the same uid, silently
+ * cancelling the undo. So it closes as Escape in a field does (`leaveEdit`): typed changes are
+ * set aside, and the dock's "Back to them" brings the form back as it was (after a redo has put
+ * the marker back, onto it; before, onto the typed work, whose Save then adds the marker again,
+ * the admin's choice). The popup of the gone marker then closes (`markerChanged`: its re-read
+ * finds nothing, ui/popup/useOpenMarker.ts). Another marker's form is left alone.
+ */
+export function closeEditRemoved(uid: string): void {
+  if (popup.mode !== 'edit' || popup.snapshot?.uid !== uid) return;
+  leaveEdit();
+  markerChanged(uid);
+}
 
 /** A save went through: back to view mode (the popup then reads the saved marker). */
 export function finishEdit(): void {

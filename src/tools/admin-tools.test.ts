@@ -323,6 +323,20 @@ describe('editing', () => {
     expect(t.shapes()).toEqual([]);
   });
 
+  it('Escape mid-drag of a handle puts the shape back and commits nothing, as Ctrl+Z and a move drag do', () => {
+    const t = withPoly();
+    t.click(200, 101);
+    const before = JSON.stringify(t.shapes());
+    t.ptr('pointer_down', 300, 100);
+    t.ptr('pointer_move', 320, 140);
+    expect(t.root.path()).toBe('edit.dragging_handle');
+    t.key('Escape');
+    t.ptr('pointer_up', 320, 140);
+    expect(t.root.path()).toBe('pan.idle');
+    expect(JSON.stringify(t.shapes())).toBe(before);
+    expect(t.log.filter((l) => l.startsWith('commit'))).toEqual([]);
+  });
+
   it('a drag on empty map pans in edit state', () => {
     const t = withPoly();
     t.drag([500, 500], [540, 500]);

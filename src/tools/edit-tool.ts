@@ -7,7 +7,8 @@
  *
  * Dragging a control point moves it; dragging a segment's midpoint inserts a point there and
  * drags it; a double-click on a point removes it; Delete removes the selected shape. Points are
- * rounded as they move (the domain does it). One undo step per drag.
+ * rounded as they move (the domain does it). One undo step per drag; Escape (or Ctrl+Z) mid-drag
+ * puts the shape back and commits nothing.
  */
 import { insertPointAtMidpoint, movePoint, removePoint, type DrawnShape } from '../domain/shapes';
 import { StateNode, type EditHandle, type ToolContext, type ToolEventOf } from '../engine/interaction';
@@ -101,18 +102,17 @@ class DraggingHandle extends StateNode {
     this.onPointerUp();
   }
 
-  /** Ctrl+Z (or a redo key) mid-drag: the shape goes back to where the drag began; nothing else is undone. */
+  /** Ctrl+Z (or a redo key) mid-drag: the drag is cancelled as by Escape; nothing else is undone. */
   onKeyDown(e: ToolEventOf<'key_down'>): boolean {
     if (!isUndoRedoKey(e)) return false;
-    if (this.changed && this.original) this.ctx.host.updateShape(this.original, false);
-    this.changed = false;
     this.transition('idle');
     return true;
   }
 
   onExit(): void {
-    // Escape mid-drag keeps what was dragged so far, as one step.
-    if (this.changed && this.shape) this.ctx.host.updateShape(this.shape, true);
+    // Escape, Ctrl+Z or a tool change mid-drag: the shape goes back to where the drag began and
+    // nothing is committed, as a move drag does (a release has already committed and cleared `changed`).
+    if (this.changed && this.original) this.ctx.host.updateShape(this.original, false);
     this.changed = false;
   }
 }

@@ -21,7 +21,7 @@ import type { MarkerSink } from '../../editor/live';
 import { NO_EDITOR, type ToolFactory, type ToolHost, type ToolShape } from '../../engine/interaction';
 import type { MapEngineApi } from '../../engine/types';
 import {
-  addShape, bindEditor, cancelCopy, copyMarker, copyMarkerTo, editor, hasUnsavedChanges, markerFlagsOf, pasteMarkerAt, startCopy, loadEditorPrefs, loadShapes, moveMarker, newShapeId, placeMarker,
+  addShape, bindEditor, cancelCopy, copyMarker, copyMarkerTo, editor, hasUnsavedChanges, markerFlagsOf, noteGoneWhileMoving, pasteMarkerAt, startCopy, loadEditorPrefs, loadShapes, moveMarker, newShapeId, placeMarker,
   receiveRemoteChange, redo, removeShape, resetEditor, selectShape, setCursor, setEditorEnabled, setLive, setPath, undo,
   updateShape,
 } from '../../state/editor';
@@ -97,6 +97,14 @@ export function wireEditor({ engine, sink, map, adminTools, resync }: WireEditor
     if (marker && editor.editOnOpen && !disposed) selectMarker(marker.uid);
   };
 
+  /**
+   * Markers another admin deleted while a marker was being dragged (uid → its type, read before
+   * it went): the drag's marker is only known when it is let go (`moveMarker`), and if it is one
+   * of these its move is not made (nothing is left to move) and the dock says why, instead of the
+   * marker vanishing under the pointer with no word. Cleared when the drag ends.
+   */
+  const goneWhileDragging = new Map<string, string | null>();
+
   const host: ToolHost = {
     shapes: () => snapshot(editor).shapes as readonly DrawnShape[],
     selectedShape: () => editor.selectedShape,
@@ -110,8 +118,14 @@ export function wireEditor({ engine, sink, map, adminTools, resync }: WireEditor
     updateShape: (shape, commit) => updateShape(shape as DrawnShape, commit),
     removeShape: (id) => removeShape(id),
     // A copy armed from a popup is placed by the next click, whatever the tool.
-    placeMarker: (x, y) => run(editor.copying ? 'copying a marker' : 'placing a marker', editor.copying ? copyMarkerTo(editor.copying, x, y) : placeAndOpen(x, y)),
-    moveMarker: (uid, x, y) => run('moving a marker', moveMarker(uid, { x, y })),
+    placeMarker: (x, y) => run(editor.copying ? 'copying a marker' : 'placing a marker', editor.copying ? copyMarkerTo(editor.copying, x, y, mapView.level) : placeAndOpen(x, y)),
+    moveMarker: (uid, x, y) => {
+      if (goneWhileDragging.has(uid)) {
+        noteGoneWhileMoving(uid, goneWhileDragging.get(uid) ?? null);
+        return;
+      }
+      run('moving a marker', moveMarker(uid, { x, y }));
+    },
     copyMarkerTo: (uid, x, y) => run('copying a marker', copyMarkerTo(uid, x, y)),
     undo: () => run('undo', undo()),
     redo: () => run('redo', redo()),
@@ -195,6 +209,10 @@ export function wireEditor({ engine, sink, map, adminTools, resync }: WireEditor
   // straight to the page's markers for everyone else.
   const onRemote = (change: MarkerChange) => {
     if (disposed) return;
+    if (commands && change.kind === 'remove' && engine.toolPath() === 'move.dragging') {
+      // Its type now, while the page still draws it (the dock names it by that).
+      goneWhileDragging.set(change.uid, engine.markerStates().find((m) => m.uid === change.uid)?.subCategory ?? null);
+    }
     const applied = commands ? receiveRemoteChange(change) : change.kind === 'upsert' ? sink.upsert(change.marker) : sink.remove(change.uid);
     void Promise.resolve(applied).catch((error: unknown) => console.error('raidmap: applying a live marker change failed', error));
   };
@@ -273,6 +291,8 @@ export function wireEditor({ engine, sink, map, adminTools, resync }: WireEditor
     }),
     subscribe(points, () => engine.setGuides(commands ? pointGuides(map) : [])),
     engine.on('toolchange', ({ path }) => {
+      // The drag let go (its marker's move was made or refused first) or cancelled.
+      if (path !== 'move.dragging') goneWhileDragging.clear();
       if (commands) setPath(path);
     }),
     engine.on('pointermove', ({ mapX, mapY, screenX, screenY }) => {
@@ -281,7 +301,7 @@ export function wireEditor({ engine, sink, map, adminTools, resync }: WireEditor
     engine.on('pointerleave', () => setCursor(null)),
     engine.on('mapclick', ({ mapX, mapY }) => {
       if (!commands) return;
-      if (editor.copying) run('copying a marker', copyMarkerTo(editor.copying, mapX, mapY));
+      if (editor.copying) run('copying a marker', copyMarkerTo(editor.copying, mapX, mapY, mapView.level));
       addRecordedPoint(mapX, mapY);
     }),
     subscribeMarkerChanges(map.id, onRemote, onLiveState, { skip: (uid, version) => commands?.knowsVersion(uid, version) ?? false }),

@@ -21,6 +21,8 @@
  * the map's undo only: the browser's undo is stopped while the form is open, since it would wipe
  * typing in a field the focus has left. An undo that changes this marker moves the form with it
  * (state/popup.ts `followPageCopy`): untouched fields show the undone values, typed ones stay.
+ * One that takes the marker away (an undone place) closes the form, its typed work set aside
+ * (`closeEditRemoved`): its Save would add the marker back and silently cancel the undo.
  */
 import { useEffect, useId, useRef, useState, type KeyboardEvent } from 'react';
 import type { TFunction } from 'i18next';

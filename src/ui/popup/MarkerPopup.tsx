@@ -15,7 +15,7 @@
  * compact list) for longer than LOADING_DELAY_MS, the popup frame shows a loading line.
  * It talks to state only; the wiring turns `popup.pointerOver` and `popup.focus` into engine calls.
  */
-import { memo, useCallback, useEffect, useRef, useState } from 'react';
+import { memo, useCallback, useEffect, useLayoutEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useSnapshot } from 'valtio';
 import type { Marker } from '../../domain/marker';
@@ -128,11 +128,24 @@ export const MarkerPopup = memo(function MarkerPopup({ map, source, loaded }: Ma
     return () => form.removeEventListener('input', onInput);
   }, [formUid]);
 
+  // The form closed under the keyboard without Save or Cancel (an undo took its marker away:
+  // popup.ts `closeEditRemoved`; Take theirs): the focused control went with it, and the focus
+  // would fall to the page's body. Edit takes it; where the popup then closes (its marker is
+  // gone), the frame hands it on to the popup's opener or the map (popupFocus.ts).
+  const formOpen = useRef<string | null>(null);
+  useLayoutEffect(() => {
+    // Only where the popup stays on that marker (in view mode): a popup closed or moved on
+    // leaves the focus to its frame (popupFocus.ts) and to the next marker's.
+    const closed = formOpen.current !== null && formUid === null && formOpen.current === mapView.selectedUid;
+    formOpen.current = formUid;
+    if (closed && (document.activeElement === document.body || document.activeElement === null)) focusEdit.current = true;
+  }, [formUid]);
+
   if (link.gone) return <LinkGoneNotice onClose={link.dismissGone} />;
   if (!marker) return slow || failed ? <LoadingFrame onClose={close} onRetry={retryRead} error={failed} /> : null;
   const editing = canEdit && mode === 'edit' && snapshot?.uid === marker.uid;
   return (
-    <MarkerPopupFrame marker={marker} onClose={close} className={editing ? 'marker-popup--edit' : undefined}>
+    <MarkerPopupFrame marker={marker} onClose={close} className={editing ? 'marker-popup--edit' : undefined} mode={editing ? 'edit' : 'view'}>
       {editing ? (
         <MarkerEditForm key={marker.uid} map={map} onCancel={cancel} onSaved={saved} focusFirstField={focusForm} />
       ) : (
@@ -212,10 +225,11 @@ function AdminBar({ marker, focusEdit, onEdit }: { marker: Marker; focusEdit: { 
   const [deleting, setDeleting] = useState(false);
   const [error, setError] = useState<string | null>(null);
   useEffect(() => {
-    // Back from a cancelled edit: keyboard users land on Edit again.
+    // Back from a cancelled or saved edit: keyboard users land on Edit again, the view shown
+    // from its top (MarkerPopupFrame), not scrolled down to Edit under a long description.
     if (!focusEdit.current) return;
     focusEdit.current = false;
-    button.current?.focus();
+    button.current?.focus({ preventScroll: true });
   }, [focusEdit]);
 
   const deletingNow = useRef(false);

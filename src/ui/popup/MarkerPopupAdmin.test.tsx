@@ -7,9 +7,11 @@
 import '../../i18n';
 import { act, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { setLanguage } from '../../i18n';
-import { popup } from '../../state/popup';
+import { boundEditor, placeMarker } from '../../state/editor';
+import { selectMarker } from '../../state/mapView';
+import { closeEditRemoved, popup } from '../../state/popup';
 import { quests, selectQuests } from '../../state/quests';
 import { setSessionUser, type SessionUser } from '../../state/session';
 import { safe, exit, admin, setup, open, edit, field, useAdminPopupPage } from './testing/adminPopupPage';
@@ -115,5 +117,72 @@ describe('a quest marker whose quest is not followed (not drawn on the map)', ()
     await userEvent.click(await within(dialog).findByRole('button', { name: 'Follow quest' }));
     expect(quests.selected).toEqual(['q-a', 'q-b', 'q-c', 'q-delivery']);
     expect(quests.limitNotice).toBe(false);
+  });
+});
+
+describe('back in view mode after Cancel or Save', () => {
+  it('the popup shows its top: Edit takes the focus without scrolling the view down to it', async () => {
+    const { server } = await setup(admin, [{ ...safe, desc: 'A long description. '.repeat(200) }, exit]);
+    for (const button of ['Cancel', 'Save']) {
+      const form = await edit();
+      if (button === 'Save') await userEvent.type(field(form, 'Name (English)'), ' 2');
+      const body = document.querySelector<HTMLElement>('.marker-popup .popup__body')!;
+      body.scrollTop = 900;
+      const focus = vi.spyOn(HTMLElement.prototype, 'focus');
+      await userEvent.click(within(form).getByRole('button', { name: button }));
+      const dialog = await screen.findByRole('dialog', { name: button === 'Save' ? 'Office safe 2' : 'Office safe' });
+      const editButton = await within(dialog).findByRole('button', { name: 'Edit' });
+      await waitFor(() => expect(editButton).toHaveFocus());
+      expect(focus.mock.contexts.filter((c) => c === editButton).length).toBeGreaterThan(0);
+      for (const [i, context] of focus.mock.contexts.entries()) if (context === editButton) expect(focus.mock.calls[i][0]).toEqual({ preventScroll: true });
+      expect(document.querySelector<HTMLElement>('.marker-popup .popup__body')!.scrollTop).toBe(0);
+      focus.mockRestore();
+    }
+    expect(server.writes()).toHaveLength(1);
+  });
+});
+
+describe('an undo that takes away the marker under the open form', () => {
+  /** What state/editor.ts `undo` / `redo` do with the step's answer (the form follows, or closes). */
+  async function step(direction: 'undo' | 'redo') {
+    await act(async () => {
+      const done = await boundEditor()![direction]();
+      if (done?.removed) closeEditRemoved(done.uid);
+    });
+  }
+
+  it('closes the form and its popup, the typed work set aside; redo, then "Back to them", brings both back', async () => {
+    const { server } = await setup(admin);
+    let placed: string | undefined;
+    await act(async () => {
+      placed = (await placeMarker(700, 800))?.uid;
+    });
+    act(() => selectMarker(placed!));
+    const dialog = await screen.findByRole('dialog');
+    await userEvent.click(within(dialog).getByRole('button', { name: 'Edit' }));
+    const form = within(dialog).getByRole('form', { name: 'Edit marker' });
+    await userEvent.type(field(form, 'Name (English)'), 'Stash');
+    const addImage = within(form).getByRole('button', { name: 'Add an image' });
+    addImage.focus();
+    await step('undo');
+    expect(server.stored.has(placed!)).toBe(false);
+    await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
+    expect(popup.mode).toBe('view');
+    expect(await screen.findByText(/Your unsaved changes to “Stash” were kept/)).toBeInTheDocument();
+    expect(server.writes().filter((w) => w.op === 'add')).toHaveLength(1);
+    await step('redo');
+    expect(server.stored.has(placed!)).toBe(true);
+    await backToThem();
+    const again = await screen.findByRole('form', { name: 'Edit marker' });
+    expect(field(again, 'Name (English)')).toHaveValue('Stash');
+  });
+
+  it('with the popup staying (the form closed, its marker still there), Edit takes the focus, not the page body', async () => {
+    await setup(admin);
+    const form = await edit();
+    within(form).getByRole('button', { name: 'Add an image' }).focus();
+    act(() => closeEditRemoved('m-safe'));
+    const dialog = await screen.findByRole('dialog', { name: 'Office safe' });
+    await waitFor(() => expect(within(dialog).getByRole('button', { name: 'Edit' })).toHaveFocus());
   });
 });

@@ -32,3 +32,23 @@ describe('MarkerPopupFrame', () => {
     expect(wrapper()?.hasAttribute('data-placement')).toBe(false);
   });
 });
+
+describe('MarkerPopupFrame scroll', () => {
+  const body = () => document.querySelector<HTMLElement>('.popup__body')!;
+
+  it('back in view mode after Save or Cancel, the popup shows its top, not where the form was scrolled to', async () => {
+    const frame = (mode: 'view' | 'edit', text: string) => (
+      <MarkerPopupFrame marker={marker} onClose={() => undefined} mode={mode}>
+        <p>{text}</p>
+      </MarkerPopupFrame>
+    );
+    const { rerender } = render(frame('edit', 'form'));
+    await screen.findByRole('dialog', { name: 'New' });
+    body().scrollTop = 400;
+    // Another render of the same mode (typing, a status line) keeps the scroll.
+    rerender(frame('edit', 'form, typed'));
+    expect(body().scrollTop).toBe(400);
+    rerender(frame('view', 'view'));
+    expect(body().scrollTop).toBe(0);
+  });
+});

@@ -25,6 +25,8 @@ export interface MarkerPopupFrameProps {
   children: ReactNode;
   /** Extra class on the wrapper (e.g. the edit mode's). */
   className?: string;
+  /** Which of the popup's modes shows ('view' or 'edit'): a change starts the new one at its top. */
+  mode?: string;
 }
 
 /** Tells the wiring the dialog's height as it changes (it decides whether the popup would cover its marker). */
@@ -41,7 +43,23 @@ function useMeasuredHeight(wrapper: RefObject<HTMLDivElement | null>): void {
   }, [wrapper]);
 }
 
-export function MarkerPopupFrame({ marker, onClose, children, className }: MarkerPopupFrameProps) {
+/**
+ * The dialog's body scrolls (a long description, the edit form): a change of mode or marker
+ * starts at the top, not where the other one was left (Save at the foot of a long form would
+ * open the view at its end). Before the effects that put the focus in (Edit, the form's first
+ * field), which keep the scroll (preventScroll) where they move the focus.
+ */
+function useTopOnChange(wrapper: RefObject<HTMLDivElement | null>, key: string): void {
+  const last = useRef(key);
+  useLayoutEffect(() => {
+    if (last.current === key) return;
+    last.current = key;
+    const body = wrapper.current?.querySelector('.popup__body');
+    if (body) body.scrollTop = 0;
+  }, [wrapper, key]);
+}
+
+export function MarkerPopupFrame({ marker, onClose, children, className, mode = 'view' }: MarkerPopupFrameProps) {
   const { t, i18n } = useTranslation();
   const lang = isLanguage(i18n.language) ? i18n.language : 'en';
   const { enlarged, placement } = useSnapshot(popup);
@@ -49,6 +67,7 @@ export function MarkerPopupFrame({ marker, onClose, children, className }: Marke
 
   useEffect(() => () => setPointerOverPopup(false), []);
   useMeasuredHeight(wrapper);
+  useTopOnChange(wrapper, `${marker.uid} ${mode}`);
   // Closed with the focus in it: the focus goes back where it came from (popupFocus.ts).
   useLayoutEffect(() => {
     const root = wrapper.current;
