@@ -19,6 +19,8 @@ import { useSnapshot } from 'valtio';
 import type { MapDefinition } from '../../domain/maps';
 import { layout } from '../../state/layout';
 import { popup } from '../../state/popup';
+import { LeaveGuard } from './LeaveGuard';
+import { GoneWhileMovingNotice } from './GoneWhileMovingNotice';
 import { PointTools } from './PointTools';
 import { SetAsideNotice } from './SetAsideNotice';
 import { UnsavedChanges } from './UnsavedChanges';
@@ -46,7 +48,9 @@ export function AdminDock({ map, camera }: AdminDockProps) {
   if (!admin) return null;
   return (
     <div ref={setDock} className={['admin-dock', panelsShown ? 'admin-dock--panels' : '', formOpen ? 'admin-dock--form-open' : ''].filter(Boolean).join(' ')}>
+      <LeaveGuard />
       <PointTools map={map} />
+      <GoneWhileMovingNotice />
       <UnsavedChanges />
       <WaitingConflicts />
       <UnsavedMarkersNotice />

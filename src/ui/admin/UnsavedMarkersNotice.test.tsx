@@ -52,7 +52,7 @@ describe('UnsavedMarkersNotice', () => {
   it('offers the kept markers back; Put back shows them as unsaved (failed offline: Retry) and saves the rest', async () => {
     const { server, page, commands } = reloadedWith([marker('a', { name: 'Stash' }), marker('b')], [], 1);
     render(<UnsavedMarkersNotice />);
-    expect(screen.getByRole('status')).toHaveTextContent('2 markers you placed were not saved before the page closed.');
+    expect(screen.getByRole('status')).toHaveTextContent('2 markers you placed were not saved before you left this map.');
     await userEvent.click(screen.getByRole('button', { name: 'Put back' }));
     await act(() => commands.settle());
     expect(screen.queryByRole('status')).toBeNull();
@@ -85,7 +85,7 @@ describe('UnsavedMarkersNotice', () => {
     reloadedWith([marker('a'), marker('b'), marker('c')]);
     await i18n.changeLanguage('ru');
     render(<UnsavedMarkersNotice />);
-    expect(screen.getByRole('status')).toHaveTextContent('3 поставленные вами метки не сохранились до закрытия страницы.');
+    expect(screen.getByRole('status')).toHaveTextContent('3 поставленные вами метки не сохранились до того, как вы ушли с этой карты.');
     expect(screen.getByRole('button', { name: 'Вернуть' })).toBeInTheDocument();
     expect(screen.getByRole('button', { name: 'Отбросить' })).toBeInTheDocument();
   });
