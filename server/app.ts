@@ -12,6 +12,7 @@ import { errorHandler, sendError } from './http/errors';
 import { JsonCache } from './http/json-cache';
 import { registerJsonBody } from './http/json-body';
 import { registerNoNul } from './http/no-nul';
+import { pathLengthProblem, registerPathLimit } from './http/url-path';
 import { Metrics, registerMetrics } from './http/metrics';
 import { registerRequestLog, requestLogServerOptions } from './http/request-log';
 import {
@@ -49,6 +50,9 @@ import { questRoutes } from './routes/quests';
 import { userRoutes } from './routes/user';
 import { getTileStore } from './tiles/store';
 import { tilesPlugin } from './tiles/index';
+
+/** Characters of one path parameter (a marker uid, a map id, a tile address) at most; more answers 414. */
+const MAX_PARAM_LENGTH = 200;
 
 /** How long a burst of marker writes must pause before an unread list is rebuilt. */
 export const MARKER_LIST_UNREAD_DELAY_MS = 500;
@@ -139,13 +143,18 @@ export function buildServer(options: BuildServerOptions): FastifyInstance {
     logger: options.logger ?? false,
     trustProxy: options.trustProxy ?? false,
     // Marker uids, map ids and tile addresses are short; anything longer is a bad request.
-    routerOptions: { maxParamLength: 200 },
+    routerOptions: { maxParamLength: MAX_PARAM_LENGTH },
     // Header, request, keep-alive and inactivity time-outs (docs/SERVER.md "Time-outs").
     ...timeoutServerOptions(limits),
     // Request ids (an incoming X-Request-Id when sane) and one access-log line per request.
     ...requestLogServerOptions(),
     // Malformed URLs and the like get the same `{ error, message }` shape as everything else.
-    frameworkErrors: (error, _request, reply) => {
+    frameworkErrors: (error, request, reply) => {
+      // The router's 414 (a parameter over maxParamLength) quotes the whole parameter: not
+      // echoed; a path over its own bound gets the same answer as on any other route.
+      if (error.statusCode === 414) {
+        return sendError(reply, 414, pathLengthProblem(request.url) ?? `a part of the path is longer than ${MAX_PARAM_LENGTH} characters`);
+      }
       sendError(reply, error.statusCode && error.statusCode >= 400 && error.statusCode < 500 ? error.statusCode : 400, error.message);
     },
   });
@@ -199,6 +208,8 @@ export function buildServer(options: BuildServerOptions): FastifyInstance {
   app.setErrorHandler(errorHandler);
   // First, so its headers reach every route and the not-found handler (the SPA fallback).
   registerSecurityHeaders(app, options.security);
+  // Then an over-long path is answered 414, before any route or file lookup (url-path.ts).
+  registerPathLimit(app);
   registerLongLivedRoutes(app);
   registerRequestLog(app);
   // JSON bodies: a 400 that says what is wrong (prototype keys refused by name).
@@ -231,7 +242,8 @@ export function buildServer(options: BuildServerOptions): FastifyInstance {
   registerAuth(app, repos, options.auth);
   app.register(authRoutes);
   app.register(userRoutes);
-  app.register(adminRoutes, { uploadsDir: options.uploadsDir });
+  // Images may come from this site and the CDN origin the pages' img-src allows (security.ts).
+  app.register(adminRoutes, { uploadsDir: options.uploadsDir, imgOrigins: options.security?.imgOrigins });
   app.register(adminUserRoutes);
   app.register(liveRoutes, { hub: live, pingMs: options.livePingMs });
   app.register(pilotRoutes, {

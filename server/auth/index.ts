@@ -12,6 +12,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { SIGNED_IN_COOKIE } from '../../src/domain/account';
 import type { Repositories, User } from '../db';
 import { sendError } from '../http/errors';
+import { routedPath } from '../http/url-path';
 import { authLimitsFromEnv, RateLimiter, type AuthLimits } from './rate-limit';
 
 export const SESSION_COOKIE = 'raidmap_session';
@@ -167,12 +168,13 @@ function hostOf(value: string, protocol: string): string | null {
 }
 
 /**
- * CSRF rules for state-changing calls under /api/be: a body must be JSON (forms cannot send
+ * CSRF rules for state-changing calls under /api/be (the decoded path, as routed): a body must be JSON (forms cannot send
  * that cross-site without a preflight), and an Origin header, when present, must be this
  * server's own host. Answers 415 / 403 otherwise.
  */
 export async function csrfGuard(request: FastifyRequest, reply: FastifyReply): Promise<void> {
-  if (!STATE_CHANGING.has(request.method) || !request.url.startsWith('/api/be/')) return;
+  // The path the router matches (decoded): `/%61pi/be/…` runs an API route and is guarded as one.
+  if (!STATE_CHANGING.has(request.method) || !routedPath(request.url).startsWith('/api/be/')) return;
   const origin = request.headers.origin;
   if (origin !== undefined) {
     const own = hostOf(request.host, request.protocol);

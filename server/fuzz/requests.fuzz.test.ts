@@ -101,7 +101,7 @@ const validMarker: fc.Arbitrary<Obj> = fc
     name: fc.string({ maxLength: 30 }),
     desc: fc.string({ unit: 'grapheme', maxLength: 60 }),
     ru: fc.option(fc.constantFrom('Сейф', 'Тайник', 'Ящик'), { nil: undefined }),
-    imgs: fc.array(fc.record({ img: fc.constantFrom('/uploads/sample/safe-1.webp', 'https://example.com/a.png', 'img/b.png'), name: fc.string({ maxLength: 10 }), desc: fc.string({ maxLength: 10 }) }), { maxLength: 2 }),
+    imgs: fc.array(fc.record({ img: fc.constantFrom('/uploads/sample/safe-1.webp', 'http://localhost/uploads/markers/a.webp', 'img/b.png'), name: fc.string({ maxLength: 10 }), desc: fc.string({ maxLength: 10 }) }), { maxLength: 2 }),
     questUid: fc.option(fc.constantFrom(...QUEST_UIDS), { nil: null }),
     itemsUid: fc.uniqueArray(fc.constantFrom(...ITEM_UIDS), { maxLength: 3 }),
   })

@@ -2,7 +2,8 @@
  * The JSON body parser of every route: Fastify's default refuses prototype keys too, but says
  * only "Body is not valid JSON", which names nothing. This one answers 400 with what is wrong:
  * `body: not valid JSON (…)`, or `<field>: a key named "__proto__" is not accepted` (and the same
- * for `constructor.prototype`), so a client can tell a typo from a refused key.
+ * for `constructor.prototype`), so a client can tell a typo from a refused key. A body that is
+ * not UTF-8 is refused too (decodeJsonBody), rather than read with U+FFFD in place of its bad bytes.
  */
 import type { FastifyInstance } from 'fastify';
 
@@ -54,11 +55,31 @@ export function parseJsonBody(text: string): unknown {
   return value;
 }
 
+/**
+ * The text of a JSON body, which must be UTF-8: bytes that are not (a surrogate encoded as
+ * `ED A0 80`, a stray continuation byte) would otherwise become U+FFFD, one to three per bad
+ * sequence, and be stored changed (and possibly over a field's length bound). Answers
+ * `body: not valid UTF-8 text (a bad byte sequence at byte N)`.
+ */
+export function decodeJsonBody(bytes: Buffer): string {
+  const text = bytes.toString('utf8');
+  // U+FFFD is in the text when the bytes held it or held a bad sequence: only then compare.
+  if (text.includes('\uFFFD')) {
+    const again = Buffer.from(text, 'utf8');
+    if (!again.equals(bytes)) {
+      let at = 0;
+      while (at < bytes.length && bytes[at] === again[at]) at++;
+      throw new BodyError(`body: not valid UTF-8 text (a bad byte sequence at byte ${at})`);
+    }
+  }
+  return text;
+}
+
 export function registerJsonBody(app: FastifyInstance): void {
   app.removeContentTypeParser('application/json');
-  app.addContentTypeParser('application/json', { parseAs: 'string' }, (_request, body, done) => {
+  app.addContentTypeParser('application/json', { parseAs: 'buffer' }, (_request, body, done) => {
     try {
-      done(null, parseJsonBody(body as string));
+      done(null, parseJsonBody(decodeJsonBody(body as Buffer)));
     } catch (error) {
       done(error as Error, undefined);
     }

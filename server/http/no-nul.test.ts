@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { findNul } from './no-nul';
+import { findNul, inputTextProblem } from './no-nul';
 
 describe('findNul', () => {
   it('names the first field holding U+0000, in objects, arrays and keys', () => {
@@ -19,5 +19,20 @@ describe('findNul', () => {
     let deep: unknown = 'end\u0000';
     for (let i = 0; i < 20_000; i += 1) deep = [deep];
     expect(findNul({ deep })).toMatch(/^deep(\[0\])+$/);
+  });
+});
+
+describe('inputTextProblem', () => {
+  it('names the first field holding U+0000 or a lone surrogate, with why', () => {
+    expect(inputTextProblem({ name: 'a\ud800b' })).toBe('name: must be valid Unicode text (a lone surrogate at 1)');
+    expect(inputTextProblem({ imgs: [{ img: '/a.png', name: 'x\udfff' }] })).toBe('imgs[0].name: must be valid Unicode text (a lone surrogate at 1)');
+    expect(inputTextProblem({ name_l10n: { ru: '\ud83d' } })).toBe('name_l10n.ru: must be valid Unicode text (a lone surrogate at 0)');
+    expect(inputTextProblem({ extra: { ['k\ud800']: 1 } })).toBe('extra.k\\ud800: must be valid Unicode text (a lone surrogate at 1)');
+    expect(inputTextProblem({ desc: 'a\u0000' })).toBe('desc: must not contain the character U+0000');
+  });
+
+  it('answers null for valid text, emoji included', () => {
+    expect(inputTextProblem({ name: 'Тайник 😀', desc: '\ufffd', imgs: [], n: 1 })).toBeNull();
+    expect(inputTextProblem(undefined)).toBeNull();
   });
 });

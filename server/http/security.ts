@@ -21,6 +21,7 @@ import type { ServerOptions as HttpServerOptions } from 'node:http';
 import fastifyHelmet from '@fastify/helmet';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { sendError } from './errors';
+import { routedPath, underPrefix } from './url-path';
 
 // ---------------------------------------------------------------------------------------------
 // Headers
@@ -82,14 +83,6 @@ export function cspHeader(directives: Record<string, string[]>): string {
     .join('; ');
 }
 
-function pathOf(url: string): string {
-  return url.split(/[?#]/, 1)[0];
-}
-
-function underPrefix(urlPath: string, prefix: string): boolean {
-  const bare = prefix.replace(/\/+$/, '');
-  return urlPath === bare || urlPath.startsWith(`${bare}/`);
-}
 
 /**
  * The origin of a CDN base URL such as `https://cdn.example.com/raidmap` (for img-src);
@@ -162,7 +155,8 @@ export function registerSecurityHeaders(app: FastifyInstance, options: SecurityO
 
   // helmet sets its headers on the raw response in onRequest; these replace some of them.
   app.addHook('onSend', async (request: FastifyRequest, reply: FastifyReply, payload) => {
-    const urlPath = pathOf(request.url);
+    // The decoded path, as routed: `/%75ploads/x.png` is served from the uploads like `/uploads/x.png`.
+    const urlPath = routedPath(request.url);
     if (CROSS_ORIGIN_PREFIXES.some((p) => underPrefix(urlPath, p))) {
       reply.raw.setHeader('cross-origin-resource-policy', 'cross-origin');
     }

@@ -7,8 +7,9 @@ import fs from 'node:fs';
 import path from 'node:path';
 import fastifyStatic from '@fastify/static';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { sendError } from './errors';
+import { errorHandler, sendError } from './errors';
 import { registerIconAtlas } from './icon-atlas';
+import { routedPath, underPrefix } from './url-path';
 
 export const IMMUTABLE = 'public, max-age=31536000, immutable';
 export const NO_CACHE = 'no-cache';
@@ -25,14 +26,13 @@ export interface StaticSiteOptions {
   extrasFor?: (urlPath: string, search: string) => Promise<PageExtras>;
 }
 
-function underPrefix(urlPath: string, prefix: string): boolean {
-  return urlPath === prefix || urlPath.startsWith(`${prefix}/`);
-}
-
-/** Whether a request should get the SPA's index.html instead of a 404 (pure). */
+/**
+ * Whether a request should get the SPA's index.html instead of a 404 (pure). Decided on the
+ * decoded path (url-path.ts): `/%61pi/be/nothing` is an API miss like `/api/be/nothing`.
+ */
 export function wantsSpaFallback(method: string, url: string): boolean {
   if (method !== 'GET' && method !== 'HEAD') return false;
-  const urlPath = url.split(/[?#]/, 1)[0];
+  const urlPath = routedPath(url);
   if (NON_SPA_PREFIXES.some((p) => underPrefix(urlPath, p))) return false;
   const last = urlPath.slice(urlPath.lastIndexOf('/') + 1);
   return !last.includes('.');
@@ -91,18 +91,10 @@ function isDirectory(dir: string): boolean {
   }
 }
 
-/**
- * Registers the static roots and the not-found handler on the root instance (so the SPA
- * fallback and JSON 404s apply to every route, the API's included).
- */
-export function registerStaticSite(app: FastifyInstance, options: StaticSiteOptions): void {
-  fs.mkdirSync(options.uploadsDir, { recursive: true });
-  const distDir = path.resolve(options.distDir);
-  const index = new IndexHtml(path.join(distDir, 'index.html'));
-
+/** The icons, the uploads and the built site, registered in `files` (a scope of registerStaticSite). */
+function registerStaticRoots(files: FastifyInstance, options: StaticSiteOptions, distDir: string): void {
   if (isDirectory(options.iconsDir)) {
-    registerIconAtlas(app, options.iconsDir);
-    app.register(fastifyStatic, {
+    files.register(fastifyStatic, {
       root: path.resolve(options.iconsDir),
       prefix: '/icons/',
       decorateReply: false,
@@ -111,7 +103,7 @@ export function registerStaticSite(app: FastifyInstance, options: StaticSiteOpti
       setHeaders: (reply) => reply.header('cache-control', 'public, max-age=86400'),
     });
   }
-  app.register(fastifyStatic, {
+  files.register(fastifyStatic, {
     root: path.resolve(options.uploadsDir),
     prefix: '/uploads/',
     decorateReply: false,
@@ -121,7 +113,7 @@ export function registerStaticSite(app: FastifyInstance, options: StaticSiteOpti
     setHeaders: (reply) => reply.header('cache-control', 'public, max-age=86400'),
   });
   if (isDirectory(distDir)) {
-    app.register(fastifyStatic, {
+    files.register(fastifyStatic, {
       root: distDir,
       prefix: '/',
       decorateReply: false,
@@ -133,6 +125,29 @@ export function registerStaticSite(app: FastifyInstance, options: StaticSiteOpti
       setHeaders: (reply, filePath) => reply.header('cache-control', distCacheControl(path.relative(distDir, filePath).replace(/\.(?:br|gz)$/, ''))),
     });
   }
+}
+
+/**
+ * Registers the static roots and the not-found handler on the root instance (so the SPA
+ * fallback and JSON 404s apply to every route, the API's included).
+ */
+export function registerStaticSite(app: FastifyInstance, options: StaticSiteOptions): void {
+  fs.mkdirSync(options.uploadsDir, { recursive: true });
+  const distDir = path.resolve(options.distDir);
+  const index = new IndexHtml(path.join(distDir, 'index.html'));
+
+  if (isDirectory(options.iconsDir)) registerIconAtlas(app, options.iconsDir);
+  // The static roots in a scope of their own, whose error handler turns the file sender's 403
+  // (a folder such as /uploads/ — there are no listings —, a dotfile, a path it thinks
+  // malicious) into the not-found handling every other missing file gets: a folder is not a
+  // page, and a 403 would tell what exists.
+  app.register(async (files) => {
+    files.setErrorHandler((error, request, reply) => {
+      if ((error as { statusCode?: unknown }).statusCode === 403) return reply.callNotFound();
+      return errorHandler(error as Error, request, reply);
+    });
+    registerStaticRoots(files, options, distDir);
+  });
 
   app.setNotFoundHandler(async (request: FastifyRequest, reply: FastifyReply) => {
     if (!wantsSpaFallback(request.method, request.url)) {

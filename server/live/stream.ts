@@ -1,7 +1,8 @@
 /**
  * The writing half of every server-sent-events route (the editor's marker stream in sse.ts, the
  * live position feed in server/pilot/): open the stream on a hijacked reply, write events and
- * pings, drop a client that falls too far behind, and end it once, from either side.
+ * pings, drop a client that falls too far behind (its socket destroyed, not just ended), and
+ * end it once, from either side.
  *
  *   retry: 2000                      once, first: the browser's reconnect delay
  *   event: <name>                    per message
@@ -82,6 +83,10 @@ export function openEventStream(request: FastifyRequest, reply: FastifyReply, op
     if (res.writableLength > maxBufferedBytes) {
       request.log.warn(logContext, 'live client too far behind: closing its stream');
       close();
+      // end() alone would leave the socket open until the queued megabytes drain (no time-out
+      // on a stream's socket, and this client reads slowly or not at all): the connection,
+      // its slot under the per-address cap and its memory would stay. Its EventSource reconnects.
+      res.destroy();
       return;
     }
     res.write(text);

@@ -13,14 +13,16 @@
  *          each upload is a new file (uploads/markers/<uid>-<index>-<id>.<ext>), never overwritten
  *
  * 409 is `{ error: 'conflict', message, marker }` (the stored marker); 404 `{ error: 'not_found', message }`.
- * A marker beyond a bound (src/domain/marker-bounds.ts) or linking a quest that is not in the
- * quest cache answers 400 naming the field; nothing is stored.
+ * A marker beyond a bound (src/domain/marker-bounds.ts), linking a quest that is not in the
+ * quest cache or with a new image on another site (src/domain/image-source.ts: the pages' CSP
+ * would not show it) answers 400 naming the field; nothing is stored.
  */
 import { randomBytes, randomUUID } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { z } from 'zod';
+import { imageSourceProblem } from '../../src/domain/image-source';
 import { MARKER_BOUNDS, markerSchema, type Marker, type MarkerImage } from '../../src/domain/marker';
 import { requireAdmin } from '../auth';
 import { HttpError, sendError, sendErrorCode } from '../http/errors';
@@ -41,6 +43,33 @@ export const UPLOAD_BODY_LIMIT = 8 * 1024 * 1024;
 export interface AdminRoutesOptions {
   /** $DATA_DIR/uploads; images go to its markers/ folder, served at /uploads/markers/. */
   uploadsDir: string;
+  /** Origins besides this site's that images may come from (the CDN's; the pages' img-src). Default none. */
+  imgOrigins?: readonly string[];
+}
+
+/** This site's origin as the request reached it (`https://raidmap.example`; behind a trusted proxy, as forwarded). */
+function siteOrigin(request: FastifyRequest): string {
+  const given = `${request.protocol}://${request.host}`;
+  try {
+    // Normalised as URL#origin writes it (no default port, lower case), the form it is compared in.
+    return new URL(given).origin;
+  } catch {
+    return given;
+  }
+}
+
+/**
+ * The 400 message for the first image of `marker` on an origin the pages would not show
+ * (`imgs[0].img: an image must be uploaded to this site (…)`), or undefined. URLs in `kept`
+ * (the stored marker's own) pass: only a new image is refused, so an old marker stays editable.
+ */
+export function imageSourceIssue(marker: Pick<Marker, 'imgs'>, site: string, imgOrigins: readonly string[], kept: ReadonlySet<string> = new Set()): string | undefined {
+  for (const [index, image] of marker.imgs.entries()) {
+    if (kept.has(image.img)) continue;
+    const problem = imageSourceProblem(image.img, site, imgOrigins);
+    if (problem) return `imgs[${index}].img: ${problem}`;
+  }
+  return undefined;
 }
 
 const uploadSchema = z
@@ -149,7 +178,7 @@ async function writeNewUpload(dir: string, markerUid: string, index: number, ima
   }
 }
 
-export async function adminRoutes(app: FastifyInstance, { uploadsDir }: AdminRoutesOptions): Promise<void> {
+export async function adminRoutes(app: FastifyInstance, { uploadsDir, imgOrigins = [] }: AdminRoutesOptions): Promise<void> {
   const markers = () => app.raidmap.repos.markers;
   const guard = { onRequest: requireAdmin, bodyLimit: MARKER_BODY_LIMIT };
   const unknownQuest = (questUid: string) => `questUid: no quest with uid "${questUid}" in the quest list`;
@@ -166,6 +195,8 @@ export async function adminRoutes(app: FastifyInstance, { uploadsDir }: AdminRou
     const parsed = markerSchema.safeParse({ ...fields, uid });
     if (!parsed.success) return sendError(reply, 400, bodyIssue(parsed.error));
     if (!(await questKnown(parsed.data.questUid))) return sendError(reply, 400, unknownQuest(parsed.data.questUid!));
+    const imageIssue = imageSourceIssue(parsed.data, siteOrigin(request), imgOrigins);
+    if (imageIssue) return sendError(reply, 400, imageIssue);
     const result = await markers().insert(parsed.data, { user: actor(request) });
     if (result.conflict) return sendConflict(reply, uid, result.current, `a marker with uid "${uid}" exists`);
     return reply.code(201).header('cache-control', 'no-store').send({ marker: result.marker });
@@ -179,9 +210,15 @@ export async function adminRoutes(app: FastifyInstance, { uploadsDir }: AdminRou
     // An unknown quest is refused, unless the stored marker already links that very uid (the
     // quest left the cache since): an edit of other fields must stay possible.
     const questUid = marker.questUid;
-    const check = questUid && !(await questKnown(questUid))
+    const questUnknown = Boolean(questUid && !(await questKnown(questUid)));
+    // Likewise an image on another site: refused unless the stored marker has that very URL.
+    const site = siteOrigin(request);
+    const imagesOk = imageSourceIssue(marker, site, imgOrigins) === undefined;
+    const check = questUnknown || !imagesOk
       ? (current: Marker) => {
-          if (current.questUid !== questUid) throw new HttpError(400, unknownQuest(questUid));
+          if (questUnknown && current.questUid !== questUid) throw new HttpError(400, unknownQuest(questUid!));
+          const issue = imageSourceIssue(marker, site, imgOrigins, new Set(current.imgs.map((image) => image.img)));
+          if (issue) throw new HttpError(400, issue);
         }
       : undefined;
     const result = await markers().update(marker as Marker, { expectedVersion: version, user: actor(request), check });

@@ -8,9 +8,12 @@
  * While a file uploads, the images cannot be moved or removed (the upload targets an index),
  * and the form does not save (`onUploadingChange`). The server writes the file into its stored
  * image at that index: upload into images in their stored order (a new image: at the end).
+ * An image URL on another site says so under its field before anything is sent: the pages'
+ * CSP would not show it, and the server refuses a new one (src/domain/image-source.ts).
  */
 import { useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { cdnImageOrigins, externalImageOrigin, imageSourceProblem } from '../../domain/image-source';
 import type { Marker, MarkerImage } from '../../domain/marker';
 import { addImage, moveImage, removeImage } from '../../domain/marker-edit';
 import { uploadImage } from '../../state/editor';
@@ -54,6 +57,18 @@ export function ImageThumb({ src, alt }: { src: string; alt: string }) {
       onError={() => setFailed(url)}
     />
   );
+}
+
+/** Origins besides this site's that images may come from: the build's CDN (VITE_CDN_BASE), as the pages' img-src. */
+const CDN_IMAGE_ORIGINS = cdnImageOrigins(import.meta.env.VITE_CDN_BASE as string | undefined);
+
+/**
+ * The other site an image URL points to when the pages would not show it (the server refuses a
+ * new one), or null: a path on this site, this site's or the CDN's URL, half-typed text.
+ */
+export function imageElsewhere(url: string, siteOrigin: string = window.location.origin, allowed: readonly string[] = CDN_IMAGE_ORIGINS): string | null {
+  if (!imageSourceProblem(url, siteOrigin, allowed)) return null;
+  return externalImageOrigin(url, siteOrigin);
 }
 
 /** What the server takes (server/routes/admin.ts MAX_UPLOAD_BYTES and the image types it detects). */
@@ -144,6 +159,8 @@ export function ImagesField({ uid, imgs, onChange, disabled, onUploadingChange }
         {list.map((image, index) => {
           const n = index + 1;
           const uploading = upload?.index === index;
+          const elsewhere = imageElsewhere(image.img);
+          const elsewhereId = `marker-edit-image-elsewhere-${uid}-${index}`;
           return (
             <li key={index} className="marker-edit__image">
               <fieldset className="marker-edit__subgroup">
@@ -152,9 +169,20 @@ export function ImagesField({ uid, imgs, onChange, disabled, onUploadingChange }
                   <ImageThumb src={image.img} alt={image.name || imageFileName(image.img) || t('markerEdit.image', { index: n })} />
                   <label style={{ flex: 1, minWidth: 0 }}>
                     {t('markerEdit.imageUrl', { index: n })}
-                    <input type="text" value={image.img} onChange={(event) => set(index, { img: event.target.value })} />
+                    <input
+                      type="text"
+                      value={image.img}
+                      aria-invalid={elsewhere ? true : undefined}
+                      aria-describedby={elsewhere ? elsewhereId : undefined}
+                      onChange={(event) => set(index, { img: event.target.value })}
+                    />
                   </label>
                 </div>
+                {elsewhere && (
+                  <p id={elsewhereId} className="marker-edit__error" role="alert">
+                    {t('markerEdit.imageElsewhere', { origin: elsewhere })}
+                  </p>
+                )}
                 <label>
                   {t('markerEdit.imageName', { index: n })}
                   <input type="text" value={image.name} onChange={(event) => set(index, { name: event.target.value })} />
