@@ -11,7 +11,7 @@ import { createRequire } from 'node:module';
 import { describe, expect, test } from 'vitest';
 import type { Page } from 'playwright-core';
 import { useBrowser } from './browser';
-import { useEditorServer } from './support/editor';
+import { addMarker, useEditorServer } from './support/editor';
 
 const browser = useBrowser();
 // Its own server: sample content of customs and the demo accounts (pro, admin).
@@ -131,5 +131,45 @@ describe('accessibility (WCAG 2.1 A and AA, axe-core)', () => {
       await expectAccessible(page, `the editor with an edit form, ${size.name}`);
       await page.getByRole('button', { name: 'Cancel', exact: true }).click();
     }
+  });
+});
+
+describe('readability of the marker popup', () => {
+  test('a long name with no space to break at wraps: Close stays in the popup and on a phone screen', async () => {
+    const { page: admin } = await browser.newPage();
+    await signIn(admin, 'admin');
+    const long = await addMarker(admin, baseUrl(), { geometry: { x: 2200, y: 1600 }, name: 'W'.repeat(150) });
+    for (const size of SIZES) {
+      const { page } = await browser.newPage({ width: size.width, height: size.height, hasTouch: size.hasTouch });
+      await page.goto(`${baseUrl()}/map/customs?obj=${long.uid}`, { waitUntil: 'domcontentloaded' });
+      await waitMap(page, true);
+      const dialog = page.locator('.marker-popup .popup');
+      const close = dialog.getByRole('button', { name: 'Close' });
+      const [box, closeBox] = [(await dialog.boundingBox())!, (await close.boundingBox())!];
+      expect(closeBox.x + closeBox.width, size.name).toBeLessThanOrEqual(box.x + box.width);
+      expect(closeBox.x + closeBox.width, size.name).toBeLessThanOrEqual(size.width);
+      if (size.hasTouch) await close.tap();
+      else await close.click();
+      await expect.poll(() => page.evaluate(() => (window as unknown as { __map: { popup(): string | null } }).__map.popup())).toBeNull();
+    }
+  });
+
+  test('the enlarged popup is as tall as what it holds, and the map below it takes a tap', async () => {
+    const { plain } = await customsMarkers();
+    const { page } = await browser.newPage({ width: 390, height: 844, hasTouch: true });
+    await page.goto(`${baseUrl()}/map/customs?obj=${plain}`, { waitUntil: 'domcontentloaded' });
+    await waitMap(page, true);
+    const dialog = page.locator('.marker-popup .popup');
+    await dialog.getByRole('button', { name: 'Enlarge' }).tap();
+    await dialog.getByRole('button', { name: 'Shrink' }).waitFor();
+    const box = (await dialog.boundingBox())!;
+    // One line of text, a level: far from the window's height (it was 62–830 px before).
+    expect(box.height).toBeLessThan(844 * 0.5);
+    const below = { x: 195, y: Math.round((box.y + box.height + 844) / 2) };
+    expect(await page.evaluate(({ x, y }) => !!document.elementFromPoint(x, y)?.closest('.map-canvas'), below)).toBe(true);
+    // Remembered (spec §9), and back to normal with Shrink.
+    expect(await page.evaluate(() => localStorage.getItem('map_popup'))).toBe('xlsize');
+    await dialog.getByRole('button', { name: 'Shrink' }).tap();
+    await dialog.getByRole('button', { name: 'Enlarge' }).waitFor();
   });
 });
