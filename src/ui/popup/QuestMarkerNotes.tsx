@@ -14,7 +14,8 @@ import { hiddenByProgress, swapStands } from '../../domain/quest-marker-shown';
 import { isLanguage } from '../../i18n';
 import { questLabel } from '../../state/items';
 import { quests, runQuestActionAt } from '../../state/quests';
-import { clearProgressError, session } from '../../state/session';
+import { session } from '../../state/session';
+import { QuestProgressError } from '../quests/QuestProgressError';
 import { effectiveSettings, settings } from '../../state/settings';
 import { announce } from '../LiveAnnouncer';
 import { questSwap, undoQuestSwap } from './questSwap';
@@ -23,8 +24,8 @@ export function QuestMarkerNotes({ markerUid, questUid }: { markerUid: string; q
   const { t, i18n } = useTranslation();
   const lang = isLanguage(i18n.language) ? i18n.language : 'en';
   const { last } = useSnapshot(questSwap);
-  const { list, selected, progressErrorAt } = useSnapshot(quests);
-  const { user, pendingQuest, progressError } = useSnapshot(session);
+  const { list, selected } = useSnapshot(quests);
+  const { user, pendingQuest } = useSnapshot(session);
   const stored = useSnapshot(settings);
   const place = useId();
 
@@ -63,14 +64,7 @@ export function QuestMarkerNotes({ markerUid, questUid }: { markerUid: string; q
           )}
         </div>
       )}
-      {progressError && progressErrorAt === place && (
-        <div role="alert" className="quest-actions__error">
-          <span>{t('questProgress.error', { message: progressError })}</span>
-          <button type="button" className="quest-actions__dismiss" onClick={clearProgressError}>
-            {t('questProgress.dismiss')}
-          </button>
-        </div>
-      )}
+      <QuestProgressError place={place} />
     </>
   );
 }

@@ -11,8 +11,9 @@ import { useSnapshot } from 'valtio';
 import { questName, type Quest, type QuestAction } from '../../domain/quests';
 import { access } from '../../domain/roles';
 import { useLanguageT } from '../../i18n/useLanguageT';
-import { questMarks, quests, runQuestActionAt } from '../../state/quests';
-import { clearProgressError, session } from '../../state/session';
+import { questMarks, runQuestActionAt } from '../../state/quests';
+import { session } from '../../state/session';
+import { QuestProgressError } from './QuestProgressError';
 import './quest-actions.css';
 
 /** Where the actions sit: a compact row in the quest list, the marker popup, a quest card. */
@@ -40,8 +41,7 @@ interface ActionButton {
 export function QuestActions({ quest, variant, className, onAction }: QuestActionsProps) {
   // One per quest row: the shared t of useLanguageT, not a useTranslation each.
   const { t, lang } = useLanguageT();
-  const { user, status, pendingQuest, progressError } = useSnapshot(session);
-  const { progressErrorAt } = useSnapshot(quests);
+  const { user, status, pendingQuest } = useSnapshot(session);
   const place = useId();
   const noteId = useId();
 
@@ -103,14 +103,7 @@ export function QuestActions({ quest, variant, className, onAction }: QuestActio
           </span>
         )}
       </div>
-      {progressError && progressErrorAt === place && (
-        <div role="alert" className="quest-actions__error">
-          <span>{t('questProgress.error', { message: progressError })}</span>
-          <button type="button" className="quest-actions__dismiss" onClick={clearProgressError}>
-            {t('questProgress.dismiss')}
-          </button>
-        </div>
-      )}
+      <QuestProgressError place={place} />
     </>
   );
 }
