@@ -197,6 +197,24 @@ describe('move, save, copy, delete and undo', () => {
   });
 });
 
+describe('an undo of a delete after another admin brought the marker back', () => {
+  it('leaves their marker as it is: no conflict, nothing of theirs overwritten, the step done', async () => {
+    const { server, page, commands } = setup([marker('m1', { name: 'Safe', desc: '' })]);
+    expect(await commands.deleteMarker('m1')).toBe(true);
+    // Another admin adds it back (same uid), with a description of their own; this page does not hear it.
+    const theirs = server.seed({ ...marker('m1', { name: 'Safe', desc: 'Behind the desk' }), version: 3 });
+    const writes = server.calls.length;
+    expect(await commands.undo()).toEqual({ uid: 'm1', removed: false });
+    const state = commands.getState();
+    expect(state.conflicts).toEqual([]);
+    expect(state.pending).toEqual({});
+    expect(server.stored.get('m1')).toEqual(theirs);
+    expect(page.markers.get('m1')).toMatchObject({ desc: 'Behind the desk', version: theirs.version });
+    // The add was refused (409): nothing after it was sent.
+    expect(server.calls.slice(writes).map((c) => c.op)).toEqual(['add']);
+  });
+});
+
 describe('an edit form open while this page changes its marker', () => {
   it('an undo or redo answers which marker it changed and whether it took it off the page (a form on it has nothing left)', async () => {
     const { server, commands } = setup([marker('m1', { name: 'Safe' })]);

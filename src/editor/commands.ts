@@ -720,7 +720,11 @@ export function createEditorCommands(options: EditorCommandsOptions): EditorComm
           noteWritten(uid, conflict.current.version);
           want.basedOn = undefined;
           // Brought back after a reload: the server's copy may have another admin's change since.
-          if (want.restored) want.marker = plain(conflict.current);
+          // An undo of a delete (or a redo of a place: a whole copy, `guarded`) that finds the
+          // marker stored again: another admin brought it back meanwhile. What the step wanted,
+          // the marker on the map, is done; their copy stands (sending ours on top would be a
+          // conflict whose "mine" puts back fields they never saw).
+          if (want.restored || want.guarded) want.marker = plain(conflict.current);
           continue;
         }
         if (conflict) return conflicted(uid, want, base, conflict.current);
