@@ -34,7 +34,7 @@ export function QuestsPage() {
   const lang = isLanguage(i18n.language) ? i18n.language : 'en';
   useDocumentTitle(t('questsPage.title'));
   const [searchParams] = useSearchParams();
-  const highlighted = useMemo(() => new Set(parseQuestParam(searchParams.get('quest'))), [searchParams]);
+  const highlighted = useMemo(() => new Set(parseQuestParam(searchParams.getAll('quest').join(',') || null)), [searchParams]);
   const { status, list } = useSnapshot(quests);
   const { questMaps } = useSnapshot(lookups);
   const { user } = useSnapshot(session);

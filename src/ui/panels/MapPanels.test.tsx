@@ -281,6 +281,13 @@ describe('quests', () => {
     await waitFor(() => expect(passing()).toContain('m6'));
   });
 
+  it('reads a repeated quest parameter as one list, and names them once in the address', async () => {
+    server.use(...accountServer(null).handlers);
+    const { router } = await readyMap('/map/factory?quest=q-debut&quest=q-shortage,q-checking');
+    await waitFor(() => expect(window.__map!.selectedQuests()).toEqual(['q-debut', 'q-shortage', 'q-checking']));
+    await waitFor(() => expect(router.state.location.search).toBe('?quest=q-debut%2Cq-shortage%2Cq-checking'));
+  });
+
   it('lets a pro user follow more than 3', async () => {
     await signedIn(proUser);
     await readyMap('/map/factory?quest=q-debut,q-shortage,q-checking,q-delivery');

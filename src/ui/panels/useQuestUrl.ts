@@ -1,5 +1,6 @@
 /**
- * `?quest=` ⇄ the followed quests: on mount the parameter (one uid or a comma list) selects
+ * `?quest=` ⇄ the followed quests: on mount the parameter (one uid or a comma list; repeated,
+ * its values joined) selects
  * those quests (de-duplicated, cut to the limit with the notice); afterwards the parameter
  * follows the selection, so a reload keeps it. Closing the marker popup clears `quest` with
  * `obj` (spec §4, useObjUrl: `dropQuestParam`); the quests stay followed on the page, and the
@@ -54,7 +55,9 @@ export function useQuestUrl(): void {
       const value = quests.selected.join(',');
       if (value === droppedSelection) return;
       droppedSelection = null;
-      if ((current.get(QUEST_PARAM) ?? '') === value) return;
+      // Named once: a link with the parameter repeated (`?quest=a&quest=b`) is written back as one list.
+      const named = current.getAll(QUEST_PARAM);
+      if (named.length <= 1 && (named[0] ?? '') === value) return;
       const next = new URLSearchParams(current);
       if (value) next.set(QUEST_PARAM, value);
       else next.delete(QUEST_PARAM);
@@ -82,7 +85,8 @@ export function useQuestUrl(): void {
     };
 
     const remembered = map ? viewToRestore(rememberedView(map), intent).quests : undefined;
-    const linked = remembered ?? parseQuestParam(address.get(QUEST_PARAM));
+    // Every `quest` of the link (a repeated parameter is one list, as a comma list is).
+    const linked = remembered ?? parseQuestParam(address.getAll(QUEST_PARAM).join(',') || null);
     const settled = session.status === 'ready' || session.status === 'error';
     // Within the free limit the role changes nothing: apply at once. Beyond it, know the user first.
     if (settled || !normalizeSelection(linked, false).limited) apply(linked);
