@@ -5,9 +5,9 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { shapesStorageKey, type DrawnShape } from '../../domain/shapes';
 import { createEditorCommands } from '../../editor/commands';
 import { fakeServer, fakeSink } from '../../editor/testing/fakes';
-import { addShape, bindEditor, editor, loadShapes, resetEditor, selectShape, undo } from '../../state/editor';
+import { addShape, bindEditor, editor, loadShapes, resetEditor, selectShape, setPath, undo } from '../../state/editor';
 import { memoryStorage, setStorageBackend } from '../../state/storage';
-import { SelectedShape } from './SelectedShape';
+import { isDrawingPath, SelectedShape } from './SelectedShape';
 
 let storage: ReturnType<typeof memoryStorage>;
 beforeEach(() => {
@@ -63,5 +63,24 @@ describe('SelectedShape: a text left with no label', () => {
     await user.clear(field);
     await user.keyboard('{Enter}');
     expect(editor.shapes.map((s) => [s.id, s.name])).toEqual([['r1', '']]);
+  });
+});
+
+describe('SelectedShape while its shape is being drawn', () => {
+  it('marks its row as waiting (a phone hides it: the dock does not grow under the next tap)', async () => {
+    expect(isDrawingPath('draw.poly.drawing')).toBe(true);
+    expect(isDrawingPath('draw.poly.idle')).toBe(false);
+    expect(isDrawingPath('draw.text.idle')).toBe(false);
+    expect(isDrawingPath('edit.dragging_handle')).toBe(false);
+    render(<SelectedShape />);
+    act(() => {
+      addShape(rect);
+      selectShape(rect.id);
+      setPath('draw.poly.drawing');
+    });
+    const row = await screen.findByRole('group', { name: 'Selected shape' });
+    expect(row).toHaveClass('admin-tools__row--while-drawing');
+    act(() => setPath('draw.poly.idle'));
+    await waitFor(() => expect(row).not.toHaveClass('admin-tools__row--while-drawing'));
   });
 });

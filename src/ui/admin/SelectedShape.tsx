@@ -15,9 +15,18 @@ import { useSnapshot } from 'valtio';
 import type { DrawnShape } from '../../domain/shapes';
 import { editor, finishPlacing, labelFocused, removeShape, selectShape, selectTool, updateShape } from '../../state/editor';
 
+/**
+ * The tool is drawing its shape (a polygon between its points: `draw.poly.drawing`). On a phone
+ * the row then waits (admin.css): shown at the polygon's second point, it grew the dock upwards
+ * under the finger's next tap, which landed on the dock instead of adding a point.
+ */
+export function isDrawingPath(path: string): boolean {
+  return /^draw\.[a-z]+\.drawing$/.test(path);
+}
+
 export function SelectedShape() {
   const { t } = useTranslation();
-  const { shapes, selectedShape, labelFocus } = useSnapshot(editor);
+  const { shapes, selectedShape, labelFocus, path } = useSnapshot(editor);
   const shape = selectedShape === null ? undefined : shapes.find((s) => s.id === selectedShape);
   const field = useRef<HTMLInputElement>(null);
   const [name, setName] = useState(shape?.name ?? '');
@@ -76,7 +85,7 @@ export function SelectedShape() {
   };
 
   return (
-    <div className="admin-tools__row admin-tools__row--shape" role="group" aria-label={t('admin.shape.label')}>
+    <div className={`admin-tools__row admin-tools__row--shape${isDrawingPath(path) ? ' admin-tools__row--while-drawing' : ''}`} role="group" aria-label={t('admin.shape.label')}>
       <span className="admin-tools__shape-type">{t(`admin.tools.${shape.type}`)}</span>
       <label className="admin-tools__shape-name">
         {shape.type === 'text' ? t('admin.shape.text') : t('admin.shape.name')}
