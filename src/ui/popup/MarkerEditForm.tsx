@@ -43,7 +43,7 @@ import { finishEdit, leaveEdit, markerChanged, patchDraft, popup } from '../../s
 import { keyTarget, stopsBrowserUndo } from '../map/editorKeys';
 import { categoryLabel, subCategoryLabel } from '../panels/labels';
 import { announce, clearAnnouncement } from '../LiveAnnouncer';
-import { ImagesField } from './ImagesField';
+import { imageElsewhere, ImagesField } from './ImagesField';
 import { ItemsField } from './ItemsField';
 import { levelName } from './levelName';
 import { failureText } from './failureText';
@@ -210,6 +210,18 @@ export function MarkerEditForm({ map, onCancel, onSaved, focusFirstField }: Mark
     startCopy(uid, result.marker);
   };
 
+  /**
+   * The form's objections to new images on another site (ImagesField says so under each field):
+   * the server refuses them, so Save says it here instead of sending. An image the marker had
+   * when the edit began stays allowed, as the server keeps it (src/domain/image-source.ts).
+   */
+  const foreignImages = (marker: Marker): string[] =>
+    marker.imgs.flatMap((image) => {
+      if (popup.snapshot?.imgs.some((kept) => kept.img === image.img)) return [];
+      const origin = imageElsewhere(image.img);
+      return origin ? [t('markerEdit.imageElsewhere', { origin })] : [];
+    });
+
   const save = async () => {
     const current = popup.draft;
     if (!current || busy || uploading || editor.conflicts[uid]) return;
@@ -217,6 +229,11 @@ export function MarkerEditForm({ map, onCancel, onSaved, focusFirstField }: Mark
     const result = prepareMarkerForSave({ ...plain(current), level: levelText });
     if (!result.ok) {
       setInvalid(describe(result.errors));
+      return;
+    }
+    const foreign = foreignImages(result.marker);
+    if (foreign.length > 0) {
+      setInvalid(foreign);
       return;
     }
     setInvalid([]);
