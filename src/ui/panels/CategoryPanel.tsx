@@ -3,6 +3,8 @@
  * count of its markers on this map. Checkboxes change the filter slice; the wiring re-filters
  * in the worker at once. Show all / Hide all act on the whole panel; a category's own checkbox
  * is its group's show all / hide all (checked: hides them all; mixed or clear: shows them all).
+ * The Quests category says, while no quest is followed, that its markers show for followed quests
+ * only (its count is all of them: a visitor saw "20" and no quest marker on the map).
  */
 import { memo } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -10,6 +12,7 @@ import { useSnapshot } from 'valtio';
 import { CATEGORIES, type CategoryDef } from '../../domain/categories';
 import { filters, showAllCategories } from '../../state/filters';
 import { markers } from '../../state/markers';
+import { quests } from '../../state/quests';
 import { SubCategoryIcon } from '../icons/SubCategoryIcon';
 import { categoryCheck, hideAllCategories, subCategoryShown, toggleCategoryRow, toggleSubCategoryRow } from './categoryActions';
 import { categoryLabel, subCategoryLabel } from './labels';
@@ -22,6 +25,7 @@ export function CategoryPanel({ source = null }: { source?: MarkerSource | null 
   const { t } = useTranslation();
   const hidden = useSnapshot(filters);
   const { counts } = useSnapshot(markers);
+  const followed = useSnapshot(quests).selected.length;
 
   return (
     <aside className="map-panel map-panel--left" aria-label={t('panels.categories')}>
@@ -59,6 +63,8 @@ export function CategoryPanel({ source = null }: { source?: MarkerSource | null 
                   {total}
                 </span>
               </div>
+              {/* Its count is every quest marker of the map, but a quest's markers are drawn only while it is followed. */}
+              {category.id === 'Quests' && total > 0 && followed === 0 && check !== 'none' && <p className="category-list__note">{t('panels.questMarkersNote')}</p>}
               <ul className="category-list__subs">
                 {category.subCategories.map((sub) => (
                   <SubCategoryRow

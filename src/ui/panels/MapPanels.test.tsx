@@ -239,8 +239,12 @@ describe('quests', () => {
     const { router } = await readyMap();
     await waitFor(() => expect(questNames()).toHaveLength(4));
     expect(passing()).toEqual(['m1', 'm2', 'm3', 'm4']);
+    // Quest markers counted but none drawn: the Quests category says why, until a quest is followed.
+    const note = 'Quest markers show for the quests you follow (in the quest list).';
+    expect(within(categories()).getByText(note)).toBeInTheDocument();
     await userEvent.click(within(rightPanel()).getByRole('checkbox', { name: 'Delivery From the Past' }));
     await waitFor(() => expect(passing()).toEqual(['m1', 'm2', 'm3', 'm4', 'm5']));
+    expect(within(categories()).queryByText(note)).toBeNull();
     expect(window.__map!.selectedQuests()).toEqual(['q-delivery']);
     expect(router.state.location.search).toBe('?quest=q-delivery');
     await userEvent.click(within(rightPanel()).getByRole('checkbox', { name: 'Checking' }));
