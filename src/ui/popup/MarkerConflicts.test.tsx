@@ -26,16 +26,24 @@ async function theirChange(server: ReturnType<typeof fakeServer>, uid: string, p
 }
 
 describe('a delete refused because another admin changed the marker', () => {
-  it('says the admin deleted it and what they changed; "Delete anyway" deletes it on their version', async () => {
+  /**
+   * The office safe changed by another admin, unheard here (the live feed was cut), then deleted
+   * from its popup (confirmed): the server refuses the delete. Answers the conflict box.
+   */
+  async function refusedDelete() {
     const { server } = await setup(admin);
     const dialog = await open();
-    // Not heard here (the live feed was cut): the server refuses the delete.
     await theirChange(server, 'm-safe', { desc: 'Under the desk' }, false);
     vi.spyOn(window, 'confirm').mockReturnValue(true);
     await userEvent.click(within(dialog).getByRole('button', { name: 'Delete' }));
+    const box = await screen.findByRole('alert', { name: 'You deleted this marker; another admin changed it' });
+    return { server, box };
+  }
+
+  it('says the admin deleted it and what they changed; "Delete anyway" deletes it on their version', async () => {
+    const { server, box } = await refusedDelete();
     // The popup closed as the marker left, and opens again on it with the choice (the dock does
     // not repeat it): "deleted", not "edited".
-    const box = await screen.findByRole('alert', { name: 'You deleted this marker; another admin changed it' });
     expect(mapView.selectedUid).toBe('m-safe');
     expect(screen.queryByRole('button', { name: 'Show' })).toBeNull();
     expect(box).toHaveTextContent('You deleted “Office safe”; another admin changed it meanwhile. Their change:');
@@ -51,12 +59,7 @@ describe('a delete refused because another admin changed the marker', () => {
   });
 
   it('"Keep their marker" leaves their version and sends nothing', async () => {
-    const { server } = await setup(admin);
-    const dialog = await open();
-    await theirChange(server, 'm-safe', { desc: 'Under the desk' }, false);
-    vi.spyOn(window, 'confirm').mockReturnValue(true);
-    await userEvent.click(within(dialog).getByRole('button', { name: 'Delete' }));
-    const box = await screen.findByRole('alert', { name: 'You deleted this marker; another admin changed it' });
+    const { server, box } = await refusedDelete();
     const writes = server.writes().length;
     await userEvent.click(within(box).getByRole('button', { name: 'Keep their marker' }));
     await waitFor(() => expect(editor.conflicts).toEqual({}));
