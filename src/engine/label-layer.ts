@@ -12,6 +12,7 @@ import type { LabelMode } from '../domain/settings';
 import { declutter, type LabelCandidate } from './kernels/declutter';
 import { wantsLabel } from './kernels/label-choice';
 import { FrameBudget } from './kernels/frame-budget';
+import { mapLabelText, MAX_LABEL_CHARS } from './kernels/graphemes';
 
 const FONT_SIZE = 12;
 const FONT_NAME = 'raidmap-label';
@@ -149,7 +150,7 @@ export class LabelLayer {
       if (!wantsLabel(this.mode, i === hovered || i === selected, source.alwaysLabel[i] === 1, source.alpha, i)) continue;
       const text = source.labels[i];
       if (!text || !source.inView(k)) continue;
-      const width = this.widths.get(i) ?? text.length * this.charWidthEstimate + 6;
+      const width = this.widths.get(i) ?? Math.min(text.length, MAX_LABEL_CHARS) * this.charWidthEstimate + 6;
       const y = Math.round(source.layoutY[k] + belowIcon) + oy;
       layoutXOf.set(i, source.layoutX[k]);
       // Centred under the icon, shifted (not cut) at the viewport's left and right edges.
@@ -223,7 +224,8 @@ export class LabelLayer {
     releaseFont(this.fontName);
   }
 
-  private textFor(index: number, label: string): BitmapText {
+  private textFor(index: number, whole: string): BitmapText {
+    const label = mapLabelText(whole);
     let t = this.texts.get(index);
     if (t && t.text !== label) {
       t.text = label;

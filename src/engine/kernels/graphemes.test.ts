@@ -4,7 +4,7 @@
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { splitGraphemes } from './graphemes';
+import { splitGraphemes, mapLabelText } from './graphemes';
 
 const intl = new Intl.Segmenter();
 const reference = (text: string) => Array.from(intl.segment(text), (s) => s.segment);
@@ -55,5 +55,20 @@ describe('splitGraphemes', () => {
       }),
       { numRuns: 1000 },
     );
+  });
+});
+
+describe('mapLabelText', () => {
+  it('keeps a label of up to 40 characters, and cuts a longer one to 39 and "…"', () => {
+    expect(mapLabelText('Gate 3')).toBe('Gate 3');
+    expect(mapLabelText('W'.repeat(40))).toBe('W'.repeat(40));
+    expect(mapLabelText('W'.repeat(120))).toBe(`${'W'.repeat(39)}…`);
+    expect(mapLabelText('Сейф '.repeat(20))).toBe(`${'Сейф '.repeat(8).trimEnd()}…`);
+  });
+
+  it('never cuts a character in two: an emoji made of several code points counts as one', () => {
+    const family = '👨‍👩‍👧';
+    const label = mapLabelText(family.repeat(50), 5);
+    expect(label).toBe(`${family.repeat(4)}…`);
   });
 });

@@ -38,3 +38,17 @@ function slowSegment(): Segment {
 export function splitGraphemes(text: string): string[] {
   return STANDALONE.test(text) ? [...text] : slowSegment()(text);
 }
+
+/** The most characters a map label shows: a longer name ends in "…" (its popup's title is whole). */
+export const MAX_LABEL_CHARS = 40;
+
+/**
+ * A label as the map draws it: at most `max` characters (grapheme clusters: a flag or a family
+ * emoji is one), the rest cut to "…". A name of 120 letters with no space ran across the whole
+ * map, under the side panels.
+ */
+export function mapLabelText(text: string, max = MAX_LABEL_CHARS): string {
+  if (text.length <= max) return text;
+  const parts = splitGraphemes(text);
+  return parts.length <= max ? text : `${parts.slice(0, max - 1).join('').trimEnd()}…`;
+}
