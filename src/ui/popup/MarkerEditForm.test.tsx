@@ -505,13 +505,14 @@ describe('marker popup edit mode', () => {
     expect(server.writes()).toEqual([]);
   });
 
-  it('refuses an image URL the server would refuse, with the domain\'s reason, saving nothing', async () => {
+  it('refuses an image URL the server would refuse, saying why in the page\'s words (not the rule\'s), saving nothing', async () => {
     const { server } = await setup(admin);
     const form = await edit();
     await userEvent.click(within(form).getByRole('button', { name: 'Add an image' }));
     await userEvent.type(field(form, 'URL of image 3'), 'javascript:alert(1)');
     await userEvent.click(within(form).getByRole('button', { name: 'Save' }));
-    expect(within(form).getByRole('alert')).toHaveTextContent('imgs.2.img: must be an http(s) URL or a path on this site (no other scheme)');
+    expect(within(form).getByRole('alert')).toHaveTextContent('Image 3: its address must be a path on this site (/uploads/…) or an http(s) URL.');
+    expect(within(form).getByRole('alert')).not.toHaveTextContent('imgs.2.img');
     expect(server.writes()).toEqual([]);
   });
 

@@ -101,6 +101,12 @@ export function MarkerEditForm({ map, onCancel, onSaved, focusFirstField }: Mark
   const mounted = useRef(true);
   /** Where the form's objections and a failed call show: scrolled to when they change, since the form may be scrolled far above them. */
   const problems = useRef<HTMLDivElement>(null);
+  const formRef = useRef<HTMLFormElement>(null);
+  /** Bumped by a Save that did not go through: its message (the editor's status, at the form's top) is brought into view once drawn. */
+  const [showStatus, setShowStatus] = useState(0);
+  useEffect(() => {
+    if (showStatus > 0) formRef.current?.querySelector('.marker-edit__status')?.scrollIntoView?.({ block: 'nearest' });
+  }, [showStatus]);
   const firstField = useRef<HTMLInputElement>(null);
   useEffect(() => {
     // Mount only: a keyboard user who pressed Edit types the name at once; edit-on-open leaves
@@ -187,6 +193,8 @@ export function MarkerEditForm({ map, onCancel, onSaved, focusFirstField }: Mark
       if (path === 'level') return levelError(levelText);
       const image = /^imgs\.(\d+)\.img$/.exec(path);
       if (image && message === IMAGE_NO_FILE) return t('markerEdit.imageNoFile', { index: Number(image[1]) + 1 });
+      // Any other objection to an image's address (another scheme, a malformed URL): said in the page's language.
+      if (image) return t('markerEdit.imageBadUrl', { index: Number(image[1]) + 1 });
       return t('markerEdit.invalidField', { field: path, message });
     });
 
@@ -249,8 +257,10 @@ export function MarkerEditForm({ map, onCancel, onSaved, focusFirstField }: Mark
         finishEdit();
         markerChanged(uid);
       } else {
-        // The failure is in editor.pending / editor.conflict, shown (role="alert") at the top of the form.
+        // The failure is in editor.pending / editor.conflict, shown (role="alert") at the top of
+        // the form: brought into view, as the form may be scrolled far below it (a long form, a phone).
         clearAnnouncement();
+        if (mounted.current) setShowStatus((n) => n + 1);
       }
     } catch (failure) {
       clearAnnouncement();
@@ -289,6 +299,7 @@ export function MarkerEditForm({ map, onCancel, onSaved, focusFirstField }: Mark
 
   return (
     <form
+      ref={formRef}
       className="marker-edit"
       aria-label={t('markerEdit.formLabel')}
       onSubmit={(event) => event.preventDefault()}

@@ -1,12 +1,14 @@
 /**
  * The edit form's Save with an image on another site (src/domain/image-source.ts): the field says
  * so, and Save says it again instead of sending what the server would refuse; an image the marker
- * had when the edit began stays allowed, as the server keeps it.
+ * had when the edit began stays allowed, as the server keeps it. A Save that does not go through
+ * brings its message into view.
  */
 import '../../i18n';
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
+import { offline } from '../../editor/testing/fakes';
 import { admin, edit, field, safe, setup, useAdminPopupPage } from './testing/adminPopupPage';
 
 useAdminPopupPage();
@@ -34,5 +36,28 @@ describe('Save with an image on another site', () => {
     await userEvent.click(within(form).getByRole('button', { name: 'Save' }));
     await waitFor(() => expect(server.stored.get('m-safe')?.desc).toBe('Behind the desk, left'));
     expect(screen.queryByRole('form', { name: 'Edit marker' })).toBeNull();
+  });
+});
+
+describe('a Save that does not go through', () => {
+  it('brings its message, at the top of the form, into view (the form may be scrolled far below it)', async () => {
+    const { server } = await setup(admin);
+    const form = await edit();
+    await userEvent.type(field(form, 'Description when no translation'), ', left');
+    server.failNext('update', offline());
+    // jsdom lays nothing out and has no scrollIntoView: recorded here.
+    const shown: Element[] = [];
+    const proto = Element.prototype as { scrollIntoView?: unknown };
+    const had = proto.scrollIntoView;
+    proto.scrollIntoView = vi.fn(function (this: Element) {
+      shown.push(this);
+    });
+    try {
+      await userEvent.click(within(form).getByRole('button', { name: 'Save' }));
+      await waitFor(() => expect(shown.some((el) => el.classList.contains('marker-edit__status') && /not saved/.test(el.textContent ?? ''))).toBe(true));
+    } finally {
+      if (had === undefined) delete proto.scrollIntoView;
+      else proto.scrollIntoView = had;
+    }
   });
 });
