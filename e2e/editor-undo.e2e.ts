@@ -105,17 +105,20 @@ describe('one admin page', () => {
       expect(await editForm(page).count()).toBe(0);
       // The focus went on to the map, not to the page's body.
       expect(await page.evaluate(() => document.activeElement !== document.body && document.activeElement !== null)).toBe(true);
-      // The typing is kept: the dock says so, with the way back.
-      const notice = page.locator('.admin-set-aside').filter({ hasText: 'Your unsaved changes to “Stash” were kept when its form closed.' });
-      await notice.waitFor();
-      expect(await notice.getByRole('button', { name: 'Back to them', exact: true }).count()).toBe(1);
+      // The typing is kept: the dock says so, and that the marker itself went: its button adds it again.
+      const notice = page.locator('.admin-set-aside');
+      await notice.filter({ hasText: 'Your unsaved changes to “Stash” were kept; Undo took the marker itself away.' }).waitFor();
+      expect(await notice.getByRole('button', { name: 'Add it again', exact: true }).count()).toBe(1);
+      expect(await notice.getByRole('button', { name: 'Back to them', exact: true }).count()).toBe(0);
       // Nothing added it back meanwhile (a Save left behind would have).
       expect(await serverMarker(base(), placed.uid)).toBeNull();
 
+      // The redo puts the marker back: the work is an edit of it again.
       await page.keyboard.press('Control+Shift+z');
       const back = (await until(() => serverMarker(base(), placed.uid), (m) => m !== null, 'the redone marker on the server again'))!;
       expect(back).toMatchObject({ category: placed.category, subCategory: placed.subCategory, level: placed.level, geometry: placed.geometry });
       await waitForMarker(page, placed.uid);
+      await notice.filter({ hasText: 'Your unsaved changes to “Stash” were kept when its form closed.' }).waitFor();
 
       await notice.getByRole('button', { name: 'Back to them', exact: true }).click();
       const again = editForm(page);

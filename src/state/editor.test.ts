@@ -224,10 +224,12 @@ describe('marker actions', () => {
     await undo();
     expect(server.stored.has(placed.uid)).toBe(false);
     expect(popup.mode).toBe('view');
-    expect(popup.setAside).toMatchObject({ uid: placed.uid, draft: { name: 'Stash' } });
+    expect(popup.setAside).toMatchObject({ uid: placed.uid, draft: { name: 'Stash' }, removed: true });
     await redo();
     expect(server.stored.has(placed.uid)).toBe(true);
     expect(popup.setAside?.draft.name).toBe('Stash');
+    // Back on the page: the work is an edit of it again, not an add.
+    expect(popup.setAside?.removed).toBeUndefined();
   });
 
   it('moves and undoes through the bound commands', async () => {

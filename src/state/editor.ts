@@ -30,7 +30,7 @@ import {
 } from '../editor/commands';
 import { i18n } from '../i18n';
 import { mapView, selectMarker } from './mapView';
-import { cancelEdit, closeEditRemoved, discardSetAside, editOnTheirs, finishEdit, followPageCopy, keepEditOnTheirs, markerChanged, popup, resumeSetAside, setDraft, settleSetAside, startEdit } from './popup';
+import { cancelEdit, closeEditRemoved, discardSetAside, setAsideMarkerBack, editOnTheirs, finishEdit, followPageCopy, keepEditOnTheirs, markerChanged, popup, resumeSetAside, setDraft, settleSetAside, startEdit } from './popup';
 import { readStored, writeStored } from './storage';
 
 export type EditorMode = 'pan' | 'draw' | 'edit' | 'move';
@@ -550,6 +550,7 @@ export async function redo(): Promise<void> {
 }
 
 async function formFollowsPage(commands: EditorCommands, done: AppliedMarkerStep | null): Promise<void> {
+  if (done && !done.removed) setAsideMarkerBack(done.uid);
   const uid = popup.mode === 'edit' ? (popup.snapshot?.uid ?? null) : null;
   if (!uid || editor.conflicts[uid]) return;
   // The step took the form's marker off the page (an undone place or copy, a redone delete): the

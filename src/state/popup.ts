@@ -58,6 +58,11 @@ export interface SetAsideEdit {
   uid: string;
   snapshot: Marker;
   draft: Marker;
+  /**
+   * Its marker was taken off the page by this page's undo (of its place or copy) or redo (of its
+   * delete): going back to the work would add the marker again, so the dock says so (`closeEditRemoved`).
+   */
+  removed?: boolean;
 }
 
 export const popup = proxy<PopupState>({
@@ -268,7 +273,13 @@ export function leaveEdit(): void {
 export function closeEditRemoved(uid: string): void {
   if (popup.mode !== 'edit' || popup.snapshot?.uid !== uid) return;
   leaveEdit();
+  if (popup.setAside?.uid === uid) popup.setAside.removed = true;
   markerChanged(uid);
+}
+
+/** An undo or redo put `uid` back on the page: its set-aside work is an edit of it again, no longer an add. */
+export function setAsideMarkerBack(uid: string): void {
+  if (popup.setAside?.uid === uid && popup.setAside.removed) delete popup.setAside.removed;
 }
 
 /** A save went through: back to view mode (the popup then reads the saved marker). */

@@ -6,7 +6,7 @@ import type { Marker } from '../../domain/marker';
 import { setLanguage } from '../../i18n';
 import { editor, resetEditor } from '../../state/editor';
 import { closeMap, mapView, openMap } from '../../state/mapView';
-import { patchDraft, popup, resetPopup, showPopupFor, startEdit } from '../../state/popup';
+import { closeEditRemoved, patchDraft, popup, resetPopup, setAsideMarkerBack, showPopupFor, startEdit } from '../../state/popup';
 import { memoryStorage, setStorageBackend } from '../../state/storage';
 import { SetAsideNotice } from './SetAsideNotice';
 
@@ -53,6 +53,22 @@ describe('SetAsideNotice', () => {
   it('shows nothing while no edit is set aside', () => {
     const { container } = render(<SetAsideNotice />);
     expect(container).toBeEmptyDOMElement();
+  });
+
+  it('says when Undo took the marker itself away, and that its button adds it again; a redo makes it an edit again', async () => {
+    render(<SetAsideNotice />);
+    act(() => {
+      showPopupFor('m-safe');
+      startEdit(safe);
+      patchDraft({ name_l10n: { en: 'Big safe', ru: 'Сейф в офисе' } });
+      closeEditRemoved('m-safe');
+    });
+    expect(await screen.findByRole('status')).toHaveTextContent('Your unsaved changes to “Big safe” were kept; Undo took the marker itself away.');
+    expect(screen.getByRole('button', { name: 'Add it again' })).toBeInTheDocument();
+    expect(screen.queryByRole('button', { name: 'Back to them' })).toBeNull();
+    act(() => setAsideMarkerBack('m-safe'));
+    expect(await screen.findByRole('button', { name: 'Back to them' })).toBeInTheDocument();
+    expect(screen.getByRole('status')).toHaveTextContent('were kept when its form closed.');
   });
 
   it('names the marker as typed; Back to them selects it, and its popup opens the form as it was left', async () => {

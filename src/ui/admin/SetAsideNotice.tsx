@@ -7,7 +7,9 @@
  * state/editor.ts `editingForm`), that conflict's notice speaks for the work instead. A marker
  * without a name is named by its type ("Safe (unnamed)"). "Back to them" goes as the form comes
  * back: the focus goes into the form (the field typed in last, else the first: popup/resumeFocus.ts),
- * not to the page's body.
+ * not to the page's body. Where this page's undo took the marker itself away (its form closed then:
+ * popup.ts `closeEditRemoved`), the notice says so and the button says what it does, "Add it
+ * again" (its Save adds the marker back), until a redo puts the marker back.
  */
 import { useTranslation } from 'react-i18next';
 import { useSnapshot } from 'valtio';
@@ -33,10 +35,10 @@ export function SetAsideNotice() {
   };
   return (
     <div role="status" className="admin-set-aside">
-      <span className="admin-set-aside__text">{t('markerEdit.setAside', { name })}</span>
+      <span className="admin-set-aside__text">{t(setAside.removed ? 'markerEdit.setAsideRemoved' : 'markerEdit.setAside', { name })}</span>
       <span className="admin-set-aside__actions">
         <button type="button" className="admin-button" onClick={resume}>
-          {t('markerEdit.setAsideResume')}
+          {t(setAside.removed ? 'markerEdit.setAsideReAdd' : 'markerEdit.setAsideResume')}
         </button>
         <button type="button" className="admin-button" onClick={discardSetAside}>
           {t('markerEdit.setAsideDiscard')}
