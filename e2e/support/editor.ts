@@ -187,8 +187,16 @@ export async function serverMarkers(baseUrl: string): Promise<Marker[]> {
   return ((await res.json()) as { markers: Marker[] }).markers;
 }
 
+/**
+ * One marker as the database holds it now (null once deleted), read with the uncached
+ * `markers/one` call: the list above may lag a write by up to 100 ms (server/http/json-cache.ts),
+ * so a check made right after a write must not read the list.
+ */
 export async function serverMarker(baseUrl: string, uid: string): Promise<Marker | null> {
-  return (await serverMarkers(baseUrl)).find((m) => m.uid === uid) ?? null;
+  const res = await fetch(`${baseUrl}/api/be/markers/one?uid=${encodeURIComponent(uid)}`);
+  if (res.status === 404) return null;
+  if (!res.ok) throw new Error(`marker ${uid} answered ${res.status}`);
+  return ((await res.json()) as { marker: Marker }).marker;
 }
 
 /** Adds a marker through the admin API of the page's (admin) context; the live feed brings it to open pages. */
