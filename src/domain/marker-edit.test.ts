@@ -77,6 +77,37 @@ describe('prepareMarkerForSave', () => {
     expect(errors({ geometry: { x: 1e6, y: 0 } })).toEqual({ 'geometry.x': expect.stringMatching(/^must be from -\d+ to \d+ on map customs/) });
   });
 
+  it('says each objection as data too: the field, the kind of rule and its limit, first per field', () => {
+    const result = prepareMarkerForSave(
+      draft({
+        desc_l10n: { ru: 'ж'.repeat(5000) },
+        name_l10n: { en: 'Safe\u0000' },
+        subCategory: 'PMC Spawn',
+        imgs: [{ img: '', name: '', desc: '' }, { img: '/uploads/a.webp', name: 'n'.repeat(201), desc: '' }, { img: '/u/' + 'x'.repeat(2048), name: '', desc: 'a\ud800' }],
+        itemsUid: Array.from({ length: 101 }, (_, i) => `i${i}`),
+      }),
+    );
+    if (result.ok) throw new Error('expected errors');
+    expect(result.problems).toEqual(expect.arrayContaining([
+      { field: 'desc_l10n.ru', kind: 'tooLong', limit: 4000 },
+      { field: 'name_l10n.en', kind: 'badCharacters' },
+      { field: 'subCategory', kind: 'unknownCategory' },
+      { field: 'imgs.1.name', kind: 'tooLong', limit: 200 },
+      { field: 'imgs.2.img', kind: 'tooLong', limit: 2048 },
+      { field: 'imgs.2.desc', kind: 'badCharacters' },
+      { field: 'itemsUid', kind: 'tooMany', limit: 100 },
+    ]));
+    expect(result.problems.map((p) => p.field).sort()).toEqual(Object.keys(result.errors).sort());
+    expect(result.errors['name_l10n.en']).toMatch(/U\+0000/);
+  });
+
+  it('counts more than 20 images as too many, and an image with no file as such', () => {
+    const imgs = Array.from({ length: 21 }, (_, i) => ({ img: `/uploads/${i}.webp`, name: '', desc: '' }));
+    const result = prepareMarkerForSave(draft({ imgs: [...imgs, { img: '', name: 'x', desc: '' }] }));
+    if (result.ok) throw new Error('expected errors');
+    expect(result.problems).toEqual([{ field: 'imgs.21.img', kind: 'noFile' }, { field: 'imgs', kind: 'tooMany', limit: 20 }]);
+  });
+
   it('cleans the quest link and items', () => {
     expect(saved({ questUid: '  ' }).questUid).toBeNull();
     expect(saved({ questUid: ' q1 ' }).questUid).toBe('q1');

@@ -18,6 +18,7 @@
 import { isKnownCategory } from './categories';
 import { MARKER_BOUNDS } from './marker-bounds';
 import { markerSchema, type Marker, type MarkerImage } from './marker';
+import { issueProblem, textCharacterProblem, UNKNOWN_CATEGORY_PAIR, type MarkerFieldProblem } from './marker-problem';
 import { sortQuests, type Item, type Quest } from './quests';
 import type { Language } from './marker';
 
@@ -43,8 +44,11 @@ export const IMAGE_NO_FILE = 'Image has no file: upload one or remove the image'
 
 export type MarkerSaveResult =
   | { ok: true; marker: Marker }
-  /** Messages by field path (`level`, `name`, `imgs.1.img`, `subCategory`, …), first message per path. */
-  | { ok: false; errors: Record<string, string> };
+  /**
+   * Messages by field path (`level`, `name`, `imgs.1.img`, `subCategory`, …), first message per
+   * path; `problems` says the same as data (kind, limit) in that order, for the form's own words.
+   */
+  | { ok: false; errors: Record<string, string>; problems: MarkerFieldProblem[] };
 
 /** Only the known marker fields of `marker` (fields that are undefined are left out). */
 export function pickKnownFields(marker: Readonly<Record<string, unknown>>): KnownMarkerFields {
@@ -85,6 +89,13 @@ function trimL10n(table: unknown): unknown {
  */
 export function prepareMarkerForSave(draft: MarkerDraft): MarkerSaveResult {
   const errors: Record<string, string> = {};
+  const problems: MarkerFieldProblem[] = [];
+  /** The first objection to `path` is kept (as the message and as data). */
+  const object = (path: string, message: string, problem: Omit<MarkerFieldProblem, 'field'>) => {
+    if (path in errors) return;
+    errors[path] = message;
+    problems.push({ field: path, ...problem });
+  };
   const out: Record<string, unknown> = { ...draft };
 
   out.name = trimmed(draft.name ?? '');
@@ -92,7 +103,7 @@ export function prepareMarkerForSave(draft: MarkerDraft): MarkerSaveResult {
 
   const level = parseLevel(draft.level);
   if (level.ok) out.level = level.level;
-  else errors.level = level.error;
+  else object('level', level.error, { kind: 'level' });
 
   // Position of each kept image in the draft: the schema's paths (`imgs.0.img`) count kept
   // images only, the form's count every slot.
@@ -104,7 +115,9 @@ export function prepareMarkerForSave(draft: MarkerDraft): MarkerSaveResult {
       const name = String(trimmed(raw?.name ?? ''));
       const desc = String(trimmed(raw?.desc ?? ''));
       if (!img && !name && !desc) return;
-      if (!img) errors[`imgs.${i}.img`] = IMAGE_NO_FILE;
+      if (!img) object(`imgs.${i}.img`, IMAGE_NO_FILE, { kind: 'noFile' });
+      // Said as a length (the URL rule would say only "not a valid URL" to the form).
+      else if (img.length > MARKER_BOUNDS.imageUrl) object(`imgs.${i}.img`, `must be at most ${MARKER_BOUNDS.imageUrl} characters`, { kind: 'tooLong', limit: MARKER_BOUNDS.imageUrl });
       draftIndexOf.push(i);
       imgs.push({ img, name, desc });
     });
@@ -122,7 +135,14 @@ export function prepareMarkerForSave(draft: MarkerDraft): MarkerSaveResult {
   // The schema checks the pair only when every other field is valid; checked here too, so the
   // form shows every error at once.
   if (typeof out.category === 'string' && typeof out.subCategory === 'string' && !isKnownCategory(out.category, out.subCategory)) {
-    errors.subCategory = 'unknown category / subCategory pair';
+    object('subCategory', UNKNOWN_CATEGORY_PAIR, { kind: 'unknownCategory' });
+  }
+
+  // U+0000 and broken Unicode (a lone surrogate) cannot be stored, and the server refuses them
+  // (server/http/no-nul.ts) in English: said here first, naming the field. A paste brings them.
+  for (const [path, text] of editedTexts(out, draftIndexOf)) {
+    const problem = textCharacterProblem(text);
+    if (problem) object(path, problem, { kind: 'badCharacters' });
   }
 
   const result = markerSchema.safeParse(out);
@@ -131,11 +151,30 @@ export function prepareMarkerForSave(draft: MarkerDraft): MarkerSaveResult {
       const parts = issue.path.map(String);
       if (parts[0] === 'imgs' && parts.length > 1 && draftIndexOf[Number(parts[1])] !== undefined) parts[1] = String(draftIndexOf[Number(parts[1])]);
       const path = parts.join('.') || 'marker';
-      if (!(path in errors) && !(path.startsWith('level') && 'level' in errors)) errors[path] = issue.message;
+      if (!(path.startsWith('level') && 'level' in errors)) object(path, issue.message, issueProblem(path, issue));
     }
   }
-  if (Object.keys(errors).length > 0 || !result.success) return { ok: false, errors };
+  if (Object.keys(errors).length > 0 || !result.success) return { ok: false, errors, problems };
   return { ok: true, marker: result.data };
+}
+
+/**
+ * The texts of a prepared draft the form edits, by path (images at the draft's own index): the
+ * names and descriptions, each image's address, name and description, the quest and the items.
+ */
+function editedTexts(out: Record<string, unknown>, draftIndexOf: readonly number[]): Array<[string, string]> {
+  const texts: Array<[string, unknown]> = [['name', out.name], ['desc', out.desc], ['questUid', out.questUid]];
+  for (const field of ['name_l10n', 'desc_l10n'] as const) {
+    const table = out[field];
+    if (table && typeof table === 'object') for (const [lang, text] of Object.entries(table)) texts.push([`${field}.${lang}`, text]);
+  }
+  if (Array.isArray(out.imgs)) {
+    (out.imgs as MarkerImage[]).forEach((image, i) => {
+      for (const key of ['img', 'name', 'desc'] as const) texts.push([`imgs.${draftIndexOf[i] ?? i}.${key}`, image[key]]);
+    });
+  }
+  if (Array.isArray(out.itemsUid)) out.itemsUid.forEach((uid, i) => texts.push([`itemsUid.${i}`, uid]));
+  return texts.filter((entry): entry is [string, string] => typeof entry[1] === 'string');
 }
 
 // ---------------------------------------------------------------------------------------------

@@ -16,9 +16,11 @@ import { useTranslation } from 'react-i18next';
 import { cdnImageOrigins, externalImageOrigin, imageSourceProblem } from '../../domain/image-source';
 import type { Marker, MarkerImage } from '../../domain/marker';
 import { addImage, moveImage, removeImage } from '../../domain/marker-edit';
+import { textLimit } from '../../domain/marker-problem';
 import { uploadImage } from '../../state/editor';
 import { rebaseEdit } from '../../state/popup';
 import { failureText } from './failureText';
+import { counterShown, LengthCounter } from './LengthCounter';
 import { imageFileName } from './markerDiff';
 
 /** The thumbnail's size in CSS pixels (fixed, so the rows do not jump as pictures load). */
@@ -83,6 +85,11 @@ export interface ImagesFieldProps {
   disabled?: boolean;
   /** Told when an upload starts and ends. */
   onUploadingChange?: (uploading: boolean) => void;
+  /**
+   * The id of the form's objection to a field (`imgs.1.name`, the draft's index), while one shows:
+   * that field is marked invalid and described by it (MarkerEditForm).
+   */
+  problemFor?: (field: string) => string | undefined;
 }
 
 type UploadState = { index: number; fraction: number } | null;
@@ -99,7 +106,7 @@ export function refuseFile(file: Pick<File, 'type' | 'size' | 'name'>): 'type' |
   return null;
 }
 
-export function ImagesField({ uid, imgs, onChange, disabled, onUploadingChange }: ImagesFieldProps) {
+export function ImagesField({ uid, imgs, onChange, disabled, onUploadingChange, problemFor = () => undefined }: ImagesFieldProps) {
   const { t } = useTranslation();
   const [upload, setUpload] = useState<UploadState>(null);
   const busy = upload !== null;
@@ -161,6 +168,20 @@ export function ImagesField({ uid, imgs, onChange, disabled, onUploadingChange }
           const uploading = upload?.index === index;
           const elsewhere = imageElsewhere(image.img);
           const elsewhereId = `marker-edit-image-elsewhere-${uid}-${index}`;
+          const urlProblem = problemFor(`imgs.${index}.img`);
+          /** A text of the image with its count (near its bound) and the form's objection, if any. */
+          const text = (key: 'name' | 'desc') => {
+            const limit = textLimit(`imgs.${index}.${key}`) ?? Infinity;
+            const countId = `marker-edit-image-count-${uid}-${index}-${key}`;
+            const problem = problemFor(`imgs.${index}.${key}`);
+            const describedBy = [counterShown(image[key].length, limit) ? countId : undefined, problem].filter(Boolean).join(' ');
+            return {
+              aria: { 'aria-invalid': problem ? true : undefined, 'aria-describedby': describedBy || undefined },
+              counter: <LengthCounter id={countId} length={image[key].length} limit={limit} />,
+            };
+          };
+          const name = text('name');
+          const desc = text('desc');
           return (
             <li key={index} className="marker-edit__image">
               <fieldset className="marker-edit__subgroup">
@@ -172,8 +193,8 @@ export function ImagesField({ uid, imgs, onChange, disabled, onUploadingChange }
                     <input
                       type="text"
                       value={image.img}
-                      aria-invalid={elsewhere ? true : undefined}
-                      aria-describedby={elsewhere ? elsewhereId : undefined}
+                      aria-invalid={elsewhere || urlProblem ? true : undefined}
+                      aria-describedby={[elsewhere ? elsewhereId : undefined, urlProblem].filter(Boolean).join(' ') || undefined}
                       onChange={(event) => set(index, { img: event.target.value })}
                     />
                   </label>
@@ -185,12 +206,14 @@ export function ImagesField({ uid, imgs, onChange, disabled, onUploadingChange }
                 )}
                 <label>
                   {t('markerEdit.imageName', { index: n })}
-                  <input type="text" value={image.name} onChange={(event) => set(index, { name: event.target.value })} />
+                  <input type="text" value={image.name} {...name.aria} onChange={(event) => set(index, { name: event.target.value })} />
                 </label>
+                {name.counter}
                 <label>
                   {t('markerEdit.imageDesc', { index: n })}
-                  <input type="text" value={image.desc} onChange={(event) => set(index, { desc: event.target.value })} />
+                  <input type="text" value={image.desc} {...desc.aria} onChange={(event) => set(index, { desc: event.target.value })} />
                 </label>
+                {desc.counter}
                 <div className="marker-edit__row">
                   <button type="button" onClick={() => onChange(moveImage(list, index, index - 1))} disabled={busy || index === 0}>
                     {t('markerEdit.imageUp', { index: n })}

@@ -24,7 +24,7 @@
  * One that takes the marker away (an undone place) closes the form, its typed work set aside
  * (`closeEditRemoved`): its Save would add the marker back and silently cancel the undo.
  */
-import { useEffect, useId, useRef, useState, type KeyboardEvent } from 'react';
+import { Fragment, useEffect, useId, useRef, useState, type KeyboardEvent } from 'react';
 import type { TFunction } from 'i18next';
 import { useTranslation } from 'react-i18next';
 import { useSnapshot } from 'valtio';
@@ -32,7 +32,8 @@ import { CATEGORIES } from '../../domain/categories';
 import type { Marker } from '../../domain/marker';
 import { MARKER_BOUNDS } from '../../domain/marker';
 import { sameMarker } from '../../domain/marker-compare';
-import { IMAGE_NO_FILE, parseLevel, prepareMarkerForSave } from '../../domain/marker-edit';
+import { parseLevel, prepareMarkerForSave } from '../../domain/marker-edit';
+import { textLimit, type MarkerFieldProblem } from '../../domain/marker-problem';
 import type { MapDefinition } from '../../domain/maps';
 import { isLanguage } from '../../i18n';
 import { SubCategoryIcon } from '../icons/SubCategoryIcon';
@@ -47,6 +48,8 @@ import { imageElsewhere, ImagesField } from './ImagesField';
 import { ItemsField } from './ItemsField';
 import { levelName } from './levelName';
 import { failureText } from './failureText';
+import { inFormOrder, problemText } from './fieldProblem';
+import { counterShown, LengthCounter } from './LengthCounter';
 import { MarkerEditorStatus, settled } from './MarkerEditorStatus';
 import { MarkerHistory } from './MarkerHistory';
 import { QuestLinkField } from './QuestLinkField';
@@ -95,7 +98,14 @@ export function MarkerEditForm({ map, onCancel, onSaved, focusFirstField }: Mark
   const [levelText, setLevelText] = useState(() => (draft ? String(draft.level) : ''));
   const [busy, setBusy] = useState<'saving' | 'deleting' | null>(null);
   const [error, setError] = useState<string | null>(null);
-  const [invalid, setInvalid] = useState<string[]>([]);
+  /**
+   * The fields the last Save / Copy objected to. Their objections are checked again as the admin
+   * types: one put right goes (its field is no longer marked); new ones wait for the next Save,
+   * so typing elsewhere raises no alert. Save and Cancel end the form, and them with it.
+   */
+  const [flagged, setFlagged] = useState<string[]>([]);
+  /** Images on another site the last Save refused (ImagesField says it under each field too). */
+  const [foreign, setForeign] = useState<string[]>([]);
   const [uploading, setUploading] = useState(false);
   const id = useId();
   const mounted = useRef(true);
@@ -116,8 +126,8 @@ export function MarkerEditForm({ map, onCancel, onSaved, focusFirstField }: Mark
     firstField.current?.focus({ preventScroll: true });
   }, [focusFirstField]);
   useEffect(() => {
-    if (invalid.length > 0 || error) problems.current?.scrollIntoView?.({ block: 'nearest' });
-  }, [invalid, error]);
+    if (flagged.length > 0 || foreign.length > 0 || error) problems.current?.scrollIntoView?.({ block: 'nearest' });
+  }, [flagged, foreign, error]);
   /** The level field's objection or warning, brought into view as it appears (it sits under the field, near the Save row). */
   const levelNote = useRef<HTMLParagraphElement>(null);
   const levelNoteKey = levelText.trim();
@@ -187,16 +197,26 @@ export function MarkerEditForm({ map, onCancel, onSaved, focusFirstField }: Mark
     onCancel();
   };
 
-  /** The domain's objections (src/domain/marker-edit.ts), by field path, as text. */
-  const describe = (errors: Record<string, string>): string[] =>
-    Object.entries(errors).map(([path, message]) => {
-      if (path === 'level') return levelError(levelText);
-      const image = /^imgs\.(\d+)\.img$/.exec(path);
-      if (image && message === IMAGE_NO_FILE) return t('markerEdit.imageNoFile', { index: Number(image[1]) + 1 });
-      // Any other objection to an image's address (another scheme, a malformed URL): said in the page's language.
-      if (image) return t('markerEdit.imageBadUrl', { index: Number(image[1]) + 1 });
-      return t('markerEdit.invalidField', { field: path, message });
-    });
+  // The flagged fields' objections now (src/domain/marker-problem.ts), in the form's order.
+  const checked = flagged.length > 0 ? prepareMarkerForSave({ ...plain(draft as Marker), level: levelText }) : null;
+  const shown = checked && !checked.ok ? inFormOrder(checked.problems.filter((p) => flagged.includes(p.field)), lang) : [];
+  const problemId = (field: string) => `${id}-problem-${field.replace(/[^A-Za-z0-9]/g, '-')}`;
+  /** The id of the objection to `field` shown below the form, if any (for its aria-describedby). */
+  const problemFor = (field: string): string | undefined => (shown.some((p) => p.field === field) ? problemId(field) : undefined);
+  /** A field's marking: invalid while an objection to it shows, described by it (and by `others`: a hint, a count). */
+  const fieldAria = (field: string, ...others: Array<string | undefined>) => {
+    const problem = problemFor(field);
+    return { 'aria-invalid': problem ? true : undefined, 'aria-describedby': [...others, problem].filter(Boolean).join(' ') || undefined };
+  };
+  /** The count under a long text field (`field` a path: `desc_l10n.ru`), and its id while it shows. */
+  const counter = (field: string, text: string) => {
+    const limit = textLimit(field) ?? Infinity;
+    const counterId = `${id}-count-${field.replace(/[^A-Za-z0-9]/g, '-')}`;
+    return { id: counterShown(text.length, limit) ? counterId : undefined, node: <LengthCounter id={counterId} length={text.length} limit={limit} /> };
+  };
+
+  /** One objection (src/domain/marker-problem.ts) as text in the page's language, naming the field by its label. */
+  const describe = (problem: MarkerFieldProblem): string => (problem.kind === 'level' ? levelError(levelText) : problemText(t, problem));
 
   /** Why the level typed is refused: not a whole number, or outside the bounds every marker keeps. */
   function levelError(text: string): string {
@@ -210,11 +230,12 @@ export function MarkerEditForm({ map, onCancel, onSaved, focusFirstField }: Mark
     const current = popup.draft;
     if (!current) return;
     const result = prepareMarkerForSave({ ...plain(current), level: levelText });
+    setForeign([]);
     if (!result.ok) {
-      setInvalid(describe(result.errors));
+      setFlagged(result.problems.map((p) => p.field));
       return;
     }
-    setInvalid([]);
+    setFlagged([]);
     startCopy(uid, result.marker);
   };
 
@@ -236,15 +257,14 @@ export function MarkerEditForm({ map, onCancel, onSaved, focusFirstField }: Mark
     // The draft carries the version the edit is based on (the snapshot's, or a rebase's).
     const result = prepareMarkerForSave({ ...plain(current), level: levelText });
     if (!result.ok) {
-      setInvalid(describe(result.errors));
+      setForeign([]);
+      setFlagged(result.problems.map((p) => p.field));
       return;
     }
-    const foreign = foreignImages(result.marker);
-    if (foreign.length > 0) {
-      setInvalid(foreign);
-      return;
-    }
-    setInvalid([]);
+    setFlagged([]);
+    const elsewhere = foreignImages(result.marker);
+    setForeign(elsewhere);
+    if (elsewhere.length > 0) return;
     setBusy('saving');
     setError(null);
     // Said in the page's live region (LiveAnnouncer.tsx), which outlives this form; errors are alerts here.
@@ -295,6 +315,8 @@ export function MarkerEditForm({ map, onCancel, onSaved, focusFirstField }: Mark
     }
   };
 
+  const nameCount = counter('name', draft.name);
+  const descCount = counter('desc', draft.desc);
   const levelHint = map.levels.map((l) => `${l.num} — ${levelName(t, map, l.num)}`).join(', ');
 
   return (
@@ -320,32 +342,55 @@ export function MarkerEditForm({ map, onCancel, onSaved, focusFirstField }: Mark
         <legend>{t('markerEdit.texts')}</legend>
         {/* The page shows name_l10n[lang], else `name` (domain/marker.ts `localized`): the page's
             language first (it takes the focus), then the other, then the fallback. */}
-        {textOrder(lang).map((language, i) => (
-          <label key={`name-${language}`}>
-            {language === 'en' ? t('markerEdit.nameEn') : t('markerEdit.nameRu')}
-            <input
-              ref={i === 0 ? firstField : undefined}
-              type="text"
-              lang={language}
-              value={draft.name_l10n[language] ?? ''}
-              onChange={(event) => setL10n('name_l10n', language, event.target.value)}
-            />
-          </label>
-        ))}
+        {textOrder(lang).map((language, i) => {
+          const text = draft.name_l10n[language] ?? '';
+          const count = counter(`name_l10n.${language}`, text);
+          return (
+            <Fragment key={`name-${language}`}>
+              <label>
+                {language === 'en' ? t('markerEdit.nameEn') : t('markerEdit.nameRu')}
+                <input
+                  ref={i === 0 ? firstField : undefined}
+                  type="text"
+                  lang={language}
+                  value={text}
+                  {...fieldAria(`name_l10n.${language}`, count.id)}
+                  onChange={(event) => setL10n('name_l10n', language, event.target.value)}
+                />
+              </label>
+              {count.node}
+            </Fragment>
+          );
+        })}
         <label>
           {t('markerEdit.name')}
-          <input type="text" value={draft.name} aria-describedby={`${id}-fallback`} onChange={(event) => patchDraft({ name: event.target.value })} />
+          <input type="text" value={draft.name} {...fieldAria('name', `${id}-fallback`, nameCount.id)} onChange={(event) => patchDraft({ name: event.target.value })} />
         </label>
-        {textOrder(lang).map((language) => (
-          <label key={`desc-${language}`}>
-            {language === 'en' ? t('markerEdit.descEn') : t('markerEdit.descRu')}
-            <textarea rows={2} lang={language} value={draft.desc_l10n[language] ?? ''} onChange={(event) => setL10n('desc_l10n', language, event.target.value)} />
-          </label>
-        ))}
+        {nameCount.node}
+        {textOrder(lang).map((language) => {
+          const text = draft.desc_l10n[language] ?? '';
+          const count = counter(`desc_l10n.${language}`, text);
+          return (
+            <Fragment key={`desc-${language}`}>
+              <label>
+                {language === 'en' ? t('markerEdit.descEn') : t('markerEdit.descRu')}
+                <textarea
+                  rows={2}
+                  lang={language}
+                  value={text}
+                  {...fieldAria(`desc_l10n.${language}`, count.id)}
+                  onChange={(event) => setL10n('desc_l10n', language, event.target.value)}
+                />
+              </label>
+              {count.node}
+            </Fragment>
+          );
+        })}
         <label>
           {t('markerEdit.desc')}
-          <textarea rows={2} value={draft.desc} aria-describedby={`${id}-fallback`} onChange={(event) => patchDraft({ desc: event.target.value })} />
+          <textarea rows={2} value={draft.desc} {...fieldAria('desc', `${id}-fallback`, descCount.id)} onChange={(event) => patchDraft({ desc: event.target.value })} />
         </label>
+        {descCount.node}
         <p id={`${id}-fallback`} className="marker-edit__hint">
           {t('markerEdit.fallbackHint')}
         </p>
@@ -357,6 +402,7 @@ export function MarkerEditForm({ map, onCancel, onSaved, focusFirstField }: Mark
           {t('markerEdit.category')}
           <select
             value={draft.category}
+            {...fieldAria('category')}
             onChange={(event) => {
               const next = CATEGORIES.find((c) => c.id === event.target.value);
               if (next) patchDraft({ category: next.id, subCategory: next.subCategories[0].id });
@@ -373,7 +419,7 @@ export function MarkerEditForm({ map, onCancel, onSaved, focusFirstField }: Mark
         <div className="marker-edit__row marker-edit__row--icon">
           <label>
             {t('markerEdit.subCategory')}
-            <select value={draft.subCategory} onChange={(event) => patchDraft({ subCategory: event.target.value })}>
+            <select value={draft.subCategory} {...fieldAria('subCategory')} onChange={(event) => patchDraft({ subCategory: event.target.value })}>
               {subCategories.map((sub) => (
                 <option key={sub} value={sub}>
                   {subCategoryLabel(t, sub)}
@@ -424,12 +470,17 @@ export function MarkerEditForm({ map, onCancel, onSaved, focusFirstField }: Mark
 
       <QuestLinkField questUid={draft.questUid} lang={lang} disabled={disabled} onChange={(questUid) => patchDraft({ questUid })} />
       <ItemsField itemsUid={draft.itemsUid} lang={lang} disabled={disabled} onChange={(itemsUid) => patchDraft({ itemsUid })} />
-      <ImagesField uid={uid} imgs={draft.imgs} disabled={disabled} onChange={(imgs) => patchDraft({ imgs })} onUploadingChange={setUploading} />
+      <ImagesField uid={uid} imgs={draft.imgs} disabled={disabled} onChange={(imgs) => patchDraft({ imgs })} onUploadingChange={setUploading} problemFor={problemFor} />
 
       <div ref={problems} className="marker-edit__problems">
-        {invalid.length > 0 && (
+        {(shown.length > 0 || foreign.length > 0) && (
           <ul role="alert" className="marker-edit__error marker-edit__invalid">
-            {invalid.map((message) => (
+            {shown.map((problem) => (
+              <li key={problem.field} id={problemId(problem.field)}>
+                {describe(problem)}
+              </li>
+            ))}
+            {foreign.map((message) => (
               <li key={message}>{message}</li>
             ))}
           </ul>
