@@ -928,6 +928,36 @@ describe("the edit form's names, images and language", () => {
       await closePopup(page);
     });
 
+    test('a too-long Russian description is named by its label and its rule in Russian, marked, and saved once shortened', async () => {
+      await toPan(page);
+      await closePopup(page);
+      const [spot] = await freeSpots(page, 1, { box: { left: 320, top: 90, right: 960, bottom: 200 } });
+      const marker = await markerAt(spot, { name: 'Long read' });
+      const form = await openFormRu(marker.uid);
+      // A label's name takes in the text typed in its field: matched by its start.
+      const desc = form.getByRole('textbox', { name: /^Описание \(русский\)/ });
+      await desc.fill('ж'.repeat(5000));
+      const counter = form.locator('.marker-edit__counter--over');
+      await expect.poll(() => counter.locator('[aria-hidden="true"]').textContent()).toBe('5000 / 4000');
+      await form.getByRole('button', { name: 'Сохранить', exact: true }).click();
+      const alert = form.locator('.marker-edit__invalid');
+      await alert.waitFor();
+      expect((await alert.textContent())?.trim()).toBe('Описание (русский): не длиннее 4000 символов.');
+      expect(await desc.getAttribute('aria-invalid')).toBe('true');
+      const messageId = await alert.locator('li').getAttribute('id');
+      expect((await desc.getAttribute('aria-describedby'))?.split(' ')).toContain(messageId);
+      expect(await serverMarker(base(), marker.uid)).toMatchObject({ version: 1, desc_l10n: {} });
+
+      // Put right: the objection goes as the admin types, and Save goes through.
+      await desc.fill('Короткое описание');
+      await alert.waitFor({ state: 'detached' });
+      expect(await desc.getAttribute('aria-invalid')).toBeNull();
+      await form.getByRole('button', { name: 'Сохранить', exact: true }).click();
+      await formRu().waitFor({ state: 'detached' });
+      await expect.poll(() => serverMarker(base(), marker.uid)).toMatchObject({ version: 2, desc_l10n: { ru: 'Короткое описание' } });
+      await closePopup(page);
+    });
+
     test('Delete in the form asks «Вы уверены?»; dismissed, the marker stays', async () => {
       await toPan(page);
       await closePopup(page);
