@@ -1,7 +1,7 @@
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { PilotApi } from './api';
-import { newPairing, obtainPairing, pairingLines, PairingError } from './pairing';
+import { isLoopbackServer, newPairing, obtainPairing, pairingLines, PairingError } from './pairing';
 import { loadPairing, savePairing } from './state';
 import { cleanupTempDirs, tempDir } from './test-helpers';
 
@@ -73,5 +73,22 @@ describe('pairing', () => {
     expect(lines[0]).toBe('pairing code: ABCDE-FGHJK');
     expect(lines[1].split('\n').length).toBeGreaterThan(10);
     expect(lines[2]).toBe('follow it on your phone: https://maps.example.org/map/customs?connection=ABCDEFGHJK');
+    expect(lines).toHaveLength(3);
+  });
+
+  it('says when the link opens on this computer only, with the addresses a phone could use', async () => {
+    for (const server of ['http://localhost:8080', 'http://127.0.0.1:4701', 'http://[::1]:8080', 'http://app.localhost']) {
+      expect(isLoopbackServer(server)).toBe(true);
+    }
+    for (const server of ['http://192.168.1.20:8080', 'https://maps.example.org', 'http://localhost.example.org', 'not a url']) {
+      expect(isLoopbackServer(server)).toBe(false);
+    }
+    const lines = await pairingLines('http://127.0.0.1:4701', 'ABCDEFGHJK', false, ['192.168.1.20', '10.0.0.5']);
+    expect(lines.slice(2)).toEqual([
+      'note: 127.0.0.1:4701 is this computer only, so a phone cannot open this link.',
+      '      For a phone on the same network, start the server with HOST=0.0.0.0 and run the watcher with --server http://192.168.1.20:4701 or --server http://10.0.0.5:4701.',
+    ]);
+    expect((await pairingLines('http://localhost', 'ABCDEFGHJK', false, []))[2]).toBe('note: localhost is this computer only, so a phone cannot open this link.');
+    expect(await pairingLines('http://192.168.1.20:8080', 'ABCDEFGHJK', false, ['192.168.1.20'])).toHaveLength(2);
   });
 });

@@ -3,6 +3,7 @@
  * line, the one remembered from the last run while the server still knows it, or a new one),
  * remembers it, and shows it (code, QR code, link) so a phone can follow it.
  */
+import { networkInterfaces } from 'node:os';
 import QRCode from 'qrcode';
 import { formatPairingCode, pairingPath } from '../../src/domain/pilot';
 import { retryDelayMs, secondsText } from '../../src/domain/pilot-watcher';
@@ -114,11 +115,53 @@ export function refusedTokenText(code: string, status: number): string {
   );
 }
 
-/** The lines that show a pairing: code, QR code of the link (when `qr`), link. */
-export async function pairingLines(server: string, code: string, qr: boolean): Promise<string[]> {
+/** Whether `server`'s host is this computer only (localhost, 127.x.x.x, ::1): no phone can open it. */
+export function isLoopbackServer(server: string): boolean {
+  let host: string;
+  try {
+    host = new URL(server).hostname.toLowerCase();
+  } catch {
+    return false;
+  }
+  return host === 'localhost' || host.endsWith('.localhost') || host === '[::1]' || /^127(\.\d{1,3}){3}$/.test(host);
+}
+
+/**
+ * This computer's IPv4 addresses on its networks (not loopback), the ones a phone on the same
+ * network could reach it by.
+ */
+export function lanAddresses(): string[] {
+  return Object.values(networkInterfaces())
+    .flat()
+    .filter((a) => a !== undefined && a.family === 'IPv4' && !a.internal)
+    .map((a) => a!.address);
+}
+
+/**
+ * Said under the link when the server is local: the QR code and the link only open on this
+ * computer. A phone on the same network reaches the server by this computer's address (when the
+ * server listens on it: HOST=0.0.0.0), given with --server.
+ */
+export function loopbackNote(server: string, addresses: readonly string[]): string[] {
+  if (!isLoopbackServer(server)) return [];
+  const url = new URL(server);
+  const port = url.port ? `:${url.port}` : '';
+  const lines = [`note: ${url.host} is this computer only, so a phone cannot open this link.`];
+  if (addresses.length > 0) {
+    const examples = addresses.map((a) => `--server ${url.protocol}//${a}${port}`).join(' or ');
+    lines.push(`      For a phone on the same network, start the server with HOST=0.0.0.0 and run the watcher with ${examples}.`);
+  } else {
+    lines.push('      For a phone, run the watcher with --server and the address the phone reaches the site by.');
+  }
+  return lines;
+}
+
+/** The lines that show a pairing: code, QR code of the link (when `qr`), link, and a note when the link is local. */
+export async function pairingLines(server: string, code: string, qr: boolean, addresses: readonly string[] = lanAddresses()): Promise<string[]> {
   const url = pairingUrl(server, code);
   const lines = [`pairing code: ${formatPairingCode(code)}`];
   if (qr) lines.push((await QRCode.toString(url, { type: 'terminal', small: true })).replace(/\n+$/, ''));
   lines.push(`follow it on your phone: ${url}`);
+  lines.push(...loopbackNote(server, addresses));
   return lines;
 }
