@@ -107,4 +107,30 @@ describe('server/main.ts', () => {
   it('refuses a bad setting with a message naming it', async () => {
     await expect(start({ ...env, PORT: 'eighty' })).rejects.toThrow(/exited with 1[\s\S]*bad setting PORT/);
   }, 60_000);
+
+  it('says in one line, before touching the database, that its port is in use or its DATA_DIR cannot be written', async () => {
+    const taken = await start(env);
+    running.push(taken.child);
+    const port = new URL(taken.baseUrl).port;
+    const otherDir = tempDir();
+    try {
+      const refused = start({ ...env, PORT: port, DATA_DIR: otherDir, TILES_DIR: path.join(otherDir, 'tiles') });
+      await expect(refused).rejects.toThrow(new RegExp(`exited with 1:\\nraidmap: port ${port} on 127\\.0\\.0\\.1 is in use \\(another server, or raidmap already running\\): stop it or set PORT to a free port\\n$`));
+      // Nothing was migrated or seeded into the other folder.
+      expect(fs.readdirSync(otherDir)).toEqual([]);
+    } finally {
+      fs.rmSync(otherDir, { recursive: true, force: true });
+    }
+    expect(await stop(taken.child)).toBe(0);
+
+    const file = path.join(tempDir(), 'a-file');
+    fs.writeFileSync(file, 'not a folder');
+    try {
+      await expect(start({ ...env, DATA_DIR: path.join(file, 'data'), TILES_DIR: path.join(file, 'tiles') })).rejects.toThrow(
+        /exited with 1:\nraidmap: cannot write \S+ \(a part of the path is a file, not a folder\): check DATA_DIR \(now \S+\) and TILES_DIR\n$/,
+      );
+    } finally {
+      fs.rmSync(path.dirname(file), { recursive: true, force: true });
+    }
+  }, 120_000);
 });

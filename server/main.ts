@@ -3,7 +3,7 @@
  * content into an empty one, starts listening at once, then warms the marker-list caches and
  * prepares the tile pyramids in the background (progress in GET /api/be/health).
  */
-import type { AddressInfo } from 'node:net';
+import { createServer, type AddressInfo } from 'node:net';
 import { MAPS, MAP_IDS } from '../src/domain/maps';
 import { LANGUAGES } from '../src/domain/marker';
 import { compactKey } from './routes/markers';
@@ -20,9 +20,28 @@ import { sharesDatabase, WorkerListSource } from './lists/worker-list-source';
 import { seedIfEmpty } from './seed';
 import { disposeRenderPool, prepareAllTiles } from './tiles/index';
 import { startUploadSweeper } from './uploads/sweeper';
+import { startupProblem, type StartupContext } from './startup-problem';
+
+/** What a start-up failure is said against (set once the settings are read). */
+let startup: StartupContext | undefined;
+
+/**
+ * Listens on the address once and lets go, before the database is touched: a port in use or a
+ * wrong HOST is said at once, not after migrating and seeding (the real listen may still race).
+ */
+function checkCanListen(host: string, port: number): Promise<void> {
+  if (port === 0) return Promise.resolve();
+  return new Promise((resolve, reject) => {
+    const probe = createServer();
+    probe.once('error', reject);
+    probe.listen({ host, port, exclusive: true }, () => probe.close(() => resolve()));
+  });
+}
 
 async function main(): Promise<void> {
   const config = loadConfig();
+  startup = { host: config.host, port: config.port, dataDir: config.dataDir, databaseUrl: config.databaseUrl };
+  await checkCanListen(config.host, config.port);
   const database = { databaseUrl: config.databaseUrl, sqliteFile: config.sqliteFile, pgSchema: config.databaseSchema };
   // SQLite is this process's alone; a second server on it is refused before it migrates (server/db/sqlite-lock.ts).
   const sqliteLock = config.databaseUrl ? undefined : lockSqliteDatabase(config.sqliteFile);
@@ -154,7 +173,10 @@ main().catch((error: unknown) => {
   } else if (error instanceof DatabaseInUseError) {
     console.error(`raidmap: ${error.message}`);
   } else {
-    console.error('raidmap failed to start:', error);
+    // The machine's or the settings' fault in one line; raidmap's own in full (a bug to report).
+    const problem = startup ? startupProblem(error, startup) : null;
+    if (problem) console.error(`raidmap: ${problem}`);
+    else console.error('raidmap failed to start:', error);
   }
   process.exit(1);
 });
