@@ -4,8 +4,9 @@ import {
   addPolyPoint, circleRadius, dragShape, finishShape, hitHandle, hitShape, insertPointAtMidpoint,
   isDragTooSmall, markerFieldsFromShape, midpoints, moveDelta, movePoint, normalizeShapeType,
   parseShapes, removePoint, roundCoord, roundPoint, shapeBounds, shapeHandles, shapeVertices,
-  shapesStorageKey, startShape, translateShape, type DrawnShape, type ShapeType,
+  shapesStorageKey, startShape, textLabelBounds, translateShape, type DrawnShape, type ShapeType,
 } from './shapes';
+import { textLabelSize } from './text-label';
 
 const at = (x: number, y: number) => ({ x, y });
 
@@ -202,6 +203,31 @@ describe('hit test', () => {
     expect(hitShape([rect], at(50, 20), 3)).toBeNull();
     expect(hitShape([circle], at(200, 200), 3)).toBeNull();
     expect(hitShape([], at(0, 0), 3)).toBeNull();
+  });
+
+  it('hits a text anywhere on its label (as drawn: a constant screen size), not only at its centre', () => {
+    const long = { ...startShape('text', 'long', at(400, 400)), name: 'A much longer label for the exit' };
+    const { width, height } = textLabelSize(long.name);
+    for (const zoom of [0.5, 1, 4]) {
+      const tol = 8 / zoom;
+      // "exit", ~60 CSS px right of the centre; the label's far ends; just outside it.
+      expect(hitShape([long], at(400 + 60 / zoom, 400), tol)).toBe('long');
+      expect(hitShape([long], at(400 + (width / 2) / zoom, 400 + (height / 2) / zoom), tol)).toBe('long');
+      expect(hitShape([long], at(400 - (width / 2 + 7) / zoom, 400), tol)).toBe('long');
+      expect(hitShape([long], at(400 + (width / 2 + 9) / zoom, 400), tol)).toBeNull();
+      expect(hitShape([long], at(400, 400 + (height / 2 + 9) / zoom), tol)).toBeNull();
+      // An explicit zoom gives the same answer as the one read from the tolerance.
+      expect(hitShape([long], at(400 + 60 / zoom, 400), tol, zoom)).toBe('long');
+    }
+    // A marker shape is still a point.
+    expect(hitShape([{ ...startShape('marker', 'm', at(0, 0)), name: 'A much longer label' }], at(60, 0), 8)).toBeNull();
+  });
+
+  it('gives the text label box in map px at a zoom', () => {
+    const t = { ...startShape('text', 't', at(100, 50)), name: 'Exit' };
+    const { width, height } = textLabelSize('Exit');
+    expect(textLabelBounds(t, 2)).toEqual({ minX: 100 - width / 4, minY: 50 - height / 4, maxX: 100 + width / 4, maxY: 50 + height / 4 });
+    expect(textLabelBounds(startShape('marker', 'm', at(1, 2)), 2)).toEqual({ minX: 1, minY: 2, maxX: 1, maxY: 2 });
   });
 
   it('hits pen strokes and a one-point poly', () => {

@@ -12,7 +12,7 @@
  * | `circle`        | `x, y` centre, `x1, y1` the rim point the drag ended at, `width` the radius (kept in step with the rim point). A circle with no radius recorded (neither `width` nor a rim point, e.g. a stored one) has `CIRCLE_DEFAULT_RADIUS`. |
  * | `pen`           | `points` the stroke, `x, y` its first point                                      |
  * | `poly`          | `points` the vertices of an open polyline (never closed automatically), `x, y` the first |
- * | `text`          | `x, y` the text's centre; the text is `name`                                     |
+ * | `text`          | `x, y` the text's centre; the text is `name` (drawn a constant size on screen: text-label.ts) |
  * | `marker`        | `x, y` where the marker goes; saved to the server as a marker (`markerFieldsFromShape`) |
  *
  * `width` is used only as the circle's radius: strokes are drawn a constant width on screen.
@@ -22,6 +22,7 @@ import { lazySchema } from './lazy-schema';
 import { pickKnownFields, type KnownMarkerFields } from './marker-edit';
 import type { Marker } from './marker';
 import { round4 } from './transform';
+import { textLabelSize } from './text-label';
 import { CIRCLE_DEFAULT_RADIUS, SHAPE_TYPES, circleRadius, shapeVertices, type DrawnShape, type Handle, type ShapeGeometry, type ShapePoint, type ShapeType } from './shape-geometry';
 
 export { CIRCLE_DEFAULT_RADIUS, SHAPE_TYPES, circleRadius, shapeVertices };
@@ -477,11 +478,36 @@ export function hitHandle(handles: readonly Handle[], p: ShapePoint, tolerance: 
 const POINT_HIT_FACTOR = 2;
 
 /**
+ * The screen hit tolerance of shapes and handles, CSS px: the engine passes `tolerance` as this
+ * many CSS px in map px at the current zoom (src/engine/map-engine.ts `HIT_TOLERANCE_CSS`).
+ */
+export const SHAPE_HIT_TOLERANCE_PX = 8;
+
+/**
+ * A text shape's label as drawn (map px) at `zoom` (CSS px per map px): the label keeps its
+ * screen size at any zoom (text-label.ts), centred on the shape's point, so its map size is its
+ * screen size / zoom. Other types: their point.
+ */
+export function textLabelBounds(shape: DrawnShape, zoom: number): ShapeBounds {
+  const g = shape.geometry;
+  if (shape.type !== 'text' || !(zoom > 0)) return { minX: g.x, minY: g.y, maxX: g.x, maxY: g.y };
+  const { width, height } = textLabelSize(shape.name);
+  const hw = width / 2 / zoom;
+  const hh = height / 2 / zoom;
+  return { minX: g.x - hw, minY: g.y - hh, maxX: g.x + hw, maxY: g.y + hh };
+}
+
+/**
  * Whether `p` hits the shape: within `tolerance` (map px) of its stroke. Rect and circle count
  * only along their outline, never inside: a shape drawn around markers must not take their
- * clicks. Text and marker shapes count within 2 × tolerance of their point.
+ * clicks. A marker shape counts within 2 × tolerance of its point; a text shape anywhere on its
+ * label (`textLabelBounds`) or within `tolerance` of it: the label is what the admin sees and
+ * grabs, and its selection frame surrounds the same box.
+ *
+ * `zoom` (CSS px per map px) sizes a text's label; by default it is read from the tolerance,
+ * which the engine passes as `SHAPE_HIT_TOLERANCE_PX` screen px.
  */
-export function shapeContains(shape: DrawnShape, p: ShapePoint, tolerance: number): boolean {
+export function shapeContains(shape: DrawnShape, p: ShapePoint, tolerance: number, zoom = SHAPE_HIT_TOLERANCE_PX / tolerance): boolean {
   const g = shape.geometry;
   if (VERTEX_SHAPES.has(shape.type)) {
     const v = shapeVertices(shape);
@@ -500,15 +526,20 @@ export function shapeContains(shape: DrawnShape, p: ShapePoint, tolerance: numbe
     }
     case 'circle':
       return Math.abs(Math.hypot(p.x - g.x, p.y - g.y) - circleRadius(shape)) <= tolerance;
+    case 'text': {
+      const b = textLabelBounds(shape, zoom);
+      const onLabel = p.x >= b.minX - tolerance && p.x <= b.maxX + tolerance && p.y >= b.minY - tolerance && p.y <= b.maxY + tolerance;
+      return onLabel || Math.hypot(p.x - g.x, p.y - g.y) <= tolerance * POINT_HIT_FACTOR;
+    }
     default:
       return Math.hypot(p.x - g.x, p.y - g.y) <= tolerance * POINT_HIT_FACTOR;
   }
 }
 
-/** Id of the topmost shape (the last in the list is drawn on top) that `p` hits, or null. */
-export function hitShape(shapes: readonly DrawnShape[], p: ShapePoint, tolerance: number): string | null {
+/** Id of the topmost shape (the last in the list is drawn on top) that `p` hits, or null (see `shapeContains`). */
+export function hitShape(shapes: readonly DrawnShape[], p: ShapePoint, tolerance: number, zoom = SHAPE_HIT_TOLERANCE_PX / tolerance): string | null {
   for (let i = shapes.length - 1; i >= 0; i--) {
-    if (shapeContains(shapes[i], p, tolerance)) return shapes[i].id;
+    if (shapeContains(shapes[i], p, tolerance, zoom)) return shapes[i].id;
   }
   return null;
 }

@@ -5,7 +5,8 @@
  */
 import { Graphics, Text } from 'pixi.js';
 import { describe, expect, it } from 'vitest';
-import { finishShape, dragShape, shapeHandles, startShape, type DrawnShape } from '../domain/shapes';
+import { finishShape, dragShape, hitShape, shapeHandles, startShape, type DrawnShape } from '../domain/shapes';
+import { textLabelSize } from '../domain/text-label';
 import { SHAPE_STROKE_PX, ShapeLayer } from './shape-layer';
 
 /** A camera: the map point (cx, cy) at the centre of an 800 × 600 viewport. */
@@ -96,6 +97,34 @@ describe('ShapeLayer', () => {
     expect(texts()).toHaveLength(0);
     expect(layer.container.visible).toBe(false);
     layer.dispose();
+  });
+
+  it("frames a selected text around its whole label, at the label's screen size at any zoom, where its hit area is", () => {
+    const label = 'A much longer label for the exit';
+    const text = { ...startShape('text', 't1', { x: 100, y: 50 }), name: label };
+    const size = textLabelSize(label);
+    expect(size.width).toBeGreaterThan(190);
+    for (const zoom of [0.5, 1, 3]) {
+      const layer = new ShapeLayer();
+      layer.setShapes([text]);
+      layer.setSelected('t1');
+      const c = camera(100, 50, zoom);
+      layer.update(c.toScreen, c.zoom);
+      const b = graphics(layer, 'shape-halo').bounds;
+      const centre = { x: c.toScreen(100, 50).x - layer.container.x, y: c.toScreen(100, 50).y - layer.container.y };
+      // Around the label (not a fixed small box at its centre), centred on the text's point.
+      expect(b.minX).toBeLessThan(centre.x - size.width / 2);
+      expect(b.maxX).toBeGreaterThan(centre.x + size.width / 2);
+      expect(b.minY).toBeLessThan(centre.y - size.height / 2);
+      expect(b.maxY).toBeGreaterThan(centre.y + size.height / 2);
+      expect(b.maxX - b.minX).toBeLessThan(size.width + 20);
+      expect((b.minX + b.maxX) / 2).toBeCloseTo(centre.x, 5);
+      // The label's ends, just inside the frame, take the pointer (the engine's 8 px tolerance).
+      const toMap = (sx: number) => ({ x: 100 + (sx - centre.x) / zoom, y: 50 });
+      expect(hitShape([text], toMap(b.maxX - 8), 8 / zoom)).toBe('t1');
+      expect(hitShape([text], toMap(b.minX + 8), 8 / zoom)).toBe('t1');
+      layer.dispose();
+    }
   });
 
   it('draws every shape type without throwing, degenerate ones included', () => {

@@ -11,6 +11,7 @@
  */
 import { Container, Graphics, Text, TextStyle } from 'pixi.js';
 import { circleRadius, shapeVertices, type DrawnShape, type Handle } from '../domain/shape-geometry';
+import { TEXT_LABEL_FONT_PX, TEXT_LABEL_OUTLINE_PX, textLabelSize } from '../domain/text-label';
 
 /** Stroke width of every shape, CSS px, at any zoom. */
 export const SHAPE_STROKE_PX = 2;
@@ -23,7 +24,8 @@ const MID_RADIUS_PX = 4;
 const HANDLE_COLOUR = 0x1a73e8;
 const ARROW_HEAD_PX = 12;
 const PIN_COLOUR = 0x2f8cff;
-const TEXT_SIZE_PX = 14;
+/** Space between a selected text's label and its frame, CSS px. */
+const TEXT_FRAME_PAD_PX = 4;
 /** Below this length (CSS px) a shape is too small to draw (a press that has not moved yet). */
 const MIN_DRAW_PX = 0.01;
 
@@ -39,9 +41,9 @@ export class ShapeLayer {
   private readonly handleG = new Graphics({ label: 'shape-handles' });
   private readonly textStyle = new TextStyle({
     fontFamily: 'sans-serif',
-    fontSize: TEXT_SIZE_PX,
+    fontSize: TEXT_LABEL_FONT_PX,
     fill: 0xffffff,
-    stroke: { color: 0x000000, width: 3 },
+    stroke: { color: 0x000000, width: TEXT_LABEL_OUTLINE_PX },
   });
   private readonly textById = new Map<string, Text>();
 
@@ -186,13 +188,14 @@ export class ShapeLayer {
         this.drawPin(g, at(geo.x, geo.y), width > SHAPE_STROKE_PX ? color : PIN_COLOUR, alpha, width > SHAPE_STROKE_PX);
         return;
       case 'text': {
-        // The halo of a selected text: a frame around its label.
+        // The halo of a selected text: a frame around its label, the label's estimated size
+        // (text-label.ts), which is also its hit area (shapes.ts `shapeContains`): what is framed
+        // is what can be grabbed. Not the Text's measured size: that needs a canvas to measure
+        // with, and a frame drawn before the Text was placed had none (a fixed box then).
         if (width > SHAPE_STROKE_PX) {
-          const t = this.textById.get(shape.id);
           const c = at(geo.x, geo.y);
-          const w = (t ? t.width : TEXT_SIZE_PX * 3) + 8;
-          const h = TEXT_SIZE_PX + 10;
-          g.rect(c.x - w / 2, c.y - h / 2, w, h).stroke({ ...stroke, width: 3 });
+          const f = textFrame(shape.name, c);
+          g.rect(f.x, f.y, f.width, f.height).stroke({ ...stroke, width: 3 });
         }
         return;
       }
@@ -264,6 +267,14 @@ export class ShapeLayer {
     this.textById.clear();
     this.container.destroy({ children: true });
   }
+}
+
+/** The frame (CSS px, layout space) around the label of a text centred at `c`. */
+export function textFrame(label: string, c: Pt): { x: number; y: number; width: number; height: number } {
+  const { width, height } = textLabelSize(label || ' ');
+  const w = width + 2 * TEXT_FRAME_PAD_PX;
+  const h = height + 2 * TEXT_FRAME_PAD_PX;
+  return { x: c.x - w / 2, y: c.y - h / 2, width: w, height: h };
 }
 
 function pathLength(pts: readonly Pt[]): number {

@@ -10,7 +10,7 @@ import { ADMIN_TOOLS, panTool } from './index';
 const mods = { altKey: false, shiftKey: false, ctrlKey: false, metaKey: false };
 type Mods = Partial<typeof mods>;
 
-function setup({ zoom = 1, markers = [] as { uid: string; x: number; y: number }[] } = {}) {
+function setup({ zoom = 1, markers = [] as { uid: string; x: number; y: number }[], textLabel = undefined as string | undefined } = {}) {
   const log: string[] = [];
   let shapes: DrawnShape[] = [];
   let selected: string | null = null;
@@ -26,6 +26,7 @@ function setup({ zoom = 1, markers = [] as { uid: string; x: number; y: number }
       if (options?.editLabel) log.push(`edit label ${id}`);
     },
     newShapeId: () => `s${++ids}`,
+    ...(textLabel === undefined ? {} : { defaultTextLabel: () => textLabel }),
     addShape: (shape) => {
       shapes = [...shapes, shape as DrawnShape];
       log.push(`add ${shape.type}`);
@@ -216,6 +217,31 @@ describe('drawing', () => {
     expect(t.shapes()[0].geometry.points).toEqual([[100, 100], [200, 200]]);
   });
 
+  it('poly: a double-click on empty map keeps the point its first press added (and does not zoom); a later double-click on it removes it', () => {
+    const t = setup();
+    t.root.setTool('draw', { shape: 'poly' });
+    t.click(100, 100);
+    t.click(200, 100);
+    // The double-click: two presses at one spot, then the dblclick event.
+    t.click(200, 200);
+    t.click(200, 200);
+    t.dblclick(200, 200);
+    expect(t.shapes()[0].geometry.points).toEqual([[100, 100], [200, 100], [200, 200]]);
+    expect(t.log.filter((l) => l.startsWith('zoom'))).toEqual([]);
+    // A double-click on a point that was there before it began removes it, as ever.
+    t.click(200, 200);
+    t.click(200, 200);
+    t.dblclick(200, 200);
+    expect(t.shapes()[0].geometry.points).toEqual([[100, 100], [200, 100]]);
+    // Also when the double-click adds the shape's second point (its first press was the first point).
+    t.key('Escape');
+    t.root.setTool('draw', { shape: 'poly' });
+    t.click(400, 400);
+    t.click(400, 400);
+    t.dblclick(400, 400);
+    expect(t.shapes()[1].geometry.points).toEqual([[400, 400], [400, 400]]);
+  });
+
   it('poly: one press then Escape (or another tool) adds no shape (so no undo step), only a preview meanwhile', () => {
     const t = setup();
     t.root.setTool('draw', { shape: 'poly' });
@@ -265,6 +291,17 @@ describe('drawing', () => {
     // One shape added (one undo step), then its label field asked for; nothing else changed.
     expect(t.log).toEqual(['add rect', 'add text', `edit label ${text.id}`]);
     expect(t.root.path()).toBe('draw.text.idle');
+  });
+
+  it("text: the new text's label is the host's default label (the page's language), \"Text\" without one", () => {
+    const t = setup({ textLabel: 'Текст' });
+    t.root.setTool('draw', { shape: 'text' });
+    t.click(50, 60);
+    expect(t.shapes().map((s) => s.name)).toEqual(['Текст']);
+    const plain = setup();
+    plain.root.setTool('draw', { shape: 'text' });
+    plain.click(50, 60);
+    expect(plain.shapes().map((s) => s.name)).toEqual(['Text']);
   });
 
   it('text: with nothing selected before, the new text is selected too; a drag places nothing', () => {
@@ -342,6 +379,37 @@ describe('editing', () => {
     t.drag([500, 500], [540, 500]);
     expect(t.root.path()).toBe('edit.idle');
     expect(t.log.some((l) => l.startsWith('pan'))).toBe(true);
+  });
+});
+
+describe('a text shape is grabbed anywhere on its label', () => {
+  // The probe's label: its word "exit" lies ~60 CSS px right of the text's centre.
+  function withLongText(zoom = 1) {
+    const t = setup({ zoom, textLabel: 'A much longer label for the exit' });
+    t.root.setTool('draw', { shape: 'text' });
+    t.click(400, 300);
+    const id = t.shapes()[0].id;
+    t.key('Escape');
+    return { t, id };
+  }
+
+  it('edit: a click on "exit" selects the text', () => {
+    for (const zoom of [1, 2.5]) {
+      const { t, id } = withLongText(zoom);
+      t.root.toggleEdit();
+      expect(t.selected()).toBeNull();
+      t.click(460, 302);
+      expect(t.selected()).toBe(id);
+    }
+  });
+
+  it('move: a drag from "exit" moves the text, the map does not pan', () => {
+    const { t, id } = withLongText();
+    t.key('m');
+    t.drag([460, 302], [500, 352]);
+    expect(t.log.filter((l) => l.startsWith('pan'))).toEqual([]);
+    expect(t.shapes()[0].geometry).toEqual({ x: 440, y: 350 });
+    expect(t.log).toContain(`commit ${id}`);
   });
 });
 

@@ -6,10 +6,12 @@
  * - rect, line, arrow, circle, pen: press starts, drag updates the end, release finishes;
  *   the domain discards rect / line / arrow / circle drags under 10 px (spec §4, §5).
  * - poly: each press adds a point and the shape stays open (spec §4); a press on one of its
- *   points drags that point instead; a double-click on a point removes it. The first point is
- *   a preview: the shape exists from its second point on.
- * - text: a click places a text shape, selects it and asks for its label to be typed
- *   (`selectShape(id, { editLabel: true })`: the tools panel's Label field takes the keyboard).
+ *   points drags that point instead; a double-click on a point removes it, unless the
+ *   double-click's own first press added it (a double-click on empty map keeps its point). The
+ *   first point is a preview: the shape exists from its second point on.
+ * - text: a click places a text shape labelled `host.defaultTextLabel()` ("Text" in the page's
+ *   language), selects it and asks for its label to be typed (`selectShape(id, { editLabel: true })`:
+ *   the tools panel's Label field takes the keyboard).
  * - marker: a click places a marker through the editor (saved to the server).
  */
 import { SHAPE_TYPES, addPolyPoint, dragShape, finishShape, movePoint, removePoint, startShape, type DrawnShape, type ShapeType } from '../domain/shapes';
@@ -19,6 +21,8 @@ import { isUndoRedoKey, sample } from './shared';
 
 /** The shape a draw tool starts with when none is named. */
 const DEFAULT_SHAPE: ShapeType = 'marker';
+/** A new text's label when the host names none (`ToolHost.defaultTextLabel`). */
+const DEFAULT_TEXT_LABEL = 'Text';
 
 /** Press-drag-release shapes: rect, line, arrow, circle, pen. */
 class DragIdle extends StateNode {
@@ -112,8 +116,9 @@ class ClickIdle extends StateNode {
       const shape = finishShape(startShape('text', this.ctx.host.newShapeId(), at), 0, 0);
       if (!shape) return;
       // The new text is the selected shape (not the one selected before: its panel would rename
-      // or delete that one), and the keyboard goes to its label, ready to type over "Text".
-      this.ctx.host.addShape({ ...shape, name: shape.name || 'Text' });
+      // or delete that one), and the keyboard goes to its label, ready to type over "Text" (in
+      // the page's language: the host names it).
+      this.ctx.host.addShape({ ...shape, name: shape.name || this.ctx.host.defaultTextLabel?.() || DEFAULT_TEXT_LABEL });
       this.ctx.host.selectShape(shape.id, { editLabel: true });
     }
   }
@@ -144,11 +149,21 @@ class PolyDrawing extends StateNode {
   private first: DrawnShape | null = null;
   /** A point of the open shape being dragged, or -1. */
   private dragging = -1;
+  /**
+   * Presses so far (the idle state's first press is 1), and the points the last two adding
+   * presses added. A double-click is two presses: a point either of them added (a double-click
+   * on empty map, to end the outline there) is the double-click's own and stays; spec §4's
+   * removal is for points that were there before.
+   */
+  private presses = 0;
+  private addedBy: { press: number; index: number }[] = [];
 
   onEnter(info: unknown): void {
     this.first = (info as { first: DrawnShape }).first;
     this.id_ = this.first.id;
     this.dragging = -1;
+    this.presses = 1;
+    this.addedBy = [{ press: 1, index: 0 }];
   }
 
   onExit(): void {
@@ -172,12 +187,14 @@ class PolyDrawing extends StateNode {
 
   onPointerDown(e: ToolEventOf<'pointer_down'>): void {
     if (e.button !== 0) return;
+    this.presses++;
     if (this.first) {
       const shape = addPolyPoint(this.first, this.ctx.toMap(e.screenX, e.screenY));
       this.first = null;
       this.ctx.setPreview(null);
       this.ctx.host.addShape(shape);
       this.ctx.host.selectShape(shape.id);
+      this.noteAdded(shape);
       return;
     }
     const shape = this.shape();
@@ -190,7 +207,14 @@ class PolyDrawing extends StateNode {
       this.dragging = handle.index;
       return;
     }
-    this.ctx.host.updateShape(addPolyPoint(shape, this.ctx.toMap(e.screenX, e.screenY)), true);
+    const next = addPolyPoint(shape, this.ctx.toMap(e.screenX, e.screenY));
+    this.ctx.host.updateShape(next, true);
+    this.noteAdded(next);
+  }
+
+  /** The press just made added the shape's last point. */
+  private noteAdded(shape: DrawnShape): void {
+    this.addedBy = [...this.addedBy.slice(-1), { press: this.presses, index: (shape.geometry.points?.length ?? 1) - 1 }];
   }
 
   onPointerMove(e: ToolEventOf<'pointer_move'>): void {
@@ -208,8 +232,12 @@ class PolyDrawing extends StateNode {
     const shape = this.shape();
     const handle = this.ctx.hitHandle(e.screenX, e.screenY);
     if (!shape || handle?.kind !== 'point') return false;
-    this.ctx.host.updateShape(removePoint(shape, handle.index), true);
+    // A point the double-click's own presses (the last two) added stays; the double-click is
+    // spent all the same (no zoom).
+    const own = this.addedBy.some((a) => a.index === handle.index && a.press >= this.presses - 1);
+    this.addedBy = [];
     this.dragging = -1;
+    if (!own) this.ctx.host.updateShape(removePoint(shape, handle.index), true);
     return true;
   }
 }

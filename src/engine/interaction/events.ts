@@ -73,6 +73,11 @@ export interface ToolHost {
    */
   selectShape(id: string | null, options?: { editLabel?: boolean }): void;
   newShapeId(): string;
+  /**
+   * The label a new text shape gets until one is typed, in the page's language (e.g. "Текст");
+   * the tools know no language. Without it: "Text".
+   */
+  defaultTextLabel?(): string;
   /** A finished shape (a marker-type shape places a marker instead). */
   addShape(shape: ToolShape): void;
   /** A shape changed by an edit or a move (one undo step per gesture: `commit` ends it). */
