@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { MAPS } from './maps';
-import { NO_POSITION, invalidPosHash, lookArrowAngle, parsePosHash, parseScreenshotName, playerToMap, recogniseScreenshotName, yawFromQuaternion } from './position';
+import { NO_POSITION, invalidPosHash, screenshotNameProblem, lookArrowAngle, parsePosHash, parseScreenshotName, playerToMap, recogniseScreenshotName, yawFromQuaternion } from './position';
 import { gameToMap } from './transform';
 
 describe('screenshot file names', () => {
@@ -34,6 +34,27 @@ describe('screenshot file names', () => {
   it('keeps the position with look null when the rotation is missing or degenerate', () => {
     expect(parseScreenshotName('2024-05-01[12-34]_1, 2, 3_x.png')).toEqual({ x: 1, y: 3, z: 2, look: null });
     expect(parseScreenshotName('2024-05-01[12-34]_1, 2, 3_0, 0, 0, 0_1 (0).png').look).toBeNull();
+  });
+});
+
+describe('screenshot file names cut short or mistyped', () => {
+  it('reads a name cut right after the position (or after the rotation)', () => {
+    expect(recogniseScreenshotName('2024-01-05[14-02]_163.0, 1.5, -35.0')).toEqual({ x: 163, y: -35, z: 1.5, look: null });
+    expect(recogniseScreenshotName('  2024-01-05[14-02]_163.0, 1.5, -35.0  ')).toEqual({ x: 163, y: -35, z: 1.5, look: null });
+    expect(recogniseScreenshotName('2024-01-05[14-02]_163.0, 1.5, -35.0_0, 0, 0, 1')).toEqual({ x: 163, y: -35, z: 1.5, look: 0 });
+    // Still three numbers, ended: a cut inside the position is no position.
+    expect(recogniseScreenshotName('2024-01-05[14-02]_163.0, 1.5')).toBeNull();
+    expect(recogniseScreenshotName('2024-01-05[14-02]_163.0, 1.5, -35.0x')).toBeNull();
+  });
+
+  it('tells a name typed with the Russian layout on, and one with decimal commas; not a guess otherwise', () => {
+    expect(screenshotNameProblem('2024-01-05х14-02ъ_163ю0б 1ю5б -35ю0_0б 0б 0б 1_0ю00 (0)юзтп')).toBe('russianLayout');
+    expect(screenshotNameProblem('2024-01-05[14-02]_163ю0б 1ю5б -35ю0')).toBe('russianLayout');
+    expect(screenshotNameProblem('2024-01-05[14-02]_163,0, 1,5, -35,0_0,1, -0,5, 0,1, 0,8_12,34 (0).png')).toBe('decimalComma');
+    expect(screenshotNameProblem('2024-01-05[14-02]_163.0, 1.5, -35.0')).toBeNull();
+    expect(screenshotNameProblem('holiday photo.png')).toBeNull();
+    expect(screenshotNameProblem('скриншот.png')).toBeNull();
+    expect(screenshotNameProblem('')).toBeNull();
   });
 });
 

@@ -7,6 +7,7 @@
  * `look` is the camera's yaw in degrees: 0 looks along game +Z, 90 along game +X.
  */
 import type { MapDefinition } from './maps';
+import { switchLayout } from './keyboard-layout';
 import { gameToMap, round4, type MapPoint } from './transform';
 
 export interface PlayerPosition {
@@ -19,12 +20,14 @@ export interface PlayerPosition {
 export const NO_POSITION: PlayerPosition = Object.freeze({ x: 0, y: 0, z: 0, look: null });
 
 const NUM = String.raw`[-+]?(?:\d+(?:\.\d*)?|\.\d+)(?:[eE][-+]?\d+)?`;
-const TRIPLE = new RegExp(String.raw`_\s*(${NUM})\s*,\s*(${NUM})\s*,\s*(${NUM})\s*_`);
-const QUAD = new RegExp(String.raw`_\s*(${NUM})\s*,\s*(${NUM})\s*,\s*(${NUM})\s*,\s*(${NUM})\s*_`);
+// The position ends at the next "_" or, for a name cut right after it ("…_163.0, 1.5, -35.0"),
+// at the end of the text.
+const TRIPLE = new RegExp(String.raw`_\s*(${NUM})\s*,\s*(${NUM})\s*,\s*(${NUM})\s*(?=_|$)`);
+const QUAD = new RegExp(String.raw`_\s*(${NUM})\s*,\s*(${NUM})\s*,\s*(${NUM})\s*,\s*(${NUM})\s*(?=_|$)`);
 
 /**
  * Parses `2024-05-01[12-34]_123.45, 6.78, -90.12_0.12345, -0.54321, 0.11111, 0.82345_12.34 (0).png`.
- * Any number of decimals and signs is accepted. A name without a position gives NO_POSITION
+ * Any number of decimals and signs is accepted, and a name cut right after the position. A name without a position gives NO_POSITION
  * (spec §5: all values 0, look null); a name with a position but no valid rotation gives look null.
  */
 export function parseScreenshotName(fileName: string): PlayerPosition {
@@ -38,10 +41,25 @@ export function recogniseScreenshotName(fileName: string): PlayerPosition | null
   if (!pos) return null;
   const [gameX, gameY, gameZ] = pos.slice(1, 4).map(Number);
   if (![gameX, gameY, gameZ].every(Number.isFinite)) return null;
-  const rest = text.slice(pos.index + pos[0].length - 1);
+  const rest = text.slice(pos.index + pos[0].length);
   const quat = QUAD.exec(rest);
   const look = quat ? yawFromQuaternion(quat.slice(1, 5).map(Number) as [number, number, number, number]) : null;
   return { x: gameX, y: gameZ, z: gameY, look };
+}
+
+/**
+ * Why a name that holds no position was not read, when a cheap guess can tell: it was typed with
+ * the Russian layout on ("163ю0б 1ю5б -35ю0": б and ю for "," and "."), or its numbers have
+ * decimal commas ("163,0, 1,5, -35,0"). Either is refused, not guessed into a position: the user
+ * is told what to fix. Null: no guess (or the name is read as it is).
+ */
+export type ScreenshotNameProblem = 'russianLayout' | 'decimalComma';
+export function screenshotNameProblem(fileName: string): ScreenshotNameProblem | null {
+  if (recogniseScreenshotName(fileName)) return null;
+  const switched = switchLayout(fileName);
+  if (switched !== null && /[бю]/i.test(fileName) && recogniseScreenshotName(switched)) return 'russianLayout';
+  if (recogniseScreenshotName(fileName.replace(/(\d),(\d)/g, '$1.$2'))) return 'decimalComma';
+  return null;
 }
 
 /** Yaw (degrees, [0, 360)) of a Unity rotation quaternion (qx, qy, qz, qw), Y up; null if degenerate. */

@@ -143,6 +143,40 @@ describe('Find a marker', () => {
     expect(field).toHaveValue('');
   });
 
+  it('tries the other keyboard layout when the text finds nothing as typed, and says what it searched', async () => {
+    const user = userEvent.setup();
+    const field = await readyMap();
+    // "safe" typed with the Russian layout on.
+    await user.type(field, 'ыфау');
+    await waitFor(() => expect(optionUids()).toEqual(['Locker room safe', 'Office safe']));
+    const search = screen.getByRole('search');
+    expect(within(search).getByText('Showing results for “safe”')).toBeVisible();
+    expect(liveRegion()).toHaveTextContent('Showing results for “safe”. 2 markers');
+    await user.keyboard('{Enter}');
+    await screen.findByRole('dialog', { name: /locker room safe/i });
+
+    // Found as typed: no switch, no line.
+    await user.click(field);
+    await user.clear(field);
+    await user.type(field, 'gate');
+    await waitFor(() => expect(optionUids()).toEqual(['Gate 3']));
+    expect(within(search).queryByText(/Showing results for/)).toBeNull();
+    // Nothing either way: the field's own line, as before.
+    await user.clear(field);
+    await user.type(field, 'zzz');
+    expect(await screen.findByText('No marker of this map matches that.')).toBeInTheDocument();
+    expect(within(search).queryByText(/Showing results for/)).toBeNull();
+  });
+
+  it('in Russian, "сейф" typed with the English layout on ("ctqa") finds the safes', async () => {
+    const user = userEvent.setup();
+    await act(() => setLanguage('ru'));
+    const field = await readyMap(/найти метку/i);
+    await user.type(field, 'ctqa');
+    await waitFor(() => expect(optionUids()).toEqual(['Сейф в офисе', 'Сейф в раздевалке']));
+    expect(within(screen.getByRole('search')).getByText('Показаны результаты по запросу «сейф»')).toBeVisible();
+  });
+
   it('searches the labels as drawn in Russian', async () => {
     const user = userEvent.setup();
     await act(() => setLanguage('ru'));

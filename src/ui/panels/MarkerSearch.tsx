@@ -9,7 +9,9 @@
  * or the game's coordinates), in its accessible name too. Arrow keys move through the list,
  * Enter opens the marker as a click on it does (openFoundMarker.ts: hidden ones are shown, the
  * level switched) and the focus moves to its popup; Escape closes the list, then clears the
- * field. Every marker is searched, whatever the filters: a hidden one says so in its row, and
+ * field. Text that finds nothing as typed is tried as typed with the other keyboard layout on
+ * ("ыфау" → "safe", domain/keyboard-layout.ts), its results shown under "Showing results for
+ * “safe”" (docs/DECISIONS.md, "Find a marker: the other keyboard layout"). Every marker is searched, whatever the filters: a hidden one says so in its row, and
  * what choosing it does (its quest followed, maybe in place of another), or that the user's own
  * progress keeps it hidden (docs/DECISIONS.md, "Find a marker", "Find a marker by type, quest
  * and place", "Opening a quest marker at the free limit").
@@ -21,6 +23,7 @@ import { useSnapshot } from 'valtio';
 import { findSubCategory } from '../../domain/categories';
 import { isLanguage } from '../../i18n';
 import { MAPS } from '../../domain/maps';
+import { switchLayout } from '../../domain/keyboard-layout';
 import { positionHint, type PositionHint } from '../../domain/marker-search';
 import { questName } from '../../domain/quests';
 import { mapToGame } from '../../domain/transform';
@@ -54,6 +57,8 @@ interface Answer {
   /** How many markers match in all (hits holds the best SEARCH_RESULTS). */
   total: number;
   forText: string;
+  /** The text searched in its place: the typed text, switched to the other keyboard layout, when it found nothing as typed. */
+  switched: string | null;
 }
 
 /** "12 markers", or "57 markers, the first 20 shown". */
@@ -66,22 +71,32 @@ export function countText(t: TFunction, total: number, shown: number): string {
 function useMarkerHits(source: MarkerSource | null, text: string, limit: number): Answer {
   const { t, i18n } = useTranslation();
   const { list: questList } = useSnapshot(quests);
-  const [answer, setAnswer] = useState<Answer>({ hits: null, total: 0, forText: '' });
+  const [answer, setAnswer] = useState<Answer>({ hits: null, total: 0, forText: '', switched: null });
   useEffect(() => {
     if (!source || text.trim() === '') {
-      setAnswer({ hits: null, total: 0, forText: text });
+      setAnswer({ hits: null, total: 0, forText: text, switched: null });
       return;
     }
     let current = true;
     const timer = setTimeout(() => {
       const lang = isLanguage(i18n.language) ? i18n.language : 'en';
-      const named = namedByText(t, lang, questList, text);
-      source.find({ text, limit, ...named }).then(
-        ({ hits, total }) => {
+      const search = (words: string) => source.find({ text: words, limit, ...namedByText(t, lang, questList, words) });
+      // Nothing as typed: maybe it was typed with the other keyboard layout on ("ыфау" for
+      // "safe"); those results are shown, saying what was searched.
+      const withLayoutFallback = async () => {
+        const typed = await search(text);
+        const other = typed.total === 0 ? switchLayout(text) : null;
+        if (other === null) return { ...typed, switched: null };
+        const found = await search(other);
+        return found.total > 0 ? { ...found, switched: other } : { ...typed, switched: null };
+      };
+      withLayoutFallback().then(
+        ({ hits, total, switched }) => {
           if (!current) return;
-          setAnswer({ hits, total, forText: text });
+          setAnswer({ hits, total, forText: text, switched });
           // "No marker matches" is the field's own status line; a count is said in the page's live region.
-          if (hits.length > 0) announce(countText(t, total, hits.length));
+          const count = countText(t, total, hits.length);
+          if (hits.length > 0) announce(switched === null ? count : `${t('panels.search.switched', { text: switched })}. ${count}`);
         },
         (error: unknown) => {
           if (!isWorkerClosed(error)) console.error('raidmap: searching the markers failed', error);
@@ -114,7 +129,7 @@ export function MarkerSearch({ source }: { source: MarkerSource | null }) {
   const [active, setActive] = useState(-1);
   const [gone, setGone] = useState(false);
   const [limit, setLimit] = useState(SEARCH_RESULTS);
-  const { hits, total, forText } = useMarkerHits(source, text, limit);
+  const { hits, total, forText, switched } = useMarkerHits(source, text, limit);
   const { mapId } = useSnapshot(mapView);
   const hidden = useSnapshot(filters);
   const { list: questList, selected: followed } = useSnapshot(quests);
@@ -256,6 +271,10 @@ export function MarkerSearch({ source }: { source: MarkerSource | null }) {
         onKeyDown={onKeyDown}
         onBlur={() => setOpen(false)}
       />
+      {shownHits && shownHits.length > 0 && switched !== null && (
+        // Not a live region: the page's live region said it with the count.
+        <p className="map-panel__note marker-search__switched">{t('panels.search.switched', { text: switched })}</p>
+      )}
       <ul ref={listRef} id={listId} role="listbox" className="marker-search__list" aria-label={t('panels.search.results')} hidden={!shownHits || shownHits.length === 0}>
         {shownHits?.map((hit, i) => {
           const { facts, place } = describe(hit);

@@ -143,12 +143,12 @@ describe('/pilot', () => {
     await user.click(await screen.findByLabelText('Screenshot file name'));
     await user.paste(NAME);
     await user.click(screen.getByRole('button', { name: 'Send this position' }));
-    expect(await screen.findByText('Sent: X 123.45, Y -90.12, height 6.78.')).toBeInTheDocument();
+    expect(await screen.findByText('Sent: X 123.45, Z -90.12, height 6.78.')).toBeInTheDocument();
     expect(seen).toHaveLength(1);
     expect(seen[0].auth).toBe(`Bearer ${TOKEN}`);
     expect(seen[0].body).toEqual({ type: 'position', data: { x: 123.45, y: -90.12, z: 6.78, look: expect.any(Number) } });
     const last = screen.getByRole('heading', { name: 'Last sent' }).closest('section')!;
-    expect(within(last).getByText(/X 123\.45, Y -90\.12, height 6\.78 · /)).toBeInTheDocument();
+    expect(within(last).getByText(/X 123\.45, Z -90\.12, height 6\.78 · /)).toBeInTheDocument();
     expect(await screen.findByText('3 pages watching')).toBeInTheDocument();
   });
 
@@ -162,11 +162,11 @@ describe('/pilot', () => {
     await user.click(screen.getByLabelText('Screenshot file name'));
     await user.paste(NAME);
     await user.click(screen.getByRole('button', { name: 'Send this position' }));
-    await screen.findByText('Sent: X 123.45, Y -90.12, height 6.78.');
+    await screen.findByText('Sent: X 123.45, Z -90.12, height 6.78.');
 
     reloadPilot();
     const last = (await screen.findByRole('heading', { name: 'Last sent' })).closest('section')!;
-    expect(await within(last).findByText(/^X 123\.45, Y -90\.12, height 6\.78 · /)).toBeInTheDocument();
+    expect(await within(last).findByText(/^X 123\.45, Z -90\.12, height 6\.78 · /)).toBeInTheDocument();
     expect(within(last).getByText(/^Woods · /)).toBeInTheDocument();
     // The map picker and the link are on the map last sent too.
     expect(screen.getByRole('combobox', { name: 'Map' })).toHaveValue('woods');
@@ -393,10 +393,10 @@ describe('/pilot', () => {
     await user.paste('2024-05-01[12-34]_5.75, 2.31, 1.45_0.1, -0.5, 0.1, 0.8_12.34 (0).png');
     await user.click(screen.getByRole('button', { name: 'Send this position' }));
     // The words Where am I says for the same name (WhereAmI.tsx: whereAmI.found).
-    expect(i18n.t('whereAmI.found', { x: 5.75, y: 1.45, z: 2.31 })).toBe('You are at X 5.75, Y 1.45, height 2.31.');
-    expect(await screen.findByText('Sent: X 5.75, Y 1.45, height 2.31.')).toBeInTheDocument();
+    expect(i18n.t('whereAmI.found', { x: 5.75, y: 1.45, z: 2.31 })).toBe('You are at X 5.75, Z 1.45, height 2.31.');
+    expect(await screen.findByText('Sent: X 5.75, Z 1.45, height 2.31.')).toBeInTheDocument();
     const last = screen.getByRole('heading', { name: 'Last sent' }).closest('section')!;
-    expect(within(last).getByText(/^X 5\.75, Y 1\.45, height 2\.31 · /)).toBeInTheDocument();
+    expect(within(last).getByText(/^X 5\.75, Z 1\.45, height 2\.31 · /)).toBeInTheDocument();
   });
 
   it('switches between English and Russian with the EN / RU buttons in its header, as the home and map pages do', async () => {

@@ -102,6 +102,9 @@ export const TopBar = memo(function TopBar({ title }: { title: string }) {
           onClick={() => {
             setWhereOpen((open) => !open);
             setBadPosLink(null);
+            // The phone's Menu sheet would stay open over the map under the box (the button is in
+            // the bar, so no press outside folds it): it folds, and the focus goes to the box.
+            setMoreOpen(false);
           }}
         >
           {t('topbar.whereAmI')}

@@ -3,7 +3,9 @@ import { join } from 'node:path';
 import { act, screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { setLanguage } from '../../i18n';
 import { layout, NARROW_QUERY, setPanelsShown } from '../../state/layout';
+import { player } from '../../state/player';
 import { createLocalMarkerSource } from '../map/testing/localMarkerSource';
 import { useMapPage } from '../map/testing/mapPageTest';
 import { renderRoute } from '../map/testing/renderRoute';
@@ -33,9 +35,10 @@ const box = () => screen.queryByRole('textbox', { name: 'Screenshot file name' }
 beforeEach(() => {
   setPanelsShown(true);
 });
-afterEach(() => {
+afterEach(async () => {
   vi.unstubAllGlobals();
   setPanelsShown(true);
+  await setLanguage('en');
 });
 
 describe('where am I and the panels on a phone (they take turns)', () => {
@@ -82,5 +85,99 @@ describe("the box's width", () => {
     const rule = Array.from(sheet.sheet!.cssRules).find((r): r is CSSStyleRule => r instanceof CSSStyleRule && r.selectorText === '.where-am-i');
     sheet.remove();
     expect(rule?.style.getPropertyValue('max-width')).toBe('100%');
+  });
+});
+
+const VALID = '2024-05-01[12-34]_23.45, 4, -90.12_0.12345, -0.54321, 0.11111, 0.82345_12.34 (0).png';
+const AT_VALID = 'You are at X 23.45, Z -90.12, height 4.';
+
+describe('where am I keeps a good position', () => {
+  it('the box opened again says where the player is; Enter in it, empty, changes nothing', async () => {
+    windowIs(false);
+    const user = userEvent.setup();
+    renderRoute('/map/factory');
+    const whereAmI = screen.getByRole('button', { name: 'Where am I' });
+    await user.click(whereAmI);
+    await user.click(box()!);
+    await user.paste(VALID);
+    const placed = { ...player.position! };
+    expect(box()).toHaveAccessibleDescription(AT_VALID);
+
+    await user.click(whereAmI);
+    await user.click(whereAmI);
+    expect(box()).toHaveValue('');
+    expect(box()).toHaveFocus();
+    expect(box()).toHaveAccessibleDescription(AT_VALID);
+    const updates = player.updates;
+    await user.keyboard('{Enter}');
+    expect(player.position).toEqual(placed);
+    expect(player.updates).toBe(updates);
+    expect(box()).toHaveAccessibleDescription(AT_VALID);
+  });
+
+  it('a stray key and a click elsewhere applies nothing; Enter on text that is not a name says so and keeps the position', async () => {
+    windowIs(false);
+    const user = userEvent.setup();
+    renderRoute('/map/factory#pos=10.5_-20_4');
+    await waitFor(() => expect(player.position).toEqual({ x: 10.5, y: -20, z: 4, look: null }));
+    const updates = player.updates;
+    await user.click(screen.getByRole('button', { name: 'Where am I' }));
+    expect(box()).toHaveAccessibleDescription('You are at X 10.5, Z -20, height 4.');
+    await user.keyboard('x');
+    await user.click(screen.getByRole('heading', { level: 1 }));
+    expect(box()).not.toHaveFocus();
+    expect(player.position).toEqual({ x: 10.5, y: -20, z: 4, look: null });
+    expect(box()).toHaveAccessibleDescription('You are at X 10.5, Z -20, height 4.');
+
+    await user.click(box()!);
+    await user.keyboard('{Enter}');
+    expect(box()).toHaveAccessibleDescription('That file name was not recognised: no position in it. Nothing was changed. Open Help to see what the name looks like.');
+    expect(player.position).toEqual({ x: 10.5, y: -20, z: 4, look: null });
+    expect(player.located).toBe(true);
+    expect(player.updates).toBe(updates);
+  });
+
+  it('reads a typed name cut right after the position, on Enter or when the box is left', async () => {
+    windowIs(false);
+    const user = userEvent.setup();
+    renderRoute('/map/factory');
+    await user.click(screen.getByRole('button', { name: 'Where am I' }));
+    await user.type(box()!, '2024-01-05[[14-02]_63.0, 1.5, -35.0{Enter}');
+    expect(player.position).toEqual({ x: 63, y: -35, z: 1.5, look: null });
+    expect(box()).toHaveAccessibleDescription('You are at X 63, Z -35, height 1.5.');
+    await user.clear(box()!);
+    await user.type(box()!, '2024-01-05[[14-02]_-20, 2, 30');
+    await user.click(screen.getByRole('heading', { level: 1 }));
+    expect(player.position).toEqual({ x: -20, y: 30, z: 2, look: null });
+  });
+
+  it('says what looks wrong in a name typed with the Russian layout on, or with decimal commas, in both languages', async () => {
+    windowIs(false);
+    const user = userEvent.setup();
+    renderRoute('/map/factory');
+    await user.click(screen.getByRole('button', { name: 'Where am I' }));
+    await user.type(box()!, '2024-01-05х14-02ъ_163ю0б 1ю5б -35ю0{Enter}');
+    expect(box()).toHaveAccessibleDescription(/^That file name was not recognised: it has “б” and “ю” where the game writes “,” and “.”, as if typed with the Russian keyboard layout on\. Nothing was changed\./);
+    expect(player.position).toBeNull();
+    await user.clear(box()!);
+    await user.type(box()!, '2024-01-05[[14-02]_163,0, 1,5, -35,0{Enter}');
+    expect(box()).toHaveAccessibleDescription(/decimal commas \(1,5\) where the game writes points \(1\.5\)\. Nothing was changed\./);
+    await act(() => setLanguage('ru'));
+    expect(screen.getByRole('textbox', { name: 'Имя файла скриншота' })).toHaveAccessibleDescription('Имя файла не распознано: в числах десятичные запятые (1,5), а игра пишет точки (1.5). Ничего не изменено. Откройте «Помощь», чтобы увидеть, как выглядит имя.');
+  });
+});
+
+describe('where am I from the phone Menu', () => {
+  it('folds the Menu sheet when Where am I opens, the focus in the box', async () => {
+    windowIs(true);
+    const user = userEvent.setup();
+    renderRoute('/map/factory');
+    const menu = screen.getByRole('button', { name: 'Menu' });
+    await user.click(menu);
+    expect(menu).toHaveAttribute('aria-expanded', 'true');
+    await user.click(screen.getByRole('button', { name: 'Where am I' }));
+    expect(menu).toHaveAttribute('aria-expanded', 'false');
+    expect(document.getElementById(menu.getAttribute('aria-controls')!)).not.toHaveClass('topbar__more--open');
+    expect(box()).toHaveFocus();
   });
 });

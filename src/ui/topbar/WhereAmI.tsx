@@ -3,14 +3,23 @@ import { useTranslation } from 'react-i18next';
 import { useSnapshot } from 'valtio';
 import { subscribeKey } from 'valtio/utils';
 import { MAPS } from '../../domain/maps';
-import { recogniseScreenshotName, type PlayerPosition } from '../../domain/position';
+import { recogniseScreenshotName, screenshotNameProblem, type PlayerPosition, type ScreenshotNameProblem } from '../../domain/position';
 import { isPositionOnMap } from '../../domain/position-bounds';
 import { mapView } from '../../state/mapView';
 import { isNarrowWindow, layout, setPanelsShown } from '../../state/layout';
 import { player, resetPlayerPosition, setPlayerPosition } from '../../state/player';
 import { LookArrowToggle } from '../settings/LookArrowToggle';
 
+/** Why a name was not read, by what looks wrong (src/domain/position.ts `screenshotNameProblem`). */
+const NAME_PROBLEM_TEXT = { russianLayout: 'whereAmI.russianLayout', decimalComma: 'whereAmI.decimalComma' } as const satisfies Record<ScreenshotNameProblem, string>;
+
 type Result = 'none' | 'found' | 'notRecognised' | 'badLink' | 'offMap';
+
+/** A name not read: what looked wrong (null: no position in it), and whether the marker was reset. */
+interface NotRead {
+  problem: ScreenshotNameProblem | null;
+  reset: boolean;
+}
 
 /**
  * Why a position from the address was not used: `#pos=` not three numbers (its text), or three
@@ -34,9 +43,13 @@ const shortNumber = (n: number) => (Math.abs(n) < 1e6 ? String(round2(n)) : n.to
 
 /**
  * The where-am-I box: a screenshot file name pasted (applied at once) or typed (applied on
- * Enter or when the box loses focus) becomes the player position. A name that is not
- * recognised puts the player at 0, 0, 0 with no look (spec §5) and says so; that reset picks no
- * level and moves no view (beyond the spec: a typo must not change what the user looks at). Below it, the
+ * Enter, or when the box loses focus if it holds a position) becomes the player position. A
+ * pasted name that is not recognised puts the player at 0, 0, 0 with no look (spec §5: "pasted
+ * file name … if not parseable, all values reset") and says so; that reset picks no level and
+ * moves no view (beyond the spec: a typo must not change what the user looks at). Typed text that
+ * is not recognised (a stray key, Enter on a half-typed name) only says so: the position stays;
+ * Enter in an empty box does nothing (docs/DECISIONS.md "Where am I keeps a good position"). The
+ * box opened again says where the player is, while a position is set. Below it, the
  * look-direction arrow toggle (pro; marked Pro for visitors, absent for admins). Escape inside
  * the box folds it (`onClose`), as the disclosure it is. Opened by a `#pos=` link that was not
  * three numbers (`badPosLink`), it says so and takes no focus (the page just loaded; the
@@ -53,10 +66,11 @@ export function WhereAmI({ onHelp, onClose, badPosLink = null }: { onHelp: () =>
   const hintId = useId();
   const [value, setValue] = useState('');
   const [result, setResult] = useState<Result>(badPosLink === null ? 'none' : badPosLink.kind === 'format' ? 'badLink' : 'offMap');
+  const [notRead, setNotRead] = useState<NotRead>({ problem: null, reset: false });
   // The position of an 'offMap' result: shown, not used.
   const [offMap, setOffMap] = useState<PlayerPosition | null>(badPosLink?.kind === 'offMap' ? badPosLink.position : null);
   const applied = useRef<string | null>(null);
-  const { position } = useSnapshot(player);
+  const { position, located } = useSnapshot(player);
 
   useEffect(() => {
     if (isNarrowWindow() && layout.panelsShown) setPanelsShown(false);
@@ -69,10 +83,13 @@ export function WhereAmI({ onHelp, onClose, badPosLink = null }: { onHelp: () =>
     [onClose],
   );
 
-  const apply = (text: string) => {
+  /** `pasted`: the spec's reset applies to a name not recognised; typed text only says so. */
+  const apply = (text: string, pasted: boolean) => {
+    // Nothing to read (Enter in an empty box): nothing happens, the position stays.
+    if (text.trim() === '') return;
     applied.current = text;
-    // parseScreenshotName's rule, told apart: not recognised → 0, 0, 0 and look null (spec §5),
-    // as a reset rather than a place the player is at.
+    // parseScreenshotName's rule, told apart: a pasted name not recognised → 0, 0, 0 and look
+    // null (spec §5), as a reset rather than a place the player is at.
     const recognised = recogniseScreenshotName(text);
     // A position that cannot be on this map (another map's screenshot, a made-up number) is
     // said and not used: the marker and the view stay as they were.
@@ -82,16 +99,23 @@ export function WhereAmI({ onHelp, onClose, badPosLink = null }: { onHelp: () =>
       return;
     }
     if (recognised) setPlayerPosition(recognised);
-    else resetPlayerPosition();
+    else {
+      if (pasted) resetPlayerPosition();
+      setNotRead({ problem: screenshotNameProblem(text), reset: pasted });
+    }
     setResult(recognised ? 'found' : 'notRecognised');
   };
 
+  // With nothing else to say, the box says where the player is (a name applied, the box opened
+  // again after one, a #pos= link, the live feed moving them), else what it is for.
+  const shown: Result = result === 'none' || result === 'found' ? (position && located ? 'found' : 'none') : result;
+
   const onPaste = (event: ClipboardEvent<HTMLInputElement>) => {
     const text = event.clipboardData.getData('text');
-    if (!text) return;
+    if (!text.trim()) return;
     event.preventDefault();
     setValue(text);
-    apply(text);
+    apply(text, true);
   };
 
   // Handled here, so the Escape does not also close a marker popup open behind the box.
@@ -103,7 +127,7 @@ export function WhereAmI({ onHelp, onClose, badPosLink = null }: { onHelp: () =>
 
   const onSubmit = (event: FormEvent) => {
     event.preventDefault();
-    apply(value);
+    apply(value, false);
   };
 
   return (
@@ -124,24 +148,26 @@ export function WhereAmI({ onHelp, onClose, badPosLink = null }: { onHelp: () =>
           aria-describedby={hintId}
           onChange={(event) => setValue(event.target.value)}
           onPaste={onPaste}
+          // Leaving the box applies a name only when it holds a position: a stray key before a
+          // click on the map is not a name the user meant.
           onBlur={() => {
-            if (value.trim() && value !== applied.current) apply(value);
+            if (value !== applied.current && recogniseScreenshotName(value)) apply(value, false);
           }}
         />
         <button type="button" className="topbar-button topbar-button--hint" onClick={onHelp}>
           {t('whereAmI.help')}
         </button>
       </div>
-      <p id={hintId} className={`where-am-i__hint where-am-i__hint--${result}`} role="status">
-        {result === 'notRecognised' && t('whereAmI.notRecognised')}
-        {result === 'found' &&
-          position &&
-          t('whereAmI.found', { x: round2(position.x), y: round2(position.y), z: round2(position.z) })}
+      <p id={hintId} className={`where-am-i__hint where-am-i__hint--${shown}`} role="status">
+        {result === 'notRecognised' &&
+          `${t(notRead.problem ? NAME_PROBLEM_TEXT[notRead.problem] : 'whereAmI.notRecognised')} ${t(notRead.reset ? 'whereAmI.markerReset' : 'whereAmI.nothingChanged')}`}
+        {/* Said "X, Z, height" as the file name has them (X, height, Z): the spec's y is the game's Z. */}
+        {shown === 'found' && position && t('whereAmI.found', { x: round2(position.x), y: round2(position.y), z: round2(position.z) })}
         {result === 'badLink' && t('whereAmI.badLink', { text: quoted(badPosLink?.kind === 'format' ? badPosLink.text : '') })}
         {result === 'offMap' &&
           offMap &&
           t('whereAmI.offMap', { x: shortNumber(offMap.x), y: shortNumber(offMap.y), map: t(`maps.${mapView.mapId ?? ''}`, { defaultValue: '' }) })}
-        {result === 'none' && t('whereAmI.intro')}
+        {shown === 'none' && t('whereAmI.intro')}
       </p>
       <LookArrowToggle />
     </form>
