@@ -13,6 +13,8 @@ import {
   pasteMarkerAt,
   deleteMarker,
   dismissGoneWhileMoving,
+  drawnShapeSelected,
+  followOpenMarker,
   editingForm,
   editingMarker,
   editor,
@@ -25,6 +27,7 @@ import {
   hasUnsavedChanges,
   loadShapes,
   markerFlagsOf,
+  markerSelection,
   moveMarker,
   noteGoneWhileMoving,
   parseEditorPrefs,
@@ -37,6 +40,7 @@ import {
   retrySave,
   saveMarker,
   selectShape,
+  selectedMarkerUid,
   selectTool,
   setCursor,
   setEditOnOpen,
@@ -734,5 +738,66 @@ describe('a marker deleted by another admin while it was dragged', () => {
     noteGoneWhileMoving('m1', null);
     resetEditor();
     expect(editor.goneWhileMoving).toBeNull();
+  });
+});
+
+describe('a marker as the selection (`marker:{uid}`) in edit and move', () => {
+  it('tells a marker\'s selection from a drawn shape\'s', () => {
+    expect(markerSelection('m1')).toBe('marker:m1');
+    expect(selectedMarkerUid('marker:m1')).toBe('m1');
+    expect(selectedMarkerUid('shape-1')).toBeNull();
+    expect(selectedMarkerUid(null)).toBeNull();
+    expect(drawnShapeSelected({ selectedShape: 'shape-1' })).toBe(true);
+    expect(drawnShapeSelected({ selectedShape: 'marker:m1' })).toBe(false);
+    expect(drawnShapeSelected({ selectedShape: null })).toBe(false);
+  });
+
+  it('the marker opened in edit or move is selected, and no longer once its popup closes', () => {
+    toggleEditMode();
+    followOpenMarker('m1');
+    expect(editor.selectedShape).toBe('marker:m1');
+    followOpenMarker('m2');
+    expect(editor.selectedShape).toBe('marker:m2');
+    followOpenMarker(null);
+    expect(editor.selectedShape).toBeNull();
+    toggleMoveMode();
+    followOpenMarker('m3');
+    expect(editor.selectedShape).toBe('marker:m3');
+  });
+
+  it('never in pan or draw; leaving edit drops it; entering edit with a popup open selects its marker', () => {
+    followOpenMarker('m1');
+    expect(editor.selectedShape).toBeNull();
+    selectTool('rect');
+    followOpenMarker('m1');
+    expect(editor.selectedShape).toBeNull();
+    toggleEditMode();
+    followOpenMarker('m1');
+    expect(editor.selectedShape).toBe('marker:m1');
+    toggleEditMode();
+    followOpenMarker('m1');
+    expect(editor.selectedShape).toBeNull();
+  });
+
+  it('a shape clicked while the popup stays open keeps the selection; cleared, the open marker has it again', () => {
+    toggleEditMode();
+    followOpenMarker('m1');
+    selectShape('shape-1');
+    followOpenMarker('m1');
+    expect(editor.selectedShape).toBe('shape-1');
+    // A second click on the open marker: the edit tool clears the selection, the popup stays.
+    selectShape(null);
+    followOpenMarker('m1');
+    expect(editor.selectedShape).toBe('marker:m1');
+  });
+
+  it('a marker dragged in move keeps the selection when another\'s popup closes', () => {
+    toggleMoveMode();
+    followOpenMarker('m1');
+    selectShape(markerSelection('m2'));
+    followOpenMarker('m1');
+    expect(editor.selectedShape).toBe('marker:m2');
+    followOpenMarker(null);
+    expect(editor.selectedShape).toBe('marker:m2');
   });
 });

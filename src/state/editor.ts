@@ -868,6 +868,44 @@ export function selectShape(id: string | null, options?: { editLabel?: boolean }
   editor.labelFocus = id !== null && options?.editLabel ? id : null;
 }
 
+/** The selection id of a marker (docs/EDITOR.md): `marker:{uid}`. */
+export function markerSelection(uid: string): string {
+  return `marker:${uid}`;
+}
+
+/** The uid of a selected marker (`marker:{uid}`), or null for a drawn shape's id or nothing. */
+export function selectedMarkerUid(id: string | null): string | null {
+  return id !== null && id.startsWith('marker:') ? id.slice('marker:'.length) : null;
+}
+
+/** A drawn shape (not a marker) is selected: Delete is the shape's, not the open marker's. */
+export function drawnShapeSelected(state: Pick<EditorState, 'selectedShape'>): boolean {
+  return state.selectedShape !== null && selectedMarkerUid(state.selectedShape) === null;
+}
+
+/** What `followOpenMarker` saw last: the open marker. */
+let openMarker: string | null = null;
+
+/**
+ * The marker whose popup is open (`uid`; null: none), as the wiring sees it and the editor
+ * change: in edit or move the marker opened is the selection (`marker:{uid}`), as a clicked
+ * shape is, and it is again whenever nothing else is selected while its popup stays open (a
+ * second click on it, edit or move entered with it open). A shape clicked, or a marker dragged
+ * (the wiring's `selectShape`), takes the selection as usual. A marker's selection goes when its
+ * popup closes or the mode leaves edit and move.
+ */
+export function followOpenMarker(uid: string | null): void {
+  const markerMode = editor.mode === 'edit' || editor.mode === 'move';
+  const was = openMarker;
+  openMarker = uid;
+  const selected = selectedMarkerUid(editor.selectedShape);
+  if (markerMode && uid !== null) {
+    if ((was !== uid || editor.selectedShape === null) && selected !== uid) selectShape(markerSelection(uid));
+  } else if (selected !== null && (!markerMode || selected === was)) {
+    selectShape(null);
+  }
+}
+
 /** The label field took the keyboard (or its shape is gone): the request is done. */
 export function labelFocused(): void {
   editor.labelFocus = null;
@@ -886,6 +924,7 @@ export function resetEditor(): void {
   gestures.clear();
   shapesBase = new Map();
   placingText = null;
+  openMarker = null;
   listenToStorage(false);
   Object.assign(editor, initialState());
 }

@@ -79,15 +79,16 @@ export function clearPoints(): void {
 
 /**
  * The open map's points as an SVG document the size of the map (src/domain/points.ts), labelled
- * with their game coordinates when the coordinates are shown.
+ * with their game coordinates when the coordinates are shown. `title`: the map's name in the
+ * page's language (PointTools passes it); the definition's English name without it.
  */
-export function pointsSvg(map: Pick<MapDefinition, 'name' | 'size' | 'transform'>): string {
+export function pointsSvg(map: Pick<MapDefinition, 'name' | 'size' | 'transform'>, title: string = map.name): string {
   return pointsToSvg(points.list, {
     width: map.size.width,
     height: map.size.height,
     showCoords: points.coordsShown,
     transform: map.transform,
-    title: map.name,
+    title,
   });
 }
 

@@ -185,3 +185,35 @@ describe('PointTools', () => {
     await vi.waitFor(() => expect(revoke).toHaveBeenCalledWith('blob:points'));
   });
 });
+
+describe('PointTools: the downloaded SVG\'s title', () => {
+  /** The SVG the Download button saves (the link's click is caught). */
+  async function downloaded(button: string): Promise<string> {
+    const blobs: Blob[] = [];
+    const original = { createObjectURL: URL.createObjectURL, revokeObjectURL: URL.revokeObjectURL };
+    Object.assign(URL, { createObjectURL: (blob: Blob) => (blobs.push(blob), 'blob:points'), revokeObjectURL: () => undefined });
+    onTestFinished(() => void Object.assign(URL, original));
+    vi.spyOn(HTMLAnchorElement.prototype, 'click').mockImplementation(() => undefined);
+    await userEvent.click(screen.getByRole('button', { name: button }));
+    return blobs[0].text();
+  }
+
+  it('is the map\'s name in the page\'s language', async () => {
+    setSessionUser(admin);
+    act(() => addRecordedPoint(100, 200));
+    await act(() => i18n.changeLanguage('ru'));
+    onTestFinished(async () => {
+      await i18n.changeLanguage('en');
+    });
+    render(<PointTools map={MAPS.customs} />);
+    const svg = await downloaded('Скачать SVG');
+    expect(svg).toContain('<title>Таможня</title>');
+    expect(svg).not.toContain('Customs');
+  });
+
+  it('is the English name on an English page', async () => {
+    setSessionUser(admin);
+    render(<PointTools map={MAPS.customs} />);
+    expect(await downloaded('Download SVG')).toContain('<title>Customs</title>');
+  });
+});

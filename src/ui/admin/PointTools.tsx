@@ -58,7 +58,8 @@ function PointToolsBody({ map }: PointToolsProps) {
     // The spec's "Clear points?" in English; the page's language otherwise.
     if (window.confirm(t('admin.points.clearConfirm', { defaultValue: CLEAR_POINTS_CONFIRMATION }))) clearPoints();
   };
-  const onDownload = () => downloadText(pointsFileName(mapId), pointsSvg(map), 'image/svg+xml');
+  // Its <title> is the map's name as the page says it (Таможня on a Russian page).
+  const onDownload = () => downloadText(pointsFileName(mapId), pointsSvg(map, t(`maps.${mapId}`, { defaultValue: map.name })), 'image/svg+xml');
   // Points recorded out of sight looked like nothing was recorded: starting to record shows them
   // (Toggle points still hides and shows them; stopping leaves them as they are).
   const onRecord = () => {

@@ -84,3 +84,45 @@ describe('SelectedShape while its shape is being drawn', () => {
     await waitFor(() => expect(row).not.toHaveClass('admin-tools__row--while-drawing'));
   });
 });
+
+describe('SelectedShape: Delete shape', () => {
+  /** The row inside a tools panel like ToolsPanel's: its main row's Edit (pressed or not) and Move buttons. */
+  function inPanel(editPressed: boolean) {
+    render(
+      <section className="admin-tools" tabIndex={-1} aria-label="Editor tools">
+        <div className="admin-tools__row admin-tools__row--main">
+          <button type="button" aria-pressed={editPressed}>
+            Edit
+          </button>
+          <button type="button" aria-pressed={false}>
+            Move
+          </button>
+        </div>
+        <SelectedShape />
+      </section>,
+    );
+    act(() => {
+      addShape(rect);
+      selectShape(rect.id);
+    });
+  }
+
+  it('takes the keyboard to the pressed mode button, not the page body, as the row goes', async () => {
+    const user = userEvent.setup();
+    inPanel(true);
+    await user.click(await screen.findByRole('button', { name: 'Delete shape' }));
+    expect(editor.shapes).toEqual([]);
+    await waitFor(() => expect(screen.queryByRole('group', { name: 'Selected shape' })).toBeNull());
+    expect(screen.getByRole('button', { name: 'Edit' })).toHaveFocus();
+    expect(document.body).not.toHaveFocus();
+  });
+
+  it('with no tool or mode pressed, to the tools panel', async () => {
+    const user = userEvent.setup();
+    inPanel(false);
+    (await screen.findByRole('button', { name: 'Delete shape' })).focus();
+    await user.keyboard('{Enter}');
+    expect(editor.shapes).toEqual([]);
+    await waitFor(() => expect(screen.getByRole('region', { name: 'Editor tools' })).toHaveFocus());
+  });
+});

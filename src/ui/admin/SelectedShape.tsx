@@ -4,7 +4,8 @@
  * left or Enter is pressed; a text left with no label is removed) and Delete. Nothing while no shape is selected.
  *
  * A text shape just placed (`editor.labelFocus`, set by the Text tool) puts the keyboard here,
- * its "Text" selected so typing replaces it. Enter saves and gives the keyboard back to the map
+ * its "Text" selected so typing replaces it. Delete takes the keyboard to the tools panel's
+ * pressed tool or mode button (`focusAfterDelete`). Enter saves and gives the keyboard back to the map
  * (the tool stays); Escape saves too and then does what Escape does on the map (spec §4): tool
  * and state back to pan, no shape selected. The map's keys never see what is typed here
  * (engine/input.ts and ui/map/editorKeys.ts skip text fields).
@@ -24,11 +25,24 @@ export function isDrawingPath(path: string): boolean {
   return /^draw\.[a-z]+\.drawing$/.test(path);
 }
 
+/**
+ * Where the keyboard goes when Delete shape takes the row (and its focused button) away: the
+ * tools panel's pressed tool or mode button (Edit, Move, the draw tool in use), the one the
+ * admin works with next; none pressed, the tools panel itself. Never left on the page's body.
+ */
+export function focusAfterDelete(row: Element | null): void {
+  const panel = row?.closest<HTMLElement>('.admin-tools');
+  if (!panel) return;
+  const pressed = panel.querySelector<HTMLElement>('.admin-tools__row--main [aria-pressed="true"]');
+  (pressed ?? panel).focus();
+}
+
 export function SelectedShape() {
   const { t } = useTranslation();
   const { shapes, selectedShape, labelFocus, path } = useSnapshot(editor);
   const shape = selectedShape === null ? undefined : shapes.find((s) => s.id === selectedShape);
   const field = useRef<HTMLInputElement>(null);
+  const row = useRef<HTMLDivElement>(null);
   const [name, setName] = useState(shape?.name ?? '');
   // Another shape selected, or its name changed elsewhere (undo): the field shows it in this very
   // render. An effect would set it a moment after the field appeared, over what was typed since.
@@ -85,7 +99,7 @@ export function SelectedShape() {
   };
 
   return (
-    <div className={`admin-tools__row admin-tools__row--shape${isDrawingPath(path) ? ' admin-tools__row--while-drawing' : ''}`} role="group" aria-label={t('admin.shape.label')}>
+    <div ref={row} className={`admin-tools__row admin-tools__row--shape${isDrawingPath(path) ? ' admin-tools__row--while-drawing' : ''}`} role="group" aria-label={t('admin.shape.label')}>
       <span className="admin-tools__shape-type">{t(`admin.tools.${shape.type}`)}</span>
       <label className="admin-tools__shape-name">
         {shape.type === 'text' ? t('admin.shape.text') : t('admin.shape.name')}
@@ -111,7 +125,15 @@ export function SelectedShape() {
           }}
         />
       </label>
-      <button type="button" className="admin-button" onClick={() => removeShape(shape.id)}>
+      <button
+        type="button"
+        className="admin-button"
+        onClick={() => {
+          const panel = row.current;
+          removeShape(shape.id);
+          focusAfterDelete(panel);
+        }}
+      >
         {t('admin.shape.delete')}
       </button>
     </div>

@@ -63,7 +63,7 @@ describe('StatusBar', () => {
     });
     await waitFor(() => expect(field('state')).toBe('draw.rect.drawing'));
     expect(field('selected')).toBe('Marker');
-    expect(field('drawing')).toBe('rect');
+    expect(field('drawing')).toBe('Rectangle');
     expect(field('zoom')).toBe('0.6123');
     expect(field('centre')).toBe('2200.1235, 1600.0000');
     expect(field('map')).toBe(`${at.mapX.toFixed(4)}, ${at.mapY.toFixed(4)}`);
@@ -148,6 +148,23 @@ describe('StatusBar', () => {
     });
     const selected = () => document.querySelector('[data-field="selected"] .admin-status__value')?.textContent;
     await waitFor(() => expect(selected()).toBe('Прямоугольник «Stash»'));
+  });
+});
+
+describe('StatusBar: the shape being drawn', () => {
+  it('is named as the tools panel names its tool, in the page\'s language, never by its id', async () => {
+    setSessionUser(admin);
+    render(<StatusBar map={customs} camera={null} />);
+    act(() => setPath('draw.poly.drawing'));
+    await waitFor(() => expect(field('drawing')).toBe('Polygon'));
+    await act(async () => {
+      await i18n.changeLanguage('ru');
+      setPath('draw.rect.drawing');
+    });
+    const drawing = () => document.querySelector('[data-field="drawing"] .admin-status__value')?.textContent;
+    await waitFor(() => expect(drawing()).toBe('Прямоугольник'));
+    act(() => setPath('draw.rect.idle'));
+    await waitFor(() => expect(drawing()).toBe('–'));
   });
 });
 

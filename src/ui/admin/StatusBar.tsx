@@ -9,7 +9,9 @@
  * engine's camera (`engine.camera()`, then each `camerachange` event), or null before the
  * engine is ready. The rest comes from the editor slice (`path`, `selectedShape`,
  * `drawingShape`, `cursor`). The selected shape shows as its type and name (`selectedText`),
- * never its internal id.
+ * never its internal id; the shape being drawn as its tool's name. The cursor is the mouse's
+ * (gone when it leaves the map) or the last press of a finger or pen, kept until the next one
+ * (ui/map/wireEditor.ts).
  */
 import { useLayoutEffect, useRef } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -118,7 +120,8 @@ function StatusBarLine({ map, camera }: StatusBarProps) {
   const items: { key: string; label: string; value: string | null }[] = [
     { key: 'state', label: t('admin.status.state'), value: path || none },
     { key: 'selected', label: t('admin.status.selected'), value: selectedText(t, lang, selectedShape, shapes) ?? none },
-    { key: 'drawing', label: t('admin.status.drawing'), value: drawingShape ?? none },
+    // The tool's name as the tools panel says it (`Rectangle`, «Прямоугольник»), not its id.
+    { key: 'drawing', label: t('admin.status.drawing'), value: drawingShape ? t(`admin.tools.${drawingShape}`) : none },
     { key: 'zoom', label: t('admin.status.zoom'), value: camera ? formatCoord(camera.zoom) : none },
     { key: 'centre', label: t('admin.status.centre'), value: camera ? pair(camera.x, camera.y) : none },
     { key: 'map', label: t('admin.status.map'), value: null },

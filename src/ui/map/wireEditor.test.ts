@@ -7,7 +7,9 @@ import { MAPS } from '../../domain/maps';
 import { fakeSink, flush, marker } from '../../editor/testing/fakes';
 import { NO_EDITOR, type ToolHost } from '../../engine/interaction';
 import type { MarkerState } from '../../engine/types';
-import { editor, resetEditor } from '../../state/editor';
+import { editor, resetEditor, toggleEditMode, toggleMoveMode } from '../../state/editor';
+import { closeMap, selectMarker } from '../../state/mapView';
+import { addRecordedPoint, resetPoints, toggleCoordsShown, togglePointsShown, toggleRecording } from '../../state/points';
 import { resetPopup } from '../../state/popup';
 import { resetSession, setSessionUser } from '../../state/session';
 import { memoryStorage, setStorageBackend } from '../../state/storage';
@@ -75,6 +77,9 @@ afterEach(() => {
   resetSession();
   resetEditor();
   resetPopup();
+  resetPoints();
+  closeMap();
+  document.body.replaceChildren();
   setStorageBackend(null);
 });
 
@@ -113,5 +118,123 @@ describe('wireEditor: a marker deleted by another admin while it is dragged', ()
     await flush();
     expect(page.markers.has('m1')).toBe(false);
     expect(editor.goneWhileMoving).toBeNull();
+  });
+});
+
+/** The map's canvas as MapCanvas renders it (jsdom lays nothing out: its box is at 0, 0). */
+function mapCanvas(): HTMLCanvasElement {
+  const host = document.createElement('div');
+  host.className = 'map-canvas';
+  const canvas = document.createElement('canvas');
+  host.append(canvas);
+  document.body.append(host);
+  return canvas;
+}
+
+const pointer = (target: EventTarget, type: string, pointerType: string, clientX = 0, clientY = 0) =>
+  target.dispatchEvent(new PointerEvent(type, { bubbles: true, clientX, clientY, pointerType, button: 0 }));
+
+describe('wireEditor: the status bar\'s cursor', () => {
+  it('a finger\'s press gives the point it pressed, kept after it lifts (it leaves the canvas) until the next touch', () => {
+    const canvas = mapCanvas();
+    const { engine } = adminMap();
+    pointer(canvas, 'pointerdown', 'touch', 600, 500);
+    // The fake engine: map = (screen − size / 2) / zoom + centre (1000×800, centre 500, 400, zoom 2).
+    expect(editor.cursor).toEqual({ mapX: 550, mapY: 450, screenX: 600, screenY: 500 });
+    pointer(canvas, 'pointerup', 'touch', 600, 500);
+    engine.emit('pointerleave', undefined);
+    expect(editor.cursor).toEqual({ mapX: 550, mapY: 450, screenX: 600, screenY: 500 });
+    pointer(canvas, 'pointerdown', 'touch', 700, 300);
+    expect(editor.cursor).toEqual({ mapX: 600, mapY: 350, screenX: 700, screenY: 300 });
+    // A pen (no hover either) too.
+    pointer(canvas, 'pointerdown', 'pen', 500, 400);
+    engine.emit('pointerleave', undefined);
+    expect(editor.cursor).toMatchObject({ mapX: 500, mapY: 400 });
+  });
+
+  it('a mouse\'s cursor follows its moves and goes when it leaves the map, as before; a press elsewhere is not the map\'s', () => {
+    const canvas = mapCanvas();
+    const { engine } = adminMap();
+    pointer(canvas, 'pointerdown', 'touch', 600, 500);
+    pointer(canvas, 'pointerover', 'mouse', 10, 10);
+    engine.emit('pointermove', { mapX: 1, mapY: 2, screenX: 10, screenY: 10 });
+    expect(editor.cursor).toEqual({ mapX: 1, mapY: 2, screenX: 10, screenY: 10 });
+    pointer(canvas, 'pointerdown', 'mouse', 10, 10);
+    expect(editor.cursor).toEqual({ mapX: 1, mapY: 2, screenX: 10, screenY: 10 });
+    engine.emit('pointerleave', undefined);
+    expect(editor.cursor).toBeNull();
+    pointer(document.body, 'pointerdown', 'touch', 600, 500);
+    expect(editor.cursor).toBeNull();
+  });
+});
+
+describe('wireEditor: a marker as the selection in edit and move', () => {
+  it('the marker opened in edit is the selection (`marker:{uid}`), and no longer once its popup closes', async () => {
+    adminMap();
+    toggleEditMode();
+    selectMarker('m1');
+    await flush();
+    expect(editor.selectedShape).toBe('marker:m1');
+    selectMarker(null);
+    await flush();
+    expect(editor.selectedShape).toBeNull();
+  });
+
+  it('the marker being dragged in move is the selection, from the press; what the tool lets go of has the last word', async () => {
+    const canvas = mapCanvas();
+    const { engine, host, setPath } = adminMap();
+    // m1 drawn at screen 600, 500; m2 far from it.
+    engine.markerStates = () => [
+      { ...state('m1', 'Safe'), x: 550, y: 450 },
+      { ...state('m2', 'Marker'), x: 900, y: 900 },
+    ];
+    toggleMoveMode();
+    await flush();
+    pointer(canvas, 'pointerdown', 'mouse', 604, 497);
+    setPath('move.dragging');
+    expect(editor.selectedShape).toBe('marker:m1');
+    host.moveMarker('m2', 300, 400);
+    expect(editor.selectedShape).toBe('marker:m2');
+    setPath('move.idle');
+    await flush();
+    expect(editor.selectedShape).toBe('marker:m2');
+  });
+
+  it('a shape grabbed in move stays the selection (its press selected it)', async () => {
+    const canvas = mapCanvas();
+    const { engine, host, setPath } = adminMap();
+    engine.markerStates = () => [{ ...state('m1', 'Safe'), x: 550, y: 450 }];
+    toggleMoveMode();
+    await flush();
+    pointer(canvas, 'pointerdown', 'mouse', 600, 500);
+    host.selectShape('shape-1');
+    setPath('move.dragging');
+    expect(editor.selectedShape).toBe('shape-1');
+  });
+});
+
+describe('wireEditor: the saved points on the map', () => {
+  const lastGuides = (engine: ReturnType<typeof adminMap>['engine']) =>
+    engine.calls.filter((c) => c.method === 'setGuides').at(-1)?.args[0] as { id: string; type: string; geometry: { x: number; y: number } }[];
+
+  it('draws a dot at each point and its label up and to the right, beside it at every zoom', async () => {
+    const { engine } = adminMap();
+    toggleRecording();
+    togglePointsShown();
+    toggleCoordsShown();
+    addRecordedPoint(100, 200);
+    await flush();
+    let guides = lastGuides(engine);
+    expect(guides.map((g) => g.type)).toEqual(['poly', 'text']);
+    expect(guides[0].geometry).toMatchObject({ x: 100, y: 200 });
+    const at2 = guides[1].geometry;
+    expect(at2.x).toBeGreaterThan(100);
+    expect(at2.y).toBeLessThan(200);
+    // Zoomed in 4× (from 2): the label is as far from its dot on screen, so half as far in map pixels.
+    engine.setView({ zoom: 4 });
+    engine.emit('camerachange', { x: 500, y: 400, zoom: 4 });
+    guides = lastGuides(engine);
+    expect(guides[1].geometry.x - 100).toBeCloseTo((at2.x - 100) / 2, 6);
+    expect(guides[1].geometry.y - 200).toBeCloseTo((at2.y - 200) / 2, 6);
   });
 });

@@ -10,9 +10,10 @@ import { snapshot, subscribe } from 'valtio';
 import * as adminApi from '../../api/admin';
 import { subscribeMarkerChanges, type MarkerChange } from '../../api/live';
 import { compactListChanged } from '../../api/markers';
-import { currentLanguage } from '../../i18n';
+import { currentLanguage, i18n } from '../../i18n';
 import type { MapDefinition } from '../../domain/maps';
-import { pointLabel } from '../../domain/points';
+import { markerAtPress } from '../../domain/marker-at-press';
+import { pointGuideShapes } from '../../domain/point-guides';
 import { can } from '../../domain/roles';
 import type { DrawnShape } from '../../domain/shapes';
 import { ApiError } from '../../api/client';
@@ -21,7 +22,7 @@ import type { MarkerSink } from '../../editor/live';
 import { NO_EDITOR, type ToolFactory, type ToolHost, type ToolShape } from '../../engine/interaction';
 import type { MapEngineApi } from '../../engine/types';
 import {
-  addShape, bindEditor, cancelCopy, copyMarker, copyMarkerTo, editor, hasUnsavedChanges, markerFlagsOf, noteGoneWhileMoving, pasteMarkerAt, startCopy, loadEditorPrefs, loadShapes, moveMarker, newShapeId, placeMarker,
+  addShape, bindEditor, cancelCopy, copyMarker, copyMarkerTo, drawnShapeSelected, editor, followOpenMarker, hasUnsavedChanges, markerFlagsOf, markerSelection, noteGoneWhileMoving, pasteMarkerAt, startCopy, loadEditorPrefs, loadShapes, moveMarker, newShapeId, placeMarker,
   receiveRemoteChange, redo, removeShape, resetEditor, selectShape, setCursor, setEditorEnabled, setLive, setPath, undo,
   updateShape,
 } from '../../state/editor';
@@ -60,17 +61,23 @@ function modeOf(path: string): [string, string | null] {
   return [root, root === 'draw' ? (tool ?? null) : null];
 }
 
-/** The saved points as guides: the recorded path, and each point's coordinates when asked. */
-function pointGuides(map: MapDefinition): ToolShape[] {
-  if (!points.shown || points.list.length === 0) return [];
-  const list = points.list;
-  const guides: ToolShape[] = [
-    { id: 'points:path', type: list.length > 1 ? 'pen' : 'marker', geometry: { x: list[0].x, y: list[0].y, points: list.map((p) => [p.x, p.y] as [number, number]) }, name: '' },
-  ];
-  if (points.coordsShown) {
-    list.forEach((p, i) => guides.push({ id: `points:label:${i}`, type: 'text', geometry: { x: p.x, y: p.y }, name: pointLabel(p, map.transform) }));
-  }
-  return guides;
+/**
+ * The saved points as guides, drawn as the downloaded SVG draws them (domain/point-guides.ts): the
+ * recorded path, a dot at each point and, when asked, its coordinates up and to the right of it.
+ */
+function pointGuides(map: MapDefinition, zoom: number): ToolShape[] {
+  return pointGuideShapes(points.list, { shown: points.shown, coordsShown: points.coordsShown, transform: map.transform, zoom });
+}
+
+/**
+ * The map's canvas (MapCanvas.tsx's `.map-canvas` holds it; the engine's input listens on it).
+ * The engine's events say nothing of a press nor of the kind of pointer: the wiring reads them
+ * from the page's own pointer events on this canvas.
+ */
+export const MAP_CANVAS_SELECTOR = '.map-canvas canvas';
+
+function mapCanvasOf(target: EventTarget | null): HTMLCanvasElement | null {
+  return target instanceof HTMLCanvasElement && target.matches(MAP_CANVAS_SELECTOR) ? target : null;
 }
 
 /**
@@ -105,11 +112,32 @@ export function wireEditor({ engine, sink, map, adminTools, resync }: WireEditor
    */
   const goneWhileDragging = new Map<string, string | null>();
 
+  /**
+   * The last press on the map (screen px) and its count; `shapePress`: the count of the press
+   * on which a tool selected a shape (the move tool does so as it grabs one). A move drag that
+   * began with no shape selected by its press is a marker's: which one, the press tells
+   * (`markerAtPress`), until the tool names it when it is let go.
+   */
+  let press: { screenX: number; screenY: number } | null = null;
+  let presses = 0;
+  let shapePress = -1;
+  /** The kind of pointer last on the map ('mouse', 'touch', 'pen'). */
+  let pointerType = 'mouse';
+  /** A marker the move tool let go (moved or copied) is the selection, whatever the press guessed. */
+  const draggedMarker = (uid: string) => {
+    if (editor.mode === 'move' && editor.selectedShape !== markerSelection(uid)) selectShape(markerSelection(uid));
+  };
+
   const host: ToolHost = {
     shapes: () => snapshot(editor).shapes as readonly DrawnShape[],
     selectedShape: () => editor.selectedShape,
-    selectShape: (id, options) => selectShape(id, options),
+    selectShape: (id, options) => {
+      shapePress = presses;
+      selectShape(id, options);
+    },
     newShapeId: () => newShapeId(),
+    // A new text shape's label, in the page's language (draw-tool.ts).
+    defaultTextLabel: () => i18n.t('admin.shape.newText'),
     addShape: (shape) => {
       // Only marker-type shapes go to the server, as markers (spec §5).
       if (shape.type === 'marker') run('placing a marker', placeAndOpen(shape.geometry.x, shape.geometry.y));
@@ -120,13 +148,17 @@ export function wireEditor({ engine, sink, map, adminTools, resync }: WireEditor
     // A copy armed from a popup is placed by the next click, whatever the tool.
     placeMarker: (x, y) => run(editor.copying ? 'copying a marker' : 'placing a marker', editor.copying ? copyMarkerTo(editor.copying, x, y, mapView.level) : placeAndOpen(x, y)),
     moveMarker: (uid, x, y) => {
+      draggedMarker(uid);
       if (goneWhileDragging.has(uid)) {
         noteGoneWhileMoving(uid, goneWhileDragging.get(uid) ?? null);
         return;
       }
       run('moving a marker', moveMarker(uid, { x, y }));
     },
-    copyMarkerTo: (uid, x, y) => run('copying a marker', copyMarkerTo(uid, x, y)),
+    copyMarkerTo: (uid, x, y) => {
+      draggedMarker(uid);
+      run('copying a marker', copyMarkerTo(uid, x, y));
+    },
     undo: () => run('undo', undo()),
     redo: () => run('redo', redo()),
   };
@@ -254,7 +286,7 @@ export function wireEditor({ engine, sink, map, adminTools, resync }: WireEditor
     const action = markerKeyAction(event, keyTarget(event.target), {
       openMarker: mapView.selectedUid,
       viewing: popup.mode !== 'edit',
-      shapeSelected: editor.selectedShape !== null,
+      shapeSelected: drawnShapeSelected(editor),
       textSelected: !!window.getSelection?.()?.toString(),
       copied: editor.copied !== null,
     });
@@ -281,6 +313,38 @@ export function wireEditor({ engine, sink, map, adminTools, resync }: WireEditor
   window.addEventListener('beforeunload', onBeforeUnload);
   offs.push(() => window.removeEventListener('beforeunload', onBeforeUnload));
 
+  // A press on the map (before the engine's own listener, so before the tool acts on it). A
+  // finger or a pen has no hover: the status bar's cursor is where it pressed (a tap, a held
+  // finger), and stays there after it lifts (pointerleave) until the next touch; a mouse's
+  // cursor follows its moves and goes when it leaves the map, as before.
+  const onPointerDown = (event: PointerEvent) => {
+    const canvas = mapCanvasOf(event.target);
+    if (!canvas) return;
+    pointerType = event.pointerType || 'mouse';
+    const r = canvas.getBoundingClientRect();
+    press = { screenX: event.clientX - r.left, screenY: event.clientY - r.top };
+    presses += 1;
+    if (!commands || pointerType === 'mouse' || !Number.isFinite(press.screenX) || !Number.isFinite(press.screenY)) return;
+    const at = engine.toMap(press.screenX, press.screenY);
+    setCursor({ mapX: at.x, mapY: at.y, screenX: press.screenX, screenY: press.screenY });
+  };
+  const onPointerOver = (event: PointerEvent) => {
+    if (mapCanvasOf(event.target)) pointerType = event.pointerType || 'mouse';
+  };
+  window.addEventListener('pointerdown', onPointerDown, true);
+  window.addEventListener('pointerover', onPointerOver, true);
+  offs.push(() => {
+    window.removeEventListener('pointerdown', onPointerDown, true);
+    window.removeEventListener('pointerover', onPointerOver, true);
+  });
+
+  // The labels of the saved points sit beside their dots in screen pixels: they follow the zoom.
+  let lastGuidesZoom = Number.NaN;
+  const followGuides = (zoom = engine.camera().zoom) => {
+    lastGuidesZoom = zoom;
+    engine.setGuides(commands ? pointGuides(map, zoom) : []);
+  };
+
   followSession();
   offs.push(
     subscribe(session, followSession),
@@ -288,17 +352,33 @@ export function wireEditor({ engine, sink, map, adminTools, resync }: WireEditor
       followState();
       followShapes();
       followFlags();
+      if (commands) followOpenMarker(mapView.selectedUid);
     }),
-    subscribe(points, () => engine.setGuides(commands ? pointGuides(map) : [])),
+    // The marker open in edit or move is the selection (`marker:{uid}`, docs/EDITOR.md).
+    subscribe(mapView, () => {
+      if (commands) followOpenMarker(mapView.selectedUid);
+    }),
+    subscribe(points, () => followGuides()),
+    engine.on('camerachange', ({ zoom }) => {
+      if (commands && points.shown && points.coordsShown && zoom !== lastGuidesZoom) followGuides(zoom);
+    }),
     engine.on('toolchange', ({ path }) => {
       // The drag let go (its marker's move was made or refused first) or cancelled.
       if (path !== 'move.dragging') goneWhileDragging.clear();
-      if (commands) setPath(path);
+      if (!commands) return;
+      setPath(path);
+      // A marker grabbed: the one dragged is the selection while it moves.
+      if (path === 'move.dragging' && press && shapePress !== presses) {
+        const uid = markerAtPress(engine.markerStates(), (x, y) => engine.toScreen(x, y), press);
+        if (uid) selectShape(markerSelection(uid));
+      }
     }),
     engine.on('pointermove', ({ mapX, mapY, screenX, screenY }) => {
       if (commands) setCursor({ mapX, mapY, screenX, screenY });
     }),
-    engine.on('pointerleave', () => setCursor(null)),
+    engine.on('pointerleave', () => {
+      if (pointerType === 'mouse') setCursor(null);
+    }),
     engine.on('mapclick', ({ mapX, mapY }) => {
       if (!commands) return;
       if (editor.copying) run('copying a marker', copyMarkerTo(editor.copying, mapX, mapY, mapView.level));
@@ -306,7 +386,7 @@ export function wireEditor({ engine, sink, map, adminTools, resync }: WireEditor
     }),
     subscribeMarkerChanges(map.id, onRemote, onLiveState, { skip: (uid, version) => commands?.knowsVersion(uid, version) ?? false }),
   );
-  engine.setGuides(commands ? pointGuides(map) : []);
+  followGuides();
 
   return () => {
     if (disposed) return;

@@ -367,7 +367,11 @@ describe('marker popup edit mode', () => {
     expect(confirm).toHaveBeenCalledWith('Are you sure?');
     expect(server.writes()).toEqual([]);
 
-    act(() => dialog.focus());
+    // In edit or move mode the open marker is the editor's selection (`marker:{uid}`): Delete is still its.
+    act(() => {
+      editor.selectedShape = 'marker:m-safe';
+      dialog.focus();
+    });
     await userEvent.keyboard('{Delete}');
     expect(confirm).toHaveBeenCalledTimes(2);
     await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());

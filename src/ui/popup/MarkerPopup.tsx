@@ -21,7 +21,7 @@ import { useSnapshot } from 'valtio';
 import type { Marker } from '../../domain/marker';
 import type { MapDefinition } from '../../domain/maps';
 import { can } from '../../domain/roles';
-import { deleteMarker, editor } from '../../state/editor';
+import { deleteMarker, drawnShapeSelected, editor } from '../../state/editor';
 import { mapView, selectMarker } from '../../state/mapView';
 import { cancelEdit, loadPopupSize, markerChanged, popup, startEdit } from '../../state/popup';
 import { session } from '../../state/session';
@@ -271,7 +271,8 @@ function AdminBar({ marker, focusEdit, onEdit }: { marker: Marker; focusEdit: { 
       const action = markerKeyAction(event, keyTarget(event.target), {
         openMarker: marker.uid,
         viewing: popup.mode !== 'edit',
-        shapeSelected: editor.selectedShape !== null,
+        // A drawn shape's selection takes Delete; the open marker's own (`marker:{uid}`) does not.
+        shapeSelected: drawnShapeSelected(editor),
         textSelected: false,
         copied: false,
       });
