@@ -159,3 +159,72 @@ describe('AdminDock while an edit form is open on a phone', () => {
     expect(Array.from(dock.children).filter((child) => showsOnPhone(child, rules))).toEqual([]);
   });
 });
+
+/** admin.css's rules in its media blocks whose condition names all of `parts` (jsdom ignores media queries). */
+function rulesWhere(parts: string[], without: string[] = []): CSSStyleRule[] {
+  const element = document.createElement('style');
+  element.textContent = readFileSync(join(__dirname, 'admin.css'), 'utf8');
+  document.head.append(element);
+  const rules: CSSStyleRule[] = [];
+  for (const rule of Array.from(element.sheet!.cssRules)) {
+    if (!(rule instanceof CSSMediaRule)) continue;
+    const media = rule.media.mediaText;
+    if (parts.every((p) => media.includes(p)) && !without.some((w) => media.includes(w))) {
+      rules.push(...Array.from(rule.cssRules).filter((r): r is CSSStyleRule => r instanceof CSSStyleRule));
+    }
+  }
+  element.remove();
+  return rules;
+}
+
+/** The value those rules give `element`'s `property` (the last rule that sets it). */
+function ruled(element: Element, property: string, rules: CSSStyleRule[]): string {
+  let value = '';
+  for (const rule of rules) if (element.matches(rule.selectorText) && rule.style.getPropertyValue(property)) value = rule.style.getPropertyValue(property);
+  return value;
+}
+
+describe('AdminDock on a phone', () => {
+  it('takes at most about a third of the screen: the tools one row of named icons that scrolls sideways, the rest scrolling under it', async () => {
+    setSessionUser(admin);
+    const { container } = render(<AdminDock map={MAPS.factory} camera={null} />);
+    const dock = container.firstElementChild as HTMLElement;
+    act(() => togglePointTools());
+    await screen.findByRole('region', { name: 'Point history' });
+    const phone = rulesWhere(['max-width: 720px', 'max-height: 500px'], ['pointer', '600px']);
+
+    // The whole dock (its box is what the map's covered insets and the popup follow) at most a third, or a little over.
+    // (200 px where a third is less: a phone turned sideways.)
+    expect(ruled(dock, 'max-height', phone)).toBe('max(34dvh, 200px)');
+    // Short of room, the open tools give it first (down to their row), then the notices; the rest keeps its height.
+    const tools = screen.getByRole('region', { name: 'Editor tools' });
+    expect(ruled(tools, 'flex-shrink', phone)).toBe('100');
+    expect(ruled(tools, 'min-height', phone)).toBe('54px');
+    expect(ruled(screen.getByRole('region', { name: 'Point history' }), 'flex-shrink', phone)).toBe('0');
+
+    // One row of the tools, icons with their names, sideways.
+    const row = tools.querySelector('.admin-tools__row--main')!;
+    const names = Array.from(row.querySelectorAll('button')).map((b) => b.getAttribute('aria-label') ?? b.textContent);
+    expect(names).toEqual(['Pen', 'Line', 'Arrow', 'Rectangle', 'Circle', 'Polygon', 'Text', 'Marker', 'Edit', 'Move', 'Undo', 'Redo']);
+    expect(ruled(row, 'flex-wrap', phone)).toBe('nowrap');
+    expect(ruled(row, 'overflow-x', phone)).toBe('auto');
+    for (const group of row.querySelectorAll('.admin-tools__group')) expect(ruled(group, 'flex-wrap', phone)).toBe('nowrap');
+    // Edit and Move show their icons alone (their words read, not shown), as the open panel's toggle does.
+    for (const words of [...row.querySelectorAll('.admin-button__text'), tools.querySelector('.admin-tools__toggle-text')!]) {
+      expect(ruled(words, 'clip-path', phone)).toBe('inset(50%)');
+    }
+    // The options with their short labels, one row; what is under the tools scrolls up and down.
+    const options = tools.querySelector<HTMLElement>('.admin-tools__row--options')!;
+    expect(ruled(options, 'flex-wrap', phone)).toBe('nowrap');
+    for (const check of options.querySelectorAll('.admin-tools__check-text')) expect(ruled(check, 'clip-path', phone)).toBe('inset(50%)');
+    for (const check of options.querySelectorAll('.admin-tools__check-short')) expect(ruled(check, 'display', phone)).toBe('inline');
+    const more = tools.querySelector('.admin-tools__more')!;
+    expect(more).toContainElement(options);
+    expect(ruled(more, 'overflow-y', phone)).toBe('auto');
+    expect(parseFloat(ruled(more, 'min-height', phone))).toBe(0);
+
+    // On touch the row's buttons stay 44 px targets.
+    const touch = rulesWhere(['max-width: 720px', 'max-height: 500px', 'pointer: coarse']);
+    for (const button of row.querySelectorAll('button')) expect(ruled(button, 'width', touch)).toBe('44px');
+  });
+});

@@ -312,6 +312,21 @@ describe('ToolsPanel', () => {
     await waitFor(() => expect(screen.queryByRole('button', { name: 'Rec PointsHistory' })).toBeNull());
   });
 
+  it('names each option by its whole text; the short label a phone shows (admin.css) is not read twice', async () => {
+    setSessionUser(admin);
+    render(<ToolsPanel />);
+    for (const [name, short] of [['Open new markers in edit mode', 'Edit new'], ['Point history', 'Points']]) {
+      const label = within(panel()).getByRole('checkbox', { name }).closest('label')!;
+      expect(label.querySelector('.admin-tools__check-text')).toHaveTextContent(name);
+      const shown = label.querySelector('.admin-tools__check-short')!;
+      expect(shown).toHaveTextContent(short);
+      expect(shown).toHaveAttribute('aria-hidden', 'true');
+    }
+    // On a phone the open panel's toggle and Edit / Move keep their names with their words hidden.
+    expect(within(panel()).getByRole('button', { name: 'Hide editor tools' }).querySelector('.admin-tools__toggle-text')).toHaveTextContent('Hide editor tools');
+    for (const name of ['Edit', 'Move']) expect(within(panel()).getByRole('button', { name }).querySelector('.admin-button__text')).toHaveTextContent(name);
+  });
+
   it('shows the live-updates state', async () => {
     setSessionUser(admin);
     render(<ToolsPanel />);
@@ -501,5 +516,10 @@ describe('ToolsPanel', () => {
     const region = screen.getByRole('region', { name: 'Инструменты редактора' });
     expect(within(region).getByRole('button', { name: 'Прямоугольник' })).toBeInTheDocument();
     expect(within(region).getByRole('button', { name: 'Отменить' })).toHaveAttribute('title', 'Отменить (Ctrl+Z)');
+    // The phone's short labels (admin.compact), the checkboxes still named in full.
+    const edit = within(region).getByRole('checkbox', { name: 'Открывать новые маркеры в режиме правки' }).closest('label')!;
+    expect(edit.querySelector('.admin-tools__check-short')).toHaveTextContent('Правка новых');
+    const history = within(region).getByRole('checkbox', { name: 'История точек' }).closest('label')!;
+    expect(history.querySelector('.admin-tools__check-short')).toHaveTextContent('Точки');
   });
 });

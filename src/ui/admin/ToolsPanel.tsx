@@ -75,16 +75,18 @@ function ToolsPanelBody() {
           <span aria-hidden="true" className="admin-tools__chevron">
             {open ? '▾' : '▸'}
           </span>
-          {open ? t('admin.tools.hide') : t('admin.tools.show')}
+          {/* On a phone the open panel's toggle is its chevron alone, beside the tools (admin.css). */}
+          <span className="admin-tools__toggle-text">{open ? t('admin.tools.hide') : t('admin.tools.show')}</span>
         </button>
         <span className={`admin-live admin-live--${state.live}`} title={liveHint}>
           <span className="admin-live__dot" aria-hidden="true" />
-          {liveText}
+          <span className="admin-live__text">{liveText}</span>
         </span>
       </div>
       {open && (
         <div id={bodyId} className="admin-tools__body">
-          <div className="admin-tools__row">
+          {/* The tools in one row: on a phone it scrolls sideways instead of wrapping (admin.css). */}
+          <div className="admin-tools__row admin-tools__row--main">
             <div role="group" aria-label={t('admin.tools.draw')} className="admin-tools__group">
               {DRAW_TOOLS.map(({ tool, key }, index) => {
                 const name = t(key);
@@ -116,7 +118,7 @@ function ToolsPanelBody() {
                 onClick={toggleEditMode}
               >
                 <Icon name="edit" />
-                {t('admin.tools.edit')}
+                <span className="admin-button__text">{t('admin.tools.edit')}</span>
               </button>
               <button
                 type="button"
@@ -128,7 +130,7 @@ function ToolsPanelBody() {
                 onClick={toggleMoveMode}
               >
                 <Icon name="move" />
-                {t('admin.tools.move')}
+                <span className="admin-button__text">{t('admin.tools.move')}</span>
               </button>
             </div>
             <div role="group" aria-label={`${t('admin.tools.undo')} / ${t('admin.tools.redo')}`} className="admin-tools__group">
@@ -156,35 +158,48 @@ function ToolsPanelBody() {
               </button>
             </div>
           </div>
-          <div className="admin-tools__row admin-tools__row--options">
-            <MarkerTypePicker category={state.markerCategory} subCategory={state.markerSubCategory} />
-            <label className="admin-tools__check">
-              <input type="checkbox" checked={state.editOnOpen} onChange={(e) => setEditOnOpen(e.target.checked)} />
-              {t('admin.tools.editOnOpen')}
-            </label>
-            {/* The point-history buttons, which the top bar's Alt-click also toggles (spec §2): reachable on a phone, which has no Alt. */}
-            <label className="admin-tools__check">
-              <input type="checkbox" checked={pointTools} onChange={togglePointTools} />
-              {t('admin.tools.pointHistory')}
-            </label>
-          </div>
-          <SelectedShape />
-          {state.copying && (
-            <p role="status" className="admin-tools__copying">
-              {t('admin.tools.copying')}
-              <button type="button" className="admin-button" onClick={cancelCopy}>
-                {t('admin.tools.cancelCopy')}
-              </button>
+          {/* The rest under the tools: on a phone it scrolls up and down where the dock's third of the screen is full (admin.css). */}
+          <div className="admin-tools__more">
+            <div className="admin-tools__row admin-tools__row--options">
+              <MarkerTypePicker category={state.markerCategory} subCategory={state.markerSubCategory} />
+              <Check checked={state.editOnOpen} onChange={setEditOnOpen} text={t('admin.tools.editOnOpen')} short={t('admin.compact.editOnOpen')} />
+              {/* The point-history buttons, which the top bar's Alt-click also toggles (spec §2): reachable on a phone, which has no Alt. */}
+              <Check checked={pointTools} onChange={togglePointTools} text={t('admin.tools.pointHistory')} short={t('admin.compact.pointHistory')} />
+            </div>
+            <SelectedShape />
+            {state.copying && (
+              <p role="status" className="admin-tools__copying">
+                {t('admin.tools.copying')}
+                <button type="button" className="admin-button" onClick={cancelCopy}>
+                  {t('admin.tools.cancelCopy')}
+                </button>
+              </p>
+            )}
+            <p id={hintsId} className="admin-tools__hints">
+              <span>{t('admin.tools.slowMove')}</span>
+              <span>{t('admin.tools.repeatMarker')}</span>
             </p>
-          )}
-          <p id={hintsId} className="admin-tools__hints">
-            <span>{t('admin.tools.slowMove')}</span>
-            <span>{t('admin.tools.repeatMarker')}</span>
-          </p>
-          <KeyList />
+            <KeyList />
+          </div>
         </div>
       )}
     </section>
+  );
+}
+
+/**
+ * An option's checkbox. Its name is the whole `text`; on a phone the label shows `short`
+ * instead (admin.css), so the options stay one row beside the marker type.
+ */
+function Check({ checked, onChange, text, short }: { checked: boolean; onChange: (checked: boolean) => void; text: string; short: string }) {
+  return (
+    <label className="admin-tools__check" title={text}>
+      <input type="checkbox" checked={checked} onChange={(e) => onChange(e.target.checked)} />
+      <span className="admin-tools__check-text">{text}</span>
+      <span className="admin-tools__check-short" aria-hidden="true">
+        {short}
+      </span>
+    </label>
   );
 }
 
