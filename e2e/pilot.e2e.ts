@@ -473,7 +473,7 @@ describe('the /pilot page', () => {
     await page.getByTestId('pilot-code').waitFor();
     await page.getByRole('textbox', { name: 'Screenshot file name' }).fill('2024-05-01[12-34]_5.75, 2.31, 1.45_0, 0, 0, 1_1 (0).png');
     await page.getByRole('button', { name: 'Send this position' }).click();
-    const words = 'X 5.75, Y 1.45, height 2.31';
+    const words = 'X 5.75, Z 1.45, height 2.31';
     const testCard = page.getByRole('region', { name: 'Test with a file name' });
     await testCard.getByText(`Sent: ${words}.`, { exact: true }).waitFor();
     const last = page.getByRole('region', { name: 'Last sent' });

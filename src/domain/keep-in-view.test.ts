@@ -1,5 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { coveredInsets, followInsets, isInView, placeInView, reachInsets, visibleRect, type CanvasArea } from './keep-in-view';
+import {
+  coveredInsets, followInsets, inVisiblePart, isInView, placeInView, reachInsets, reachIntoView, relaxReach, showsWhole, visibleRect, type CanvasArea,
+} from './keep-in-view';
 
 /** A 1280×800 desktop: top bar over the top left, categories down the left, the right panel down the right. */
 const DESKTOP: CanvasArea = {
@@ -103,5 +105,71 @@ describe('reachInsets', () => {
     expect(reachInsets({ width: 100, height: 100 }, { x: -50, y: 500 })).toEqual({ top: 99, right: 99, bottom: 0, left: 0 });
     expect(reachInsets({ width: 100, height: 100 }, { x: Number.NaN, y: 50 })).toEqual({ top: 49.5, right: 49.5, bottom: 49.5, left: 49.5 });
     expect(reachInsets({ width: 0, height: 844 }, { x: 0, y: 400 })).toEqual({ top: 399.5, right: 0, bottom: 443.5, left: 0 });
+  });
+});
+
+/** The probe's 1280×800 page: top bar 10–677 × 10–52, categories 10–250, levels and quests 1000–1270 (a column to the bottom). */
+const PROBE: CanvasArea = {
+  width: 1280,
+  height: 800,
+  covers: [
+    { left: 10, top: 10, right: 677, bottom: 52 },
+    { left: 10, top: 63, right: 250, bottom: 790 },
+    { left: 1000, top: 10, right: 1270, bottom: 800 },
+  ],
+};
+const PROBE_INSETS = { top: 52, right: 280, bottom: 0, left: 250 };
+
+describe('showsWhole and inVisiblePart', () => {
+  it('tells a marker clear of the covers from one half under a panel or the top bar', () => {
+    expect(coveredInsets(PROBE)).toEqual(PROBE_INSETS);
+    expect(showsWhole({ x: 640, y: 400 }, PROBE)).toBe(true);
+    // Cultist Spawn at the map's right edge, the clamp holding the map's edge at the panel's.
+    expect(inVisiblePart({ x: 990, y: 342 }, PROBE)).toBe(true);
+    expect(showsWhole({ x: 990, y: 342 }, PROBE)).toBe(false);
+    expect(showsWhole({ x: 640, y: 66 }, PROBE)).toBe(false);
+    expect(inVisiblePart({ x: 1139, y: 426 }, PROBE)).toBe(false);
+  });
+});
+
+describe('reachIntoView', () => {
+  it('is nothing for a point in view', () => {
+    expect(reachIntoView({ x: 640, y: 400 }, PROBE, PROBE_INSETS)).toBeNull();
+  });
+
+  it('moves a point the clamp held at a panel\'s edge the least that brings it into view, and lets the map\'s edge in that far', () => {
+    // The visible part 250–1000 × 52–800 less 15 %: 362.5–887.5 × 164.2–687.8.
+    const reach = reachIntoView({ x: 990, y: 342 }, PROBE, PROBE_INSETS)!;
+    expect(reach.to).toEqual({ x: 887.5, y: 342 });
+    expect(reach.insets).toEqual({ ...PROBE_INSETS, right: 280 + 102.5 });
+    expect(isInView(reach.to, PROBE)).toBe(true);
+  });
+
+  it('brings a point under the top bar down, and one in a corner in on both sides', () => {
+    expect(reachIntoView({ x: 640, y: 66 }, PROBE, PROBE_INSETS)).toEqual({ to: { x: 640, y: 164.2 }, insets: { ...PROBE_INSETS, top: 52 + 98.2 } });
+    const corner = reachIntoView({ x: 260, y: 790 }, PROBE, PROBE_INSETS)!;
+    expect(corner.to).toEqual({ x: 362.5, y: 687.8 });
+    expect(corner.insets.left).toBeCloseTo(250 + 102.5);
+    expect(corner.insets.bottom).toBeCloseTo(102.2);
+  });
+
+  it('adds to the reach already let in, and leaves a point that is not a number alone', () => {
+    const held = { ...PROBE_INSETS, right: 382.5 };
+    expect(reachIntoView({ x: 640, y: 66 }, PROBE, held)?.insets).toEqual({ ...held, top: 150.2 });
+    expect(reachIntoView({ x: Number.NaN, y: 66 }, PROBE, PROBE_INSETS)).toBeNull();
+  });
+});
+
+describe('relaxReach', () => {
+  const held = { ...PROBE_INSETS, right: 382.5 };
+  it('keeps the reach while the map\'s edge is in that far', () => {
+    expect(relaxReach(held, PROBE_INSETS, { top: -500, right: 382.5, bottom: -900, left: -2000 })).toEqual(held);
+  });
+
+  it('takes it back as the map\'s edge goes out, never below the covers\' insets, and is null once back to them', () => {
+    expect(relaxReach(held, PROBE_INSETS, { top: -500, right: 300, bottom: -900, left: -2000 })).toEqual({ ...held, right: 300.5 });
+    expect(relaxReach(held, PROBE_INSETS, { top: -500, right: 100, bottom: -900, left: -2000 })).toBeNull();
+    // An edge not known (not a number): the reach stays.
+    expect(relaxReach(held, PROBE_INSETS, { top: -500, right: Number.NaN, bottom: -900, left: -2000 })).toEqual(held);
   });
 });

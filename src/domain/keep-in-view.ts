@@ -141,3 +141,70 @@ export function placeInView(point: ScreenPoint, area: CanvasArea, margin = IN_VI
   const free = visibleRect(area);
   return { x: (free.left + free.right) / 2, y: (free.top + free.bottom) / 2 };
 }
+
+/**
+ * Room kept around a marker's point for its icon (28 px, centred on the point) so that it shows
+ * whole: a point closer than this to a cover's edge is half under it.
+ */
+export const MARKER_ROOM = 16;
+
+/** Whether the point shows whole in the visible part: its marker's icon clear of every cover. */
+export function showsWhole(point: ScreenPoint, area: CanvasArea, room = MARKER_ROOM): boolean {
+  const free = visibleRect(area);
+  return point.x >= free.left + room && point.x <= free.right - room && point.y >= free.top + room && point.y <= free.bottom - room;
+}
+
+/** Whether the point is anywhere in the visible part (its icon may be cut by a cover's edge). */
+export function inVisiblePart(point: ScreenPoint, area: CanvasArea): boolean {
+  const free = visibleRect(area);
+  return point.x >= free.left && point.x <= free.right && point.y >= free.top && point.y <= free.bottom;
+}
+
+/** A framed point the camera's clamp stopped short, and what brings it into view. */
+export interface ReachIntoView {
+  /** Where on the canvas it goes: the nearest point of the visible part less the margin. */
+  to: ScreenPoint;
+  /** The clamp's insets let in as far again as the point has to move: the map's edge comes that much further in. */
+  insets: ScreenInsets;
+}
+
+/**
+ * For a point the page framed for the visitor (a link's marker or position, Where am I), which
+ * the camera's clamp stopped short of the visible part (it lies at the map's edge: the clamp lets
+ * that edge come in only as far as the covers, `insets`): where it goes, and the insets that let
+ * the map's edge come in far enough for it to get there. Null when it is in view already. The
+ * move is the least that brings it inside the visible part less the margin, as `isInView` counts
+ * it: past a panel's edge by a sixth or so of the visible part, not to its middle (which would
+ * bare half of it).
+ */
+export function reachIntoView(at: ScreenPoint, area: CanvasArea, insets: ScreenInsets, margin = IN_VIEW_MARGIN): ReachIntoView | null {
+  if (!Number.isFinite(at.x) || !Number.isFinite(at.y) || isInView(at, area, margin)) return null;
+  const safe = inset(visibleRect(area), margin);
+  const to = { x: Math.min(safe.right, Math.max(safe.left, at.x)), y: Math.min(safe.bottom, Math.max(safe.top, at.y)) };
+  return {
+    to,
+    insets: {
+      top: insets.top + Math.max(0, to.y - at.y),
+      right: insets.right + Math.max(0, at.x - to.x),
+      bottom: insets.bottom + Math.max(0, at.y - to.y),
+      left: insets.left + Math.max(0, to.x - at.x),
+    },
+  };
+}
+
+/**
+ * A reach let in for a framed point (`reachIntoView`), taken back as the map's edges go out
+ * again: each side no further in than the map's edge is now (`edges`: how far each edge of the
+ * map is in from the canvas's edge, with half a pixel to spare) and never less than the covers
+ * give (`covered`). So the user's pan back out is never undone and nothing jumps: the map is not
+ * pulled back, it is only kept from going further in. Null once it is back to the covers'.
+ */
+export function relaxReach(held: ScreenInsets, covered: ScreenInsets, edges: ScreenInsets): ScreenInsets | null {
+  const side = (key: keyof ScreenInsets) => {
+    const edge = Number.isFinite(edges[key]) ? edges[key] + 0.5 : held[key];
+    return Math.max(covered[key], Math.min(held[key], edge));
+  };
+  const next = { top: side('top'), right: side('right'), bottom: side('bottom'), left: side('left') };
+  const beyond = next.top > covered.top || next.right > covered.right || next.bottom > covered.bottom || next.left > covered.left;
+  return beyond ? next : null;
+}

@@ -33,10 +33,23 @@ describe('measureCanvasArea', () => {
       height: 800,
       covers: [
         { left: 10, top: 10, right: 610, bottom: 130 },
-        { left: 730, top: 10, right: 990, bottom: 710 },
+        // A side panel: the column it may grow to, down to the canvas's bottom.
+        { left: 730, top: 10, right: 990, bottom: 800 },
         { left: 10, top: 760, right: 990, bottom: 800 },
       ],
     });
+  });
+
+  it('counts a short side panel (its quest list still loading) down to the canvas\'s bottom, a phone\'s sheet as it is', () => {
+    const page = element('map-page', document.body);
+    box(element('map-canvas', page), 0, 0, 1280, 800);
+    const right = element('map-panel map-panel--right', page);
+    box(right, 1000, 10, 270, 225);
+    expect(measureCanvasArea()?.covers).toEqual([{ left: 1000, top: 10, right: 1270, bottom: 800 }]);
+    // A phone: the levels and quests sheet across the bottom.
+    box(page.querySelector('.map-canvas')!, 0, 0, 390, 844);
+    box(right, 10, 500, 370, 334);
+    expect(measureCanvasArea()?.covers).toEqual([{ left: 10, top: 500, right: 380, bottom: 834 }]);
   });
 
   it('is null without a laid-out canvas', () => {

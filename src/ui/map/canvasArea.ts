@@ -10,11 +10,27 @@ import type { CanvasArea, ScreenRect } from '../../domain/keep-in-view';
 const CANVAS_SELECTOR = '.map-canvas';
 /** What covers the canvas (TopBar.tsx, CategoryPanel.tsx and RightPanel.tsx, AdminDock.tsx). */
 const COVER_SELECTOR = '.map-topbar, .map-panel, .admin-dock';
+/** The side panels (CategoryPanel.tsx, RightPanel.tsx): columns beside the map on a wide window, sheets on a phone. */
+const PANEL_SELECTOR = '.map-panel';
 /** What `watchCanvasArea` follows: the canvas and its covers. */
 const AREA_SELECTOR = `${CANVAS_SELECTOR}, ${COVER_SELECTOR}`;
 
 function relativeTo(box: DOMRect, origin: DOMRect): ScreenRect {
   return { left: box.left - origin.left, top: box.top - origin.top, right: box.right - origin.left, bottom: box.bottom - origin.top };
+}
+
+/**
+ * A side panel narrower than half the canvas is a column beside the map: it counts down to the
+ * canvas's bottom, however short its content is now. The quest panel is as tall as its list,
+ * which loads after the map opens and grows as quests are followed (a `?obj=` link follows its
+ * marker's quest): counted as it stood, a short panel had its top strip cut away from the visible
+ * part instead of its side, and a link's target framed beside it ended under it a moment later.
+ * A phone's sheets (as wide as the canvas) count as they are.
+ */
+function coverBox(element: Element, origin: DOMRect): ScreenRect {
+  const box = relativeTo(element.getBoundingClientRect(), origin);
+  const column = element.matches(PANEL_SELECTOR) && box.right - box.left < origin.width / 2;
+  return column ? { ...box, bottom: Math.max(box.bottom, origin.height) } : box;
 }
 
 /** The canvas and what covers it, or null where there is no laid-out canvas (not in a page, or hidden). */
@@ -24,9 +40,11 @@ export function measureCanvasArea(root: ParentNode | null = globalThis.document 
   const origin = canvas.getBoundingClientRect();
   if (!(origin.width > 0 && origin.height > 0)) return null;
   const covers = [...root.querySelectorAll(COVER_SELECTOR)]
-    .map((element) => element.getBoundingClientRect())
-    .filter((box) => box.width > 0 && box.height > 0)
-    .map((box) => relativeTo(box, origin));
+    .filter((element) => {
+      const box = element.getBoundingClientRect();
+      return box.width > 0 && box.height > 0;
+    })
+    .map((element) => coverBox(element, origin));
   return { width: origin.width, height: origin.height, covers };
 }
 

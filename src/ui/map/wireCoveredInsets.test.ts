@@ -1,6 +1,13 @@
-import { describe, expect, it } from 'vitest';
-import { followInsets, type CanvasArea } from '../../domain/keep-in-view';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { followInsets, isInView, type CanvasArea } from '../../domain/keep-in-view';
+import { MAPS } from '../../domain/maps';
+import { playerToMap } from '../../domain/position';
+import { Camera } from '../../engine/camera';
 import type { ViewportInsets } from '../../engine/types';
+import { closeMap, openMap, selectMarker } from '../../state/mapView';
+import { setPlayerPosition } from '../../state/player';
+import { requestFocus, resetPopup, setPopupAnchor, takeFocus } from '../../state/popup';
+import type { FramingEngine } from './keepFramed';
 import { wireCoveredInsets } from './wireCoveredInsets';
 
 /** A page whose area the test sets, and which says when it changed. */
@@ -67,5 +74,175 @@ describe('wireCoveredInsets', () => {
     page.area = { width: 801, height: 601, covers: [] };
     page.listener?.();
     expect(seen).toHaveLength(2);
+  });
+});
+
+/**
+ * An engine around the real camera (its clamp counts the insets), on a 1280×800 canvas over
+ * Customs (4400×3200, start zoom 0.6); camera changes are heard at once.
+ */
+function cameraEngine() {
+  const camera = new Camera(MAPS.customs, { width: 1280, height: 800 });
+  const told: ViewportInsets[] = [];
+  const engine: FramingEngine = {
+    camera: () => camera.state,
+    setView: (view) => camera.set(view),
+    toScreen: (x, y) => camera.toScreen(x, y),
+    setCoveredInsets: (insets) => {
+      told.push(insets);
+      camera.setInsets(insets);
+    },
+    on: ((event: string, listener: () => void) => (event === 'camerachange' ? camera.onChange(listener) : () => undefined)) as FramingEngine['on'],
+  };
+  return { camera, engine, told };
+}
+
+/** The probe's page: top bar, categories, and the levels and quests column. */
+const PANELS: CanvasArea = {
+  width: 1280,
+  height: 800,
+  covers: [
+    { left: 10, top: 10, right: 677, bottom: 52 },
+    { left: 10, top: 63, right: 250, bottom: 790 },
+    { left: 1000, top: 10, right: 1270, bottom: 800 },
+  ],
+};
+/** Panels hidden: the top bar alone. */
+const BAR: CanvasArea = { width: 1280, height: 800, covers: [{ left: 10, top: 10, right: 677, bottom: 52 }] };
+
+/** Cultist Spawn on Customs: 16 map px in from the map's right edge. */
+const EDGE_MARKER = { x: 4384, y: 749.58 };
+
+describe('wireCoveredInsets on a map page: what the page framed stays in view', () => {
+  beforeEach(() => {
+    resetPopup();
+    selectMarker(null);
+    setPlayerPosition(null);
+    openMap('customs');
+  });
+  afterEach(() => {
+    resetPopup();
+    selectMarker(null);
+    setPlayerPosition(null);
+    closeMap();
+  });
+
+  it('frames a `?obj=` link\'s marker, served before the covers were measured, clear of the panel at once', () => {
+    const { camera, engine } = cameraEngine();
+    // The link opened the marker before the engine started; wirePopup centred it with no insets:
+    // the clamp held the map's edge at the canvas's, the marker under the quest panel.
+    selectMarker('cultist');
+    setPopupAnchor(EDGE_MARKER);
+    camera.set({ x: EDGE_MARKER.x, y: EDGE_MARKER.y });
+    expect(camera.toScreen(EDGE_MARKER.x, EDGE_MARKER.y).x).toBeCloseTo(1270.4);
+    const { page, measure, watch } = fakePage(PANELS);
+    wireCoveredInsets(engine, { measure, watch });
+    // Measured at wiring (before the page's next layout, so before the next frame).
+    expect(page.listener).not.toBeNull();
+    const at = camera.toScreen(EDGE_MARKER.x, EDGE_MARKER.y);
+    expect(isInView(at, PANELS)).toBe(true);
+    expect(at.x).toBeCloseTo(887.5);
+  });
+
+  it('frames a `#pos=` position as Where am I does once the covers are known', () => {
+    const { camera, engine } = cameraEngine();
+    // Near the map's right edge, 160 map px in (96 screen px).
+    const position = { x: -250, y: -200, z: 1, look: null };
+    setPlayerPosition(position);
+    const { mapX, mapY } = playerToMap(position, MAPS.customs);
+    // wirePlayer put it in the middle of the visible part, as far as a clamp with no insets let it.
+    camera.set({ x: mapX, y: mapY });
+    const { measure, watch } = fakePage(PANELS);
+    wireCoveredInsets(engine, { measure, watch });
+    expect(isInView(camera.toScreen(mapX, mapY), PANELS)).toBe(true);
+  });
+
+  it('reads no layout at wiring when nothing is framed', () => {
+    const { engine, told } = cameraEngine();
+    const { page, measure, watch } = fakePage(PANELS);
+    wireCoveredInsets(engine, { measure, watch });
+    expect(told).toEqual([]);
+    page.listener?.();
+    expect(told).toEqual([{ top: 52, right: 280, bottom: 0, left: 250 }]);
+  });
+
+  it('brings a link\'s marker the covers\' clamp held at a panel\'s edge into view (Find a marker too)', async () => {
+    const { camera, engine } = cameraEngine();
+    const { page, measure, watch } = fakePage(PANELS);
+    wireCoveredInsets(engine, { measure, watch });
+    page.listener?.();
+    // wirePopup serves the request: as far as the clamp lets it, the marker at the panel's edge.
+    requestFocus(EDGE_MARKER.x, EDGE_MARKER.y);
+    takeFocus();
+    camera.set({ x: EDGE_MARKER.x, y: EDGE_MARKER.y });
+    expect(camera.toScreen(EDGE_MARKER.x, EDGE_MARKER.y).x).toBeCloseTo(990.4);
+    setPopupAnchor(EDGE_MARKER);
+    await Promise.resolve();
+    await Promise.resolve();
+    expect(camera.toScreen(EDGE_MARKER.x, EDGE_MARKER.y).x).toBeCloseTo(887.5);
+  });
+
+  it('leaves a marker the visitor clicked where it is', async () => {
+    const { camera, engine } = cameraEngine();
+    const { page, measure, watch } = fakePage(PANELS);
+    wireCoveredInsets(engine, { measure, watch });
+    page.listener?.();
+    // Clicked at 900, near the panel but in view.
+    const clicked = { x: 4000, y: 749.58 };
+    camera.set({ x: clicked.x - (900 - 640) / 0.6, y: clicked.y });
+    expect(camera.toScreen(clicked.x, clicked.y).x).toBeCloseTo(900);
+    const before = camera.state;
+    selectMarker('scav');
+    setPopupAnchor(clicked);
+    await Promise.resolve();
+    await Promise.resolve();
+    expect(camera.state).toEqual(before);
+  });
+
+  it('Show panels: the open popup\'s marker framed while they were hidden does not end under the panel', () => {
+    const { camera, engine } = cameraEngine();
+    const { page, measure, watch } = fakePage(BAR);
+    wireCoveredInsets(engine, { measure, watch });
+    page.listener?.();
+    // Panels hidden, the popup's marker at 1150: in view.
+    camera.set({ x: EDGE_MARKER.x - (1150 - 640) / 0.6, y: EDGE_MARKER.y });
+    setPopupAnchor(EDGE_MARKER);
+    page.area = PANELS;
+    page.listener?.();
+    expect(isInView(camera.toScreen(EDGE_MARKER.x, EDGE_MARKER.y), PANELS)).toBe(true);
+    // Hidden again, then a marker the visitor panned off the canvas: Show panels leaves it.
+    page.area = BAR;
+    page.listener?.();
+    camera.set({ x: 1000, y: 1000 });
+    const before = camera.state;
+    page.area = PANELS;
+    page.listener?.();
+    expect(camera.state).toEqual(before);
+  });
+
+  it('takes the reach back as the visitor pans the map\'s edge out, without moving the map', () => {
+    const { camera, engine, told } = cameraEngine();
+    selectMarker('cultist');
+    setPopupAnchor(EDGE_MARKER);
+    camera.set({ x: EDGE_MARKER.x, y: EDGE_MARKER.y });
+    const { measure, watch } = fakePage(PANELS);
+    wireCoveredInsets(engine, { measure, watch });
+    // How far the map's right edge is in from the canvas's.
+    const edgeIn = () => 1280 - camera.toScreen(MAPS.customs.size.width, 0).x;
+    expect(camera.toScreen(EDGE_MARKER.x, EDGE_MARKER.y).x).toBeCloseTo(887.5);
+    expect(told.at(-1)?.right).toBeCloseTo(edgeIn() + 0.5);
+    // The visitor drags the map 60 px to the right: the map's edge goes out, the reach follows.
+    const framed = edgeIn();
+    camera.panBy(60, 0);
+    expect(edgeIn()).toBeCloseTo(framed - 60);
+    expect(told.at(-1)?.right).toBeCloseTo(framed - 60 + 0.5);
+    // Not back in (but for the half pixel to spare): the reach is taken.
+    camera.panBy(-30, 0);
+    expect(edgeIn()).toBeCloseTo(framed - 60 + 0.5);
+    const dragged = camera.state;
+    // Back to the panel's edge and beyond: only the covers' insets are left.
+    camera.panBy(200, 0);
+    expect(told.at(-1)).toEqual({ top: 52, right: 280, bottom: 0, left: 250 });
+    expect(camera.state.x).toBeCloseTo(dragged.x - 200 / 0.6);
   });
 });

@@ -1,11 +1,14 @@
 /**
  * Tells the engine how far the page covers the map's canvas (top bar, side panels, admin dock),
  * so its camera lets the map's edges be panned out from under them (src/domain/keep-in-view.ts
- * `coveredInsets`). Measured after each layout that may have changed it, never per frame.
+ * `coveredInsets`). Measured after each layout that may have changed it, never per frame. On a
+ * map page, what the page framed for the visitor (a link's marker or position) is kept in the
+ * visible part as the covers become known and change (keepFramed.ts).
  */
 import type { MapEngineApi } from '../../engine/types';
 import { coveredInsets, type CanvasArea, type ScreenInsets } from '../../domain/keep-in-view';
 import { measureCanvasArea, watchCanvasArea } from './canvasArea';
+import { isFramingEngine, keepFramed, type FramingEngine } from './keepFramed';
 
 const UNCOVERED: ScreenInsets = { top: 0, right: 0, bottom: 0, left: 0 };
 
@@ -22,20 +25,29 @@ export interface CoveredInsetsOptions {
   /**
    * Measure once at once, too, not only after the page's next layout (the stream overlay: its
    * first view, centred on the player, must not be clamped with no insets). Default false: a
-   * map page reads no layout while it wires.
+   * map page reads no layout while it wires, unless a link's target waits to be framed with the
+   * covers (keepFramed.ts): then at once, so it is framed right before the first frame.
    */
   immediate?: boolean;
 }
 
 /** Keeps the engine's insets up to date with the page; returns the function that stops it. */
 export function wireCoveredInsets(
-  engine: Pick<MapEngineApi, 'setCoveredInsets'>,
+  engine: Pick<MapEngineApi, 'setCoveredInsets'> & Partial<FramingEngine>,
   { measure = () => measureCanvasArea(), watch = watchCanvasArea, insets = coveredInsets, immediate = false }: CoveredInsetsOptions = {},
 ): () => void {
+  // Only a map page's own covers (not the stream overlay's follow insets) frame its targets.
+  const framing = insets === coveredInsets && isFramingEngine(engine) ? keepFramed(engine) : null;
   const update = () => {
     const area = measure();
-    engine.setCoveredInsets?.(area ? insets(area) : UNCOVERED);
+    const next = area ? insets(area) : UNCOVERED;
+    if (framing) framing.coversChanged(area, next);
+    else engine.setCoveredInsets?.(next);
   };
-  if (immediate) update();
-  return watch(update);
+  if (immediate || framing?.hasTarget()) update();
+  const stop = watch(update);
+  return () => {
+    stop();
+    framing?.dispose();
+  };
 }

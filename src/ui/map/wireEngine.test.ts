@@ -341,15 +341,19 @@ describe('wireEngine: the stream overlay follows the player from the first posit
     wiring.dispose();
   });
 
-  it('a map page (not following) keeps its covered insets and reads no layout while it wires', () => {
+  it('a map page (not following) reads no layout while it wires, unless a position waits to be framed with its covers', () => {
+    const wire = () => {
+      let measured = 0;
+      const wiring = wireEngine({
+        engine: clampingEngine(), source: createLocalMarkerSource(), handle: createEngineHandle(),
+        canvasArea: { measure: () => (measured++, { width: 1280, height: 720, covers: [] }), watch: () => () => {} },
+      });
+      wiring.dispose();
+      return measured;
+    };
+    expect(wire()).toBe(0);
+    // A #pos= link's position: framed with the covers before the first frame (keepFramed.ts).
     setPlayerPosition(positionAt(nearCorner));
-    const engine = clampingEngine();
-    let measured = 0;
-    const wiring = wireEngine({
-      engine, source: createLocalMarkerSource(), handle: createEngineHandle(),
-      canvasArea: { measure: () => (measured++, { width: 1280, height: 720, covers: [] }), watch: () => () => {} },
-    });
-    expect(measured).toBe(0);
-    wiring.dispose();
+    expect(wire()).toBe(1);
   });
 });

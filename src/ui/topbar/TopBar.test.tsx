@@ -246,8 +246,8 @@ describe('where am I', () => {
     await waitFor(() => expect(mapView.level).toBe(2));
     const placed = { position: player.position, camera: engine.camera(), level: mapView.level };
     for (const [name, shown] of [
-      ['2024-05-01[12-34]_5000.5, 0, -9000_0.1, -0.5, 0.1, 0.8_12.34 (0).png', 'X 5000.5, Y -9000 is not on Factory'],
-      ['2024-05-01[12-34]_1e308, 2, -1e308_0.1, -0.5, 0.1, 0.8_12.34 (0).png', 'X 1.00e+308, Y -1.00e+308 is not on Factory'],
+      ['2024-05-01[12-34]_5000.5, 0, -9000_0.1, -0.5, 0.1, 0.8_12.34 (0).png', 'X 5000.5, Z -9000 is not on Factory'],
+      ['2024-05-01[12-34]_1e308, 2, -1e308_0.1, -0.5, 0.1, 0.8_12.34 (0).png', 'X 1.00e+308, Z -1.00e+308 is not on Factory'],
     ]) {
       await userEvent.clear(box);
       await userEvent.paste(name);
@@ -369,7 +369,7 @@ describe('#pos= hash', () => {
     expect(window.__map?.player()).toBeNull();
     await waitFor(() => expect(router.state.location.hash).toBe(''));
     // Worded for a link as well as a screenshot: no screenshot was involved here.
-    expect(screen.getByText('X 1.00e+308, Y 0 is not on Factory: is the position from another map? Nothing was changed.')).toHaveAttribute('role', 'status');
+    expect(screen.getByText('X 1.00e+308, Z 0 is not on Factory: is the position from another map? Nothing was changed.')).toHaveAttribute('role', 'status');
   });
 
   it('leaves any other hash alone', async () => {
