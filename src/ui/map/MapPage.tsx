@@ -17,6 +17,7 @@ import { useMapData } from './useMapData';
 import { adoptPoster, dismissPoster } from './poster';
 import { useEngineCamera } from './useEngineCamera';
 import { useRememberedView } from './useRememberedView';
+import { useQuestFraming } from '../panels/questFraming';
 import { useAdminTools } from '../admin/useAdmin';
 import { usePilotConnection } from '../pilot/usePilotConnection';
 import { useOverlayDocument } from '../overlay/useOverlayDocument';
@@ -58,6 +59,8 @@ function MapScreen({ map, overlay }: { map: MapDefinition; overlay: OverlayParam
   // After useMapData: its openMap picks the default level, which a remembered one replaces.
   const { movesView } = useRememberedView(map, handle, overlay === null);
   useEffect(() => installMapAutomation(map.id, handle), [map.id, handle]);
+  // A quest's markers framed on request (its Show button, the Quests page's map link).
+  useQuestFraming(map, handle, overlay || data.error ? null : data.source);
   useEffect(() => {
     // Start loading the engine chunk now, while the manifest and markers are fetched.
     loadEngineModule().catch(() => undefined);

@@ -55,16 +55,19 @@ describe('/progression/quests', () => {
     expect(within(bad).getByText('Kappa')).toBeInTheDocument();
     expect(within(bad).queryByText('Lightkeeper')).toBeNull();
     expect(within(bad).getByRole('link', { name: 'Wiki' })).toHaveAttribute('href', 'https://wiki.example/Bad_Rep');
-    await waitFor(() => expect(within(bad).getByRole('link', { name: 'Customs' })).toHaveAttribute('href', '/map/customs?quest=q-b'));
-    expect(within(bad).getByRole('link', { name: 'Factory' })).toHaveAttribute('href', '/map/factory?quest=q-b');
+    await waitFor(() => expect(within(bad).getByRole('link', { name: 'Customs' })).toHaveAttribute('href', '/map/customs?follow=q-b'));
+    expect(within(bad).getByRole('link', { name: 'Factory' })).toHaveAttribute('href', '/map/factory?follow=q-b');
 
     const acq = screen.getByRole('heading', { name: 'Acquaintance' }).closest('li')!;
     expect(within(acq).getByText('Lightkeeper')).toBeInTheDocument();
-    expect(within(acq).getByRole('link', { name: 'Woods' })).toHaveAttribute('href', '/map/woods?quest=q-a');
+    expect(within(acq).getByRole('link', { name: 'Woods' })).toHaveAttribute('href', '/map/woods?follow=q-a');
 
     const checking = screen.getByRole('heading', { name: 'Checking' }).closest('li')!;
     expect(within(checking).queryByRole('link')).toBeNull();
     expect(checking).toHaveTextContent('No markers yet');
+    // A quest without markers is listed, so the intro does not say "every quest with markers".
+    expect(screen.getByText('Every quest, with the maps where it has markers. Open a map to see where to go.')).toBeInTheDocument();
+    expect(screen.queryByText(/Every quest with markers/)).toBeNull();
   });
 
   it('highlights and scrolls to ?quest=', async () => {

@@ -5,6 +5,10 @@
  * quests and scrolls the first one into view. The user's progress shows here as on the map:
  * completed quests dimmed and hidden ones marked (not for admins), with the quest actions on
  * each card; the page asks who is signed in (loadSession) and shows the upsell itself.
+ * A quest without markers is listed too (its progress can be kept), so the intro says "every
+ * quest", not "every quest with markers". A map link adds its quest to what the tab follows on
+ * that map and shows where its markers are (`?follow=`: src/ui/panels/useQuestUrl.ts,
+ * docs/DECISIONS.md "The Quests page's map link adds its quest").
  */
 import { useEffect, useMemo, useRef } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -18,6 +22,7 @@ import { loadQuests, questMarks, quests } from '../../state/quests';
 import { loadSession, session } from '../../state/session';
 import { AccountMenu } from '../account/AccountMenu';
 import { traderLabel } from '../panels/labels';
+import { questMapLink } from '../panels/questMapLink';
 import { UpsellPopup } from '../popups/UpsellPopup';
 import { QuestActions } from '../quests/QuestActions';
 import { LanguageSwitch } from '../topbar/LanguageSwitch';
@@ -131,7 +136,7 @@ export function QuestsPage() {
                       <span className="quests-page__none">{t('questsPage.noMaps')}</span>
                     ) : (
                       maps.map((id) => (
-                        <Link key={id} to={`/map/${encodeURIComponent(id)}?quest=${encodeURIComponent(quest.uid)}`} className="quests-page__map">
+                        <Link key={id} to={questMapLink(id, quest.uid)} className="quests-page__map">
                           {mapName(id, id)}
                         </Link>
                       ))

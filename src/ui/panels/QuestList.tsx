@@ -10,19 +10,33 @@
  * place and the focus on it, until the hidden quests are shown or put away or the map changes.
  * A hidden quest stays followed; the head counts it apart ("4 followed, 1 hidden"), and that
  * count is a button that brings the followed hidden quests into view.
+ *
+ * A followed quest with markers on this map has Show (questFraming.ts): its floor is selected
+ * and its markers framed; a quiet note says how many are on other floors ("2 on Level 3").
+ * Following a quest never moves the map by itself (docs/DECISIONS.md "Showing a quest's
+ * markers"). A quest the Quests page's map link followed in place of another (a visitor at the
+ * free limit) is named above the rows, with Undo (questLinkSwap.ts).
  */
 import { useEffect, useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useSnapshot } from 'valtio';
+import { getMap } from '../../domain/maps';
+import { elsewhereByLevel } from '../../domain/quest-frame';
+import { swapStands } from '../../domain/quest-marker-shown';
 import { FREE_QUEST_LIMIT, questName, sortQuests } from '../../domain/quests';
 import { isLanguage } from '../../i18n';
-import { lookups } from '../../state/items';
+import { lookups, questLabel } from '../../state/items';
+import { mapView } from '../../state/mapView';
+import { markers } from '../../state/markers';
 import { questMarks, quests, toggleQuest } from '../../state/quests';
 import { followsQuestsWithoutLimit, session } from '../../state/session';
 import { effectiveSettings, settings } from '../../state/settings';
 import { QuestActions } from '../quests/QuestActions';
 import { useAfterMapDrawn } from '../useAfterMapDrawn';
-import { traderLabel } from './labels';
+import { announce } from '../LiveAnnouncer';
+import { levelLabel, traderLabel } from './labels';
+import { loadQuestPlaces, questFraming, showQuestMarkers } from './questFraming';
+import { forgetLinkSwap, questLinkSwap, undoLinkSwap } from './questLinkSwap';
 import { QUESTS_THIS_MAP_KEY, useStoredChoice } from './useStoredChoice';
 import { SKIP_TARGETS } from '../skipTargets';
 
@@ -64,6 +78,36 @@ export function QuestList({ mapId }: { mapId: string }) {
   // (unless kept in place or the hidden quests are shown) their rows are out of the list.
   const followedHidden = ownProgress ? sorted.filter((q) => selected.includes(q.uid) && questMarks(user, q.uid).hidden).map((q) => q.uid) : [];
   const followedCount = selected.length - followedHidden.length;
+
+  // Where the followed quests' markers are on this map (read from the markers worker once it can be).
+  const { mapId: framingMap, places } = useSnapshot(questFraming);
+  const { level } = useSnapshot(mapView);
+  const { status: markersStatus, count: markerCount } = useSnapshot(markers);
+  const canShow = framingMap === mapId;
+  const followedHere = selected.filter((uid) => onThisMap(uid)).join(',');
+  useEffect(() => {
+    if (canShow && markersStatus === 'ready' && followedHere) void loadQuestPlaces(followedHere.split(','));
+  }, [canShow, markersStatus, markerCount, followedHere]);
+  const levels = getMap(mapId)?.levels ?? [];
+  /** "2 on Level 3" for each other floor holding some of the quest's markers; '' with none. */
+  const elsewhereNote = (uid: string): string => {
+    const points = places[uid];
+    if (!points) return '';
+    return elsewhereByLevel(points, level)
+      .map(({ level: num, count }) => {
+        const def = levels.find((l) => l.num === num);
+        return t('panels.questOnLevel', { count, level: def ? levelLabel(t, def) : String(num) });
+      })
+      .join(', ');
+  };
+
+  // The quest the Quests page's link followed in place of another: named until the user changes what is followed.
+  const { last: linkSwap } = useSnapshot(questLinkSwap);
+  const swap = linkSwap && swapStands(selected, linkSwap) ? linkSwap : null;
+  const swapText = swap ? t('panels.questLinkSwapped', { followed: questLabel(list, swap.followed, lang), dropped: questLabel(list, swap.dropped, lang) }) : '';
+  useEffect(() => {
+    if (swapText) announce(swapText);
+  }, [swapText]);
 
   useEffect(() => {
     if (!focusUid) return;
@@ -107,6 +151,17 @@ export function QuestList({ mapId }: { mapId: string }) {
           )}
         </span>
       </div>
+      {swap && (
+        <div className="quest-list__swap" role="status">
+          <p>{swapText}</p>
+          <button type="button" className="map-panel__link" onClick={undoLinkSwap}>
+            {t('panels.questLinkSwapUndo')}
+          </button>
+          <button type="button" className="map-panel__link" onClick={forgetLinkSwap}>
+            {t('panels.questLinkSwapOk')}
+          </button>
+        </div>
+      )}
       {(status === 'idle' || status === 'loading') && <p className="map-panel__note">{t('panels.questsLoading')}</p>}
       {status === 'error' && <p className="map-panel__note map-panel__note--error">{t('panels.questsError')}</p>}
       {sorted.length > 0 && (
@@ -135,6 +190,10 @@ export function QuestList({ mapId }: { mapId: string }) {
             const on = selected.includes(quest.uid);
             const here = onThisMap(quest.uid);
             const { done, hidden } = questMarks(user, quest.uid);
+            // Show: a followed quest with markers here (none read yet counts as some, until read).
+            const showable = on && here && canShow && (places[quest.uid]?.length ?? 1) > 0;
+            const elsewhere = on && here ? elsewhereNote(quest.uid) : '';
+            const name = questName(quest, lang);
             const classes = [
               'quest-list__item',
               on && 'quest-list__item--on',
@@ -146,15 +205,31 @@ export function QuestList({ mapId }: { mapId: string }) {
               <li key={quest.uid} className={classes.filter(Boolean).join(' ')} data-quest-uid={quest.uid} title={here ? undefined : t('panels.questElsewhere')}>
                 <label className="quest-list__label">
                   <input type="checkbox" checked={on} onChange={() => toggleQuest(quest.uid)} />
-                  <span>{questName(quest, lang)}</span>
+                  <span>{name}</span>
                 </label>
                 {done && <span className="quest-list__state visually-hidden">{t('questProgress.done')}</span>}
                 {hidden && <span className="quest-list__state visually-hidden">{t('questProgress.hidden')}</span>}
                 {/* Trader and buttons wrap together: under a long title, at the right. */}
                 <span className="quest-list__meta">
+                  {showable && (
+                    <button
+                      type="button"
+                      className="quest-list__show"
+                      aria-label={t('panels.questShowLabel', { name })}
+                      title={t('panels.questShowTip')}
+                      onClick={() => void showQuestMarkers([quest.uid])}
+                    >
+                      <svg className="quest-list__show-icon" viewBox="0 0 24 24" aria-hidden="true" focusable="false">
+                        <circle cx="12" cy="12" r="6" />
+                        <path d="M12 2v4M12 18v4M2 12h4M18 12h4" />
+                      </svg>
+                      <span>{t('panels.questShow')}</span>
+                    </button>
+                  )}
                   <span className="quest-list__trader">{traderLabel(t, quest.trader)}</span>
                   <QuestActions quest={quest} variant="row" onAction={(action) => action === 'hide' && keep(quest.uid)} />
                 </span>
+                {elsewhere && <span className="quest-list__elsewhere">{elsewhere}</span>}
               </li>
             );
           })}

@@ -17,6 +17,13 @@
  * the followed quests are also kept per tab and per map (state/viewMemory.ts), since a closed
  * popup took `quest` out of the address. An address without `quest` and without `obj` follows the
  * remembered ones (and names them again); a link's `quest` or `obj` wins over them.
+ *
+ * `?follow=` (the Quests page's map link, docs/DECISIONS.md "The Quests page's map link adds its
+ * quest") adds rather than replaces: its quests are followed on top of what the tab follows on
+ * that map (the remembered ones, or the address's `quest`); at the free limit the quest followed
+ * longest gives its place, named with Undo (questLinkSwap.ts). The map then shows where its
+ * markers are (questFraming.ts), and `follow` leaves the address: `quest` names the whole
+ * selection, as after any change, so a reload or a shared copy of it follows what is followed.
  */
 import { useEffect, useRef } from 'react';
 import { useParams, useSearchParams } from 'react-router';
@@ -27,6 +34,9 @@ import { normalizeSelection, parseQuestParam } from '../../domain/quests';
 import { enforceQuestLimit, quests, selectQuests } from '../../state/quests';
 import { loadSession, session } from '../../state/session';
 import { rememberedView, rememberView } from '../../state/viewMemory';
+import { requestQuestFrame } from './questFraming';
+import { followFromLink, forgetLinkSwap } from './questLinkSwap';
+import { FOLLOW_PARAM } from './questMapLink';
 
 export const QUEST_PARAM = 'quest';
 
@@ -57,8 +67,9 @@ export function useQuestUrl(): void {
       droppedSelection = null;
       // Named once: a link with the parameter repeated (`?quest=a&quest=b`) is written back as one list.
       const named = current.getAll(QUEST_PARAM);
-      if (named.length <= 1 && (named[0] ?? '') === value) return;
+      if (named.length <= 1 && (named[0] ?? '') === value && !current.has(FOLLOW_PARAM)) return;
       const next = new URLSearchParams(current);
+      next.delete(FOLLOW_PARAM);
       if (value) next.set(QUEST_PARAM, value);
       else next.delete(QUEST_PARAM);
       set(next, { replace: true, preventScrollReset: true });
@@ -73,7 +84,9 @@ export function useQuestUrl(): void {
     const apply = (linked: string[]) => {
       if (disposed) return;
       selectQuests(linked);
+      added.forEach(followFromLink);
       write();
+      if (added.length > 0) requestQuestFrame(added);
       remember();
       writeSelection.current = write;
       offs.push(
@@ -87,13 +100,17 @@ export function useQuestUrl(): void {
     const remembered = map ? viewToRestore(rememberedView(map), intent).quests : undefined;
     // Every `quest` of the link (a repeated parameter is one list, as a comma list is).
     const linked = remembered ?? parseQuestParam(address.getAll(QUEST_PARAM).join(',') || null);
+    // The Quests page's quests to add on top (none for a shared link).
+    const added = intent.overlay ? [] : parseQuestParam(address.getAll(FOLLOW_PARAM).join(',') || null);
+    forgetLinkSwap();
     const settled = session.status === 'ready' || session.status === 'error';
     // Within the free limit the role changes nothing: apply at once. Beyond it, know the user first.
-    if (settled || !normalizeSelection(linked, false).limited) apply(linked);
+    if (settled || !normalizeSelection([...linked, ...added], false).limited) apply(linked);
     else void loadSession().then(() => apply(linked));
     return () => {
       disposed = true;
       writeSelection.current = null;
+      forgetLinkSwap();
       offs.forEach((off) => off());
     };
   }, []);
