@@ -178,12 +178,32 @@ describe('db:backup on PostgreSQL, the parts without a database', () => {
     const outcome = await runBackup(config, path.join(dir, 'x.dump'), { PATH: '/nonexistent' });
     expect(outcome.made).toBe(false);
     const text = outcome.lines.join('\n');
-    expect(text).toMatch(/pg_dump was not found/);
-    expect(text).toContain('--schema=site_b');
+    expect(text).toMatch(/^pg_dump was not found \(pg_dump on PATH: not found\): no dump was made/);
+    expect(text).toContain(`pg_dump --format=custom --no-owner --no-privileges --file=${path.join(dir, 'x.dump')} --schema=site_b`);
     expect(text).not.toContain('secret');
-    expect(text).toMatch(/pg_restore --no-owner --no-privileges --exit-on-error/);
+    expect(fs.existsSync(path.join(dir, 'x.dump'))).toBe(false);
+    // PG_DUMP naming nothing that runs is the same: not a raw spawn error.
+    const named = await runBackup(config, path.join(dir, 'x.dump'), { ...process.env, PG_DUMP: '/nonexistent/pg_dump' });
+    expect(named.made).toBe(false);
+    expect(named.lines[0]).toMatch(/^pg_dump was not found \(PG_DUMP=\/nonexistent\/pg_dump: not found\)/);
     expect(restoreHelp(config, '/b/x.dump')).toMatch(/drop schema if exists site_b cascade/);
   });
+
+  it('exits 1 when no dump was made, with the reason and the command on stderr (a cron job sees the failure)', () => {
+    const dir = tempDir('raidmap-backup-');
+    dirs.push(dir);
+    for (const extra of [{ PG_DUMP: '/nonexistent' }, { PATH: '/nonexistent' }]) {
+      const env = { ...process.env, DATA_DIR: dir, DATABASE_URL: 'postgres://u:secret@h/db', DATABASE_SCHEMA: 'site_b', PG_DUMP: '', ...extra };
+      const res = spawnSync(process.execPath, ['--import', 'tsx', 'scripts/db-backup.ts', path.join(dir, 'y.dump')], { cwd: repoRoot, env, encoding: 'utf8' });
+      expect(res.status, res.stderr).toBe(1);
+      expect(res.stdout).toBe('');
+      expect(res.stderr).toMatch(/^db:backup: pg_dump was not found \(.*\): no dump was made/);
+      expect(res.stderr).toContain('pg_dump --format=custom');
+      expect(res.stderr).not.toContain('secret');
+      expect(res.stderr).not.toMatch(/spawnSync|ENOENT/);
+      expect(fs.existsSync(path.join(dir, 'y.dump'))).toBe(false);
+    }
+  }, 60_000);
 });
 
 describe.skipIf(!url || !hasPgDump)(

@@ -10,7 +10,8 @@
  *
  * PostgreSQL: runs `pg_dump --format=custom` (its own consistent snapshot) into <file>
  * (default `$DATA_DIR/backups/raidmap-<time>.dump`), only the site's schema when
- * DATABASE_SCHEMA is set. Without pg_dump on PATH (or PG_DUMP) it prints the command to run.
+ * DATABASE_SCHEMA is set. Without a pg_dump that runs (on PATH, or PG_DUMP) no dump is made: it
+ * says so, prints the command to run by hand and exits 1, so a cron job sees the failure.
  *
  * Either way it ends by printing how to restore (docs/DEPLOY.md "Backup and restore").
  */
@@ -19,7 +20,8 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import SQLite from 'better-sqlite3';
-import { ConfigError, loadConfig, type ServerConfig } from '../server/config';
+import type { ServerConfig } from '../server/config';
+import { ConfigError, loadSettings } from './settings';
 
 const USAGE = `usage: npm run db:backup [-- <file>]
   Backs up the database the server's settings name (DATA_DIR, DATABASE_URL, DATABASE_SCHEMA)
@@ -138,15 +140,19 @@ export function restoreHelp(config: Pick<ServerConfig, 'databaseUrl' | 'database
   ].join('\n');
 }
 
-function findPgDump(env: NodeJS.ProcessEnv): string | undefined {
-  if (env.PG_DUMP) return env.PG_DUMP;
-  const found = spawnSync('pg_dump', ['--version'], { encoding: 'utf8', env });
-  return found.status === 0 ? 'pg_dump' : undefined;
+/** The pg_dump to run (PG_DUMP, else the one on PATH), or why there is none: it must answer --version. */
+export function findPgDump(env: NodeJS.ProcessEnv): { command: string } | { missing: string } {
+  const command = env.PG_DUMP?.trim() || 'pg_dump';
+  const found = spawnSync(command, ['--version'], { encoding: 'utf8', env });
+  if (found.status === 0) return { command };
+  const where = env.PG_DUMP?.trim() ? `PG_DUMP=${command}` : 'pg_dump on PATH';
+  const why = found.error ? ((found.error as NodeJS.ErrnoException).code === 'ENOENT' ? 'not found' : (found.error as NodeJS.ErrnoException).code ?? found.error.message) : `--version exited ${found.status ?? found.signal}`;
+  return { missing: `${where}: ${why}` };
 }
 
 export interface BackupOutcome {
   file: string;
-  /** False when pg_dump was not found and the command was only printed. */
+  /** False when no pg_dump could be run: nothing was made, `lines` say how to run it by hand (exit 1). */
   made: boolean;
   lines: string[];
 }
@@ -164,14 +170,13 @@ export async function runBackup(config: ServerConfig, target: string | undefined
   if (fs.existsSync(file)) throw new BackupError(`${file} exists already: choose another file`);
   const args = pgDumpArgs(config.databaseUrl, config.databaseSchema, file);
   const pgDump = findPgDump(env);
-  if (!pgDump) {
-    lines.push('pg_dump was not found (install the PostgreSQL client tools of your server\'s major version, or set PG_DUMP). Run:');
+  if ('missing' in pgDump) {
+    lines.push(`pg_dump was not found (${pgDump.missing}): no dump was made. Install the PostgreSQL client tools of your server's major version (or set PG_DUMP), or run by hand:`);
     lines.push(`  mkdir -p ${quote(path.dirname(file))} && pg_dump ${pgDumpArgs(redactUrl(config.databaseUrl), config.databaseSchema, file).map(quote).join(' ')}`);
-    lines.push('', restoreHelp(config, file));
     return { file, made: false, lines };
   }
   fs.mkdirSync(path.dirname(file), { recursive: true });
-  const run = spawnSync(pgDump, args, { encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] });
+  const run = spawnSync(pgDump.command, args, { encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] });
   if (run.status !== 0) {
     fs.rmSync(file, { force: true });
     const why = (run.stderr || run.error?.message || `exit ${run.status}`).trim().replaceAll(config.databaseUrl, redactUrl(config.databaseUrl));
@@ -192,7 +197,12 @@ async function main(argv: string[]): Promise<number> {
     return 2;
   }
   try {
-    const outcome = await runBackup(loadConfig(), argv[0]);
+    const outcome = await runBackup(loadSettings(), argv[0]);
+    if (!outcome.made) {
+      // Nothing was backed up: a failure, on stderr, for whoever runs it from cron.
+      console.error(`db:backup: ${outcome.lines.join('\n')}`);
+      return 1;
+    }
     console.log(outcome.lines.join('\n'));
     return 0;
   } catch (error) {

@@ -7,7 +7,7 @@ import path from 'node:path';
 import SQLite from 'better-sqlite3';
 import { Kysely, Migrator, PostgresDialect, SqliteDialect, type MigrationResult } from 'kysely';
 import pg from 'pg';
-import { isPostgresUrl } from '../config';
+import { isPostgresUrl, type ServerConfig } from '../config';
 import { migrationProvider } from './migrations';
 import type { Database } from './schema';
 
@@ -35,6 +35,16 @@ export interface OpenDatabaseOptions {
   sqliteFile?: string;
   /** PostgreSQL only: the schema to work in (search_path), e.g. one per test file. Default: the server's. */
   pgSchema?: string;
+}
+
+/**
+ * The database the server's settings name: PostgreSQL (in DATABASE_SCHEMA when set) or the
+ * SQLite file. Every entry point that opens the site's database (the server, `npm run user`,
+ * the other scripts) takes its options from here, so none can forget a setting (the user
+ * command once ignored DATABASE_SCHEMA and migrated the role's default schema instead).
+ */
+export function databaseOptions(config: Pick<ServerConfig, 'databaseUrl' | 'databaseSchema' | 'sqliteFile'>): OpenDatabaseOptions {
+  return config.databaseUrl ? { databaseUrl: config.databaseUrl, pgSchema: config.databaseSchema } : { sqliteFile: config.sqliteFile };
 }
 
 export function openDatabase(options: OpenDatabaseOptions): Db {

@@ -7,7 +7,7 @@ import { SessionRepository } from './sessions';
 import { UserRepository } from './users';
 import type { Db } from './database';
 
-export { openDatabase, migrateToLatest, MigrationError, type Db, type Dialect } from './database';
+export { openDatabase, databaseOptions, migrateToLatest, MigrationError, type Db, type Dialect } from './database';
 export {
   MarkerRepository, markerToRow, rowToMarker,
   type MarkerChange, type MarkerWriteOptions, type MarkerInsertResult, type MarkerUpdateResult, type MarkerRemoveResult,

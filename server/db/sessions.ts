@@ -52,8 +52,10 @@ export class SessionRepository {
     await this.k.deleteFrom('sessions').where('id', '=', id).execute();
   }
 
-  async removeForUser(userId: string): Promise<void> {
-    await this.k.deleteFrom('sessions').where('user_id', '=', userId).execute();
+  /** Ends every session of the user (a password change, the account removed). Returns how many. */
+  async removeForUser(userId: string): Promise<number> {
+    const result = await this.k.deleteFrom('sessions').where('user_id', '=', userId).executeTakeFirst();
+    return Number(result.numDeletedRows);
   }
 
   /** Deletes sessions that expired before `now` (ISO). Returns how many. */

@@ -34,7 +34,25 @@ describe.each(testBackends())('users and sessions on $name', (backend) => {
     expect(await repos.sessions.purgeExpired(now)).toBe(1);
     expect(await repos.sessions.get('a'.repeat(64))).toBeUndefined();
     expect((await repos.sessions.get('b'.repeat(64)))?.userId).toBe(user.id);
-    await repos.sessions.removeForUser(user.id);
+    expect(await repos.sessions.removeForUser(user.id)).toBe(1);
     expect(await repos.sessions.get('b'.repeat(64))).toBeUndefined();
+  });
+
+  it('changes a password hash, counts admins and removes an account with its sessions', async () => {
+    const carol = await repos.users.create({ name: 'carol', passwordHash: 'old', admin: true });
+    const dave = await repos.users.create({ name: 'dave', passwordHash: 'x' });
+    const admins = await repos.users.countAdmins();
+    expect(admins).toBeGreaterThanOrEqual(1);
+    expect((await repos.users.setPasswordHash(carol.id, 'new'))?.passwordHash).toBe('new');
+    expect((await repos.users.getById(dave.id))?.passwordHash).toBe('x');
+    const now = new Date().toISOString();
+    await repos.sessions.create({ id: 'c'.repeat(64), userId: carol.id, createdAt: now, expiresAt: '2999-01-01T00:00:00.000Z', lastSeenAt: now });
+    await repos.sessions.create({ id: 'd'.repeat(64), userId: dave.id, createdAt: now, expiresAt: '2999-01-01T00:00:00.000Z', lastSeenAt: now });
+    expect(await repos.users.remove(carol.id)).toBe(true);
+    expect(await repos.users.remove(carol.id)).toBe(false);
+    expect(await repos.users.getByName('carol')).toBeUndefined();
+    expect(await repos.sessions.get('c'.repeat(64))).toBeUndefined();
+    expect((await repos.sessions.get('d'.repeat(64)))?.userId).toBe(dave.id);
+    expect(await repos.users.countAdmins()).toBe(admins - 1);
   });
 });

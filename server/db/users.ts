@@ -146,6 +146,24 @@ export class UserRepository {
     return this.getById(id);
   }
 
+  /** Replaces the password hash; returns the updated user or undefined when the id is unknown. End the user's sessions too. */
+  async setPasswordHash(id: string, passwordHash: string): Promise<User | undefined> {
+    await this.k.updateTable('users').set({ password_hash: passwordHash }).where('id', '=', id).execute();
+    return this.getById(id);
+  }
+
+  /** Deletes the account (its sessions go with it: on delete cascade). False when the id is unknown. */
+  async remove(id: string): Promise<boolean> {
+    const result = await this.k.deleteFrom('users').where('id', '=', id).executeTakeFirst();
+    return Number(result.numDeletedRows) > 0;
+  }
+
+  /** How many admins there are. */
+  async countAdmins(): Promise<number> {
+    const row = await this.k.selectFrom('users').select((eb) => eb.fn.countAll<number | string>().as('n')).where('admin', '=', 1).executeTakeFirstOrThrow();
+    return Number(row.n);
+  }
+
   async setProgress(id: string, progress: { questsDone?: readonly string[]; questsHidden?: readonly string[] }): Promise<User | undefined> {
     const set: { quests_done?: string; quests_hidden?: string } = {};
     if (progress.questsDone) set.quests_done = JSON.stringify([...new Set(progress.questsDone)]);

@@ -179,8 +179,46 @@ describe.each(testBackends())('seeding on $name', (backend) => {
 
   it('does nothing when the database already has markers', async () => {
     const again = await seedIfEmpty(db, repos, { maps: MAP_IDS, markersPerMap: 320, uploadsDir });
-    expect(again).toMatchObject({ seeded: false, markers: 0, quests: 0, items: 0, imagesWritten: 0 });
+    expect(again).toMatchObject({ seeded: false, markersWhy: 'has-markers', markers: 0, quests: 0, items: 0, imagesWritten: 0 });
     expect(await repos.markers.count()).toBe(320 * MAP_IDS.length);
     expect(await repos.quests.count()).toBe(sampleQuests().length);
   });
+});
+
+describe.each(testBackends())('starting empty on $name', (backend) => {
+  it('MARKERS_PER_MAP=0 writes the catalog only, and no later start seeds sample markers into that database', async () => {
+    const db = await backend.open();
+    const uploadsDir = path.join(tempDir(), 'uploads');
+    try {
+      await migrateToLatest(db);
+      const repos = createRepositories(db);
+      const empty = await seedIfEmpty(db, repos, { maps: ['customs'], markersPerMap: 0, uploadsDir });
+      expect(empty).toMatchObject({ seeded: false, markersWhy: 'started-empty', markers: 0, quests: sampleQuests().length, items: sampleItems().length, imagesWritten: 0 });
+      expect(await repos.markers.count()).toBe(0);
+      expect(fs.existsSync(path.join(uploadsDir, 'sample'))).toBe(false);
+      // A restart without the variable (the default 320) leaves the site empty.
+      const later = await seedIfEmpty(db, repos, { maps: ['customs'], markersPerMap: 320, uploadsDir });
+      expect(later).toMatchObject({ seeded: false, markersWhy: 'started-before', markers: 0, quests: 0, items: 0 });
+      expect(await repos.markers.count()).toBe(0);
+    } finally {
+      await db.close();
+      fs.rmSync(path.dirname(uploadsDir), { recursive: true, force: true });
+    }
+  }, 60_000);
+
+  it('does not seed again once an admin has deleted every marker', async () => {
+    const db = await backend.open();
+    const uploadsDir = path.join(tempDir(), 'uploads');
+    try {
+      await migrateToLatest(db);
+      const repos = createRepositories(db);
+      expect(await seedIfEmpty(db, repos, { maps: ['factory'], markersPerMap: 20, uploadsDir })).toMatchObject({ seeded: true, markersWhy: 'seeded', markers: 20 });
+      await db.kysely.deleteFrom('markers').execute();
+      expect(await seedIfEmpty(db, repos, { maps: ['factory'], markersPerMap: 20, uploadsDir })).toMatchObject({ seeded: false, markersWhy: 'started-before' });
+      expect(await repos.markers.count()).toBe(0);
+    } finally {
+      await db.close();
+      fs.rmSync(path.dirname(uploadsDir), { recursive: true, force: true });
+    }
+  }, 60_000);
 });
