@@ -43,6 +43,8 @@ export interface PublishAnswer {
  * the server refused this address for a while (429): stopped, the caller tries again later.
  */
 export type PilotFeedState = 'connected' | 'reconnecting' | 'off' | 'gone' | 'limited';
+/** Why the server ended a pairing (its `end` event's `{ reason }`): the player ended it, or it expired. */
+export type PilotEndReason = 'deleted' | 'expired';
 
 /** A 429 of the pilot routes: which rule (`guesses`, `pairings`; null: another's) and the seconds to wait (null: not said). */
 export interface PilotRateLimit {
@@ -113,10 +115,12 @@ export interface SubscribePilotOptions {
 export function subscribePilot(
   code: string,
   onEvent: (event: PilotEvent) => void,
-  onState?: (state: PilotFeedState, limited?: PilotRateLimit) => void,
+  onState?: (state: PilotFeedState, limited?: PilotRateLimit, endReason?: PilotEndReason) => void,
   options: SubscribePilotOptions = {},
 ): () => void {
   let gone = false;
+  /** Why the server's `end` event ended the pairing (`{ reason }`), when it said. */
+  let endReason: PilotEndReason | undefined;
   let limited: PilotRateLimit | null = null;
   const onPilot = (message: MessageEvent) => {
     let data: unknown;
@@ -136,15 +140,21 @@ export function subscribePilot(
   // The server ends the stream with `end` when the pairing is unpaired or expires: gone at once,
   // without reconnecting to hear a 404.
   let stop = () => {};
-  const onEnd = () => {
+  const onEnd = (message: MessageEvent) => {
     gone = true;
+    try {
+      const reason = (JSON.parse(String(message.data)) as { reason?: unknown }).reason;
+      if (reason === 'deleted' || reason === 'expired') endReason = reason;
+    } catch {
+      // An end without a readable reason is still an end.
+    }
     stop();
   };
   stop = openReconnectingStream(apiUrl(`${pairingPath(code)}/events`), {
     ...options,
     events: { pilot: onPilot, end: onEnd },
     onState: (state) => {
-      if (state === 'off' && gone) onState?.('gone');
+      if (state === 'off' && gone) onState?.('gone', undefined, endReason);
       else if (state === 'off' && limited) onState?.('limited', limited);
       else onState?.(state);
     },

@@ -26,6 +26,8 @@ export interface PlayerMarker {
   mapY: number;
   /** Screen angle of the look arrow in degrees, or null for no arrow. */
   arrowAngle: number | null;
+  /** A live position that stopped coming: drawn faded, never pinged (player-layer.ts). Default false. */
+  stale?: boolean;
 }
 
 /**

@@ -7,6 +7,8 @@ import {
   pilot,
   PILOT_CODE_KEY,
   PILOT_GONE_KEY,
+  PILOT_MAP_HANDLED_KEY,
+  PILOT_STALE_MS,
   reconnect,
   rejectLink,
   rememberedPilotCode,
@@ -29,6 +31,8 @@ const mapChange = (map: string, at: number) => ({ type: 'map', data: { map }, at
 
 describe('following a live position feed (state/pilot)', () => {
   let storage: ReturnType<typeof memoryStorage>;
+  /** This tab's sessionStorage (kept by reopenPage, as by a reload). */
+  let tab: ReturnType<typeof memoryStorage>;
   let lookups: string[];
   let known: boolean;
   /** Seconds of a 429 answer to every lookup (null: no 429). */
@@ -53,6 +57,8 @@ describe('following a live position feed (state/pilot)', () => {
     setApiBase('http://api.test');
     storage = memoryStorage();
     setStorageBackend(storage);
+    tab = memoryStorage();
+    vi.stubGlobal('sessionStorage', tab);
     setPlayerPosition(null);
   });
 
@@ -127,6 +133,92 @@ describe('following a live position feed (state/pilot)', () => {
     expect(player.position).toBeNull();
   });
 
+  it('a map chosen by hand stays chosen after a reload of the tab; a new map change by the player moves the page again', () => {
+    connect(CODE, 'customs');
+    FakeEventSource.last().send(mapChange('woods', 5), 'pilot');
+    expect(takeMapChange('customs')).toBe('woods');
+    // The visitor went to customs by hand, then reloads (or types /map/factory in this tab).
+    reopenPage();
+    expect(resume('factory')).toBe(CODE);
+    FakeEventSource.last().send(mapChange('woods', 5), 'pilot'); // the server replays the map it holds
+    expect(takeMapChange('factory')).toBeNull();
+    expect(JSON.parse(tab.data.get(PILOT_MAP_HANDLED_KEY) ?? 'null')).toEqual({ code: CODE, at: 5 });
+    // The player changes map: the page follows, as documented.
+    FakeEventSource.last().send(mapChange('interchange', 9), 'pilot');
+    expect(takeMapChange('factory')).toBe('interchange');
+    // Another tab (its own sessionStorage) goes to the player's map.
+    reopenPage();
+    vi.stubGlobal('sessionStorage', memoryStorage());
+    resume('factory');
+    FakeEventSource.last().send(mapChange('interchange', 9), 'pilot');
+    expect(takeMapChange('factory')).toBe('interchange');
+    // Forgetting the code forgets the answer too.
+    vi.stubGlobal('sessionStorage', tab);
+    disconnect();
+    expect(tab.data.has(PILOT_MAP_HANDLED_KEY)).toBe(false);
+  });
+
+  it('the page map is public state (the top bar compares it with the player\'s map)', () => {
+    connect(CODE, 'customs');
+    expect(pilot.pageMap).toBe('customs');
+    suspend();
+    expect(pilot.pageMap).toBeNull();
+  });
+
+  it('a position older than PILOT_STALE_MS is stale at once; a fresh one turns stale after it', () => {
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout', 'Date'] });
+    const now = Date.now();
+    connect(CODE, 'customs');
+    FakeEventSource.last().send(position(7, now - 3 * 3600_000), 'pilot');
+    expect(player.position?.x).toBe(7);
+    expect(pilot.stale).toBe(true);
+    FakeEventSource.last().send(position(8, now), 'pilot');
+    expect(pilot.stale).toBe(false);
+    vi.advanceTimersByTime(PILOT_STALE_MS - 1000);
+    expect(pilot.stale).toBe(false);
+    vi.advanceTimersByTime(1000);
+    expect(pilot.stale).toBe(true);
+  });
+
+  it("Stop following, or the session's end, takes the feed's position off the marker; a position set by hand stays", () => {
+    connect(CODE, 'customs');
+    FakeEventSource.last().open();
+    FakeEventSource.last().send(position(7, 2), 'pilot');
+    expect(player.position?.x).toBe(7);
+    disconnect();
+    expect(player.position).toBeNull();
+    connect(CODE, 'customs');
+    FakeEventSource.last().open();
+    FakeEventSource.last().send(position(7, 2), 'pilot');
+    FakeEventSource.last().send({ reason: 'deleted' }, 'end');
+    expect(pilot.status).toBe('gone');
+    expect(player.position).toBeNull();
+    // A position the visitor set (a screenshot name) is not the feed's.
+    setPlayerPosition({ x: 1, y: 2, z: 3, look: 0 });
+    disconnect();
+    expect(player.position?.x).toBe(1);
+  });
+
+  it('Reconnect on a gone code that is still gone says so (stillGone); a feed that connects clears it', async () => {
+    connect(CODE, 'customs');
+    FakeEventSource.last().send({ reason: 'expired' }, 'end');
+    expect(pilot.status).toBe('gone');
+    expect(pilot.endReason).toBe('expired');
+    expect(pilot.stillGone).toBe(false);
+    known = false;
+    reconnect();
+    expect(pilot.status).toBe('reconnecting');
+    FakeEventSource.last().fail(true);
+    await vi.waitFor(() => expect(pilot.status).toBe('gone'));
+    expect(pilot.stillGone).toBe(true);
+    known = true;
+    reconnect();
+    expect(pilot.stillGone).toBe(false);
+    FakeEventSource.last().open();
+    expect(pilot.status).toBe('connected');
+    expect(pilot.stillGone).toBe(false);
+  });
+
   it('the same map sent again (a resend after a server restart) keeps the marker and asks the page to go nowhere', () => {
     connect(CODE, 'woods');
     const es = FakeEventSource.last();
@@ -174,6 +266,8 @@ describe('following a live position feed (state/pilot)', () => {
     es.open();
     es.send({ reason: 'deleted' }, 'end');
     expect(pilot.status).toBe('gone');
+    // The player ended it: said as such (PilotIndicator), not as "ended, expired or mistyped".
+    expect(pilot.endReason).toBe('deleted');
     expect(es.readyState).toBe(FakeEventSource.CLOSED);
     expect(FakeEventSource.instances).toHaveLength(1);
     expect(lookups).toHaveLength(1); // only the watcher count read on connecting

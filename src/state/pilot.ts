@@ -22,6 +22,7 @@ import {
   subscribePilot,
   unpair,
   type Pairing,
+  type PilotEndReason,
   type PilotFeedState,
   type PilotRateLimit,
 } from '../api/pilot';
@@ -38,8 +39,25 @@ export const PILOT_PAIRING_KEY = 'pilot:pairing';
 export const PILOT_SENT_KEY = 'pilot:sent';
 /** The remembered code, when the server said it is gone (the same text as PILOT_CODE_KEY). */
 export const PILOT_GONE_KEY = 'pilot:connection-gone';
+/**
+ * In this tab's sessionStorage: the newest map change of the code followed that the tab already
+ * answered (`{ code, at }`), so a reload or an address typed in the same tab leaves a visitor
+ * who chose another map by hand where they are, while a later change by the player still moves
+ * them (docs/PILOT-PAGE.md, "A map change").
+ */
+export const PILOT_MAP_HANDLED_KEY = 'pilot:map-handled';
 /** The wait after a 429 that named none. */
 const DEFAULT_LIMITED_S = 60;
+/**
+ * A position older than this is shown stale: the marker faded with no ping, the top bar says
+ * when the player was last seen (docs/DECISIONS.md "A live position that stops coming"). The
+ * watcher sends a position per screenshot, so two minutes without one means the player stopped
+ * taking them, left the raid or closed the watcher.
+ */
+export const PILOT_STALE_MS = 2 * 60_000;
+
+/** Why the server ended a code's stream (its `end` event), when it said. */
+export type { PilotEndReason };
 
 export type PilotStatus = PilotFeedState;
 
@@ -59,6 +77,14 @@ export interface PilotState {
   retryAt: number | null;
   /** The `?connection=` text of the link this page was opened with, when it is no code (nothing is followed then). */
   linkProblem: string | null;
+  /** The map the page shows, while a map page follows (null: none). */
+  pageMap: MapId | null;
+  /** True while the where-am-I marker shows the feed's position and it is older than PILOT_STALE_MS. */
+  stale: boolean;
+  /** While 'gone': why, when the server's `end` event said (null: a 404, or remembered as gone). */
+  endReason: PilotEndReason | null;
+  /** The visitor pressed Reconnect on a gone code and the server still does not know it. */
+  stillGone: boolean;
 }
 
 export const pilot = proxy<PilotState>({
@@ -71,10 +97,14 @@ export const pilot = proxy<PilotState>({
   watchers: null,
   retryAt: null,
   linkProblem: null,
+  pageMap: null,
+  stale: false,
+  endReason: null,
+  stillGone: false,
 });
 
 let stopFeed: (() => void) | null = null;
-/** The map the page shows (positions of another map are kept, not drawn). */
+/** The map the page shows (positions of another map are kept, not drawn); mirrored in `pilot.pageMap`. */
 let pageMap: MapId | null = null;
 /** The newest map change the page already followed (or chose not to). */
 let mapHandledAt = -Infinity;
@@ -82,6 +112,68 @@ let mapHandledAt = -Infinity;
 let appliedAt: number | null = null;
 /** The feed's next try after a 429. */
 let retryTimer: ReturnType<typeof setTimeout> | undefined;
+/** When the marker's position turns stale. */
+let staleTimer: ReturnType<typeof setTimeout> | undefined;
+/** Reconnect was pressed on a gone code: a new 'gone' is "still not found". */
+let retryingGone = false;
+
+function setPageMap(map: MapId | null): void {
+  pageMap = map;
+  pilot.pageMap = map;
+}
+
+function readSession(key: string): string | null {
+  try {
+    return globalThis.sessionStorage.getItem(key);
+  } catch {
+    return null;
+  }
+}
+
+function writeSession(key: string, value: string | null): void {
+  try {
+    if (value === null) globalThis.sessionStorage.removeItem(key);
+    else globalThis.sessionStorage.setItem(key, value);
+  } catch {
+    // No sessionStorage (private mode, a sandbox): a reload asks again, as before.
+  }
+}
+
+/** The newest map change of `code` this tab answered before (a reload), or -Infinity. */
+function handledInTab(code: string | null): number {
+  const text = readSession(PILOT_MAP_HANDLED_KEY);
+  if (!code || !text) return -Infinity;
+  try {
+    const value = JSON.parse(text) as { code?: unknown; at?: unknown };
+    return value.code === code && typeof value.at === 'number' && Number.isFinite(value.at) ? value.at : -Infinity;
+  } catch {
+    return -Infinity;
+  }
+}
+
+/** True when a position sent at `at` (server time, epoch ms) is stale at `now`. */
+export function isStalePosition(at: number | null, now: number): boolean {
+  return at !== null && now - at >= PILOT_STALE_MS;
+}
+
+/** `pilot.stale` for the marker now, and a timer for when it turns stale. */
+function updateStale(): void {
+  clearTimeout(staleTimer);
+  staleTimer = undefined;
+  const at = appliedAt;
+  pilot.stale = at !== null && isStalePosition(at, Date.now());
+  if (at !== null && !pilot.stale) {
+    staleTimer = setTimeout(updateStale, Math.max(0, at + PILOT_STALE_MS - Date.now()));
+  }
+}
+
+/** Takes the feed's position off the where-am-I marker (a position the visitor set stays). */
+function clearAppliedPosition(): void {
+  if (appliedAt === null) return;
+  appliedAt = null;
+  updateStale();
+  setPlayerPosition(null);
+}
 
 /** The remembered code, or null. */
 export function rememberedPilotCode(): string | null {
@@ -109,8 +201,12 @@ function resetFeedData(): void {
   pilot.lastMap = null;
   pilot.lastMapAt = null;
   pilot.watchers = null;
+  pilot.endReason = null;
+  pilot.stillGone = false;
+  retryingGone = false;
   mapHandledAt = -Infinity;
   appliedAt = null;
+  updateStale();
 }
 
 function showsPublisherMap(): boolean {
@@ -120,6 +216,8 @@ function showsPublisherMap(): boolean {
 function applyPosition(): void {
   if (!pilot.lastPosition || pilot.lastUpdateAt === null || !showsPublisherMap()) return;
   appliedAt = pilot.lastUpdateAt;
+  // Before the marker moves: an old position (a page opened long after the last one) is drawn stale, with no ping.
+  updateStale();
   setPlayerPosition(pilot.lastPosition);
 }
 
@@ -144,10 +242,7 @@ function onEvent(event: PilotEvent): void {
     pilot.lastPosition = null;
     pilot.lastUpdateAt = null;
     // The marker showed the position on the previous map: take it off.
-    if (appliedAt !== null && appliedAt < event.at) {
-      appliedAt = null;
-      setPlayerPosition(null);
-    }
+    if (appliedAt !== null && appliedAt < event.at) clearAppliedPosition();
   }
 }
 
@@ -168,15 +263,29 @@ function waitForRetry(code: string, retryAt: number): void {
   );
 }
 
-function onState(status: PilotFeedState, code: string, limited?: PilotRateLimit): void {
+/**
+ * The feed's state. `endReason`: why the server's `end` event ended the stream, when the API
+ * passes it on (src/api/pilot.ts subscribePilot: `onState('gone', undefined, reason)`).
+ */
+function onState(status: PilotFeedState, code: string, limited?: PilotRateLimit, endReason?: PilotEndReason): void {
   if (pilot.code !== code) return;
   if (status === 'limited') {
+    retryingGone = false;
     waitForRetry(code, Date.now() + (limited?.retryAfterS ?? DEFAULT_LIMITED_S) * 1000);
     return;
   }
   pilot.status = status;
-  if (status === 'gone') markGone(code);
+  if (status === 'gone') {
+    markGone(code);
+    pilot.endReason = endReason === 'deleted' || endReason === 'expired' ? endReason : null;
+    pilot.stillGone = retryingGone;
+    retryingGone = false;
+    // The session ended: the player is no longer shown where they were.
+    clearAppliedPosition();
+  }
   if (status === 'connected') {
+    retryingGone = false;
+    pilot.stillGone = false;
     pilot.retryAt = null;
     checkPairing(code).then(
       (info) => {
@@ -198,8 +307,8 @@ function openFeed(code: string): void {
     (event) => {
       if (stopFeed === stop) onEvent(event);
     },
-    (status, limited) => {
-      if (stop === null || stopFeed === stop) onState(status, code, limited);
+    (status: PilotFeedState, limited?: PilotRateLimit, endReason?: PilotEndReason) => {
+      if (stop === null || stopFeed === stop) onState(status, code, limited, endReason);
     },
   );
   stopFeed = stop;
@@ -220,7 +329,7 @@ export function connect(input: string, map: MapId | null = pageMap): boolean {
 }
 
 function follow(code: string, map: MapId | null): boolean {
-  pageMap = map;
+  setPageMap(map);
   writeStored(PILOT_CODE_KEY, code);
   if (pilot.code !== code) {
     pilot.code = code;
@@ -250,7 +359,7 @@ export function resume(map: MapId): string | null {
     follow(code, map);
     return code;
   }
-  pageMap = map;
+  setPageMap(map);
   if (pilot.code !== code) {
     pilot.code = code;
     resetFeedData();
@@ -289,19 +398,31 @@ function suspendFeed(): void {
 /** Stops following until connect again (the map page closed); the code stays remembered. */
 export function suspend(): void {
   suspendFeed();
-  pageMap = null;
+  setPageMap(null);
   pilot.status = 'off';
 }
 
-/** Connects again to the code followed (after 'off', 'gone' or 'limited'): the visitor asked. */
+/**
+ * Connects again to the code followed (after 'off', 'gone' or 'limited'): the visitor asked. A
+ * gone code that is gone again sets `stillGone`, for the menu to say so.
+ */
 export function reconnect(map: MapId | null = pageMap): void {
   pilot.retryAt = null;
-  if (pilot.code) connect(pilot.code, map);
+  const wasGone = pilot.status === 'gone';
+  pilot.stillGone = false;
+  if (pilot.code) {
+    connect(pilot.code, map);
+    retryingGone = wasGone;
+  }
   else pilot.linkProblem = null;
 }
 
-/** Stops following and forgets the code. The where-am-I marker stays where it was. */
+/**
+ * Stops following and forgets the code. The where-am-I marker goes if it showed the feed's
+ * position (it would show a player nobody follows); one the visitor set stays.
+ */
 export function disconnect(): void {
+  clearAppliedPosition();
   suspend();
   pilot.code = null;
   pilot.linkProblem = null;
@@ -309,17 +430,23 @@ export function disconnect(): void {
   resetFeedData();
   writeStored(PILOT_CODE_KEY, null);
   markGone(null);
+  writeSession(PILOT_MAP_HANDLED_KEY, null);
 }
 
 /**
  * The map the page should go to: the publisher's map, when it changed since the page last
  * followed (or declined) a change and it is not `current`. Each change is answered once, so a
- * visitor who then opens another map by hand stays there.
+ * visitor who then opens another map by hand stays there; the answer is kept in this tab's
+ * sessionStorage, so a reload (or another map's address typed in this tab) leaves them there
+ * too. A later change by the player moves them again.
  */
 export function takeMapChange(current: MapId): MapId | null {
-  const { lastMap, lastMapAt } = pilot;
-  if (lastMap === null || lastMapAt === null || lastMapAt <= mapHandledAt) return null;
+  const { lastMap, lastMapAt, code } = pilot;
+  if (lastMap === null || lastMapAt === null) return null;
+  mapHandledAt = Math.max(mapHandledAt, handledInTab(code));
+  if (lastMapAt <= mapHandledAt) return null;
   mapHandledAt = lastMapAt;
+  writeSession(PILOT_MAP_HANDLED_KEY, JSON.stringify({ code, at: lastMapAt }));
   return lastMap === current ? null : lastMap;
 }
 
@@ -577,6 +704,8 @@ export function isMapId(value: string): value is MapId {
 /** Back to the start (tests). */
 export function resetPilot(): void {
   suspend();
+  clearTimeout(staleTimer);
+  staleTimer = undefined;
   refreshing = null;
   refreshWaitUntil = 0;
   pilot.code = null;

@@ -39,7 +39,7 @@ describe('the stream overlay\'s note while it follows no live feed', () => {
     act(() => vi.advanceTimersByTime(NOTE_DELAY_MS - 1));
     expect(note()).toBeNull();
     act(() => vi.advanceTimersByTime(1));
-    expect(note()).toHaveTextContent('raidmap: no live feed with code ABCDE23456: it ended, expired, or was mistyped.');
+    expect(note()).toHaveTextContent('raidmap: no live feed with code ABCDE-23456: it ended, expired, or was mistyped.');
     await act(async () => {
       pilot.status = 'connected';
     });

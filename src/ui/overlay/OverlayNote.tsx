@@ -9,6 +9,7 @@
 import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useSnapshot } from 'valtio';
+import { formatPairingCode } from '../../domain/pilot';
 import { pilot, type PilotState } from '../../state/pilot';
 
 /** How long a state with no feed lasts before the note shows. */
@@ -58,7 +59,7 @@ export function OverlayNote() {
   if (!problem || shown.key !== key || !shown.due) return null;
   return (
     <p className="overlay-note" role="note" data-problem={problem.kind}>
-      {t(NOTE_KEYS[problem.kind], problem)}
+      {t(NOTE_KEYS[problem.kind], 'code' in problem ? { ...problem, code: formatPairingCode(problem.code) } : problem)}
     </p>
   );
 }

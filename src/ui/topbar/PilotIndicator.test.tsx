@@ -1,6 +1,8 @@
 import { act, render, screen } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { MemoryRouter } from 'react-router';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { FakeEventSource } from '../../../tests/support/fake-event-source';
 import { setLanguage } from '../../i18n';
 import { pilot, PILOT_CODE_KEY, rejectLink, resetPilot } from '../../state/pilot';
 import { memoryStorage, readStored, setStorageBackend, writeStored } from '../../state/storage';
@@ -180,5 +182,99 @@ describe('PilotIndicator: the waiting line and the focus', () => {
     render(<PilotIndicator onGone={() => gone++} />);
     await user.click(screen.getByRole('button', { name: 'Close' }));
     expect(gone).toBe(1);
+  });
+});
+
+describe('PilotIndicator: where the player is, how old the position is, how a retry went', () => {
+  beforeEach(async () => {
+    setStorageBackend(memoryStorage());
+    await setLanguage('en');
+  });
+  afterEach(async () => {
+    resetPilot();
+    setStorageBackend(null);
+    vi.unstubAllGlobals();
+    await setLanguage('en');
+  });
+
+  const follow = (map: 'woods' | 'customs', page: 'woods' | 'customs') => {
+    pilot.code = 'ABCDE23456';
+    pilot.status = 'connected';
+    pilot.lastMap = map;
+    pilot.lastMapAt = 1;
+    pilot.pageMap = page;
+  };
+
+  it('says the player is on another map, by its name, with a link to it, and shows a ring, not the dot', async () => {
+    const user = userEvent.setup();
+    follow('woods', 'customs');
+    render(<PilotIndicator />, { wrapper: MemoryRouter });
+    const button = screen.getByRole('button', { name: /Following live position ABCDE-23456\. The player is on Woods, not on this map\./ });
+    expect(button.className).toContain('pilot-indicator--elsewhere');
+    await user.click(button);
+    expect(screen.getByRole('link', { name: 'Go to Woods' })).toHaveAttribute('href', '/map/woods');
+  });
+
+  it('on the player\'s map it is the green dot, with no link', async () => {
+    const user = userEvent.setup();
+    follow('woods', 'woods');
+    render(<PilotIndicator />, { wrapper: MemoryRouter });
+    const button = screen.getByRole('button', { name: /Following live position/ });
+    expect(button.className).toContain('pilot-indicator--connected');
+    await user.click(button);
+    expect(screen.queryByRole('link')).toBeNull();
+  });
+
+  it('names the map in Russian', async () => {
+    await setLanguage('ru');
+    follow('woods', 'customs');
+    render(<PilotIndicator />, { wrapper: MemoryRouter });
+    expect(screen.getByRole('button', { name: /Игрок сейчас на карте «Лес», а не на этой\./ })).toBeInTheDocument();
+  });
+
+  it('a stale position: a faded dot and "last seen"', () => {
+    pilot.code = 'ABCDE23456';
+    pilot.status = 'connected';
+    pilot.lastUpdateAt = Date.now() - 3 * 3600_000;
+    pilot.stale = true;
+    render(<PilotIndicator />);
+    const button = screen.getByRole('button', { name: /Last seen 3 hours ago: no position since\./ });
+    expect(button.className).toContain('pilot-indicator--stale');
+  });
+
+  it('Reconnect on a gone code keeps the menu open and says when the code is still not found', async () => {
+    vi.stubGlobal('EventSource', FakeEventSource);
+    const user = userEvent.setup();
+    pilot.code = 'ABCDE23456';
+    pilot.status = 'gone';
+    render(<PilotIndicator />);
+    const button = screen.getByRole('button', { name: /No live feed/ });
+    await user.click(button);
+    await user.click(screen.getByRole('button', { name: 'Reconnect' }));
+    expect(button).toHaveAttribute('aria-expanded', 'true');
+    expect(button).toHaveFocus();
+    await act(async () => {
+      pilot.status = 'gone';
+      pilot.stillGone = true;
+    });
+    expect(screen.getByRole('status')).toHaveTextContent('Still not found: the code has ended or expired.');
+    expect(screen.getByRole('button', { name: 'Reconnect' })).toBeInTheDocument();
+  });
+
+  it('a session the player ended says so', () => {
+    pilot.code = 'ABCDE23456';
+    pilot.status = 'gone';
+    pilot.endReason = 'deleted';
+    render(<PilotIndicator />);
+    expect(screen.getByRole('button', { name: 'Live position ABCDE-23456 has ended: the player ended the session.' })).toBeInTheDocument();
+  });
+
+  it('while waiting out a 429 it says when it asks again, not "waiting for the next one"', () => {
+    pilot.code = 'ABCDE23456';
+    pilot.status = 'limited';
+    pilot.retryAt = Date.now() + 5 * 60_000;
+    render(<PilotIndicator />);
+    const button = screen.getByRole('button', { name: /No position on this map yet: the page asks again in 5 minutes\./ });
+    expect(button).not.toHaveAccessibleName(expect.stringContaining('waiting for the next one'));
   });
 });

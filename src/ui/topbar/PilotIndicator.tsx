@@ -1,5 +1,6 @@
 import { useCallback, useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { Link } from 'react-router';
 import { useSnapshot } from 'valtio';
 import { formatPairingCode } from '../../domain/pilot';
 import { disconnect, dismissLinkProblem, pilot, reconnect, type PilotStatus } from '../../state/pilot';
@@ -16,13 +17,20 @@ const STATE_KEYS: Record<PilotStatus, string> = {
   limited: 'pilotFeed.limited',
 };
 
+/** A gone code's words when the server's `end` said why (whole keys, as the translation check looks for them). */
+const ENDED_KEYS = { deleted: 'pilotFeed.ended', expired: 'pilotFeed.expired' } as const;
+
 /**
  * The live position feed's state in the top bar, while the page follows a code or its link
- * carried one that is not a code: a dot, green (connected), amber (reconnecting, or waiting out
- * a 429), grey (off, or the code gone) or red (the link's code is no code). Its name says the
- * state, the code and how long ago the last position came; a click opens Reconnect (when off,
- * gone or waiting) and Disconnect (stops following and forgets the code). A link with no code
- * opens the menu by itself with the reason, so the visitor knows why nothing is followed.
+ * carried one that is not a code: a dot, green (connected), a green ring (connected, but the
+ * player is on another map than the page: the menu names it, with a link), a faded green
+ * (connected, no position for PILOT_STALE_MS: "last seen …"), amber (reconnecting, or waiting
+ * out a 429), grey (off, or the code gone) or red (the link's code is no code). Its name says
+ * the state, the code and how long ago the last position came; a click opens Reconnect (when
+ * off, gone or waiting) and Disconnect (stops following and forgets the code). A link with no
+ * code opens the menu by itself with the reason, so the visitor knows why nothing is followed.
+ * Reconnect keeps the menu open: it shows the new state, and "Still not found" when a gone
+ * code is gone again (said by a live region).
  *
  * The focus never falls to the page (docs/DECISIONS.md "Focus after a change of state"): Escape
  * in the menu and Reconnect put it back on the dot's button; Disconnect / Forget this code, or
@@ -31,7 +39,7 @@ const STATE_KEYS: Record<PilotStatus, string> = {
  */
 export function PilotIndicator({ onGone }: { onGone?: () => void }) {
   const { t, i18n } = useTranslation();
-  const { code, status, lastUpdateAt, retryAt, linkProblem } = useSnapshot(pilot);
+  const { code, status, lastUpdateAt, retryAt, linkProblem, lastMap, pageMap, stale, endReason, stillGone } = useSnapshot(pilot);
   const [open, setOpen] = useState(false);
   const now = useNow(1000, code !== null);
   const box = useRef<HTMLDivElement>(null);
@@ -50,19 +58,30 @@ export function PilotIndicator({ onGone }: { onGone?: () => void }) {
 
   if (!code && linkProblem === null) return null;
   const wait = timeUntil(retryAt ?? now, now, i18n.language);
-  const state = code ? t(STATE_KEYS[status], { code: formatPairingCode(code), wait }) : null;
-  // "Waiting for the next one" only while one may come: not for a feed that ended or is not followed.
-  const waiting = status === 'connected' || status === 'reconnecting' || status === 'limited';
+  const stateKey = status === 'gone' && endReason !== null ? ENDED_KEYS[endReason] : STATE_KEYS[status];
+  const state = code ? t(stateKey, { code: formatPairingCode(code), wait }) : null;
+  // The player is on another map than the one shown (the visitor opened it by hand).
+  const elsewhere = code !== null && status === 'connected' && lastMap !== null && pageMap !== null && lastMap !== pageMap ? lastMap : null;
+  const elsewhereName = elsewhere === null ? '' : t(`maps.${elsewhere}`, { defaultValue: elsewhere });
+  const ago = lastUpdateAt === null ? '' : timeAgo(lastUpdateAt, now, i18n.language);
+  // "Waiting for the next one" only while one may come: not for a feed that ended, is not
+  // followed, or waits out a 429 (then it says when it asks again).
   const last =
     !code ? null
-    : lastUpdateAt !== null ? t('pilotFeed.lastPosition', { ago: timeAgo(lastUpdateAt, now, i18n.language) })
-    : waiting ? t('pilotFeed.noPosition')
+    : elsewhere !== null ? t('pilotFeed.elsewhere', { map: elsewhereName })
+    : lastUpdateAt !== null ? t(stale && status === 'connected' ? 'pilotFeed.lastSeen' : 'pilotFeed.lastPosition', { ago })
+    : status === 'connected' || status === 'reconnecting' ? t('pilotFeed.noPosition')
+    : status === 'limited' ? t('pilotFeed.noPositionLimited', { wait })
     : null;
   const notice =
     linkProblem === null ? null : t('pilotFeed.linkInvalid', { text: linkProblem, reason: pairingCodeProblemText(t, linkProblem) ?? t('pilot.follow.empty') });
   const label = [notice, state, last].filter((text) => text !== null).join(' ');
   const idle = status === 'off' || status === 'gone' || status === 'limited';
-  const look = linkProblem !== null ? 'invalid' : status;
+  const look =
+    linkProblem !== null ? 'invalid'
+    : elsewhere !== null ? 'elsewhere'
+    : status === 'connected' && stale ? 'stale'
+    : status;
 
   const act = (action: () => void) => () => {
     action();
@@ -70,6 +89,12 @@ export function PilotIndicator({ onGone }: { onGone?: () => void }) {
     // The button pressed goes with the menu: the focus goes to the dot, or past it when it goes too.
     if (pilot.code || pilot.linkProblem !== null) button.current?.focus();
     else onGone?.();
+  };
+
+  // Reconnect keeps the menu open, its outcome shown there (and said: the live region below).
+  const retry = () => {
+    reconnect();
+    button.current?.focus();
   };
 
   return (
@@ -97,9 +122,19 @@ export function PilotIndicator({ onGone }: { onGone?: () => void }) {
           )}
           {state !== null && <p className="pilot-indicator__state">{state}</p>}
           {last !== null && <p className="pilot-indicator__last">{last}</p>}
+          {elsewhere !== null && (
+            <p className="pilot-indicator__elsewhere">
+              <Link to={`/map/${elsewhere}`} onClick={() => setOpen(false)}>
+                {t('pilotFeed.goToMap', { map: elsewhereName })}
+              </Link>
+            </p>
+          )}
+          <p className="pilot-indicator__result" role="status">
+            {stillGone && status === 'gone' ? t('pilotFeed.stillGone') : ''}
+          </p>
           <div className="pilot-indicator__actions">
             {code && idle && (
-              <button type="button" className="topbar-button" onClick={act(() => reconnect())}>
+              <button type="button" className="topbar-button" onClick={retry}>
                 {t('pilotFeed.reconnect')}
               </button>
             )}

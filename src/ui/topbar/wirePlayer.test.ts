@@ -3,6 +3,7 @@ import { MAPS } from '../../domain/maps';
 import { lookArrowAngle, NO_POSITION, playerToMap } from '../../domain/position';
 import type { PlayerMarker } from '../../engine/types';
 import { closeMap, mapView, openMap } from '../../state/mapView';
+import { pilot } from '../../state/pilot';
 import { resetPlayerPosition, setPlayerPosition } from '../../state/player';
 import { session, setSessionUser } from '../../state/session';
 import { loadSettings, settings, updateSettings } from '../../state/settings';
@@ -42,6 +43,27 @@ describe('playerMarker', () => {
 });
 
 describe('wirePlayer', () => {
+  it('fades a live position that stops coming, redrawn without a ping, and draws it fresh when it is current again', async () => {
+    const engine = createFakeEngine({ width: 1000, height: 800 }, { x: 0, y: 0, zoom: factory.startZoom });
+    const off = wirePlayer(engine, factory);
+    try {
+      setPlayerPosition({ x: 5, y: 6, z: -3, look: null });
+      await flush();
+      expect(setPlayerCalls(engine).at(-1)?.[0]?.stale).toBeUndefined();
+      pilot.stale = true;
+      await flush();
+      const [faded, ping] = setPlayerCalls(engine).at(-1)!;
+      expect(faded).toMatchObject({ stale: true });
+      expect(ping).toBe(false);
+      pilot.stale = false;
+      await flush();
+      expect(setPlayerCalls(engine).at(-1)?.[0]?.stale).toBeUndefined();
+    } finally {
+      pilot.stale = false;
+      off();
+    }
+  });
+
   it('does not move the view at or below the start zoom while the position is in view', async () => {
     const position = { x: 5, y: 6, z: -3, look: null };
     const { mapX, mapY } = playerToMap(position, factory);

@@ -9,6 +9,7 @@
  * lookArrow; map settings: lookArrow).
  */
 import { subscribe } from 'valtio';
+import { onPilotStaleChange, withPilotStale } from '../pilot/stalePlayer';
 import { placeInView, type CanvasArea } from '../../domain/keep-in-view';
 import { levelForHeight, type MapDefinition } from '../../domain/maps';
 import { lookArrowAngle, playerToMap, type PlayerPosition } from '../../domain/position';
@@ -83,7 +84,7 @@ export function wirePlayer(
       setLevel(levelForHeight(map, position.z));
       bringIntoView(engine, map, marker, follow, canvasArea());
     }
-    engine.setPlayer(marker, ping);
+    engine.setPlayer(withPilotStale(marker), ping);
     onDrawn?.(marker);
   };
 
@@ -105,9 +106,14 @@ export function wirePlayer(
   };
   const offSession = subscribe(session, onArrow);
   const offSettings = subscribe(settings, onArrow);
+  // A live position that stops coming fades (and one that comes again is drawn fresh by onPlayer).
+  const offStale = onPilotStaleChange(() => {
+    if (player.position) show(false);
+  });
   return () => {
     offPlayer();
     offSession();
     offSettings();
+    offStale();
   };
 }
