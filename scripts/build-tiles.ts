@@ -7,7 +7,8 @@
  */
 import path from 'node:path';
 import { MAPS, MAP_IDS, isMapId } from '../src/domain/maps';
-import { prepareAllTiles } from '../server/tiles';
+import { prepareAllTiles, type TileLog } from '../server/tiles';
+import { tilesProgress } from './tiles-progress';
 
 const ids = process.argv.slice(2);
 const unknown = ids.filter((id) => !isMapId(id));
@@ -20,14 +21,22 @@ const tilesDir = path.resolve(process.env.TILES_DIR ?? path.join(dataDir, 'tiles
 const assetsDir = path.resolve(process.env.ASSETS_DIR ?? 'assets');
 const maps = (ids.length ? ids.filter(isMapId) : [...MAP_IDS]).map((id) => MAPS[id]);
 
+// In place on a terminal; whole lines in a log or a pipe (tiles-progress.ts).
+const progress = tilesProgress(process.stdout);
+const line: TileLog = {
+  info: (m) => (progress.finish(), console.log(m)),
+  warn: (m) => (progress.finish(), console.warn(m)),
+  error: (m) => (progress.finish(), console.error(m)),
+};
 const result = await prepareAllTiles({
   assetsDir,
   tilesDir,
   maps,
   concurrency: 2,
-  onProgress: (done, total) => process.stdout.write(`\rlayers ${done}/${total}`),
+  log: line,
+  onProgress: (done, total) => progress.update(done, total),
 });
-process.stdout.write('\n');
+progress.finish();
 for (const m of result.maps) {
   console.log(`${m.map.padEnd(12)} ${m.version}  ${m.built ? `built ${m.tilesWritten} tiles in ${(m.ms / 1000).toFixed(1)} s` : 'up to date'}`);
 }

@@ -104,7 +104,9 @@ describe('npm run map:check', () => {
     writeFileSync(broken, drawing.svg);
     const badJson = await run(['customs', '--svg', broken, '--out', out]);
     expect(badJson.code).toBe(1);
-    expect(badJson.stderr).toContain(`${json}: placement`);
+    expect(badJson.stderr).toContain(`${json}: placement: expected one of {"bounds": [[x, z], [x, z]]} (game metres), {"rect": `);
+    // The inner field of the form meant, not zod's "placement: Invalid input".
+    expect(badJson.stderr).toContain('placement.rect.y: missing (expected a number)');
   }, 120_000);
 
   it('exits 1 with one line, no stack, on a drawing resvg cannot read or one that is not UTF-8', async () => {

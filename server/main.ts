@@ -10,20 +10,41 @@ import { compactKey } from './routes/markers';
 import { buildServer } from './app';
 import { createDemoAccounts } from './auth/demo';
 import { ConfigError, loadConfig } from './config';
-import { createRepositories, migrateToLatest, openDatabase } from './db';
+import { createRepositories, databaseOptions, migrateToLatest, openDatabase } from './db';
 import { DatabaseInUseError, lockSqliteDatabase } from './db/sqlite-lock';
 import { withStartupLock } from './db/startup-lock';
 import { createLiveHub, liveHubReady } from './live/create';
 import type { TileProgress } from './routes/health';
 import { inlineListSource } from './lists/list-source';
 import { sharesDatabase, WorkerListSource } from './lists/worker-list-source';
-import { seedIfEmpty } from './seed';
+import { seedIfEmpty, seedLine } from './seed';
 import { disposeRenderPool, prepareAllTiles } from './tiles/index';
 import { startUploadSweeper } from './uploads/sweeper';
 import { startupProblem, type StartupContext } from './startup-problem';
 
 /** What a start-up failure is said against (set once the settings are read). */
 let startup: StartupContext | undefined;
+
+/**
+ * The start-up lines before the JSON logger exists (database, seeding, demo accounts) and the
+ * listening line: plain text, as supervisors and scripts wait for `raidmap listening on`; none
+ * at LOG_LEVEL=silent. Everything after start-up goes through the logger (docs/SERVER.md,
+ * "Logs and metrics").
+ */
+function startupLines(level: string) {
+  const quiet = level === 'silent';
+  return {
+    say: (line: string) => {
+      if (!quiet) console.log(line);
+    },
+    warn: (line: string) => {
+      if (!quiet) console.warn(line);
+    },
+  };
+}
+
+/** Fastify logs its listening line at `info`: it is raidmap's start line then, said once. */
+const LOGGER_SAYS_LISTENING = new Set(['info', 'debug', 'trace']);
 
 /**
  * Listens on the address once and lets go, before the database is touched: a port in use or a
@@ -40,9 +61,10 @@ function checkCanListen(host: string, port: number): Promise<void> {
 
 async function main(): Promise<void> {
   const config = loadConfig();
+  const plain = startupLines(config.logLevel);
   startup = { host: config.host, port: config.port, dataDir: config.dataDir, databaseUrl: config.databaseUrl };
   await checkCanListen(config.host, config.port);
-  const database = { databaseUrl: config.databaseUrl, sqliteFile: config.sqliteFile, pgSchema: config.databaseSchema };
+  const database = databaseOptions(config);
   // SQLite is this process's alone; a second server on it is refused before it migrates (server/db/sqlite-lock.ts).
   const sqliteLock = config.databaseUrl ? undefined : lockSqliteDatabase(config.sqliteFile);
   const db = openDatabase(database);
@@ -51,22 +73,18 @@ async function main(): Promise<void> {
   // Once per database, also when several processes start together (server/db/startup-lock.ts).
   await withStartupLock(db, async () => {
     const migrations = await migrateToLatest(db);
-    if (migrations.length > 0) console.log(`database ${where}: applied ${migrations.map((m) => m.migrationName).join(', ')}`);
+    if (migrations.length > 0) plain.say(`database ${where}: applied ${migrations.map((m) => m.migrationName).join(', ')}`);
     const seed = await seedIfEmpty(db, repos, { maps: config.seedMaps, markersPerMap: config.markersPerMap, uploadsDir: config.uploadsDir });
-    if (seed.seeded) {
-      console.log(`seeded ${seed.markers} sample markers on ${config.seedMaps.length} map(s), ${seed.quests} quests, ${seed.items} items in ${seed.ms} ms`);
-    } else {
-      console.log(`database ${where} already has markers: not seeding`);
-    }
-    await createDemoAccounts(repos, { enabled: config.demoAccounts, nodeEnv: process.env.NODE_ENV });
+    plain.say(seedLine(seed, where, config.seedMaps.length));
+    await createDemoAccounts(repos, { enabled: config.demoAccounts, nodeEnv: process.env.NODE_ENV, log: plain.say, warn: plain.warn });
   });
 
   // Live events: across processes through LISTEN/NOTIFY on PostgreSQL (server/live/pg-hub.ts).
   const live = createLiveHub({ databaseUrl: config.databaseUrl, schema: config.databaseSchema });
-  if (!(await liveHubReady(live, 15_000))) console.warn('live: not listening on PostgreSQL yet; changes from other server processes arrive once it does');
+  if (!(await liveHubReady(live, 15_000))) plain.warn('live: not listening on PostgreSQL yet; changes from other server processes arrive once it does');
 
   // The marker lists are built on a worker thread with its own connection (server/lists/).
-  let logListError = (error: Error) => console.error('marker list worker:', error.message);
+  let logListError = (error: Error) => plain.warn(`marker list worker: ${error.message}`);
   const listSource = sharesDatabase(database)
     ? new WorkerListSource({ database, fallback: inlineListSource(repos.markers), onError: (error) => logListError(error) })
     : inlineListSource(repos.markers);
@@ -106,11 +124,12 @@ async function main(): Promise<void> {
   const tileBuild = new AbortController();
   const shutdown = async (signal: string) => {
     if (closing) {
-      console.log(`${signal} again: exiting now`);
+      app.log.warn(`${signal} again: exiting now`);
       process.exit(1);
     }
     closing = true;
-    console.log(`${signal}: closing`);
+    // At warn: the default level shows why the server went away.
+    app.log.warn(`${signal}: closing`);
     tileBuild.abort();
     await stopSweeper().catch(() => undefined);
     try {
@@ -123,16 +142,16 @@ async function main(): Promise<void> {
       sqliteLock?.release();
       process.exit(0);
     } catch (error) {
-      console.error('shutdown failed:', error);
+      app.log.error({ err: error }, 'shutdown failed');
       process.exit(1);
     }
   };
   process.on('SIGINT', () => void shutdown('SIGINT'));
   process.on('SIGTERM', () => void shutdown('SIGTERM'));
 
-  await app.listen({ port: config.port, host: config.host });
+  await app.listen({ port: config.port, host: config.host, listenTextResolver: (address) => `raidmap listening on ${address}` });
   const { port } = app.server.address() as AddressInfo;
-  console.log(`raidmap listening on http://${config.host}:${port}`);
+  if (!LOGGER_SAYS_LISTENING.has(config.logLevel)) plain.say(`raidmap listening on http://${config.host}:${port}`);
 
   // Background work: the first visitor should not pay for building a list or a tile.
   void (async () => {
@@ -155,6 +174,7 @@ async function main(): Promise<void> {
       tilesDir: config.tilesDir,
       maps: Object.values(MAPS),
       signal: tileBuild.signal,
+      log: app.log,
       onProgress: (done, total) => {
         progress.done = done;
         progress.total = total;
@@ -162,9 +182,11 @@ async function main(): Promise<void> {
     });
     if (closing) return;
     progress.ready = true;
-    const failed = tiles.failed.map((f) => `${f.map} (${f.error})`).join(', ');
-    console.log(`tiles ready in ${Math.round(tiles.ms)} ms${failed ? `; failed: ${failed}` : ''}`);
-  })().catch((error: unknown) => console.error('background preparation failed:', error));
+    // Each failed map's reason is logged already, at error; here its name only.
+    const failed = tiles.failed.map((f) => f.map).join(', ');
+    if (failed) app.log.warn(`tiles ready in ${Math.round(tiles.ms)} ms; failed: ${failed}`);
+    else app.log.info(`tiles ready in ${Math.round(tiles.ms)} ms`);
+  })().catch((error: unknown) => app.log.error({ err: error }, 'background preparation failed'));
 }
 
 main().catch((error: unknown) => {

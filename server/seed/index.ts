@@ -77,3 +77,17 @@ export async function seedIfEmpty(db: Db, repos: Repositories, options: SeedOpti
   const { written } = await images;
   return { ...report, imagesWritten: written, ms: Math.round(performance.now() - started) };
 }
+
+/** What the start-up says of its seeding (server/main.ts), by why markers were or were not written. */
+export function seedLine(seed: Pick<SeedReport, 'markersWhy' | 'markers' | 'quests' | 'items' | 'ms'>, where: string, mapCount: number): string {
+  switch (seed.markersWhy) {
+    case 'seeded':
+      return `seeded ${seed.markers} sample markers on ${mapCount} map(s), ${seed.quests} quests, ${seed.items} items in ${seed.ms} ms`;
+    case 'started-empty':
+      return `database ${where} started empty (MARKERS_PER_MAP=0): ${seed.quests} quests and ${seed.items} items, no sample markers`;
+    case 'started-before':
+      return `database ${where} has no markers but has started before: not seeding sample markers (a new DATA_DIR or database gets them)`;
+    case 'has-markers':
+      return `database ${where} already has markers: not seeding`;
+  }
+}

@@ -6,7 +6,7 @@ import { MAPS, MAP_IDS } from '../../src/domain/maps';
 import { validateMarkers, type Marker } from '../../src/domain/marker';
 import { TRADERS } from './quests';
 import { createRepositories, migrateToLatest, type Db, type Repositories } from '../db';
-import { seedIfEmpty, type SeedReport } from './index';
+import { seedIfEmpty, seedLine, type SeedReport } from './index';
 import { sampleItems } from './items';
 import { sampleMarkers } from './markers';
 import { sampleQuests } from './quests';
@@ -221,4 +221,16 @@ describe.each(testBackends())('starting empty on $name', (backend) => {
       fs.rmSync(path.dirname(uploadsDir), { recursive: true, force: true });
     }
   }, 60_000);
+});
+
+describe('seedLine', () => {
+  const report = { markers: 640, quests: 20, items: 30, ms: 812 };
+  it('says why markers were or were not written', () => {
+    expect(seedLine({ ...report, markersWhy: 'seeded' }, 'data/raidmap.sqlite', 2)).toBe('seeded 640 sample markers on 2 map(s), 20 quests, 30 items in 812 ms');
+    expect(seedLine({ ...report, markers: 0, markersWhy: 'started-empty' }, 'data/raidmap.sqlite', 2)).toBe(
+      'database data/raidmap.sqlite started empty (MARKERS_PER_MAP=0): 20 quests and 30 items, no sample markers',
+    );
+    expect(seedLine({ ...report, markersWhy: 'started-before' }, 'PostgreSQL', 2)).toMatch(/^database PostgreSQL has no markers but has started before: not seeding/);
+    expect(seedLine({ ...report, markersWhy: 'has-markers' }, 'PostgreSQL', 2)).toBe('database PostgreSQL already has markers: not seeding');
+  });
 });

@@ -5,9 +5,11 @@
 import type { MapDefinition } from '../../src/domain/maps';
 import type { TileManifest } from '../../src/domain/tiles';
 import { getTileStore, type PrepareMapResult } from './store';
+import type { TileLog } from './log';
 
 export { tilesPlugin, TILE_CACHE_CONTROL, FALLBACK_CACHE_CONTROL, DEFAULT_TILE_RENDERS_PER_MINUTE, type TilesPluginOptions } from './plugin';
 export { RenderLimiter, type RenderLimitOptions } from './render-limit';
+export { consoleTileLog, type TileLog } from './log';
 export { generateSampleSvg } from './sample-map';
 /** The same as disposeRenderPool: normalising and rendering share the resvg child processes. */
 export { disposeNormalizer } from './normalize';
@@ -34,6 +36,8 @@ export interface PrepareAllTilesOptions {
    * requests; the `npm run tiles` script uses 2).
    */
   concurrency?: number;
+  /** Where the build's lines go (default: the store's, the console unless the tiles plugin set the server's logger). */
+  log?: TileLog;
 }
 
 export interface PrepareAllTilesResult {
@@ -50,6 +54,8 @@ export interface PrepareAllTilesResult {
  */
 export async function prepareAllTiles(opts: PrepareAllTilesOptions): Promise<PrepareAllTilesResult> {
   const store = getTileStore(opts);
+  if (opts.log) store.useLog(opts.log);
+  const log = store.log;
   const started = performance.now();
   const total = opts.maps.reduce((n, m) => n + m.layers.length, 0);
   let done = 0;
@@ -59,9 +65,9 @@ export async function prepareAllTiles(opts: PrepareAllTilesOptions): Promise<Pre
     if (opts.signal?.aborted) return;
     let layersDone = 0;
     try {
-      const source = await store.source(map);
-      // An operator's drawing: its layers, placement, missing layers and unmatched groups, once.
-      store.reportArt(source);
+      // An operator's drawing: its layers, placement, missing layers and unmatched groups, once;
+      // a drawing or map.json that cannot be used is logged there, once per change of its files.
+      const source = await store.checkedSource(map);
       const built = await store.prepareMap(
         map,
         () => {
@@ -72,7 +78,7 @@ export async function prepareAllTiles(opts: PrepareAllTilesOptions): Promise<Pre
       );
       result.maps.push(built);
       if (built.built) {
-        console.log(
+        log.info(
           `tiles: ${map.id}: built ${built.tilesWritten} tiles of ${map.layers.length} layers in ${(built.ms / 1000).toFixed(1)} s ` +
             `(${source.kind === 'file' ? source.path : 'sample map'}, version ${built.version})`,
         );
@@ -80,7 +86,7 @@ export async function prepareAllTiles(opts: PrepareAllTilesOptions): Promise<Pre
     } catch (err) {
       if (opts.signal?.aborted) return;
       const message = (err as Error).message;
-      console.error(`tiles: ${map.id}: could not build tiles: ${message}`);
+      if (!store.hasLogged(err)) log.error(`tiles: ${map.id}: could not build tiles: ${message}`);
       result.failed.push({ map: map.id, error: message });
       done += map.layers.length - layersDone;
       opts.onProgress?.(done, total);

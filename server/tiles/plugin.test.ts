@@ -111,20 +111,48 @@ describe('GET /tiles/:map/:version/:layer/:z/:x/:y.webp', () => {
   });
 });
 
-describe('a real map that is not well-formed SVG', () => {
-  it('answers 500 JSON with the reason for its manifest', async () => {
+describe('a real map whose drawing or map.json cannot be used', () => {
+  /** An app over a fresh assets folder holding `files` under maps/woods/, its log lines collected. */
+  async function brokenApp(files: Record<string, string>) {
     const dir = mkdtempSync(path.join(tmpdir(), 'raidmap-tiles-broken-'));
+    mkdirSync(path.join(dir, 'assets', 'maps', 'woods'), { recursive: true });
+    for (const [name, body] of Object.entries(files)) writeFileSync(path.join(dir, 'assets', 'maps', 'woods', name), body);
+    const lines: { level: number; msg: string; err?: unknown }[] = [];
+    const stream = { write: (line: string) => lines.push(JSON.parse(line)) };
+    const broken = Fastify({ logger: { level: 'info', stream } });
+    await broken.register(tilesPlugin, { assetsDir: path.join(dir, 'assets'), tilesDir: path.join(dir, 'tiles') });
+    return { broken, dir, lines, close: async () => (await broken.close(), rmSync(dir, { recursive: true, force: true })) };
+  }
+
+  it('answers 500 JSON with a short public reason, no path; the log has the whole reason once', async () => {
+    const { broken, dir, lines, close } = await brokenApp({ 'map.svg': '<svg><g id="main"></g></svg>', 'map.json': '{"placement": {"fill": "yes"}}' });
     try {
-      mkdirSync(path.join(dir, 'assets', 'maps', 'woods'), { recursive: true });
-      writeFileSync(path.join(dir, 'assets', 'maps', 'woods', 'map.svg'), '<svg><g id="main"></svg>');
-      const broken = Fastify();
-      await broken.register(tilesPlugin, { assetsDir: path.join(dir, 'assets'), tilesDir: path.join(dir, 'tiles') });
+      for (let i = 0; i < 3; i++) {
+        const res = await broken.inject({ method: 'GET', url: '/tiles/woods/manifest.json' });
+        expect(res.statusCode).toBe(500);
+        expect(res.json()).toEqual({
+          error: 'Internal Server Error',
+          message: `the art of map "woods" cannot be shown right now: its map.json has a mistake (the server's log says why)`,
+        });
+        expect(res.body).not.toContain(dir);
+      }
+      const errors = lines.filter((l) => l.level >= 50);
+      expect(errors).toEqual([expect.objectContaining({ msg: expect.stringContaining(`${path.join(dir, 'assets', 'maps', 'woods', 'map.json')}: placement: expected one of`) })]);
+      // JSON lines without a stack: the reason is the message.
+      expect(errors[0].err).toBeUndefined();
+    } finally {
+      await close();
+    }
+  });
+
+  it('says a drawing that is not well-formed SVG cannot be read', async () => {
+    const { broken, close } = await brokenApp({ 'map.svg': '<svg><g id="main"></svg>' });
+    try {
       const res = await broken.inject({ method: 'GET', url: '/tiles/woods/manifest.json' });
       expect(res.statusCode).toBe(500);
-      expect(res.json()).toMatchObject({ error: 'Internal Server Error', message: expect.stringContaining('does not match') });
-      await broken.close();
+      expect(res.json().message).toBe(`the art of map "woods" cannot be shown right now: its drawing cannot be read (the server's log says why)`);
     } finally {
-      rmSync(dir, { recursive: true, force: true });
+      await close();
     }
   });
 });

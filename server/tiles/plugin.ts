@@ -9,7 +9,9 @@
  * A tile not on disk yet is rendered on the spot and cached, so none is ever missing while
  * the background build runs. Errors are JSON `{ error, message }`: 400 for a malformed
  * address, 404 for an unknown map, layer, version or a tile outside the pyramid, 500 when a
- * tile could not be made (resvg crashed preparing or rendering it: the server goes on).
+ * tile could not be made (resvg crashed preparing or rendering it: the server goes on) or the
+ * map's drawing or map.json cannot be used. A 500 says why in a few words, never a path: the
+ * log has the whole reason (a drawing's, once per change of its files: store.ts).
  * Closing the app stops the resvg child processes (render-pool.ts).
  *
  * Renders are limited per client address (render-limit.ts, TILE_RENDERS_PER_MINUTE): a request
@@ -24,7 +26,7 @@ import type { FastifyPluginAsync, FastifyReply } from 'fastify';
 import { RenderLimiter } from './render-limit';
 import { DEFAULT_TILE_RENDERS_PER_MINUTE } from './settings';
 import { disposeRenderPool } from './render-pool';
-import { getTileStore, TILE_FORMAT, type TileCacheOptions } from './store';
+import { getTileStore, publicSourceProblem, TILE_FORMAT, type TileCacheOptions } from './store';
 import { bundleEntries, bundleSize, encodeTileBundle, MAX_BUNDLE_TILES, type TileRect } from '../../src/domain/tile-bundle';
 import { tileGrid } from '../../src/domain/tiles';
 
@@ -81,6 +83,8 @@ interface TileParams {
 export const tilesPlugin: FastifyPluginAsync<TilesPluginOptions> = async (app, opts) => {
   if (!opts?.assetsDir || !opts?.tilesDir) throw new Error('tilesPlugin needs { assetsDir, tilesDir }');
   const store = getTileStore({ assetsDir: opts.assetsDir, tilesDir: opts.tilesDir, cache: opts.cache ?? {} });
+  // The store's lines (art reports, a drawing that cannot be used, the background build) as JSON, at LOG_LEVEL.
+  store.useLog(app.log);
   const limiter = opts.renderLimit instanceof RenderLimiter ? opts.renderLimit : new RenderLimiter(opts.renderLimit ?? { perMinute: DEFAULT_TILE_RENDERS_PER_MINUTE });
   // The pool is process-wide; the next job after this starts new children.
   app.addHook('onClose', async () => {
@@ -93,8 +97,9 @@ export const tilesPlugin: FastifyPluginAsync<TilesPluginOptions> = async (app, o
       if (!manifest) return fail(reply, 404, `unknown map "${req.params.map}"`);
       return reply.header('cache-control', 'no-cache').send(manifest);
     } catch (err) {
-      req.log.error({ err }, 'tile manifest failed');
-      return fail(reply, 500, `the map source of "${req.params.map}" could not be read: ${(err as Error).message}`);
+      // A drawing that cannot be used is logged by the store, whole, once per change of its files.
+      if (!store.hasLogged(err)) req.log.error({ err }, 'tile manifest failed');
+      return fail(reply, 500, publicSourceProblem(req.params.map, err));
     }
   });
 
@@ -142,8 +147,9 @@ export const tilesPlugin: FastifyPluginAsync<TilesPluginOptions> = async (app, o
         .header('cache-control', whole ? TILE_CACHE_CONTROL : 'no-store')
         .send(Buffer.from(encodeTileBundle(tiles).buffer));
     } catch (err) {
+      if (store.hasLogged(err)) return fail(reply, 500, publicSourceProblem(map, err));
       req.log.error({ err }, 'tile bundle failed');
-      return fail(reply, 500, `the tile bundle of "${map}" could not be made: ${(err as Error).message}`);
+      return fail(reply, 500, `the tile bundle of "${map}" could not be made (the server's log says why)`);
     }
   });
 
@@ -178,8 +184,9 @@ export const tilesPlugin: FastifyPluginAsync<TilesPluginOptions> = async (app, o
       }
       return reply.header('content-type', `image/${TILE_FORMAT}`).header('cache-control', TILE_CACHE_CONTROL).send(found.body);
     } catch (err) {
+      if (store.hasLogged(err)) return fail(reply, 500, publicSourceProblem(map, err));
       req.log.error({ err }, 'tile render failed');
-      return fail(reply, 500, `tile ${map}/${layer}/${z}/${x}/${y} could not be rendered: ${(err as Error).message}`);
+      return fail(reply, 500, `tile ${map}/${layer}/${z}/${x}/${y} could not be rendered (the server's log says why)`);
     }
   });
 };

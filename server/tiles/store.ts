@@ -27,8 +27,11 @@ import { TileMemoryCache } from './memory-cache';
 import { DEFAULT_TILE_CACHE_MAX_MB, DEFAULT_TILE_MEMORY_MB } from './settings';
 import { groupName, layerSvg, matchLayers, parseSvg, sizeFallbackWarning, sourceViewBox, drawingText, type LayerMatch, type LayerSvg, type SvgElement, type ViewBox } from './svg-doc';
 import {
-  MAP_ART_FILE, defaultPlacement, layerGroupNames, outsideMapWarning, parseMapArt, placementRect, type MapArt, type PlacementResult,
+  MAP_ART_FILE, MapArtError, defaultPlacement, layerGroupNames, outsideMapWarning, placementRect, type MapArt, type PlacementResult,
 } from '../../src/domain/map-art';
+import { consoleTileLog, type TileLog } from './log';
+import { readMapArt } from './map-art-issues';
+import { SvgSourceError } from './svg-doc';
 import { METATILE, isTileInRange, levelPixelSize, metatileOf, tilePixelRect, type Metatile, type TileAddress } from './tile-math';
 
 export { DEFAULT_TILE_CACHE_MAX_MB } from './settings';
@@ -46,6 +49,8 @@ export interface TileStoreOptions {
   maps?: readonly MapDefinition[];
   /** The on-demand cache's budget (default DEFAULT_TILE_CACHE_MAX_MB). */
   cache?: Partial<TileCacheOptions>;
+  /** Where its lines go (default the console; the tiles plugin sets the server's logger). */
+  log?: TileLog;
 }
 
 export interface TileCacheOptions {
@@ -212,8 +217,26 @@ export function artWarnings(map: MapDefinition, root: SvgElement, art: MapArt, m
   return warnings;
 }
 
+/**
+ * Where a sample map's SVG is copied for the operator to look at: inside the tile folder the
+ * operator gave (`$TILES_DIR/sample-maps/`), never beside it (the folder above TILES_DIR may
+ * not be raidmap's, nor writable). The store knows only its two folders, not DATA_DIR.
+ */
 export function sampleSvgPath(tilesDir: string, mapId: string): string {
-  return path.join(path.dirname(path.resolve(tilesDir)), 'sample-maps', `${mapId}.svg`);
+  return path.join(path.resolve(tilesDir), SAMPLE_MAPS_DIR, `${mapId}.svg`);
+}
+
+/** The folder of the sample maps' copies in TILES_DIR (no map id: the cache scan passes it by). */
+export const SAMPLE_MAPS_DIR = 'sample-maps';
+
+/**
+ * What a visitor is told when a map's drawing cannot be shown: why in a few words, never a path
+ * or a stack (docs/SERVER.md, "A 500 never shows internals"); the log has the whole reason.
+ */
+export function publicSourceProblem(mapId: string, err: unknown): string {
+  const why =
+    err instanceof MapArtError ? ': its map.json has a mistake' : err instanceof SvgSourceError ? ': its drawing cannot be read' : '';
+  return `the art of map "${mapId}" cannot be shown right now${why} (the server's log says why)`;
 }
 
 async function writeAtomic(file: string, body: Buffer | string): Promise<void> {
@@ -257,12 +280,42 @@ export class TileStore {
   private scanned?: Promise<void>;
   private evicting?: Promise<void>;
   private readonly counts = { onDemandRenders: 0, evictedFiles: 0, evictedBytes: 0, refusedRenders: 0, fallbackTiles: 0 };
+  /** Where the store's lines go (useLog). */
+  log: TileLog = consoleTileLog;
+  /** Per map, the failure last logged (the files' stamp and the reason): logged again only when either changes. */
+  private readonly failures = new Map<string, string>();
+  /** Errors already logged by `sourceFailed`: the routes do not log them again per request. */
+  private readonly loggedErrors = new WeakSet<object>();
 
   constructor(opts: TileStoreOptions) {
     this.assetsDir = path.resolve(opts.assetsDir);
     this.tilesDir = path.resolve(opts.tilesDir);
     this.maps = new Map((opts.maps ?? Object.values(MAPS)).map((m) => [m.id, m]));
+    if (opts.log) this.log = opts.log;
     if (opts.cache) this.configureCache(opts.cache);
+  }
+
+  /** Sends the store's lines to `log` from now on (the server's JSON logger). */
+  useLog(log: TileLog): void {
+    this.log = log;
+  }
+
+  /** True when `err` is a map's source failure the store has logged already (once per change of its files). */
+  hasLogged(err: unknown): boolean {
+    return typeof err === 'object' && err !== null && this.loggedErrors.has(err);
+  }
+
+  /**
+   * Notes that a map's drawing or map.json cannot be used: logged with the whole reason (the
+   * file's path, the field) once per change of its files or of the reason, not per request.
+   */
+  private async sourceFailed(map: MapDefinition, err: unknown): Promise<void> {
+    if (typeof err === 'object' && err !== null) this.loggedErrors.add(err);
+    const reason = err instanceof Error ? err.message : String(err);
+    const key = `${(await this.stampOf(map)).stamp}\0${reason}`;
+    if (this.failures.get(map.id) === key) return;
+    this.failures.set(map.id, key);
+    this.log.error(`tiles: ${map.id}: the map's drawing cannot be used until this is fixed: ${reason}`);
   }
 
   /**
@@ -328,7 +381,7 @@ export class TileStore {
       }
       found.sort((a, b) => a.mtimeMs - b.mtimeMs);
       this.cacheIndex.addOlder(found);
-    })().catch((err: unknown) => console.error(`tiles: could not look through the tile cache ${this.tilesDir}: ${(err as Error).message}`));
+    })().catch((err: unknown) => this.log.error(`tiles: could not look through the tile cache ${this.tilesDir}: ${(err as Error).message}`));
     return this.scanned;
   }
 
@@ -358,7 +411,7 @@ export class TileStore {
         }
       }
     })()
-      .catch((err: unknown) => console.error(`tiles: evicting from the tile cache failed: ${(err as Error).message}`))
+      .catch((err: unknown) => this.log.error(`tiles: evicting from the tile cache failed: ${(err as Error).message}`))
       .finally(() => {
         this.evicting = undefined;
       });
@@ -376,13 +429,19 @@ export class TileStore {
     return this.maps.get(mapId);
   }
 
-  /** The current source of a map: its real SVG when one is dropped in, else the sample. */
-  async source(map: MapDefinition): Promise<TileSource> {
+  /** The identity of a map's files now (mtime and size of the drawing and its map.json; 'sample' without a drawing). */
+  private async stampOf(map: MapDefinition) {
     const file = realSvgPath(this.assetsDir, map.id);
     const stat = await fs.stat(file).catch(() => undefined);
     const artFile = mapArtPath(this.assetsDir, map.id);
     const artStat = stat?.isFile() ? await fs.stat(artFile).catch(() => undefined) : undefined;
     const stamp = stat?.isFile() ? `${stat.mtimeMs}:${stat.size}${artStat ? `+${artStat.mtimeMs}:${artStat.size}` : ''}` : 'sample';
+    return { file, stat, artFile, artStat, stamp };
+  }
+
+  /** The current source of a map: its real SVG when one is dropped in, else the sample. */
+  async source(map: MapDefinition): Promise<TileSource> {
+    const { file, stat, artFile, artStat, stamp } = await this.stampOf(map);
     const cached = this.sources.get(map.id);
     if (cached) {
       const s = await cached.catch(() => undefined);
@@ -392,7 +451,7 @@ export class TileStore {
       const text = stat?.isFile() ? drawingText(await fs.readFile(file)) : generateSampleSvg(map);
       // A bad map.json fails the map with a message naming the file and the field (MapArtError).
       const artText = artStat ? await fs.readFile(artFile, 'utf8') : undefined;
-      const art = parseMapArt(map, artText, artFile);
+      const art = readMapArt(map, artText, artFile);
       return {
         map,
         kind: stat?.isFile() ? 'file' : 'sample',
@@ -471,7 +530,7 @@ export class TileStore {
    * looked for), the groups that match no layer (by name) and the art's warnings (each
    * naming the file it is about). Samples are not reported.
    */
-  reportArt(source: TileSource, log: Pick<Console, 'warn' | 'log'> = console): void {
+  reportArt(source: TileSource, log: TileLog = this.log): void {
     const key = `${source.map.id}/${source.version}`;
     if (source.kind !== 'file' || this.reported.has(key)) return;
     // Noted as reported only once the report is made: art that cannot be read (a bad
@@ -479,7 +538,7 @@ export class TileStore {
     const r = this.artReport(source);
     this.reported.add(key);
     const rect = r.placement.rect;
-    log.log(
+    log.info(
       `tiles: ${r.map}: ${r.path}: layers ${r.layers.filter((l) => l.foundBy.length).map((l) => `${l.id}=${l.foundBy.join('+')}`).join(', ') || 'none'}; ` +
         `placed by ${r.placement.from} at ${Math.round(rect.x)},${Math.round(rect.y)} ${Math.round(rect.width)}×${Math.round(rect.height)} map px`,
     );
@@ -516,11 +575,25 @@ export class TileStore {
   async manifest(mapId: string): Promise<TileManifest | undefined> {
     const map = this.getMap(mapId);
     if (!map) return undefined;
-    const source = await this.source(map);
-    // A source that is not well-formed SVG fails here, with the reason, rather than tile by tile.
-    source.root ??= parseSvg(source.text);
-    this.reportArt(source);
-    return manifestOf(map, source.version);
+    return manifestOf(map, (await this.checkedSource(map)).version);
+  }
+
+  /**
+   * The current source, read through and its art reported: a drawing that is not well-formed
+   * SVG or a map.json with a mistake fails here, with the reason, rather than tile by tile. The
+   * failure is logged once per change of the files (sourceFailed) and thrown as it is.
+   */
+  async checkedSource(map: MapDefinition): Promise<TileSource> {
+    try {
+      const source = await this.source(map);
+      source.root ??= parseSvg(source.text);
+      this.reportArt(source);
+      this.failures.delete(map.id);
+      return source;
+    } catch (err) {
+      await this.sourceFailed(map, err);
+      throw err;
+    }
   }
 
   private versionDir(mapId: string, version: string): string {
@@ -554,7 +627,10 @@ export class TileStore {
     if (!isTileInRange(map.size.width, map.size.height, maxZ, t)) {
       return { status: 404, message: `tile ${t.z}/${t.x}/${t.y} is outside the pyramid of "${mapId}" (z ${MIN_TILE_Z}..${maxZ})` };
     }
-    const source = await this.currentSource(map);
+    const source = await this.currentSource(map).catch(async (err: unknown) => {
+      await this.sourceFailed(map, err);
+      throw err;
+    });
     if (source.version !== version) return { status: 404, message: `version "${version}" of "${mapId}" is not current: read manifest.json` };
     const file = this.tileFile(mapId, version, layerId, t);
     const held = this.memory.get(file);
@@ -739,8 +815,13 @@ export class TileStore {
       return { map: map.id, version: source.version, built: false, ms: performance.now() - started, tilesWritten: 0 };
     }
     if (source.kind === 'sample') {
-      await this.ensureDir(path.dirname(source.path));
-      await writeAtomic(source.path, source.text);
+      // A copy to look at, not needed to build: a folder that cannot take it costs a warning only.
+      try {
+        await this.ensureDir(path.dirname(source.path));
+        await writeAtomic(source.path, source.text);
+      } catch (err) {
+        this.log.warn(`tiles: ${map.id}: could not leave a copy of the sample map at ${source.path}: ${(err as Error).message}`);
+      }
     }
     let tilesWritten = 0;
     for (const layerId of map.layers) {

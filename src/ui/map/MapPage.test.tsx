@@ -2,6 +2,7 @@ import { act, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { http, HttpResponse } from 'msw';
 import { afterEach, describe, expect, it, vi } from 'vitest';
+import { i18n } from '../../i18n';
 import { setCategoryHidden } from '../../state/filters';
 import { mapView } from '../../state/mapView';
 import { createLocalMarkerSource } from './testing/localMarkerSource';
@@ -59,6 +60,24 @@ describe('map page', () => {
     renderMap();
     expect(await screen.findByRole('alert')).toHaveTextContent('The server answered: Database is locked');
     expect(mapView.ready).toBe(false);
+  });
+
+  it("says the map's art cannot be shown, in the page's language, never the server's words (its file paths)", async () => {
+    const leak = 'the map source of "factory" could not be read: /srv/raidmap/assets/maps/factory/map.json: placement: Invalid input';
+    server.use(http.get(`${BASE}/tiles/factory/manifest.json`, () => HttpResponse.json({ error: 'Internal Server Error', message: leak }, { status: 500 })));
+    try {
+      for (const [lang, text] of [['en', "This map's art cannot be shown right now"], ['ru', 'Изображение этой карты сейчас не удаётся показать']] as const) {
+        await i18n.changeLanguage(lang);
+        const { unmount } = renderMap();
+        const alert = await screen.findByRole('alert');
+        expect(alert).toHaveTextContent(text);
+        expect(alert).not.toHaveTextContent('/srv/raidmap');
+        expect(alert).not.toHaveTextContent('Invalid input');
+        unmount();
+      }
+    } finally {
+      await i18n.changeLanguage('en');
+    }
   });
 
   it('shows an error when the marker list is not JSON', async () => {

@@ -37,6 +37,16 @@ export function describeLoadError(error: unknown): string {
   return i18n.t('map.errorMarkers', { message });
 }
 
+/**
+ * A message for the visitor about a tile manifest that failed: the map's art (its drawing or
+ * map.json) cannot be shown. The server's own words are for its operator (its log), never
+ * shown: they are English and may name its files.
+ */
+export function describeManifestError(error: unknown): string {
+  if (error instanceof ApiError && !error.offline) return i18n.t('map.errorArt');
+  return describeLoadError(error);
+}
+
 /** Warns once per load about markers dropped for bad data, with the first few reasons. */
 export function reportMarkerIssues(mapId: string, result: Pick<MarkerLoadResult, 'issues' | 'sampleIssues'>): void {
   if (result.issues === 0) return;
@@ -66,9 +76,9 @@ export function useMapData(mapId: MapId, attempt: number): MapData & { fail: (er
     markersLoading();
     setData({ ...EMPTY, source });
 
-    const fail = (error: unknown) => {
+    const fail = (error: unknown, describe = describeLoadError) => {
       if (signal.aborted || isAbort(error)) return;
-      const message = describeLoadError(error);
+      const message = describe(error);
       markersFailed(message);
       setData((d) => (d.error ? d : { ...d, error: message }));
     };
@@ -77,7 +87,7 @@ export function useMapData(mapId: MapId, attempt: number): MapData & { fail: (er
       .then((manifest) => {
         if (!signal.aborted) setData((d) => ({ ...d, manifest }));
       })
-      .catch(fail);
+      .catch((error: unknown) => fail(error, describeManifestError));
 
     // The compact list (issue 11): what the map draws; a marker's full record comes with its popup.
     const loaded =
