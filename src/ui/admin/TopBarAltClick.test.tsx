@@ -54,6 +54,23 @@ describe('top bar Alt-click', () => {
     await waitFor(() => expect(screen.queryByRole('region', { name: 'Point history' })).toBeNull());
   });
 
+  it('an Alt-click on a button or link of the bar is the bar\'s: the control does not act', async () => {
+    setSessionUser(admin);
+    renderBar();
+    const bar = screen.getByRole('banner');
+    const user = userEvent.setup();
+    await user.keyboard('{Alt>}');
+    await user.click(within(bar).getByRole('button', { name: 'Hide panels' }));
+    expect(layout.pointTools).toBe(true);
+    expect(layout.panelsShown).toBe(true);
+    const home = within(bar).getByRole('link', { name: /All maps/ });
+    const followed = fireEvent.click(home, { altKey: true });
+    await user.keyboard('{/Alt}');
+    expect(layout.pointTools).toBe(false);
+    // The link's default (navigation, or Chrome's download of an Alt-clicked link) is prevented.
+    expect(followed).toBe(false);
+  });
+
   it('ignores a click without Alt', async () => {
     setSessionUser(admin);
     renderBar();

@@ -76,11 +76,16 @@ export const TopBar = memo(function TopBar({ title }: { title: string }) {
     <header
       ref={setBar}
       className="map-topbar topbar"
-      onClick={
+      onClickCapture={
         admin
           ? (event) => {
               // Not from the help popup, portalled to the body but still a React child of the bar.
-              if (event.altKey && event.currentTarget.contains(event.target as Node)) togglePointTools();
+              if (!event.altKey || !event.currentTarget.contains(event.target as Node)) return;
+              // Alt-click is the bar's (spec §2), wherever it lands: a button or link under it does
+              // not act too (Hide panels hid the panels, All maps left; Chrome downloads an Alt-clicked link).
+              event.preventDefault();
+              event.stopPropagation();
+              togglePointTools();
             }
           : undefined
       }
