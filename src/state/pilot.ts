@@ -506,10 +506,20 @@ function parseStoredPairing(text: string | null): Pairing | null {
   }
 }
 
+/**
+ * What could not be sent while the server was out of reach (a network error, a 5xx, a 429): the
+ * newest map and the newest position, sent as soon as the server answers again (the session's
+ * periodic check, or the next message), so a position taken during an outage is not lost under
+ * the last one that went through. A map waiting drops a position sent or waiting before it (it
+ * belongs to the map the player left).
+ */
+let waiting: { map: MapId | null; position: PlayerPosition | null } = { map: null, position: null };
+
 function setPairing(pairing: Pairing | null): void {
   pilotPublisher.pairing = pairing;
   pilotPublisher.watchers = null;
   pilotPublisher.sent = { ...NOTHING_SENT };
+  waiting = { map: null, position: null };
   writeStored(PILOT_PAIRING_KEY, pairing ? JSON.stringify(pairing) : null);
   writeStored(PILOT_SENT_KEY, null);
 }
@@ -651,6 +661,7 @@ async function checkSession(pairing: Pairing): Promise<void> {
     else {
       pilotPublisher.watchers = info.watchers;
       if (info.knowsMap === false) resendLastMap();
+      else sendWaiting();
     }
   } catch (error) {
     // Offline for a moment, a 5xx: the next refresh tells. A 429: wait as long as the server asked.
@@ -661,13 +672,36 @@ async function checkSession(pairing: Pairing): Promise<void> {
   }
 }
 
+
+/** Keeps `message` to send again when the server answers (a refusal of its content is not kept). */
+function keepWaiting(message: PilotMessage, error: unknown): void {
+  const status = error instanceof ApiError ? error.status : 0;
+  if (status !== 0 && status < 500 && status !== 429) return;
+  if (message.type === 'map') waiting = { map: message.data.map, position: null };
+  else if (message.type === 'position') waiting = { ...waiting, position: { ...message.data } };
+}
+
+/** Sends what waited (map first, then position), once the server answers again. */
+function sendWaiting(): void {
+  const { map, position } = waiting;
+  if (map === null && position === null) return;
+  const sendPosition = () => (position ? publish({ type: 'position', data: { ...position } }) : Promise.resolve(true));
+  if (map !== null) {
+    void publish({ type: 'map', data: { map } }).then((sent) => {
+      if (sent) void sendPosition();
+    });
+  } else void sendPosition();
+}
+
 /**
  * The server holds no map for the code (it restarted; it keeps them in memory): the last map
  * is sent again, then the last position (a position older than its map is not shown), or pages
- * opening now would stay on the default map without the player.
+ * opening now would stay on the default map without the player. A map or position that waited
+ * (sent during the outage) goes instead of the last one sent.
  */
 function resendLastMap(): void {
-  const { map, position } = pilotPublisher.sent;
+  const map = waiting.map ?? pilotPublisher.sent.map;
+  const position = waiting.map !== null ? waiting.position : (waiting.position ?? pilotPublisher.sent.position);
   if (map === null) return;
   void publish({ type: 'map', data: { map } }).then((sent) => {
     if (sent && position) void publish({ type: 'position', data: { ...position } });
@@ -684,15 +718,28 @@ export async function publish(message: PilotMessage): Promise<boolean> {
     clearError();
     if (typeof answer?.watchers === 'number') pilotPublisher.watchers = answer.watchers;
     const now = Date.now();
-    if (message.type === 'position') rememberSent(pairing.code, { ...pilotPublisher.sent, position: { ...message.data }, positionAt: now });
-    if (message.type === 'map') rememberSent(pairing.code, { ...pilotPublisher.sent, map: message.data.map, mapAt: now });
+    if (message.type === 'position') {
+      rememberSent(pairing.code, { ...pilotPublisher.sent, position: { ...message.data }, positionAt: now });
+      waiting = { ...waiting, position: null };
+    }
+    if (message.type === 'map') {
+      rememberSent(pairing.code, { ...pilotPublisher.sent, map: message.data.map, mapAt: now });
+      // A position waiting from before this map belongs to the map the player left.
+      waiting = { map: waiting.map === message.data.map ? null : waiting.map, position: waiting.map === message.data.map ? waiting.position : null };
+    }
     if (answer?.knowsMap === false && message.type !== 'map') resendLastMap();
+    else sendWaiting();
     return true;
   } catch (error) {
     if (pilotPublisher.pairing?.code !== pairing.code) return false;
     // 404: the pairing expired; 401/403: this token is not (or no longer) the pairing's.
-    if (error instanceof ApiError && (error.status === 404 || error.status === 401 || error.status === 403)) lostPairing();
-    else fail(error);
+    if (error instanceof ApiError && (error.status === 404 || error.status === 401 || error.status === 403)) {
+      waiting = { map: null, position: null };
+      lostPairing();
+    } else {
+      keepWaiting(message, error);
+      fail(error);
+    }
     return false;
   }
 }
@@ -716,5 +763,6 @@ export function resetPilot(): void {
   pilotPublisher.watchers = null;
   pilotPublisher.sent = { ...NOTHING_SENT };
   pilotPublisher.busy = false;
+  waiting = { map: null, position: null };
   clearError();
 }

@@ -310,6 +310,42 @@ describe('/pilot', () => {
     expect(seen[1].body).toEqual({ type: 'map', data: { map: 'woods' } });
   });
 
+  it('a position sent while the server was down is sent once it answers again, not lost under the last one that went through', async () => {
+    rememberPairing();
+    const seen: unknown[] = [];
+    let down = false;
+    server.use(
+      http.post(`${BASE}/api/be/pilot/:code/messages`, async ({ request }) => {
+        if (down) return HttpResponse.error();
+        seen.push(await request.json());
+        return HttpResponse.json({ ok: true, watchers: 1, knowsMap: true });
+      }),
+    );
+    const user = userEvent.setup();
+    renderPilot();
+    const box = await screen.findByLabelText('Screenshot file name');
+    await user.click(box);
+    await user.paste(NAME);
+    await user.click(screen.getByRole('button', { name: 'Send this position' }));
+    await waitFor(() => expect(seen).toHaveLength(1));
+
+    down = true;
+    const later = '2024-05-01[12-40]_20.5, 1, 30.25_0, 0, 0, 1_1 (0).png';
+    await user.clear(box);
+    await user.click(box);
+    await user.paste(later);
+    await user.click(screen.getByRole('button', { name: 'Send this position' }));
+    await screen.findByRole('alert');
+    expect(seen).toHaveLength(1);
+
+    down = false;
+    await refreshPairing();
+    await waitFor(() => expect(seen).toHaveLength(2));
+    expect(seen[1]).toMatchObject({ type: 'position', data: { x: 20.5, y: 30.25, z: 1 } });
+    const last = screen.getByRole('heading', { name: 'Last sent' }).closest('section')!;
+    expect(await within(last).findByText(/^X 20\.5, Z 30\.25, height 1 · /)).toBeInTheDocument();
+  });
+
   it('sends the map chosen by hand', async () => {
     rememberPairing();
     const seen = captureMessages();
