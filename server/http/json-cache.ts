@@ -24,6 +24,7 @@
  */
 import { promisify } from 'node:util';
 import zlib from 'node:zlib';
+import { LIST_MAX_STALE_MS } from '../../src/domain/list-freshness';
 import { prepareBody, type PreparedBody } from '../lists/prepared-body';
 
 export type Encoding = 'br' | 'gzip' | 'identity';
@@ -102,7 +103,7 @@ export interface JsonCacheOptions {
   onError?: (key: string, error: unknown) => void;
 }
 
-export const JSON_CACHE_DEFAULTS = { delayMs: 20, maxStaleMs: 100 } as const;
+export const JSON_CACHE_DEFAULTS = { delayMs: 20, maxStaleMs: LIST_MAX_STALE_MS } as const;
 
 interface Waiter {
   /** The invalidation count the body must include (-1: any body). */

@@ -15,19 +15,32 @@ import { resetSession, setSessionUser } from '../../state/session';
 import { memoryStorage, setStorageBackend } from '../../state/storage';
 import { createFakeEngine } from './testing/fakeEngine';
 import { wireEditor } from './wireEditor';
+import { LIST_MAX_STALE_MS, LIST_SETTLE_MS } from '../../domain/list-freshness';
 
-const live = vi.hoisted(() => ({ onChange: null as ((change: MarkerChange) => void) | null }));
+const live = vi.hoisted(() => ({
+  onChange: null as ((change: MarkerChange) => void) | null,
+  onState: null as ((state: 'connected' | 'reconnecting' | 'off') => void) | null,
+  /** compactListChanged's answers, in turn (then false), and how often it was asked. */
+  listChanged: { answers: [] as boolean[], asked: 0 },
+}));
 const updates = vi.hoisted(() => [] as unknown[]);
 
 vi.mock('../../api/live', () => ({
-  subscribeMarkerChanges: (_map: string, onChange: (change: MarkerChange) => void) => {
+  subscribeMarkerChanges: (_map: string, onChange: (change: MarkerChange) => void, onState?: (state: 'connected' | 'reconnecting' | 'off') => void) => {
     live.onChange = onChange;
+    live.onState = onState ?? null;
     return () => {
       live.onChange = null;
+      live.onState = null;
     };
   },
 }));
-vi.mock('../../api/markers', () => ({ compactListChanged: async () => false }));
+vi.mock('../../api/markers', () => ({
+  compactListChanged: async () => {
+    live.listChanged.asked++;
+    return live.listChanged.answers.shift() ?? false;
+  },
+}));
 vi.mock('../../api/admin', () => ({
   updateMarker: async (m: Marker) => {
     updates.push(m);
@@ -81,6 +94,32 @@ afterEach(() => {
   closeMap();
   document.body.replaceChildren();
   setStorageBackend(null);
+});
+
+describe('wireEditor: the list checked once the live feed listens', () => {
+  it('checks the list only after the server\'s list is sure to hold a change made just before the feed listened, and reads it again when it differs', async () => {
+    vi.useFakeTimers();
+    try {
+      setSessionUser(admin);
+      const engine = createFakeEngine();
+      const page = fakeSink([]);
+      let resyncs = 0;
+      stopWiring = wireEditor({ engine, sink: page.sink, map: MAPS.customs, adminTools: [], resync: async () => void resyncs++ });
+      // The list differs once (a change made just before the feed listened), then is the server's.
+      live.listChanged = { answers: [true], asked: 0 };
+      live.onState?.('connected');
+      await vi.advanceTimersByTimeAsync(LIST_MAX_STALE_MS);
+      // A check now could read the list from before a change made a moment ago, and miss it for good.
+      expect(live.listChanged.asked).toBe(0);
+      await vi.advanceTimersByTimeAsync(LIST_SETTLE_MS - LIST_MAX_STALE_MS);
+      await vi.waitFor(() => expect(resyncs).toBe(1));
+      // The list read again, and checked once more (now the server's).
+      expect(live.listChanged.asked).toBe(2);
+    } finally {
+      vi.useRealTimers();
+      live.listChanged = { answers: [], asked: 0 };
+    }
+  });
 });
 
 describe('wireEditor: a marker deleted by another admin while it is dragged', () => {

@@ -30,6 +30,7 @@ import { mapView, selectMarker } from '../../state/mapView';
 import { popup } from '../../state/popup';
 import { keyTarget, markerKeyAction } from './editorKeys';
 import { reloadUntilCurrent } from './reloadUntilCurrent';
+import { LIST_SETTLE_MS } from '../../domain/list-freshness';
 import { addRecordedPoint, closePoints, openPoints, points } from '../../state/points';
 import { session } from '../../state/session';
 import { keepSetAsideAcrossReloads } from '../../state/setAsideStore';
@@ -264,18 +265,31 @@ export function wireEditor({ engine, sink, map, adminTools, resync }: WireEditor
     if (state === 'reconnecting') wasBroken = true;
     else if (state === 'connected' && wasBroken) {
       wasBroken = false;
-      // Changes made while the feed was down were not replayed: read the list again.
-      reload('after the live feed came back');
+      // Changes made while the feed was down were not replayed: read the list again, once the
+      // list is sure to hold a change made just before the feed came back (list-freshness.ts).
+      afterListSettles(() => reload('after the live feed came back'));
     } else if (state === 'connected' && !listening) {
       listening = true;
       // The list was read before the feed listened (or came from the cache through Back /
-      // Forward): a change made in between reaches this page only by reading it again.
-      void listChanged()
-        .then((changed) => {
-          if (changed && !disposed) reload('changed before the live feed listened');
-        })
-        .catch(() => undefined);
+      // Forward): a change made in between reaches this page only by reading it again. Checked
+      // once the server's list holds every change made before the feed listened: checked at
+      // once, a change made a moment before could still be missing from it, and never come.
+      afterListSettles(() => {
+        void listChanged()
+          .then((changed) => {
+            if (changed && !disposed) reload('changed before the live feed listened');
+          })
+          .catch(() => undefined);
+      });
     }
+  };
+  const settleTimers = new Set<ReturnType<typeof setTimeout>>();
+  const afterListSettles = (run: () => void) => {
+    const timer = setTimeout(() => {
+      settleTimers.delete(timer);
+      if (!disposed) run();
+    }, LIST_SETTLE_MS);
+    settleTimers.add(timer);
   };
 
   // Escape drops an armed copy (the state tree resets the tool and the popup closes itself).
@@ -392,6 +406,8 @@ export function wireEditor({ engine, sink, map, adminTools, resync }: WireEditor
     if (disposed) return;
     disposed = true;
     offs.forEach((off) => off());
+    for (const timer of settleTimers) clearTimeout(timer);
+    settleTimers.clear();
     leaveAdmin();
     resetEditor();
   };
