@@ -45,6 +45,19 @@ describe('map page head (pure parts)', () => {
     expect(withExtras(page, { head: '', body: '' })).toBe(page);
   });
 
+  it('puts a class on <html>, beside one it has, once', () => {
+    const overlay = { head: '', body: '', htmlClass: 'stream-overlay' };
+    expect(withExtras(Buffer.from('<!doctype html><html lang="en"><head></head><body></body></html>'), overlay).toString()).toBe(
+      '<!doctype html><html lang="en" class="stream-overlay"><head></head><body></body></html>',
+    );
+    expect(withExtras(Buffer.from('<html class="dark" lang="en"><head></head><body></body></html>'), overlay).toString()).toBe(
+      '<html class="dark stream-overlay" lang="en"><head></head><body></body></html>',
+    );
+    expect(withExtras(Buffer.from('<html class="stream-overlay"><head></head><body></body></html>'), overlay).toString()).toBe('<html class="stream-overlay"><head></head><body></body></html>');
+    // Not a plain class name: left out.
+    expect(withExtras(Buffer.from('<html><head></head><body></body></html>'), { ...overlay, htmlClass: '"><script>' }).toString()).toBe('<html><head></head><body></body></html>');
+  });
+
   it("carries the icon atlas's version on every map page, overlay included, and on no other page", async () => {
     const meta = `<meta name="${ICON_ATLAS_META}" content="Ab3_-x9QzT0kLm2P">`;
     const atlasHead = async () => meta;
@@ -110,6 +123,10 @@ describe.each(testBackends())('a map page carries its tile manifest on $name', (
     const overlay = await server.app.inject({ url: '/map/customs?overlay=1&zoom=2' });
     expect(inlineManifest(overlay.body)).toEqual(manifest);
     expect(overlay.body).not.toContain('as="image"');
+    // See-through from its first paint (OBS showed the dark page until the app marked it); no other page is.
+    expect(overlay.body).toMatch(/<html[^>]* class="stream-overlay"/);
+    expect(page.body).not.toContain('stream-overlay');
+    expect((await server.app.inject({ url: '/map/customs?overlay=no' })).body).not.toContain('stream-overlay');
   });
 
   it('answers many map pages at once with the same manifest', async () => {

@@ -7,7 +7,7 @@
  * A data block is not executed, so the page's CSP (no inline scripts) is unchanged.
  */
 import { isMapId, type MapId } from '../../src/domain/maps';
-import { parseOverlayParams } from '../../src/domain/overlay';
+import { OVERLAY_DOCUMENT_CLASS, parseOverlayParams } from '../../src/domain/overlay';
 import { renderModeOf, type RenderMode } from '../../src/domain/render-mode';
 import { INLINE_MANIFEST_ID } from '../../src/domain/tiles';
 import type { HtmlPosters } from './map-poster';
@@ -38,7 +38,7 @@ export function mapIdOfPage(urlPath: string): string | null {
  * atlas under a URL of that version, cached for good; none until the atlas is drawn), the
  * poster's tile preloads and stylesheet, and the engine's modulepreload links (`preloads`,
  * module-preloads.ts); at the start of the body, the poster (map-poster.ts). The stream
- * overlay shows no poster: it gets neither. Other pages get nothing (they fetch what they need).
+ * overlay shows no poster: it gets neither, and `<html>` gets its see-through class. Other pages get nothing (they fetch what they need).
  */
 export function mapPageExtras(
   posterOf: HtmlPosters | undefined,
@@ -51,11 +51,15 @@ export function mapPageExtras(
     if (!mapId) return none;
     // The engine the page will load for its address (a choice stored in the browser is not seen here).
     const preloads = preloadsFor(renderModeOf(search));
+    const overlay = parseOverlayParams(search) !== null;
+    // The overlay is see-through from its first paint (OBS would show the page's dark background
+    // until the app marks it): the class is in the HTML, no script needed.
+    const htmlClass = overlay ? OVERLAY_DOCUMENT_CLASS : undefined;
     const [poster, atlas] = await Promise.all([posterOf ? posterOf(mapId) : undefined, iconAtlasHead().catch(() => '')]);
-    if (!poster) return { head: `${atlas}${preloads}`, body: '' };
+    if (!poster) return { head: `${atlas}${preloads}`, body: '', htmlClass };
     const { manifest } = poster;
     const block = `<script type="application/json" id="${INLINE_MANIFEST_ID}">${scriptSafeJson(manifest)}</script>`;
-    if (parseOverlayParams(search) !== null) return { head: `${block}${atlas}${preloads}`, body: '' };
+    if (overlay) return { head: `${block}${atlas}${preloads}`, body: '', htmlClass };
     return { head: `${block}${atlas}${poster.head}${preloads}`, body: poster.markup };
   };
 }

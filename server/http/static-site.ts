@@ -70,17 +70,33 @@ class IndexHtml {
 export interface PageExtras {
   head: string;
   body: string;
+  /** A class for `<html>` from the first paint (the stream overlay's: see-through at once). */
+  htmlClass?: string;
 }
 
-/** The page with `extras.head` before `</head>` and `extras.body` after `<body …>`; a page without those places is left alone. */
+/** `<html …>` with `name` among its classes (a plain class name). */
+function withHtmlClass(text: string, name: string): string {
+  return text.replace(/<html\b([^>]*)>/i, (tag, attributes: string) => {
+    const existing = /\sclass="([^"]*)"/i.exec(attributes);
+    if (!existing) return `<html${attributes} class="${name}">`;
+    if (existing[1].split(/\s+/).includes(name)) return tag;
+    return `<html${attributes.replace(existing[0], ` class="${`${existing[1]} ${name}`.trim()}"`)}>`;
+  });
+}
+
+/**
+ * The page with `extras.head` before `</head>`, `extras.body` after `<body …>` and
+ * `extras.htmlClass` on `<html>`; a page without those places is left alone.
+ */
 export function withExtras(html: Buffer, extras: PageExtras): Buffer {
-  if (!extras.head && !extras.body) return html;
-  const text = html.toString('utf8');
+  if (!extras.head && !extras.body && !extras.htmlClass) return html;
+  let text = html.toString('utf8');
   const headAt = text.indexOf('</head>');
   const bodyTag = /<body[^>]*>/.exec(text);
   if (headAt < 0 || !bodyTag || bodyTag.index < headAt) return html;
   const bodyAt = bodyTag.index + bodyTag[0].length;
-  return Buffer.from(`${text.slice(0, headAt)}${extras.head}${text.slice(headAt, bodyAt)}${extras.body}${text.slice(bodyAt)}`);
+  text = `${text.slice(0, headAt)}${extras.head}${text.slice(headAt, bodyAt)}${extras.body}${text.slice(bodyAt)}`;
+  return Buffer.from(extras.htmlClass && /^[A-Za-z][\w-]*$/.test(extras.htmlClass) ? withHtmlClass(text, extras.htmlClass) : text);
 }
 
 function isDirectory(dir: string): boolean {

@@ -37,6 +37,9 @@ function number(text: string | null): number | null {
   return Number.isFinite(value) ? value : null;
 }
 
+/** The class on <html> while the stream overlay shows: every background see-through (src/ui/overlay/overlay.css). */
+export const OVERLAY_DOCUMENT_CLASS = 'stream-overlay';
+
 /**
  * The overlay's parameters from a query string (`?overlay=1&zoom=2`, with or without the `?`),
  * or null when the page is not the overlay. A zoom that is not a positive number is ignored
