@@ -309,7 +309,7 @@ describe('drawing and editing shapes', () => {
       await page.mouse.down();
       await page.mouse.move(to.x, to.y, { steps: 6 });
       await expectPath(page, `draw.${tool}.drawing`);
-      expect(await statusValue(page, 'drawing')).toBe(tool);
+      expect(await statusValue(page, 'drawing')).toBe(LABEL[tool]);
       await page.mouse.up();
       await expectPath(page, `draw.${tool}.idle`);
       const after = await shapes();

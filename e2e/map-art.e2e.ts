@@ -54,7 +54,8 @@ beforeAll(async () => {
   server = await startServer({
     repoRoot,
     dataDir,
-    env: { ASSETS_DIR: assetsDir, TILES_DIR: tilesDir, TILE_RENDERS_PER_MINUTE: '100000' },
+    // The art report and the build time are `info` lines of the JSON log (docs/SERVER.md "Logs and metrics").
+    env: { ASSETS_DIR: assetsDir, TILES_DIR: tilesDir, TILE_RENDERS_PER_MINUTE: '100000', LOG_LEVEL: 'info' },
     startTimeoutMs: 120_000,
     tilesTimeoutMs: 240_000,
   });
@@ -67,7 +68,18 @@ afterAll(async () => {
 
 describe('a community-style drawing, as it comes', () => {
   test('logs its layers, the groups of no layer once, and the build time of the map', () => {
-    const logs = server.logs().join('\n');
+    // After start-up the log is JSON lines: their messages, and any plain start-up line as it is.
+    const logs = server
+      .logs()
+      .map((line) => {
+        try {
+          const entry = JSON.parse(line) as { msg?: unknown };
+          return typeof entry.msg === 'string' ? entry.msg : line;
+        } catch {
+          return line;
+        }
+      })
+      .join('\n');
     expect(logs).toMatch(/tiles: customs: .*map\.svg: layers underground=Underground_Level, main=Ground_Level, level2=Second_Floor, level3=Third_Floor, level4=Fourth_Floor; placed by bounds/);
     expect(logs.match(/group "Labels" of .* matches no layer/g)).toHaveLength(1);
     expect(logs).toMatch(/tiles: customs: built \d+ tiles of 5 layers in \d+\.\d s/);

@@ -159,7 +159,8 @@ describe('the live position feed', () => {
     const ended = await fetch(`${baseUrl()}/api/be/pilot/${code}`, { method: 'DELETE', headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' }, body: '{}' });
     expect(ended.status).toBe(204);
     await expect.poll(() => pilotOf(page).then((p) => p?.status), { timeout: 30_000 }).toBe('gone');
-    expect(await page.getByRole('banner').getByRole('button', { name: /it ended, expired, or was mistyped/ }).count()).toBe(1);
+    // Ended by the player (its DELETE): said as such, not as "ended, expired, or mistyped".
+    expect(await page.getByRole('banner').getByRole('button', { name: /has ended: the player ended the session/ }).count()).toBe(1);
   });
 
   test('an unknown code: the Live menu says no "waiting"; Forget this code takes the indicator away and leaves the focus on Where am I', async () => {
@@ -371,7 +372,8 @@ describe('stream overlay', () => {
     errors.allow(UNKNOWN_CODE_404);
     await unknown.goto(`${baseUrl()}/map/customs?overlay=1&connection=${UNKNOWN_CODE}`, { waitUntil: 'domcontentloaded' });
     await waitReady(unknown);
-    await note(unknown).filter({ hasText: `no live feed with code ${UNKNOWN_CODE}` }).waitFor({ timeout: 15_000 });
+    // The code as it is written everywhere else: with its dash.
+    await note(unknown).filter({ hasText: `no live feed with code ${UNKNOWN_CODE.slice(0, 5)}-${UNKNOWN_CODE.slice(5)}` }).waitFor({ timeout: 15_000 });
 
     // A live feed: no note at any moment, before or after a position comes.
     const { code, token } = await pair();

@@ -52,12 +52,16 @@ describe('/progression/quests', () => {
     const links = item.locator('a[href^="/map/"]');
     await expect.poll(() => links.count()).toBe(maps.length);
     const hrefs = await links.evaluateAll((els) => els.map((el) => el.getAttribute('href')));
-    expect(hrefs).toEqual(maps.map((id) => `/map/${id}?quest=${encodeURIComponent(uid)}`));
+    // `follow`: the site's own link adds its quest to those the tab follows there (a shared `quest` link replaces them).
+    expect(hrefs).toEqual(maps.map((id) => `/map/${id}?follow=${encodeURIComponent(uid)}`));
     expect(await item.getByRole('heading').textContent()).toBe(quest.name);
 
     await links.first().click();
     await page.waitForFunction(() => (window as unknown as { __map?: { ready: boolean } }).__map?.ready === true, undefined, { timeout: 45_000 });
     expect(new URL(page.url()).pathname).toBe(`/map/${maps[0]}`);
-    expect(await page.evaluate(() => (window as unknown as { __map: { selectedQuests(): string[] } }).__map.selectedQuests())).toEqual([uid]);
+    await expect.poll(() => page.evaluate(() => (window as unknown as { __map: { selectedQuests(): string[] } }).__map.selectedQuests())).toEqual([uid]);
+    // The link's `follow` became the page's own `quest` list.
+    await expect.poll(() => new URL(page.url()).searchParams.get('quest')).toBe(uid);
+    expect(new URL(page.url()).searchParams.has('follow')).toBe(false);
   });
 });

@@ -120,11 +120,16 @@ export async function startServer(options: StartServerOptions): Promise<RunningS
   const host = '127.0.0.1';
   const baseUrl = `http://${host}:${port}`;
   const lines: string[] = [];
-  const keep = (chunk: Buffer) => {
-    for (const line of chunk.toString('utf8').split('\n')) {
+  // Whole lines only: a chunk may end in the middle of one (a JSON log line cut in two parses as neither).
+  const partial = { stdout: '', stderr: '' };
+  const keeper = (stream: 'stdout' | 'stderr') => (chunk: Buffer) => {
+    const parts = (partial[stream] + chunk.toString('utf8')).split('\n');
+    partial[stream] = parts.pop() ?? '';
+    for (const line of parts) {
       if (line.trim() === '') continue;
       lines.push(line);
-      if (lines.length > 200) lines.shift();
+      // At LOG_LEVEL=info every request adds a line: enough kept for the start-up's.
+      if (lines.length > 2000) lines.shift();
     }
   };
 
@@ -134,8 +139,8 @@ export async function startServer(options: StartServerOptions): Promise<RunningS
     stdio: ['ignore', 'pipe', 'pipe'],
     detached: true,
   });
-  child.stdout?.on('data', keep);
-  child.stderr?.on('data', keep);
+  child.stdout?.on('data', keeper('stdout'));
+  child.stderr?.on('data', keeper('stderr'));
   let exited: string | null = null;
   child.on('exit', (code, signal) => {
     exited = `exited with ${signal ?? `code ${code}`}`;
