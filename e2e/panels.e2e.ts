@@ -1,7 +1,7 @@
 /**
  * The side panels in a real browser: category counts and toggles change the markers drawn
  * (filtered in the worker) and are remembered per map, Hide all / Show all too; Find a marker
- * opens a marker from the keyboard; the level radios and Alt + wheel
+ * opens a marker from the keyboard and tries text typed on the other keyboard layout; the level radios and Alt + wheel
  * change the level (markers of other levels at 0.2) without zooming; Settings opens the
  * pro upsell for a visitor.
  */
@@ -156,6 +156,30 @@ describe('category panel (customs)', () => {
       return row.top >= list.top - 1 && row.bottom <= list.bottom + 1;
     });
     expect(inView).toBe(true);
+  });
+
+  test('Find a marker tries text that finds nothing on the other keyboard layout ("ыфау": safe; in Russian "ctqa": сейф) and says so', async () => {
+    for (const { locale, field, typed, switched, words } of [
+      { locale: 'en-US', field: 'Find a marker', typed: 'ыфау', switched: 'safe', words: 'Showing results for “safe”' },
+      { locale: 'ru-RU', field: 'Найти метку', typed: 'ctqa', switched: 'сейф', words: 'Показаны результаты по запросу «сейф»' },
+    ]) {
+      const { page } = await browser.newPage({ locale });
+      await openMap(page, 'customs');
+      const input = page.getByRole('combobox', { name: field });
+      const options = page.getByRole('listbox').getByRole('option');
+      const note = page.locator('.marker-search__switched');
+      await input.fill(typed);
+      await expect.poll(() => options.count()).toBeGreaterThan(0);
+      await expect.poll(() => note.textContent()).toBe(words);
+      expect(await note.isVisible()).toBe(true);
+      const first = (await options.first().locator('.marker-search__name').textContent())!;
+      expect(first.toLowerCase()).toContain(switched);
+      // Text that finds something as typed is never switched.
+      await input.fill(switched);
+      await expect.poll(() => options.count()).toBeGreaterThan(0);
+      await expect.poll(() => note.count()).toBe(0);
+      await page.context().close();
+    }
   });
 
   test('on a phone, in Russian, Find a marker finds the extractions by "выход" and its rows are finger-sized', async () => {

@@ -1,12 +1,14 @@
 /**
  * Where am I in Chromium: a pasted screenshot name moves the player (and the level follows the
  * height), a name without a position puts it at 0, 0, 0 with no look (the level stays), and `#pos=x_y_z` sets it
- * on load and leaves the address.
+ * on load and leaves the address. Typed text keeps a good position: an empty Enter, a stray key
+ * then a click on the map, or Enter on text that is no name change nothing (docs/DECISIONS.md
+ * "Where am I keeps a good position"), and the box opened again says where the player is.
  */
 import { describe, expect, test } from 'vitest';
 import type { Page } from 'playwright-core';
 import { parseScreenshotName } from '../src/domain/position';
-import { baseUrl, openMap, useBrowser } from './browser';
+import { baseUrl, canvasPoint, openMap, useBrowser } from './browser';
 
 const browser = useBrowser();
 
@@ -69,6 +71,53 @@ describe('where am I', () => {
     await page.keyboard.press('Enter');
     await expect.poll(() => player(page)).toEqual({ x: -100.5, y: 200, z: 8, look: 0 });
     await expect.poll(() => level(page)).toBe(3);
+  });
+  test('typed text keeps a good position: an empty Enter, a stray key then a click on the map, Enter on no name; a name cut after its position is read', async () => {
+    const { page } = await browser.newPage();
+    await page.goto(`${baseUrl()}/map/customs#pos=-100.5_200_8`, { waitUntil: 'domcontentloaded' });
+    await page.waitForFunction(() => (window as unknown as { __map?: PlayerApi }).__map?.ready === true, undefined, { timeout: 45_000 });
+    const linked = { x: -100.5, y: 200, z: 8, look: null };
+    expect(await player(page)).toEqual(linked);
+
+    await page.getByRole('button', { name: 'Where am I' }).click();
+    const box = page.getByRole('textbox', { name: 'Screenshot file name' });
+    const hint = page.locator('.where-am-i__hint');
+    // Opened with a position set, the box says where the player is (X, Z, height as in the file).
+    await expect.poll(() => hint.textContent()).toBe('You are at X -100.5, Z 200, height 8.');
+    await expect.poll(() => box.evaluate((el) => el === document.activeElement)).toBe(true);
+    // Enter in the empty box: nothing to read, nothing changes (it reset to 0, 0, 0).
+    await page.keyboard.press('Enter');
+    expect(await hint.textContent()).toBe('You are at X -100.5, Z 200, height 8.');
+    expect(await player(page)).toEqual(linked);
+
+    // A stray key, then a click on the map: leaving the box applies no text that is not a name.
+    await page.keyboard.type('x');
+    const free = await canvasPoint(page, 640, 500);
+    await page.mouse.click(free.x, free.y);
+    await expect.poll(() => box.evaluate((el) => el === document.activeElement)).toBe(false);
+    expect(await box.inputValue()).toBe('x');
+    expect(await player(page)).toEqual(linked);
+
+    // Enter on it says why it was not read, and that nothing was changed.
+    await box.focus();
+    await page.keyboard.press('Enter');
+    await expect.poll(() => hint.textContent()).toMatch(/^That file name was not recognised/);
+    expect(await hint.textContent()).toContain('Nothing was changed.');
+    expect(await hint.textContent()).not.toContain('0, 0, 0');
+    expect(await player(page)).toEqual(linked);
+
+    // A name cut right after its position is read on Enter.
+    await box.fill('2024-01-05[14-02]_-20.5, 2, 30.25');
+    await page.keyboard.press('Enter');
+    await expect.poll(() => player(page)).toEqual({ x: -20.5, y: 30.25, z: 2, look: null });
+    await expect.poll(() => hint.textContent()).toBe('You are at X -20.5, Z 30.25, height 2.');
+
+    // Folded (Escape) and opened again: the box comes back empty and says where the player is.
+    await page.keyboard.press('Escape');
+    await expect.poll(() => box.count()).toBe(0);
+    await page.getByRole('button', { name: 'Where am I' }).click();
+    await expect.poll(() => hint.textContent()).toBe('You are at X -20.5, Z 30.25, height 2.');
+    expect(await box.inputValue()).toBe('');
   });
 });
 

@@ -2,11 +2,16 @@
  * /progression/quests in Chromium against the real server: every quest of the quest cache is
  * listed with its trader and wiki link, `?quest=` is highlighted and scrolled into view, and
  * a quest links back to the maps where it has markers; following one opens that map with the
- * quest selected. The marker popup's quest link leads here.
+ * quest selected. The marker popup's quest link leads here. The map link (`?follow=`) adds its
+ * quest to those the tab follows there: at the free limit the one followed longest gives its
+ * place, named with Undo, and the map shows the quest's floor and markers; a shared `?quest=`
+ * link still replaces what is followed.
  */
 import { beforeAll, describe, expect, test } from 'vitest';
+import type { Page } from 'playwright-core';
 import type { Quest } from '../src/domain/quests';
 import { baseUrl, useBrowser } from './browser';
+import { allInside, level, markerPoints, questOnOtherFloor, questPlaces, uncoveredPart } from './support/quest-places';
 
 const browser = useBrowser();
 
@@ -63,5 +68,84 @@ describe('/progression/quests', () => {
     // The link's `follow` became the page's own `quest` list.
     await expect.poll(() => new URL(page.url()).searchParams.get('quest')).toBe(uid);
     expect(new URL(page.url()).searchParams.has('follow')).toBe(false);
+  });
+});
+
+function waitForMap(page: Page): Promise<unknown> {
+  return page.waitForFunction(() => (window as unknown as { __map?: { ready: boolean } }).__map?.ready === true, undefined, { timeout: 45_000 });
+}
+
+function selectedQuests(page: Page): Promise<string[]> {
+  return page.evaluate(() => (window as unknown as { __map: { selectedQuests(): string[] } }).__map.selectedQuests());
+}
+
+/** The address's `quest` list, and whether it still has `follow`. */
+function addressQuests(page: Page): { follow: boolean; quest: string[] } {
+  const params = new URL(page.url()).searchParams;
+  return { follow: params.has('follow'), quest: params.get('quest')?.split(',').filter(Boolean) ?? [] };
+}
+
+describe('the Quests page\'s map link adds its quest (customs, a visitor: 3 quests at most)', () => {
+  test('at the limit the quest followed longest gives its place, named with Undo; the map shows the quest\'s floor; Undo and a reload keep the three', async () => {
+    const places = await questPlaces(baseUrl(), 'customs');
+    // The link's quest has its markers on another floor than the one the map opens on.
+    const far = questOnOtherFloor(places, 'customs');
+    const [a, b, c] = places.filter((q) => q.quest.uid !== far.quest.uid).map((q) => q.quest);
+    if (!c) throw new Error('need 4 quests with markers on customs');
+    const { page } = await browser.newPage();
+    // The tab follows three quests on customs.
+    await page.goto(`${baseUrl()}/map/customs?quest=${[a, b, c].map((q) => q.uid).join(',')}`, { waitUntil: 'domcontentloaded' });
+    await waitForMap(page);
+    await expect.poll(() => selectedQuests(page)).toEqual([a.uid, b.uid, c.uid]);
+
+    await page.goto(`${baseUrl()}/progression/quests`, { waitUntil: 'domcontentloaded' });
+    const link = page.locator(`li[data-uid="${far.quest.uid}"]`).getByRole('link', { name: 'Customs', exact: true });
+    expect(await link.getAttribute('href')).toBe(`/map/customs?follow=${encodeURIComponent(far.quest.uid)}`);
+    await link.click();
+    await waitForMap(page);
+
+    // Added to the two kept; the first followed gave its place, and the address says so.
+    await expect.poll(() => selectedQuests(page)).toEqual([b.uid, c.uid, far.quest.uid]);
+    await expect.poll(() => addressQuests(page)).toEqual({ follow: false, quest: [b.uid, c.uid, far.quest.uid] });
+    const swap = page.getByRole('complementary', { name: 'Levels and quests' }).locator('.quest-list__swap');
+    await swap.waitFor();
+    expect(await swap.locator('p').textContent()).toBe(`“${far.quest.name}” is now followed in place of “${a.name}” (free visitors follow up to 3 quests).`);
+    // Said in the list, not with the limit notice a 4th quest ticked by hand gets.
+    expect(await page.getByRole('dialog', { name: 'Quest limit' }).count()).toBe(0);
+    // The map shows where the quest's markers are: their floor, in the part the top bar and panels leave free.
+    await expect.poll(() => level(page)).toBe(far.floor);
+    const farUids = far.markers.map((m) => m.uid);
+    await expect.poll(async () => allInside(await markerPoints(page, farUids), await uncoveredPart(page))).toBe(true);
+
+    // Undo: the quest that gave its place is followed again, the link's no more.
+    await swap.getByRole('button', { name: 'Undo', exact: true }).click();
+    await expect.poll(() => selectedQuests(page)).toEqual([a.uid, b.uid, c.uid]);
+    await swap.waitFor({ state: 'detached' });
+    await expect.poll(() => addressQuests(page)).toEqual({ follow: false, quest: [a.uid, b.uid, c.uid] });
+
+    await page.reload({ waitUntil: 'domcontentloaded' });
+    await waitForMap(page);
+    await expect.poll(() => selectedQuests(page)).toEqual([a.uid, b.uid, c.uid]);
+    expect(await swap.count()).toBe(0);
+  });
+
+  test('a shared ?quest= link still replaces the quests the tab follows', async () => {
+    const places = await questPlaces(baseUrl(), 'customs');
+    const [a, b, c] = places.map((q) => q.quest);
+    if (!c) throw new Error('need 3 quests with markers on customs');
+    const { page } = await browser.newPage();
+    await page.goto(`${baseUrl()}/map/customs?quest=${a.uid},${b.uid}`, { waitUntil: 'domcontentloaded' });
+    await waitForMap(page);
+    await expect.poll(() => selectedQuests(page)).toEqual([a.uid, b.uid]);
+    // Remembered by the tab: the map without `quest` follows them again.
+    await page.goto(`${baseUrl()}/map/customs`, { waitUntil: 'domcontentloaded' });
+    await waitForMap(page);
+    await expect.poll(() => selectedQuests(page)).toEqual([a.uid, b.uid]);
+
+    await page.goto(`${baseUrl()}/map/customs?quest=${c.uid}`, { waitUntil: 'domcontentloaded' });
+    await waitForMap(page);
+    await expect.poll(() => selectedQuests(page)).toEqual([c.uid]);
+    await expect.poll(() => addressQuests(page)).toEqual({ follow: false, quest: [c.uid] });
+    expect(await page.locator('.quest-list__swap').count()).toBe(0);
   });
 });

@@ -4,12 +4,17 @@
  * cut to 3, with the notice) and the address keeps the selection across a reload. A pro user
  * (a server of its own, with the demo accounts) hides a followed quest from its row: the row
  * stays in place as Show with the focus, the head counts it apart ("1 followed, 1 hidden").
+ * Following a quest never moves the map; a followed quest's row has Show, which selects the
+ * floor holding its markers and frames them in the part the top bar and panels leave free, and
+ * a quiet note counts its markers on other floors ("1 on Level 4") until they are the floor shown.
  */
 import { beforeAll, describe, expect, test } from 'vitest';
 import type { Page } from 'playwright-core';
 import type { Quest } from '../src/domain/quests';
-import { baseUrl, markers, openMap, useBrowser } from './browser';
+import { MAPS } from '../src/domain/maps';
+import { baseUrl, camera, canvasPoint, markers, openMap, settleCamera, useBrowser, wheelUntilStill } from './browser';
 import { signIn, useEditorServer } from './support/editor';
+import { allInside, elsewhereNote, level, markerPoints, questOnOtherFloor, questPlaces, uncoveredPart, type QuestPlaces } from './support/quest-places';
 
 const browser = useBrowser();
 
@@ -120,6 +125,62 @@ describe('quests (customs)', () => {
     expect(ru).toHaveLength(en.length);
     expect(ru.every((n) => /[а-яё]/i.test(n))).toBe(true);
     expect(ru).toEqual([...ru].sort((x, y) => x.localeCompare(y, 'ru', { sensitivity: 'base', numeric: true })));
+  });
+});
+
+describe('showing a followed quest\'s markers (customs)', () => {
+  const { defaultLevel } = MAPS.customs;
+  let places: QuestPlaces[] = [];
+  /** A quest whose customs markers are all on one floor, not the one the map opens on. */
+  let far: QuestPlaces & { floor: number };
+
+  beforeAll(async () => {
+    places = await questPlaces(baseUrl(), 'customs');
+    far = questOnOtherFloor(places, 'customs');
+    if (places.length < 4) throw new Error(`need 4 quests with markers on customs, found ${places.length}`);
+  });
+
+  test('following moves nothing; Show selects the floor of the quest\'s markers and frames them; the other-floors note goes', async () => {
+    const { page } = await browser.newPage();
+    await openMap(page, 'customs');
+    const list = page.getByRole('complementary', { name: 'Levels and quests' });
+    const [first, third, unfollowed] = places.filter((q) => q.quest.uid !== far.quest.uid);
+    const showOf = (q: QuestPlaces) =>
+      list.locator(`li.quest-list__item[data-quest-uid="${q.quest.uid}"]`).getByRole('button', { name: `Show where “${q.quest.name}” is on the map`, exact: true });
+    const note = list.locator(`li.quest-list__item[data-quest-uid="${far.quest.uid}"] .quest-list__elsewhere`);
+    const farUids = far.markers.map((m) => m.uid);
+    expect(await level(page)).toBe(defaultLevel);
+    const opened = await settleCamera(page);
+
+    for (const q of [first, far, third]) await list.getByRole('checkbox', { name: q.quest.name, exact: true }).click();
+    await expect.poll(() => selectedQuests(page)).toEqual([first.quest.uid, far.quest.uid, third.quest.uid]);
+    await showOf(far).waitFor();
+    // The quiet note: its markers are all on another floor ("1 on Level 4").
+    await expect.poll(() => note.allTextContents()).toEqual([elsewhereNote('customs', far.markers, defaultLevel)]);
+    await expect.poll(async () => (await markerPoints(page, farUids)).length).toBe(far.markers.length);
+    // Following three quests moved neither the camera nor the floor.
+    expect(await settleCamera(page)).toEqual(opened);
+    expect(await level(page)).toBe(defaultLevel);
+    // Show is for followed quests only.
+    expect(await showOf(unfollowed).count()).toBe(0);
+
+    // Zoomed in far from the quest's markers, so that Show has to move the map.
+    await wheelUntilStill(page, -300, await canvasPoint(page, 640, 420));
+    const zoomedIn = await settleCamera(page);
+    expect(zoomedIn.zoom).toBeGreaterThan(opened.zoom);
+    expect(allInside(await markerPoints(page, farUids), await uncoveredPart(page))).toBe(false);
+
+    await showOf(far).click();
+    await expect.poll(() => level(page)).toBe(far.floor);
+    // Its markers come to the part of the map that the top bar and the panels leave free, and stay there.
+    await expect.poll(async () => allInside(await markerPoints(page, farUids), await uncoveredPart(page))).toBe(true);
+    const framed = await settleCamera(page);
+    expect(allInside(await markerPoints(page, farUids), await uncoveredPart(page))).toBe(true);
+    // The zoom is only ever lowered (as far as the markers need).
+    expect(framed.zoom).toBeLessThanOrEqual(zoomedIn.zoom);
+    // Every marker is on the floor shown: no note.
+    await expect.poll(() => note.allTextContents()).toEqual([]);
+    expect(await camera(page)).toEqual(framed);
   });
 });
 

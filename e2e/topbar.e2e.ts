@@ -1,7 +1,7 @@
 /**
  * The top bar in Chromium: full screen through the Fullscreen API with its label following,
  * Show / Hide panels, the help popup's four position hints (really loaded), the /pilot page,
- * and the language switch.
+ * the language switch, and on a phone the Menu folding when Where am I opens.
  */
 import { describe, expect, test } from 'vitest';
 import type { Page } from 'playwright-core';
@@ -131,5 +131,24 @@ describe('top bar', () => {
     await page.getByRole('button', { name: 'Hide panels' }).waitFor();
     await page.reload({ waitUntil: 'domcontentloaded' });
     await page.getByRole('button', { name: 'Hide panels' }).waitFor();
+  });
+
+  test('on a phone, Where am I folds the open Menu and puts the focus in its box', async () => {
+    const { page } = await browser.newPage({ width: 390, height: 844, hasTouch: true });
+    await openMap(page, 'customs');
+    const banner = page.getByRole('banner');
+    const menu = banner.getByRole('button', { name: 'Menu' });
+    await menu.tap();
+    await expect.poll(() => menu.getAttribute('aria-expanded')).toBe('true');
+    await expect.poll(() => page.locator('.topbar__more--open').count()).toBe(1);
+
+    await banner.getByRole('button', { name: 'Where am I' }).tap();
+    const box = page.getByRole('textbox', { name: 'Screenshot file name' });
+    await box.waitFor();
+    // The sheet stayed open over the map, under the box: now it folds.
+    await expect.poll(() => menu.getAttribute('aria-expanded')).toBe('false');
+    expect(await page.locator('.topbar__more--open').count()).toBe(0);
+    expect(await banner.getByRole('button', { name: 'Show panels' }).isVisible()).toBe(false);
+    await expect.poll(() => box.evaluate((el) => el === document.activeElement)).toBe(true);
   });
 });
