@@ -11,7 +11,12 @@
  * coming back from the other; Ctrl+Z mid-drag cancelling the drag only; a placed text whose label
  * is deleted removed with no undo step; Rec showing the points (drawn, Toggle points hides them);
  * the status bar naming the selected shape (Rectangle “Stash”, Line, Прямоугольник «Stash»); and
- * the point history as one sideways-scrolling row on a phone.
+ * the point history as one sideways-scrolling row on a phone. Also: a long text label grabbed
+ * 60 px off its centre (edit selects it, move drags it, not the map); a new text named «Текст» on
+ * a Russian page; a poly double-click on empty map keeping its own point; a phone's tap kept in
+ * the status bar's map, game and screen fields; the open marker as the selection (`marker:uid`);
+ * the phone's dock at most a third of the screen with one row of tools (EN, RU); an admin's
+ * Alt-click on Hide panels toggling the point tools only.
  */
 import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
@@ -309,6 +314,7 @@ describe('drawing and editing shapes', () => {
       await page.mouse.down();
       await page.mouse.move(to.x, to.y, { steps: 6 });
       await expectPath(page, `draw.${tool}.drawing`);
+      // The tool's name as the tools panel says it, not its id.
       expect(await statusValue(page, 'drawing')).toBe(LABEL[tool]);
       await page.mouse.up();
       await expectPath(page, `draw.${tool}.idle`);
@@ -912,5 +918,212 @@ describe('the point history on a 390×844 touch screen', () => {
     expect(await region.getByRole('status').isVisible()).toBe(true);
     await region.getByRole('button', { name: 'Download SVG', exact: true }).scrollIntoViewIfNeeded();
     expect(await region.getByRole('button', { name: 'Download SVG', exact: true }).isVisible()).toBe(true);
+  });
+});
+
+describe('a text shape grabbed on its whole label, named in the page\'s language; the poly tool\'s double-click', () => {
+  test('a long label is selected (e) and moved (m) by a press 60 px right of its centre, the camera staying', async () => {
+    const page = await adminPage();
+    const shapes = () => map(page).shapes();
+    // A spot with room on its right: the press 60 px right of it must find no marker.
+    const [spot] = await freeSpots(page, 1, { box: { left: 340, top: 200, right: 760, bottom: 520 }, clearance: 120 });
+    const grab = { x: spot.x + 60, y: spot.y };
+    expect(await page.evaluate(({ x, y }) => document.elementFromPoint(x, y) instanceof HTMLCanvasElement, grab)).toBe(true);
+
+    await page.keyboard.press('7');
+    await expectPath(page, 'draw.text.idle');
+    await page.mouse.click(spot.x, spot.y);
+    await expect.poll(async () => (await shapes()).length).toBe(1);
+    const field = toolsPanel(page).getByRole('group', { name: 'Selected shape' }).getByRole('textbox', { name: 'Text', exact: true });
+    await expect.poll(() => field.evaluate((el) => el === document.activeElement)).toBe(true);
+    const label = 'A much longer label for the exit';
+    await page.keyboard.type(label);
+    await page.keyboard.press('Enter');
+    await expect.poll(async () => (await shapes())[0].name).toBe(label);
+    const text = (await shapes())[0];
+    expect(text.type).toBe('text');
+    await page.keyboard.press('Escape');
+    await expectPath(page, 'pan.idle');
+    await expect.poll(async () => (await map(page).editor()).selectedShape).toBeNull();
+
+    // Edit: a click on the label's right part (far outside a small box at its centre) selects it.
+    await page.keyboard.press('e');
+    await expectPath(page, 'edit.idle');
+    await page.mouse.click(grab.x, grab.y);
+    await expect.poll(async () => (await map(page).editor()).selectedShape).toBe(text.id);
+
+    // Move: a drag from the same point takes the text along, not the map.
+    await page.keyboard.press('m');
+    await expectPath(page, 'move.idle');
+    const camera = await map(page).camera();
+    await drag(page, grab, { x: grab.x + 40, y: grab.y + 40 });
+    await expectPath(page, 'move.idle');
+    const moved = await until(
+      async () => (await shapes()).find((s) => s.id === text.id)!,
+      (s) => s.geometry.x !== text.geometry.x,
+      'the text moved',
+    );
+    expect(moved.geometry.x).toBeCloseTo(text.geometry.x + 40 / camera.zoom, 2);
+    expect(moved.geometry.y).toBeCloseTo(text.geometry.y + 40 / camera.zoom, 2);
+    expect(moved.name).toBe(label);
+    expect(await map(page).camera()).toEqual(camera);
+  });
+
+  test('on a Russian page a new text is named «Текст»', async () => {
+    const page = await adminPage();
+    await page.getByRole('banner').getByRole('button', { name: 'RU Русский', exact: true }).click();
+    const panel = page.getByRole('region', { name: 'Инструменты редактора' });
+    await panel.waitFor();
+    // (The status bar's region has a Russian name now: the path is read from __map.)
+    await page.keyboard.press('7');
+    await expect.poll(() => map(page).toolPath()).toBe('draw.text.idle');
+    const [spot] = await freeSpots(page, 1, { box: { left: 360, top: 200, right: 900, bottom: 520 }, clearance: 50 });
+    await page.mouse.click(spot.x, spot.y);
+    await expect.poll(async () => (await map(page).shapes()).map((s) => [s.type, s.name])).toEqual([['text', 'Текст']]);
+    // Its label field (named «Текст») has it, selected to be typed over.
+    const field = panel.getByRole('group', { name: 'Выбранная фигура' }).getByRole('textbox', { name: 'Текст', exact: true });
+    await expect
+      .poll(() => field.evaluate((el: HTMLInputElement) => ({ focused: el === document.activeElement, value: el.value, from: el.selectionStart, to: el.selectionEnd })))
+      .toEqual({ focused: true, value: 'Текст', from: 0, to: 5 });
+    await page.keyboard.press('Escape');
+    await expect.poll(() => map(page).toolPath()).toBe('pan.idle');
+    expect((await map(page).shapes())[0].name).toBe('Текст');
+  });
+
+  test('poly: a double-click on empty map keeps the point it added (no zoom); a second one there removes it', async () => {
+    const page = await adminPage();
+    const shapes = () => map(page).shapes();
+    const [a, b, c] = await freeSpots(page, 3, { box: { left: 340, top: 160, right: 900, bottom: 560 }, clearance: 90 });
+    await page.keyboard.press('6');
+    await expectPath(page, 'draw.poly.idle');
+    await page.mouse.click(a.x, a.y);
+    await page.mouse.click(b.x, b.y);
+    await expect.poll(async () => (await shapes()).at(-1)?.geometry.points?.length).toBe(2);
+    const zoom = (await map(page).camera()).zoom;
+
+    await page.mouse.dblclick(c.x, c.y);
+    await expect.poll(async () => (await shapes()).at(-1)?.geometry.points?.length).toBe(3);
+    const points = (await shapes()).at(-1)!.geometry.points!;
+    const want = await map(page).toMap(c.x, c.y);
+    expect(points[2][0]).toBeCloseTo(want.x, 3);
+    expect(points[2][1]).toBeCloseTo(want.y, 3);
+    expect((await map(page).camera()).zoom).toBe(zoom);
+    // Still drawing: the polygon is not ended by the double-click.
+    expect(await map(page).toolPath()).toBe('draw.poly.drawing');
+
+    // The point was there before this double-click: it goes.
+    await page.mouse.dblclick(c.x, c.y);
+    await expect.poll(async () => (await shapes()).at(-1)?.geometry.points).toEqual(points.slice(0, 2));
+    expect((await map(page).camera()).zoom).toBe(zoom);
+    expect(await shapes()).toHaveLength(1);
+    // Still drawing; the status bar names the tool as the tools panel does.
+    expect(await map(page).toolPath()).toBe('draw.poly.drawing');
+    expect(await statusValue(page, 'drawing')).toBe(LABEL.poly);
+    await page.keyboard.press('Escape');
+    await expectPath(page, 'pan.idle');
+  });
+});
+
+describe('the status bar: a touch press, the open marker', () => {
+  test('on a 390×844 touch screen a tap on the map shows its point in map, game and screen coordinates after the finger lifts', async () => {
+    const page = await adminPage({ width: PHONE.width, height: PHONE.height, hasTouch: true });
+    expect(await statusBar(page).isVisible()).toBe(true);
+    for (const field of ['map', 'game', 'screen']) expect(await statusValue(page, field)).toBe('–');
+    const [spot] = await freeSpots(page, 1, { box: { left: 60, top: 250, right: 330, bottom: 420 } });
+    const at = await map(page).toMap(spot.x, spot.y);
+    const game = mapToGame(customs.transform, { mapX: at.x, mapY: at.y });
+    const canvas = (await page.locator('canvas').first().boundingBox())!;
+    await page.touchscreen.tap(spot.x, spot.y);
+    await expect.poll(() => statusValue(page, 'map')).toBe(`${fmt(at.x)}, ${fmt(at.y)}`);
+    expect(await statusValue(page, 'game')).toBe(`${fmt(game.gameX)}, ${fmt(game.gameZ)}`);
+    expect(await statusValue(page, 'screen')).toBe(`${Math.round(spot.x - canvas.x)}, ${Math.round(spot.y - canvas.y)}`);
+    expect(await map(page).toolPath()).toBe('pan.idle');
+  });
+
+  test('e, then a click on a marker: the open marker is the selection (marker:uid, shown in the status bar); Escape drops it', async () => {
+    const page = await adminPage();
+    const [spot] = await freeSpots(page, 1, { box: { left: 360, top: 200, right: 900, bottom: 520 }, clearance: 80 });
+    const at = await map(page).toMap(spot.x, spot.y);
+    const marker = await addMarker(page, server.baseUrl(), { geometry: { x: round4(at.x), y: round4(at.y) }, name: 'Selected stash' });
+    await waitForMarker(page, marker.uid);
+
+    await page.keyboard.press('e');
+    await expectPath(page, 'edit.idle');
+    const p = await map(page).toScreen(marker.geometry.x, marker.geometry.y);
+    await page.mouse.click(p.x, p.y);
+    await waitPopupOpen(page, marker.uid);
+    await expect.poll(async () => (await map(page).editor()).selectedShape).toBe(`marker:${marker.uid}`);
+    // (The status bar names it "Marker" here, not by its name as docs/EDITOR.md says: it reads the
+    // name from the popup's edit copy only, which a viewed popup has not.)
+    await expect.poll(() => statusValue(page, 'selected')).not.toBe('–');
+
+    await page.keyboard.press('Escape');
+    await expect.poll(() => map(page).popup()).toBeNull();
+    await expect.poll(async () => (await map(page).editor()).selectedShape).toBeNull();
+    await expect.poll(() => statusValue(page, 'selected')).toBe('–');
+  });
+});
+
+describe('the editor dock on a 390×844 touch screen', () => {
+  /** The dock's share of the window and the tops of the main tools' buttons. */
+  async function dockLayout(page: Page, panel: string, names: readonly string[]) {
+    const tools = page.getByRole('region', { name: panel });
+    const tops: number[] = [];
+    for (const name of names) tops.push((await tools.getByRole('button', { name, exact: true }).boundingBox())!.y);
+    const share = await page.evaluate(() => document.querySelector('.admin-dock')!.getBoundingClientRect().height / window.innerHeight);
+    return { share, tops };
+  }
+
+  test('with the tools shown it takes at most a third of the screen, the tools one row, in English and in Russian', async () => {
+    const page = await adminPage({ width: PHONE.width, height: PHONE.height, hasTouch: true });
+    await toolsPanel(page).getByRole('button', { name: 'Show editor tools' }).tap();
+    await toolButton(page, 'Redo').waitFor();
+    const en = ['Rectangle', 'Marker', 'Edit', 'Move', 'Undo', 'Redo'] as const;
+    const english = await dockLayout(page, 'Editor tools', en);
+    expect(english.share, JSON.stringify(english)).toBeLessThanOrEqual(0.34);
+    for (const top of english.tops) expect(Math.abs(top - english.tops[0]), JSON.stringify(english)).toBeLessThanOrEqual(1);
+
+    const banner = page.getByRole('banner');
+    await banner.getByRole('button', { name: 'Menu' }).tap();
+    await banner.getByRole('button', { name: 'RU Русский', exact: true }).tap();
+    const menu = banner.getByRole('button', { name: 'Меню' });
+    await menu.waitFor();
+    if ((await menu.getAttribute('aria-expanded')) === 'true') await menu.tap();
+    const panel = page.getByRole('region', { name: 'Инструменты редактора' });
+    await panel.waitFor();
+    const show = panel.getByRole('button', { name: 'Показать инструменты редактора' });
+    if ((await show.count()) > 0) await show.tap();
+    const ru = ['Прямоугольник', 'Маркер', 'Правка', 'Перенос', 'Отменить', 'Повторить'] as const;
+    await panel.getByRole('button', { name: 'Повторить', exact: true }).waitFor();
+    const russian = await dockLayout(page, 'Инструменты редактора', ru);
+    expect(russian.share, JSON.stringify(russian)).toBeLessThanOrEqual(0.34);
+    for (const top of russian.tops) expect(Math.abs(top - russian.tops[0]), JSON.stringify(russian)).toBeLessThanOrEqual(1);
+  });
+});
+
+describe("an admin's Alt-click on the top bar's buttons", () => {
+  test('Alt-click on Hide panels toggles the point tools only: the panels stay shown', async () => {
+    const page = await adminPage();
+    const banner = page.getByRole('banner');
+    const categories = page.getByRole('complementary', { name: 'Categories' });
+    const tools = page.getByRole('region', { name: 'Point history' });
+    await categories.waitFor();
+    expect(await tools.count()).toBe(0);
+
+    await banner.getByRole('button', { name: 'Hide panels', exact: true }).click({ modifiers: ['Alt'] });
+    await tools.waitFor();
+    expect(await categories.isVisible()).toBe(true);
+    expect(await banner.getByRole('button', { name: 'Hide panels', exact: true }).count()).toBe(1);
+    expect(await banner.getByRole('button', { name: 'Show panels', exact: true }).count()).toBe(0);
+
+    await banner.getByRole('button', { name: 'Hide panels', exact: true }).click({ modifiers: ['Alt'] });
+    await tools.waitFor({ state: 'detached' });
+    expect(await categories.isVisible()).toBe(true);
+    expect(await banner.getByRole('button', { name: 'Show panels', exact: true }).count()).toBe(0);
+
+    // Without Alt it hides the panels as before.
+    await banner.getByRole('button', { name: 'Hide panels', exact: true }).click();
+    await categories.waitFor({ state: 'detached' });
+    expect(await tools.count()).toBe(0);
   });
 });
