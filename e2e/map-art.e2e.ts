@@ -5,11 +5,15 @@
  * server of its own. Every floor renders (compared pixel by pixel), a marker stored at a
  * known game point sits on its drawn spot, and `npm run map:check` prints the layers and
  * writes the previews. The drawing is generated (tests/support/community-svg.ts).
+ * And art that cannot be shown (a map.json with a mistake, on a server of its own): visitors
+ * read so in their language, never the server's paths; the manifest's 500 names no file, the
+ * log has the reason once; mended, Try again brings the map.
  */
 import { execFile, execFileSync } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, inject, test } from 'vitest';
 import { MAPS } from '../src/domain/maps';
 import { tileScale } from '../src/domain/tiles';
@@ -17,6 +21,7 @@ import { createRepositories, migrateToLatest, openDatabase } from '../server/db'
 import { sampleItems } from '../server/seed/items';
 import { sampleMarkers } from '../server/seed/markers';
 import { sampleQuests } from '../server/seed/quests';
+import { generateSampleSvg } from '../server/tiles';
 import { communityDrawing, findColour } from '../tests/support/community-svg';
 import { useBrowser } from './browser';
 import { decodeRgba } from './support/image';
@@ -33,40 +38,51 @@ const markerUid = 'e2e-map-art-marker';
 let server: RunningServer;
 const browser = useBrowser();
 
-beforeAll(async () => {
-  mkdirSync(path.join(assetsDir, 'maps', 'customs'), { recursive: true });
-  writeFileSync(path.join(assetsDir, 'maps', 'customs', 'map.svg'), drawing.svg);
-  symlinkSync(path.join(repoRoot, 'assets', 'icons'), path.join(assetsDir, 'icons'));
-  // The other maps' tiles are the global server's (hard links: nothing is rendered twice, its files are untouched).
-  const tilesDir = path.join(root, 'tiles');
+afterAll(() => {
+  rmSync(root, { recursive: true, force: true });
+});
+
+/**
+ * A tile folder for a server of this file: the other maps' tiles are the global server's (hard
+ * links: nothing is rendered twice, its files are untouched); Customs' are its own.
+ */
+function otherMapsTiles(tilesDir: string): string {
   const shared = inject('tilesDir');
   if (existsSync(shared)) {
     execFileSync('cp', ['-al', shared, tilesDir]);
     rmSync(path.join(tilesDir, 'customs'), { recursive: true, force: true });
   }
-  // One marker, on level 2, at the game point of level 2's drawn dot.
-  const db = openDatabase({ sqliteFile: path.join(dataDir, 'raidmap.sqlite') });
-  await migrateToLatest(db);
-  const [sample] = sampleMarkers({ map, count: 1, quests: sampleQuests(), items: sampleItems() });
-  const at = drawing.floors.level2.map;
-  await createRepositories(db).markers.insertMany([{ ...sample, uid: markerUid, level: 2, geometry: { x: at.mapX, y: at.mapY } }]);
-  await db.close();
-  server = await startServer({
-    repoRoot,
-    dataDir,
-    // The art report and the build time are `info` lines of the JSON log (docs/SERVER.md "Logs and metrics").
-    env: { ASSETS_DIR: assetsDir, TILES_DIR: tilesDir, TILE_RENDERS_PER_MINUTE: '100000', LOG_LEVEL: 'info' },
-    startTimeoutMs: 120_000,
-    tilesTimeoutMs: 240_000,
-  });
-}, 400_000);
-
-afterAll(async () => {
-  await server?.stop();
-  rmSync(root, { recursive: true, force: true });
-});
+  return tilesDir;
+}
 
 describe('a community-style drawing, as it comes', () => {
+  // Its own server, started only when a test of this group runs.
+  beforeAll(async () => {
+    mkdirSync(path.join(assetsDir, 'maps', 'customs'), { recursive: true });
+    writeFileSync(path.join(assetsDir, 'maps', 'customs', 'map.svg'), drawing.svg);
+    symlinkSync(path.join(repoRoot, 'assets', 'icons'), path.join(assetsDir, 'icons'));
+    const tilesDir = otherMapsTiles(path.join(root, 'tiles'));
+    // One marker, on level 2, at the game point of level 2's drawn dot.
+    const db = openDatabase({ sqliteFile: path.join(dataDir, 'raidmap.sqlite') });
+    await migrateToLatest(db);
+    const [sample] = sampleMarkers({ map, count: 1, quests: sampleQuests(), items: sampleItems() });
+    const at = drawing.floors.level2.map;
+    await createRepositories(db).markers.insertMany([{ ...sample, uid: markerUid, level: 2, geometry: { x: at.mapX, y: at.mapY } }]);
+    await db.close();
+    server = await startServer({
+      repoRoot,
+      dataDir,
+      // The art report and the build's line are logged at info (JSON lines after start-up).
+      env: { ASSETS_DIR: assetsDir, TILES_DIR: tilesDir, TILE_RENDERS_PER_MINUTE: '100000', LOG_LEVEL: 'info' },
+      startTimeoutMs: 120_000,
+      tilesTimeoutMs: 240_000,
+    });
+  }, 400_000);
+
+  afterAll(async () => {
+    await server?.stop();
+  });
+
   test('logs its layers, the groups of no layer once, and the build time of the map', () => {
     // After start-up the log is JSON lines: their messages, and any plain start-up line as it is.
     const logs = server
@@ -81,7 +97,8 @@ describe('a community-style drawing, as it comes', () => {
       })
       .join('\n');
     expect(logs).toMatch(/tiles: customs: .*map\.svg: layers underground=Underground_Level, main=Ground_Level, level2=Second_Floor, level3=Third_Floor, level4=Fourth_Floor; placed by bounds/);
-    expect(logs.match(/group "Labels" of .* matches no layer/g)).toHaveLength(1);
+    // JSON lines: the quotes come escaped.
+    expect(logs.match(/group \\?"Labels\\?" of .* matches no layer/g)).toHaveLength(1);
     expect(logs).toMatch(/tiles: customs: built \d+ tiles of 5 layers in \d+\.\d s/);
   });
 
@@ -193,4 +210,99 @@ describe('a community-style drawing, as it comes', () => {
       expect(result.stdout).toContain(`customs-${layer}.png`);
     }
   }, 200_000);
+});
+
+describe('map art that cannot be shown (a map.json with a mistake)', () => {
+  // A server of its own whose Customs drawing comes with a map.json that says "yes" where only
+  // true is allowed (docs/MAP-ART.md): the manifest fails until the file is mended.
+  const brokenRoot = path.join(root, 'broken');
+  const brokenAssets = path.join(brokenRoot, 'assets');
+  const artFile = path.join(brokenAssets, 'maps', 'customs', 'map.json');
+  const MANIFEST = /\/tiles\/customs\/manifest\.json/;
+  let broken: RunningServer;
+
+  beforeAll(async () => {
+    mkdirSync(path.dirname(artFile), { recursive: true });
+    writeFileSync(path.join(brokenAssets, 'maps', 'customs', 'map.svg'), generateSampleSvg(map));
+    writeFileSync(artFile, '{"placement":{"fill":"yes"}}');
+    symlinkSync(path.join(repoRoot, 'assets', 'icons'), path.join(brokenAssets, 'icons'));
+    const brokenData = path.join(brokenRoot, 'data');
+    mkdirSync(brokenData, { recursive: true });
+    broken = await startServer({
+      repoRoot,
+      dataDir: brokenData,
+      env: { ASSETS_DIR: brokenAssets, TILES_DIR: otherMapsTiles(path.join(brokenRoot, 'tiles')), TILE_RENDERS_PER_MINUTE: '100000' },
+      startTimeoutMs: 120_000,
+    });
+  }, 300_000);
+
+  afterAll(async () => {
+    await broken?.stop();
+  });
+
+  /** Customs on that server, until its error shows (the manifest's 500 is what the test is about). */
+  async function openBroken(locale = 'en-US') {
+    const tracked = await browser.newPage({ locale });
+    tracked.errors.allow(MANIFEST);
+    await tracked.page.goto(`${broken.baseUrl}/map/customs`, { waitUntil: 'domcontentloaded' });
+    const alert = tracked.page.locator('.map-error[role="alert"]');
+    await alert.waitFor({ timeout: 30_000 });
+    return { ...tracked, alert };
+  }
+
+  /** The page's markup, attributes included: nothing of the server's files or zod's words. */
+  async function expectNoServerWords(page: Page): Promise<void> {
+    const html = await page.evaluate(() => document.documentElement.outerHTML);
+    expect(html).not.toContain(brokenRoot);
+    expect(html).not.toContain('map.json');
+    expect(html).not.toContain('Invalid input');
+    expect(html).not.toContain('placement');
+  }
+
+  test('EN: visitors read that the art cannot be shown, with no server path, and Try again', async () => {
+    const { page, alert } = await openBroken();
+    expect(await alert.textContent()).toContain('This map\'s art cannot be shown right now');
+    await expectNoServerWords(page);
+    expect(await alert.getByRole('button', { name: 'Try again' }).isVisible()).toBe(true);
+  });
+
+  test('RU: the same in Russian', async () => {
+    const { page, alert } = await openBroken('ru-RU');
+    expect(await alert.textContent()).toContain('Изображение этой карты сейчас не удаётся показать');
+    await expectNoServerWords(page);
+    expect(await alert.getByRole('button', { name: 'Попробовать снова' }).isVisible()).toBe(true);
+  });
+
+  test('the manifest answers 500 with a reason that names no file; the log has the whole reason, once', async () => {
+    for (let i = 0; i < 2; i++) {
+      const response = await fetch(`${broken.baseUrl}/tiles/customs/manifest.json`);
+      expect(response.status).toBe(500);
+      const { message } = (await response.json()) as { message: string };
+      expect(message).toContain('the art of map "customs" cannot be shown right now');
+      expect(message).not.toContain(brokenRoot);
+      expect(message).not.toContain('/');
+      expect(message).not.toContain('Invalid input');
+    }
+    // For the operator: the file and the field, logged once for these files, not per request.
+    const lines = broken.logs().filter((line) => line.includes('the map\'s drawing cannot be used until this is fixed'));
+    expect(lines).toHaveLength(1);
+    expect(lines[0]).toContain(artFile);
+    expect(lines[0]).toContain('placement.fill');
+  });
+
+  test('once map.json is mended, Try again brings the map', async () => {
+    const { page, alert } = await openBroken();
+    writeFileSync(artFile, '{"placement":{"fill":true}}');
+    await alert.getByRole('button', { name: 'Try again' }).click();
+    await page.waitForFunction(
+      () => {
+        const api = (window as unknown as { __map?: { ready?: boolean; mapId?: string } }).__map;
+        return api?.ready === true && api.mapId === 'customs';
+      },
+      undefined,
+      { timeout: 120_000, polling: 100 },
+    );
+    expect(await page.locator('.map-error').count()).toBe(0);
+    expect((await fetch(`${broken.baseUrl}/tiles/customs/manifest.json`)).status).toBe(200);
+  }, 150_000);
 });

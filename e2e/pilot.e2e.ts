@@ -8,9 +8,13 @@
  *   pinch-zoom, a tap opens a marker's popup that fits the screen;
  * - the top bar's Live menu for an unknown code: no "waiting" line; Forget this code leaves the
  *   focus on Where am I;
- * - the stream overlay: see-through, following the player to the map's corners, its first view
- *   centred on a position near the edge when drawn on the main thread, and its corner note for a
- *   code that is no code or not a live feed (none for a live one);
+ * - a map chosen by hand: the Live menu names the player's map with a link to it, a reload in
+ *   the same tab keeps the choice, the player's next map change moves the page again;
+ * - Reconnect on a code that has ended keeps the menu open and says it is still not found;
+ * - the stream overlay: see-through (from its first frame, before the app runs), following the
+ *   player to the map's corners, its first view centred on a position near the edge when drawn
+ *   on the main thread, and its corner note for a code that is no code or not a live feed (none
+ *   for a live one);
  * - /pilot: the focus after Start (the session's heading, then Copy the code) and End (Start),
  *   in English and Russian; the EN / RU switch on the header's top line at 390 and 1280 px, kept
  *   through a reload, no sideways scroll; a sent file name's position to 2 decimals.
@@ -24,6 +28,7 @@ import type { Page } from 'playwright-core';
 import { afterEach, describe, expect, test } from 'vitest';
 import { parseScreenshotName } from '../src/domain/position';
 import { MAPS } from '../src/domain/maps';
+import { formatPairingCode } from '../src/domain/pilot';
 import { mapToGame } from '../src/domain/transform';
 import { baseUrl, settleCamera, toScreen, useBrowser, type MapAutomation } from './browser';
 import { decodeRgba } from './support/image';
@@ -80,6 +85,22 @@ async function followed(page: Page, map: string, code: string): Promise<void> {
   await waitReady(page);
   await expect.poll(() => pilotOf(page), { timeout: 15_000 }).toMatchObject({ code, status: 'connected' });
 }
+
+/** The map page of `map` is the one shown and ready (a navigation's old page may still say ready). */
+async function mapReady(page: Page, map: string): Promise<void> {
+  await page.waitForURL(new RegExp(`/map/${map}(\\?|#|$)`), { timeout: 15_000 });
+  await page.waitForFunction(
+    (id) => {
+      const api = (window as unknown as { __map?: { ready?: boolean; mapId?: string } }).__map;
+      return api?.ready === true && api.mapId === id;
+    },
+    map,
+    { timeout: 45_000, polling: 100 },
+  );
+}
+
+/** The browser logs the server's 404 for a code that is gone (its events, then the check). */
+const gone404 = (code: string) => new RegExp(`404 \\(Not Found\\) \\(.*/api/be/pilot/${code}(/events)?\\)$`);
 
 let watcher: ChildProcess | undefined;
 const folders: string[] = [];
@@ -159,8 +180,8 @@ describe('the live position feed', () => {
     const ended = await fetch(`${baseUrl()}/api/be/pilot/${code}`, { method: 'DELETE', headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' }, body: '{}' });
     expect(ended.status).toBe(204);
     await expect.poll(() => pilotOf(page).then((p) => p?.status), { timeout: 30_000 }).toBe('gone');
-    // Ended by the player (its DELETE): said as such, not as "ended, expired, or mistyped".
-    expect(await page.getByRole('banner').getByRole('button', { name: /has ended: the player ended the session/ }).count()).toBe(1);
+    // The server's `end` said why: the player ended the session (not a 404's "ended, expired, or was mistyped").
+    expect(await page.getByRole('banner').getByRole('button', { name: /has ended: the player ended the session\./ }).count()).toBe(1);
   });
 
   test('an unknown code: the Live menu says no "waiting"; Forget this code takes the indicator away and leaves the focus on Where am I', async () => {
@@ -184,6 +205,76 @@ describe('the live position feed', () => {
     await expect.poll(() => page.locator('.pilot-indicator').count()).toBe(0);
     expect(await pilotOf(page)).toBeNull();
     await expect.poll(() => focused(page)).toEqual({ tag: 'BUTTON', name: 'Where am I' });
+  });
+
+  test('a map chosen by hand: the Live menu names the player\'s map with a link; a reload keeps the choice; the player\'s next change moves the page', async () => {
+    const { code, token } = await pair();
+    await publish(code, token, { type: 'map', data: { map: 'woods' } });
+    const { page } = await browser.newPage();
+    await page.goto(`${baseUrl()}/map/customs?connection=${code}`, { waitUntil: 'domcontentloaded' });
+    await mapReady(page, 'woods');
+    await expect.poll(() => pilotOf(page), { timeout: 15_000 }).toMatchObject({ code, status: 'connected' });
+
+    // The visitor goes to Customs by hand: All maps, then Customs.
+    const banner = page.getByRole('banner');
+    await banner.getByRole('link', { name: 'All maps' }).click();
+    await page.waitForURL(`${baseUrl()}/`);
+    await page.getByRole('list', { name: 'Maps' }).getByRole('link', { name: 'Customs', exact: true }).click();
+    await mapReady(page, 'customs');
+    await expect.poll(() => pilotOf(page), { timeout: 15_000 }).toMatchObject({ code, status: 'connected' });
+
+    const live = banner.locator('.pilot-indicator__button');
+    const elsewhere = () => live.evaluate((el) => el.classList.contains('pilot-indicator--elsewhere'));
+    const expectElsewhereMenu = async () => {
+      await expect.poll(elsewhere, { timeout: 15_000 }).toBe(true);
+      await live.click();
+      const menu = banner.getByRole('group', { name: 'Live position feed' });
+      await menu.waitFor();
+      expect(await menu.textContent()).toContain('The player is on Woods, not on this map.');
+      const link = menu.getByRole('link', { name: 'Go to Woods' });
+      expect(new URL((await link.getAttribute('href'))!, baseUrl()).pathname).toBe('/map/woods');
+      await page.keyboard.press('Escape');
+      // Still on Customs, the page of the visitor's choice.
+      expect(new URL(page.url()).pathname).toBe('/map/customs');
+      expect(await page.evaluate(() => (window as unknown as { __map: PilotApi }).__map.mapId)).toBe('customs');
+    };
+    await expectElsewhereMenu();
+
+    // A reload in the same tab: the feed replays Woods, an answered change; the page stays.
+    await page.reload({ waitUntil: 'domcontentloaded' });
+    await mapReady(page, 'customs');
+    await expect.poll(() => pilotOf(page), { timeout: 15_000 }).toMatchObject({ code, status: 'connected' });
+    await expectElsewhereMenu();
+
+    // The player's next map change still moves the page.
+    await publish(code, token, { type: 'map', data: { map: 'interchange' } });
+    await mapReady(page, 'interchange');
+    await expect.poll(() => pilotOf(page), { timeout: 15_000 }).toMatchObject({ code, status: 'connected' });
+    await expect.poll(elsewhere).toBe(false);
+  });
+
+  test('Reconnect on a code that has ended keeps the menu open and says it is still not found', async () => {
+    const { code, token } = await pair();
+    const ended = await fetch(`${baseUrl()}/api/be/pilot/${code}`, { method: 'DELETE', headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' }, body: '{}' });
+    expect(ended.status).toBe(204);
+    const { page, errors } = await browser.newPage();
+    errors.allow(gone404(code));
+    await page.goto(`${baseUrl()}/map/woods?connection=${code}`, { waitUntil: 'domcontentloaded' });
+    await waitReady(page);
+    await expect.poll(() => pilotOf(page).then((p) => p?.status), { timeout: 30_000 }).toBe('gone');
+
+    const banner = page.getByRole('banner');
+    const live = banner.locator('.pilot-indicator__button');
+    await live.click();
+    const menu = banner.getByRole('group', { name: 'Live position feed' });
+    await menu.waitFor();
+    const result = menu.getByRole('status');
+    expect(await result.textContent()).toBe('');
+    await menu.getByRole('button', { name: 'Reconnect' }).click();
+    await expect.poll(() => result.textContent(), { timeout: 30_000 }).toBe('Still not found: the code has ended or expired.');
+    expect(await live.getAttribute('aria-expanded')).toBe('true');
+    expect(await menu.isVisible()).toBe(true);
+    expect((await pilotOf(page))?.status).toBe('gone');
   });
 });
 
@@ -316,6 +407,43 @@ describe('stream overlay', () => {
     await expect.poll(alphas, { timeout: 10_000 }).toEqual({ clearCorners: true, middle: 255 });
   });
 
+  test('is see-through from its very first frame, before the app runs', async () => {
+    const { code } = await pair();
+    const { page } = await browser.newPage();
+    // Every animation frame from the document's start: the backgrounds and colour scheme about to be painted.
+    await page.addInitScript(() => {
+      type Frame = { html: string; scheme: string; body: string | null; app: boolean };
+      const w = window as unknown as { __frames: Frame[] };
+      w.__frames = [];
+      const look = () => {
+        const html = document.documentElement;
+        if (html) {
+          const style = getComputedStyle(html);
+          w.__frames.push({
+            html: style.backgroundColor,
+            scheme: style.colorScheme,
+            body: document.body ? getComputedStyle(document.body).backgroundColor : null,
+            app: document.querySelector('.map-page') !== null,
+          });
+        }
+        requestAnimationFrame(look);
+      };
+      requestAnimationFrame(look);
+    });
+    // The entry module comes late (a slow start), so frames are painted before the app runs.
+    await page.route(/\/assets\/index-[^/]+\.js$/, async (route) => {
+      await new Promise((r) => setTimeout(r, 300));
+      await route.continue();
+    });
+    await page.goto(`${baseUrl()}/map/customs?overlay=1&connection=${code}`, { waitUntil: 'domcontentloaded' });
+    await waitReady(page);
+    const frames = await page.evaluate(() => (window as unknown as { __frames: { html: string; scheme: string; body: string | null; app: boolean }[] }).__frames);
+    expect(frames.filter((f) => !f.app).length, 'frames painted before the app ran').toBeGreaterThan(0);
+    expect(frames.filter((f) => f.app).length, 'frames of the app').toBeGreaterThan(0);
+    const opaque = frames.map((f, i) => ({ i, ...f })).filter((f) => f.html !== 'rgba(0, 0, 0, 0)' || (f.body !== null && f.body !== 'rgba(0, 0, 0, 0)') || f.scheme !== 'normal');
+    expect(opaque.slice(0, 3), `${opaque.length} of ${frames.length} frames not see-through`).toEqual([]);
+  });
+
   test('follows the player to the map\'s very corner: the player stays in the middle of the overlay', async () => {
     const { code, token } = await pair();
     const { page } = await browser.newPage({ width: 640, height: 360 });
@@ -372,8 +500,8 @@ describe('stream overlay', () => {
     errors.allow(UNKNOWN_CODE_404);
     await unknown.goto(`${baseUrl()}/map/customs?overlay=1&connection=${UNKNOWN_CODE}`, { waitUntil: 'domcontentloaded' });
     await waitReady(unknown);
-    // The code as it is written everywhere else: with its dash.
-    await note(unknown).filter({ hasText: `no live feed with code ${UNKNOWN_CODE.slice(0, 5)}-${UNKNOWN_CODE.slice(5)}` }).waitFor({ timeout: 15_000 });
+    // The note writes the code with its dash, as everywhere else.
+    await note(unknown).filter({ hasText: `no live feed with code ${formatPairingCode(UNKNOWN_CODE)}` }).waitFor({ timeout: 15_000 });
 
     // A live feed: no note at any moment, before or after a position comes.
     const { code, token } = await pair();
