@@ -125,16 +125,36 @@ function frameOnCamera(map: MapDefinition, at: QuestFramingHost, points: readonl
   if (next) engine.setView(next);
 }
 
+/** How often, and how long, a waiting request looks for the engine (it starts after the page mounts). */
+const WAIT_STEP_MS = 250;
+const WAIT_AT_MOST_MS = 60_000;
+let waitTimer: ReturnType<typeof setInterval> | undefined;
+
 /** A map link asks to show these quests' markers once the map is drawn (the page may still be loading). */
 export function requestQuestFrame(uids: readonly string[]): void {
   pending = uids.length > 0 ? [...uids] : null;
   serve();
+  // `ready` and the markers' status are heard; the engine's start is not: looked for while a
+  // request waits, and only then (no timer on a map page that asked nothing).
+  if (pending && waitTimer === undefined) {
+    const until = Date.now() + WAIT_AT_MOST_MS;
+    waitTimer = setInterval(() => {
+      serve();
+      if (!pending || Date.now() > until) stopWaiting();
+    }, WAIT_STEP_MS);
+  }
+}
+
+function stopWaiting(): void {
+  clearInterval(waitTimer);
+  waitTimer = undefined;
 }
 
 function serve(): void {
   if (!pending || !host || !host.engine() || !mapView.ready || mapView.mapId !== host.mapId || markers.status !== 'ready') return;
   const uids = pending;
   pending = null;
+  stopWaiting();
   void showQuestMarkers(uids);
 }
 
@@ -164,13 +184,8 @@ export function provideQuestFraming(next: QuestFramingHost): () => void {
 export function useQuestFraming(map: Pick<MapDefinition, 'id'>, handle: EngineHandle, source: MarkerSource | null): void {
   useEffect(() => {
     if (!source) return;
-    const off = provideQuestFraming({ mapId: map.id, source, engine: () => handle.engine });
-    // The engine starts after the page mounts: a link's request waits for it (and for `ready`).
-    const timer = setInterval(serve, 250);
-    return () => {
-      clearInterval(timer);
-      off();
-    };
+    // The engine starts after the page mounts: a link's request waits for it (requestQuestFrame).
+    return provideQuestFraming({ mapId: map.id, source, engine: () => handle.engine });
   }, [map.id, handle, source]);
 }
 
@@ -178,6 +193,7 @@ export function useQuestFraming(map: Pick<MapDefinition, 'id'>, handle: EngineHa
 export function resetQuestFraming(): void {
   host = null;
   pending = null;
+  stopWaiting();
   placesAt = -1;
   questFraming.mapId = null;
   questFraming.places = noPlaces();
