@@ -1053,9 +1053,8 @@ describe('the status bar: a touch press, the open marker', () => {
     await page.mouse.click(p.x, p.y);
     await waitPopupOpen(page, marker.uid);
     await expect.poll(async () => (await map(page).editor()).selectedShape).toBe(`marker:${marker.uid}`);
-    // (The status bar names it "Marker" here, not by its name as docs/EDITOR.md says: it reads the
-    // name from the popup's edit copy only, which a viewed popup has not.)
-    await expect.poll(() => statusValue(page, 'selected')).not.toBe('–');
+    // Named by its name, as docs/EDITOR.md says (the popup's marker as read, no edit form open).
+    await expect.poll(() => statusValue(page, 'selected')).toBe('Selected stash');
 
     await page.keyboard.press('Escape');
     await expect.poll(() => map(page).popup()).toBeNull();

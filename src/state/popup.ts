@@ -12,7 +12,7 @@
  * `leaveEdit`) is set aside, not lost: `setAside` holds it until the admin picks it up again
  * (`resumeSetAside`) or drops it, or a save of the marker takes in all of it (state/editor.ts).
  */
-import { proxy } from 'valtio';
+import { proxy, ref } from 'valtio';
 import type { Marker } from '../domain/marker';
 import { sameMarker } from '../domain/marker-compare';
 import { prepareMarkerForSave } from '../domain/marker-edit';
@@ -47,6 +47,8 @@ export interface PopupState {
   setAside: SetAsideEdit | null;
   /** Map-pixel point of the marker the popup shows (null: none): the wiring places the popup clear of it. */
   anchor: { x: number; y: number } | null;
+  /** The marker the popup shows, as read (null: none yet): what the admin's status bar names. Not a copy to edit. */
+  shown: Marker | null;
   /** The popup's height on screen (CSS px; 0 until measured). */
   boxHeight: number;
   /** Where the popup sits, so that it does not cover its marker (the wiring's choice: ui/popup/popupPlacement.ts). */
@@ -77,6 +79,7 @@ export const popup = proxy<PopupState>({
   draft: null,
   setAside: null,
   anchor: null,
+  shown: null,
   boxHeight: 0,
   placement: 'bottom',
 });
@@ -398,7 +401,13 @@ export function resetPopup(): void {
   popup.pointerOver = false;
   popup.focus = null;
   popup.anchor = null;
+  popup.shown = null;
   popup.boxHeight = 0;
   popup.placement = 'bottom';
   endEdit();
+}
+
+/** The marker the popup shows now (useOpenMarker.ts), or null: kept as read (a ref, not a proxy). */
+export function setShownMarker(marker: Marker | null): void {
+  popup.shown = marker ? ref(marker) : null;
 }

@@ -11,6 +11,8 @@ import { addShape, loadShapes, resetEditor, selectShape, setCursor, setPath } fr
 import { memoryStorage, setStorageBackend } from '../../state/storage';
 import { resetSession, setSessionUser } from '../../state/session';
 import { formatCoord, selectedText, StatusBar } from './StatusBar';
+import { resetPopup, setShownMarker } from '../../state/popup';
+import { marker } from '../../editor/testing/fakes';
 
 const admin = { pro: false, admin: true, questsDone: [], questsHidden: [] };
 const customs = MAPS.customs;
@@ -176,5 +178,17 @@ describe('selectedText', () => {
     expect(selectedText(t, 'en', 'a', [{ id: 'a', type: 'rect', name: '  ' }])).toBe('Rectangle');
     expect(selectedText(t, 'en', 'a', [{ id: 'a', type: 'text', name: 'Exit' }])).toBe('Text “Exit”');
     expect(selectedText(t, 'en', 'marker:m-1', [])).toBe('Marker');
+  });
+
+  it('names the marker the popup shows by its name in the page\'s language, in view mode too (no edit form open)', () => {
+    try {
+      setShownMarker({ ...marker('m-1'), name: 'Stash', name_l10n: { en: 'Selected stash', ru: 'Выбранный тайник' } });
+      expect(selectedText(t, 'en', 'marker:m-1', [])).toBe('Selected stash');
+      expect(selectedText(t, 'ru', 'marker:m-1', [])).toBe('Выбранный тайник');
+      // Another marker's: its type.
+      expect(selectedText(t, 'en', 'marker:m-2', [])).toBe('Marker');
+    } finally {
+      resetPopup();
+    }
   });
 });

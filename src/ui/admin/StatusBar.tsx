@@ -78,7 +78,8 @@ export function selectedText(t: TFunction, lang: string, id: string | null, shap
   if (id === null) return null;
   if (id.startsWith('marker:')) {
     const uid = id.slice('marker:'.length);
-    const shown = [popup.draft, popup.snapshot].filter((m) => m?.uid === uid) as NonNullable<typeof popup.draft>[];
+    // The edit form's copy first (its name as typed), else the popup's marker as read.
+    const shown = [popup.draft, popup.snapshot, popup.shown].filter((m) => m?.uid === uid) as NonNullable<typeof popup.draft>[];
     return shown.length ? markerTitle(t, (lang.startsWith('ru') ? 'ru' : 'en') as Language, ...shown) : t('admin.tools.marker');
   }
   const shape = shapes.find((s) => s.id === id);

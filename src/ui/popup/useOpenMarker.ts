@@ -21,7 +21,7 @@ import { useSnapshot } from 'valtio';
 import type { Marker } from '../../domain/marker';
 import { editor } from '../../state/editor';
 import { mapView, selectMarker } from '../../state/mapView';
-import { popup, resumingEdit, setPopupAnchor, showPopupFor } from '../../state/popup';
+import { popup, resumingEdit, setPopupAnchor, setShownMarker, showPopupFor } from '../../state/popup';
 import { isWorkerClosed, type MarkerSource } from '../map/markerSource';
 
 /**
@@ -54,6 +54,7 @@ export function useOpenMarker(source: MarkerSource | null, loaded: boolean, onRe
   useEffect(() => {
     if (!selectedUid) {
       setMarker(null);
+      setShownMarker(null);
       showPopupFor(null);
       setPopupAnchor(null);
       return;
@@ -69,6 +70,7 @@ export function useOpenMarker(source: MarkerSource | null, loaded: boolean, onRe
           const standIn = deletedStandIn(selectedUid);
           if (standIn) {
             setMarker(standIn);
+            setShownMarker(standIn);
             showPopupFor(standIn.uid);
             setPopupAnchor(standIn.geometry);
             return;
@@ -77,6 +79,7 @@ export function useOpenMarker(source: MarkerSource | null, loaded: boolean, onRe
           return;
         }
         setMarker(found);
+        setShownMarker(found);
         showPopupFor(found.uid);
         setPopupAnchor(found.geometry);
       })
