@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import {
   coveredInsets, followInsets, inVisiblePart, isInView, placeInView, reachInsets, reachIntoView, relaxReach, showsWhole, visibleRect, type CanvasArea,
 } from './keep-in-view';
+import { DESKTOP_PANELS } from './testing/canvas-areas';
 
 /** A 1280×800 desktop: top bar over the top left, categories down the left, the right panel down the right. */
 const DESKTOP: CanvasArea = {
@@ -108,16 +109,8 @@ describe('reachInsets', () => {
   });
 });
 
-/** The probe's 1280×800 page: top bar 10–677 × 10–52, categories 10–250, levels and quests 1000–1270 (a column to the bottom). */
-const PROBE: CanvasArea = {
-  width: 1280,
-  height: 800,
-  covers: [
-    { left: 10, top: 10, right: 677, bottom: 52 },
-    { left: 10, top: 63, right: 250, bottom: 790 },
-    { left: 1000, top: 10, right: 1270, bottom: 800 },
-  ],
-};
+/** The probe's 1280×800 page (testing/canvas-areas.ts). */
+const PROBE = DESKTOP_PANELS;
 const PROBE_INSETS = { top: 52, right: 280, bottom: 0, left: 250 };
 
 describe('showsWhole and inVisiblePart', () => {

@@ -9,6 +9,7 @@ import { setPlayerPosition } from '../../state/player';
 import { requestFocus, resetPopup, setPopupAnchor, takeFocus } from '../../state/popup';
 import type { FramingEngine } from './keepFramed';
 import { wireCoveredInsets } from './wireCoveredInsets';
+import { DESKTOP_BAR_ONLY, DESKTOP_PANELS } from '../../domain/testing/canvas-areas';
 
 /** A page whose area the test sets, and which says when it changed. */
 function fakePage(area: CanvasArea | null) {
@@ -97,18 +98,9 @@ function cameraEngine() {
   return { camera, engine, told };
 }
 
-/** The probe's page: top bar, categories, and the levels and quests column. */
-const PANELS: CanvasArea = {
-  width: 1280,
-  height: 800,
-  covers: [
-    { left: 10, top: 10, right: 677, bottom: 52 },
-    { left: 10, top: 63, right: 250, bottom: 790 },
-    { left: 1000, top: 10, right: 1270, bottom: 800 },
-  ],
-};
-/** Panels hidden: the top bar alone. */
-const BAR: CanvasArea = { width: 1280, height: 800, covers: [{ left: 10, top: 10, right: 677, bottom: 52 }] };
+/** The probe's page: top bar, categories, and the levels and quests column; and with panels hidden. */
+const PANELS = DESKTOP_PANELS;
+const BAR = DESKTOP_BAR_ONLY;
 
 /** Cultist Spawn on Customs: 16 map px in from the map's right edge. */
 const EDGE_MARKER = { x: 4384, y: 749.58 };
