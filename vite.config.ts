@@ -1,9 +1,9 @@
 import { fileURLToPath } from 'node:url';
 import { defineConfig } from 'vite';
 import react from '@vitejs/plugin-react';
-import { pixiLazyCanvasProbe } from './scripts/vite/pixi-lazy-canvas-probe';
-import { pixiLazySegmenter } from './scripts/vite/pixi-lazy-segmenter';
-import { precompress } from './scripts/vite/precompress';
+import { pixiLazyCanvasProbe } from './scripts/vite/pixi-lazy-canvas-probe.ts';
+import { pixiLazySegmenter } from './scripts/vite/pixi-lazy-segmenter.ts';
+import { precompress } from './scripts/vite/precompress.ts';
 
 const api = `http://127.0.0.1:${process.env.API_PORT ?? 8080}`;
 
