@@ -3,7 +3,7 @@
  * and which shared popups are open: the pro upsell (any pro feature a visitor tries), the
  * account dialog (sign in / create account) and the settings popup; and whether the admin's
  * point tools are shown. Panels hidden on a wide window stay hidden through a reload of the tab
- * (per tab, as the map view is); a phone-sized window always starts with them hidden.
+ * (per tab, as the map view is); a phone-sized window (upright or on its side) always starts with them hidden.
  */
 import { proxy } from 'valtio';
 import { readTabStored, writeTabStored } from './storage';
@@ -23,8 +23,12 @@ export interface LayoutState {
   pointTools: boolean;
 }
 
-/** A phone-sized window: the side panels start hidden there, so the map is what one sees first. */
-export const NARROW_QUERY = '(max-width: 600px)';
+/**
+ * A phone-sized window, upright or on its side (the top bar's compact Menu follows the same sizes,
+ * topbar.css): the side panels start hidden there, so the map is what one sees first. On its side
+ * (844 × 390) both panels and an admin's dock left a strip of map 40 px wide.
+ */
+export const NARROW_QUERY = '(max-width: 600px), (max-height: 500px)';
 
 /** Whether the window is phone-sized now (the panels are sheets over the map there). */
 export function isNarrowWindow(): boolean {
