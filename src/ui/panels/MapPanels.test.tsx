@@ -208,6 +208,10 @@ describe('quests', () => {
     const only = within(rightPanel()).getByRole('checkbox', { name: 'Only quests on this map' });
     expect(only).not.toBeChecked();
     await waitFor(() => expect(screen.getByText('Shortage').closest('li')).toHaveAttribute('title', 'No markers on this map'));
+    // Followed, a quest with no markers here says so in its row (it still takes a followed slot);
+    // one not followed keeps the tooltip only.
+    expect(screen.getByText('Checking').closest('li')?.querySelector('.quest-list__elsewhere')).toHaveTextContent('No markers on this map');
+    expect(screen.getByText('Shortage').closest('li')?.querySelector('.quest-list__elsewhere')).toBeNull();
     await userEvent.click(only);
     expect(questNames()).toEqual(['Checking', 'Debut', 'Delivery From the Past']);
     await userEvent.click(within(rightPanel()).getByRole('checkbox', { name: 'Checking' }));

@@ -192,7 +192,9 @@ export function QuestList({ mapId }: { mapId: string }) {
             const { done, hidden } = questMarks(user, quest.uid);
             // Show: a followed quest with markers here (none read yet counts as some, until read).
             const showable = on && here && canShow && (places[quest.uid]?.length ?? 1) > 0;
-            const elsewhere = on && here ? elsewhereNote(quest.uid) : '';
+            // A followed quest says where its markers are: on other floors, or on no floor of this
+            // map (it still takes one of a visitor's followed quests; a tooltip alone hid that).
+            const elsewhere = !on ? '' : here ? elsewhereNote(quest.uid) : t('panels.questElsewhere');
             const name = questName(quest, lang);
             const classes = [
               'quest-list__item',
