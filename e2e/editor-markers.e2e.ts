@@ -30,7 +30,7 @@ import { round4 } from '../src/domain/transform';
 import { decodeRgba } from './support/image';
 import type { PageErrors } from './support/page-errors';
 import {
-  TINY_PNG, addMarker, clickMarker, closePopup, drag, editForm, freeSpots, map, openEditForm, openMap, popupDialog, reload, serverMarker, serverMarkers,
+  TINY_PNG, addMarkerAt, clickMarker, closePopup, drag, editForm, freeSpots, map, openEditForm, openMap, popupDialog, reload, serverMarker, serverMarkers, serverUids, newServerMarkers,
   signIn, toPan, toolsPanel, until, useEditorBrowser, useEditorServer, waitForMarker, waitPopupOpen, type Spot,
 } from './support/editor';
 
@@ -48,12 +48,7 @@ beforeAll(async () => {
 });
 
 /** A marker added through the API at a free screen spot, once the page draws it. */
-async function markerAt(spot: Spot, fields: Partial<Marker> = {}): Promise<Marker> {
-  const at = await map(page).toMap(spot.x, spot.y);
-  const marker = await addMarker(page, base(), { geometry: { x: round4(at.x), y: round4(at.y) }, ...fields });
-  await waitForMarker(page, marker.uid);
-  return marker;
-}
+const markerAt = (spot: Spot, fields: Partial<Marker> = {}) => addMarkerAt(page, base(), spot, fields);
 
 async function drawnAt(uid: string): Promise<{ x: number; y: number } | null> {
   const m = (await map(page).markers()).find((x) => x.uid === uid);
@@ -71,15 +66,8 @@ async function serverAt(uid: string, x: number, y: number): Promise<Marker> {
   return (await until(() => serverMarker(base(), uid), close, `marker ${uid} at ${x}, ${y} on the server`))!;
 }
 
-async function newServerMarkers(before: ReadonlySet<string>, count: number): Promise<Marker[]> {
-  return until(
-    async () => (await serverMarkers(base())).filter((m) => !before.has(m.uid)),
-    (list) => list.length >= count,
-    `${count} new markers on the server`,
-  );
-}
 
-const uidsNow = async () => new Set((await serverMarkers(base())).map((m) => m.uid));
+const uidsNow = () => serverUids(base());
 
 describe('placing and moving markers', () => {
   test('the marker tool places 20 markers in a row; all 20 are on the server and on the map after a reload', async () => {
@@ -93,7 +81,7 @@ describe('placing and moving markers', () => {
       wanted.push(await map(page).toMap(spot.x, spot.y));
       await page.mouse.click(spot.x, spot.y);
     }
-    const added = (await newServerMarkers(before, 20)).sort((a, b) => a.geometry.x - b.geometry.x);
+    const added = (await newServerMarkers(base(), before, 20)).sort((a, b) => a.geometry.x - b.geometry.x);
     expect(added).toHaveLength(20);
     for (const [i, m] of added.entries()) {
       expect(m).toMatchObject({ category: 'Markers', subCategory: 'Marker', level: 1, version: 1 });
@@ -156,7 +144,7 @@ describe('placing and moving markers', () => {
     await page.mouse.move(from.x - 80, from.y + 70, { steps: 8 });
     await page.mouse.up();
     await page.keyboard.up('Alt');
-    const [copy] = await newServerMarkers(before, 1);
+    const [copy] = await newServerMarkers(base(), before, 1);
     expect(copy.uid).not.toBe(marker.uid);
     expect(copy).toMatchObject({ category: marker.category, subCategory: marker.subCategory, level: marker.level, name: 'Moved around', desc: 'to be dragged' });
     expect(copy.geometry.x).toBeCloseTo(slow.x - 80 / zoom, 3);
@@ -177,7 +165,7 @@ describe('placing and moving markers', () => {
     await expect.poll(() => map(page).toolPath()).toBe('draw.marker.idle');
     const before = await uidsNow();
     await page.mouse.click(spot.x, spot.y);
-    const [placed] = await newServerMarkers(before, 1);
+    const [placed] = await newServerMarkers(base(), before, 1);
     await waitForMarker(page, placed.uid);
     await page.keyboard.press('Escape');
     await expect.poll(async () => (await map(page).editor()).canUndo).toBe(true);
@@ -291,7 +279,7 @@ describe('the popup in edit mode', () => {
     const [target] = await freeSpots(page, 1, { box: { left: 300, top: 250, right: 960, bottom: 600 } });
     const at = await map(page).toMap(target.x, target.y);
     await page.mouse.click(target.x, target.y);
-    const [copy] = await newServerMarkers(before, 1);
+    const [copy] = await newServerMarkers(base(), before, 1);
     expect(copy.uid).not.toBe(marker.uid);
     const { uid: _a, geometry: _b, version: _c, ...fields } = marker;
     expect(copy).toMatchObject({ ...fields, version: 1 });
@@ -326,7 +314,7 @@ describe('the popup in edit mode', () => {
       wanted.push(await map(page).toMap(target.x, target.y));
       await page.keyboard.press('Control+v');
     }
-    const copies = await newServerMarkers(before, 2);
+    const copies = await newServerMarkers(base(), before, 2);
     expect(copies).toHaveLength(2);
     for (const w of wanted) {
       const copy = copies.find((c) => Math.abs(c.geometry.x - w.x) < 1e-3 && Math.abs(c.geometry.y - w.y) < 1e-3);
@@ -675,7 +663,7 @@ describe('the popup in edit mode', () => {
         const spot = await freeNear(wanted);
         const before = await uidsNow();
         await page.mouse.click(spot.x, spot.y);
-        const [placed] = await newServerMarkers(before, 1);
+        const [placed] = await newServerMarkers(base(), before, 1);
         await expect.poll(() => map(page).popup()).toBe(placed.uid);
         await editForm(page).waitFor();
         const dialog = popupDialog(page, placed.uid);

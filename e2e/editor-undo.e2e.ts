@@ -20,7 +20,7 @@ import { shapesStorageKey } from '../src/domain/shapes';
 import { round4 } from '../src/domain/transform';
 import type { PageErrors } from './support/page-errors';
 import {
-  addMarker, clickMarker, closePopup, editForm, freeSpots, map, openEditForm, openMap, popupDialog, serverMarker, serverMarkers, signIn,
+  addMarker, addMarkerAt, newServerMarkers, serverUids, clickMarker, closePopup, editForm, freeSpots, map, openEditForm, openMap, popupDialog, serverMarker, signIn,
   toolsPanel, until, useEditorBrowser, useEditorServer, waitForMarker, waitReady, type Spot,
 } from './support/editor';
 
@@ -28,15 +28,8 @@ const server = useEditorServer('editor-undo');
 const browser = useEditorBrowser();
 const base = () => server.baseUrl();
 
-const uidsNow = async () => new Set((await serverMarkers(base())).map((m) => m.uid));
+const uidsNow = () => serverUids(base());
 
-async function newServerMarkers(before: ReadonlySet<string>, count: number): Promise<Marker[]> {
-  return until(
-    async () => (await serverMarkers(base())).filter((m) => !before.has(m.uid)),
-    (list) => list.length >= count,
-    `${count} new markers on the server`,
-  );
-}
 
 /** A notice of the admin dock (its role is status) with this text. */
 const dockNotice = (page: Page, text: string) => page.locator('.admin-dock').getByRole('status').filter({ hasText: text });
@@ -53,12 +46,7 @@ describe('one admin page', () => {
   afterAll(() => browser.closeKept());
 
   /** A marker added through the API at a free screen spot, once the page draws it. */
-  async function markerAt(spot: Spot, fields: Partial<Marker> = {}): Promise<Marker> {
-    const at = await map(page).toMap(spot.x, spot.y);
-    const marker = await addMarker(page, base(), { geometry: { x: round4(at.x), y: round4(at.y) }, ...fields });
-    await waitForMarker(page, marker.uid);
-    return marker;
-  }
+  const markerAt = (spot: Spot, fields: Partial<Marker> = {}) => addMarkerAt(page, base(), spot, fields);
 
   const isFocused = (locator: Locator) => locator.evaluate((el) => el === document.activeElement);
 
@@ -88,7 +76,7 @@ describe('one admin page', () => {
       const [spot] = await freeSpots(page, 1, { clearance: 60, box: { left: 340, top: 120, right: 940, bottom: 560 } });
       const before = await uidsNow();
       await page.mouse.click(spot.x, spot.y);
-      const [placed] = await newServerMarkers(before, 1);
+      const [placed] = await newServerMarkers(base(), before, 1);
       await expect.poll(() => map(page).popup()).toBe(placed.uid);
       const form = editForm(page);
       await form.waitFor();
@@ -206,7 +194,7 @@ describe('one admin page', () => {
       const [target] = await freeSpots(page, 1, { box: { left: 300, top: 250, right: 960, bottom: 600 } });
       const at = await map(page).toMap(target.x, target.y);
       await page.mouse.click(target.x, target.y);
-      const [copy] = await newServerMarkers(before, 1);
+      const [copy] = await newServerMarkers(base(), before, 1);
       expect(copy).toMatchObject({ name: 'On the ground floor', level: 2 });
       expect(copy.geometry.x).toBeCloseTo(at.x, 3);
       expect(copy.geometry.y).toBeCloseTo(at.y, 3);

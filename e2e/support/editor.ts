@@ -14,6 +14,7 @@ import { fileURLToPath } from 'node:url';
 import { afterAll, afterEach, beforeAll, expect, inject } from 'vitest';
 import type { Browser, BrowserContext, Locator, Page } from 'playwright-core';
 import type { Marker } from '../../src/domain/marker';
+import { round4 } from '../../src/domain/transform';
 import type { MapAutomation } from '../../src/ui/map/automation';
 import { expectRunRenderMode, useRunRenderMode } from '../browser';
 import { launchChromium } from './chromium';
@@ -206,6 +207,28 @@ export async function addMarker(page: Page, baseUrl: string, fields: Partial<Mar
   });
   if (res.status() !== 201) throw new Error(`adding a marker answered ${res.status()} ${await res.text()}`);
   return ((await res.json()) as { marker: Marker }).marker;
+}
+
+/** A marker added through the API at a screen spot of the page (map px, 4 decimals), once the page draws it. */
+export async function addMarkerAt(page: Page, baseUrl: string, spot: Spot, fields: Partial<Marker> = {}): Promise<Marker> {
+  const at = await map(page).toMap(spot.x, spot.y);
+  const marker = await addMarker(page, baseUrl, { geometry: { x: round4(at.x), y: round4(at.y) }, ...fields });
+  await waitForMarker(page, marker.uid);
+  return marker;
+}
+
+/** The uids of the markers the server lists now. */
+export async function serverUids(baseUrl: string): Promise<Set<string>> {
+  return new Set((await serverMarkers(baseUrl)).map((m) => m.uid));
+}
+
+/** Waits until the server lists at least `count` markers not in `before`, and returns them. */
+export async function newServerMarkers(baseUrl: string, before: ReadonlySet<string>, count: number): Promise<Marker[]> {
+  return until(
+    async () => (await serverMarkers(baseUrl)).filter((m) => !before.has(m.uid)),
+    (list) => list.length >= count,
+    `${count} new markers on the server`,
+  );
 }
 
 /** Waits until the page draws the marker `uid` (or, with `gone`, no longer draws it). */
