@@ -154,6 +154,41 @@ describe('readability of the marker popup', () => {
     }
   });
 
+  test('a title of long words beside Enlarge and Close breaks between words on a phone: the buttons go under it', async () => {
+    const { page: admin } = await browser.newPage();
+    await signIn(admin, 'admin');
+    // "Electroencephalography" is wider than what Enlarge and Close leave of a 390 px bar: squeezed
+    // beside them it broke in the middle (as "Переименовано" did in Russian).
+    const name = 'Electroencephalography laboratory';
+    const marker = await addMarker(admin, baseUrl(), { geometry: { x: 2200, y: 1600 }, name });
+    for (const size of SIZES) {
+      const { page } = await browser.newPage({ width: size.width, height: size.height, hasTouch: size.hasTouch });
+      await page.goto(`${baseUrl()}/map/customs?obj=${marker.uid}`, { waitUntil: 'domcontentloaded' });
+      await waitMap(page, true);
+      const title = page.locator('.marker-popup .popup__title');
+      await expect.poll(() => title.textContent()).toBe(name);
+      // Each word's text on one line box: a word broken in two has two client rects.
+      const brokenWords = await title.evaluate((el) => {
+        const text = el.firstChild;
+        if (!text || text.nodeType !== Node.TEXT_NODE) return ['(no text node)'];
+        const broken: string[] = [];
+        for (const m of (text.textContent ?? '').matchAll(/\S+/g)) {
+          const range = document.createRange();
+          range.setStart(text, m.index);
+          range.setEnd(text, m.index + m[0].length);
+          if (range.getClientRects().length > 1) broken.push(m[0]);
+        }
+        return broken;
+      });
+      expect(brokenWords, size.name).toEqual([]);
+      const close = page.locator('.marker-popup .popup').getByRole('button', { name: 'Close' });
+      const [titleBox, closeBox] = [(await title.boundingBox())!, (await close.boundingBox())!];
+      expect(closeBox.x + closeBox.width, size.name).toBeLessThanOrEqual(size.width);
+      // Beside the title or under it, never over it.
+      expect(closeBox.x >= titleBox.x + titleBox.width || closeBox.y >= titleBox.y + titleBox.height, size.name).toBe(true);
+    }
+  });
+
   test('the enlarged popup is as tall as what it holds, and the map below it takes a tap', async () => {
     const { plain } = await customsMarkers();
     const { page } = await browser.newPage({ width: 390, height: 844, hasTouch: true });
