@@ -14,6 +14,7 @@ import { createRepositories, databaseOptions, migrateToLatest, openDatabase } fr
 import { DatabaseInUseError, lockSqliteDatabase } from './db/sqlite-lock';
 import { withStartupLock } from './db/startup-lock';
 import { createLiveHub, liveHubReady } from './live/create';
+import { consoleLiveLog, type LiveLog } from './live/pg-hub';
 import type { TileProgress } from './routes/health';
 import { inlineListSource } from './lists/list-source';
 import { sharesDatabase, WorkerListSource } from './lists/worker-list-source';
@@ -80,7 +81,14 @@ async function main(): Promise<void> {
   });
 
   // Live events: across processes through LISTEN/NOTIFY on PostgreSQL (server/live/pg-hub.ts).
-  const live = createLiveHub({ databaseUrl: config.databaseUrl, schema: config.databaseSchema });
+  // Its lines go to the console until the JSON logger exists, then through it (below).
+  let liveTarget: LiveLog = consoleLiveLog;
+  const liveLog: LiveLog = {
+    info: (obj, msg) => liveTarget.info?.(obj, msg),
+    warn: (obj, msg) => liveTarget.warn(obj, msg),
+    error: (obj, msg) => liveTarget.error(obj, msg),
+  };
+  const live = createLiveHub({ databaseUrl: config.databaseUrl, schema: config.databaseSchema, log: liveLog });
   if (!(await liveHubReady(live, 15_000))) plain.warn('live: not listening on PostgreSQL yet; changes from other server processes arrive once it does');
 
   // The marker lists are built on a worker thread with its own connection (server/lists/).
@@ -110,6 +118,12 @@ async function main(): Promise<void> {
   });
 
   logListError = (error) => app.log.error({ err: error }, 'marker list worker');
+  // JSON lines like every other, the reason as a field (`live: lost the … connection`, `reason`).
+  liveTarget = {
+    info: (obj, msg) => app.log.info(obj, `live: ${msg}`),
+    warn: (obj, msg) => app.log.warn(obj, `live: ${msg}`),
+    error: (obj, msg) => app.log.error(obj, `live: ${msg}`),
+  };
 
   // Uploaded images no marker uses, once the editor's undo window has passed (docs/SERVER.md "Uploads").
   const stopSweeper = startUploadSweeper({
@@ -128,8 +142,8 @@ async function main(): Promise<void> {
       process.exit(1);
     }
     closing = true;
-    // At warn: the default level shows why the server went away.
-    app.log.warn(`${signal}: closing`);
+    // A normal stop is no warning: at info, with a line when it is done (after that, only exit).
+    app.log.info(`${signal}: closing`);
     tileBuild.abort();
     await stopSweeper().catch(() => undefined);
     try {
@@ -140,6 +154,7 @@ async function main(): Promise<void> {
       await live.close();
       await db.close();
       sqliteLock?.release();
+      app.log.info('closed');
       process.exit(0);
     } catch (error) {
       app.log.error({ err: error }, 'shutdown failed');
@@ -186,7 +201,10 @@ async function main(): Promise<void> {
     const failed = tiles.failed.map((f) => f.map).join(', ');
     if (failed) app.log.warn(`tiles ready in ${Math.round(tiles.ms)} ms; failed: ${failed}`);
     else app.log.info(`tiles ready in ${Math.round(tiles.ms)} ms`);
-  })().catch((error: unknown) => app.log.error({ err: error }, 'background preparation failed'));
+  })().catch((error: unknown) => {
+    // Cut short by a stop (the list source closed under it): the stop's doing, not a failure.
+    if (!closing) app.log.error({ err: error }, 'background preparation failed');
+  });
 }
 
 main().catch((error: unknown) => {

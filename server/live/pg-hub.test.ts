@@ -6,10 +6,10 @@
  */
 import { randomUUID } from 'node:crypto';
 import pg from 'pg';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { startTcpProxy, type TcpProxy } from '../testing/tcp-proxy';
 import type { LiveMessageInfo } from './hub';
-import { NOTIFY_PAYLOAD_LIMIT, PgLiveHub, isStatementError, pgChannelName, splitUtf8, type LiveLog } from './pg-hub';
+import { NOTIFY_PAYLOAD_LIMIT, PgLiveHub, consoleLiveLog, isStatementError, pgChannelName, splitUtf8, type LiveLog } from './pg-hub';
 
 const url = process.env.TEST_DATABASE_URL;
 
@@ -49,6 +49,22 @@ describe('pg-hub helpers', () => {
     expect(isStatementError(null)).toBe(false);
   });
 
+  it('writes a console line with the reason after a colon, not run into the message', () => {
+    const warn = vi.spyOn(console, 'warn').mockImplementation(() => {});
+    try {
+      consoleLiveLog.warn({ reason: 'terminating connection due to administrator command' }, 'lost the connection; reconnecting');
+      consoleLiveLog.warn({ err: new Error('refused'), attempt: 2 }, 'cannot LISTEN');
+      consoleLiveLog.warn({}, 'bare');
+      expect(warn.mock.calls).toEqual([
+        ['live: lost the connection; reconnecting: {"reason":"terminating connection due to administrator command"}'],
+        ['live: cannot LISTEN: refused {"attempt":2}'],
+        ['live: bare'],
+      ]);
+    } finally {
+      warn.mockRestore();
+    }
+  });
+
   it('names the channel after the schema, within PostgreSQL identifier length', () => {
     expect(pgChannelName()).toBe('raidmap_live');
     expect(pgChannelName('site_b')).toBe('raidmap_live_site_b');
@@ -60,12 +76,19 @@ describe.skipIf(!url)(url ? 'PgLiveHub on PostgreSQL' : 'PgLiveHub on PostgreSQL
   const hubs: PgLiveHub[] = [];
   const proxies: TcpProxy[] = [];
   const logs: string[] = [];
-  const log: LiveLog = { warn: (_o, msg) => logs.push(`warn ${msg}`), error: (_o, msg) => logs.push(`error ${msg}`) };
+  /** Each line with its fields, as the JSON logger gets them. */
+  const lines: Array<{ level: string; msg: string; obj: object }> = [];
+  const line = (level: string) => (obj: object, msg: string) => {
+    logs.push(`${level} ${msg}`);
+    lines.push({ level, msg, obj });
+  };
+  const log: LiveLog = { info: line('info'), warn: line('warn'), error: line('error') };
 
   afterEach(async () => {
     await Promise.all(hubs.splice(0).map((h) => h.close()));
     await Promise.all(proxies.splice(0).map((p) => p.close()));
     logs.length = 0;
+    lines.length = 0;
   });
 
   /** Hubs on one fresh channel, listening. */
@@ -181,6 +204,12 @@ describe.skipIf(!url)(url ? 'PgLiveHub on PostgreSQL' : 'PgLiveHub on PostgreSQL
       await admin.end();
     }
     await waitFor('B to reconnect', () => gapsB.length === 1);
+    // Through the logger: the loss at warn with PostgreSQL's words as a field, then the return at info.
+    const lost = lines.filter((l) => l.msg.startsWith('lost the PostgreSQL connection'));
+    expect(lost).toEqual([{ level: 'warn', msg: 'lost the PostgreSQL connection that listens for live events; reconnecting', obj: { reason: expect.stringMatching(/terminat/) } }]);
+    expect(lines.filter((l) => l.msg.includes('again'))).toEqual([
+      { level: 'info', msg: 'listening for live events on PostgreSQL again', obj: { attempts: 1, downMs: expect.any(Number) } },
+    ]);
     a.publish('c', 'after');
     await waitFor('the message on B', () => onB.length === 1);
     expect(onB[0].data).toBe('after');

@@ -36,22 +36,37 @@ const BATCH = 256;
 /** A chunked message not complete after this long is dropped (its sender lost its connection). */
 const PARTIAL_TTL_MS = 60_000;
 
+/**
+ * Where the hub's lines go: the server's JSON logger (server/main.ts passes it, pino takes
+ * `(fields, message)`), or the console before it exists. A connection's trouble comes as a
+ * `reason` field (its error's message), not in the message text.
+ */
 export interface LiveLog {
+  /** The listening connection is back (optional: tests give only warn and error). */
+  info?(obj: object, msg: string): void;
   warn(obj: object, msg: string): void;
   error(obj: object, msg: string): void;
 }
 
 export const consoleLiveLog: LiveLog = {
-  warn: (obj, msg) => console.warn(`live: ${msg}`, describe(obj)),
-  error: (obj, msg) => console.error(`live: ${msg}`, describe(obj)),
+  info: (obj, msg) => console.log(consoleLine(obj, msg)),
+  warn: (obj, msg) => console.warn(consoleLine(obj, msg)),
+  error: (obj, msg) => console.error(consoleLine(obj, msg)),
 };
 
-function describe(obj: object): string {
+/** `live: message: reason {"other":"fields"}`: the reason after a colon, never run into the message. */
+function consoleLine(obj: object, msg: string): string {
   const err = (obj as { err?: unknown }).err;
   const rest = Object.fromEntries(Object.entries(obj).filter(([k]) => k !== 'err'));
-  return [err instanceof Error ? err.message : err === undefined ? '' : String(err), Object.keys(rest).length ? JSON.stringify(rest) : '']
+  const detail = [err instanceof Error ? err.message : err === undefined ? '' : String(err), Object.keys(rest).length ? JSON.stringify(rest) : '']
     .filter(Boolean)
     .join(' ');
+  return detail ? `live: ${msg}: ${detail}` : `live: ${msg}`;
+}
+
+/** The message of an error (what the database or the network said), for a `reason` field. */
+export function reasonOf(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
 }
 
 export interface PgLiveHubOptions {
@@ -148,6 +163,8 @@ export class PgLiveHub implements LiveHub {
   private pingTimer: NodeJS.Timeout | undefined;
   private failures = 0;
   private everListened = false;
+  /** When the listening connection was lost (epoch ms), until it listens again. */
+  private lostAt: number | null = null;
   private droppedOutgoing = 0;
   private nextId = 0;
   private closed = false;
@@ -305,7 +322,7 @@ export class PgLiveHub implements LiveHub {
       client.end().catch(() => undefined);
       if (this.closed) return;
       this.failures++;
-      this.log.warn({ err: error, attempt: this.failures }, 'cannot LISTEN for live events on PostgreSQL; retrying');
+      this.log.warn({ reason: reasonOf(error), attempt: this.failures }, 'cannot LISTEN for live events on PostgreSQL; retrying');
       this.scheduleReconnect();
       return;
     }
@@ -318,7 +335,11 @@ export class PgLiveHub implements LiveHub {
     this.client = client;
     this.stats.connects++;
     const missed = this.everListened || this.failures > 0;
-    if (this.failures > 0) this.log.warn({ attempts: this.failures }, 'listening for live events again');
+    // Said once it is back, whatever took it away (a lost connection, failed first attempts).
+    if (this.failures > 0 || this.lostAt !== null) {
+      this.log.info?.({ attempts: this.failures + 1, ...(this.lostAt !== null ? { downMs: Date.now() - this.lostAt } : {}) }, 'listening for live events on PostgreSQL again');
+    }
+    this.lostAt = null;
     this.failures = 0;
     this.everListened = true;
     this.partials.clear();
@@ -351,7 +372,8 @@ export class PgLiveHub implements LiveHub {
     this.backendPid = null;
     clearInterval(this.pingTimer);
     if (this.closed) return;
-    this.log.warn({ err: error }, 'lost the PostgreSQL connection that listens for live events; reconnecting');
+    this.lostAt = Date.now();
+    this.log.warn({ reason: reasonOf(error) }, 'lost the PostgreSQL connection that listens for live events; reconnecting');
     this.scheduleReconnect(true);
   }
 

@@ -9,6 +9,7 @@ import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import type { FastifyInstance, InjectOptions } from 'fastify';
+import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PAIRING_ALPHABET, PAIRING_TTL_MS, formatPairingCode } from '../../src/domain/pilot';
 import { buildServer, type BuildServerOptions } from '../app';
@@ -21,6 +22,7 @@ import { ConfigError } from '../config';
 import { tempDir, testBackends } from '../testing/databases';
 import { openSse, type SseMessage, type SseStream } from '../testing/sse';
 import { DEFAULT_PILOT_LIMITS, pilotLimitsFromEnv } from './limits';
+import { PILOT_CHANNEL, WATCHERS_TTL_MS } from './routes';
 
 const HOUR = 3_600_000;
 const url = process.env.TEST_DATABASE_URL;
@@ -275,11 +277,13 @@ describe.each(testBackends())('pilot routes on $name', (backend) => {
     clock += PAIRING_TTL_MS + 1;
     const hub = new MemoryLiveHub();
     const heard: unknown[] = [];
-    hub.subscribe(`pilot:${forgotten.code}`, (data) => heard.push(data));
+    hub.subscribe(PILOT_CHANNEL, (data) => {
+      if ((data as { code?: string }).code === forgotten.code) heard.push(data);
+    });
     await build({ live: hub }, { sweepEveryMs: 20 });
     await waitFor('the sweep', async () => (await new PilotPairingRepository(db).get(forgotten.code)) === undefined);
     await waitFor('the end message', () => heard.length > 0);
-    expect(heard).toEqual([{ type: 'end', reason: 'expired' }]);
+    expect(heard).toEqual([{ code: forgotten.code, end: 'expired' }]);
     expect((await c.info(forgotten.code)).statusCode).toBe(404);
   });
 
@@ -515,6 +519,176 @@ describe.each(testBackends())('pilot routes on $name', (backend) => {
   });
 });
 
+/** An in-process hub shared by two apps, as if it were PostgreSQL's: it says it is shared, and the test makes its gaps. */
+class GappyHub extends MemoryLiveHub {
+  override readonly shared = true;
+  private readonly gapListeners = new Set<(reason: string) => void>();
+  override onGap(listener: (reason: string) => void): () => void {
+    this.gapListeners.add(listener);
+    return () => this.gapListeners.delete(listener);
+  }
+  gap(): void {
+    for (const listener of [...this.gapListeners]) listener('test');
+  }
+}
+
+interface FeedProcess {
+  app: FastifyInstance;
+  base: string;
+}
+
+const isPilot = (m: SseMessage) => m.event === 'pilot';
+
+/** The first two events a new watcher of `code` on `p` gets (its replay), or fewer after `ms`. */
+async function replayOn(p: FeedProcess, code: string, ms = 300): Promise<unknown[]> {
+  const s = await openSse(`${p.base}/api/be/pilot/${code}/events`);
+  const got: unknown[] = [];
+  try {
+    for (let i = 0; i < 2; i++) got.push(JSON.parse((await s.next(isPilot, ms)).data!));
+  } catch {
+    // No more replayed: fewer than two.
+  } finally {
+    s.close();
+  }
+  return got;
+}
+
+/**
+ * The probe's two-process checks (no sticky sessions): what one process received, the other
+ * knows: the replay, the map a position is checked against, and the watcher count. `settle`
+ * waits for something that crosses the hub (at once in process, milliseconds on PostgreSQL).
+ */
+async function crossProcessFeed(a: FeedProcess, b: FeedProcess, settle: (what: string, check: () => Promise<boolean>) => Promise<void>) {
+  const onA = client(a.app);
+  const onB = client(b.app);
+  const pairing = await onA.pair();
+  expect((await onA.send(pairing, { type: 'map', data: { map: 'woods' } })).statusCode).toBe(200);
+  expect((await onA.send(pairing, position(10, 20))).statusCode).toBe(200);
+  expect((await onB.send(pairing, { type: 'map', data: { map: 'customs' } })).statusCode).toBe(200);
+  const latest = await onB.send(pairing, position(-100, 50));
+  expect(latest.statusCode, latest.body).toBe(200);
+  // A watcher on A gets what B received last, not A's older map and position.
+  const want = [
+    { type: 'map', data: { map: 'customs' }, at: expect.any(Number) },
+    { type: 'position', data: { x: -100, y: 50, z: 3, look: 90 }, at: expect.any(Number) },
+  ];
+  await settle('the replay on A of what B received', async () => {
+    const got = await replayOn(a, pairing.code);
+    return got.length === 2 && (got[0] as { data: { map: string } }).data.map === 'customs' && (got[1] as { data: { x: number } }).data.x === -100;
+  });
+  expect(await replayOn(a, pairing.code)).toEqual(want);
+  expect(await replayOn(b, pairing.code)).toEqual(want);
+
+  // The map A received is the one B checks a position against.
+  expect((await onA.send(pairing, { type: 'map', data: { map: 'factory' } })).statusCode).toBe(200);
+  await settle('B to refuse a position off the map A received', async () => (await onB.send(pairing, position(500, 0))).statusCode === 400);
+  const refused = await onB.send(pairing, position(500, 0));
+  expect(refused.statusCode).toBe(400);
+  expect(refused.json()).toMatchObject({ error: 'outside_map', map: 'factory' });
+  expect((await onA.send(pairing, position(500, 0))).json()).toMatchObject({ error: 'outside_map', map: 'factory' });
+  expect((await onB.send(pairing, { type: 'ping' })).json()).toMatchObject({ knowsMap: true });
+
+  // A page following the code through B counts on A; closing it uncounts it.
+  const s = await openSse(`${b.base}/api/be/pilot/${pairing.code}/events`);
+  try {
+    expect(await s.next()).toEqual({ retry: 2000 });
+    await settle('A to count the watcher on B', async () => (await onA.info(pairing.code)).json<{ watchers: number }>().watchers === 1);
+    expect((await onA.send(pairing, position(1, 2))).json()).toEqual({ ok: true, watchers: 1, knowsMap: true });
+    expect((await onB.info(pairing.code)).json()).toMatchObject({ watchers: 1 });
+    const onAToo = await openSse(`${a.base}/api/be/pilot/${pairing.code}/events`);
+    await settle('both to count 2', async () => (await onA.info(pairing.code)).json<{ watchers: number }>().watchers === 2 && (await onB.info(pairing.code)).json<{ watchers: number }>().watchers === 2);
+    onAToo.close();
+    await settle('B to count 1 again', async () => (await onB.info(pairing.code)).json<{ watchers: number }>().watchers === 1);
+  } finally {
+    s.close();
+  }
+  await settle('A to count 0', async () => (await onA.info(pairing.code)).json<{ watchers: number }>().watchers === 0);
+  return pairing;
+}
+
+describe.each(testBackends())('pilot across two apps on one in-process hub on $name', (backend) => {
+  let db: Db;
+  let root: string;
+  let clock = Date.UTC(2030, 0, 1);
+  const apps: FastifyInstance[] = [];
+  const hub = new GappyHub();
+
+  const start = async (): Promise<FeedProcess> => {
+    const app = buildServer({
+      db,
+      live: hub,
+      uploadsDir: path.join(root, 'uploads'),
+      tiles: false,
+      distDir: path.join(root, 'dist'),
+      assetsDir: path.join(root, 'assets'),
+      livePingMs: 60_000,
+      pilot: { now: () => clock, limits: { pairings: null, guesses: null }, sweepEveryMs: 0 },
+    });
+    apps.push(app);
+    return { app, base: await app.listen({ host: '127.0.0.1', port: 0 }) };
+  };
+
+  beforeAll(async () => {
+    root = tempDir();
+    db = await backend.open();
+    await migrateToLatest(db);
+  });
+
+  afterAll(async () => {
+    for (const app of apps) await app.close();
+    await hub.close();
+    await db?.close();
+    fs.rmSync(root, { recursive: true, force: true });
+  });
+
+  it('each app replays, checks against and counts what the other received', async () => {
+    const a = await start();
+    const b = await start();
+    // Streams end when the server sees their sockets close: waited for, like on PostgreSQL.
+    const pairing = await crossProcessFeed(a, b, (what, check) => waitFor(what, check));
+
+    // A process that starts now (a restart) knows nothing yet: it replays nothing rather than something stale.
+    const c = await start();
+    expect(await replayOn(c, pairing.code)).toEqual([]);
+    expect((await client(c.app).send(pairing, { type: 'ping' })).json()).toMatchObject({ knowsMap: false });
+    // The publisher sends its map again (to any process): every one knows it.
+    expect((await client(b.app).send(pairing, { type: 'map', data: { map: 'reserve' } })).statusCode).toBe(200);
+    expect((await client(c.app).send(pairing, { type: 'ping' })).json()).toMatchObject({ knowsMap: true });
+    expect(await replayOn(c, pairing.code)).toEqual([expect.objectContaining({ type: 'map', data: { map: 'reserve' } })]);
+
+    // After a gap (events may have been missed), A forgets them all: no replay, and `knowsMap` false asks for the map again.
+    hub.gap();
+    expect(await replayOn(a, pairing.code)).toEqual([]);
+    expect((await client(a.app).info(pairing.code)).json()).toMatchObject({ knowsMap: false });
+
+    // A process that stops saying its count (it died) is counted no more once it expires.
+    const s = await openSse(`${b.base}/api/be/pilot/${pairing.code}/events`);
+    try {
+      await s.next();
+      expect((await client(a.app).info(pairing.code)).json()).toMatchObject({ watchers: 1 });
+      // A process that starts asks the others: it counts them at once, not at their next heartbeat.
+      const e = await start();
+      expect((await client(e.app).info(pairing.code)).json()).toMatchObject({ watchers: 1 });
+      clock += WATCHERS_TTL_MS - 1;
+      expect((await client(a.app).info(pairing.code)).json()).toMatchObject({ watchers: 1 });
+      clock += 1;
+      expect((await client(a.app).info(pairing.code)).json()).toMatchObject({ watchers: 0 });
+      expect((await client(b.app).info(pairing.code)).json()).toMatchObject({ watchers: 1 });
+    } finally {
+      s.close();
+    }
+
+    // A closing process uncounts its watchers at once.
+    const d = await start();
+    const onD = await openSse(`${d.base}/api/be/pilot/${pairing.code}/events`);
+    await onD.next();
+    expect((await client(a.app).info(pairing.code)).json()).toMatchObject({ watchers: 1 });
+    apps.splice(apps.indexOf(d.app), 1);
+    await d.app.close();
+    expect((await client(a.app).info(pairing.code)).json()).toMatchObject({ watchers: 0 });
+  });
+});
+
 describe.skipIf(!url)(url ? 'pilot across two server processes on one PostgreSQL schema' : 'pilot across two processes: skipped, TEST_DATABASE_URL is not set (bash scripts/ensure-postgres.sh prints one)', () => {
   const postgres = testBackends().find((b) => b.name === 'postgres')!;
   let first: Db;
@@ -586,5 +760,31 @@ describe.skipIf(!url)(url ? 'pilot across two server processes on one PostgreSQL
       expect(JSON.parse((await stream.next((m) => m.event === 'end')).data!)).toEqual({ reason: 'deleted' });
       expect(await stream.ended()).toBe(true);
     }
+  });
+
+  it('each process replays, checks against and counts what the other received (no sticky sessions)', async () => {
+    const [a, b] = processes;
+    await crossProcessFeed(a, b, (what, check) => waitFor(what, check));
+  });
+
+  it("after B's listening connection drops, B replays nothing it may have missed, until the publisher sends again", async () => {
+    const [a, b] = processes;
+    const onA = client(a.app);
+    const pairing = await onA.pair();
+    await onA.send(pairing, { type: 'map', data: { map: 'woods' } });
+    await waitFor('B to know the map', async () => (await client(b.app).info(pairing.code)).json<{ knowsMap: boolean }>().knowsMap);
+    const killer = new pg.Client({ connectionString: url });
+    await killer.connect();
+    try {
+      await killer.query('select pg_terminate_backend($1)', [b.hub.listenerPid]);
+    } finally {
+      await killer.end();
+    }
+    await waitFor('B to forget after the gap', async () => !(await client(b.app).info(pairing.code)).json<{ knowsMap: boolean }>().knowsMap);
+    await waitFor('B to listen again', () => b.hub.listening);
+    expect(await replayOn(b, pairing.code)).toEqual([]);
+    await onA.send(pairing, { type: 'map', data: { map: 'lighthouse' } });
+    await waitFor('B to know the new map', async () => (await client(b.app).info(pairing.code)).json<{ knowsMap: boolean }>().knowsMap);
+    expect(await replayOn(b, pairing.code)).toEqual([expect.objectContaining({ data: { map: 'lighthouse' } })]);
   });
 });

@@ -16,16 +16,19 @@
  * the same answers; the code lets anyone watch, the token (given once, at pairing) lets its
  * holder publish and unpair. Only sha256(token) is stored, and no position is ever written to
  * the database: events cross the live hub (server/live/hub.ts, shared between processes on
- * PostgreSQL) and each process remembers the last map and position per code in memory
- * (PilotState) to replay them to a watcher that connects.
+ * PostgreSQL) on one channel that every process follows, so each process remembers every code's
+ * last map and position in memory (PilotState), whichever process received them, to check
+ * positions against the map and to replay them to a watcher that connects.
  *
  * Failed guesses (unknown or expired codes, missing or wrong tokens) count per client address
  * (`guesses` rule), each different code (or code and token) once per window: a page that keeps
  * asking for one ended code is not guessing. An address past the rule gets 429 before anything
  * is looked up, so it learns nothing more, except a publisher whose token is right for its code
- * (it proves it is not guessing). `watchers` counts the open streams of this process only.
+ * (it proves it is not guessing). `watchers` counts the open streams of every process: each
+ * says its own counts on the hub (on each change and every WATCHERS_EVERY_MS), the others keep
+ * them for WATCHERS_TTL_MS.
  */
-import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
+import { createHash, randomBytes, randomUUID, timingSafeEqual } from 'node:crypto';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import {
   PAIRING_TTL_MS,
@@ -52,6 +55,12 @@ export const PILOT_BODY_LIMIT = 16 * 1024;
 export const MARK_EVERY_MS = 60_000;
 /** How often expired pairings are deleted (and once when the app is ready). */
 export const PILOT_SWEEP_MS = 10 * 60_000;
+/** How often a process says its watcher counts on the hub (besides on each change). */
+export const WATCHERS_EVERY_MS = 30_000;
+/** How long another process's count holds without being said again (it may have stopped). */
+export const WATCHERS_TTL_MS = 3 * WATCHERS_EVERY_MS;
+/** The hub channel of every pairing's events, ends and watcher counts (every process follows it). */
+export const PILOT_CHANNEL = 'pilot';
 /** Codes tried before giving up on a new pairing (a collision is ~1 in 10^14 per try). */
 const CREATE_TRIES = 5;
 
@@ -68,11 +77,20 @@ export interface PilotRoutesOptions {
   pingMs?: number;
   /** Sweep interval for expired pairings; 0: only the sweep at start. Default 10 min. */
   sweepEveryMs?: number;
+  /** How often this process says its watcher counts; 0: only on changes. Default WATCHERS_EVERY_MS. */
+  watchersEveryMs?: number;
 }
 
-export function pilotChannel(code: string): string {
-  return `pilot:${code}`;
-}
+/**
+ * What crosses the hub on PILOT_CHANNEL: a code's event or end, one process's watcher counts
+ * (`o`: its id, `watchers`: code → its open streams, 0 when it has none any more), or a
+ * process asking the others for theirs (it started, or it may have missed some).
+ */
+export type PilotHubMessage =
+  | { code: string; event: PilotEvent }
+  | { code: string; end: PilotEndReason }
+  | { o: string; watchers: Record<string, number> }
+  | { o: string; ask: true };
 
 function sha256(text: string): string {
   return createHash('sha256').update(text).digest('hex');
@@ -92,23 +110,24 @@ function bearerToken(request: FastifyRequest): string | null {
   return match ? match[1] : null;
 }
 
-function isEndMessage(data: unknown): data is PilotEndMessage {
-  return !!data && typeof data === 'object' && (data as { type?: unknown }).type === 'end';
-}
-
 function isPilotEvent(data: unknown): data is PilotEvent {
   const type = data && typeof data === 'object' ? (data as { type?: unknown }).type : undefined;
   return type === 'position' || type === 'map';
 }
 
+function isCounts(data: unknown): data is Record<string, number> {
+  return !!data && typeof data === 'object' && !Array.isArray(data) && Object.values(data).every((n) => Number.isInteger(n) && (n as number) >= 0);
+}
+
 export async function pilotRoutes(app: FastifyInstance, options: PilotRoutesOptions): Promise<void> {
-  const { hub, limits = DEFAULT_PILOT_LIMITS, now = Date.now, pingMs = LIVE_PING_MS, sweepEveryMs = PILOT_SWEEP_MS } = options;
+  const { hub, limits = DEFAULT_PILOT_LIMITS, now = Date.now, pingMs = LIVE_PING_MS, sweepEveryMs = PILOT_SWEEP_MS, watchersEveryMs = WATCHERS_EVERY_MS } = options;
   const pairings = new PilotPairingRepository(options.db);
   const limiter = new RateLimiter(options.rateLimits, now);
   const state = new PilotState();
-  /** This process's one hub subscription per watched code (it feeds the code's streams). */
-  const subscriptions = new Map<string, () => void>();
+  /** This process among the others, in its watcher counts. */
+  const origin = randomUUID();
   let sweepTimer: NodeJS.Timeout | undefined;
+  let watchersTimer: NodeJS.Timeout | undefined;
   let closing = false;
 
   const guessKey = (request: FastifyRequest) => `pilot:guess ${addressKey(request.ip)}`;
@@ -157,19 +176,28 @@ export async function pilotRoutes(app: FastifyInstance, options: PilotRoutesOpti
   const gone = (request: FastifyRequest, reply: FastifyReply, code: string) =>
     failedGuess(request, reply, 404, `no pairing ${code}: the code is unknown, was unpaired, or expired after ${PAIRING_TTL_MS / 3_600_000} h unused`, code);
 
+  /** Says this process's watcher counts of `codes` (each one's, 0 for none) to the other processes. */
+  const sayWatchers = (codes: string[]) => {
+    if (!hub.shared || codes.length === 0 || closing) return;
+    const message: PilotHubMessage = { o: origin, watchers: Object.fromEntries(codes.map((code) => [code, state.streamCount(code)])) };
+    hub.publish(PILOT_CHANNEL, message);
+  };
+
+  /** Asks the other processes for their counts (they answer with sayWatchers). */
+  const askWatchers = () => {
+    if (hub.shared && !closing) hub.publish(PILOT_CHANNEL, { o: origin, ask: true } satisfies PilotHubMessage);
+  };
+
   /** Ends the pairing's streams on this process (after an `end` event) and forgets the code. */
   const endLocally = (code: string, reason: PilotEndReason) => {
-    const json = JSON.stringify({ reason });
-    state.end(code, (stream) => stream.send('end', json));
-    subscriptions.get(code)?.();
-    subscriptions.delete(code);
+    const json = JSON.stringify({ reason } satisfies Omit<PilotEndMessage, 'type'>);
+    if (state.end(code, (stream) => stream.send('end', json)) > 0) sayWatchers([code]);
   };
 
   /** Ends the pairing everywhere: this process at once, the others through the hub. */
   const endEverywhere = (code: string, reason: PilotEndReason) => {
-    const message: PilotEndMessage = { type: 'end', reason };
     // Delivered to this process's own subscription too (which ends the local streams).
-    hub.publish(pilotChannel(code), message);
+    hub.publish(PILOT_CHANNEL, { code, end: reason } satisfies PilotHubMessage);
     endLocally(code, reason);
   };
 
@@ -201,7 +229,8 @@ export async function pilotRoutes(app: FastifyInstance, options: PilotRoutesOpti
     return t + PAIRING_TTL_MS;
   };
 
-  const watchers = (code: string) => state.streamCount(code);
+  /** Open streams of the code on every process: this one's, and what the others last said. */
+  const watchers = (code: string) => state.streamCount(code) + state.remoteCount(code, now());
 
   /** The code of the path, or a 400 answer. */
   const codeOf = (request: FastifyRequest, reply: FastifyReply): string | null => {
@@ -241,27 +270,45 @@ export async function pilotRoutes(app: FastifyInstance, options: PilotRoutesOpti
     return null;
   };
 
-  /** This process's subscription for `code`: remembers what other processes publish, feeds the streams. */
-  const subscribe = (code: string) => {
-    if (subscriptions.has(code)) return;
-    const unsubscribe = hub.subscribe(pilotChannel(code), (data, json, info) => {
-      if (isEndMessage(data)) {
-        endLocally(code, data.reason === 'expired' ? 'expired' : 'deleted');
-        return;
-      }
-      if (!isPilotEvent(data)) return;
-      // What this process published it remembered already.
-      if (info.remote) state.remember(code, data, json, now());
-      for (const stream of state.streamsOf(code)) stream.send('pilot', json);
-    });
-    subscriptions.set(code, unsubscribe);
+  /**
+   * On a shared hub this process follows every code, watched here or not (this process's
+   * publishes come back to it at once): it remembers each code's last map and position, so it
+   * checks a position against the map another process received and replays the latest to a
+   * watcher that connects here; it feeds its streams, ends them, and keeps the other processes'
+   * counts. A process alone (an in-process hub) hears only itself: it follows while it has
+   * streams to feed, and remembers what it publishes as it publishes it.
+   */
+  let unsubscribe: (() => void) | undefined;
+  const follow = () => {
+    unsubscribe ??= hub.subscribe(PILOT_CHANNEL, onHubMessage);
   };
-
-  const unsubscribeIfUnwatched = (code: string) => {
-    if (state.streamCount(code) > 0) return;
-    subscriptions.get(code)?.();
-    subscriptions.delete(code);
+  const unfollowIfIdle = () => {
+    if (hub.shared || state.streamCount() > 0) return;
+    unsubscribe?.();
+    unsubscribe = undefined;
   };
+  const onHubMessage = (data: unknown) => {
+    if (!data || typeof data !== 'object') return;
+    const message = data as Partial<Record<'code' | 'o', unknown>> & { event?: unknown; end?: unknown; watchers?: unknown };
+    if (typeof message.o === 'string') {
+      if (message.o === origin) return;
+      if (isCounts(message.watchers)) state.setRemoteCounts(message.o, message.watchers, now() + WATCHERS_TTL_MS);
+      else if ((message as { ask?: unknown }).ask === true) sayWatchers(state.watchedCodes());
+      return;
+    }
+    if (typeof message.code !== 'string') return;
+    const code = message.code;
+    if (message.end !== undefined) {
+      endLocally(code, message.end === 'expired' ? 'expired' : 'deleted');
+      return;
+    }
+    if (!isPilotEvent(message.event)) return;
+    // Serialised once for every stream of the code.
+    const json = JSON.stringify(message.event);
+    state.remember(code, message.event, json, now());
+    for (const stream of state.streamsOf(code)) stream.send('pilot', json);
+  };
+  if (hub.shared) follow();
 
   /**
    * Deletes expired pairings (ending their streams everywhere), after marking the codes this
@@ -275,14 +322,23 @@ export async function pilotRoutes(app: FastifyInstance, options: PilotRoutesOpti
     }
     for (const code of await pairings.purgeExpired(t - PAIRING_TTL_MS)) endEverywhere(code, 'expired');
     state.prune(t - PAIRING_TTL_MS);
+    state.pruneRemote(t);
   };
   const sweepLogged = () =>
     sweep().catch((error: unknown) => {
       if (!closing) app.log.error({ err: error }, 'pilot: sweeping expired pairings failed');
     });
 
-  /** After a gap in the hub (an `end` from another process may be lost): re-check the watched codes. */
+  /**
+   * After a gap in the hub, events and ends from other processes may be lost: forget every
+   * code's last events (a watcher gets no replay, and `knowsMap` false makes the publishers send
+   * their map again, rather than something stale being replayed), say this process's counts
+   * again, and re-check the watched codes.
+   */
   const stopGaps = hub.onGap(() => {
+    state.forgetEvents();
+    sayWatchers(state.watchedCodes());
+    askWatchers();
     void (async () => {
       for (const code of state.watchedCodes()) if (!(await alivePairing(code))) endLocally(code, 'deleted');
     })().catch((error: unknown) => app.log.error({ err: error }, 'pilot: re-checking watched codes failed'));
@@ -290,18 +346,29 @@ export async function pilotRoutes(app: FastifyInstance, options: PilotRoutesOpti
 
   app.addHook('onReady', async () => {
     void sweepLogged();
+    // A process that starts counts the others' watchers at once, not at their next heartbeat.
+    askWatchers();
     if (sweepEveryMs > 0) {
       sweepTimer = setInterval(() => void sweepLogged(), sweepEveryMs);
       sweepTimer.unref();
     }
+    // Said again while they last: the others drop a count not said for WATCHERS_TTL_MS.
+    if (watchersEveryMs > 0) {
+      watchersTimer = setInterval(() => sayWatchers(state.watchedCodes()), watchersEveryMs);
+      watchersTimer.unref();
+    }
   });
   app.addHook('preClose', async () => {
+    // This process's streams end: the others stop counting them now, not when they expire.
+    const watched = state.watchedCodes();
+    if (hub.shared && watched.length > 0) hub.publish(PILOT_CHANNEL, { o: origin, watchers: Object.fromEntries(watched.map((code) => [code, 0])) } satisfies PilotHubMessage);
     closing = true;
     clearInterval(sweepTimer);
+    clearInterval(watchersTimer);
     stopGaps();
+    unsubscribe?.();
+    unsubscribe = undefined;
     state.closeAll();
-    for (const unsubscribe of subscriptions.values()) unsubscribe();
-    subscriptions.clear();
   });
 
   // Anyone may pair: no account, a small JSON object (its fields are ignored) or no body.
@@ -344,11 +411,13 @@ export async function pilotRoutes(app: FastifyInstance, options: PilotRoutesOpti
     if ((await use(pairing)) === null || closing) return gone(request, reply, code);
 
     const stream: EventStream = openEventStream(request, reply, { pingMs, logContext: { pilot: code } });
-    subscribe(code);
+    follow();
     state.addStream(code, stream);
+    sayWatchers([code]);
     stream.onClose(() => {
       state.removeStream(code, stream);
-      unsubscribeIfUnwatched(code);
+      sayWatchers([code]);
+      unfollowIfIdle();
     });
     for (const json of state.replay(code)) stream.send('pilot', json);
     return reply;
@@ -374,9 +443,10 @@ export async function pilotRoutes(app: FastifyInstance, options: PilotRoutesOpti
       // `map` (null: none known, so off every map) lets the page say it in its own language.
       if (outside !== null) return sendErrorCode(reply, 400, 'outside_map', `bad message: data: ${outside}`, { map });
       const event = { type: message.type, data: message.data, at: now() } as PilotEvent;
-      const json = JSON.stringify(event);
-      state.remember(pairing.code, event, json, now());
-      hub.publish(pilotChannel(pairing.code), event);
+      // Remembered here, whether or not this process follows the hub now (its subscription,
+      // when it has one, remembers it again: the same event changes nothing).
+      state.remember(pairing.code, event, JSON.stringify(event), now());
+      hub.publish(PILOT_CHANNEL, { code: pairing.code, event } satisfies PilotHubMessage);
       return reply.header('cache-control', 'no-store').send({ ok: true, watchers: watchers(pairing.code), knowsMap: state.knowsMap(pairing.code) });
     } finally {
       ticket.done();

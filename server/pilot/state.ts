@@ -2,9 +2,11 @@
  * What one server process keeps in memory for the live position feed (docs/PILOT.md):
  *
  * - the last map and the last position event it has seen per code (published here, or heard
- *   from another process by one of its watchers), replayed to a watcher that connects; never
- *   written to the database, dropped with the pairing;
+ *   from another process: every process follows every code's events on the hub), replayed to a
+ *   watcher that connects; never written to the database, dropped with the pairing, and all
+ *   forgotten when the hub reports a gap (replaying nothing beats replaying something stale);
  * - the open watcher streams per code, to end them when the pairing ends;
+ * - the other processes' watcher counts per code, as they last said them, until they expire;
  * - when each code was last marked used, so `last_used_at` is written at most once a minute;
  * - a publish queue per code, so concurrent publishes go out in the order they arrived.
  */
@@ -26,8 +28,18 @@ interface LastEvents {
   mapId?: MapId;
   /** JSON text of the last `position` event. */
   position?: string;
+  /** The latest `at` of a map event seen (a repeat of the same map included). */
+  mapAt?: number;
+  /** The `at` of the last position. */
+  positionAt?: number;
   /** When this process last saw an event of the code (its clock). */
   seenAt: number;
+}
+
+/** One other process's watcher count of a code, and until when it holds (this process's clock). */
+interface RemoteCount {
+  count: number;
+  until: number;
 }
 
 /** A place in a code's publish queue: wait for `turn`, then `done()` (idempotent). */
@@ -41,32 +53,74 @@ export class PilotState {
   private readonly streams = new Map<string, Set<EventStream>>();
   private readonly usedAt = new Map<string, number>();
   private readonly queues = new Map<string, Promise<void>>();
+  /** code → process id → its count. */
+  private readonly remote = new Map<string, Map<string, RemoteCount>>();
 
   /**
    * Keeps `json` (the text of `event`) as the code's last event of its kind. The same map sent
    * again (a publisher's resend after a restart, the map chosen twice) keeps the event of the
    * change: a watcher connecting later gets that time, so the position sent since is not taken
-   * for one from the map before.
+   * for one from the map before. An event older (by `at`) than the last of its kind is not
+   * kept: one published on another process may arrive after a later one published here, and
+   * every process must end up with the same last events.
    */
   remember(code: string, event: PilotEvent, json: string, now: number): void {
     const entry = this.last.get(code) ?? { seenAt: now };
     entry.seenAt = now;
     this.last.set(code, entry);
     if (event.type === 'position') {
+      if (entry.positionAt !== undefined && event.at < entry.positionAt) return;
       entry.position = json;
+      entry.positionAt = event.at;
       return;
     }
+    if (entry.mapAt !== undefined && event.at < entry.mapAt) return;
+    entry.mapAt = event.at;
     if (entry.mapId === event.data.map && entry.map !== undefined) return;
     entry.map = json;
     entry.mapId = event.data.map;
   }
 
-  /** The code's last map on this process, or null (none sent yet, or this process restarted). */
+  /** Forgets every code's last events (the hub had a gap: they may be stale). */
+  forgetEvents(): void {
+    this.last.clear();
+  }
+
+  /** Takes another process's counts (`counts`: code → open streams there), valid until `until`. */
+  setRemoteCounts(origin: string, counts: Record<string, number>, until: number): void {
+    for (const [code, count] of Object.entries(counts)) {
+      let byOrigin = this.remote.get(code);
+      if (count > 0) {
+        if (!byOrigin) this.remote.set(code, (byOrigin = new Map()));
+        byOrigin.set(origin, { count, until });
+      } else if (byOrigin) {
+        byOrigin.delete(origin);
+        if (byOrigin.size === 0) this.remote.delete(code);
+      }
+    }
+  }
+
+  /** The other processes' open streams of `code`, as they last said and not expired at `now`. */
+  remoteCount(code: string, now: number): number {
+    let n = 0;
+    for (const { count, until } of this.remote.get(code)?.values() ?? []) if (until > now) n += count;
+    return n;
+  }
+
+  /** Drops the other processes' counts that expired at `now` (a process that stopped saying them). */
+  pruneRemote(now: number): void {
+    for (const [code, byOrigin] of this.remote) {
+      for (const [origin, { until }] of byOrigin) if (until <= now) byOrigin.delete(origin);
+      if (byOrigin.size === 0) this.remote.delete(code);
+    }
+  }
+
+  /** The code's last map on this process, or null (none sent yet, or none since this process started or its hub had a gap). */
   lastMap(code: string): MapId | null {
     return this.last.get(code)?.mapId ?? null;
   }
 
-  /** Whether this process holds a map for the code (after a restart it holds none until the publisher sends it again). */
+  /** Whether this process holds a map for the code (after a restart or a gap it holds none until the publisher sends it again). */
   knowsMap(code: string): boolean {
     return this.last.get(code)?.map !== undefined;
   }
@@ -122,9 +176,10 @@ export class PilotState {
     return streams.length;
   }
 
-  /** Drops the remembered events and the last-used mark of a code. */
+  /** Drops the remembered events, the other processes' counts and the last-used mark of a code. */
   forget(code: string): void {
     this.last.delete(code);
+    this.remote.delete(code);
     this.usedAt.delete(code);
   }
 
