@@ -9,6 +9,10 @@
  * refuse anyone, so nobody can lock an account's owner out. Sign-ups are limited per address
  * (tries and accounts) and for the whole site, each counted before the work it guards.
  * New passwords must pass the strength rule (src/domain/account.ts `checkNewPassword`).
+ *
+ * Both trim the name (spaces pasted around it are no part of any name), never the password. A
+ * sign-in with a name or password longer than any account's is refused like a wrong one (401),
+ * not with a 400 in English that the page would have to show.
  */
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import { z } from 'zod';
@@ -51,10 +55,24 @@ export const credentialsSchema = z.object({
     .max(PASSWORD_LENGTH.max, passwordLength),
 });
 
-const loginSchema = z.object({
-  name: z.string({ error: 'name must be text' }).max(200, 'name is too long'),
-  password: z.string({ error: 'password must be text' }).max(200, 'password is too long'),
+/** Sign-in: two strings; their lengths are checked in the route (too long is a wrong sign-in). */
+export const loginSchema = z.object({
+  name: z.string({ error: 'name must be text' }).trim(),
+  password: z.string({ error: 'password must be text' }),
 });
+
+/**
+ * Longest name and password a sign-in is checked for: no account has longer ones (the CLI and
+ * sign-up apply NAME_LENGTH and PASSWORD_LENGTH; 200 keeps accounts made before those rules).
+ */
+const LOGIN_MAX_LENGTH = Math.max(200, NAME_LENGTH.max, PASSWORD_LENGTH.max);
+
+/** The body with its `name` trimmed, when it is text (the sign-up schema itself does not trim: the CLI uses it on names as given). */
+function trimmedName(body: unknown): unknown {
+  if (!body || typeof body !== 'object' || Array.isArray(body)) return body;
+  const { name } = body as { name?: unknown };
+  return typeof name === 'string' ? { ...body, name: name.trim() } : body;
+}
 
 export function publicUser(user: User): { name: string; pro: boolean; admin: boolean; questsDone: string[]; questsHidden: string[] } {
   return { name: user.name, pro: user.pro, admin: user.admin, questsDone: user.questsDone, questsHidden: user.questsHidden };
@@ -86,7 +104,7 @@ export async function authRoutes(app: FastifyInstance): Promise<void> {
   const opts = { bodyLimit: AUTH_BODY_LIMIT };
 
   app.post('/api/be/auth/register', opts, async (request, reply) => {
-    const parsed = credentialsSchema.safeParse(request.body);
+    const parsed = credentialsSchema.safeParse(trimmedName(request.body));
     if (!parsed.success) return sendError(reply, 400, bodyIssue(parsed.error));
     const { name, password } = parsed.data;
     const { limiter, limits, repos } = app.auth;
@@ -124,6 +142,8 @@ export async function authRoutes(app: FastifyInstance): Promise<void> {
     const parsed = loginSchema.safeParse(request.body);
     if (!parsed.success) return sendError(reply, 400, bodyIssue(parsed.error));
     const { name, password } = parsed.data;
+    // No account matches: the same refusal as a wrong password, before any counting or hashing.
+    if (name.length > LOGIN_MAX_LENGTH || password.length > LOGIN_MAX_LENGTH) return sendError(reply, 401, LOGIN_FAILED);
     const { limiter, limits } = app.auth;
     const from = addressKey(request.ip);
     const account = name.toLowerCase();

@@ -9,11 +9,19 @@ import { proxy, ref } from 'valtio';
 import { fetchQuests } from '../api/quests';
 import { addToSelection, normalizeSelection, removeFromSelection, type Quest, type QuestAction } from '../domain/quests';
 import { roleOf, type RoleFlags } from '../domain/roles';
-import { followsQuestsWithoutLimit, runQuestAction, session, type QuestActionResult } from './session';
+import { followsQuestsWithoutLimit, runQuestAction, session, sessionCheck, type QuestActionResult } from './session';
 import { effectiveSettings } from './settings';
 import { readTabStored, writeTabStored } from './storage';
 
 export type QuestsStatus = 'idle' | 'loading' | 'ready' | 'error';
+
+/**
+ * Why the limit notice shows, so that it says what happened: a fourth quest was refused
+ * (`refused`); the user lost the unlimited list (signed out, session ended, no longer pro) and
+ * `setAside` were unfollowed for now (`lostPro`); a link named `total` quests and only the first
+ * ones are followed (`link`).
+ */
+export type LimitWhy = { reason: 'refused' } | { reason: 'lostPro'; setAside: string[] } | { reason: 'link'; total: number };
 
 export interface QuestsState {
   status: QuestsStatus;
@@ -23,6 +31,8 @@ export interface QuestsState {
   selected: string[];
   /** The limit notice shows (a selection was cut, or a fourth quest was refused). */
   limitNotice: boolean;
+  /** What the limit notice says happened (set with `limitNotice`). */
+  limitWhy: LimitWhy;
   /**
    * The quests the free limit took away when the user lost pro (or admin): a session that ended,
    * a sign-out, or a reload that found the session ended. Followed again, in their order, when the
@@ -45,7 +55,7 @@ function storedCut(): string[] {
   }
 }
 
-export const quests = proxy<QuestsState>({ status: 'idle', list: [], selected: [], limitNotice: false, cutByLimit: storedCut(), progressErrorAt: null });
+export const quests = proxy<QuestsState>({ status: 'idle', list: [], selected: [], limitNotice: false, limitWhy: { reason: 'refused' }, cutByLimit: storedCut(), progressErrorAt: null });
 
 function setCut(uids: string[]): void {
   quests.cutByLimit = uids;
@@ -106,7 +116,12 @@ export function selectQuests(ids: readonly string[]): void {
   quests.selected = next;
   if (!limited) return;
   if (session.ended) keepCut(known, next);
-  else quests.limitNotice = true;
+  else showLimitNotice({ reason: 'link', total: normalizeSelection(known, true).ids.length });
+}
+
+function showLimitNotice(why: LimitWhy): void {
+  quests.limitWhy = why;
+  quests.limitNotice = true;
 }
 
 /** Follows or unfollows one quest; a fourth for a visitor is ignored and the notice shows (pro users and admins have no limit). */
@@ -116,8 +131,19 @@ export function toggleQuest(uid: string): void {
     return;
   }
   const { ids, limited } = addToSelection(quests.selected, uid, followsQuestsWithoutLimit());
-  if (limited) quests.limitNotice = true;
-  else quests.selected = ids;
+  if (!limited) {
+    quests.selected = ids;
+    return;
+  }
+  // A fourth quest while the page still asks who is signed in: the user may be pro. Decide on the answer.
+  const checking = sessionCheck();
+  if (checking) {
+    void checking.then(() => {
+      if (!quests.selected.includes(uid)) toggleQuest(uid);
+    });
+    return;
+  }
+  showLimitNotice({ reason: 'refused' });
 }
 
 /**
@@ -154,8 +180,9 @@ export function enforceQuestLimit(): void {
   const { ids, limited } = normalizeSelection(quests.selected, false);
   if (!limited) return;
   keepCut(quests.selected, ids);
+  const setAside = quests.selected.filter((uid) => !ids.includes(uid));
   quests.selected = ids;
-  quests.limitNotice = true;
+  showLimitNotice({ reason: 'lostPro', setAside });
 }
 
 export interface QuestFilterQuery {
@@ -189,15 +216,26 @@ export function questMarks(user: (RoleFlags & { questsDone?: readonly string[]; 
   return { done: !!user.questsDone?.includes(questUid), hidden: !!user.questsHidden?.includes(questUid) };
 }
 
+/** The last quest action asked (its place, for the error), for "Try again". */
+let lastAction: { place: string; action: QuestAction; questUid: string } | null = null;
+
 /**
  * complete / reopen / hide / show (state/session's runQuestAction) on behalf of one place of
  * the page, so that a failure is shown at that place and nowhere else.
  */
 export async function runQuestActionAt(place: string, action: QuestAction, questUid: string): Promise<QuestActionResult> {
+  lastAction = { place, action, questUid };
   // Asked again after a sign-in (the session had ended) from the same place, so its error shows there.
   const result = await runQuestAction(action, questUid, () => void runQuestActionAt(place, action, questUid));
-  if (result === 'failed') quests.progressErrorAt = place;
+  if (result === 'failed' || result === 'unchecked') quests.progressErrorAt = place;
   return result;
+}
+
+/** "Try again" where the last quest action could not check the account: the same action, from the same place. */
+export function retryQuestAction(): Promise<QuestActionResult> | null {
+  if (!lastAction) return null;
+  const { place, action, questUid } = lastAction;
+  return runQuestActionAt(place, action, questUid);
 }
 
 /** Back to nothing loaded and nothing followed (tests). */
@@ -207,6 +245,8 @@ export function resetQuests(): void {
   quests.list = [];
   quests.selected = [];
   quests.limitNotice = false;
+  quests.limitWhy = { reason: 'refused' };
   setCut([]);
   quests.progressErrorAt = null;
+  lastAction = null;
 }

@@ -14,6 +14,12 @@
  * that finds nobody signed in where someone was says so and asks for a sign-in (`session.ended`,
  * `session.signInReason`) rather than acting as if a visitor had just arrived; a quest action that
  * finds the session ended asks for a sign-in and is carried out after it (docs/DECISIONS.md).
+ *
+ * Pro controls used while the page is still asking who is signed in wait for the answer
+ * (`tryProFeature`, `sessionCheck`) rather than take a pro user for a visitor; a quest action
+ * where that question failed asks it again and, failing, says the account could not be checked
+ * (`ACCOUNT_UNCHECKED`) instead of selling pro. Another device's progress is picked up when the
+ * tab comes back into view (`refreshProgress`, throttled).
  */
 import { proxy } from 'valtio';
 import * as account from '../api/account';
@@ -80,6 +86,16 @@ function askToSignIn(reason: SignInReason, then: (() => void) | null = null): vo
   session.signInReason = reason;
   afterSignIn = then;
   openAccountDialog('signIn');
+}
+
+/**
+ * An admin's change was refused because the session ended (a 401): the sign-in dialog says so
+ * ("Sign in to save this"); the editor sends the change again once an admin is signed in
+ * (src/ui/map/signInToSave.ts). Nothing waits here: a pending quest action's callback is dropped.
+ */
+export function askToSignInToSave(): void {
+  session.ended = true;
+  askToSignIn('saveAction');
 }
 
 /**
@@ -190,6 +206,46 @@ function message(error: unknown): string {
 
 let loading: Promise<void> | null = null;
 
+/** When the server last told this page the user (Date.now()); 0: never. See refreshProgress. */
+let lastChecked = 0;
+let refreshing = false;
+let watchingReturn = false;
+
+/**
+ * The question to the server who is signed in, while it is being asked (else null). What a
+ * visitor may not do waits on it: meanwhile the user is treated as a visitor, and a pro user who
+ * clicked Settings at once would be offered pro (docs/DECISIONS.md "Pro controls before the
+ * session is known").
+ */
+export function sessionCheck(): Promise<void> | null {
+  return loading;
+}
+
+/**
+ * A pro control used (Settings, the look arrow): `allowed` runs where the user may, the upsell
+ * opens where the role table says so, nothing happens where the control is not theirs. While
+ * the page is still asking who is signed in, this waits for the answer first.
+ */
+export function tryProFeature(capability: Capability, allowed: () => void): Promise<void> {
+  const decide = () => {
+    const rule = access(session.user, capability);
+    if (rule === 'yes') allowed();
+    else if (rule === 'upsell') openUpsell();
+  };
+  if (loading) return loading.then(decide);
+  decide();
+  return Promise.resolve();
+}
+
+/** The server's answer to who is signed in (GET /api/be/user) taken: null is nobody (an ended session says so). */
+function takeServerUser(user: SessionUser | null): void {
+  session.user = user;
+  session.status = 'ready';
+  lastChecked = Date.now();
+  if (user) rememberSignedIn(user);
+  else noticeEndedSession();
+}
+
 /** False only when the page can see that nobody is signed in (no signed-in hint cookie). */
 function maybeSignedIn(): boolean {
   return typeof document === 'undefined' || hasSignedInHint(document.cookie);
@@ -201,6 +257,7 @@ function maybeSignedIn(): boolean {
  */
 export function loadSession(): Promise<void> {
   listenToOtherTabs();
+  watchProgressOnReturn();
   if (session.status === 'ready') return Promise.resolve();
   if (loading) return loading;
   if (!maybeSignedIn()) {
@@ -212,12 +269,7 @@ export function loadSession(): Promise<void> {
   session.status = 'loading';
   loading = account
     .fetchUser()
-    .then((user) => {
-      session.user = user;
-      session.status = 'ready';
-      if (user) rememberSignedIn(user);
-      else noticeEndedSession();
-    })
+    .then(takeServerUser)
     .catch((error: unknown) => {
       // The server could not say: carry on as a visitor; the next page load asks again.
       session.status = 'error';
@@ -263,7 +315,33 @@ export async function signOut(): Promise<void> {
   }
 }
 
-export type QuestActionResult = 'saved' | 'upsell' | 'signedOut' | 'notShown' | 'busy' | 'failed';
+/**
+ * `session.progressError` where a quest action could not learn who is signed in (GET /api/be/user
+ * failed at page load and again on the action): the user may well be pro, so no upsell; the
+ * place of the action says so and offers to try again (ui/quests/QuestProgressError.tsx).
+ */
+export const ACCOUNT_UNCHECKED = 'raidmap:account-unchecked';
+
+export type QuestActionResult = 'saved' | 'upsell' | 'signedOut' | 'notShown' | 'busy' | 'failed' | 'unchecked';
+
+/**
+ * The page could not learn who is signed in (status 'error'): asks again for a quest action.
+ * False where it failed again (`ACCOUNT_UNCHECKED` is the progress error then).
+ */
+async function checkAgainFor(questUid: string): Promise<boolean> {
+  session.pendingQuest = questUid;
+  session.progressError = null;
+  try {
+    takeServerUser(await account.fetchUser());
+    return true;
+  } catch (error) {
+    console.warn('raidmap: could not read the signed-in user', error);
+    session.progressError = ACCOUNT_UNCHECKED;
+    return false;
+  } finally {
+    session.pendingQuest = null;
+  }
+}
 
 /**
  * complete / reopen / hide / show a quest (spec §4). A visitor (signed in or not) sees the
@@ -274,6 +352,19 @@ export type QuestActionResult = 'saved' | 'upsell' | 'signedOut' | 'notShown' | 
  * runs once the user has signed in; giving up the sign-in drops it.
  */
 export async function runQuestAction(action: QuestAction, questUid: string, again?: () => void): Promise<QuestActionResult> {
+  // Used while the page asks who is signed in: judged on the answer, not on "visitor meanwhile".
+  if (loading) await loading;
+  if (session.status === 'error' && !session.user) {
+    // Who is signed in is unknown (the server failed to say), perhaps a pro user: ask again rather
+    // than offer them pro; still unknown, say so at the action (docs/DECISIONS.md).
+    if (session.pendingQuest) return 'busy';
+    if (!(await checkAgainFor(questUid))) return 'unchecked';
+    if (session.ended) {
+      // It found a session that ended: the sign-in it asked for carries the action out.
+      afterSignIn = again ?? (() => void runQuestAction(action, questUid));
+      return 'signedOut';
+    }
+  }
   const rule = access(session.user, 'questProgress');
   if (rule === 'upsell') {
     openUpsell();
@@ -302,6 +393,7 @@ export async function runQuestAction(action: QuestAction, questUid: string, agai
     const next = applyQuestAction(fresh, action, questUid);
     const patch = action === 'complete' || action === 'reopen' ? { questsDone: next.questsDone } : { questsHidden: next.questsHidden };
     session.user = await account.saveProgress(patch);
+    lastChecked = Date.now();
     tellOtherTabs(session.user);
     return 'saved';
   } catch (error) {
@@ -316,6 +408,50 @@ export function clearProgressError(): void {
   session.progressError = null;
 }
 
+/** At most one progress refresh on return per this many ms (and none this soon after the server last said). */
+export const PROGRESS_REFRESH_MS = 30_000;
+
+
+/**
+ * The tab came back into view (or the window got the focus): the user's progress may have
+ * changed on another device (another browser; this browser's tabs are told at once). Asks the
+ * server for the user again, at most every PROGRESS_REFRESH_MS, only where someone is signed in
+ * and the session is known, and never while a quest action is saved: an answer that arrives after
+ * the user changed here (a save, another tab, a sign-out) is dropped, so no change is lost.
+ * True where the answer was taken. A session found ended is said, as at page load.
+ */
+export async function refreshProgress(now = Date.now()): Promise<boolean> {
+  if (typeof document !== 'undefined' && document.visibilityState === 'hidden') return false;
+  if (session.status !== 'ready' || !session.user || loading || refreshing || session.pendingQuest) return false;
+  if (now - lastChecked < PROGRESS_REFRESH_MS) return false;
+  lastChecked = now;
+  const before = session.user;
+  refreshing = true;
+  try {
+    const fresh = await account.fetchUser();
+    // Something newer than this answer came meanwhile, or a save started: it wins.
+    if (session.user !== before || session.pendingQuest || session.status !== 'ready') return false;
+    takeServerUser(fresh);
+    lastChecked = now;
+    return true;
+  } catch (error) {
+    // Kept as it was: the next return asks again.
+    console.warn('raidmap: could not refresh the signed-in user', error);
+    return false;
+  } finally {
+    refreshing = false;
+  }
+}
+
+/** Refreshes the progress when the tab comes back (visibilitychange, focus). Idempotent. */
+export function watchProgressOnReturn(): void {
+  if (watchingReturn || typeof document === 'undefined' || typeof window === 'undefined') return;
+  watchingReturn = true;
+  const onReturn = () => void refreshProgress();
+  document.addEventListener('visibilitychange', onReturn);
+  window.addEventListener('focus', onReturn);
+}
+
 /** Back to a signed-out visitor with nothing asked yet (tests). */
 export function resetSession(): void {
   loading = null;
@@ -328,5 +464,7 @@ export function resetSession(): void {
   session.ended = false;
   session.signInReason = null;
   afterSignIn = null;
+  lastChecked = 0;
+  refreshing = false;
   writeStored(SIGNED_IN_ROLE_KEY, null);
 }

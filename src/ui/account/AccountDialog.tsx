@@ -3,7 +3,13 @@
  * password. The sign-up form states the server's rules and checks the quick ones (lengths,
  * the name inside the password) before sending; the strength check is the server's, and its
  * refusal says why (zxcvbn's reasons, translated). A refusal from the server (wrong password,
- * name taken, weak password, too many attempts) shows as an alert and the dialog stays open. On success the session holds the user and the dialog closes.
+ * name taken, weak password, too many attempts) shows as an alert and the dialog stays open; the
+ * alert goes once the user changes the field it was about, or when the form's own checks stop the
+ * next try. On success the session holds the user and the dialog closes.
+ *
+ * The name is sent trimmed (spaces pasted around it are no part of any name; the server trims it
+ * too); the password never is. Both forms hold the name to the sign-up length rule: no account has
+ * a longer name, and the server's English refusal of a long one would never reach the page.
  *
  * Opened by the page itself (a session that ended: `session.signInReason`), the sign-in form says
  * why above its fields; closing the dialog without signing in gives that sign-in up (giveUpSignIn).
@@ -11,12 +17,11 @@
 import { useEffect, useId, useRef, useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useSnapshot } from 'valtio';
-import { ApiError } from '../../api/client';
 import { closeAccountDialog, openAccountDialog } from '../../state/layout';
 import { giveUpSignIn, session, signIn, signUp, type SignInReason } from '../../state/session';
 import { Popup } from '../popups/Popup';
-import { accountErrorText, type AccountForm } from './accountError';
-import { nameProblem, passwordProblem, type NameProblem, type PasswordProblem } from '../../domain/account';
+import { accountErrorField, accountErrorText, type AccountErrorField, type AccountForm } from './accountError';
+import { NAME_LENGTH, nameProblem, passwordProblem, type NameProblem, type PasswordProblem } from '../../domain/account';
 import './account.css';
 
 const REASON_TEXT: Record<SignInReason, string> = {
@@ -33,8 +38,8 @@ function closeWithoutSignIn(): void {
 
 export interface AccountDialogProps {
   form: AccountForm;
-  /** Called once the user is signed in and the dialog has closed. */
-  onSignedIn: () => void;
+  /** Called once the user is signed in and the dialog has closed, with why the page had asked for the sign-in (null: the user chose to). */
+  onSignedIn: (askedFor: SignInReason | null) => void;
 }
 
 export function AccountDialog({ form, onSignedIn }: AccountDialogProps) {
@@ -44,7 +49,7 @@ export function AccountDialog({ form, onSignedIn }: AccountDialogProps) {
   const [password, setPassword] = useState('');
   const [submitted, setSubmitted] = useState(false);
   const [sending, setSending] = useState(false);
-  const [error, setError] = useState<string | null>(null);
+  const [error, setError] = useState<{ text: string; field: AccountErrorField } | null>(null);
   const nameRef = useRef<HTMLInputElement>(null);
   const passwordRef = useRef<HTMLInputElement>(null);
   const id = useId();
@@ -57,9 +62,11 @@ export function AccountDialog({ form, onSignedIn }: AccountDialogProps) {
     nameRef.current?.focus();
   }, [form]);
 
-  // Sign-in only needs both fields filled; sign-up checks the server's rules as the user types.
-  const nameIssue: NameProblem | null = signingUp ? nameProblem(name) : name === '' ? 'empty' : null;
-  const passwordIssue: PasswordProblem | null = signingUp ? passwordProblem(password, nameIssue ? '' : name) : password === '' ? 'empty' : null;
+  // Sign-in only needs both fields filled (a name no longer than any account's); sign-up checks
+  // the server's rules as the user types.
+  const trimmedName = name.trim();
+  const nameIssue: NameProblem | null = signingUp ? nameProblem(trimmedName) : trimmedName === '' ? 'empty' : trimmedName.length > NAME_LENGTH.max ? 'length' : null;
+  const passwordIssue: PasswordProblem | null = signingUp ? passwordProblem(password, nameIssue ? '' : trimmedName) : password === '' ? 'empty' : null;
   const showNameIssue = nameIssue !== null && (submitted || nameIssue !== 'empty');
   const showPasswordIssue = passwordIssue !== null && (submitted || passwordIssue !== 'empty');
 
@@ -92,25 +99,33 @@ export function AccountDialog({ form, onSignedIn }: AccountDialogProps) {
     event.preventDefault();
     if (sending) return;
     setSubmitted(true);
+    // A refusal of an earlier try is not what stops this one.
+    setError(null);
     if (nameIssue || passwordIssue) {
       (nameIssue ? nameRef : passwordRef).current?.focus();
       return;
     }
     setSending(true);
-    setError(null);
+    // The sign-in clears the session's reason before it answers: keep it for onSignedIn.
+    const askedFor = signInReason;
     try {
-      await (signingUp ? signUp : signIn)({ name, password });
+      await (signingUp ? signUp : signIn)({ name: trimmedName, password });
     } catch (caught) {
-      setError(accountErrorText(t, caught, form, name));
+      setError({ text: accountErrorText(t, caught, form, trimmedName), field: accountErrorField(caught, form) });
       setSending(false);
-      // Put the caret where the fix goes: the name when it is taken, else the password.
-      const field = caught instanceof ApiError && caught.status === 409 ? nameRef.current : passwordRef.current;
+      // Put the caret where the fix goes: the name when it is taken (or breaks a rule), else the password.
+      const field = accountErrorField(caught, form) === 'name' ? nameRef.current : passwordRef.current;
       field?.focus();
       field?.select();
       return;
     }
     closeAccountDialog();
-    onSignedIn();
+    onSignedIn(askedFor);
+  }
+
+  /** The user changed `field`: a refusal about it (or about both) is out of date. */
+  function changed(field: 'name' | 'password') {
+    setError((shown) => (shown && (shown.field === field || shown.field === 'both') ? null : shown));
   }
 
   const title = signingUp ? t('account.dialog.signUpTitle') : t('account.dialog.signInTitle');
@@ -134,7 +149,10 @@ export function AccountDialog({ form, onSignedIn }: AccountDialogProps) {
             autoCapitalize="none"
             spellCheck={false}
             value={name}
-            onChange={(event) => setName(event.target.value)}
+            onChange={(event) => {
+              setName(event.target.value);
+              changed('name');
+            }}
             aria-invalid={showNameIssue}
             // The name field has the focus as the dialog opens: a screen reader reads the reason with it.
             aria-describedby={[reason && `${id}-reason`, nameText && `${id}-name-hint`].filter(Boolean).join(' ') || undefined}
@@ -155,7 +173,10 @@ export function AccountDialog({ form, onSignedIn }: AccountDialogProps) {
             name="password"
             autoComplete={signingUp ? 'new-password' : 'current-password'}
             value={password}
-            onChange={(event) => setPassword(event.target.value)}
+            onChange={(event) => {
+              setPassword(event.target.value);
+              changed('password');
+            }}
             aria-invalid={showPasswordIssue}
             aria-describedby={passwordText ? `${id}-password-hint` : undefined}
           />
@@ -167,7 +188,7 @@ export function AccountDialog({ form, onSignedIn }: AccountDialogProps) {
         </div>
         {error && (
           <p role="alert" className="account-dialog__error">
-            {error}
+            {error.text}
           </p>
         )}
         <div className="account-dialog__actions">

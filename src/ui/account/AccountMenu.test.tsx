@@ -456,12 +456,124 @@ describe('account menu', () => {
     renderHome();
     await userEvent.click(await screen.findByRole('button', { name: 'pro Pro' }));
     await userEvent.click(screen.getByRole('menuitem', { name: 'Sign out' }));
-    expect(await screen.findByRole('alert')).toHaveTextContent('You are signed out on this page, but the server could not be told (database down).');
+    // The server's kind of failure in the page's words, not its message or a status line.
+    expect(await screen.findByRole('alert')).toHaveTextContent('You are signed out on this page, but the server could not be told (the server had a problem).');
     expect(screen.getByRole('button', { name: 'Sign in' })).toBeInTheDocument();
     expect(session.user).toBeNull();
     // Opening the sign-in dialog clears the notice.
     await userEvent.click(screen.getByRole('button', { name: 'Sign in' }));
     expect(screen.queryByText(/server could not be told/)).toBeNull();
+  });
+
+  it('says an unreachable server in the page\'s language, not the browser\'s "Failed to fetch"', async () => {
+    await setLanguage('ru');
+    serve(account('pro', { pro: true }));
+    server.use(http.post(`${BASE}/api/be/auth/logout`, () => HttpResponse.error()));
+    renderHome();
+    await userEvent.click(await screen.findByRole('button', { name: 'pro Pro' }));
+    await userEvent.click(screen.getByRole('menuitem', { name: 'Выйти' }));
+    const alert = await screen.findByRole('alert');
+    expect(alert).toHaveTextContent('На этой странице вы вышли, но сервер не получил запрос (нет связи с сервером).');
+    expect(alert).not.toHaveTextContent(/fetch|server/i);
+  });
+});
+
+describe('the refusal shown in the dialog', () => {
+  it('goes once the user changes the field it was about', async () => {
+    serve(account('pro', { pro: true }), { signedIn: false });
+    renderHome();
+    await userEvent.click(await signInButton());
+    await userEvent.click(screen.getByRole('button', { name: 'Create an account' }));
+    const dialog = screen.getByRole('dialog', { name: 'Create account' });
+    await fillAndSubmit(dialog, 'pro', 'long-enough-password', 'Create account');
+    expect(await within(dialog).findByRole('alert')).toHaveTextContent('the name "pro" is taken');
+    // The password is not what the refusal was about: it stays.
+    const password = within(dialog).getByLabelText('Password');
+    await userEvent.clear(password);
+    await userEvent.type(password, 'newbie2123');
+    expect(within(dialog).getByRole('alert')).toHaveTextContent('the name "pro" is taken');
+    // A new name: the refusal of the old one goes; the form's own check of the password shows.
+    const name = within(dialog).getByRole('textbox', { name: 'Name' });
+    await userEvent.clear(name);
+    await userEvent.type(name, 'newbie2');
+    expect(within(dialog).queryByRole('alert')).toBeNull();
+    expect(within(dialog).getByText('The password must not contain your name')).toBeInTheDocument();
+  });
+
+  it('goes when the form\'s own checks stop the next try', async () => {
+    const api = serve(account('pro', { pro: true }), { signedIn: false });
+    renderHome();
+    await userEvent.click(await signInButton());
+    await userEvent.click(screen.getByRole('button', { name: 'Create an account' }));
+    const dialog = screen.getByRole('dialog', { name: 'Create account' });
+    await fillAndSubmit(dialog, 'pro', 'long-enough-password', 'Create account');
+    expect(await within(dialog).findByRole('alert')).toHaveTextContent('the name "pro" is taken');
+    const password = within(dialog).getByLabelText('Password');
+    await userEvent.clear(password);
+    await userEvent.type(password, 'short');
+    await userEvent.click(within(dialog).getByRole('button', { name: 'Create account' }));
+    expect(within(dialog).queryByRole('alert')).toBeNull();
+    expect(within(dialog).getByText('The password must be 8 to 200 characters long')).toBeInTheDocument();
+    expect(api.requests.filter((r) => r === 'POST /api/be/auth/register')).toHaveLength(1);
+  });
+
+  it('of a wrong password goes once either field changes', async () => {
+    serve(account('pro', { pro: true }), { signedIn: false });
+    renderHome();
+    await userEvent.click(await signInButton());
+    const dialog = screen.getByRole('dialog', { name: 'Sign in' });
+    await fillAndSubmit(dialog, 'pro', 'not-the-password', 'Sign in');
+    expect(await within(dialog).findByRole('alert')).toHaveTextContent('wrong name or password');
+    await userEvent.type(within(dialog).getByLabelText('Password'), 'x');
+    expect(within(dialog).queryByRole('alert')).toBeNull();
+  });
+});
+
+describe('the name as typed or pasted', () => {
+  it('signs in with spaces around the name (the name is sent trimmed, the password as typed)', async () => {
+    const bodies: unknown[] = [];
+    const api = serve(account('pro', { pro: true }), { signedIn: false });
+    server.use(
+      http.post(`${BASE}/api/be/auth/login`, async ({ request }) => {
+        bodies.push(await request.clone().json());
+      }),
+    );
+    renderHome();
+    await userEvent.click(await signInButton());
+    const dialog = screen.getByRole('dialog', { name: 'Sign in' });
+    await fillAndSubmit(dialog, '  pro  ', PASSWORD, 'Sign in');
+    expect(await screen.findByRole('button', { name: 'pro Pro' })).toBeInTheDocument();
+    expect(bodies).toEqual([{ name: 'pro', password: PASSWORD }]);
+    expect(api.requests).toEqual(['POST /api/be/auth/login']);
+  });
+
+  it('creates an account from a name with spaces around it', async () => {
+    serve(null, { signedIn: false });
+    renderHome();
+    await userEvent.click(await signInButton());
+    await userEvent.click(screen.getByRole('button', { name: 'Create an account' }));
+    const dialog = screen.getByRole('dialog', { name: 'Create account' });
+    await userEvent.type(within(dialog).getByRole('textbox', { name: 'Name' }), ' spaced ');
+    expect(within(dialog).queryByText('The name may use only Latin letters, digits, _ and -')).toBeNull();
+    await userEvent.type(within(dialog).getByLabelText('Password'), 'violet kettle drum');
+    await userEvent.click(within(dialog).getByRole('button', { name: 'Create account' }));
+    expect(await screen.findByRole('button', { name: 'spaced' })).toBeInTheDocument();
+  });
+
+  it('longer than any account\'s is stopped on the sign-in form, in the page\'s language, with nothing sent', async () => {
+    await setLanguage('ru');
+    const api = serve(account('pro', { pro: true }), { signedIn: false });
+    renderHome();
+    await userEvent.click(await screen.findByRole('button', { name: 'Войти' }));
+    const dialog = screen.getByRole('dialog', { name: 'Вход' });
+    await userEvent.click(within(dialog).getByRole('textbox', { name: 'Имя' }));
+    await userEvent.paste('a'.repeat(250));
+    await userEvent.type(within(dialog).getByLabelText('Пароль'), PASSWORD);
+    await userEvent.click(within(dialog).getByRole('button', { name: 'Войти' }));
+    expect(within(dialog).getByText('Имя должно быть длиной от 3 до 32 символов')).toBeInTheDocument();
+    expect(within(dialog).getByRole('textbox', { name: 'Имя' })).toHaveFocus();
+    expect(within(dialog).queryByRole('alert')).toBeNull();
+    expect(api.requests).toEqual([]);
   });
 });
 
@@ -527,6 +639,29 @@ describe('a session that ended', () => {
     expect(within(dialog).getByText('Your session has ended. Sign in to save this.')).toBeInTheDocument();
     await userEvent.click(within(dialog).getByRole('button', { name: 'Close' }));
     expect(session.signInReason).toBeNull();
+  });
+
+  it('after the sign-in a quest action asked for, gives the focus back to the control that was pressed', async () => {
+    serve(account('pro', { pro: true }), { signedIn: false });
+    renderHome();
+    await signInButton();
+    // Stands for the quest's "Complete" button: it had the focus when the action found the session ended.
+    const pressed = document.body.appendChild(document.createElement('button'));
+    pressed.textContent = 'Complete: Debut';
+    pressed.focus();
+    act(() => {
+      session.signInReason = 'saveAction';
+      openAccountDialog('signIn');
+    });
+    const dialog = await screen.findByRole('dialog', { name: 'Sign in' });
+    await fillAndSubmit(dialog, 'pro', PASSWORD, 'Sign in');
+    const button = await screen.findByRole('button', { name: 'pro Pro' });
+    await waitFor(() => expect(pressed).toHaveFocus());
+    // Still so once every effect has run.
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    expect(pressed).toHaveFocus();
+    expect(button).not.toHaveFocus();
+    pressed.remove();
   });
 
   it('asks nothing of a visitor who signed out', async () => {

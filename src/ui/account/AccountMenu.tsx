@@ -10,7 +10,8 @@ import { useTranslation } from 'react-i18next';
 import { useSnapshot } from 'valtio';
 import { roleOf } from '../../domain/roles';
 import { layout, openAccountDialog } from '../../state/layout';
-import { session, signOut } from '../../state/session';
+import { session, signOut, type SignInReason } from '../../state/session';
+import { failureCause } from '../requestFailure';
 import { AccountDialog } from './AccountDialog';
 import { AccountsPopup } from './AccountsPopup';
 import './account.css';
@@ -66,12 +67,22 @@ export function AccountMenu() {
       await signOut();
     } catch (error) {
       // signOut() forgot the user here anyway; say that the server may still hold the session.
-      setSignOutError(t('account.menu.signOutFailed', { message: error instanceof Error ? error.message : String(error) }));
+      // In the page's language, never the browser's "Failed to fetch" or a status's reason phrase.
+      setSignOutError(t('account.menu.signOutFailed', { message: failureCause(t, error) }));
     } finally {
       setSigningOut(false);
       setMenuOpen(false);
       setFocusRequest((n) => n + 1);
     }
+  }
+
+  /**
+   * Signed in from the dialog: focus to the account button (it now shows the name), unless a
+   * quest action asked for the sign-in — that action is carried out now, and the dialog's popup
+   * gives the focus back to the control the user pressed (or the upsell popup takes it).
+   */
+  function afterSignIn(askedFor: SignInReason | null) {
+    if (askedFor !== 'saveAction') setFocusRequest((n) => n + 1);
   }
 
   function onMenuKeyDown(event: KeyboardEvent<HTMLUListElement>) {
@@ -182,7 +193,7 @@ export function AccountMenu() {
       {corner}
       {/* On the body, so no panel's stacking order can cover it. */}
       {accountsOpen && user?.admin && createPortal(<AccountsPopup onClose={() => setAccountsOpen(false)} />, document.body)}
-      {accountDialog && createPortal(<AccountDialog form={accountDialog} onSignedIn={() => setFocusRequest((n) => n + 1)} />, document.body)}
+      {accountDialog && createPortal(<AccountDialog form={accountDialog} onSignedIn={afterSignIn} />, document.body)}
     </div>
   );
 }

@@ -72,7 +72,8 @@ export function QuestList({ mapId }: { mapId: string }) {
   // Which quests have markers on this map, once the server has said (else every quest counts).
   const onThisMap = (uid: string) => questMapsStatus !== 'ready' || (questMaps[uid] ?? []).includes(mapId);
   const byMap = thisMapOnly ? sorted.filter((q) => onThisMap(q.uid) || selected.includes(q.uid)) : sorted;
-  const hiddenCount = ownProgress ? byMap.filter((q) => questMarks(user, q.uid).hidden).length : 0;
+  // The hidden quests out of the list now (a row hidden from itself stays in place): what "Show hidden quests (N)" brings back.
+  const hiddenCount = ownProgress && !hiddenShown ? byMap.filter((q) => !kept.has(q.uid) && questMarks(user, q.uid).hidden).length : 0;
   const shown = ownProgress && !hiddenShown ? byMap.filter((q) => kept.has(q.uid) || !questMarks(user, q.uid).hidden) : byMap;
   // Followed quests hidden while own progress is in force: their markers are off the map, and
   // (unless kept in place or the hidden quests are shown) their rows are out of the list.
@@ -170,16 +171,12 @@ export function QuestList({ mapId }: { mapId: string }) {
           <span>{t('panels.questsThisMap')}</span>
         </label>
       )}
-      {/* Always there while own progress is in force (disabled with none hidden): its line
-          coming and going would move the rows under the pointer. */}
-      {ownProgress && sorted.length > 0 && (
-        <button
-          type="button"
-          className="map-panel__link quest-list__hidden-toggle"
-          aria-pressed={hiddenShown}
-          disabled={!hiddenShown && hiddenCount === 0}
-          onClick={toggleHidden}
-        >
+      {/* Only while it has something to do: rows are out of the list, or shown to be put away.
+          It comes when rows leave the list anyway (a row hidden from itself stays in place, so
+          no row moves under the pointer then); "Show hidden quests (0)" said nothing
+          (docs/DECISIONS.md "The hidden-quests toggle"). */}
+      {ownProgress && sorted.length > 0 && (hiddenShown || hiddenCount > 0) && (
+        <button type="button" className="map-panel__link quest-list__hidden-toggle" aria-pressed={hiddenShown} onClick={toggleHidden}>
           {hiddenShown ? t('questProgress.hideHidden') : t('questProgress.showHidden', { count: hiddenCount })}
         </button>
       )}

@@ -1,13 +1,15 @@
 /**
  * The Settings button (spec §6): pro users open the settings popup; a visitor sees it marked
  * Pro and gets the pro-upsell popup instead (nothing else changes); admins do not see it.
+ * Clicked while the page still asks who is signed in, it waits for the answer (tryProFeature):
+ * a pro user is not offered pro.
  */
 import { useId } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useSnapshot } from 'valtio';
 import { access } from '../../domain/roles';
-import { openSettings, openUpsell } from '../../state/layout';
-import { session } from '../../state/session';
+import { openSettings } from '../../state/layout';
+import { session, tryProFeature } from '../../state/session';
 
 export function SettingsButton() {
   const { t } = useTranslation();
@@ -24,7 +26,7 @@ export function SettingsButton() {
   }
   return (
     <>
-      <button type="button" className="map-panel__button" aria-haspopup="dialog" aria-describedby={noteId} onClick={openUpsell}>
+      <button type="button" className="map-panel__button" aria-haspopup="dialog" aria-describedby={noteId} onClick={() => void tryProFeature('settings', openSettings)}>
         {t('panels.settings')}
         <span className="pro-badge" aria-hidden="true">
           {t('panels.pro')}

@@ -33,3 +33,17 @@ describe('failureText: the upload route\'s refusals', () => {
     expect(failureText(t(), failure('uploadFailed', 'disk full'))).toBe('disk full');
   });
 });
+
+describe('failureText: technical words', () => {
+  it('says a save refused with only a status\'s reason phrase by its kind, in the page\'s language', async () => {
+    expect(failureText(t(), failure('saveFailed', 'Internal Server Error'))).toBe('the server had a problem — try again in a moment.');
+    expect(failureText(t(), failure('deleteFailed', 'Bad Gateway'))).toBe('the server had a problem — try again in a moment.');
+    expect(failureText(t(), failure('uploadFailed', 'Could not reach the server (the upload failed)'))).toBe('the server could not be reached — check your connection and try again.');
+    await i18n.changeLanguage('ru');
+    expect(failureText(t(), failure('saveFailed', 'Service Unavailable'))).toBe('на сервере произошёл сбой — попробуйте ещё раз чуть позже.');
+  });
+
+  it('keeps the server\'s own explanation', () => {
+    expect(failureText(t(), failure('saveFailed', 'nameEn: must be at most 120 characters'))).toBe('nameEn: must be at most 120 characters');
+  });
+});

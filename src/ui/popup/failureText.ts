@@ -1,9 +1,12 @@
 /**
  * The editor's failures as text in the UI language. The editor (src/editor/commands.ts) reports
  * `{ code, message, detail }` (an `EditorError` carries the same); a known code is translated
- * with its detail (the server's own words), anything else shows its English message.
+ * with its detail (the server's own words), anything else shows its English message. A detail
+ * that is only technical words (a status's reason phrase such as "Internal Server Error") is
+ * said by its kind instead, as every request failure is (ui/requestFailure.ts).
  */
 import type { TFunction } from 'i18next';
+import { technicalFailureReason } from '../requestFailure';
 
 interface FailureLike {
   code?: unknown;
@@ -29,17 +32,17 @@ function translated(t: TFunction, code: string, detail: string): string | null {
     case 'offline':
       return t('markerEdit.errors.offline');
     case 'saveFailed':
-      return t('markerEdit.errors.saveFailed', { detail });
+      return technicalFailureReason(t, detail) ?? t('markerEdit.errors.saveFailed', { detail });
     case 'deletedElsewhere':
       return t('markerEdit.errors.deletedElsewhere');
     case 'deleteFailed':
-      return t('markerEdit.errors.deleteFailed', { detail });
+      return technicalFailureReason(t, detail) ?? t('markerEdit.errors.deleteFailed', { detail });
     case 'fileType':
       return t('markerEdit.errors.fileType');
     case 'fileSize':
       return t('markerEdit.errors.fileSize', { detail });
     case 'uploadFailed':
-      return uploadRefusal(t, detail) ?? t('markerEdit.errors.uploadFailed', { detail });
+      return uploadRefusal(t, detail) ?? technicalFailureReason(t, detail) ?? t('markerEdit.errors.uploadFailed', { detail });
     case 'notOnMap':
       return t('markerEdit.errors.notOnMap');
     default:

@@ -1,5 +1,5 @@
 import '../../i18n';
-import { render, screen } from '@testing-library/react';
+import { act, render, screen } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { closeAccountDialog, layout } from '../../state/layout';
@@ -35,5 +35,16 @@ describe('pro-upsell popup', () => {
     await userEvent.click(screen.getByRole('button', { name: 'Got it' }));
     expect(onClose).toHaveBeenCalledTimes(1);
     expect(layout.accountDialog).toBeNull();
+  });
+});
+
+describe('pro-upsell popup opened before the session was known', () => {
+  it('closes itself when the user turns out to be pro', async () => {
+    const onClose = vi.fn();
+    render(<UpsellPopup onClose={onClose} />);
+    expect(onClose).not.toHaveBeenCalled();
+    await act(async () => setSessionUser({ name: 'pro', pro: true, admin: false, questsDone: [], questsHidden: [] }));
+    expect(onClose).toHaveBeenCalled();
+    expect(screen.queryByRole('dialog', { name: 'raidmap Pro' })).toBeNull();
   });
 });

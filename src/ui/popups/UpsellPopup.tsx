@@ -2,8 +2,11 @@
  * The pro-upsell popup (spec §1, §6): what the paid subscription is and what it adds.
  * Opening it changes nothing; it only explains. Pro is switched on for an account by the
  * site's operator, so a signed-out visitor is offered "Sign in" (they may already have it),
- * and a signed-in one is told which account lacks it.
+ * and a signed-in one is told which account lacks it. It closes itself where the user turns
+ * out to be pro (or an admin): opened while the page still asked who is signed in, it would
+ * otherwise offer a pro user what they have.
  */
+import { useEffect } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useSnapshot } from 'valtio';
 import { FREE_QUEST_LIMIT } from '../../domain/quests';
@@ -17,6 +20,11 @@ export function UpsellPopup({ onClose }: { onClose: () => void }) {
   const { t } = useTranslation();
   const { user } = useSnapshot(session);
   const signedInWithoutPro = user !== null && roleOf(user) === 'visitor';
+  const nothingToSell = user !== null && roleOf(user) !== 'visitor';
+  useEffect(() => {
+    if (nothingToSell) onClose();
+  }, [nothingToSell, onClose]);
+  if (nothingToSell) return null;
   return (
     <Popup title={t('proUpsell.title')} onClose={onClose} maxWidth={420} className="upsell-popup">
       <p className="upsell-popup__intro">{t('proUpsell.intro')}</p>

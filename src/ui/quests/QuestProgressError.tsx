@@ -2,11 +2,15 @@
  * A quest action's failure, shown where it was asked (`place`: the asking component's id, as
  * `runQuestActionAt` records it), with Dismiss. The quest row's and popup's actions
  * (QuestActions.tsx) and the popup's quest notes (ui/popup/QuestMarkerNotes.tsx) show it alike.
+ * The session keeps the failure's message only: technical words (a status's reason phrase, the
+ * browser's "Failed to fetch") are said in the page's language here (ui/requestFailure.ts); the
+ * server's own explanation is shown as it is.
  */
 import { useSnapshot } from 'valtio';
 import { useLanguageT } from '../../i18n/useLanguageT';
-import { quests } from '../../state/quests';
-import { clearProgressError, session } from '../../state/session';
+import { quests, retryQuestAction } from '../../state/quests';
+import { ACCOUNT_UNCHECKED, clearProgressError, session } from '../../state/session';
+import { technicalFailureReason } from '../requestFailure';
 
 export function QuestProgressError({ place }: { place: string }) {
   // One per quest row: the shared t (i18n/useLanguageT.ts).
@@ -14,12 +18,22 @@ export function QuestProgressError({ place }: { place: string }) {
   const { progressError } = useSnapshot(session);
   const { progressErrorAt } = useSnapshot(quests);
   if (!progressError || progressErrorAt !== place) return null;
+  // The account could not be checked (ACCOUNT_UNCHECKED): said so, with Try again — no upsell to a user who may be pro.
+  const unchecked = progressError === ACCOUNT_UNCHECKED;
   return (
     <div role="alert" className="quest-actions__error">
-      <span>{t('questProgress.error', { message: progressError })}</span>
-      <button type="button" className="quest-actions__dismiss" onClick={clearProgressError}>
-        {t('questProgress.dismiss')}
-      </button>
+      <span>{unchecked ? t('questProgress.accountUnchecked') : t('questProgress.error', { message: technicalFailureReason(t, progressError) ?? progressError })}</span>
+      {/* Two buttons wrap together under the text where the row is narrow (quest-actions.css). */}
+      <span className="quest-actions__error-buttons">
+        {unchecked && (
+          <button type="button" className="quest-actions__dismiss" onClick={() => void retryQuestAction()}>
+            {t('questProgress.retry')}
+          </button>
+        )}
+        <button type="button" className="quest-actions__dismiss" onClick={clearProgressError}>
+          {t('questProgress.dismiss')}
+        </button>
+      </span>
     </div>
   );
 }

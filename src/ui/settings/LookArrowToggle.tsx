@@ -2,14 +2,15 @@
  * "Look direction arrow" where the player marker is set (the where-am-I bar). A pro user
  * switches the setting itself (kept in `map:settings`, the same one as in the settings
  * popup); a visitor sees it unchecked and marked Pro, and trying it opens the upsell with
- * nothing changed; an admin does not see it (role table: lookArrow).
+ * nothing changed; an admin does not see it (role table: lookArrow). Used while the page still
+ * asks who is signed in, it waits for the answer (tryProFeature): a pro user gets what they
+ * clicked for, not the upsell.
  */
 import { useId } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useSnapshot } from 'valtio';
 import { access } from '../../domain/roles';
-import { openUpsell } from '../../state/layout';
-import { session } from '../../state/session';
+import { session, tryProFeature } from '../../state/session';
 import { settings, updateSettings } from '../../state/settings';
 
 export function LookArrowToggle() {
@@ -30,7 +31,11 @@ export function LookArrowToggle() {
           type="checkbox"
           checked={upsell ? false : lookArrow}
           aria-describedby={upsell ? noteId : undefined}
-          onChange={(event) => (upsell ? openUpsell() : updateSettings({ lookArrow: event.target.checked }))}
+          onChange={(event) => {
+            const lookArrow = event.target.checked;
+            if (upsell) void tryProFeature('lookArrow', () => updateSettings({ lookArrow }));
+            else updateSettings({ lookArrow });
+          }}
         />
         <span>{t('settings.lookArrow')}</span>
         {upsell && (
