@@ -5,7 +5,10 @@
  * together, only one migrates and seeds; a session made on A works on B and ends there when
  * it ends on A; an admin's marker added on A is in B's list and reaches a browser page open
  * on B through B's live stream; a live position published to A moves a page following its
- * code on B; a tile asked of both at once is rendered once.
+ * code on B; each process follows every pilot code's last map and position (a page opening on A
+ * is replayed what B received since, a position sent to B is checked against the map sent to
+ * A) and `watchers` counts the pages of every process (docs/PILOT.md "Several processes"); a
+ * tile asked of both at once is rendered once.
  *
  * Skipped without TEST_DATABASE_URL (`bash scripts/ensure-postgres.sh` prints one).
  */
@@ -49,6 +52,37 @@ async function listUids(base: string, map: string): Promise<string[]> {
   expect(res.status).toBe(200);
   return ((await res.json()) as { markers: Marker[] }).markers.map((m) => m.uid);
 }
+
+/** A new pilot pairing, made on `base`. */
+async function pair(base: string): Promise<{ code: string; token: string }> {
+  const res = await fetch(`${base}/api/be/pilot/pairings`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{}' });
+  expect(res.status).toBe(201);
+  return (await res.json()) as { code: string; token: string };
+}
+
+/** Publishes one pilot message to the process at `base`; the raw answer. */
+function send(base: string, code: string, token: string, message: unknown): Promise<Response> {
+  return fetch(`${base}/api/be/pilot/${code}/messages`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', authorization: `Bearer ${token}` },
+    body: JSON.stringify(message),
+  });
+}
+
+/** Publishes one pilot message to the process at `base`, which must take it. */
+async function publish(base: string, code: string, token: string, message: unknown): Promise<void> {
+  const res = await send(base, code, token, message);
+  expect(res.status, await res.clone().text()).toBe(200);
+}
+
+/** What the process at `base` says of a code: the call /pilot makes for `watchers` and `knowsMap`. */
+async function pairingInfo(base: string, code: string): Promise<{ watchers: number; knowsMap: boolean }> {
+  const res = await fetch(`${base}/api/be/pilot/${code}`);
+  expect(res.status).toBe(200);
+  return (await res.json()) as { watchers: number; knowsMap: boolean };
+}
+
+type PilotApi = { __map: { mapId: string; ready: boolean; pilot(): { status: string } | null; player(): { x: number; y: number; z: number; look: number | null } | null } };
 
 async function openOn(page: Page, base: string, map: string): Promise<void> {
   await page.goto(`${base}/map/${map}`, { waitUntil: 'domcontentloaded' });
@@ -160,27 +194,69 @@ describe.skipIf(!url)(url ? 'two server processes on one PostgreSQL database' : 
 
   test('a live position published to A reaches a page following the code on B, and a map change on A switches it', async () => {
     const { a, b } = servers();
-    const paired = await fetch(`${a.baseUrl}/api/be/pilot/pairings`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{}' });
-    expect(paired.status).toBe(201);
-    const { code, token } = (await paired.json()) as { code: string; token: string };
-    const publish = async (message: unknown) => {
-      const res = await fetch(`${a.baseUrl}/api/be/pilot/${code}/messages`, {
-        method: 'POST',
-        headers: { 'content-type': 'application/json', authorization: `Bearer ${token}` },
-        body: JSON.stringify(message),
-      });
-      expect(res.status).toBe(200);
-    };
+    const { code, token } = await pair(a.baseUrl);
     const { page } = await browser.newPage();
     await page.goto(`${b.baseUrl}/map/factory?connection=${code}`, { waitUntil: 'domcontentloaded' });
-    type Api = { __map: { pilot(): { status: string } | null; player(): unknown } };
-    await page.waitForFunction(() => (window as unknown as Api).__map?.pilot()?.status === 'connected', undefined, { timeout: 30_000, polling: 100 });
+    await page.waitForFunction(() => (window as unknown as PilotApi).__map?.pilot()?.status === 'connected', undefined, { timeout: 30_000, polling: 100 });
 
-    await publish({ type: 'position', data: { x: 12.5, y: 1, z: -7.25, look: 90 } });
-    await expect.poll(() => page.evaluate(() => (window as unknown as Api).__map.player()), { timeout: 10_000 }).toEqual({ x: 12.5, y: 1, z: -7.25, look: 90 });
+    await publish(a.baseUrl, code, token, { type: 'position', data: { x: 12.5, y: 1, z: -7.25, look: 90 } });
+    await expect.poll(() => page.evaluate(() => (window as unknown as PilotApi).__map.player()), { timeout: 10_000 }).toEqual({ x: 12.5, y: 1, z: -7.25, look: 90 });
 
-    await publish({ type: 'map', data: { map: 'customs' } });
+    await publish(a.baseUrl, code, token, { type: 'map', data: { map: 'customs' } });
     await page.waitForURL(/\/map\/customs/, { timeout: 15_000 });
+  });
+
+  test("a page opening on A is replayed the map and position the player last sent to B, not A's older ones", async () => {
+    const { a, b } = servers();
+    const { code, token } = await pair(a.baseUrl);
+    // A raid through A, then the next one through B (no sticky sessions).
+    await publish(a.baseUrl, code, token, { type: 'map', data: { map: 'woods' } });
+    await publish(a.baseUrl, code, token, { type: 'position', data: { x: 10, y: 20, z: 0, look: null } });
+    await publish(b.baseUrl, code, token, { type: 'map', data: { map: 'customs' } });
+    await publish(b.baseUrl, code, token, { type: 'position', data: { x: -100, y: 50, z: 1, look: 45 } });
+
+    const { page } = await browser.newPage();
+    await page.goto(`${a.baseUrl}/map/customs?connection=${code}`, { waitUntil: 'domcontentloaded' });
+    await page.waitForFunction(() => (window as unknown as PilotApi).__map?.ready === true, undefined, { timeout: 45_000, polling: 100 });
+    await page.waitForFunction(() => (window as unknown as PilotApi).__map?.pilot()?.status === 'connected', undefined, { timeout: 30_000, polling: 100 });
+    // The replay's position arrives (player() is in game coordinates, as published).
+    await expect.poll(() => page.evaluate(() => (window as unknown as PilotApi).__map?.player() ?? null), { timeout: 10_000 }).not.toBeNull();
+    expect(await page.evaluate(() => (window as unknown as PilotApi).__map.player())).toEqual({ x: -100, y: 50, z: 1, look: 45 });
+    // Still Customs: the replay did not send the page to Woods.
+    expect(new URL(page.url()).pathname).toBe('/map/customs');
+    expect(await page.evaluate(() => (window as unknown as PilotApi).__map.mapId)).toBe('customs');
+  });
+
+  test('a position sent to B is checked against the map the player sent to A', async () => {
+    const { a, b } = servers();
+    const { code, token } = await pair(a.baseUrl);
+    await publish(a.baseUrl, code, token, { type: 'map', data: { map: 'factory' } });
+    // B hears A's map over the hub (milliseconds later; docs/PILOT.md "Several processes").
+    await expect.poll(() => pairingInfo(b.baseUrl, code).then((info) => info.knowsMap), { timeout: 5000 }).toBe(true);
+
+    // (500, 0) is on Customs and Woods, far east of Factory's drawing.
+    const res = await send(b.baseUrl, code, token, { type: 'position', data: { x: 500, y: 0, z: 0, look: null } });
+    const body = (await res.json()) as { error: string; map: string | null; message: string };
+    expect(res.status, JSON.stringify(body)).toBe(400);
+    expect(body).toMatchObject({ error: 'outside_map', map: 'factory' });
+    expect(body.message).toMatch(/outside Factory/);
+  });
+
+  test("a page following the code through B counts in A's watchers, until it closes", async () => {
+    const { a, b } = servers();
+    const { code } = await pair(a.baseUrl);
+    expect((await pairingInfo(a.baseUrl, code)).watchers).toBe(0);
+
+    const { page } = await browser.newPage();
+    await page.goto(`${b.baseUrl}/map/customs?connection=${code}`, { waitUntil: 'domcontentloaded' });
+    await page.waitForFunction(() => (window as unknown as PilotApi).__map?.pilot()?.status === 'connected', undefined, { timeout: 30_000, polling: 100 });
+    await expect.poll(() => pairingInfo(b.baseUrl, code).then((info) => info.watchers), { timeout: 5000 }).toBe(1);
+    // A, where the pilot paired (what /pilot shows as "N pages watching"), counts B's page.
+    await expect.poll(() => pairingInfo(a.baseUrl, code).then((info) => info.watchers), { timeout: 5000 }).toBe(1);
+
+    await page.context().close();
+    await expect.poll(() => pairingInfo(a.baseUrl, code).then((info) => info.watchers), { timeout: 5000 }).toBe(0);
+    expect((await pairingInfo(b.baseUrl, code)).watchers).toBe(0);
   });
 
   test('a tile asked of both processes at once is rendered once', async () => {
