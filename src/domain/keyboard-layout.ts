@@ -29,3 +29,24 @@ export function switchLayout(text: string): string | null {
   const switched = Array.from(text, (c) => table.get(c) ?? c).join('');
   return switched === text ? null : switched;
 }
+
+const LATIN_LETTER = /^[a-z]$/;
+const LETTER = /^\p{L}$/u;
+/** KeyboardEvent.code of a letter key: its place on a US keyboard ("KeyL"), whatever the layout types there. */
+const LETTER_CODE = /^Key([A-Z])$/;
+
+/**
+ * The key a letter shortcut (m, l, e; Ctrl+Z, Ctrl+C…) reads from a key press: `key` lower-cased
+ * when it is a Latin letter or no letter at all, so a Latin layout (QWERTY, AZERTY, Dvorak) keeps
+ * its shortcuts by letter, as printed on its keys; the physical key's Latin letter (`code`
+ * "KeyL") when the layout types another script's letter there: with the Russian layout on, the
+ * key marked L types "д", and still means l. Keys of more than one character (Enter, Escape)
+ * are kept as they are.
+ */
+export function shortcutKey(key: string, code?: string): string {
+  if (key.length !== 1) return key;
+  const lower = key.toLowerCase();
+  if (LATIN_LETTER.test(lower) || !LETTER.test(key) || !code) return lower;
+  const physical = LETTER_CODE.exec(code);
+  return physical ? physical[1].toLowerCase() : lower;
+}

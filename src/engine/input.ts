@@ -93,7 +93,7 @@ export class DomInput {
     this.listen(element, 'contextmenu', (e: MouseEvent) => e.preventDefault());
     const key = (type: 'key_down' | 'key_up') => (e: KeyboardEvent) => {
       if (isTextInput(e.target)) return;
-      this.dispatch({ type, key: e.key, time: e.timeStamp, ...modifiers(e) });
+      this.dispatch({ type, key: e.key, code: e.code, time: e.timeStamp, ...modifiers(e) });
     };
     this.listen(window, 'keydown', key('key_down'));
     this.listen(window, 'keyup', key('key_up'));

@@ -17,6 +17,7 @@ import { HitIndex } from './hit-index';
 import { DomInput } from './input';
 import { FrameStatsRecorder } from './kernels/frame-stats';
 import type { MarkerPlacement } from './marker-placement';
+import { prefersReducedMotion } from './reduced-motion';
 import { whenIdle } from './kernels/idle';
 import type { SceneDriver, SceneHooks } from './scene-driver';
 import type {
@@ -271,7 +272,8 @@ export class MapEngine implements MapEngineApi {
     if (player && (!Number.isFinite(player.mapX) || !Number.isFinite(player.mapY))) {
       throw new Error(`player position must be finite numbers, got (${player.mapX}, ${player.mapY})`);
     }
-    this.scene.setPlayer(player, ping);
+    // Reduced motion: the position is drawn, without the growing ring (reduced-motion.ts).
+    this.scene.setPlayer(player, ping && !(this.options.reducedMotion ?? prefersReducedMotion)());
     this.loop.invalidate();
   }
 

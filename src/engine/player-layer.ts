@@ -3,7 +3,9 @@
  * for 2000 ms after each update with `ping`, and a look arrow rotated to `arrowAngle` degrees
  * (screen angle: 0° points right, +x; positive turns clockwise) when not null. A `stale`
  * marker (a live position that stopped coming, docs/DECISIONS.md "A live position that stops
- * coming") is faded and never pings: it says where the player was, not where they are.
+ * coming") is faded and never pings: it says where the player was, not where they are. With
+ * prefers-reduced-motion the engine never asks for the ping (map-engine.ts `setPlayer`): the dot
+ * just moves.
  */
 import { Container, Graphics } from 'pixi.js';
 import type { PlayerMarker } from './types';

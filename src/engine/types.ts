@@ -123,6 +123,11 @@ export interface EngineOptions {
   transparent?: boolean;
   /** Size of marker labels, 1 = normal (the stream overlay draws them larger); 0.5 … 4. */
   labelScale?: number;
+  /**
+   * Whether the page asks for reduced motion, read at each `setPlayer` (a change applies to the
+   * next position): then no ping. Default: the page's `prefers-reduced-motion` (reduced-motion.ts).
+   */
+  reducedMotion?: () => boolean;
 }
 
 export type { LabelMode };

@@ -2,15 +2,17 @@
 import type { ToolContext, ToolEventOf } from '../engine/interaction';
 import { StateNode } from '../engine/interaction';
 import { isClick, movedBeyond, type PointerSample } from '../engine/kernels/hit';
+import { shortcutKey } from '../domain/keyboard-layout';
 
 /**
  * Ctrl+Z, Ctrl+Shift+Z or Ctrl+Y (⌘ too): the root's undo / redo keys (root-state.ts). A state
  * with a gesture in progress (a shape being drawn, a drag) takes them itself: the gesture is
  * cancelled as Escape would, and nothing is undone or redone under it.
  */
-export function isUndoRedoKey(e: { key: string; ctrlKey?: boolean; metaKey?: boolean }): boolean {
+export function isUndoRedoKey(e: { key: string; code?: string; ctrlKey?: boolean; metaKey?: boolean }): boolean {
   if (!e.ctrlKey && !e.metaKey) return false;
-  const key = e.key.length === 1 ? e.key.toLowerCase() : e.key;
+  // As the root reads them: Ctrl+я on the Russian layout is Ctrl+Z (domain/keyboard-layout.ts).
+  const key = shortcutKey(e.key, e.code);
   return key === 'z' || key === 'y';
 }
 

@@ -29,8 +29,8 @@ export type ToolEvent =
   | { type: 'pointer_leave'; time: number }
   | ({ type: 'wheel'; screenX: number; screenY: number; time: number; /** Pixels, deltaMode normalised. */ deltaY: number } & Modifiers)
   | ({ type: 'double_click'; screenX: number; screenY: number; time: number } & Modifiers)
-  | ({ type: 'key_down'; key: string; time: number } & Modifiers)
-  | ({ type: 'key_up'; key: string; time: number } & Modifiers);
+  | ({ type: 'key_down'; key: string; /** KeyboardEvent.code: the physical key (letter shortcuts on a Cyrillic layout). */ code?: string; time: number } & Modifiers)
+  | ({ type: 'key_up'; key: string; code?: string; time: number } & Modifiers);
 
 export type ToolEventType = ToolEvent['type'];
 export type ToolEventOf<T extends ToolEventType> = Extract<ToolEvent, { type: T }>;

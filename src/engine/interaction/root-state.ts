@@ -13,6 +13,9 @@
  *                    number again → pan (as the panel's button pressed again)
  *   e                the edit toggle (when an edit tool is registered)
  *   Ctrl+Z, Ctrl+Shift+Z / Ctrl+Y   undo, redo (the host's)
+ *
+ * The letters are read as typed, or by the physical key where the layout types a letter of
+ * another script there (domain/keyboard-layout.ts `shortcutKey`: Russian д on the L key is l).
  *   two fingers      pinch: zoom by the ratio of their distances around their midpoint, pan by
  *                    the midpoint's movement (kernels/pinch.ts), in every tool
  *
@@ -27,6 +30,7 @@
 import { DOUBLE_CLICK_FACTOR, wheelZoomFactor } from '../kernels/camera';
 import { pinchStep, type TouchPoint } from '../kernels/pinch';
 import { SHAPE_TYPES } from '../../domain/shape-geometry';
+import { shortcutKey } from '../../domain/keyboard-layout';
 import type { ToolContext, ToolEvent, ToolEventOf } from './events';
 import { StateNode } from './state-node';
 
@@ -172,7 +176,8 @@ export class RootState extends StateNode {
   }
 
   onKeyDown(e: ToolEventOf<'key_down'>): void {
-    const key = e.key.length === 1 ? e.key.toLowerCase() : e.key;
+    // By letter, or by the physical key where the layout types no Latin letter (Russian: д is l).
+    const key = shortcutKey(e.key, e.code);
     const command = e.ctrlKey || e.metaKey;
     if (key === 'Escape') {
       if (this.currentTool !== DEFAULT_TOOL) this.setTool(DEFAULT_TOOL);

@@ -37,6 +37,16 @@ describe('map page', () => {
     await waitFor(() => expect(engines).toHaveLength(1));
   });
 
+  it('has one main landmark holding the map (its canvas, loading line, failure); the top bar is the banner, outside it', async () => {
+    renderMap();
+    const main = screen.getByRole('main');
+    expect(within(main).getByText(/Loading map/)).toBeInTheDocument();
+    await waitFor(() => expect(within(main).getByRole('application', { name: /Factory/ })).toBeInTheDocument());
+    expect(screen.getAllByRole('main')).toHaveLength(1);
+    expect(main.contains(screen.getByRole('banner'))).toBe(false);
+    expect(main.contains(screen.getByRole('link', { name: 'Skip to map search' }))).toBe(false);
+  });
+
   it('shows a clear error when the server is down, and retries', async () => {
     server.use(
       http.get(`${BASE}/tiles/factory/manifest.json`, () => HttpResponse.error()),

@@ -79,47 +79,54 @@ function MapScreen({ map, overlay }: { map: MapDefinition; overlay: OverlayParam
     <div className={overlay ? 'map-page map-page--overlay' : 'map-page'}>
       {/* First in the page: the first Tab stops (SkipLinks.tsx). */}
       {!overlay && <SkipLinks admin={admin} />}
-      {data.manifest && data.source && !data.error && (
-        <MapCanvas
-          map={map}
-          manifest={data.manifest}
-          source={data.source}
-          markers={data.markers}
-          handle={handle}
-          onError={onEngineError}
-          overlay={overlay}
-        />
-      )}
-      {overlay && <OverlayNote />}
-      {!overlay && <PosterSlot map={map} failed={data.error !== null} movedAway={movesView} />}
+      {/*
+        The page's main landmark: the map (its canvas, poster, loading line, failure). The top bar
+        is the banner, the panels are asides; the marker popup is a dialog of its own. No box of
+        its own: what it holds is placed on the page, as before (docs/DECISIONS.md "Landmarks").
+      */}
+      <main className="map-page__main">
+        {data.manifest && data.source && !data.error && (
+          <MapCanvas
+            map={map}
+            manifest={data.manifest}
+            source={data.source}
+            markers={data.markers}
+            handle={handle}
+            onError={onEngineError}
+            overlay={overlay}
+          />
+        )}
+        {overlay && <OverlayNote />}
+        {!overlay && <PosterSlot map={map} failed={data.error !== null} movedAway={movesView} />}
+        {loading && !overlay && (
+          <div className="map-status" role="status">
+            <span className="spinner" aria-hidden="true" />
+            {data.manifest && !data.markers ? t('map.loadingMarkers') : t('map.loading')}
+          </div>
+        )}
+        {data.error && (
+          <div className="map-error" role="alert">
+            <h2>{t('map.errorHeading')}</h2>
+            <p>{data.error}</p>
+            <div className="map-error__actions">
+              <button type="button" className="button" onClick={() => setAttempt((n) => n + 1)}>
+                {t('map.retry')}
+              </button>
+              <Link to="/" className="button button--ghost">
+                {t('site.home')}
+              </Link>
+            </div>
+          </div>
+        )}
+      </main>
       {!overlay && <TopBar title={name} />}
       {!overlay && <MapPanels map={map} source={data.error ? null : data.source} />}
-      {loading && !overlay && (
-        <div className="map-status" role="status">
-          <span className="spinner" aria-hidden="true" />
-          {data.manifest && !data.markers ? t('map.loadingMarkers') : t('map.loading')}
-        </div>
-      )}
       {!overlay && <MarkerPopup map={map} source={data.source} loaded={!!data.markers && !data.error} />}
       {!overlay && <LiveAnnouncer />}
       {admin && (
         <Suspense fallback={null}>
           <AdminDock map={map} camera={camera} />
         </Suspense>
-      )}
-      {data.error && (
-        <div className="map-error" role="alert">
-          <h2>{t('map.errorHeading')}</h2>
-          <p>{data.error}</p>
-          <div className="map-error__actions">
-            <button type="button" className="button" onClick={() => setAttempt((n) => n + 1)}>
-              {t('map.retry')}
-            </button>
-            <Link to="/" className="button button--ghost">
-              {t('site.home')}
-            </Link>
-          </div>
-        </div>
       )}
     </div>
   );

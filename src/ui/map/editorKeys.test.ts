@@ -125,3 +125,22 @@ describe('undo keys with an edit form open', () => {
     expect(stopsBrowserUndo(key('c', { ctrlKey: true }), 'popup-control')).toBe(false);
   });
 });
+
+describe('Ctrl+C, Ctrl+V and the undo keys on the Russian layout (by the physical key)', () => {
+  it('copies with Ctrl+с and pastes with Ctrl+м (the C and V keys)', () => {
+    expect(markerKeyAction(press('с', { ctrlKey: true, code: 'KeyC' }), 'map', open)).toBe('copy');
+    expect(markerKeyAction(press('м', { ctrlKey: true, code: 'KeyV' }), 'map', { ...open, copied: true })).toBe('paste');
+  });
+
+  it('undoes with Ctrl+я, redoes with Ctrl+Shift+Я and Ctrl+н, and the edit form stops the browser\'s own undo for them', () => {
+    expect(undoKey(press('я', { ctrlKey: true, code: 'KeyZ' }))).toBe('undo');
+    expect(undoKey(press('Я', { ctrlKey: true, shiftKey: true, code: 'KeyZ' }))).toBe('redo');
+    expect(undoKey(press('н', { ctrlKey: true, code: 'KeyY' }))).toBe('redo');
+    expect(stopsBrowserUndo(press('я', { ctrlKey: true, code: 'KeyZ' }), 'map')).toBe(true);
+  });
+
+  it('keeps a Latin layout by letter (AZERTY\'s v on its V key; its w on QWERTY\'s Z key is no undo)', () => {
+    expect(markerKeyAction(press('v', { ctrlKey: true, code: 'KeyV' }), 'map', { ...open, copied: true })).toBe('paste');
+    expect(undoKey(press('w', { ctrlKey: true, code: 'KeyZ' }))).toBeNull();
+  });
+});

@@ -16,10 +16,15 @@
  * panel or dialog. Pure: the callers read
  * the event's target with `keyTarget` and do the action.
  *
+ * The letters are read as typed, or by the physical key where the layout types no Latin letter
+ * (domain/keyboard-layout.ts `shortcutKey`: Ctrl+С on the Russian layout copies).
+ *
  * With a marker's edit form open, Ctrl+Z / Ctrl+Shift+Z / Ctrl+Y outside a text field never
  * also run the browser's own undo (`stopsBrowserUndo`, MarkerEditForm): it would change a form
  * field the focus is not in (the admin's typed text wiped while the map undid its step).
  */
+
+import { shortcutKey } from '../../domain/keyboard-layout';
 
 export type MarkerKeyAction = 'edit' | 'delete' | 'copy' | 'paste';
 
@@ -40,6 +45,8 @@ const MAP_CANVAS_CLASS = 'map-canvas';
 
 export interface KeyPress {
   key: string;
+  /** KeyboardEvent.code, the physical key: Ctrl+С on the Russian layout is Ctrl+C (`shortcutKey`). */
+  code?: string;
   ctrlKey: boolean;
   metaKey: boolean;
   altKey: boolean;
@@ -82,7 +89,7 @@ export function keyTarget(target: EventTarget | null, popupSelector = '.marker-p
 export function markerKeyAction(press: KeyPress, target: KeyTarget, state: MarkerKeyState): MarkerKeyAction | null {
   if (press.defaultPrevented || press.repeat || press.altKey || (target !== 'map' && target !== 'canvas' && target !== 'popup-control')) return null;
   const command = press.ctrlKey || press.metaKey;
-  const key = press.key.length === 1 ? press.key.toLowerCase() : press.key;
+  const key = shortcutKey(press.key, press.code);
   // Enter presses a focused button.
   if (key === 'Enter' && target !== 'map') return null;
   if (command) {
@@ -98,9 +105,9 @@ export function markerKeyAction(press: KeyPress, target: KeyTarget, state: Marke
 }
 
 /** The undo keys as the state tree reads them: Ctrl+Z (⌘Z) 'undo'; Ctrl+Shift+Z, Ctrl+Y 'redo'; else null. */
-export function undoKey(press: Pick<KeyPress, 'key' | 'ctrlKey' | 'metaKey' | 'shiftKey'>): 'undo' | 'redo' | null {
+export function undoKey(press: Pick<KeyPress, 'key' | 'code' | 'ctrlKey' | 'metaKey' | 'shiftKey'>): 'undo' | 'redo' | null {
   if (!press.ctrlKey && !press.metaKey) return null;
-  const key = press.key.length === 1 ? press.key.toLowerCase() : press.key;
+  const key = shortcutKey(press.key, press.code);
   if ((key === 'z' && press.shiftKey) || key === 'y') return 'redo';
   return key === 'z' ? 'undo' : null;
 }
@@ -112,6 +119,6 @@ export function undoKey(press: Pick<KeyPress, 'key' | 'ctrlKey' | 'metaKey' | 's
  * selects, the map, the page) the browser would undo the typing of a form field out of sight,
  * on top of the map's undo, so it is stopped; the map's undo acts as ever (not from a select).
  */
-export function stopsBrowserUndo(press: Pick<KeyPress, 'key' | 'ctrlKey' | 'metaKey' | 'shiftKey'>, target: KeyTarget): boolean {
+export function stopsBrowserUndo(press: Pick<KeyPress, 'key' | 'code' | 'ctrlKey' | 'metaKey' | 'shiftKey'>, target: KeyTarget): boolean {
   return undoKey(press) !== null && target !== 'text';
 }

@@ -106,13 +106,16 @@ describe('wireMapKeyboard', () => {
     host.getBoundingClientRect = () => box as DOMRect;
     canvas.getBoundingClientRect = () => box as DOMRect;
     const events: Array<{ type: string; x: number; y: number; id: number; shift: boolean }> = [];
+    /** The hover moves (no button: the cross-hair as the pointer), apart, with the view as each was sent. */
+    const hovers: Array<{ x: number; y: number; id: number; view: { x: number; y: number; zoom: number } }> = [];
+    const state = { view: { x: 1000, y: 800, zoom: 2 }, path };
     for (const type of ['pointerdown', 'pointermove', 'pointerup', 'pointercancel']) {
       canvas.addEventListener(type, (e) => {
         const p = e as PointerEvent;
-        events.push({ type, x: p.clientX, y: p.clientY, id: p.pointerId, shift: p.shiftKey });
+        if (type === 'pointermove' && p.buttons === 0) hovers.push({ x: p.clientX, y: p.clientY, id: p.pointerId, view: { ...state.view } });
+        else events.push({ type, x: p.clientX, y: p.clientY, id: p.pointerId, shift: p.shiftKey });
       });
     }
-    const state = { view: { x: 1000, y: 800, zoom: 2 }, path };
     const engine: KeyboardMapEngine = {
       camera: () => ({ ...state.view }),
       setView: (view) => Object.assign(state.view, view),
@@ -124,7 +127,7 @@ describe('wireMapKeyboard', () => {
     host.matches = (selector: string) => selector === ':focus-visible' || matches(selector);
     host.focus();
     const key = (k: string, extra: KeyboardEventInit = {}) => host.dispatchEvent(new KeyboardEvent('keydown', { key: k, bubbles: true, cancelable: true, ...extra }));
-    return { host, events, state, key };
+    return { host, events, hovers, state, key };
   }
 
   it('is a Tab stop whose arrows pan the camera by screen pixels and whose + and − zoom', () => {
@@ -165,10 +168,54 @@ describe('wireMapKeyboard', () => {
       ['pointermove', 500 + CURSOR_PX, 351, true],
       ['pointerup', 500 + CURSOR_PX, 351, false],
     ]);
-    // Let go: the cursor is back at the centre, and the arrows pan again.
+    // Let go: the arrows pan again.
     expect(host.querySelector('.map-keyboard-cursor--held')).toBeNull();
     key('ArrowLeft');
     expect(state.view.x).toBe(1000 - PAN_PX / 2);
+  });
+
+  it('leaves the cross-hair where a drag let go, so Enter takes what was moved again; Escape puts it back in the middle', () => {
+    const { host, events, key } = setup('move.idle');
+    const cursor = host.querySelector<HTMLElement>('.map-keyboard-cursor')!;
+    key('Enter');
+    for (let i = 0; i < 3; i++) key('ArrowDown');
+    key('Enter');
+    expect(events.at(-1)).toMatchObject({ type: 'pointerup', x: 500, y: 350 + 3 * CURSOR_PX });
+    expect([cursor.style.left, cursor.style.top]).toEqual(['400px', `${300 + 3 * CURSOR_PX}px`]);
+    // The next drag starts on the marker just moved (and so does a click: Enter twice).
+    events.length = 0;
+    key('Enter');
+    key('ArrowRight');
+    expect(events[0]).toMatchObject({ type: 'pointerdown', x: 500, y: 350 + 3 * CURSOR_PX });
+    // Let go without finishing: what was dragged goes back, and so does the cross-hair.
+    key('Escape');
+    expect([cursor.style.left, cursor.style.top]).toEqual(['400px', '300px']);
+  });
+
+  it("keeps the keyboard's pointer at the cross-hair: a hover there when it shows and after every pan or zoom", () => {
+    const { hovers, key } = setup('pan.idle');
+    // Focused from the keyboard: the cross-hair shows, and is the pointer.
+    expect(hovers).toEqual([{ x: 500, y: 350, id: KEYBOARD_POINTER_ID, view: { x: 1000, y: 800, zoom: 2 } }]);
+    hovers.length = 0;
+    key('ArrowLeft');
+    key('+');
+    // Sent after the view moved: the map point under it is the cross-hair's now.
+    expect(hovers.map((h) => h.view)).toEqual([
+      { x: 1000 - PAN_PX / 2, y: 800, zoom: 2 },
+      { x: 1000 - PAN_PX / 2, y: 800, zoom: 2 * KEY_ZOOM_FACTOR },
+    ]);
+    expect(hovers.every((h) => h.x === 500 && h.y === 350)).toBe(true);
+  });
+
+  it('sends no hover while the cross-hair is hidden (a mouse on the map, the focus gone)', () => {
+    const { host, hovers, key } = setup('pan.idle');
+    hovers.length = 0;
+    host.dispatchEvent(new PointerEvent('pointerdown', { bubbles: true, pointerId: 1 }));
+    host.blur();
+    expect(hovers).toEqual([]);
+    host.focus();
+    key('ArrowRight');
+    expect(hovers.length).toBeGreaterThan(0);
   });
 
   it('makes Enter twice without a move a click, and Escape lets go of a held drag without finishing it', () => {

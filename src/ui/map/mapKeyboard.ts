@@ -14,7 +14,14 @@
  * holds the press instead: the arrow keys then move the cursor, not the map (Shift: a pixel at a
  * time, and the tools' slow move), and Enter again lets go. Enter twice without moving is a
  * click (selects a shape, opens a marker). Escape lets go of a held press without finishing it
- * (the state tree's Escape then resets the tool, as ever).
+ * (the state tree's Escape then resets the tool, as ever). A drag let go with Enter leaves the
+ * cross-hair where it let go (on the marker just moved: Enter opens it, Enter again moves it);
+ * one let go otherwise (Escape, the focus gone) puts it back in the middle.
+ *
+ * The cross-hair is the keyboard's pointer: while it shows, a hover move (no button) is sent at it
+ * whenever it or the map under it moves (shown, a pan, a zoom, back home), so the editor's pointer
+ * position (the status bar's coordinates, where Ctrl+V pastes) is the cross-hair's spot, not
+ * where a drag or a mouse last left it.
  *
  * The presses are pointer events sent to the canvas (engine/input.ts reads them as a mouse's),
  * so every tool behaves as it does under a mouse: nothing here knows a tool's rules beyond which
@@ -166,7 +173,8 @@ export function wireMapKeyboard(host: HTMLElement, engine: KeyboardMapEngine, me
       clientX: box.left + box.width / 2 + offset.x,
       clientY: box.top + box.height / 2 + offset.y,
       button: type === 'pointermove' ? -1 : 0,
-      buttons: type === 'pointerdown' || type === 'pointermove' ? 1 : 0,
+      // A move is a drag's only while the press is down; else a hover, as a mouse's with no button.
+      buttons: type === 'pointerdown' || (type === 'pointermove' && held.phase === 'down') ? 1 : 0,
       pointerId: KEYBOARD_POINTER_ID,
       pointerType: 'mouse',
       isPrimary: true,
@@ -174,10 +182,24 @@ export function wireMapKeyboard(host: HTMLElement, engine: KeyboardMapEngine, me
     };
     target.dispatchEvent(new PointerEvent(type, init));
   };
+  /** The keyboard's pointer is at the cross-hair: a hover there (the map or the cross-hair moved). */
+  const hover = () => {
+    if (!cursor.hidden) send('pointermove');
+  };
+  /**
+   * Lets go of a held press. Finished (Enter), the cross-hair stays where the drag let go: on what
+   * was dragged, so Enter opens it or takes it again at once. Cancelled (Escape, blur, a real
+   * pointer), what was dragged went back: so does the cross-hair, to the middle.
+   */
   const letGo = (finish: boolean) => {
-    if (held.phase === 'down') send(finish ? 'pointerup' : 'pointercancel');
+    const wasDown = held.phase === 'down';
+    if (wasDown) send(finish ? 'pointerup' : 'pointercancel');
     held = { phase: 'none' };
-    home();
+    if (!(finish && wasDown)) {
+      const before = offset;
+      home();
+      if (offset.x !== before.x || offset.y !== before.y) hover();
+    }
     place();
   };
 
@@ -193,14 +215,20 @@ export function wireMapKeyboard(host: HTMLElement, engine: KeyboardMapEngine, me
     }
     event.preventDefault();
     // A key for the map: the cursor shows, whatever put the focus there (a click, a script).
-    if (cursor.hidden) home();
+    const appearing = cursor.hidden;
+    if (appearing) home();
     showCursor(true);
     place();
+    if (appearing) hover();
     if (event.repeat && action.kind === 'press') return;
     const view = engine.camera();
-    if (action.kind === 'pan') engine.setView({ x: view.x + action.dx / view.zoom, y: view.y + action.dy / view.zoom });
-    else if (action.kind === 'zoom') engine.setView(zoomAbout(view, action.factor, offset.x, offset.y));
-    else if (action.kind === 'moveCursor') {
+    if (action.kind === 'pan') {
+      engine.setView({ x: view.x + action.dx / view.zoom, y: view.y + action.dy / view.zoom });
+      hover();
+    } else if (action.kind === 'zoom') {
+      engine.setView(zoomAbout(view, action.factor, offset.x, offset.y));
+      hover();
+    } else if (action.kind === 'moveCursor') {
       if (held.phase === 'armed') {
         send('pointerdown', event.shiftKey);
         held = { phase: 'down' };
@@ -233,16 +261,18 @@ export function wireMapKeyboard(host: HTMLElement, engine: KeyboardMapEngine, me
     if (held.phase === 'none') home();
     showCursor(keyboardFocus());
     place();
+    hover();
   };
   const onBlur = () => {
-    letGo(false);
+    // Hidden first: the keyboard's pointer sends no hover from a map it left.
     showCursor(false);
+    letGo(false);
   };
   // A mouse, pen or finger on the map: its own pointer from now on, not the cross-hair.
   const onPointerDown = (event: PointerEvent) => {
     if (event.pointerId === KEYBOARD_POINTER_ID) return;
-    letGo(false);
     showCursor(false);
+    letGo(false);
   };
   host.addEventListener('keydown', onKeyDown);
   host.addEventListener('focus', onFocus);

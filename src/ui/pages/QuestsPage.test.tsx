@@ -54,7 +54,7 @@ describe('/progression/quests', () => {
     expect(bad).toHaveTextContent('Trader: Prapor');
     expect(within(bad).getByText('Kappa')).toBeInTheDocument();
     expect(within(bad).queryByText('Lightkeeper')).toBeNull();
-    expect(within(bad).getByRole('link', { name: 'Wiki' })).toHaveAttribute('href', 'https://wiki.example/Bad_Rep');
+    expect(within(bad).getByRole('link', { name: 'Wiki: Bad Rep Evidence (opens in a new tab)' })).toHaveAttribute('href', 'https://wiki.example/Bad_Rep');
     await waitFor(() => expect(within(bad).getByRole('link', { name: 'Customs' })).toHaveAttribute('href', '/map/customs?follow=q-b'));
     expect(within(bad).getByRole('link', { name: 'Factory' })).toHaveAttribute('href', '/map/factory?follow=q-b');
 
@@ -68,6 +68,26 @@ describe('/progression/quests', () => {
     // A quest without markers is listed, so the intro does not say "every quest with markers".
     expect(screen.getByText('Every quest, with the maps where it has markers. Open a map to see where to go.')).toBeInTheDocument();
     expect(screen.queryByText(/Every quest with markers/)).toBeNull();
+  });
+
+  it("has a banner with the site's controls and a main with the quests; each wiki link says whose it is and that it opens a tab", async () => {
+    renderAt('/progression/quests');
+    await screen.findByRole('list', { name: 'Quests' });
+    const banner = screen.getByRole('banner');
+    const main = screen.getByRole('main');
+    expect(within(banner).getByRole('button', { name: /^RU/ })).toBeInTheDocument();
+    expect(within(main).queryByRole('button', { name: /^RU/ })).toBeNull();
+    expect(within(main).getByRole('heading', { level: 1, name: 'Quests' })).toBeInTheDocument();
+    expect(within(main).getByRole('list', { name: 'Quests' })).toBeInTheDocument();
+    const wiki = within(main).getAllByRole('link', { name: /^Wiki/ });
+    expect(wiki.map((link) => link.getAttribute('aria-label'))).toEqual(['Wiki: Acquaintance (opens in a new tab)', 'Wiki: Bad Rep Evidence (opens in a new tab)']);
+    // The name starts with the words on screen (the link still reads "Wiki").
+    expect(wiki.map((link) => link.textContent)).toEqual(['Wiki', 'Wiki']);
+    expect(wiki.every((link) => link.getAttribute('target') === '_blank')).toBe(true);
+
+    await act(() => setLanguage('ru'));
+    await screen.findByRole('list', { name: 'Квесты' });
+    expect(screen.getByRole('link', { name: 'Вики: Улики (откроется в новой вкладке)' })).toHaveAttribute('href', 'https://wiki.example/Bad_Rep');
   });
 
   it('highlights and scrolls to ?quest=', async () => {

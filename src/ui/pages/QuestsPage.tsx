@@ -65,90 +65,99 @@ export function QuestsPage() {
   }, [status, sorted, highlighted]);
 
   return (
-    <main className="page quests-page">
-      <header className="page__header">
-        <div className="page__header-bar">
-          <Link to="/" className="brand">
-            {t('site.name')}
-          </Link>
-          <div className="page__header-actions">
-            <LanguageSwitch />
-            <AccountMenu />
-          </div>
+    <div className="page quests-page">
+      {/* The site's bar is the banner; the quests are the page's main content (its heading with them). */}
+      <header className="page__header-bar">
+        <Link to="/" className="brand">
+          {t('site.name')}
+        </Link>
+        <div className="page__header-actions">
+          <LanguageSwitch />
+          <AccountMenu />
         </div>
-        <h1>{t('questsPage.heading')}</h1>
-        <p className="page__tagline">{t('questsPage.intro')}</p>
       </header>
-
-      {(status === 'idle' || status === 'loading') && (
-        <p role="status" className="quests-page__status">
-          <span className="spinner" aria-hidden="true" />
-          {t('questsPage.loading')}
-        </p>
-      )}
-      {status === 'error' && (
-        <div role="alert" className="quests-page__status">
-          <p>{t('questsPage.error')}</p>
-          <button type="button" className="button" onClick={() => void loadQuests()}>
-            {t('questsPage.retry')}
-          </button>
+      <main>
+        <div className="page__header">
+          <h1>{t('questsPage.heading')}</h1>
+          <p className="page__tagline">{t('questsPage.intro')}</p>
         </div>
-      )}
 
-      {status === 'ready' && (
-        <>
-          <p className="quests-page__count">{t('questsPage.count', { count: sorted.length })}</p>
-          <ul className="quests-page__list" aria-label={t('questsPage.listLabel')}>
-            {sorted.map((quest) => {
-              const mark = highlighted.has(quest.uid);
-              const maps = questMaps[quest.uid] ?? [];
-              const { done, hidden } = questMarks(user, quest.uid);
-              const classes = ['quests-page__quest', mark && 'quests-page__quest--highlight', done && 'quests-page__quest--done', hidden && 'quests-page__quest--hidden'];
-              return (
-                <li
-                  key={quest.uid}
-                  id={questAnchor(quest.uid)}
-                  className={classes.filter(Boolean).join(' ')}
-                  aria-current={mark ? 'true' : undefined}
-                  data-uid={quest.uid}
-                >
-                  <div className="quests-page__head">
-                    <h2 className="quests-page__name">{questName(quest, lang)}</h2>
-                    {done && <span className="quests-page__state quests-page__state--done">{t('questProgress.done')}</span>}
-                    {hidden && <span className="quests-page__state quests-page__state--hidden">{t('questProgress.hidden')}</span>}
-                    <QuestActions quest={quest} variant="page" className="quests-page__actions" />
-                  </div>
-                  <p className="quests-page__meta">
-                    <span>
-                      {t('questsPage.trader')}: <strong>{traderLabel(t, quest.trader)}</strong>
-                    </span>
-                    {quest.requiredForKappa && <span className="quests-page__flag">{t('questsPage.kappa')}</span>}
-                    {quest.requiredForLightkeeper && <span className="quests-page__flag quests-page__flag--lk">{t('questsPage.lightkeeper')}</span>}
-                    {quest.wikiUrl && (
-                      <a href={quest.wikiUrl} target="_blank" rel="noreferrer noopener">
-                        {t('questsPage.wiki')}
-                      </a>
-                    )}
-                  </p>
-                  <p className="quests-page__maps">
-                    <span className="quests-page__maps-label">{t('questsPage.maps')}:</span>{' '}
-                    {maps.length === 0 ? (
-                      <span className="quests-page__none">{t('questsPage.noMaps')}</span>
-                    ) : (
-                      maps.map((id) => (
-                        <Link key={id} to={questMapLink(id, quest.uid)} className="quests-page__map">
-                          {mapName(id, id)}
-                        </Link>
-                      ))
-                    )}
-                  </p>
-                </li>
-              );
-            })}
-          </ul>
-        </>
-      )}
+        {(status === 'idle' || status === 'loading') && (
+          <p role="status" className="quests-page__status">
+            <span className="spinner" aria-hidden="true" />
+            {t('questsPage.loading')}
+          </p>
+        )}
+        {status === 'error' && (
+          <div role="alert" className="quests-page__status">
+            <p>{t('questsPage.error')}</p>
+            <button type="button" className="button" onClick={() => void loadQuests()}>
+              {t('questsPage.retry')}
+            </button>
+          </div>
+        )}
+
+        {status === 'ready' && (
+          <>
+            <p className="quests-page__count">{t('questsPage.count', { count: sorted.length })}</p>
+            <ul className="quests-page__list" aria-label={t('questsPage.listLabel')}>
+              {sorted.map((quest) => {
+                const mark = highlighted.has(quest.uid);
+                const maps = questMaps[quest.uid] ?? [];
+                const { done, hidden } = questMarks(user, quest.uid);
+                const classes = ['quests-page__quest', mark && 'quests-page__quest--highlight', done && 'quests-page__quest--done', hidden && 'quests-page__quest--hidden'];
+                return (
+                  <li
+                    key={quest.uid}
+                    id={questAnchor(quest.uid)}
+                    className={classes.filter(Boolean).join(' ')}
+                    aria-current={mark ? 'true' : undefined}
+                    data-uid={quest.uid}
+                  >
+                    <div className="quests-page__head">
+                      <h2 className="quests-page__name">{questName(quest, lang)}</h2>
+                      {done && <span className="quests-page__state quests-page__state--done">{t('questProgress.done')}</span>}
+                      {hidden && <span className="quests-page__state quests-page__state--hidden">{t('questProgress.hidden')}</span>}
+                      <QuestActions quest={quest} variant="page" className="quests-page__actions" />
+                    </div>
+                    <p className="quests-page__meta">
+                      <span>
+                        {t('questsPage.trader')}: <strong>{traderLabel(t, quest.trader)}</strong>
+                      </span>
+                      {quest.requiredForKappa && <span className="quests-page__flag">{t('questsPage.kappa')}</span>}
+                      {quest.requiredForLightkeeper && <span className="quests-page__flag quests-page__flag--lk">{t('questsPage.lightkeeper')}</span>}
+                      {quest.wikiUrl && (
+                        <a
+                          href={quest.wikiUrl}
+                          target="_blank"
+                          rel="noreferrer noopener"
+                          // 43 links named "Wiki" said nothing apart: the name says whose, and that a tab opens.
+                          aria-label={t('questsPage.wikiLabel', { name: questName(quest, lang) })}
+                        >
+                          {t('questsPage.wiki')}
+                        </a>
+                      )}
+                    </p>
+                    <p className="quests-page__maps">
+                      <span className="quests-page__maps-label">{t('questsPage.maps')}:</span>{' '}
+                      {maps.length === 0 ? (
+                        <span className="quests-page__none">{t('questsPage.noMaps')}</span>
+                      ) : (
+                        maps.map((id) => (
+                          <Link key={id} to={questMapLink(id, quest.uid)} className="quests-page__map">
+                            {mapName(id, id)}
+                          </Link>
+                        ))
+                      )}
+                    </p>
+                  </li>
+                );
+              })}
+            </ul>
+          </>
+        )}
+      </main>
       {upsellOpen && <UpsellPopup onClose={closeUpsell} />}
-    </main>
+    </div>
   );
 }

@@ -587,6 +587,42 @@ describe('marker popup in the Tab order (not modal: right after what opened it)'
     expect(tabStops(dialog)[1]).toHaveFocus();
   });
 
+  it('opened from the map: reached again from the map canvas by Tab, and from the top bar by Shift+Tab', async () => {
+    remove = pageAround();
+    const canvas = document.querySelector<HTMLElement>('.map-canvas')!;
+    // The map is a Tab stop (ui/map/mapKeyboard.ts).
+    canvas.tabIndex = 0;
+    await renderPopup();
+    act(() => selectMarker('m-exit'));
+    const dialog = await screen.findByRole('dialog', { name: 'Gate 3' });
+    const stops = tabStops(dialog.closest('.marker-popup')!);
+    act(() => lastStop(dialog).focus());
+    await userEvent.tab();
+    const allMaps = screen.getByRole('link', { name: 'All maps' });
+    expect(allMaps).toHaveFocus();
+    // Back: Shift+Tab from the top bar's first stop lands on the popup's last control.
+    await userEvent.tab({ shift: true });
+    expect(lastStop(dialog)).toHaveFocus();
+    // From the map canvas, Tab goes into the popup (its first control), not on to the top bar.
+    act(() => canvas.focus());
+    await userEvent.tab();
+    expect(stops[0]).toHaveFocus();
+  });
+
+  it('opened from Find a marker: reached again by Tab from the field, and by Shift+Tab from the control after it', async () => {
+    const { find, dialog } = await openFromFind();
+    act(() => find.focus());
+    await userEvent.tab();
+    expect(tabStops(dialog)[0]).toHaveFocus();
+    act(() => screen.getByRole('button', { name: 'Show all' }).focus());
+    await userEvent.tab({ shift: true });
+    expect(lastStop(dialog)).toHaveFocus();
+    // Elsewhere, the browser's order: the skip link's Tab goes on to the next stop as ever.
+    act(() => screen.getByRole('link', { name: 'Skip to map search' }).focus());
+    await userEvent.tab();
+    expect(screen.getByRole('link', { name: 'All maps' })).toHaveFocus();
+  });
+
   it('goes on after the map when the field that opened it is gone (a phone folds the panels)', async () => {
     const { find, dialog } = await openFromFind();
     find.closest('aside')!.hidden = true;

@@ -36,7 +36,7 @@ import { MarkerEditForm } from './MarkerEditForm';
 import { MarkerEditorStatus, settled } from './MarkerEditorStatus';
 import { MarkerPopupFrame } from './MarkerPopupFrame';
 import { MarkerPopupView } from './MarkerPopupView';
-import { returnFocusAfterClose } from './popupFocus';
+import { returnFocusAfterClose, wirePopupTabIn } from './popupFocus';
 import { focusResumedForm, noteTypedField } from './resumeFocus';
 import { Popup } from '../popups/Popup';
 import { useObjDeepLink } from './useObjDeepLink';
@@ -57,6 +57,8 @@ export const MarkerPopup = memo(function MarkerPopup({ map, source, loaded }: Ma
   useEffect(() => {
     loadPopupSize();
   }, []);
+  // The way back into an open popup the focus left: Tab from what opened it (popupFocus.ts).
+  useEffect(() => wirePopupTabIn(document), []);
   const { selectedUid } = useSnapshot(mapView);
   const [readError, setReadError] = useState<{ uid: string; message: string } | null>(null);
   const onReadError = useCallback((error: unknown) => {

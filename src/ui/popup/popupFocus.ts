@@ -9,6 +9,10 @@
  * - Tab from the popup's last control goes to the page's next Tab stop after the opener (after
  *   the map: the top bar); Shift+Tab from its first control, or from the dialog itself, goes
  *   back to the opener (without one, to the Tab stop before the map: the skip links);
+ * - and the way back in keeps that place (`wirePopupTabIn`): Tab from the opener (or the map
+ *   canvas) goes to the popup's first control, Shift+Tab from the Tab stop after it to the
+ *   popup's last, so a popup the focus left is reached again as it was left, not after the
+ *   whole page (docs/DECISIONS.md "The way back into the marker popup");
  * - after a Delete closes the popup, the focus goes back to the opener, else to the map canvas
  *   (focusable by script only, not a Tab stop), not to the page's `<body>`; so does closing it
  *   (Escape, Close) with the focus in it (`popupClosingWithFocus`). A phone's Find a marker
@@ -18,6 +22,8 @@ import type { KeyboardEvent } from 'react';
 
 /** The map canvas's host (ui/map/MapCanvas.tsx): where a popup opened from the map came from. */
 const MAP_CANVAS_SELECTOR = '.map-canvas';
+/** The open marker popup's wrapper (MarkerPopupFrame; the loading frame's too). */
+const POPUP_SELECTOR = '.marker-popup';
 /** What Tab can land on (disabled controls left out), as popups/focusTrap.ts counts it. */
 const TABBABLE = 'a[href], button:not([disabled]), input:not([disabled]), select:not([disabled]), textarea:not([disabled]), [tabindex]:not([tabindex="-1"])';
 
@@ -89,6 +95,39 @@ export function tabOutTarget(popupRoot: Element, backwards: boolean): HTMLElemen
 }
 
 /**
+ * Where Tab (or Shift+Tab, `backwards`) from `active`, outside the open popup, goes into it: the
+ * popup's first control from its opener (or the map canvas, for one from the map), its last from
+ * the Tab stop after that (where Tab out of the popup goes: `tabOutTarget`). A popup with no
+ * control of its own takes the focus on its dialog. Null elsewhere: the browser's own order.
+ */
+export function tabInTarget(popupRoot: Element, active: Element | null, backwards: boolean): HTMLElement | null {
+  if (!(active instanceof HTMLElement) || popupRoot.contains(active)) return null;
+  const anchor = usableOpener(popupRoot) ?? mapCanvas(popupRoot.ownerDocument);
+  if (!anchor) return null;
+  if (active !== (backwards ? tabOutTarget(popupRoot, false) : anchor)) return null;
+  const inside = tabStops(popupRoot);
+  return (backwards ? inside.at(-1) : inside[0]) ?? popupRoot.querySelector<HTMLElement>('[role="dialog"]');
+}
+
+/**
+ * Tab and Shift+Tab into the open marker popup from the page (`tabInTarget`), on `doc`'s keydown
+ * (bubbling: a control that takes Tab itself, as a list's choice, goes first). Returns the unwiring.
+ */
+export function wirePopupTabIn(doc: Document = document): () => void {
+  const onKeyDown = (event: globalThis.KeyboardEvent) => {
+    if (event.key !== 'Tab' || event.altKey || event.ctrlKey || event.metaKey || event.defaultPrevented) return;
+    const root = doc.querySelector(POPUP_SELECTOR);
+    if (!root) return;
+    const target = tabInTarget(root, doc.activeElement, event.shiftKey);
+    if (!target) return;
+    event.preventDefault();
+    target.focus();
+  };
+  doc.addEventListener('keydown', onKeyDown);
+  return () => doc.removeEventListener('keydown', onKeyDown);
+}
+
+/**
  * The popup's Tab and Shift+Tab at its ends (its wrapper's keydown): out to the page next to
  * where the popup came from. Within the popup, the browser's order.
  */
@@ -124,7 +163,7 @@ function focusMapCanvas(doc: Document): boolean {
 function focusLost(doc: Document, closing?: Element): boolean {
   const active = doc.activeElement;
   if (!active || active === doc.body || !active.isConnected) return true;
-  return closing ? closing.contains(active) : active.closest('.marker-popup') !== null;
+  return closing ? closing.contains(active) : active.closest(POPUP_SELECTOR) !== null;
 }
 
 /**
