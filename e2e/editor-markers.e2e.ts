@@ -644,7 +644,7 @@ describe('the popup in edit mode', () => {
 
   test('with "Open new markers in edit mode" the form sits beside each placed marker, inside the window; a click outside it places another', async () => {
     await toPan(page);
-    const option = toolsPanel(page).getByRole('checkbox', { name: 'Open new markers in edit mode', exact: true });
+    const option = toolsPanel(page).getByRole('checkbox', { name: 'Edit new: open new markers in edit mode', exact: true });
     await option.check();
     try {
       await page.keyboard.press('l');

@@ -1092,7 +1092,7 @@ describe('the editor dock on a 390×844 touch screen', () => {
     await panel.waitFor();
     const show = panel.getByRole('button', { name: 'Показать инструменты редактора' });
     if ((await show.count()) > 0) await show.tap();
-    const ru = ['Прямоугольник', 'Маркер', 'Правка', 'Перенос', 'Отменить', 'Повторить'] as const;
+    const ru = ['Прямоугольник', 'Метка', 'Правка', 'Перенос', 'Отменить', 'Повторить'] as const;
     await panel.getByRole('button', { name: 'Повторить', exact: true }).waitFor();
     const russian = await dockLayout(page, 'Инструменты редактора', ru);
     expect(russian.share, JSON.stringify(russian)).toBeLessThanOrEqual(0.34);

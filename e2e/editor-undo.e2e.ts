@@ -68,7 +68,7 @@ describe('one admin page', () => {
 
   test('Ctrl+Z on the open form of a marker just placed takes it off the server and closes the form; the typing is set aside, and "Back to them" brings it back after Ctrl+Shift+Z', async () => {
     await settle();
-    const option = toolsPanel(page).getByRole('checkbox', { name: 'Open new markers in edit mode', exact: true });
+    const option = toolsPanel(page).getByRole('checkbox', { name: 'Edit new: open new markers in edit mode', exact: true });
     await option.check();
     try {
       await page.keyboard.press('l');

@@ -58,6 +58,16 @@ describe('placeMarker', () => {
     expect(server.writes().map((c) => c.op)).toEqual(['add', 'add']);
   });
 
+  it('a change refused because the session ended (401) is kept, failed as signed out; a retry sends it again', async () => {
+    const { server, page, commands } = setup();
+    server.failNext('add', new ApiError('/api/be/admin/marker/add', 401, 'unauthorized', 'sign in first'));
+    await commands.placeMarker(place);
+    expect(commands.getState().pending['new-1']).toEqual({ status: 'failed', error: expect.objectContaining({ code: 'signedOut' }) });
+    expect(page.markers.has('new-1')).toBe(true);
+    await commands.retrySave('new-1');
+    expect(server.stored.get('new-1')).toMatchObject({ version: 1 });
+  });
+
   it('says what the server said when it refused', async () => {
     const { server, commands } = setup();
     server.failNext('add', new ApiError('/x', 400, 'bad_request', 'level: must be a whole number'));
@@ -616,6 +626,37 @@ describe('a reload of the whole list (after the live feed was broken)', () => {
     await placing;
     expect(page.markers.get('new-1')).toMatchObject({ version: 1 });
     expect(commands.getState().pending).toEqual({});
+  });
+
+  it('an edit form whose marker another admin changed while the feed was down gets the live conflict at once', async () => {
+    let form: { draft: Marker; base: Marker } | null = null;
+    const { server, page, commands, stored } = setup([marker('m1'), marker('m2')], { editing: () => form });
+    form = { base: stored[0], draft: { ...stored[0], name: 'Typing…' } };
+    const theirs = server.seed({ ...stored[0], desc: 'Their change, missed while the feed was down' });
+    await commands.reload(reloadFrom(server, page));
+    expect(commands.getState().conflicts).toEqual([{ uid: 'm1', mine: { ...theirs, name: 'Typing…' }, theirs, action: 'update', origin: 'live' }]);
+    expect(server.writes()).toEqual([]);
+    // Keep mine goes on from their version: the form's Save is then no conflict.
+    await commands.resolveConflict('mine', 'm1');
+    await commands.saveMarker({ ...theirs, name: 'Typing…' }, theirs);
+    expect(server.stored.get('m1')).toMatchObject({ name: 'Typing…', desc: 'Their change, missed while the feed was down' });
+  });
+
+  it('the same for a marker deleted meanwhile; nothing for a form with nothing typed, nor for this page\'s own change', async () => {
+    let form: { draft: Marker; base: Marker } | null = null;
+    const { server, page, commands, stored } = setup([marker('m1'), marker('m2')], { editing: () => form });
+    form = { base: stored[0], draft: { ...stored[0] } };
+    server.seed({ ...stored[0], name: 'Theirs' });
+    await commands.reload(reloadFrom(server, page));
+    expect(commands.getState().conflicts).toEqual([]);
+    // This page moved m2 while its form was open: its own version, no conflict.
+    form = { base: stored[1], draft: { ...stored[1], name: 'Mine' } };
+    await commands.moveMarker('m2', { x: 7, y: 7 });
+    await commands.reload(reloadFrom(server, page));
+    expect(commands.getState().conflicts).toEqual([]);
+    server.stored.delete('m2');
+    await commands.reload(reloadFrom(server, page));
+    expect(commands.getState().conflicts).toEqual([expect.objectContaining({ uid: 'm2', theirs: null, origin: 'live', mine: expect.objectContaining({ name: 'Mine' }) })]);
   });
 
   it('a reload given up puts nothing back', async () => {

@@ -30,7 +30,9 @@
  *   so another admin's change since is refused by the server (409) and becomes a conflict.
  * - A reload of the whole list (`reload`, after the live feed was broken) replaces the page's
  *   copy: every unsaved or in-flight change, and every answer or live change heard while the
- *   list loaded, is put back on top of it.
+ *   list loaded, is put back on top of it. An edit form whose marker another admin changed
+ *   meanwhile gets the conflict a live change of it would have raised.
+ * - A 401 (the session ended) fails a change as 'signedOut': kept, and retried like any other.
  * - A move, copy or delete of a marker whose full copy cannot be read (the page holds only its
  *   compact row and the server cannot be reached) is not lost: it is kept as an unread change,
  *   failed at once with the read's reason ('offline'), and made for real (read, recorded as its
@@ -77,7 +79,7 @@ export interface EditorApi {
   fetchMarkerHistory(uid: string): Promise<MarkerHistoryEntry[]>;
 }
 
-export type EditorErrorCode = 'offline' | 'saveFailed' | 'deletedElsewhere' | 'deleteFailed' | 'fileType' | 'fileSize' | 'uploadFailed' | 'notOnMap';
+export type EditorErrorCode = 'offline' | 'signedOut' | 'saveFailed' | 'deletedElsewhere' | 'deleteFailed' | 'fileType' | 'fileSize' | 'uploadFailed' | 'notOnMap';
 
 /** Why something failed: a code the UI may translate, an English sentence, and the server's own message if any. */
 export interface EditorFailure {
@@ -310,6 +312,7 @@ export const MAX_IMAGE_BYTES = 5 * 1024 * 1024;
 
 export const ENGLISH_ERRORS: Record<EditorErrorCode, string> = {
   offline: 'Not saved: the server could not be reached. Try again.',
+  signedOut: 'Not saved: your session has ended. Sign in as an admin and it is saved.',
   saveFailed: 'Not saved: {{detail}}',
   deletedElsewhere: 'Someone else deleted this marker. Save again to restore it.',
   deleteFailed: 'Not deleted: {{detail}}',
@@ -326,6 +329,9 @@ export function failure(code: EditorErrorCode, detail?: string): EditorFailure {
 
 function failureOf(error: unknown, code: 'saveFailed' | 'deleteFailed' | 'uploadFailed'): EditorFailure {
   if (error instanceof ApiError && error.offline) return failure('offline');
+  // 401: the session ended (expired, signed out elsewhere). The change is kept, failed; the
+  // wiring asks for a sign-in and sends it again once an admin is signed in (ui/map/signInToSave.ts).
+  if (error instanceof ApiError && error.status === 401) return failure('signedOut');
   const detail = error instanceof Error ? error.message : String(error);
   return failure(code, detail || 'unknown error');
 }
@@ -858,6 +864,41 @@ export function createEditorCommands(options: EditorCommandsOptions): EditorComm
   }
 
   /**
+   * Inside the local queue, after a reload of the list: an edit form open with typed changes (or,
+   * with none open, the work set aside) whose marker the fresh list holds in another admin's
+   * newer version, or no longer holds, was changed or deleted while the live feed was down, and
+   * no live event told of it. It becomes the conflict such an event raises (`applyRemote`), at
+   * once, instead of waiting for the form's Save to be refused.
+   */
+  async function formChangedMeanwhile(): Promise<void> {
+    const open = editing();
+    const form = open && !('uid' in open) ? (open as EditingForm) : null;
+    const base = form?.base;
+    if (!form || !base || base.uid !== form.draft.uid || sameMarker(base, form.draft)) return;
+    const uid = base.uid;
+    // This page's own change of it waits, or its conflict is being asked already.
+    if (wants.has(uid) || unread.has(uid) || conflicts.some((c) => c.uid === uid)) return;
+    let theirs: Marker | null;
+    try {
+      theirs = plain(await sink.get(uid));
+    } catch (error) {
+      if (isReadFailure(error)) return;
+      throw error;
+    }
+    if (theirs) {
+      const version = theirs.version;
+      if (version === undefined || base.version === undefined || version <= base.version || ownVersions.get(uid)?.has(version)) return;
+    } else if (server.get(uid) === null && written.has(uid)) {
+      return; // deleted by this page
+    }
+    const mine = theirs ? patchMarker(theirs, base, form.draft) : plain(form.draft);
+    noteOthers(uid, theirs?.version);
+    setServer(uid, theirs);
+    raiseConflict({ uid, mine, theirs, action: 'update', origin: 'live' });
+    notify();
+  }
+
+  /**
    * Inside the local queue: one marker an earlier page placed is shown as unsaved and its add
    * queued, unless this page knows the uid already (its list, or a change of its own): then the
    * server saved it, and adding it again would overwrite whatever happened to it since.
@@ -1200,6 +1241,7 @@ export function createEditorCommands(options: EditorCommandsOptions): EditorComm
             if (stored) await sink.upsert(plain(stored));
             else await sink.remove(uid);
           }
+          await formChangedMeanwhile();
         });
       } finally {
         heardDuringReload.delete(heardNow);

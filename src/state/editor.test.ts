@@ -33,6 +33,7 @@ import {
   parseEditorPrefs,
   placeMarker,
   receiveRemoteChange,
+  reloadMarkers,
   redo,
   removeShape,
   resetEditor,
@@ -329,6 +330,21 @@ describe('conflicts and the edit form', () => {
     await resolveConflict('mine');
     expect(popup).toMatchObject({ mode: 'edit', draft: { name: 'Typing', version: 2 } });
     expect(await saveMarker(popup.draft!)).toMatchObject({ name: 'Typing', version: 3 });
+  });
+
+  it('a change the live feed missed (it was down) is the same conflict once the list is reloaded, before any Save', async () => {
+    const { server, page, stored } = bind([marker('m1')]);
+    startEdit(stored[0]);
+    popup.draft!.name = 'Typing';
+    const theirs = server.seed({ ...stored[0], desc: 'Saved on another server while ours was down' });
+    await reloadMarkers(async () => {
+      page.markers.set('m1', JSON.parse(JSON.stringify(theirs)) as Marker);
+      return true;
+    });
+    expect(editor.conflicts.m1).toMatchObject({ origin: 'live', mine: { name: 'Typing', desc: theirs.desc }, theirs: { version: 2 } });
+    await resolveConflict('mine');
+    expect(popup).toMatchObject({ mode: 'edit', draft: { name: 'Typing', version: 2 } });
+    expect(await saveMarker(popup.draft!)).toMatchObject({ name: 'Typing', desc: theirs.desc, version: 3 });
   });
 
   it('another admin’s move while the description is edited: mine is the description alone; Keep mine + save keeps the move', async () => {

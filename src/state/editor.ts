@@ -22,6 +22,7 @@ import {
   type EditorCommandsState,
   type EditingForm,
   type EditorFailure,
+  type EditorStepName,
   type MarkerChange,
   type MarkerHistoryEntry,
   type RemoteOutcome,
@@ -42,6 +43,11 @@ export interface EditorPending {
   status: 'saving' | 'failed';
   /** Why it failed, readable (in the UI language); null while saving. */
   error: string | null;
+  /**
+   * `signedOut`: it failed because the session ended (the page asked for a sign-in, and sends it
+   * again once an admin is signed in: ui/map/signInToSave.ts); absent otherwise.
+   */
+  reason?: 'signedOut';
 }
 
 export interface EditorConflictState {
@@ -239,7 +245,9 @@ export function describeFailure(failure: EditorFailure): string {
 
 function mirror(state: EditorCommandsState): void {
   const pending: Record<string, EditorPending> = {};
-  for (const [uid, entry] of Object.entries(state.pending)) pending[uid] = { status: entry.status, error: entry.error ? describeFailure(entry.error) : null };
+  for (const [uid, entry] of Object.entries(state.pending)) {
+    pending[uid] = { status: entry.status, error: entry.error ? describeFailure(entry.error) : null, ...(entry.error?.code === 'signedOut' ? { reason: 'signedOut' as const } : {}) };
+  }
   editor.pending = pending;
   const copy = (c: EditorConflictState): EditorConflictState => ({ uid: c.uid, mine: c.mine, theirs: c.theirs, action: c.action, origin: c.origin });
   editor.conflict = state.conflict ? copy(state.conflict) : null;
@@ -416,13 +424,44 @@ export function dismissGoneWhileMoving(): void {
 }
 
 // ---------------------------------------------------------------------------------------------
+// Outcomes
+
+/**
+ * What a marker command or an undo / redo did, once it is done, for the page to say: a marker
+ * appearing on the canvas says nothing to a screen reader (ui/map/wireEditor.ts announces each
+ * in the page's language: ui/admin/editorAnnouncements.ts). Told only when it happened: a
+ * change the server did not take is said by the dock's notice instead (UnsavedChanges, a
+ * conflict), and one that changed nothing (a drag let go where it began) says nothing.
+ * `copied`: by Ctrl+V (`paste`), by a click after Copy (`click`) or by an Alt-drag (`drag`).
+ */
+export type EditorOutcome =
+  | { kind: 'placed' }
+  | { kind: 'moved' }
+  | { kind: 'copied'; how: 'paste' | 'click' | 'drag' }
+  | { kind: 'undone' | 'redone'; step: EditorStepName };
+
+const outcomeListeners = new Set<(outcome: EditorOutcome) => void>();
+
+/** Hears every outcome (see `EditorOutcome`); returns the unsubscribe. */
+export function onEditorOutcome(listener: (outcome: EditorOutcome) => void): () => void {
+  outcomeListeners.add(listener);
+  return () => void outcomeListeners.delete(listener);
+}
+
+function told(outcome: EditorOutcome): void {
+  for (const listener of [...outcomeListeners]) listener(outcome);
+}
+
+// ---------------------------------------------------------------------------------------------
 // Marker commands
 
 /** The marker tool clicked: a marker of the chosen type on the level shown. */
 export async function placeMarker(mapX: number, mapY: number): Promise<Marker | null> {
   finishPlacing();
   if (!bound) return null;
-  return bound.placeMarker({ mapX, mapY, level: mapView.level, category: editor.markerCategory, subCategory: editor.markerSubCategory });
+  const placed = await bound.placeMarker({ mapX, mapY, level: mapView.level, category: editor.markerCategory, subCategory: editor.markerSubCategory });
+  if (placed) told({ kind: 'placed' });
+  return placed;
 }
 
 /** By uid: the last draft `saveMarker` sent, until a save of it goes through (a Retry, say). */
@@ -448,7 +487,8 @@ export async function saveMarker(draft: Marker): Promise<Marker | null> {
 
 export async function moveMarker(uid: string, to: { x: number; y: number }): Promise<void> {
   finishPlacing();
-  await bound?.moveMarker(uid, { x: to.x, y: to.y });
+  const moved = await bound?.moveMarker(uid, { x: to.x, y: to.y });
+  if (moved) told({ kind: 'moved' });
 }
 
 /** What an edit form showed when its Copy was pressed: the copy the next map click places carries it. */
@@ -476,7 +516,9 @@ export async function pasteMarkerAt(mapX: number, mapY: number): Promise<Marker 
   if (!uid) return null;
   if (editor.copying === uid) cancelCopy();
   // On the floor shown, as a marker placed there (commands.ts copyMarkerTo).
-  return bound ? bound.copyMarkerTo(uid, mapX, mapY, undefined, mapView.level) : null;
+  const copy = bound ? await bound.copyMarkerTo(uid, mapX, mapY, undefined, mapView.level) : null;
+  if (copy) told({ kind: 'copied', how: 'paste' });
+  return copy;
 }
 
 export function cancelCopy(): void {
@@ -493,7 +535,9 @@ export async function copyMarkerTo(uid: string, mapX: number, mapY: number, leve
   finishPlacing();
   const fields = editor.copying === uid && copyFields?.uid === uid ? copyFields.fields : undefined;
   if (editor.copying === uid) cancelCopy();
-  return bound ? bound.copyMarkerTo(uid, mapX, mapY, fields, level) : null;
+  const copy = bound ? await bound.copyMarkerTo(uid, mapX, mapY, fields, level) : null;
+  if (copy) told({ kind: 'copied', how: level === undefined ? 'drag' : 'click' });
+  return copy;
 }
 
 /** Deletes after the UI asked 'Are you sure?'. True once the server deleted it. */
@@ -537,7 +581,11 @@ export async function undo(): Promise<void> {
   const commands = bound;
   if (!commands) return;
   finishPlacing();
+  const had = commands.getState().canUndo;
   const done = await commands.undo();
+  // The step undone is now the one to redo (read after it: a second Ctrl+Z may have queued).
+  const step = commands.getState().redoLabel;
+  if (had && step) told({ kind: 'undone', step });
   await formFollowsPage(commands, done);
 }
 
@@ -545,7 +593,10 @@ export async function redo(): Promise<void> {
   const commands = bound;
   if (!commands) return;
   finishPlacing();
+  const had = commands.getState().canRedo;
   const done = await commands.redo();
+  const step = commands.getState().undoLabel;
+  if (had && step) told({ kind: 'redone', step });
   await formFollowsPage(commands, done);
 }
 

@@ -84,24 +84,26 @@ export function MarkerTypePicker({ category, subCategory }: { category: string; 
               </option>
             ))}
           </select>
-          <ul className="admin-marker-type__subs" role="group" aria-label={t('admin.tools.subCategory')}>
+          {/* A group of toggle buttons, the chosen one pressed (not a list: a `ul` given the group
+              role leaves its `li`s outside any list, axe's `listitem`). Not radios: a choice
+              closes the picker, where arrow keys over radios would choose as they move. */}
+          <div className="admin-marker-type__subs" role="group" aria-label={t('admin.tools.subCategory')}>
             {current.subCategories.map((s) => (
-              <li key={s.id}>
-                <button
-                  type="button"
-                  className="admin-marker-type__sub"
-                  aria-pressed={s.id === sub.id}
-                  onClick={() => {
-                    setMarkerType(current.id, s.id);
-                    close();
-                  }}
-                >
-                  <SubCategoryIcon className="admin-marker-type__icon" subCategory={s.id} size={20} />
-                  <span>{subCategoryLabel(t, s.id)}</span>
-                </button>
-              </li>
+              <button
+                key={s.id}
+                type="button"
+                className="admin-marker-type__sub"
+                aria-pressed={s.id === sub.id}
+                onClick={() => {
+                  setMarkerType(current.id, s.id);
+                  close();
+                }}
+              >
+                <SubCategoryIcon className="admin-marker-type__icon" subCategory={s.id} size={20} />
+                <span>{subCategoryLabel(t, s.id)}</span>
+              </button>
             ))}
-          </ul>
+          </div>
         </div>
       )}
     </div>

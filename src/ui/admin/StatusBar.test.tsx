@@ -192,3 +192,24 @@ describe('selectedText', () => {
     }
   });
 });
+
+describe('StatusBar: the state for a screen reader', () => {
+  it('reads the state path in words in the page\'s language (the path stays on screen, hidden from it); the bar is not live', async () => {
+    setSessionUser(admin);
+    render(<StatusBar map={customs} camera={null} />);
+    act(() => setPath('draw.marker.idle'));
+    const region = bar();
+    const state = () => region.querySelector('[data-field="state"]')!;
+    await waitFor(() => expect(field('state')).toBe('draw.marker.idle'));
+    expect(state().querySelector('.admin-status__value')).toHaveAttribute('aria-hidden', 'true');
+    expect(state().querySelector('.visually-hidden')).toHaveTextContent('Drawing: Marker');
+    act(() => setPath('move.dragging'));
+    await waitFor(() => expect(state().querySelector('.visually-hidden')).toHaveTextContent('Move mode, dragging'));
+    await act(async () => void (await i18n.changeLanguage('ru')));
+    act(() => setPath('draw.rect.drawing'));
+    await waitFor(() => expect(state().querySelector('.visually-hidden')).toHaveTextContent('Рисование: Прямоугольник, идёт рисование'));
+    expect(state().querySelector('.admin-status__value')).toHaveTextContent('draw.rect.drawing');
+    expect(region).not.toHaveAttribute('aria-live');
+    expect(region.querySelector('[aria-live], [role="status"]')).toBeNull();
+  });
+});

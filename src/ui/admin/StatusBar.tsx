@@ -12,6 +12,11 @@
  * never its internal id; the shape being drawn as its tool's name. The cursor is the mouse's
  * (gone when it leaves the map) or the last press of a finger or pen, kept until the next one
  * (ui/map/wireEditor.ts).
+ *
+ * The state path is the spec's (`draw.marker.idle`), in any language: a screen reader reads it
+ * in words instead ("Drawing: Marker": editorAnnouncements.ts `stateText`), the path itself
+ * hidden from it. The bar is not a live region (the cursor changes on every move); what an
+ * action did and a change of tool are said once by the page's announcer (wireEditor.ts).
  */
 import { useLayoutEffect, useRef } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -24,6 +29,7 @@ import type { DrawnShape } from '../../domain/shapes';
 import { mapToGame, round4 } from '../../domain/transform';
 import { editor, type EditorCursor } from '../../state/editor';
 import { popup } from '../../state/popup';
+import { stateText } from './editorAnnouncements';
 import { markerTitle } from './markerTitle';
 import { useAdminTools } from './useAdmin';
 import './admin.css';
@@ -118,8 +124,8 @@ function StatusBarLine({ map, camera }: StatusBarProps) {
     return subscribeKey(editor, 'cursor', write);
   }, [map, none]);
 
-  const items: { key: string; label: string; value: string | null }[] = [
-    { key: 'state', label: t('admin.status.state'), value: path || none },
+  const items: { key: string; label: string; value: string | null; said?: string }[] = [
+    { key: 'state', label: t('admin.status.state'), value: path || none, said: path ? stateText(t, path) : undefined },
     { key: 'selected', label: t('admin.status.selected'), value: selectedText(t, lang, selectedShape, shapes) ?? none },
     // The tool's name as the tools panel says it (`Rectangle`, «Прямоугольник»), not its id.
     { key: 'drawing', label: t('admin.status.drawing'), value: drawingShape ? t(`admin.tools.${drawingShape}`) : none },
@@ -142,6 +148,13 @@ function StatusBarLine({ map, camera }: StatusBarProps) {
                 cursorRefs.current[item.key as CursorField] = el;
               }}
             />
+          ) : item.said ? (
+            <>
+              <span className="admin-status__value admin-status__value--boxed" title={item.value} aria-hidden="true">
+                {item.value}
+              </span>{' '}
+              <span className="visually-hidden">{item.said}</span>
+            </>
           ) : (
             <span className="admin-status__value admin-status__value--boxed" title={item.value}>
               {item.value}

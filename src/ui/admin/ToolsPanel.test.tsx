@@ -99,6 +99,7 @@ describe('ToolsPanel', () => {
       'Delete → delete the open marker (asks first)',
       'Ctrl+C → copy the open marker',
       'Ctrl+V → place a copy under the pointer (again and again)',
+      "Ctrl+Enter → in a marker's edit form: Save (⌘+Enter on a Mac)",
       'Ctrl+Z → undo',
       'Ctrl+Shift+Z → redo',
       'Esc → close the popup, back to pan',
@@ -191,6 +192,46 @@ describe('ToolsPanel', () => {
     expect(undoButton).toBeDisabled();
     await userEvent.click(redoButton);
     expect(redo).toHaveBeenCalledTimes(1);
+  });
+
+  it('keeps the keyboard on Undo; once the last step is undone (Undo disabled) it goes to Redo, not to the page or the map, and back', async () => {
+    setSessionUser(admin);
+    vi.spyOn(editorModule, 'undo').mockResolvedValue(undefined);
+    vi.spyOn(editorModule, 'redo').mockResolvedValue(undefined);
+    act(() => void (editor.canUndo = true));
+    render(<ToolsPanel />);
+    const undoButton = within(panel()).getByRole('button', { name: 'Undo' });
+    const redoButton = within(panel()).getByRole('button', { name: 'Redo' });
+    await waitFor(() => expect(undoButton).toBeEnabled());
+    undoButton.focus();
+    await userEvent.keyboard('{Enter}');
+    // Steps left: it stays.
+    act(() => void (editor.canRedo = true));
+    await waitFor(() => expect(redoButton).toBeEnabled());
+    expect(undoButton).toHaveFocus();
+    await userEvent.keyboard('{Enter}');
+    // The last one undone.
+    act(() => void (editor.canUndo = false));
+    await waitFor(() => expect(undoButton).toBeDisabled());
+    expect(redoButton).toHaveFocus();
+    await userEvent.keyboard('{Enter}');
+    act(() => {
+      editor.canUndo = true;
+      editor.canRedo = false;
+    });
+    await waitFor(() => expect(redoButton).toBeDisabled());
+    expect(undoButton).toHaveFocus();
+    // Taken elsewhere meanwhile: a later change of the buttons leaves the focus alone.
+    await userEvent.keyboard('{Enter}');
+    act(() => void (editor.canRedo = true));
+    await waitFor(() => expect(redoButton).toBeEnabled());
+    await userEvent.tab();
+    await userEvent.tab();
+    const elsewhere = document.activeElement;
+    expect([undoButton, redoButton, document.body]).not.toContain(elsewhere);
+    act(() => void (editor.canUndo = false));
+    await waitFor(() => expect(undoButton).toBeDisabled());
+    expect(document.activeElement).toBe(elsewhere);
   });
 
   it('picks the marker type: a category (its first subcategory at once), then a subcategory with its icon', async () => {
@@ -288,7 +329,7 @@ describe('ToolsPanel', () => {
   it('switches "Open new markers in edit mode"', async () => {
     setSessionUser(admin);
     render(<ToolsPanel />);
-    const box = within(panel()).getByRole('checkbox', { name: 'Open new markers in edit mode' });
+    const box = within(panel()).getByRole('checkbox', { name: 'Edit new: open new markers in edit mode' });
     expect(box).not.toBeChecked();
     await userEvent.click(box);
     expect(editor.editOnOpen).toBe(true);
@@ -300,7 +341,7 @@ describe('ToolsPanel', () => {
   it('"Point history" shows and hides the point-history buttons, as Alt-click on the top bar does (no Alt on a phone)', async () => {
     setSessionUser(admin);
     render(<AdminDock map={MAPS.factory} camera={null} />);
-    const box = within(panel()).getByRole('checkbox', { name: 'Point history' });
+    const box = within(panel()).getByRole('checkbox', { name: 'Points: point history' });
     expect(box).not.toBeChecked();
     expect(screen.queryByRole('button', { name: 'Rec PointsHistory' })).toBeNull();
     await userEvent.click(box);
@@ -312,14 +353,21 @@ describe('ToolsPanel', () => {
     await waitFor(() => expect(screen.queryByRole('button', { name: 'Rec PointsHistory' })).toBeNull());
   });
 
-  it('names each option by its whole text; the short label a phone shows (admin.css) is not read twice', async () => {
+  it('names each option with the words of both labels, so the one shown (whole, or a phone\'s short one: admin.css) is in its name (WCAG 2.5.3); neither is read twice', async () => {
     setSessionUser(admin);
     render(<ToolsPanel />);
-    for (const [name, short] of [['Open new markers in edit mode', 'Edit new'], ['Point history', 'Points']]) {
-      const label = within(panel()).getByRole('checkbox', { name }).closest('label')!;
-      expect(label.querySelector('.admin-tools__check-text')).toHaveTextContent(name);
+    for (const [text, short] of [['Open new markers in edit mode', 'Edit new'], ['Point history', 'Points']]) {
+      const box = within(panel()).getByRole('checkbox', { name: new RegExp(`^${short}: ${text}$`, 'i') });
+      const name = box.getAttribute('aria-label')!.toLowerCase();
+      const label = box.closest('label')!;
+      const whole = label.querySelector('.admin-tools__check-text')!;
       const shown = label.querySelector('.admin-tools__check-short')!;
+      expect(whole).toHaveTextContent(text);
       expect(shown).toHaveTextContent(short);
+      // Label in name: each visible label's words, as they are, in the name.
+      expect(name).toContain(whole.textContent!.toLowerCase());
+      expect(name.startsWith(shown.textContent!.toLowerCase())).toBe(true);
+      expect(whole).toHaveAttribute('aria-hidden', 'true');
       expect(shown).toHaveAttribute('aria-hidden', 'true');
     }
     // On a phone the open panel's toggle and Edit / Move keep their names with their words hidden.
@@ -516,10 +564,17 @@ describe('ToolsPanel', () => {
     const region = screen.getByRole('region', { name: 'Инструменты редактора' });
     expect(within(region).getByRole('button', { name: 'Прямоугольник' })).toBeInTheDocument();
     expect(within(region).getByRole('button', { name: 'Отменить' })).toHaveAttribute('title', 'Отменить (Ctrl+Z)');
-    // The phone's short labels (admin.compact), the checkboxes still named in full.
-    const edit = within(region).getByRole('checkbox', { name: 'Открывать новые маркеры в режиме правки' }).closest('label')!;
+    // The phone's short labels (admin.compact), the checkboxes named with both labels' words.
+    const edit = within(region).getByRole('checkbox', { name: 'Правка новых: открывать новые метки в режиме правки' }).closest('label')!;
     expect(edit.querySelector('.admin-tools__check-short')).toHaveTextContent('Правка новых');
-    const history = within(region).getByRole('checkbox', { name: 'История точек' }).closest('label')!;
+    expect(edit.querySelector('.admin-tools__check-text')).toHaveTextContent('Открывать новые метки в режиме правки');
+    const history = within(region).getByRole('checkbox', { name: 'Точки: история точек' }).closest('label')!;
     expect(history.querySelector('.admin-tools__check-short')).toHaveTextContent('Точки');
+    // The editor says «метка» as the rest of the site does, never «маркер».
+    expect(within(region).getByRole('button', { name: 'Метка' })).toBeInTheDocument();
+    expect(region.textContent).not.toMatch(/маркер/i);
+    for (const element of region.querySelectorAll('[title], [aria-label]')) {
+      expect(`${element.getAttribute('title') ?? ''} ${element.getAttribute('aria-label') ?? ''}`).not.toMatch(/маркер/i);
+    }
   });
 });

@@ -6,7 +6,7 @@
  * Renders nothing unless the user may use the admin tools. Collapsible (starts collapsed on
  * narrow screens).
  */
-import { useId, useState } from 'react';
+import { useId, useLayoutEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useSnapshot } from 'valtio';
 import { editor, type EditorTool, redo, selectTool, setEditOnOpen, toggleEditMode, toggleMoveMode, undo, cancelCopy } from '../../state/editor';
@@ -57,6 +57,22 @@ function ToolsPanelBody() {
   const [open, setOpen] = useState(startsOpen);
   const bodyId = useId();
   const hintsId = useId();
+  const undoRef = useRef<HTMLButtonElement>(null);
+  const redoRef = useRef<HTMLButtonElement>(null);
+  /** Undo or Redo, pressed last: the keyboard stays on it (see below). */
+  const stepped = useRef<'undo' | 'redo' | null>(null);
+  // The last step undone (redone), its button is disabled under the keyboard: the focus would
+  // fall to the page, or be handed to the map as a popup the step closed goes (popups/Popup.tsx),
+  // where the next Enter clicks the map. It goes to the other button, which has a step now.
+  useLayoutEffect(() => {
+    const pressed = stepped.current;
+    if (!pressed) return;
+    const [from, to] = pressed === 'undo' ? [undoRef.current, redoRef.current] : [redoRef.current, undoRef.current];
+    if (!from?.disabled || !to || to.disabled) return;
+    stepped.current = null;
+    const active = document.activeElement;
+    if (active === from || active === document.body || active === null) to.focus();
+  }, [state.canUndo, state.canRedo]);
 
   const liveText = { connected: t('admin.tools.live.connected'), reconnecting: t('admin.tools.live.reconnecting'), off: t('admin.tools.live.off') }[state.live];
   const liveHint = { connected: t('admin.tools.liveHint.connected'), reconnecting: t('admin.tools.liveHint.reconnecting'), off: t('admin.tools.liveHint.off') }[state.live];
@@ -137,22 +153,38 @@ function ToolsPanelBody() {
               <button
                 type="button"
                 className="admin-button admin-button--icon"
+                ref={undoRef}
                 aria-label={t('admin.tools.undo')}
                 aria-keyshortcuts="Control+Z"
                 title={t('admin.tools.undoHint')}
                 disabled={!state.canUndo}
-                onClick={() => void undo()}
+                onClick={() => {
+                  stepped.current = 'undo';
+                  void undo();
+                }}
+                onBlur={(event) => {
+                  // Taken elsewhere by the user (not dropped by its own disabling): nothing to hand on.
+                  if (event.relatedTarget) stepped.current = null;
+                }}
               >
                 <Icon name="undo" />
               </button>
               <button
                 type="button"
                 className="admin-button admin-button--icon"
+                ref={redoRef}
                 aria-label={t('admin.tools.redo')}
                 aria-keyshortcuts="Control+Shift+Z"
                 title={t('admin.tools.redoHint')}
                 disabled={!state.canRedo}
-                onClick={() => void redo()}
+                onClick={() => {
+                  stepped.current = 'redo';
+                  void redo();
+                }}
+                onBlur={(event) => {
+                  // Taken elsewhere by the user (not dropped by its own disabling): nothing to hand on.
+                  if (event.relatedTarget) stepped.current = null;
+                }}
               >
                 <Icon name="redo" />
               </button>
@@ -162,9 +194,9 @@ function ToolsPanelBody() {
           <div className="admin-tools__more">
             <div className="admin-tools__row admin-tools__row--options">
               <MarkerTypePicker category={state.markerCategory} subCategory={state.markerSubCategory} />
-              <Check checked={state.editOnOpen} onChange={setEditOnOpen} text={t('admin.tools.editOnOpen')} short={t('admin.compact.editOnOpen')} />
+              <Check checked={state.editOnOpen} onChange={setEditOnOpen} text={t('admin.tools.editOnOpen')} short={t('admin.compact.editOnOpen')} name={t('admin.tools.editOnOpenName')} />
               {/* The point-history buttons, which the top bar's Alt-click also toggles (spec §2): reachable on a phone, which has no Alt. */}
-              <Check checked={pointTools} onChange={togglePointTools} text={t('admin.tools.pointHistory')} short={t('admin.compact.pointHistory')} />
+              <Check checked={pointTools} onChange={togglePointTools} text={t('admin.tools.pointHistory')} short={t('admin.compact.pointHistory')} name={t('admin.tools.pointHistoryName')} />
             </div>
             <SelectedShape />
             {state.copying && (
@@ -188,14 +220,19 @@ function ToolsPanelBody() {
 }
 
 /**
- * An option's checkbox. Its name is the whole `text`; on a phone the label shows `short`
- * instead (admin.css), so the options stay one row beside the marker type.
+ * An option's checkbox. The label shows the whole `text`; on a phone `short` instead (admin.css),
+ * so the options stay one row beside the marker type. Its accessible `name` holds the words of
+ * both ("Edit new: open new markers in edit mode"), so whichever shows is in it, as speech input
+ * needs (WCAG 2.5.3 "Label in Name"); both shown texts are hidden from screen readers, which
+ * read the name.
  */
-function Check({ checked, onChange, text, short }: { checked: boolean; onChange: (checked: boolean) => void; text: string; short: string }) {
+function Check({ checked, onChange, text, short, name }: { checked: boolean; onChange: (checked: boolean) => void; text: string; short: string; name: string }) {
   return (
     <label className="admin-tools__check" title={text}>
-      <input type="checkbox" checked={checked} onChange={(e) => onChange(e.target.checked)} />
-      <span className="admin-tools__check-text">{text}</span>
+      <input type="checkbox" checked={checked} aria-label={name} onChange={(e) => onChange(e.target.checked)} />
+      <span className="admin-tools__check-text" aria-hidden="true">
+        {text}
+      </span>
       <span className="admin-tools__check-short" aria-hidden="true">
         {short}
       </span>
@@ -214,6 +251,8 @@ const KEYS: readonly { keys: readonly string[]; text: string }[] = [
   { keys: ['Delete'], text: 'admin.tools.keys.delete' },
   { keys: ['Ctrl', '+', 'C'], text: 'admin.tools.keys.copy' },
   { keys: ['Ctrl', '+', 'V'], text: 'admin.tools.keys.paste' },
+  // In the marker's edit form (ui/popup/MarkerEditForm.tsx; ⌘+Enter on a Mac).
+  { keys: ['Ctrl', '+', 'Enter'], text: 'admin.tools.keys.save' },
   { keys: ['Ctrl', '+', 'Z'], text: 'admin.tools.keys.undo' },
   { keys: ['Ctrl', '+', 'Shift', '+', 'Z'], text: 'admin.tools.keys.redo' },
   { keys: ['Esc'], text: 'admin.tools.keys.escape' },

@@ -3,7 +3,8 @@
  * tools in the engine's state tree, hands the engine the editor's commands as its tool host,
  * binds the editor commands to the page's markers (the sink) and the admin API, and keeps the
  * engine and the editor slice in step (mode and tool ⇄ state path, shapes, selection, cursor,
- * saved points). For everyone it follows the live marker feed, so a change made anywhere shows
+ * saved points), and says each action's outcome and each change of tool to a screen reader
+ * (ui/admin/editorAnnouncements.ts). For everyone it follows the live marker feed, so a change made anywhere shows
  * on every open page of the map without a reload. Signing in or out switches it at once.
  */
 import { snapshot, subscribe } from 'valtio';
@@ -22,11 +23,13 @@ import type { MarkerSink } from '../../editor/live';
 import { NO_EDITOR, type ToolFactory, type ToolHost, type ToolShape } from '../../engine/interaction';
 import type { MapEngineApi } from '../../engine/types';
 import {
-  addShape, bindEditor, cancelCopy, copyMarker, copyMarkerTo, drawnShapeSelected, editor, followOpenMarker, hasUnsavedChanges, markerFlagsOf, markerSelection, noteGoneWhileMoving, pasteMarkerAt, startCopy, loadEditorPrefs, loadShapes, moveMarker, newShapeId, placeMarker,
+  addShape, bindEditor, cancelCopy, onEditorOutcome, copyMarker, copyMarkerTo, drawnShapeSelected, editor, followOpenMarker, hasUnsavedChanges, markerFlagsOf, markerSelection, noteGoneWhileMoving, pasteMarkerAt, startCopy, loadEditorPrefs, loadShapes, moveMarker, newShapeId, placeMarker,
   receiveRemoteChange, redo, removeShape, resetEditor, selectShape, setCursor, setEditorEnabled, setLive, setPath, undo,
   updateShape,
 } from '../../state/editor';
 import { mapView, selectMarker } from '../../state/mapView';
+import { announce } from '../LiveAnnouncer';
+import { outcomeText, toolText } from '../admin/editorAnnouncements';
 import { popup } from '../../state/popup';
 import { keyTarget, markerKeyAction } from './editorKeys';
 import { reloadUntilCurrent } from './reloadUntilCurrent';
@@ -34,6 +37,7 @@ import { LIST_SETTLE_MS } from '../../domain/list-freshness';
 import { addRecordedPoint, closePoints, openPoints, points } from '../../state/points';
 import { session } from '../../state/session';
 import { keepSetAsideAcrossReloads } from '../../state/setAsideStore';
+import { signInToSave } from './signInToSave';
 
 export interface WireEditorOptions {
   engine: MapEngineApi;
@@ -198,6 +202,20 @@ export function wireEditor({ engine, sink, map, adminTools, resync }: WireEditor
   };
 
   let stopKeepingSetAside: (() => void) | null = null;
+  let stopSignInToSave: (() => void) | null = null;
+  let stopSayingOutcomes: (() => void) | null = null;
+
+  // Spoken (politely, in the page's language): what a marker action did once done, and the tool
+  // when it changes (keys l, m, e, 1…8, Escape, or the tools panel), not its steps within a
+  // gesture (`draw.rect.idle` → `draw.rect.drawing`) nor anything per pointer move.
+  let lastTool = '';
+  const toolKey = () => `${editor.mode}.${editor.mode === 'draw' ? editor.tool : ''}`;
+  const followTool = () => {
+    const key = toolKey();
+    if (key === lastTool) return;
+    lastTool = key;
+    if (commands) announce(toolText(i18n.t, editor.mode, editor.tool));
+  };
 
   function becomeAdmin(): void {
     for (const factory of adminTools) engine.registerTool(factory);
@@ -205,12 +223,17 @@ export function wireEditor({ engine, sink, map, adminTools, resync }: WireEditor
     stopKeepingSetAside = keepSetAsideAcrossReloads(map.id);
     commands = createEditorCommands({ api: API, sink, mapId: map.id });
     bindEditor(commands);
+    // A change refused because the session ended asks for a sign-in, and is sent after it.
+    stopSignInToSave = signInToSave(commands);
     engine.setToolHost(host);
     loadEditorPrefs();
     loadShapes(map.id);
     openPoints(map.id);
     setEditorEnabled(true);
     setPath(engine.toolPath());
+    // The tool the page starts with is not news.
+    lastTool = toolKey();
+    stopSayingOutcomes = onEditorOutcome((outcome) => announce(outcomeText(i18n.t, outcome)));
     lastShapes = null;
     followShapes();
   }
@@ -219,6 +242,10 @@ export function wireEditor({ engine, sink, map, adminTools, resync }: WireEditor
     if (!commands) return;
     stopKeepingSetAside?.();
     stopKeepingSetAside = null;
+    stopSignInToSave?.();
+    stopSignInToSave = null;
+    stopSayingOutcomes?.();
+    stopSayingOutcomes = null;
     for (const id of ADMIN_TOOL_IDS) engine.unregisterTool(id);
     engine.setToolHost(NO_EDITOR);
     bindEditor(null);
@@ -364,6 +391,7 @@ export function wireEditor({ engine, sink, map, adminTools, resync }: WireEditor
     subscribe(session, followSession),
     subscribe(editor, () => {
       followState();
+      followTool();
       followShapes();
       followFlags();
       if (commands) followOpenMarker(mapView.selectedUid);

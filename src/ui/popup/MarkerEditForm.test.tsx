@@ -898,6 +898,25 @@ describe('marker popup edit mode', () => {
     expect(editor.pending).toEqual({});
   });
 
+  it('a save refused because the session ended says so; sent again once the admin signed in, the edit ends as a save', async () => {
+    const { server } = await setup(admin);
+    server.failNext('update', new ApiError('/api/be/admin/marker/update', 401, 'unauthorized', 'sign in first'));
+    const form = await edit();
+    await userEvent.clear(field(form, 'Name (English)'));
+    await userEvent.type(field(form, 'Name (English)'), 'Signed-out safe');
+    await userEvent.click(within(form).getByRole('button', { name: 'Save' }));
+    const failed = await within(form).findByRole('alert');
+    expect(failed).toHaveTextContent('Your change is not saved: your session has ended. Sign in as an admin and it is saved.');
+    // The page sends it again after the sign-in (ui/map/signInToSave.ts), not this form's Retry.
+    const release = server.hold();
+    const resending = retrySave('m-safe');
+    await within(form).findByText('Saving your change…');
+    release();
+    await resending;
+    await waitFor(() => expect(screen.queryByRole('form')).toBeNull());
+    expect(server.stored.get('m-safe')?.name_l10n.en).toBe('Signed-out safe');
+  });
+
   it('shows the history on demand: who, when, what changed', async () => {
     const { server } = await setup(admin);
     const form = await edit();

@@ -10,13 +10,15 @@
  * its unsaved edit is set aside, state/popup.ts); Delete asks 'Are you sure?' first. Images upload at once (ImagesField).
  *
  * Keyboard: every field has a label. There is no submit: Enter in a text box does nothing but
- * search in the quest / item search boxes, and Save is an ordinary button. Escape: map-wide it
+ * search in the quest / item search boxes, and Save is an ordinary button, far down the form;
+ * Ctrl+Enter (⌘+Enter on a Mac) anywhere in the form is Save (`isSaveKey`). Escape: map-wide it
  * closes the popup (Popup.tsx); inside a field of this form it leaves edit mode instead — the
  * popup stays open in view mode on the saved marker with focus on its Edit button — and a
  * second Escape closes the popup as usual. Escape is easily pressed by accident, so typed
  * changes are not dropped by it: they are set aside as a close sets them aside (state/popup.ts
- * `leaveEdit`; the dock's "Back to them" brings the form back as it was). Only the Cancel button
- * drops them. Outside the fields (a button, the dialog) Escape keeps its map-wide meaning.
+ * `leaveEdit`; the dock's "Back to them" brings the form back as it was), and the page says so
+ * ("Not saved: your changes were set aside…"), so they are not silently not saved. Only the
+ * Cancel button drops them. Outside the fields (a button, the dialog) Escape keeps its map-wide meaning.
  * Ctrl+Z in a text field is the field's own text undo; elsewhere (the buttons, the map) it is
  * the map's undo only: the browser's undo is stopped while the form is open, since it would wipe
  * typing in a field the focus has left. An undo that changes this marker moves the form with it
@@ -79,6 +81,17 @@ export interface MarkerEditFormProps {
 }
 
 const FIELD_TAGS = new Set(['INPUT', 'TEXTAREA', 'SELECT']);
+
+/** Ctrl+Enter, or ⌘+Enter (a Mac's): the form's Save from anywhere in it. */
+export function isSaveKey(event: Pick<KeyboardEvent, 'key' | 'ctrlKey' | 'metaKey' | 'altKey' | 'shiftKey'>): boolean {
+  return event.key === 'Enter' && (event.ctrlKey || event.metaKey) && !event.altKey && !event.shiftKey;
+}
+
+/** The Save key as this device writes it, for the button's title. */
+function saveKeyName(): string {
+  const platform = typeof navigator === 'undefined' ? '' : navigator.platform || navigator.userAgent;
+  return /Mac|iPhone|iPad/.test(platform) ? '⌘+Enter' : 'Ctrl+Enter';
+}
 
 /** The languages of the text fields in order: the page's first (what the page shows), then the other. */
 export function textOrder(lang: 'en' | 'ru'): ['en', 'ru'] | ['ru', 'en'] {
@@ -188,12 +201,22 @@ export function MarkerEditForm({ map, onCancel, onSaved, focusFirstField }: Mark
   };
 
   const onKeyDown = (event: KeyboardEvent<HTMLFormElement>) => {
+    if (isSaveKey(event) && !event.nativeEvent.isComposing) {
+      // Save without 14 Tabs down the form; the map's Enter (a click at the cross-hair) is not meant.
+      event.preventDefault();
+      event.stopPropagation();
+      void save();
+      return;
+    }
     if (event.key !== 'Escape' || !(event.target instanceof HTMLElement) || !FIELD_TAGS.has(event.target.tagName)) return;
     // Ours, not the popup's (which would close it) nor the map's.
     event.preventDefault();
     event.stopPropagation();
     // Typed changes are set aside, not dropped (an accidental Escape loses nothing); then as Cancel.
+    const before = popup.setAside;
     leaveEdit();
+    // Said, so it is not taken for a save (the dock's notice, which offers them back, may not be read as it appears).
+    if (popup.setAside && popup.setAside !== before && popup.setAside.uid === uid) announce(t('markerEdit.setAsideSaid'));
     onCancel();
   };
 
@@ -501,7 +524,14 @@ export function MarkerEditForm({ map, onCancel, onSaved, focusFirstField }: Mark
       )}
 
       <div className="marker-edit__actions" role="group" aria-label={t('markerEdit.actions')}>
-        <button type="button" className="marker-edit__primary" onClick={() => void save()} disabled={disabled || uploading || undecided || level === null}>
+        <button
+          type="button"
+          className="marker-edit__primary"
+          title={t('markerEdit.saveKey', { key: saveKeyName() })}
+          aria-keyshortcuts="Control+Enter Meta+Enter"
+          onClick={() => void save()}
+          disabled={disabled || uploading || undecided || level === null}
+        >
           {t('markerEdit.save')}
         </button>
         <button type="button" onClick={onCancel} disabled={disabled}>

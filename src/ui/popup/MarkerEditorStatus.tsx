@@ -8,7 +8,8 @@
  * closes it; Keep mine of a refused save closes it once sent; Keep mine of a change that came
  * while editing keeps the form, based on their version). A delete by another admin says so,
  * and what each choice does (Keep mine brings the marker back, same uid; Take theirs leaves it
- * deleted). The form is told when a retry went through (`onSaved`), so its edit ends like a save.
+ * deleted). The form is told when a retry went through (`onSaved`), so its edit ends like a save;
+ * also a retry the page made itself (after a sign-in, the session having ended).
  *
  * A delete of this page refused because another admin changed the marker (`action: 'delete'`:
  * the admin's Delete, an undo of a place, a redo of a delete; `conflictCause`) says so, never as
@@ -17,7 +18,7 @@
  * theirs). An edit form with nothing typed follows another admin's change instead of asking
  * (`useFormFollows`), with a short note.
  */
-import { useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useSnapshot } from 'valtio';
 import type { ConflictCause } from '../../editor/commands';
@@ -50,7 +51,31 @@ export function MarkerEditorStatus({ uid, onSaved }: MarkerEditorStatusProps) {
   const ours = conflicts[uid] ?? null;
   const followed = useFormFollows(uid);
 
+  // A failed change sent again by something else than this Retry (the page, once the admin
+  // signed in again after their session ended: ui/map/signInToSave.ts) that went through ends
+  // the edit as this Retry does. Failed, then saving, then settled: a Discard (failed, then
+  // gone) is not a save.
+  const resent = useRef<'failed' | 'saving' | null>(null);
+  const ownRetry = useRef(false);
+  const status = entry?.status;
+  const saidSaved = useRef(onSaved);
+  saidSaved.current = onSaved;
+  useEffect(() => {
+    if (status === 'failed') {
+      resent.current = 'failed';
+      ownRetry.current = false;
+    } else if (status === 'saving') {
+      if (resent.current === 'failed') resent.current = 'saving';
+    } else {
+      const saved = resent.current === 'saving' && !ownRetry.current && settled(uid);
+      resent.current = null;
+      ownRetry.current = false;
+      if (saved) saidSaved.current?.();
+    }
+  }, [status, uid]);
+
   const retry = async () => {
+    ownRetry.current = true;
     setWorking(true);
     try {
       await retrySave(uid);
@@ -87,7 +112,10 @@ export function MarkerEditorStatus({ uid, onSaved }: MarkerEditorStatusProps) {
       )}
       {entry?.status === 'failed' && (
         <div role="alert" className="marker-edit__failed">
-          <p className="marker-edit__error">{t('markerEdit.pendingFailed', { message: failureText(t, entry.error) })}</p>
+          <p className="marker-edit__error">
+            {/* The session ended: the page asks for the sign-in, and saves the change after it. */}
+            {t('markerEdit.pendingFailed', { message: entry.reason === 'signedOut' ? t('markerEdit.errors.signedOut') : failureText(t, entry.error) })}
+          </p>
           <button type="button" onClick={() => void retry()} disabled={working}>
             {t('markerEdit.retry')}
           </button>

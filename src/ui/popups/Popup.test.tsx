@@ -60,4 +60,42 @@ describe('Popup', () => {
     await userEvent.click(container.querySelector('.popup-backdrop') as HTMLElement);
     expect(onClose).toHaveBeenCalledTimes(1);
   });
+
+  it('gives the focus back to what had it on close where the focus was in the popup, and leaves it where the user took it since (fixadm)', async () => {
+    function Page() {
+      const [open, setOpen] = useState(false);
+      return (
+        <>
+          <button type="button" onClick={() => setOpen(true)}>
+            Opener
+          </button>
+          {/* As the tools panel's Undo, whose undo closes the marker popup. */}
+          <button type="button" onClick={() => setOpen(false)}>
+            Undo
+          </button>
+          {open && (
+            <Popup title="Marker" backdrop={false} onClose={() => setOpen(false)}>
+              <p>Body</p>
+            </Popup>
+          )}
+        </>
+      );
+    }
+    render(<Page />);
+    const opener = screen.getByRole('button', { name: 'Opener' });
+    const undoButton = screen.getByRole('button', { name: 'Undo' });
+    opener.focus();
+    await userEvent.keyboard('{Enter}');
+    expect(screen.getByRole('dialog', { name: 'Marker' })).toHaveFocus();
+    // Closed from inside (its Close): back to the opener.
+    await userEvent.click(screen.getByRole('button', { name: 'Close' }));
+    expect(opener).toHaveFocus();
+    await userEvent.keyboard('{Enter}');
+    expect(screen.getByRole('dialog', { name: 'Marker' })).toHaveFocus();
+    // The user goes on elsewhere (Undo), whose press closes the popup: the focus stays on Undo.
+    undoButton.focus();
+    await userEvent.keyboard('{Enter}');
+    expect(screen.queryByRole('dialog')).toBeNull();
+    expect(undoButton).toHaveFocus();
+  });
 });

@@ -52,10 +52,17 @@ export function Popup({ title, onClose, children, maxWidth = 560, className, act
   }, []);
 
   useEffect(() => {
-    // Move focus into the dialog so keyboard users land on it; give it back on close.
+    // Move focus into the dialog so keyboard users land on it; give it back on close, where the
+    // focus was in it (gone with it: the page's body) — not where the user has taken it since: a
+    // marker popup closed by the tools panel's Undo leaves the focus on Undo, not on the map.
     const previous = document.activeElement instanceof HTMLElement ? document.activeElement : null;
-    dialogRef.current?.focus({ preventScroll: true });
-    return () => previous?.focus({ preventScroll: true });
+    const box = dialogRef.current;
+    box?.focus({ preventScroll: true });
+    return () => {
+      const active = document.activeElement;
+      const lost = !active || active === document.body || !active.isConnected || !!box?.contains(active);
+      if (lost) previous?.focus({ preventScroll: true });
+    };
   }, []);
 
   const dialog = (
