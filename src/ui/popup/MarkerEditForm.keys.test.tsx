@@ -1,5 +1,5 @@
 /**
- * The edit form from the keyboard (fixadm): Ctrl+Enter (⌘+Enter) anywhere in it is Save, and
+ * The edit form from the keyboard: Ctrl+Enter (⌘+Enter) anywhere in it is Save, and
  * Escape in a field that sets typed changes aside says so, so they are not taken for saved.
  */
 import '../../i18n';

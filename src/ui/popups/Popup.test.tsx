@@ -61,7 +61,7 @@ describe('Popup', () => {
     expect(onClose).toHaveBeenCalledTimes(1);
   });
 
-  it('gives the focus back to what had it on close where the focus was in the popup, and leaves it where the user took it since (fixadm)', async () => {
+  it('gives the focus back to what had it on close where the focus was in the popup, and leaves it where the user took it since', async () => {
     function Page() {
       const [open, setOpen] = useState(false);
       return (
