@@ -25,7 +25,16 @@ export default defineConfig(({ command }) => ({
   worker: { format: 'es' },
   resolve: { alias: command === 'build' ? [{ find: /^react-router$/, replacement: reactRouterProduction }] : [] },
   // manifest: the server names the engine's chunks in a map page's head (server/http/module-preloads.ts).
-  build: { outDir: 'dist', sourcemap: true, chunkSizeWarningLimit: 1500, manifest: true },
+  build: {
+    outDir: 'dist',
+    sourcemap: true,
+    chunkSizeWarningLimit: 1500,
+    manifest: true,
+    // Rolldown's PLUGIN_TIMINGS note names precompress's brotli pass (scripts/vite/precompress.ts),
+    // a cost paid on purpose once per build (about 5 s on a busy machine): `npm start` printed a
+    // dozen lines about it whenever the machine was loaded.
+    rolldownOptions: { checks: { bundlerTimings: false } },
+  },
   // `npm run dev` serves the UI with hot reload and sends API, tile and icon calls to `npm run serve`.
   server: {
     proxy: { '/api': api, '/tiles': api, '/icons': api, '/uploads': api, '/public-images': api },
