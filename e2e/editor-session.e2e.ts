@@ -1,0 +1,231 @@
+/**
+ * The editor when its session ends behind the page's back, and an edit form after a change it
+ * missed, on a server of this file's own (demo accounts). Signed out on another device (a second
+ * context with the same cookies posts the sign-out), an admin's placed marker is refused (401):
+ * the sign-in dialog opens ("Your session has ended. Sign in to save this."), the dock says the
+ * change is not saved because the session ended, and signing in again as admin in that dialog
+ * saves it with no Retry; closing the dialog leaves it failed, and Retry asks again; signing in as
+ * pro instead takes the admin tools away and sends nothing. An edit form's Save refused so shows
+ * the reason in the form, and the sign-in saves it and closes the form. An edit form open while
+ * the live feed is down learns of another admin's change once the feed is back (the list read
+ * again), with no Save pressed: Keep mine, then Save, stores my name on their description.
+ */
+import { describe, expect, test } from 'vitest';
+import type { Locator, Page } from 'playwright-core';
+import type { Marker } from '../src/domain/marker';
+import { round4 } from '../src/domain/transform';
+import {
+  PASSWORD, addMarker, editForm, freeSpots, map, newServerMarkers, openEditForm, openMap, popupDialog, serverMarker, serverUids, signIn,
+  toolsPanel, until, useEditorBrowser, useEditorServer, waitForMarker, waitPopupOpen, type EditorPage,
+} from './support/editor';
+
+const server = useEditorServer('editor-session');
+const browser = useEditorBrowser();
+const base = () => server.baseUrl();
+
+const SAVE_REASON = 'Your session has ended. Sign in to save this.';
+/** The dock's notice of one failed change (admin.unsaved.text_one, markerEdit.errors.signedOut). */
+const DOCK_SIGNED_OUT = '1 change not saved: your session has ended. Sign in as an admin and it is saved.';
+/** The form's failure (markerEdit.pendingFailed with markerEdit.errors.signedOut). */
+const FORM_SIGNED_OUT = 'Your change is not saved: your session has ended. Sign in as an admin and it is saved.';
+
+async function adminPage(): Promise<EditorPage> {
+  const tracked = await browser.newPage();
+  // The ended session's calls answer 401; Chromium logs each as a failed resource load.
+  tracked.errors.allow(/401/);
+  await signIn(tracked.page, base(), 'admin');
+  await openMap(tracked.page, base());
+  await toolsPanel(tracked.page).waitFor();
+  return tracked;
+}
+
+/**
+ * Signs the page's user out elsewhere: another browser context holding the same cookies (another
+ * device with the same session) posts the sign-out. The page itself is told nothing.
+ */
+async function endSessionElsewhere(page: Page): Promise<void> {
+  const other = await browser.newPage();
+  await other.context.addCookies(await page.context().cookies());
+  const res = await other.page.request.post(`${base()}/api/be/auth/logout`);
+  if (!res.ok()) throw new Error(`signing out elsewhere failed: ${res.status()} ${await res.text()}`);
+  await other.context.close();
+}
+
+const signInDialog = (page: Page) => page.getByRole('dialog', { name: 'Sign in', exact: true });
+const reasonText = (dialog: Locator) => dialog.locator('.account-dialog__reason');
+/** The dock's "not saved" notice (UnsavedChanges.tsx), read by class: a modal dialog may hide it from the role tree. */
+const dockNotice = (page: Page) => page.locator('.admin-dock .admin-unsaved');
+
+/** Signs in with the dialog's own fields and waits until it is gone. */
+async function signInWith(dialog: Locator, name: 'admin' | 'pro'): Promise<void> {
+  await dialog.getByLabel('Name', { exact: true }).fill(name);
+  await dialog.getByLabel('Password', { exact: true }).fill(PASSWORD);
+  await dialog.getByRole('button', { name: 'Sign in', exact: true }).click();
+  await dialog.waitFor({ state: 'detached' });
+}
+
+/** The flag `__map.markers()` shows on `uid` (`'saving'`, `'failed'`, null), or undefined when it is not drawn. */
+async function flagOf(page: Page, uid: string): Promise<string | null | undefined> {
+  return (await map(page).markers()).find((m) => m.uid === uid)?.flag;
+}
+
+/** Presses l and clicks a free spot: the placed marker (refused), once the page badges it failed. */
+async function placeRefused(page: Page): Promise<{ uid: string }> {
+  const [spot] = await freeSpots(page, 1, { clearance: 60, box: { left: 340, top: 120, right: 940, bottom: 560 } });
+  const before = new Set((await map(page).markers()).map((m) => m.uid));
+  await page.keyboard.press('l');
+  await expect.poll(() => map(page).toolPath()).toBe('draw.marker.idle');
+  await page.mouse.click(spot.x, spot.y);
+  const placed = await until(
+    async () => (await map(page).markers()).find((m) => !before.has(m.uid) && m.flag === 'failed'),
+    (m) => !!m,
+    'the refused marker badged on the map',
+  );
+  return { uid: placed!.uid };
+}
+
+describe('a 401 on a save asks for a sign-in and saves after it', () => {
+  test('a marker placed after the session ended elsewhere: the dialog asks, the dock says why, the admin sign-in saves it with no Retry', async () => {
+    const { page } = await adminPage();
+    const before = await serverUids(base());
+    await endSessionElsewhere(page);
+    const placed = await placeRefused(page);
+
+    const dialog = signInDialog(page);
+    await dialog.waitFor();
+    await expect.poll(() => reasonText(dialog).textContent()).toBe(SAVE_REASON);
+    await expect.poll(() => dockNotice(page).locator('.admin-set-aside__text').textContent()).toBe(DOCK_SIGNED_OUT);
+    // The admin stays shown signed in meanwhile: the editor and its change stay.
+    expect(await toolsPanel(page).count()).toBe(1);
+    expect(await serverMarker(base(), placed.uid)).toBeNull();
+
+    await signInWith(dialog, 'admin');
+    const [saved] = await newServerMarkers(base(), before, 1);
+    expect(saved.uid).toBe(placed.uid);
+    await expect.poll(() => flagOf(page, placed.uid)).toBeNull();
+    await expect.poll(() => dockNotice(page).count()).toBe(0);
+    expect(await page.getByRole('dialog').count()).toBe(0);
+  });
+
+  test('the dialog closed instead: the change stays failed, and the dock\'s Retry asks again', async () => {
+    const { page } = await adminPage();
+    const before = await serverUids(base());
+    await endSessionElsewhere(page);
+    const placed = await placeRefused(page);
+    const dialog = signInDialog(page);
+    await dialog.waitFor();
+    await page.keyboard.press('Escape');
+    await dialog.waitFor({ state: 'detached' });
+
+    // Given up: still failed, said in the dock; nothing on the server.
+    await expect.poll(() => dockNotice(page).locator('.admin-set-aside__text').textContent()).toBe(DOCK_SIGNED_OUT);
+    expect(await flagOf(page, placed.uid)).toBe('failed');
+    expect(await serverMarker(base(), placed.uid)).toBeNull();
+
+    // Retry is refused again (401) and asks again; this time the sign-in saves it.
+    await dockNotice(page).getByRole('button', { name: 'Retry', exact: true }).click();
+    const again = signInDialog(page);
+    await again.waitFor();
+    await expect.poll(() => reasonText(again).textContent()).toBe(SAVE_REASON);
+    expect(await flagOf(page, placed.uid)).toBe('failed');
+    await signInWith(again, 'admin');
+    const [saved] = await newServerMarkers(base(), before, 1);
+    expect(saved.uid).toBe(placed.uid);
+    await expect.poll(() => flagOf(page, placed.uid)).toBeNull();
+    await expect.poll(() => dockNotice(page).count()).toBe(0);
+  });
+
+  test('signed in as pro in the dialog: the admin tools go away and nothing is sent', async () => {
+    const { page } = await adminPage();
+    const before = await serverUids(base());
+    await endSessionElsewhere(page);
+    const placed = await placeRefused(page);
+    const adds: string[] = [];
+    page.on('request', (r) => {
+      if (r.method() === 'POST' && r.url().includes('/api/be/admin/')) adds.push(r.url());
+    });
+    const dialog = signInDialog(page);
+    await dialog.waitFor();
+    await signInWith(dialog, 'pro');
+
+    await page.getByRole('banner').getByRole('button', { name: /^pro\b/ }).waitFor();
+    await expect.poll(() => toolsPanel(page).count()).toBe(0);
+    await expect.poll(() => map(page).toolPath()).toBe('pan.idle');
+    // The sign-in was handled by now (the tools went with it): nothing was sent after it.
+    expect(adds).toEqual([]);
+    expect(await serverMarker(base(), placed.uid)).toBeNull();
+    expect([...(await serverUids(base()))].filter((uid) => !before.has(uid))).toEqual([]);
+  });
+
+  test("an edit form's Save refused (the session ended elsewhere) shows why; the admin sign-in saves it and closes the form", async () => {
+    const { page } = await adminPage();
+    const [spot] = await freeSpots(page, 1, { box: { left: 320, top: 90, right: 960, bottom: 400 } });
+    const at = await map(page).toMap(spot.x, spot.y);
+    const marker = await addMarker(page, base(), { geometry: { x: round4(at.x), y: round4(at.y) }, name: 'Before the sign-out' });
+    await waitForMarker(page, marker.uid);
+    await endSessionElsewhere(page);
+
+    const form = await openEditForm(page, marker.uid);
+    await form.getByLabel('Name when no translation', { exact: true }).fill('Saved after the sign-in');
+    await form.getByRole('button', { name: 'Save', exact: true }).click();
+    const dialog = signInDialog(page);
+    await dialog.waitFor();
+    await expect.poll(() => reasonText(dialog).textContent()).toBe(SAVE_REASON);
+    await expect.poll(() => form.locator('.marker-edit__failed .marker-edit__error').textContent()).toBe(FORM_SIGNED_OUT);
+    expect((await serverMarker(base(), marker.uid))?.name).toBe('Before the sign-out');
+
+    await signInWith(dialog, 'admin');
+    await until(() => serverMarker(base(), marker.uid), (m) => m?.name === 'Saved after the sign-in', 'the edit saved after the sign-in');
+    await editForm(page).waitFor({ state: 'detached' });
+    await expect.poll(() => popupDialog(page, marker.uid).locator('.popup__title').textContent()).toBe('Saved after the sign-in');
+  });
+});
+
+describe('an edit form and a change missed while the live feed was down', () => {
+  test("the form gets the conflict once the feed is back, with no Save; Keep mine then Save stores my name on their description", async () => {
+    const tracked = await browser.newPage();
+    const { page, errors } = tracked;
+    const liveRoute = '**/api/be/live/**';
+    await page.route(liveRoute, (route) => route.abort());
+    errors.allow(/ERR_FAILED.*\/api\/be\/live\//);
+    await signIn(page, base(), 'admin');
+    await openMap(page, base());
+    const [spot] = await freeSpots(page, 1, { box: { left: 320, top: 90, right: 960, bottom: 400 } });
+    const at = await map(page).toMap(spot.x, spot.y);
+    const marker = await addMarker(page, base(), { geometry: { x: round4(at.x), y: round4(at.y) }, name: 'Locked room', desc: 'Behind the desk' });
+    await openMap(page, base(), `?obj=${marker.uid}`);
+    await waitPopupOpen(page, marker.uid);
+    await popupDialog(page, marker.uid).getByRole('button', { name: 'Edit', exact: true }).click();
+    const form = editForm(page);
+    await form.waitFor();
+    await form.getByLabel('Name when no translation', { exact: true }).fill('My name');
+
+    // Another admin (API only) changes the description; this page hears nothing of it.
+    const other = await browser.newPage();
+    await signIn(other.page, base(), 'admin');
+    const stored = (await serverMarker(base(), marker.uid))!;
+    const res = await other.page.request.post(`${base()}/api/be/admin/marker/update`, { data: { ...stored, desc: 'Under the desk', version: stored.version } });
+    expect(res.status()).toBe(200);
+    const theirs = ((await res.json()) as { marker: Marker }).marker;
+
+    await page.unroute(liveRoute);
+    // The feed reopens on its back-off (up to 30 s after the last try), then the list is read again.
+    const box = page.getByRole('alert', { name: 'Another admin changed this marker' });
+    await box.waitFor({ timeout: 45_000 });
+    expect(await box.getByRole('button', { name: 'Keep mine' }).count()).toBe(1);
+    expect(await box.getByRole('button', { name: 'Take theirs' }).count()).toBe(1);
+    // Nothing was sent by this page: the server holds their version only.
+    expect(await serverMarker(base(), marker.uid)).toMatchObject({ name: 'Locked room', desc: 'Under the desk', version: theirs.version });
+
+    await box.getByRole('button', { name: 'Keep mine' }).click();
+    await box.waitFor({ state: 'detached' });
+    expect(await form.getByLabel('Name when no translation', { exact: true }).inputValue()).toBe('My name');
+    await form.getByRole('button', { name: 'Save', exact: true }).click();
+    await until(
+      () => serverMarker(base(), marker.uid),
+      (m) => m?.name === 'My name' && m.desc === 'Under the desk' && m.version === (theirs.version ?? 0) + 1,
+      'my name on their description on the server',
+    );
+    await editForm(page).waitFor({ state: 'detached' });
+  });
+});
