@@ -2,110 +2,25 @@
  * The edit form from the keyboard: Ctrl+Enter (⌘+Enter) anywhere in it is Save, and
  * Escape in a field that sets typed changes aside says so, so they are not taken for saved.
  */
-import '../../i18n';
-import { act, render, screen, waitFor, within } from '@testing-library/react';
+import { act, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { http, HttpResponse } from 'msw';
-import { createMemoryRouter, RouterProvider } from 'react-router';
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import type { Marker } from '../../domain/marker';
-import { MAPS } from '../../domain/maps';
-import { createEditorCommands } from '../../editor/commands';
-import { fakeServer } from '../../editor/testing/fakes';
+import { describe, expect, it } from 'vitest';
 import { setLanguage } from '../../i18n';
-import { bindEditor, resetEditor } from '../../state/editor';
-import { loadFilters } from '../../state/filters';
-import { resetLookups } from '../../state/items';
-import { closeMap, mapView, openMap, selectMarker } from '../../state/mapView';
-import { markerChanged, popup, resetPopup } from '../../state/popup';
-import { resetQuests } from '../../state/quests';
-import { resetSession, setSessionUser, type SessionUser } from '../../state/session';
-import { createLocalMarkerSource } from '../map/testing/localMarkerSource';
-import { TEST_API_BASE as BASE } from '../map/testing/mapApi';
-import { useMemoryStorage, useTestServer } from '../map/testing/mapPageTest';
+import { popup } from '../../state/popup';
 import { LiveAnnouncer } from '../LiveAnnouncer';
 import { isSaveKey } from './MarkerEditForm';
-import { MarkerPopup } from './MarkerPopup';
-import { keepsGoneMarker } from './useOpenMarker';
+import { admin, field, open, safe, setup as setupPage, useAdminPopupPage } from './testing/adminPopupPage';
 
-const safe: Marker = {
-  uid: 'm-safe',
-  map: 'factory',
-  category: 'Loot',
-  subCategory: 'Safe',
-  level: 2,
-  geometry: { x: 500, y: 400 },
-  name: 'Office safe',
-  desc: 'Behind the desk',
-  name_l10n: { en: 'Office safe', ru: 'Сейф в офисе' },
-  desc_l10n: {},
-  imgs: [],
-  itemsUid: [],
-};
-const admin: SessionUser = { name: 'admin', admin: true, pro: false, questsDone: [], questsHidden: [] };
+useAdminPopupPage();
 
-useTestServer(
-  http.get(`${BASE}/api/be/quests`, () => HttpResponse.json({ quests: [] })),
-  http.get(`${BASE}/api/be/items`, () => HttpResponse.json({ items: [] })),
-  http.get(`${BASE}/api/be/user`, () => HttpResponse.json({ error: 'unauthorized' }, { status: 401 })),
-);
-useMemoryStorage();
-
-beforeEach(() => {
-  resetEditor();
-  resetPopup();
-  resetLookups();
-  resetQuests();
-  openMap('factory');
-  loadFilters('factory');
-});
-afterEach(async () => {
-  vi.restoreAllMocks();
-  resetEditor();
-  resetSession();
-  closeMap();
-  await setLanguage('en');
-});
-
-/** The popup on a page whose editor is bound (as MarkerEditForm.test.tsx), with the page's live region. */
+/** The popup's edit form on a page whose editor is bound, with the page's live region. */
 async function setup() {
-  setSessionUser(admin);
-  const server = fakeServer();
-  const stored = [server.seed(safe)];
-  const source = createLocalMarkerSource();
-  await source.load(await new Response(JSON.stringify({ markers: stored })).arrayBuffer(), 'factory', 'en');
-  bindEditor(
-    createEditorCommands({
-      api: server.api,
-      mapId: 'factory',
-      sink: {
-        get: (uid) => source.get(uid),
-        async upsert(marker) {
-          await source.upsert(marker, 'en');
-          markerChanged(marker.uid);
-        },
-        async remove(uid) {
-          await source.remove(uid);
-          if (mapView.selectedUid === uid && !keepsGoneMarker(uid)) selectMarker(null);
-          markerChanged(uid);
-        },
-      },
-    }),
-  );
-  const page = (
-    <>
-      <MarkerPopup map={MAPS.factory} source={source} loaded />
-      <LiveAnnouncer />
-    </>
-  );
-  render(<RouterProvider router={createMemoryRouter([{ path: '/map/:mapId', element: page }], { initialEntries: ['/map/factory'] })} />);
-  act(() => selectMarker('m-safe'));
-  const dialog = await screen.findByRole('dialog', { name: 'Office safe' });
+  const { server } = await setupPage(admin, [safe], <LiveAnnouncer />);
+  const dialog = await open();
   await userEvent.click(within(dialog).getByRole('button', { name: 'Edit' }));
   return { server, form: within(dialog).getByRole('form', { name: 'Edit marker' }) };
 }
 
-const field = (form: HTMLElement, name: string) => within(form).getByRole('textbox', { name }) as HTMLInputElement;
 const live = () => document.querySelector('.live-announcer') as HTMLElement;
 
 describe('the edit form from the keyboard', () => {

@@ -8,6 +8,7 @@ import { act, render, screen, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { http, HttpResponse } from 'msw';
 import { createMemoryRouter, RouterProvider } from 'react-router';
+import type { ReactNode } from 'react';
 import { afterEach, beforeEach } from 'vitest';
 import type { Marker } from '../../../domain/marker';
 import { MAPS } from '../../../domain/maps';
@@ -97,8 +98,11 @@ export function useAdminPopupPage(): void {
   });
 }
 
-/** The popup, the dock's set-aside notice and its waiting conflicts, the editor bound to a fake server holding `markers`. */
-export async function setup(user: SessionUser | null, markers: Marker[] = [safe, exit]) {
+/**
+ * The popup, the dock's set-aside notice and its waiting conflicts (and `extra`, e.g. the page's
+ * live region), the editor bound to a fake server holding `markers`.
+ */
+export async function setup(user: SessionUser | null, markers: Marker[] = [safe, exit], extra?: ReactNode) {
   setSessionUser(user);
   const server = fakeServer();
   const stored = markers.map((m) => server.seed(m));
@@ -127,6 +131,7 @@ export async function setup(user: SessionUser | null, markers: Marker[] = [safe,
       <MarkerPopup map={MAPS.factory} source={source} loaded />
       <SetAsideNotice />
       <WaitingConflicts />
+      {extra}
     </>
   );
   render(<RouterProvider router={createMemoryRouter([{ path: '/map/:mapId', element: page }], { initialEntries: ['/map/factory'] })} />);
