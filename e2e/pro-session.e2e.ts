@@ -18,6 +18,7 @@ import type { Locator, Page, Route } from 'playwright-core';
 import type { Quest } from '../src/domain/quests';
 import { useBrowser } from './browser';
 import { PASSWORD, signIn, useEditorServer, waitReady } from './support/editor';
+import { questCatalogue, questsOnMap, questUids } from './support/quests';
 
 const server = useEditorServer('pro-session');
 const browser = useBrowser();
@@ -29,15 +30,10 @@ const UPSELL = 'raidmap Pro';
 let five: Quest[] = [];
 
 beforeAll(async () => {
-  const [quests, maps] = await Promise.all([
-    fetch(`${base()}/api/be/quests`).then((r) => r.json() as Promise<{ quests: Quest[] }>),
-    fetch(`${base()}/api/be/quests/maps`).then((r) => r.json() as Promise<{ maps: Record<string, string[]> }>),
-  ]);
-  five = quests.quests.filter((q) => maps.maps[q.uid]?.includes('customs')).slice(0, 5);
-  if (five.length < 5) throw new Error(`need 5 quests with markers on customs, found ${five.length}`);
+  five = questsOnMap(await questCatalogue(base()), 'customs', 5);
 });
 
-const uids = (list: Quest[]) => list.map((q) => q.uid);
+const uids = questUids;
 
 async function openAt(page: Page, path: string): Promise<void> {
   await page.goto(`${base()}${path}`, { waitUntil: 'domcontentloaded' });

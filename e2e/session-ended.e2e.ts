@@ -12,6 +12,7 @@ import type { Locator, Page } from 'playwright-core';
 import type { Quest } from '../src/domain/quests';
 import { useBrowser } from './browser';
 import { PASSWORD, signIn, useEditorServer, waitReady } from './support/editor';
+import { questCatalogue, questsOnMap, questUids } from './support/quests';
 
 const server = useEditorServer('session-ended');
 const browser = useBrowser();
@@ -27,16 +28,12 @@ let five: Quest[] = [];
 const nameOf = new Map<string, string>();
 
 beforeAll(async () => {
-  const [quests, maps] = await Promise.all([
-    fetch(`${base()}/api/be/quests`).then((r) => r.json() as Promise<{ quests: Quest[] }>),
-    fetch(`${base()}/api/be/quests/maps`).then((r) => r.json() as Promise<{ maps: Record<string, string[]> }>),
-  ]);
-  for (const q of quests.quests) nameOf.set(q.uid, q.name);
-  five = quests.quests.filter((q) => maps.maps[q.uid]?.includes('customs')).slice(0, 5);
-  if (five.length < 5) throw new Error(`need 5 quests with markers on customs, found ${five.length}`);
+  const catalogue = await questCatalogue(base());
+  for (const q of catalogue.quests) nameOf.set(q.uid, q.name);
+  five = questsOnMap(catalogue, 'customs', 5);
 });
 
-const uids = (list: Quest[]) => list.map((q) => q.uid);
+const uids = questUids;
 
 async function openAt(page: Page, path: string): Promise<void> {
   await page.goto(`${base()}${path}`, { waitUntil: 'domcontentloaded' });
