@@ -86,6 +86,19 @@ async function expectFingerSized(targets: Record<string, Locator>): Promise<void
   expect(small, 'controls with a hit area under 44 px (0: a tap does not reach all of it)').toEqual([]);
 }
 
+/**
+ * Hides the first quest row's quest (saved for the pro user), then opens the map again with the
+ * panels shown: a row hidden from itself stays in place until the list is drawn anew
+ * (docs/DECISIONS.md "The hidden-quests toggle"), and then it is behind Show hidden quests.
+ */
+async function hideFirstQuest(page: Page, panel: Locator): Promise<void> {
+  const saved = page.waitForResponse((r) => r.url().includes('/api/be/user/progress') && r.request().method() === 'POST' && r.ok());
+  await panel.getByRole('button', { name: /^Hide: / }).first().tap();
+  await saved;
+  await openMap(page, 'customs');
+  await showPanels(page);
+}
+
 describe('on a 390×844 touch screen', () => {
   test("a pro user's quest list keeps whole rows in view after hiding a quest, and scrolls; its panel cuts nothing off", async () => {
     const { page } = await browser.newPage({ ...PHONE, hasTouch: true });
@@ -93,7 +106,7 @@ describe('on a 390×844 touch screen', () => {
     await openMap(page, 'customs');
     await showPanels(page);
     const panel = questPanel(page);
-    await panel.getByRole('button', { name: /^Hide: / }).first().tap();
+    await hideFirstQuest(page, panel);
     const showHidden = panel.getByRole('button', { name: 'Show hidden quests (1)' });
     await showHidden.waitFor();
 
@@ -188,7 +201,7 @@ describe('on a 390×844 touch screen', () => {
       Settings: quests.getByRole('button', { name: /Settings/ }),
     });
     // Show hidden quests appears once a quest is hidden.
-    await firstRow.getByRole('button', { name: /^Hide: / }).tap();
+    await hideFirstQuest(page, quests);
     await expectFingerSized({ 'Show hidden quests': quests.getByRole('button', { name: /^Show hidden quests/ }) });
   });
 
