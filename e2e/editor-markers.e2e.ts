@@ -489,17 +489,27 @@ describe('the popup in edit mode', () => {
     const renamed = await page.request.post(`${base()}/api/be/admin/marker/update`, { data: { ...marker, name: 'Theirs', version: 1 } });
     expect(renamed.status()).toBe(200);
     await openMap(page, base());
-    const notice = page.locator('.admin-set-aside');
-    await notice.waitFor();
-    await notice.getByRole('button', { name: 'Back to them' }).click();
-    const again = editForm(page);
-    await again.waitFor();
-    // The server refuses the stale save (409): the page shows it as a conflict, the name stays theirs.
     errors.allow(/409|Conflict/);
-    await again.getByRole('button', { name: 'Save', exact: true }).click();
-    await page.getByRole('button', { name: 'Keep mine' }).waitFor();
+    // Their change is found one of two ways, whichever comes first: the list the page checks as
+    // its live feed connects holds their version, and the conflict takes the set-aside notice's
+    // place (src/editor/commands.ts formChangedMeanwhile; the dock's Show brings the form back with
+    // it); or "Back to them" and Save, and the server refuses the stale save (409). Either way a
+    // conflict, and the name stays theirs.
+    const keepMine = page.getByRole('button', { name: 'Keep mine' }).first();
+    const show = page.locator('.admin-waiting-conflicts').getByRole('button', { name: 'Show', exact: true });
+    const backToThem = page.locator('.admin-set-aside:not(.admin-waiting-conflicts)').getByRole('button', { name: 'Back to them' });
+    const save = editForm(page).getByRole('button', { name: 'Save', exact: true });
+    // One step at a time: the notice may give way to the conflict under a click.
+    const step = async (): Promise<boolean> => {
+      if ((await keepMine.count()) > 0) return true;
+      if ((await show.count()) > 0) await show.click({ timeout: 3_000 }).catch(() => undefined);
+      else if ((await backToThem.count()) > 0) await backToThem.click({ timeout: 3_000 }).catch(() => undefined);
+      else if ((await save.count()) > 0 && (await save.isEnabled())) await save.click({ timeout: 3_000 }).catch(() => undefined);
+      return (await keepMine.count()) > 0;
+    };
+    await until(step, Boolean, 'their change shown as a conflict (Keep mine / Take theirs)', 30_000);
     expect(await serverMarker(base(), marker.uid)).toMatchObject({ name: 'Theirs', version: 2 });
-    await page.getByRole('button', { name: 'Take theirs' }).click();
+    await page.getByRole('button', { name: 'Take theirs' }).first().click();
     await expect.poll(async () => (await serverMarker(base(), marker.uid))?.name).toBe('Theirs');
     await page.keyboard.press('Escape');
   });
@@ -715,7 +725,7 @@ describe('the popup in edit mode', () => {
     await page.keyboard.type('описание');
     await page.keyboard.press('Escape');
     await editForm(page).waitFor({ state: 'detached' });
-    const notice = page.locator('.admin-set-aside');
+    const notice = page.locator('.admin-set-aside:not(.admin-waiting-conflicts)');
     await notice.waitFor();
     const back = notice.getByRole('button', { name: 'Back to them' });
     await back.focus();
