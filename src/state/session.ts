@@ -16,10 +16,10 @@
  * finds the session ended asks for a sign-in and is carried out after it (docs/DECISIONS.md).
  *
  * Pro controls used while the page is still asking who is signed in wait for the answer
- * (`tryProFeature`, `sessionCheck`) rather than take a pro user for a visitor; a quest action
- * where that question failed asks it again and, failing, says the account could not be checked
- * (`ACCOUNT_UNCHECKED`) instead of selling pro. Another device's progress is picked up when the
- * tab comes back into view (`refreshProgress`, throttled).
+ * (`tryProFeature`, `sessionCheck`) rather than take a pro user for a visitor; a pro control or a
+ * quest action where that question failed asks it again and, failing, says the account could not
+ * be checked (`session.uncheckedFeature`, `ACCOUNT_UNCHECKED`) instead of selling pro. Another
+ * device's progress is picked up when the tab comes back into view (`refreshProgress`, throttled).
  */
 import { proxy } from 'valtio';
 import * as account from '../api/account';
@@ -62,9 +62,15 @@ export interface SessionState {
   ended: boolean;
   /** Why the open account dialog asks for a sign-in, or null (the user chose to sign in). */
   signInReason: SignInReason | null;
+  /**
+   * The pro control (Settings, the look arrow) whose use could not learn who is signed in (the
+   * server failed to say, twice): it says so with Try again rather than offer pro. Shown only while
+   * the status is 'error'; an answer from the server ends it. Null: none.
+   */
+  uncheckedFeature: Capability | null;
 }
 
-export const session = proxy<SessionState>({ user: null, status: 'unknown', pendingQuest: null, progressError: null, ended: false, signInReason: null });
+export const session = proxy<SessionState>({ user: null, status: 'unknown', pendingQuest: null, progressError: null, ended: false, signInReason: null, uncheckedFeature: null });
 
 /**
  * localStorage: the role of the user last signed in in this browser ('visitor', 'pro', 'admin'),
@@ -206,7 +212,11 @@ function message(error: unknown): string {
 
 let loading: Promise<void> | null = null;
 
-/** When the server last told this page the user (Date.now()); 0: never. See refreshProgress. */
+/**
+ * When this page last asked the server who is signed in, or saved progress (Date.now()); 0: never.
+ * Set as a question is asked, answered or not, so the refresh on return is throttled even while
+ * the server fails (see refreshProgress).
+ */
 let lastChecked = 0;
 let refreshing = false;
 let watchingReturn = false;
@@ -224,24 +234,39 @@ export function sessionCheck(): Promise<void> | null {
 /**
  * A pro control used (Settings, the look arrow): `allowed` runs where the user may, the upsell
  * opens where the role table says so, nothing happens where the control is not theirs. While
- * the page is still asking who is signed in, this waits for the answer first.
+ * the page is still asking who is signed in, this waits for the answer first. Where that question
+ * failed, it is asked again (the user may well be pro, as for a quest action): failing again, the
+ * control says the account could not be checked (`session.uncheckedFeature`) and offers to try
+ * again; finding the session ended, the sign-in it asks for carries the use out.
  */
-export function tryProFeature(capability: Capability, allowed: () => void): Promise<void> {
-  const decide = () => {
-    const rule = access(session.user, capability);
-    if (rule === 'yes') allowed();
-    else if (rule === 'upsell') openUpsell();
-  };
-  if (loading) return loading.then(decide);
-  decide();
-  return Promise.resolve();
+export async function tryProFeature(capability: Capability, allowed: () => void): Promise<void> {
+  // No await before this where nothing is pending: a pro user's click takes effect at once.
+  if (loading) await loading;
+  if (session.status === 'error' && !session.user) {
+    if (!(await checkAgain())) {
+      session.uncheckedFeature = capability;
+      return;
+    }
+    if (session.ended) {
+      afterSignIn = () => void tryProFeature(capability, allowed);
+      return;
+    }
+  }
+  const rule = access(session.user, capability);
+  if (rule === 'yes') allowed();
+  else if (rule === 'upsell') openUpsell();
+}
+
+/** The control that said the account could not be checked was dismissed. */
+export function dismissUncheckedFeature(): void {
+  session.uncheckedFeature = null;
 }
 
 /** The server's answer to who is signed in (GET /api/be/user) taken: null is nobody (an ended session says so). */
 function takeServerUser(user: SessionUser | null): void {
   session.user = user;
   session.status = 'ready';
-  lastChecked = Date.now();
+  session.uncheckedFeature = null;
   if (user) rememberSignedIn(user);
   else noticeEndedSession();
 }
@@ -267,6 +292,7 @@ export function loadSession(): Promise<void> {
     return Promise.resolve();
   }
   session.status = 'loading';
+  lastChecked = Date.now();
   loading = account
     .fetchUser()
     .then(takeServerUser)
@@ -324,20 +350,42 @@ export const ACCOUNT_UNCHECKED = 'raidmap:account-unchecked';
 
 export type QuestActionResult = 'saved' | 'upsell' | 'signedOut' | 'notShown' | 'busy' | 'failed' | 'unchecked';
 
+let rechecking: Promise<boolean> | null = null;
+
 /**
- * The page could not learn who is signed in (status 'error'): asks again for a quest action.
- * False where it failed again (`ACCOUNT_UNCHECKED` is the progress error then).
+ * The page could not learn who is signed in (status 'error'): asks the server again, for a pro
+ * control or a quest action; one question at a time. True where it answered (taken as at page
+ * load), false where it failed again. Never throws.
  */
+function checkAgain(): Promise<boolean> {
+  if (rechecking) return rechecking;
+  lastChecked = Date.now();
+  rechecking = account
+    .fetchUser()
+    .then(
+      (user) => {
+        takeServerUser(user);
+        return true;
+      },
+      (error: unknown) => {
+        console.warn('raidmap: could not read the signed-in user', error);
+        return false;
+      },
+    )
+    .finally(() => {
+      rechecking = null;
+    });
+  return rechecking;
+}
+
+/** `checkAgain` for a quest action: false where it failed again (`ACCOUNT_UNCHECKED` is the progress error then). */
 async function checkAgainFor(questUid: string): Promise<boolean> {
   session.pendingQuest = questUid;
   session.progressError = null;
   try {
-    takeServerUser(await account.fetchUser());
-    return true;
-  } catch (error) {
-    console.warn('raidmap: could not read the signed-in user', error);
-    session.progressError = ACCOUNT_UNCHECKED;
-    return false;
+    const answered = await checkAgain();
+    if (!answered) session.progressError = ACCOUNT_UNCHECKED;
+    return answered;
   } finally {
     session.pendingQuest = null;
   }
@@ -408,9 +456,8 @@ export function clearProgressError(): void {
   session.progressError = null;
 }
 
-/** At most one progress refresh on return per this many ms (and none this soon after the server last said). */
+/** At most one progress refresh on return per this many ms (and none this soon after the server was last asked). */
 export const PROGRESS_REFRESH_MS = 30_000;
-
 
 /**
  * The tab came back into view (or the window got the focus): the user's progress may have
@@ -424,6 +471,7 @@ export async function refreshProgress(now = Date.now()): Promise<boolean> {
   if (typeof document !== 'undefined' && document.visibilityState === 'hidden') return false;
   if (session.status !== 'ready' || !session.user || loading || refreshing || session.pendingQuest) return false;
   if (now - lastChecked < PROGRESS_REFRESH_MS) return false;
+  // Asked now, whatever comes of it: the next return within PROGRESS_REFRESH_MS asks nothing.
   lastChecked = now;
   const before = session.user;
   refreshing = true;
@@ -432,10 +480,9 @@ export async function refreshProgress(now = Date.now()): Promise<boolean> {
     // Something newer than this answer came meanwhile, or a save started: it wins.
     if (session.user !== before || session.pendingQuest || session.status !== 'ready') return false;
     takeServerUser(fresh);
-    lastChecked = now;
     return true;
   } catch (error) {
-    // Kept as it was: the next return asks again.
+    // Kept as it was: the next return after PROGRESS_REFRESH_MS asks again.
     console.warn('raidmap: could not refresh the signed-in user', error);
     return false;
   } finally {
@@ -463,8 +510,10 @@ export function resetSession(): void {
   session.progressError = null;
   session.ended = false;
   session.signInReason = null;
+  session.uncheckedFeature = null;
   afterSignIn = null;
   lastChecked = 0;
   refreshing = false;
+  rechecking = null;
   writeStored(SIGNED_IN_ROLE_KEY, null);
 }

@@ -24,10 +24,12 @@ import {
   session,
   sessionCheck,
   setSessionUser,
+  SIGNED_IN_ROLE_KEY,
+  signIn,
   signOut,
   tryProFeature,
 } from './session';
-import { memoryStorage, setStorageBackend } from './storage';
+import { memoryStorage, setStorageBackend, writeStored } from './storage';
 
 const BASE = TEST_API_BASE;
 const pro: AccountUser = { name: 'pro', pro: true, admin: false, questsDone: [], questsHidden: [] };
@@ -178,6 +180,72 @@ describe('a quest action where the account could not be checked', () => {
   });
 });
 
+describe('a pro control where the account could not be checked', () => {
+  /** A pro user's server whose GET /api/be/user fails (500, counted) until `recover()`; the page load's check failed. */
+  async function failedAtLoad() {
+    const account = accountServer(pro);
+    const failed = { count: 0 };
+    let fail = true;
+    server.use(
+      http.get(`${BASE}/api/be/user`, () => {
+        if (!fail) return undefined;
+        failed.count += 1;
+        return HttpResponse.json({ error: 'internal', message: 'boom' }, { status: 500 });
+      }),
+      ...account.handlers,
+    );
+    await loadSession();
+    expect(session.status).toBe('error');
+    return { account, failed, recover: () => (fail = false) };
+  }
+
+  it('asks again and, failing, marks the control unchecked: no upsell, nothing done', async () => {
+    const { failed } = await failedAtLoad();
+    let opened = false;
+    await tryProFeature('settings', () => (opened = true));
+    expect(failed.count).toBe(2);
+    expect(opened).toBe(false);
+    expect(layout.upsellOpen).toBe(false);
+    expect(session.uncheckedFeature).toBe('settings');
+  });
+
+  it('does what was asked once the server answers, and the mark goes', async () => {
+    const { recover } = await failedAtLoad();
+    await tryProFeature('lookArrow', () => undefined);
+    expect(session.uncheckedFeature).toBe('lookArrow');
+    recover();
+    let opened = false;
+    await tryProFeature('lookArrow', () => (opened = true));
+    expect(opened).toBe(true);
+    expect(session.status).toBe('ready');
+    expect(session.uncheckedFeature).toBeNull();
+  });
+
+  it('a pro control and a quest action used together ask the server once', async () => {
+    const { failed } = await failedAtLoad();
+    await Promise.all([tryProFeature('settings', () => undefined), runQuestAction('complete', 'a')]);
+    expect(failed.count).toBe(2);
+    expect(session.uncheckedFeature).toBe('settings');
+    expect(session.progressError).toBe(ACCOUNT_UNCHECKED);
+  });
+
+  it('finding the session ended asks for a sign-in, after which the control does what was asked', async () => {
+    const { recover } = await failedAtLoad();
+    writeStored(SIGNED_IN_ROLE_KEY, 'pro');
+    recover();
+    server.use(http.get(`${BASE}/api/be/user`, () => HttpResponse.json({ error: 'unauthorized', message: 'sign in first' }, { status: 401 })));
+    let opened = false;
+    await tryProFeature('settings', () => (opened = true));
+    expect(layout.accountDialog).toBe('signIn');
+    expect(session.signInReason).toBe('sessionEndedPro');
+    expect(opened).toBe(false);
+    expect(layout.upsellOpen).toBe(false);
+    await signIn({ name: 'pro', password: 'demo-pass' });
+    await Promise.resolve();
+    expect(opened).toBe(true);
+  });
+});
+
 describe('the limit notice says why it shows', () => {
   it('names the quests a sign-out set aside', async () => {
     server.use(...accountServer(pro).handlers);
@@ -248,6 +316,65 @@ describe('progress saved on another device', () => {
     setSessionUser({ ...pro, questsDone: ['saved-here'] });
     expect(await refresh).toBe(false);
     expect(session.user?.questsDone).toEqual(['saved-here']);
+  });
+
+  it('counts the 30 s from the refresh asked, not from the clock (a refresh sets it once)', async () => {
+    const account = await signedIn();
+    // Far from the real clock: a refresh that took the wall clock's time would be found out.
+    const at = Date.now() + 10 * PROGRESS_REFRESH_MS;
+    expect(await refreshProgress(at)).toBe(true);
+    const asked = account.requests.length;
+    expect(await refreshProgress(at + PROGRESS_REFRESH_MS - 1)).toBe(false);
+    expect(account.requests.length).toBe(asked);
+    expect(await refreshProgress(at + PROGRESS_REFRESH_MS)).toBe(true);
+    expect(account.requests.length).toBe(asked + 1);
+  });
+
+  it('a refresh that failed is throttled too: the server is not asked on every return', async () => {
+    const account = await signedIn();
+    const at = Date.now() + PROGRESS_REFRESH_MS;
+    let calls = 0;
+    server.use(
+      http.get(`${BASE}/api/be/user`, () => {
+        calls += 1;
+        return HttpResponse.json({ error: 'internal', message: 'boom' }, { status: 500 });
+      }),
+    );
+    expect(await refreshProgress(at)).toBe(false);
+    expect(calls).toBe(1);
+    expect(await refreshProgress(at + 1000)).toBe(false);
+    expect(calls).toBe(1);
+    server.resetHandlers(...account.handlers);
+    account.user = { ...pro, questsDone: ['b'] };
+    expect(await refreshProgress(at + PROGRESS_REFRESH_MS)).toBe(true);
+    expect(session.user?.questsDone).toEqual(['b']);
+  });
+
+  it('never over a save in flight: asks nothing while it is saved, and a refresh asked before it is dropped', async () => {
+    const account = await signedIn();
+    let release = () => undefined as void;
+    const gate = new Promise<void>((resolve) => (release = resolve));
+    server.use(
+      http.post(`${BASE}/api/be/user/progress`, async () => {
+        await gate;
+        return undefined;
+      }),
+    );
+    const later = Date.now() + PROGRESS_REFRESH_MS;
+    // A refresh on its way when the save starts: its answer (the progress before the save) is dropped.
+    const early = refreshProgress(later);
+    const saving = runQuestAction('complete', 'a');
+    await expect.poll(() => account.requests.filter((r) => r === 'GET /api/be/user').length).toBe(3);
+    expect(session.pendingQuest).toBe('a');
+    expect(await early).toBe(false);
+    const asked = account.requests.length;
+    expect(await refreshProgress(later + PROGRESS_REFRESH_MS)).toBe(false);
+    expect(account.requests.length).toBe(asked);
+    release();
+    expect(await saving).toBe('saved');
+    expect(session.user?.questsDone).toEqual(['a']);
+    // The save was the server's last word: the next refresh waits 30 s from it.
+    expect(await refreshProgress(Date.now() + 1000)).toBe(false);
   });
 
   it('asks nothing for a visitor who is not signed in', async () => {
