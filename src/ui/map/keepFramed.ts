@@ -16,13 +16,18 @@
  *   stops with the map's edge at the panel's): the clamp is let in as far again as it takes
  *   (keep-in-view.ts `reachIntoView`), and that reach is taken back as the user pans the map's
  *   edge back out (`relaxReach`), never pulling the map.
+ * - The covers measured again (the fonts in, the quest panel's list loaded) keep such a target in
+ *   view: the same insets keep the reach as it is; new ones let it in again with them. Before, the
+ *   reach was dropped with the old covers and the clamp pulled a `#pos=` point at the map's corner
+ *   back to 24 px from the panel's and the bar's edges (the map's corner at theirs), where nothing
+ *   framed it again.
  *
  * Its subscriptions are made after wirePopup's and wirePlayer's (wireEngine wires this last), so
  * it hears of a focus, a popup's marker or a position after they moved the map for it.
  */
 import { subscribe } from 'valtio';
 import { subscribeKey } from 'valtio/utils';
-import { inVisiblePart, placeInView, reachIntoView, relaxReach, showsWhole, type CanvasArea, type ScreenInsets, type ScreenPoint } from '../../domain/keep-in-view';
+import { inVisiblePart, isInView, placeInView, reachIntoView, relaxReach, showsWhole, type CanvasArea, type ScreenInsets, type ScreenPoint } from '../../domain/keep-in-view';
 import { MAPS } from '../../domain/maps';
 import { playerToMap } from '../../domain/position';
 import type { MapEngineApi } from '../../engine/types';
@@ -112,13 +117,22 @@ export function keepFramed(engine: FramingEngine): KeepFramed {
     const framed = target();
     // Where it was for the visitor before: on the canvas with nothing over it, the first time.
     const wasShown = framed !== null && (before === null || inVisiblePart(screenOf(framed.point), before));
+    // Brought into view by a reach, and still there: the covers' change must not take it back out.
+    const wasReached = framed !== null && held !== null && before !== null && isInView(screenOf(framed.point), before);
+    const same = measured && sameInsets(covered, insets);
     area = next;
     measured = next !== null;
     covered = insets;
+    // The same insets (a panel grew within the column it is counted as): the reach stays as it is.
+    if (same && wasReached) return;
     held = null;
     tell();
     if (!framed || !area) return;
     if (first || (wasShown && !showsWhole(screenOf(framed.point), area))) frame(framed);
+    // A target at the map's edge the reach had brought in: dropped with the old covers, the clamp
+    // pulled it back to the panel's or the bar's edge (shown whole, yet 24 px from it); it is let
+    // in again with the new ones.
+    else if (wasReached) reach(framed.point);
   };
 
   /** The point of the last focus request (a `?obj=` link, Find a marker): its popup's marker is framed when it shows. */

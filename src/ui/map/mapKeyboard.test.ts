@@ -116,10 +116,22 @@ describe('wireMapKeyboard', () => {
         else events.push({ type, x: p.clientX, y: p.clientY, id: p.pointerId, shift: p.shiftKey });
       });
     }
+    const cameraListeners = new Set<(view: { x: number; y: number; zoom: number }) => void>();
     const engine: KeyboardMapEngine = {
       camera: () => ({ ...state.view }),
+      // As the engine, word of the move comes later (the next frame): `moved` says it.
       setView: (view) => Object.assign(state.view, view),
       toolPath: () => state.path,
+      on: (_event, listener) => {
+        cameraListeners.add(listener);
+        return () => cameraListeners.delete(listener);
+      },
+    };
+    const moved = () => cameraListeners.forEach((listener) => listener({ ...state.view }));
+    /** Something else than the keyboard moves the map (the popup making room), by screen px. */
+    const panOthers = (dx: number, dy: number) => {
+      Object.assign(state.view, { x: state.view.x - dx / state.view.zoom, y: state.view.y - dy / state.view.zoom });
+      moved();
     };
     unwire = wireMapKeyboard(host, engine, area);
     // Focused from the keyboard (Tab): jsdom does not tell :focus-visible.
@@ -127,7 +139,7 @@ describe('wireMapKeyboard', () => {
     host.matches = (selector: string) => selector === ':focus-visible' || matches(selector);
     host.focus();
     const key = (k: string, extra: KeyboardEventInit = {}) => host.dispatchEvent(new KeyboardEvent('keydown', { key: k, bubbles: true, cancelable: true, ...extra }));
-    return { host, events, hovers, state, key };
+    return { host, events, hovers, state, key, moved, panOthers };
   }
 
   it('is a Tab stop whose arrows pan the camera by screen pixels and whose + and − zoom', () => {
@@ -273,6 +285,46 @@ describe('wireMapKeyboard', () => {
     expect(state.view.zoom).toBe(3);
     expect(state.view.x).toBeCloseTo(1000);
     expect(state.view.y - 150 / state.view.zoom).toBeCloseTo(725);
+  });
+
+  it('keeps the cross-hair on the marker a click opened while its popup moves the map, also when the focus comes back from the popup', () => {
+    const { host, events, hovers, key, moved, panOthers } = setup('pan.idle');
+    const cursor = host.querySelector<HTMLElement>('.map-keyboard-cursor')!;
+    key('Enter');
+    // The popup it opened makes room for itself: the map moves 18 px up and 12 px left.
+    hovers.length = 0;
+    panOthers(-12, -18);
+    expect([cursor.style.left, cursor.style.top]).toEqual([`${400 - 12}px`, `${300 - 18}px`]);
+    expect(hovers).toMatchObject([{ x: 500 - 12, y: 350 - 18 }]);
+    // The popup took the focus and gives it back as it closes (Escape): Enter opens the same marker.
+    host.blur();
+    panOthers(0, -6);
+    host.focus();
+    expect([cursor.style.left, cursor.style.top]).toEqual([`${400 - 12}px`, `${300 - 24}px`]);
+    events.length = 0;
+    key('Enter');
+    expect(events).toMatchObject([{ type: 'pointerdown', x: 500 - 12, y: 350 - 24 }, { type: 'pointerup' }]);
+    // The keyboard's own pan: the cross-hair stays where it is on the screen, and no longer follows.
+    key('ArrowLeft');
+    moved();
+    panOthers(0, 40);
+    expect([cursor.style.left, cursor.style.top]).toEqual([`${400 - 12}px`, `${300 - 24}px`]);
+  });
+
+  it('lets go of the pinned point once it leaves the visible part, or the map is zoomed', () => {
+    const { host, key, state, panOthers, moved } = setup('pan.idle');
+    const cursor = host.querySelector<HTMLElement>('.map-keyboard-cursor')!;
+    key('Enter');
+    panOthers(500, 0);
+    // Off the 800 px canvas: back to the middle, and a later pan back does not bring it there.
+    expect([cursor.style.left, cursor.style.top]).toEqual(['400px', '300px']);
+    panOthers(-500, 0);
+    expect(cursor.style.left).toBe('400px');
+    key('Enter');
+    state.view.zoom = 3;
+    moved();
+    panOthers(20, 0);
+    expect(cursor.style.left).toBe('400px');
   });
 
   it('takes its cursor away when unwired', () => {

@@ -23,12 +23,18 @@
  * position (the status bar's coordinates, where Ctrl+V pastes) is the cross-hair's spot, not
  * where a drag or a mouse last left it.
  *
+ * A click from the keyboard pins the cross-hair to the map point it pressed: when something else
+ * moves the map (the popup it opened makes room for itself, a link's framing), the cross-hair
+ * moves with it and stays on the marker it opened, also when the focus comes back from the popup,
+ * so Enter after Escape opens it again. A map key of its own, a mouse, a zoom, or the point leaving
+ * the visible part ends the pin.
+ *
  * The presses are pointer events sent to the canvas (engine/input.ts reads them as a mouse's),
  * so every tool behaves as it does under a mouse: nothing here knows a tool's rules beyond which
  * ones drag. Pure rules first (`mapKeyAction`, `pressStyle`), then the DOM wiring.
  */
 
-import { visibleRect, type CanvasArea } from '../../domain/keep-in-view';
+import { inVisiblePart, visibleRect, type CanvasArea } from '../../domain/keep-in-view';
 import { measureCanvasArea } from './canvasArea';
 
 /** What a key does on the focused map. */
@@ -112,10 +118,24 @@ export function visibleMiddle(area: CanvasArea | null): { x: number; y: number }
 /** The pointer id of the keyboard's presses (not a real pointer's: a mouse's own events stay apart). */
 export const KEYBOARD_POINTER_ID = 7231;
 
+type View = { x: number; y: number; zoom: number };
+
 export interface KeyboardMapEngine {
-  camera(): { x: number; y: number; zoom: number };
-  setView(view: Partial<{ x: number; y: number; zoom: number }>): void;
+  camera(): View;
+  setView(view: Partial<View>): void;
   toolPath(): string;
+  /** Word of every move of the camera, the keyboard's own and others' (the popup's room, a link's framing). */
+  on(event: 'camerachange', listener: (view: View) => void): () => void;
+}
+
+/**
+ * Where the map point `pinned` is on the canvas under `view`, as an offset from the canvas's
+ * centre (CSS px); null when the zoom is not the one it was pinned at (a zoom is not a pan the
+ * cross-hair follows: what is under it changed).
+ */
+export function pinnedOffset(pinned: View, view: View): { x: number; y: number } | null {
+  if (view.zoom !== pinned.zoom) return null;
+  return { x: (pinned.x - view.x) * view.zoom, y: (pinned.y - view.y) * view.zoom };
 }
 
 type HeldState = { phase: 'none' } | { phase: 'armed' } | { phase: 'down' };
@@ -152,8 +172,30 @@ export function wireMapKeyboard(host: HTMLElement, engine: KeyboardMapEngine, me
    * a press is held.
    */
   let offset = { x: 0, y: 0 };
+  /**
+   * The map point (and the zoom) of the last click from the keyboard: the cross-hair stays on it
+   * as the map moves under it by something else than the keyboard; null once a map key, a mouse
+   * or a zoom moved it, or it went out of the visible part.
+   */
+  let pinned: View | null = null;
+  /** The pinned point's offset now, where it is in the map's visible part; null (and unpinned) else. */
+  const pinnedHere = (area: CanvasArea | null): { x: number; y: number } | null => {
+    const at = pinned && pinnedOffset(pinned, engine.camera());
+    const box = host.getBoundingClientRect();
+    const shows = at !== null && (area
+      ? inVisiblePart({ x: area.width / 2 + at.x, y: area.height / 2 + at.y }, area)
+      : Math.abs(at.x) <= box.width / 2 && Math.abs(at.y) <= box.height / 2);
+    if (!shows) pinned = null;
+    return shows ? at : null;
+  };
+  /** The cross-hair goes home: on the pinned point where it shows, else the middle of the visible part. */
   const home = () => {
-    offset = visibleMiddle(measureArea());
+    const area = measureArea();
+    offset = pinnedHere(area) ?? visibleMiddle(area);
+  };
+  const pin = () => {
+    const view = engine.camera();
+    pinned = { x: view.x + offset.x / view.zoom, y: view.y + offset.y / view.zoom, zoom: view.zoom };
   };
 
   const canvas = () => host.querySelector('canvas');
@@ -221,6 +263,8 @@ export function wireMapKeyboard(host: HTMLElement, engine: KeyboardMapEngine, me
     place();
     if (appearing) hover();
     if (event.repeat && action.kind === 'press') return;
+    // The keyboard moves the map or the cross-hair itself: the cross-hair no longer follows a point.
+    if (action.kind !== 'press') pinned = null;
     const view = engine.camera();
     if (action.kind === 'pan') {
       engine.setView({ x: view.x + action.dx / view.zoom, y: view.y + action.dy / view.zoom });
@@ -239,13 +283,16 @@ export function wireMapKeyboard(host: HTMLElement, engine: KeyboardMapEngine, me
     } else if (held.phase === 'down') letGo(true);
     else if (held.phase === 'armed') {
       // Enter twice without a move: a click where the cursor is.
+      pin();
       send('pointerdown');
       send('pointerup');
       letGo(false);
     } else if (pressStyle(engine.toolPath()) === 'hold') {
+      pinned = null;
       held = { phase: 'armed' };
       place();
     } else {
+      pin();
       send('pointerdown');
       send('pointerup');
     }
@@ -268,9 +315,29 @@ export function wireMapKeyboard(host: HTMLElement, engine: KeyboardMapEngine, me
     showCursor(false);
     letGo(false);
   };
+  /**
+   * The map moved under a pinned cross-hair by something else than the keyboard (the popup the
+   * press opened made room for itself): the cross-hair moves with the point it pressed, so it is
+   * still on that marker after the popup closes. The keyboard's own pans and zooms unpinned it first.
+   */
+  const onCamera = (view: View) => {
+    if (!pinned || held.phase !== 'none') return;
+    if (!pinnedOffset(pinned, view)) {
+      pinned = null;
+      return;
+    }
+    // Hidden (the focus is in the popup): placed when the map has the focus again (`home`).
+    if (cursor.hidden) return;
+    const before = offset;
+    home();
+    if (offset.x === before.x && offset.y === before.y) return;
+    place();
+    hover();
+  };
   // A mouse, pen or finger on the map: its own pointer from now on, not the cross-hair.
   const onPointerDown = (event: PointerEvent) => {
     if (event.pointerId === KEYBOARD_POINTER_ID) return;
+    pinned = null;
     showCursor(false);
     letGo(false);
   };
@@ -278,7 +345,9 @@ export function wireMapKeyboard(host: HTMLElement, engine: KeyboardMapEngine, me
   host.addEventListener('focus', onFocus);
   host.addEventListener('blur', onBlur);
   host.addEventListener('pointerdown', onPointerDown, { capture: true });
+  const offCamera = engine.on('camerachange', onCamera);
   return () => {
+    offCamera();
     host.removeEventListener('keydown', onKeyDown);
     host.removeEventListener('focus', onFocus);
     host.removeEventListener('blur', onBlur);

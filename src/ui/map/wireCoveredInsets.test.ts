@@ -149,6 +149,27 @@ describe('wireCoveredInsets on a map page: what the page framed stays in view', 
     expect(isInView(camera.toScreen(mapX, mapY), PANELS)).toBe(true);
   });
 
+  it('keeps a `#pos=` position at the map\'s corner in view as the covers are measured again (the top bar grown, the quest panel loaded)', () => {
+    const { camera, engine } = cameraEngine();
+    // 40 map px in from the map's top right corner: at the start zoom, 24 px in from the clamp's edges.
+    const position = { x: -407.95, y: -447.35, z: 1, look: null };
+    setPlayerPosition(position);
+    const { mapX, mapY } = playerToMap(position, MAPS.customs);
+    camera.set({ x: mapX, y: mapY });
+    const { page, measure, watch } = fakePage(PANELS);
+    wireCoveredInsets(engine, { measure, watch });
+    expect(isInView(camera.toScreen(mapX, mapY), PANELS)).toBe(true);
+    // Measured again after the fonts and the quest list came: the bar 12 px taller, the same panels.
+    const later: CanvasArea = { ...PANELS, covers: [{ left: 10, top: 10, right: 677, bottom: 64 }, ...PANELS.covers.slice(1)] };
+    page.area = later;
+    page.listener?.();
+    expect(isInView(camera.toScreen(mapX, mapY), later)).toBe(true);
+    // The same covers once more (a panel grew within the column it is counted as): nothing moves.
+    const before = camera.state;
+    page.listener?.();
+    expect(camera.state).toEqual(before);
+  });
+
   it('reads no layout at wiring when nothing is framed', () => {
     const { engine, told } = cameraEngine();
     const { page, measure, watch } = fakePage(PANELS);
