@@ -15,6 +15,7 @@ import { afterAll, beforeAll, describe, expect, inject, test } from 'vitest';
 import type { Locator, Page } from 'playwright-core';
 import type { Quest } from '../src/domain/quests';
 import { markers, useBrowser } from './browser';
+import { questCatalogue, questsWithMarkersOn } from './support/quests';
 import { freshDataDir, startServer, type RunningServer } from './support/server';
 
 const browser = useBrowser();
@@ -59,13 +60,11 @@ beforeAll(async () => {
     env: { NODE_ENV: 'development', DEMO_ACCOUNTS: '1', SEED_MAPS: 'customs', TILES_DIR: inject('tilesDir') },
     tilesTimeoutMs: 120_000,
   });
-  const [quests, maps, list] = await Promise.all([
-    fetch(`${baseUrl()}/api/be/quests`).then((r) => r.json() as Promise<{ quests: Quest[] }>),
-    fetch(`${baseUrl()}/api/be/quests/maps`).then((r) => r.json() as Promise<{ maps: Record<string, string[]> }>),
+  const [catalogue, list] = await Promise.all([
+    questCatalogue(baseUrl()),
     fetch(`${baseUrl()}/api/be/markers/list?map=customs`).then((r) => r.json() as Promise<{ markers: ListedMarker[] }>),
   ]);
-  onCustoms = quests.quests.filter((q) => maps.maps[q.uid]?.includes('customs'));
-  if (onCustoms.length < 4) throw new Error(`need 4 quests with markers on customs, found ${onCustoms.length}`);
+  onCustoms = questsWithMarkersOn(catalogue, 'customs', 4);
   questMarkerOf = new Map();
   for (const m of list.markers) if (m.questUid && !questMarkerOf.has(m.questUid)) questMarkerOf.set(m.questUid, m.uid);
 });

@@ -13,7 +13,8 @@ import { createRequire } from 'node:module';
 import { describe, expect, test } from 'vitest';
 import type { Locator, Page } from 'playwright-core';
 import {
-  PHONE, editForm, map, openMap, popupDialog, serverMarker, serverUids, signIn, toolButton, toolsPanel, until, useEditorBrowser, useEditorServer,
+  PHONE, editForm, map, openMap, popupDialog, russianToolsOnPhone, serverMarker, serverUids, signIn, toolButton, toolsPanel, until, useEditorBrowser,
+  useEditorServer,
 } from './support/editor';
 
 const server = useEditorServer('editor-a11y');
@@ -200,16 +201,7 @@ describe('the tools panel from the keyboard', () => {
 describe('on a 390×844 touch screen in Russian', () => {
   test('the "Edit new" checkbox shows «Правка новых», which its name starts with', async () => {
     const page = await adminPage({ width: PHONE.width, height: PHONE.height, hasTouch: true });
-    const banner = page.getByRole('banner');
-    await banner.getByRole('button', { name: 'Menu' }).tap();
-    await banner.getByRole('button', { name: 'RU Русский', exact: true }).tap();
-    const menu = banner.getByRole('button', { name: 'Меню' });
-    await menu.waitFor();
-    if ((await menu.getAttribute('aria-expanded')) === 'true') await menu.tap();
-    const panel = page.getByRole('region', { name: 'Инструменты редактора' });
-    await panel.waitFor();
-    const show = panel.getByRole('button', { name: 'Показать инструменты редактора' });
-    if ((await show.count()) > 0) await show.tap();
+    const panel = await russianToolsOnPhone(page);
 
     const check = panel.getByRole('checkbox', { name: /^Правка новых: открывать/ });
     await expect.poll(() => check.isVisible()).toBe(true);

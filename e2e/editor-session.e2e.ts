@@ -84,14 +84,22 @@ async function placeRefused(page: Page): Promise<{ uid: string }> {
   return { uid: placed!.uid };
 }
 
+/**
+ * An admin's page whose session then ended elsewhere, and a marker placed there (refused, badged
+ * failed): the page, the server's marker uids from before, the placed marker and the sign-in
+ * dialog (not waited for).
+ */
+async function placedAfterSessionEnded(): Promise<{ page: Page; before: Set<string>; placed: { uid: string }; dialog: Locator }> {
+  const { page } = await adminPage();
+  const before = await serverUids(base());
+  await endSessionElsewhere(page);
+  const placed = await placeRefused(page);
+  return { page, before, placed, dialog: signInDialog(page) };
+}
+
 describe('a 401 on a save asks for a sign-in and saves after it', () => {
   test('a marker placed after the session ended elsewhere: the dialog asks, the dock says why, the admin sign-in saves it with no Retry', async () => {
-    const { page } = await adminPage();
-    const before = await serverUids(base());
-    await endSessionElsewhere(page);
-    const placed = await placeRefused(page);
-
-    const dialog = signInDialog(page);
+    const { page, before, placed, dialog } = await placedAfterSessionEnded();
     await dialog.waitFor();
     await expect.poll(() => reasonText(dialog).textContent()).toBe(SAVE_REASON);
     await expect.poll(() => dockNotice(page).locator('.admin-set-aside__text').textContent()).toBe(DOCK_SIGNED_OUT);
@@ -108,11 +116,7 @@ describe('a 401 on a save asks for a sign-in and saves after it', () => {
   });
 
   test('the dialog closed instead: the change stays failed, and the dock\'s Retry asks again', async () => {
-    const { page } = await adminPage();
-    const before = await serverUids(base());
-    await endSessionElsewhere(page);
-    const placed = await placeRefused(page);
-    const dialog = signInDialog(page);
+    const { page, before, placed, dialog } = await placedAfterSessionEnded();
     await dialog.waitFor();
     await page.keyboard.press('Escape');
     await dialog.waitFor({ state: 'detached' });
@@ -136,15 +140,11 @@ describe('a 401 on a save asks for a sign-in and saves after it', () => {
   });
 
   test('signed in as pro in the dialog: the admin tools go away and nothing is sent', async () => {
-    const { page } = await adminPage();
-    const before = await serverUids(base());
-    await endSessionElsewhere(page);
-    const placed = await placeRefused(page);
+    const { page, before, placed, dialog } = await placedAfterSessionEnded();
     const adds: string[] = [];
     page.on('request', (r) => {
       if (r.method() === 'POST' && r.url().includes('/api/be/admin/')) adds.push(r.url());
     });
-    const dialog = signInDialog(page);
     await dialog.waitFor();
     await signInWith(dialog, 'pro');
 

@@ -28,7 +28,7 @@ import { mapToGame, round4 } from '../src/domain/transform';
 import { decodeRgba, type Rgba } from './support/image';
 import { trackErrors } from './support/page-errors';
 import {
-  PHONE, addMarker, drag, freeSpots, map, openMap, serverMarkers, signIn, statusBar, statusValue, toPan, toolButton, toolsPanel,
+  PHONE, addMarker, drag, freeSpots, map, openMap, russianToolsOnPhone, serverMarkers, signIn, statusBar, statusValue, toPan, toolButton, toolsPanel,
   until, useEditorBrowser, useEditorServer, waitForMarker, waitPopupOpen, type Spot,
 } from './support/editor';
 
@@ -1082,16 +1082,7 @@ describe('the editor dock on a 390×844 touch screen', () => {
     expect(english.share, JSON.stringify(english)).toBeLessThanOrEqual(0.34);
     for (const top of english.tops) expect(Math.abs(top - english.tops[0]), JSON.stringify(english)).toBeLessThanOrEqual(1);
 
-    const banner = page.getByRole('banner');
-    await banner.getByRole('button', { name: 'Menu' }).tap();
-    await banner.getByRole('button', { name: 'RU Русский', exact: true }).tap();
-    const menu = banner.getByRole('button', { name: 'Меню' });
-    await menu.waitFor();
-    if ((await menu.getAttribute('aria-expanded')) === 'true') await menu.tap();
-    const panel = page.getByRole('region', { name: 'Инструменты редактора' });
-    await panel.waitFor();
-    const show = panel.getByRole('button', { name: 'Показать инструменты редактора' });
-    if ((await show.count()) > 0) await show.tap();
+    const panel = await russianToolsOnPhone(page);
     const ru = ['Прямоугольник', 'Метка', 'Правка', 'Перенос', 'Отменить', 'Повторить'] as const;
     await panel.getByRole('button', { name: 'Повторить', exact: true }).waitFor();
     const russian = await dockLayout(page, 'Инструменты редактора', ru);

@@ -11,6 +11,7 @@ import { beforeAll, describe, expect, test } from 'vitest';
 import type { Page } from 'playwright-core';
 import type { Quest } from '../src/domain/quests';
 import { baseUrl, useBrowser } from './browser';
+import { questCatalogue } from './support/quests';
 import { allInside, level, markerPoints, questOnOtherFloor, questPlaces, uncoveredPart } from './support/quest-places';
 
 const browser = useBrowser();
@@ -18,8 +19,7 @@ const browser = useBrowser();
 let questList: Quest[];
 let questMaps: Record<string, string[]>;
 beforeAll(async () => {
-  questList = ((await (await fetch(`${baseUrl()}/api/be/quests`)).json()) as { quests: Quest[] }).quests;
-  questMaps = ((await (await fetch(`${baseUrl()}/api/be/quests/maps`)).json()) as { maps: Record<string, string[]> }).maps;
+  ({ quests: questList, maps: questMaps } = await questCatalogue(baseUrl()));
 });
 
 describe('/progression/quests', () => {

@@ -14,6 +14,7 @@ import type { Quest } from '../src/domain/quests';
 import { MAPS } from '../src/domain/maps';
 import { baseUrl, camera, canvasPoint, markers, openMap, settleCamera, useBrowser, wheelUntilStill } from './browser';
 import { signIn, useEditorServer } from './support/editor';
+import { questCatalogue, questsWithMarkersOn } from './support/quests';
 import { allInside, elsewhereNote, level, markerPoints, questOnOtherFloor, questPlaces, uncoveredPart, type QuestPlaces } from './support/quest-places';
 
 const browser = useBrowser();
@@ -22,12 +23,7 @@ const browser = useBrowser();
 let onCustoms: Quest[] = [];
 
 beforeAll(async () => {
-  const [quests, maps] = await Promise.all([
-    fetch(`${baseUrl()}/api/be/quests`).then((r) => r.json() as Promise<{ quests: Quest[] }>),
-    fetch(`${baseUrl()}/api/be/quests/maps`).then((r) => r.json() as Promise<{ maps: Record<string, string[]> }>),
-  ]);
-  onCustoms = quests.quests.filter((q) => maps.maps[q.uid]?.includes('customs'));
-  if (onCustoms.length < 4) throw new Error(`need 4 quests with markers on customs, found ${onCustoms.length}`);
+  onCustoms = questsWithMarkersOn(await questCatalogue(baseUrl()), 'customs', 4);
 });
 
 function selectedQuests(page: Page): Promise<string[]> {
@@ -190,12 +186,7 @@ describe('a pro user hiding a followed quest (customs)', () => {
   let quests: Quest[] = [];
 
   beforeAll(async () => {
-    const [all, maps] = await Promise.all([
-      fetch(`${pro.baseUrl()}/api/be/quests`).then((r) => r.json() as Promise<{ quests: Quest[] }>),
-      fetch(`${pro.baseUrl()}/api/be/quests/maps`).then((r) => r.json() as Promise<{ maps: Record<string, string[]> }>),
-    ]);
-    quests = all.quests.filter((q) => maps.maps[q.uid]?.includes('customs'));
-    if (quests.length < 2) throw new Error(`need 2 quests with markers on customs, found ${quests.length}`);
+    quests = questsWithMarkersOn(await questCatalogue(pro.baseUrl()), 'customs', 2);
   });
 
   /** Clears the pro demo user's progress, as accounts.e2e.ts does. */

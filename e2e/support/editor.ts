@@ -297,6 +297,25 @@ export function toolButton(page: Page, name: string): Locator {
   return toolsPanel(page).getByRole('button', { name, exact: true });
 }
 
+/**
+ * On a phone (touch) page in English: switches the page to Russian from the top bar's menu,
+ * closes the menu if it stayed open, and shows the editor tools if they are hidden; the Russian
+ * tools panel («Инструменты редактора»).
+ */
+export async function russianToolsOnPhone(page: Page): Promise<Locator> {
+  const banner = page.getByRole('banner');
+  await banner.getByRole('button', { name: 'Menu' }).tap();
+  await banner.getByRole('button', { name: 'RU Русский', exact: true }).tap();
+  const menu = banner.getByRole('button', { name: 'Меню' });
+  await menu.waitFor();
+  if ((await menu.getAttribute('aria-expanded')) === 'true') await menu.tap();
+  const panel = page.getByRole('region', { name: 'Инструменты редактора' });
+  await panel.waitFor();
+  const show = panel.getByRole('button', { name: 'Показать инструменты редактора' });
+  if ((await show.count()) > 0) await show.tap();
+  return panel;
+}
+
 export function statusBar(page: Page): Locator {
   return page.getByRole('region', { name: 'Editor status' });
 }

@@ -18,11 +18,16 @@ export async function questCatalogue(baseUrl: string): Promise<QuestCatalogue> {
   return { quests: quests.quests, maps: maps.maps };
 }
 
+/** Every quest with markers on `mapId`, in the server's order; throws when the seed has fewer than `atLeast`. */
+export function questsWithMarkersOn(catalogue: QuestCatalogue, mapId: string, atLeast: number): Quest[] {
+  const found = catalogue.quests.filter((q) => catalogue.maps[q.uid]?.includes(mapId));
+  if (found.length < atLeast) throw new Error(`need ${atLeast} quests with markers on ${mapId}, found ${found.length}`);
+  return found;
+}
+
 /** The first `count` quests with markers on `mapId`; throws when the seed has fewer. */
 export function questsOnMap(catalogue: QuestCatalogue, mapId: string, count: number): Quest[] {
-  const found = catalogue.quests.filter((q) => catalogue.maps[q.uid]?.includes(mapId)).slice(0, count);
-  if (found.length < count) throw new Error(`need ${count} quests with markers on ${mapId}, found ${found.length}`);
-  return found;
+  return questsWithMarkersOn(catalogue, mapId, count).slice(0, count);
 }
 
 export const questUids = (list: readonly Quest[]): string[] => list.map((q) => q.uid);

@@ -6,47 +6,23 @@
  * checked on SQLite and PostgreSQL with an in-process hub.
  */
 import fs from 'node:fs';
-import path from 'node:path';
-import type { FastifyInstance, InjectOptions, LightMyRequestResponse } from 'fastify';
-import pg from 'pg';
+import type { InjectOptions, LightMyRequestResponse } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Marker } from '../../src/domain/marker';
 import { MAP_IDS } from '../../src/domain/maps';
-import { buildServer } from '../app';
 import { SESSION_COOKIE } from '../auth';
 import { hashPassword } from '../auth/password';
-import { createRepositories, migrateToLatest, openDatabase, type Db, type MarkerChange } from '../db';
+import { createRepositories, migrateToLatest, type Db, type MarkerChange } from '../db';
 import { openSse, type SseMessage, type SseStream } from '../testing/sse';
 import { tempDir, testBackends } from '../testing/databases';
+import { GappyHub, closePgProcesses, dropListeningConnection, startPgProcess, waitFor, type PgProcess } from '../testing/processes';
 import { MARKERS_CHANGED_CHANNEL, bridgeMarkerEvents } from './bridge';
 import { MemoryLiveHub, markersChannel } from './hub';
-import { PgLiveHub } from './pg-hub';
 import { testMarker } from '../testing/markers';
 
 const url = process.env.TEST_DATABASE_URL;
 
 const marker = testMarker;
-
-async function waitFor(what: string, check: () => boolean | Promise<boolean>, timeoutMs = 5000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!(await check())) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 20));
-  }
-}
-
-/** An in-process hub that says it is shared, whose remote messages and gaps the test makes. */
-class GappyHub extends MemoryLiveHub {
-  override readonly shared = true;
-  private readonly gapListeners = new Set<(reason: string) => void>();
-  override onGap(listener: (reason: string) => void): () => void {
-    this.gapListeners.add(listener);
-    return () => this.gapListeners.delete(listener);
-  }
-  gap(): void {
-    for (const listener of this.gapListeners) listener('test');
-  }
-}
 
 describe.each(testBackends())('bridgeMarkerEvents with an in-process hub on $name', (backend) => {
   it('publishes changes once, replays only remote "changed" messages, and drops every map on a gap', async () => {
@@ -112,11 +88,7 @@ function cookieOf(res: LightMyRequestResponse): string {
   return line.split(';')[0];
 }
 
-interface Process {
-  app: FastifyInstance;
-  db: Db;
-  hub: PgLiveHub;
-  base: string;
+interface Process extends PgProcess {
   call(method: InjectOptions['method'], url: string, payload?: unknown, cookie?: string): Promise<LightMyRequestResponse>;
 }
 
@@ -133,19 +105,15 @@ describe.skipIf(!url)(url ? 'two server processes on one PostgreSQL schema' : 't
 
   async function startProcess(schema: string): Promise<Process> {
     // Its own pool and repositories, as another process would have.
-    const db = openDatabase({ databaseUrl: url!, pgSchema: schema });
-    const hub = new PgLiveHub({ connectionString: url!, schema, reconnectMinMs: 20, reconnectMaxMs: 200, log: { warn: () => {}, error: (o, m) => console.error(m, o) } });
-    await hub.ready();
-    const app = buildServer({ db, live: hub, uploadsDir: path.join(root, 'uploads'), tiles: false, distDir: path.join(root, 'dist'), assetsDir: path.join(root, 'assets'), livePingMs: 60_000 });
-    const base = await app.listen({ host: '127.0.0.1', port: 0 });
+    const p = await startPgProcess(url!, schema, root);
     const call: Process['call'] = (method, target, payload, cookie) =>
-      app.inject({
+      p.app.inject({
         method,
         url: target,
         headers: { ...(payload !== undefined ? { 'content-type': 'application/json' } : {}), ...(cookie ? { cookie } : {}) },
         ...(payload !== undefined ? { payload: JSON.stringify(payload) } : {}),
       });
-    return { app, db, hub, base, call };
+    return { ...p, call };
   }
 
   const stream = async (p: Process, map: string) => {
@@ -175,12 +143,7 @@ describe.skipIf(!url)(url ? 'two server processes on one PostgreSQL schema' : 't
 
   afterAll(async () => {
     for (const s of streams) s.close();
-    for (const p of [a, b]) {
-      if (!p) continue;
-      await p.app.close();
-      await p.hub.close();
-      await p.db.close();
-    }
+    await closePgProcesses([a, b]);
     await first?.close();
     fs.rmSync(root, { recursive: true, force: true });
   });
@@ -268,13 +231,7 @@ describe.skipIf(!url)(url ? 'two server processes on one PostgreSQL schema' : 't
     // A change B cannot hear: written straight into the database (as if its NOTIFY were lost).
     await createRepositories(first).markers.insertMany([marker('missed-1', { map: 'interchange' })]);
     expect((await list(b, 'interchange')).uids).not.toContain('missed-1');
-    const killer = new pg.Client({ connectionString: url });
-    await killer.connect();
-    try {
-      await killer.query('select pg_terminate_backend($1)', [b.hub.listenerPid]);
-    } finally {
-      await killer.end();
-    }
+    await dropListeningConnection(url!, b);
     expect(await onB.ended(5000)).toBe(true);
     await waitFor('B to listen again', () => b.hub.listening);
     await waitFor("B's list to show what it missed", async () => (await list(b, 'interchange')).uids.includes('missed-1'));

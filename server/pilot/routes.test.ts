@@ -7,19 +7,17 @@
  */
 import { createHash } from 'node:crypto';
 import fs from 'node:fs';
-import path from 'node:path';
 import type { FastifyInstance, InjectOptions } from 'fastify';
-import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PAIRING_ALPHABET, PAIRING_TTL_MS, formatPairingCode } from '../../src/domain/pilot';
 import { buildServer, type BuildServerOptions } from '../app';
 import { signInRoles } from '../testing/accounts';
-import { createRepositories, migrateToLatest, openDatabase, type Db } from '../db';
+import { createRepositories, migrateToLatest, type Db } from '../db';
 import { PilotPairingRepository } from '../db/pilot-pairings';
 import { MemoryLiveHub } from '../live/hub';
-import { PgLiveHub } from '../live/pg-hub';
 import { ConfigError } from '../config';
 import { tempDir, testBackends } from '../testing/databases';
+import { GappyHub, appFolders, closePgProcesses, dropListeningConnection, startPgProcess, waitFor, type PgProcess } from '../testing/processes';
 import { openSse, type SseMessage, type SseStream } from '../testing/sse';
 import { DEFAULT_PILOT_LIMITS, pilotLimitsFromEnv } from './limits';
 import { PILOT_CHANNEL, WATCHERS_TTL_MS } from './routes';
@@ -34,14 +32,6 @@ interface Pairing {
 }
 
 const position = (x: number, y = 2, z = 3, look: number | null = 90) => ({ type: 'position', data: { x, y, z, look } });
-
-async function waitFor(what: string, check: () => boolean | Promise<boolean>, timeoutMs = 5000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!(await check())) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 20));
-  }
-}
 
 /** Requests against one app, from one address, with an optional session cookie. */
 function client(app: FastifyInstance, remoteAddress = '127.0.0.1', cookie = '') {
@@ -92,11 +82,7 @@ describe.each(testBackends())('pilot routes on $name', (backend) => {
   const build = async (extra: Partial<BuildServerOptions> = {}, pilot: BuildServerOptions['pilot'] = {}) => {
     const built = buildServer({
       db,
-      uploadsDir: path.join(root, 'uploads'),
-      tiles: false,
-      distDir: path.join(root, 'dist'),
-      assetsDir: path.join(root, 'assets'),
-      livePingMs: 60_000,
+      ...appFolders(root),
       ...extra,
       pilot: { now: () => clock, limits: { pairings: null, guesses: null }, sweepEveryMs: 0, ...pilot },
     });
@@ -519,19 +505,6 @@ describe.each(testBackends())('pilot routes on $name', (backend) => {
   });
 });
 
-/** An in-process hub shared by two apps, as if it were PostgreSQL's: it says it is shared, and the test makes its gaps. */
-class GappyHub extends MemoryLiveHub {
-  override readonly shared = true;
-  private readonly gapListeners = new Set<(reason: string) => void>();
-  override onGap(listener: (reason: string) => void): () => void {
-    this.gapListeners.add(listener);
-    return () => this.gapListeners.delete(listener);
-  }
-  gap(): void {
-    for (const listener of [...this.gapListeners]) listener('test');
-  }
-}
-
 interface FeedProcess {
   app: FastifyInstance;
   base: string;
@@ -611,17 +584,14 @@ describe.each(testBackends())('pilot across two apps on one in-process hub on $n
   let root: string;
   let clock = Date.UTC(2030, 0, 1);
   const apps: FastifyInstance[] = [];
+  // An in-process hub shared by the apps, as if it were PostgreSQL's: the test makes its gaps.
   const hub = new GappyHub();
 
   const start = async (): Promise<FeedProcess> => {
     const app = buildServer({
       db,
       live: hub,
-      uploadsDir: path.join(root, 'uploads'),
-      tiles: false,
-      distDir: path.join(root, 'dist'),
-      assetsDir: path.join(root, 'assets'),
-      livePingMs: 60_000,
+      ...appFolders(root),
       pilot: { now: () => clock, limits: { pairings: null, guesses: null }, sweepEveryMs: 0 },
     });
     apps.push(app);
@@ -693,25 +663,11 @@ describe.skipIf(!url)(url ? 'pilot across two server processes on one PostgreSQL
   const postgres = testBackends().find((b) => b.name === 'postgres')!;
   let first: Db;
   let root: string;
-  const processes: Array<{ app: FastifyInstance; db: Db; hub: PgLiveHub; base: string }> = [];
+  const processes: PgProcess[] = [];
   const streams: SseStream[] = [];
 
   async function startProcess(schema: string) {
-    const db = openDatabase({ databaseUrl: url!, pgSchema: schema });
-    const hub = new PgLiveHub({ connectionString: url!, schema, reconnectMinMs: 20, reconnectMaxMs: 200, log: { warn: () => {}, error: (o, m) => console.error(m, o) } });
-    await hub.ready();
-    const app = buildServer({
-      db,
-      live: hub,
-      uploadsDir: path.join(root, 'uploads'),
-      tiles: false,
-      distDir: path.join(root, 'dist'),
-      assetsDir: path.join(root, 'assets'),
-      livePingMs: 60_000,
-      pilot: { limits: { pairings: null, guesses: null }, sweepEveryMs: 0 },
-    });
-    const base = await app.listen({ host: '127.0.0.1', port: 0 });
-    const p = { app, db, hub, base };
+    const p = await startPgProcess(url!, schema, root, { pilot: { limits: { pairings: null, guesses: null }, sweepEveryMs: 0 } });
     processes.push(p);
     return p;
   }
@@ -724,11 +680,7 @@ describe.skipIf(!url)(url ? 'pilot across two server processes on one PostgreSQL
 
   afterAll(async () => {
     for (const s of streams) s.close();
-    for (const p of processes) {
-      await p.app.close();
-      await p.hub.close();
-      await p.db.close();
-    }
+    await closePgProcesses(processes);
     await first?.close();
     fs.rmSync(root, { recursive: true, force: true });
   });
@@ -773,13 +725,7 @@ describe.skipIf(!url)(url ? 'pilot across two server processes on one PostgreSQL
     const pairing = await onA.pair();
     await onA.send(pairing, { type: 'map', data: { map: 'woods' } });
     await waitFor('B to know the map', async () => (await client(b.app).info(pairing.code)).json<{ knowsMap: boolean }>().knowsMap);
-    const killer = new pg.Client({ connectionString: url });
-    await killer.connect();
-    try {
-      await killer.query('select pg_terminate_backend($1)', [b.hub.listenerPid]);
-    } finally {
-      await killer.end();
-    }
+    await dropListeningConnection(url!, b);
     await waitFor('B to forget after the gap', async () => !(await client(b.app).info(pairing.code)).json<{ knowsMap: boolean }>().knowsMap);
     await waitFor('B to listen again', () => b.hub.listening);
     expect(await replayOn(b, pairing.code)).toEqual([]);

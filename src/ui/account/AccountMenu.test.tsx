@@ -61,6 +61,29 @@ async function fillAndSubmit(dialog: HTMLElement, name: string, password: string
   await userEvent.click(within(dialog).getByRole('button', { name: submit }));
 }
 
+/** Renders the home page and opens the sign-in dialog from "Sign in". */
+async function openSignIn(): Promise<HTMLElement> {
+  renderHome();
+  await userEvent.click(await signInButton());
+  return screen.getByRole('dialog', { name: 'Sign in' });
+}
+
+/** Renders the home page and opens the create-account form from the sign-in dialog. */
+async function openCreateAccount(): Promise<HTMLElement> {
+  renderHome();
+  await userEvent.click(await signInButton());
+  await userEvent.click(screen.getByRole('button', { name: 'Create an account' }));
+  return screen.getByRole('dialog', { name: 'Create account' });
+}
+
+/** Tries to create an account named "pro", a name the server has: the form shows the server's 409 refusal. */
+async function refusedTakenName(): Promise<HTMLElement> {
+  const dialog = await openCreateAccount();
+  await fillAndSubmit(dialog, 'pro', 'long-enough-password', 'Create account');
+  expect(await within(dialog).findByRole('alert')).toHaveTextContent('the name "pro" is taken');
+  return dialog;
+}
+
 describe('account menu at start', () => {
   it('offers "Sign in" to a signed-out visitor without asking the server (no signed-in hint)', async () => {
     const api = serve(null);
@@ -166,9 +189,7 @@ describe('account menu at start', () => {
 describe('sign in', () => {
   it('with the right password closes the dialog, shows the name and badge and gives focus back to the menu button', async () => {
     const api = serve(account('pro', { pro: true }), { signedIn: false });
-    renderHome();
-    await userEvent.click(await signInButton());
-    const dialog = screen.getByRole('dialog', { name: 'Sign in' });
+    const dialog = await openSignIn();
     const name = within(dialog).getByRole('textbox', { name: 'Name' });
     expect(name).toHaveFocus();
     expect(name).toHaveAttribute('autocomplete', 'username');
@@ -187,9 +208,7 @@ describe('sign in', () => {
 
   it('with a wrong password shows the server message and keeps the dialog open', async () => {
     serve(account('pro', { pro: true }), { signedIn: false });
-    renderHome();
-    await userEvent.click(await signInButton());
-    const dialog = screen.getByRole('dialog', { name: 'Sign in' });
+    const dialog = await openSignIn();
     await fillAndSubmit(dialog, 'pro', 'not-the-password', 'Sign in');
 
     expect(await within(dialog).findByRole('alert')).toHaveTextContent('wrong name or password');
@@ -201,9 +220,7 @@ describe('sign in', () => {
 
   it('submits on Enter', async () => {
     const api = serve(account('visitor'), { signedIn: false });
-    renderHome();
-    await userEvent.click(await signInButton());
-    const dialog = screen.getByRole('dialog', { name: 'Sign in' });
+    const dialog = await openSignIn();
     await userEvent.type(within(dialog).getByRole('textbox', { name: 'Name' }), 'visitor');
     await userEvent.type(within(dialog).getByLabelText('Password'), `${PASSWORD}{Enter}`);
     // A signed-in user without pro has no badge.
@@ -220,9 +237,7 @@ describe('sign in', () => {
         return HttpResponse.json({ user: account('pro', { pro: true }) });
       }),
     );
-    renderHome();
-    await userEvent.click(await signInButton());
-    const dialog = screen.getByRole('dialog', { name: 'Sign in' });
+    const dialog = await openSignIn();
     await fillAndSubmit(dialog, 'pro', PASSWORD, 'Sign in');
     await waitFor(() => expect(within(dialog).getByRole('button', { name: 'Sign in' })).toBeDisabled());
     act(() => release());
@@ -231,9 +246,7 @@ describe('sign in', () => {
 
   it('asks for both fields before sending anything', async () => {
     const api = serve(account('pro', { pro: true }), { signedIn: false });
-    renderHome();
-    await userEvent.click(await signInButton());
-    const dialog = screen.getByRole('dialog', { name: 'Sign in' });
+    const dialog = await openSignIn();
     await userEvent.click(within(dialog).getByRole('button', { name: 'Sign in' }));
     const name = within(dialog).getByRole('textbox', { name: 'Name' });
     expect(name).toHaveAccessibleDescription('Enter your name');
@@ -271,9 +284,7 @@ describe('sign in', () => {
 describe('create account', () => {
   it('states the rules before submitting, checks them as the user types and sends nothing while they fail', async () => {
     const api = serve(account('pro', { pro: true }), { signedIn: false });
-    renderHome();
-    await userEvent.click(await signInButton());
-    await userEvent.click(within(screen.getByRole('dialog', { name: 'Sign in' })).getByRole('button', { name: 'Create an account' }));
+    await userEvent.click(within(await openSignIn()).getByRole('button', { name: 'Create an account' }));
     const dialog = screen.getByRole('dialog', { name: 'Create account' });
     const name = within(dialog).getByRole('textbox', { name: 'Name' });
     const password = within(dialog).getByLabelText('Password');
@@ -328,10 +339,7 @@ describe('create account', () => {
   it('says why the server refused a guessable password, keeps the dialog open and the caret in the password', async () => {
     serve(null, { signedIn: false });
     server.use(weakPassword());
-    renderHome();
-    await userEvent.click(await signInButton());
-    await userEvent.click(screen.getByRole('button', { name: 'Create an account' }));
-    const dialog = screen.getByRole('dialog', { name: 'Create account' });
+    const dialog = await openCreateAccount();
     await fillAndSubmit(dialog, 'newcomer', 'password', 'Create account');
     expect(await within(dialog).findByRole('alert')).toHaveTextContent('This password is too easy to guess. This is a heavily used password. Add more words that are less common.');
     expect(within(dialog).getByLabelText('Password')).toHaveFocus();
@@ -359,22 +367,14 @@ describe('create account', () => {
         HttpResponse.json({ error: 'Too Many Requests', message: 'too many new accounts from your address; try again in 42 minute(s)' }, { status: 429, headers: { 'retry-after': '2520' } }),
       ),
     );
-    renderHome();
-    await userEvent.click(await signInButton());
-    await userEvent.click(screen.getByRole('button', { name: 'Create an account' }));
-    const dialog = screen.getByRole('dialog', { name: 'Create account' });
+    const dialog = await openCreateAccount();
     await fillAndSubmit(dialog, 'newcomer', 'violet kettle drum', 'Create account');
     expect(await within(dialog).findByRole('alert')).toHaveTextContent('too many sign-ups just now; try again in 42 minutes');
   });
 
   it('shows the 409 message for a taken name, then creates the account with a free one', async () => {
     const api = serve(account('pro', { pro: true }), { signedIn: false });
-    renderHome();
-    await userEvent.click(await signInButton());
-    await userEvent.click(screen.getByRole('button', { name: 'Create an account' }));
-    const dialog = screen.getByRole('dialog', { name: 'Create account' });
-    await fillAndSubmit(dialog, 'pro', 'long-enough-password', 'Create account');
-    expect(await within(dialog).findByRole('alert')).toHaveTextContent('the name "pro" is taken');
+    const dialog = await refusedTakenName();
     const name = within(dialog).getByRole('textbox', { name: 'Name' });
     expect(name).toHaveFocus();
 
@@ -481,12 +481,7 @@ describe('account menu', () => {
 describe('the refusal shown in the dialog', () => {
   it('goes once the user changes the field it was about', async () => {
     serve(account('pro', { pro: true }), { signedIn: false });
-    renderHome();
-    await userEvent.click(await signInButton());
-    await userEvent.click(screen.getByRole('button', { name: 'Create an account' }));
-    const dialog = screen.getByRole('dialog', { name: 'Create account' });
-    await fillAndSubmit(dialog, 'pro', 'long-enough-password', 'Create account');
-    expect(await within(dialog).findByRole('alert')).toHaveTextContent('the name "pro" is taken');
+    const dialog = await refusedTakenName();
     // The password is not what the refusal was about: it stays.
     const password = within(dialog).getByLabelText('Password');
     await userEvent.clear(password);
@@ -502,12 +497,7 @@ describe('the refusal shown in the dialog', () => {
 
   it('goes when the form\'s own checks stop the next try', async () => {
     const api = serve(account('pro', { pro: true }), { signedIn: false });
-    renderHome();
-    await userEvent.click(await signInButton());
-    await userEvent.click(screen.getByRole('button', { name: 'Create an account' }));
-    const dialog = screen.getByRole('dialog', { name: 'Create account' });
-    await fillAndSubmit(dialog, 'pro', 'long-enough-password', 'Create account');
-    expect(await within(dialog).findByRole('alert')).toHaveTextContent('the name "pro" is taken');
+    const dialog = await refusedTakenName();
     const password = within(dialog).getByLabelText('Password');
     await userEvent.clear(password);
     await userEvent.type(password, 'short');
@@ -519,9 +509,7 @@ describe('the refusal shown in the dialog', () => {
 
   it('of a wrong password goes once either field changes', async () => {
     serve(account('pro', { pro: true }), { signedIn: false });
-    renderHome();
-    await userEvent.click(await signInButton());
-    const dialog = screen.getByRole('dialog', { name: 'Sign in' });
+    const dialog = await openSignIn();
     await fillAndSubmit(dialog, 'pro', 'not-the-password', 'Sign in');
     expect(await within(dialog).findByRole('alert')).toHaveTextContent('wrong name or password');
     await userEvent.type(within(dialog).getByLabelText('Password'), 'x');
@@ -538,9 +526,7 @@ describe('the name as typed or pasted', () => {
         bodies.push(await request.clone().json());
       }),
     );
-    renderHome();
-    await userEvent.click(await signInButton());
-    const dialog = screen.getByRole('dialog', { name: 'Sign in' });
+    const dialog = await openSignIn();
     await fillAndSubmit(dialog, '  pro  ', PASSWORD, 'Sign in');
     expect(await screen.findByRole('button', { name: 'pro Pro' })).toBeInTheDocument();
     expect(bodies).toEqual([{ name: 'pro', password: PASSWORD }]);
@@ -549,10 +535,7 @@ describe('the name as typed or pasted', () => {
 
   it('creates an account from a name with spaces around it', async () => {
     serve(null, { signedIn: false });
-    renderHome();
-    await userEvent.click(await signInButton());
-    await userEvent.click(screen.getByRole('button', { name: 'Create an account' }));
-    const dialog = screen.getByRole('dialog', { name: 'Create account' });
+    const dialog = await openCreateAccount();
     await userEvent.type(within(dialog).getByRole('textbox', { name: 'Name' }), ' spaced ');
     expect(within(dialog).queryByText('The name may use only Latin letters, digits, _ and -')).toBeNull();
     await userEvent.type(within(dialog).getByLabelText('Password'), 'violet kettle drum');
