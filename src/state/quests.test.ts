@@ -1,6 +1,7 @@
 import { http, HttpResponse } from 'msw';
 import { setupServer } from 'msw/node';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
+import type { AccountUser } from '../api/account';
 import { setApiBase } from '../api/client';
 import type { Quest } from '../domain/quests';
 import { accountServer, TEST_API_BASE } from '../ui/map/testing/mapApi';
@@ -14,14 +15,16 @@ import {
   questMarks,
   quests,
   resetQuests,
+  retryUncheckedQuest,
   runQuestActionAt,
   selectQuests,
   setQuestList,
   toggleQuest,
 } from './quests';
-import { resetSession, session, signIn } from './session';
+import { closeUpsell, layout } from './layout';
+import { loadSession, resetSession, session, SIGNED_IN_ROLE_KEY, signIn } from './session';
 import { resetSettings, updateSettings } from './settings';
-import { memoryStorage, readTabStored, setStorageBackend } from './storage';
+import { memoryStorage, readTabStored, setStorageBackend, writeStored } from './storage';
 
 const BASE = TEST_API_BASE;
 const quest = (uid: string): Quest => ({ uid, name: `Quest ${uid}`, ruName: `Квест ${uid}`, trader: 'Prapor', requiredForKappa: true, requiredForLightkeeper: false, wikiUrl: `https://wiki.test/${uid}` });
@@ -176,6 +179,89 @@ describe('quest selection', () => {
     closeLimitNotice();
     enforceQuestLimit();
     expect(quests.limitNotice).toBe(false);
+  });
+});
+
+describe('a fourth quest where the account could not be checked', () => {
+  const pro: AccountUser = { name: 'pro', pro: true, admin: false, questsDone: [], questsHidden: [] };
+
+  afterEach(() => {
+    closeUpsell();
+    vi.restoreAllMocks();
+  });
+
+  /** `user`'s server whose GET /api/be/user fails (500) until `recover()`: the page load's check failed; 3 quests followed. */
+  async function userCheckFails(user: AccountUser | null) {
+    vi.spyOn(console, 'warn').mockImplementation(() => undefined);
+    const account = accountServer(user);
+    let failing = true;
+    const failed = { count: 0 };
+    server.use(
+      http.get(`${BASE}/api/be/user`, () => {
+        if (!failing) return undefined;
+        failed.count += 1;
+        return HttpResponse.json({ error: 'internal', message: 'boom' }, { status: 500 });
+      }),
+      ...account.handlers,
+    );
+    await loadSession();
+    expect(session.status).toBe('error');
+    ['a', 'b', 'c'].forEach(toggleQuest);
+    return { failed, recover: () => (failing = false) };
+  }
+
+  it('asks again; failing, says so instead of the limit notice (no pro offered); Try again follows it once the server says pro', async () => {
+    const { failed, recover } = await userCheckFails(pro);
+    toggleQuest('d');
+    await vi.waitFor(() => expect(quests.uncheckedQuest).toBe('d'));
+    expect(failed.count).toBe(2);
+    expect(quests.selected).toEqual(['a', 'b', 'c']);
+    expect(quests.limitNotice).toBe(false);
+    expect(layout.upsellOpen).toBe(false);
+    // Failing again keeps the note.
+    await retryUncheckedQuest();
+    expect(failed.count).toBe(3);
+    expect(quests.uncheckedQuest).toBe('d');
+    recover();
+    await retryUncheckedQuest();
+    expect(quests.selected).toEqual(['a', 'b', 'c', 'd']);
+    expect(quests.uncheckedQuest).toBeNull();
+    expect(quests.limitNotice).toBe(false);
+    expect(layout.upsellOpen).toBe(false);
+  });
+
+  it('follows it where the question asked again answers pro (or admin)', async () => {
+    const { recover } = await userCheckFails({ ...pro, pro: false, admin: true });
+    recover();
+    toggleQuest('d');
+    await vi.waitFor(() => expect(quests.selected).toEqual(['a', 'b', 'c', 'd']));
+    expect(quests.limitNotice).toBe(false);
+    expect(quests.uncheckedQuest).toBeNull();
+  });
+
+  it('where the session turns out ended, asks for a sign-in (no notice); a pro sign-in follows it', async () => {
+    writeStored(SIGNED_IN_ROLE_KEY, 'pro');
+    const { recover } = await userCheckFails(pro);
+    await fetch(`${BASE}/api/be/auth/logout`, { method: 'POST' });
+    recover();
+    toggleQuest('d');
+    await vi.waitFor(() => expect(session.ended).toBe(true));
+    expect(quests.limitNotice).toBe(false);
+    expect(quests.uncheckedQuest).toBeNull();
+    expect(quests.selected).toEqual(['a', 'b', 'c']);
+    await signIn({ name: 'pro', password: 'demo-pass' });
+    expect(quests.selected).toEqual(['a', 'b', 'c', 'd']);
+    expect(quests.limitNotice).toBe(false);
+  });
+
+  it('gives a visitor the limit notice as before, once the server answers', async () => {
+    const { recover } = await userCheckFails(null);
+    recover();
+    toggleQuest('d');
+    await vi.waitFor(() => expect(quests.limitNotice).toBe(true));
+    expect(quests.limitWhy).toEqual({ reason: 'refused' });
+    expect(quests.selected).toEqual(['a', 'b', 'c']);
+    expect(quests.uncheckedQuest).toBeNull();
   });
 });
 

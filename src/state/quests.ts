@@ -9,7 +9,7 @@ import { proxy, ref } from 'valtio';
 import { fetchQuests } from '../api/quests';
 import { addToSelection, normalizeSelection, removeFromSelection, type Quest, type QuestAction } from '../domain/quests';
 import { roleOf, type RoleFlags } from '../domain/roles';
-import { followsQuestsWithoutLimit, runQuestAction, session, sessionCheck, type QuestActionResult } from './session';
+import { followsQuestsWithoutLimit, runQuestAction, session, sessionCheck, tryProFeature, type QuestActionResult } from './session';
 import { effectiveSettings } from './settings';
 import { readTabStored, writeTabStored } from './storage';
 
@@ -41,6 +41,13 @@ export interface QuestsState {
   cutByLimit: string[];
   /** The place of the page (a list row, the marker popup…) whose quest action failed last: the error shows there. */
   progressErrorAt: string | null;
+  /**
+   * A fourth quest picked where the server failed to say who is signed in (twice: at page load and
+   * on the pick): the user may well be pro, so instead of the limit notice the page says the
+   * account could not be checked, with Try again (`retryUncheckedQuest`). Shown only while the
+   * session's status is 'error'. Null: none.
+   */
+  uncheckedQuest: string | null;
 }
 
 /** sessionStorage (per tab, as the followed quests are): `quests.cutByLimit` as a JSON list. */
@@ -55,7 +62,7 @@ function storedCut(): string[] {
   }
 }
 
-export const quests = proxy<QuestsState>({ status: 'idle', list: [], selected: [], limitNotice: false, limitWhy: { reason: 'refused' }, cutByLimit: storedCut(), progressErrorAt: null });
+export const quests = proxy<QuestsState>({ status: 'idle', list: [], selected: [], limitNotice: false, limitWhy: { reason: 'refused' }, cutByLimit: storedCut(), progressErrorAt: null, uncheckedQuest: null });
 
 function setCut(uids: string[]): void {
   quests.cutByLimit = uids;
@@ -124,7 +131,10 @@ function showLimitNotice(why: LimitWhy): void {
   quests.limitNotice = true;
 }
 
-/** Follows or unfollows one quest; a fourth for a visitor is ignored and the notice shows (pro users and admins have no limit). */
+/**
+ * Follows or unfollows one quest; a fourth for a visitor is ignored and the notice shows (pro users
+ * and admins have no limit). Where the page does not know who is signed in, it asks first.
+ */
 export function toggleQuest(uid: string): void {
   if (quests.selected.includes(uid)) {
     quests.selected = removeFromSelection(quests.selected, uid);
@@ -143,7 +153,43 @@ export function toggleQuest(uid: string): void {
     });
     return;
   }
+  // The server failed to say who is signed in: not taken for "a visitor" (the limit notice sells pro).
+  if (session.status === 'error' && !session.user) {
+    void followOnceChecked(uid);
+    return;
+  }
   showLimitNotice({ reason: 'refused' });
+}
+
+/**
+ * A fourth quest where the page could not learn who is signed in: the server is asked again (as
+ * for a pro control, `tryProFeature`). Its answer decides as at page load: a pro user or an admin
+ * follows the quest, a visitor gets the limit notice, an ended session asks for a sign-in (a pro
+ * sign-in then follows it). Failing again, `quests.uncheckedQuest` says so, with Try again.
+ */
+async function followOnceChecked(uid: string): Promise<void> {
+  const follow = () => {
+    if (!quests.selected.includes(uid)) toggleQuest(uid);
+  };
+  await tryProFeature('questsBeyondLimit', follow);
+  if (session.status === 'error' && !session.user) {
+    quests.uncheckedQuest = uid;
+    return;
+  }
+  quests.uncheckedQuest = null;
+  // An ended session: the sign-in dialog asks, and `follow` runs after a pro sign-in (tryProFeature).
+  if (!session.ended) follow();
+}
+
+/** Try again where a fourth quest could not check the account: asks the server again for it. */
+export function retryUncheckedQuest(): Promise<void> {
+  const uid = quests.uncheckedQuest;
+  return uid ? followOnceChecked(uid) : Promise.resolve();
+}
+
+/** The note that a fourth quest could not check the account was closed. */
+export function closeUncheckedQuest(): void {
+  quests.uncheckedQuest = null;
 }
 
 /**
@@ -248,5 +294,6 @@ export function resetQuests(): void {
   quests.limitWhy = { reason: 'refused' };
   setCut([]);
   quests.progressErrorAt = null;
+  quests.uncheckedQuest = null;
   lastAction = null;
 }

@@ -5,12 +5,12 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { AccountUser } from '../../api/account';
 import type { LevelDef } from '../../domain/maps';
 import type { Quest } from '../../domain/quests';
-import { setLanguage } from '../../i18n';
+import { i18n, setLanguage } from '../../i18n';
 import { filters, filtersKey, parseStoredFilters } from '../../state/filters';
 import { resetLookups } from '../../state/items';
 import { closeUpsell, setPanelsShown } from '../../state/layout';
 import { mapView } from '../../state/mapView';
-import { quests, resetQuests } from '../../state/quests';
+import { quests, resetQuests, toggleQuest } from '../../state/quests';
 import { loadSession, resetSession, session, signOut } from '../../state/session';
 import { resetSettings, updateSettings } from '../../state/settings';
 import { readStored } from '../../state/storage';
@@ -275,6 +275,51 @@ describe('quests', () => {
     await userEvent.click(within(notice).getByRole('button', { name: 'About Pro' }));
     expect(screen.queryByRole('dialog', { name: 'Quest limit' })).toBeNull();
     expect(screen.getByRole('dialog', { name: 'raidmap Pro' })).toBeInTheDocument();
+    expect(quests.selected).toHaveLength(3);
+  });
+
+  /** A pro user's server whose GET /api/be/user fails (500) until `recover()`; the page load's check failed; 3 quests followed. */
+  async function fourthWhereUncheckable() {
+    vi.spyOn(console, 'warn').mockImplementation(() => undefined);
+    let failing = true;
+    server.use(
+      http.get(`${BASE}/api/be/user`, () => (failing ? HttpResponse.json({ error: 'internal', message: 'boom' }, { status: 500 }) : undefined)),
+      ...accountServer(proUser).handlers,
+    );
+    await act(() => loadSession());
+    await readyMap();
+    expect(session.status).toBe('error');
+    await waitFor(() => expect(questNames()).toHaveLength(4));
+    const panel = screen.getByRole('complementary', { name: i18n.t('panels.rightPanel') });
+    act(() => ['q-checking', 'q-debut', 'q-shortage'].forEach(toggleQuest));
+    return { panel, recover: () => (failing = false) };
+  }
+
+  it('a fourth quest where the account could not be checked says so with Try again, not About Pro; Try again follows it once the server says pro', async () => {
+    const { panel, recover } = await fourthWhereUncheckable();
+    await userEvent.click(within(panel).getByRole('checkbox', { name: 'Delivery From the Past' }));
+    const notice = await screen.findByRole('dialog', { name: 'Quest limit' });
+    expect(notice).toHaveTextContent('Following more than 3 quests at once needs Pro.Your account could not be checked (the server did not answer), so nothing was changed.');
+    expect(within(notice).queryByRole('button', { name: 'About Pro' })).toBeNull();
+    expect(notice.style.maxWidth).toBe('280px');
+    expect(quests.selected).toEqual(['q-checking', 'q-debut', 'q-shortage']);
+    recover();
+    await userEvent.click(within(notice).getByRole('button', { name: 'Try again' }));
+    await waitFor(() => expect(quests.selected).toEqual(['q-checking', 'q-debut', 'q-shortage', 'q-delivery']));
+    expect(screen.queryByRole('dialog')).toBeNull();
+    expect(within(panel).getByRole('checkbox', { name: 'Delivery From the Past' })).toBeChecked();
+  });
+
+  it('says it in Russian, and Close takes it away with nothing followed', async () => {
+    await setLanguage('ru');
+    const { panel } = await fourthWhereUncheckable();
+    await userEvent.click(within(panel).getByRole('checkbox', { name: 'Посылка из прошлого' }));
+    const notice = await screen.findByRole('dialog', { name: 'Лимит квестов' });
+    expect(notice).toHaveTextContent('Следить более чем за 3 квестами одновременно можно только с Pro.Не удалось проверить ваш аккаунт (сервер не ответил), поэтому ничего не изменилось.');
+    expect(within(notice).getByRole('button', { name: 'Повторить' })).toBeInTheDocument();
+    expect(within(notice).queryByRole('button', { name: 'О Pro' })).toBeNull();
+    await userEvent.click(within(notice).getByRole('button', { name: /Закрыть/ }));
+    expect(screen.queryByRole('dialog')).toBeNull();
     expect(quests.selected).toHaveLength(3);
   });
 

@@ -1,5 +1,7 @@
 /**
  * The map page's side panels and their popups (quest-limit notice, pro upsell, settings).
+ * The limit notice offers pro to a visitor only: where a fourth quest could not check the account
+ * (the server failed to say who is signed in), its place says so, with Try again (LimitUncheckedNotice).
  * Always mounted with the map page (the panels themselves hide with the top bar's Show / Hide
  * panels), so `?quest=` keeps following the selection while the panels are hidden.
  */
@@ -10,8 +12,10 @@ import type { MarkerSource } from '../map/markerSource';
 import { loadQuestMaps } from '../../state/items';
 import { closeSettings, closeUpsell, layout, openUpsell } from '../../state/layout';
 import { closeLimitNotice, loadQuests, quests } from '../../state/quests';
+import { session } from '../../state/session';
 import { LimitNotice } from '../popups/LimitNotice';
 import { UpsellPopup } from '../popups/UpsellPopup';
+import { LimitUncheckedNotice } from '../quests/LimitUncheckedNotice';
 import { SettingsPopup } from '../settings/SettingsPopup';
 import { CategoryPanel } from './CategoryPanel';
 import { RightPanel } from './RightPanel';
@@ -22,7 +26,8 @@ import './panels.css';
 // starts); the panels follow their own state, not those.
 export const MapPanels = memo(function MapPanels({ map, source = null }: { map: Pick<MapDefinition, 'id' | 'levels'>; source?: MarkerSource | null }) {
   const { panelsShown, upsellOpen, settingsOpen, accountDialog } = useSnapshot(layout);
-  const { limitNotice } = useSnapshot(quests);
+  const { limitNotice, uncheckedQuest } = useSnapshot(quests);
+  const { status } = useSnapshot(session);
   useQuestUrl();
   useEffect(() => {
     void loadQuests();
@@ -49,6 +54,8 @@ export const MapPanels = memo(function MapPanels({ map, source = null }: { map: 
           }}
         />
       )}
+      {/* Goes with any answer from the server (as the Settings note does). */}
+      {uncheckedQuest !== null && status === 'error' && accountDialog === null && <LimitUncheckedNotice />}
       {settingsOpen && <SettingsPopup onClose={closeSettings} />}
       {upsellOpen && <UpsellPopup onClose={closeUpsell} />}
     </>
