@@ -132,6 +132,57 @@ describe('/progression/quests', () => {
   });
 });
 
+describe('/progression/quests filter', () => {
+  const status = () => screen.getByRole('status');
+  const shownNames = () => within(screen.getByRole('list', { name: 'Quests' })).queryAllByRole('heading').map((h) => h.textContent);
+
+  it('narrows the list by a name or a trader in either language, and says politely how many match', async () => {
+    renderAt('/progression/quests');
+    await screen.findByRole('list', { name: 'Quests' });
+    const box = screen.getByRole('searchbox', { name: 'Find a quest' });
+    expect(box).toHaveAccessibleDescription("Tab goes from quest to quest; ← and → reach a quest's buttons and links.");
+    expect(status()).toHaveTextContent('3 quests');
+    expect(status()).toHaveAttribute('role', 'status');
+
+    await userEvent.type(box, 'EVIDENCE');
+    expect(shownNames()).toEqual(['Bad Rep Evidence']);
+    expect(status()).toHaveTextContent('1 of 3 quests');
+
+    // The Russian name and the trader's Russian name on the English page.
+    await userEvent.clear(box);
+    await userEvent.type(box, 'знакомство');
+    expect(shownNames()).toEqual(['Acquaintance']);
+    await userEvent.clear(box);
+    await userEvent.type(box, 'терапевт');
+    expect(shownNames()).toEqual(['Checking']);
+    await userEvent.clear(box);
+    await userEvent.type(box, 'jaeger');
+    expect(shownNames()).toEqual(['Acquaintance']);
+
+    await userEvent.clear(box);
+    await userEvent.type(box, 'zzz');
+    expect(shownNames()).toEqual([]);
+    expect(status()).toHaveTextContent('No quest matches “zzz”');
+
+    await userEvent.clear(box);
+    expect(shownNames()).toEqual(['Acquaintance', 'Bad Rep Evidence', 'Checking']);
+    expect(status()).toHaveTextContent('3 quests');
+  });
+
+  it('filters in Russian, ё as е', async () => {
+    await act(() => setLanguage('ru'));
+    renderAt('/progression/quests');
+    await screen.findByRole('list', { name: 'Квесты' });
+    const box = screen.getByRole('searchbox', { name: 'Найти квест' });
+    await userEvent.type(box, 'прапор');
+    expect(within(screen.getByRole('list', { name: 'Квесты' })).getAllByRole('heading').map((h) => h.textContent)).toEqual(['Улики']);
+    expect(screen.getByRole('status')).toHaveTextContent('Показано квестов: 1 из 3');
+    await userEvent.clear(box);
+    await userEvent.type(box, 'ЗНАКОМСТВО');
+    expect(within(screen.getByRole('list', { name: 'Квесты' })).getAllByRole('heading').map((h) => h.textContent)).toEqual(['Знакомство']);
+  });
+});
+
 describe('/progression/quests with quest progress', () => {
   const proUser: AccountUser = { name: 'pro', pro: true, admin: false, questsDone: ['q-b'], questsHidden: ['q-c'] };
   const card = (name: string) => screen.getByRole('heading', { name }).closest('li')!;
@@ -178,6 +229,41 @@ describe('/progression/quests with quest progress', () => {
     expect(account.requests).toEqual([]);
     expect(session.user).toBeNull();
     expect(acquaintance).not.toHaveClass('quests-page__quest--hidden');
+  });
+
+  it('makes each card one Tab stop, its other buttons and links reached with the arrow keys', async () => {
+    withAccount(null);
+    renderAt('/progression/quests');
+    await screen.findByRole('list', { name: 'Quests' });
+    const bad = await waitFor(() => within(card('Bad Rep Evidence')).getByRole('button', { name: 'Complete: Bad Rep Evidence' }));
+    // One control of each card in the Tab order (was 5 in this one: Complete, Hide, Wiki, Customs, Factory).
+    await waitFor(() => expect(within(card('Bad Rep Evidence')).getByRole('link', { name: 'Factory' })).toBeInTheDocument());
+    for (const name of ['Acquaintance', 'Bad Rep Evidence', 'Checking']) {
+      const controls = [...card(name).querySelectorAll<HTMLElement>('a[href], button')];
+      expect(controls.filter((el) => el.tabIndex === 0)).toHaveLength(1);
+      expect(controls[0].tabIndex).toBe(0);
+    }
+
+    screen.getByRole('searchbox', { name: 'Find a quest' }).focus();
+    await userEvent.tab();
+    expect(document.activeElement).toHaveAccessibleName('Complete: Acquaintance');
+    await userEvent.tab();
+    expect(document.activeElement).toBe(bad);
+    await userEvent.keyboard('{ArrowRight}');
+    expect(document.activeElement).toHaveAccessibleName('Hide: Bad Rep Evidence');
+    await userEvent.keyboard('{End}');
+    expect(document.activeElement).toHaveAccessibleName('Factory');
+    await userEvent.keyboard('{ArrowRight}');
+    expect(document.activeElement).toHaveAccessibleName('Factory');
+    await userEvent.keyboard('{ArrowLeft}');
+    expect(document.activeElement).toHaveAccessibleName('Customs');
+    await userEvent.tab();
+    expect(document.activeElement).toHaveAccessibleName('Complete: Checking');
+    // Back into the card: the control last used there.
+    await userEvent.tab({ shift: true });
+    expect(document.activeElement).toHaveAccessibleName('Customs');
+    await userEvent.keyboard('{Home}');
+    expect(document.activeElement).toBe(bad);
   });
 
   it('dims completed quests for a signed-in user without pro too', async () => {

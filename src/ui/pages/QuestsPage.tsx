@@ -9,13 +9,19 @@
  * quest", not "every quest with markers". A map link adds its quest to what the tab follows on
  * that map and shows where its markers are (`?follow=`: src/ui/panels/useQuestUrl.ts,
  * docs/DECISIONS.md "The Quests page's map link adds its quest").
+ *
+ * A filter at the top narrows the list by a quest's name or trader in either language
+ * (domain/quest-filter.ts), the count above the list saying politely how many match; each card
+ * is one Tab stop, ← and → reaching its other buttons and links (cardTabStops.ts;
+ * docs/DECISIONS.md "Filtering the Quests page").
  */
-import { useEffect, useMemo, useRef } from 'react';
+import { useCallback, useEffect, useId, useMemo, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useSearchParams } from 'react-router';
 import { useSnapshot } from 'valtio';
+import { filterQuests } from '../../domain/quest-filter';
 import { parseQuestParam, questName, sortQuests } from '../../domain/quests';
-import { isLanguage, mapName } from '../../i18n';
+import { isLanguage, mapName, UI_LANGUAGES } from '../../i18n';
 import { loadQuestMaps, lookups } from '../../state/items';
 import { closeUpsell, layout } from '../../state/layout';
 import { loadQuests, questMarks, quests } from '../../state/quests';
@@ -27,6 +33,7 @@ import { UpsellPopup } from '../popups/UpsellPopup';
 import { QuestActions } from '../quests/QuestActions';
 import { LanguageSwitch } from '../topbar/LanguageSwitch';
 import { useDocumentTitle } from '../useDocumentTitle';
+import { cardTabStops } from './cardTabStops';
 import './quests-page.css';
 
 /** The element id of a quest's entry (uids may hold any character, so it is encoded). */
@@ -52,6 +59,14 @@ export function QuestsPage() {
   }, []);
 
   const sorted = useMemo(() => sortQuests(list, lang), [list, lang]);
+  const [filter, setFilter] = useState('');
+  const filterId = useId();
+  const keysId = useId();
+  // A trader by its name in every language, whatever the page's (Прапор on the English page too).
+  const shown = useMemo(() => filterQuests(sorted, filter, (trader) => UI_LANGUAGES.map((l) => traderLabel(i18n.getFixedT(l), trader))), [sorted, filter, i18n]);
+  const filtering = filter.trim() !== '';
+  // One Tab stop per card: set up on the list element itself (it comes with the loaded quests).
+  const listRef = useCallback((el: HTMLUListElement | null) => (el ? cardTabStops(el, '.quests-page__quest') : undefined), []);
 
   // Scroll the first highlighted quest into view once the list is there.
   const scrolledFor = useRef<string | null>(null);
@@ -99,9 +114,32 @@ export function QuestsPage() {
 
         {status === 'ready' && (
           <>
-            <p className="quests-page__count">{t('questsPage.count', { count: sorted.length })}</p>
-            <ul className="quests-page__list" aria-label={t('questsPage.listLabel')}>
-              {sorted.map((quest) => {
+            <div className="quests-page__filter" role="search">
+              <label htmlFor={filterId}>{t('questsPage.filterLabel')}</label>
+              <input
+                id={filterId}
+                type="search"
+                value={filter}
+                placeholder={t('questsPage.filterPlaceholder')}
+                autoComplete="off"
+                spellCheck={false}
+                aria-describedby={keysId}
+                onChange={(event) => setFilter(event.target.value)}
+              />
+              <p id={keysId} className="quests-page__keys">
+                {t('questsPage.keysHint')}
+              </p>
+            </div>
+            {/* A live region from the start (only its changes are read): "5 of 120 quests" as the filter narrows. */}
+            <p className="quests-page__count" role="status">
+              {!filtering
+                ? t('questsPage.count', { count: sorted.length })
+                : shown.length === 0
+                  ? t('questsPage.noMatch', { text: filter.trim() })
+                  : t('questsPage.filtered', { shown: shown.length, total: sorted.length })}
+            </p>
+            <ul ref={listRef} className="quests-page__list" aria-label={t('questsPage.listLabel')}>
+              {shown.map((quest) => {
                 const mark = highlighted.has(quest.uid);
                 const maps = questMaps[quest.uid] ?? [];
                 const { done, hidden } = questMarks(user, quest.uid);

@@ -6,10 +6,9 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { BLACK, contrast, over, parseColour, WHITE } from '../../domain/colour-contrast';
 
 const STYLES = readFileSync(join(__dirname, '..', 'styles.css'), 'utf8');
-
-type Rgba = [r: number, g: number, b: number, a: number];
 
 /** The value of a custom property of :root, as written. */
 function variable(name: string): string {
@@ -18,37 +17,6 @@ function variable(name: string): string {
   return match[1].trim();
 }
 
-/** `#rrggbb`, `rgb(r, g, b)` or `rgba(r, g, b, a)`. */
-function parseColour(value: string): Rgba {
-  const hex = /^#([0-9a-f]{2})([0-9a-f]{2})([0-9a-f]{2})$/i.exec(value);
-  if (hex) return [Number.parseInt(hex[1], 16), Number.parseInt(hex[2], 16), Number.parseInt(hex[3], 16), 1];
-  const fn = /^rgba?\(([^)]+)\)$/.exec(value);
-  if (!fn) throw new Error(`not a colour: ${value}`);
-  const [r, g, b, a = 1] = fn[1].split(',').map((part) => Number.parseFloat(part));
-  return [r, g, b, a];
-}
-
-/** `top` painted over the opaque `under`. */
-function over(top: Rgba, under: Rgba): Rgba {
-  const [r, g, b, a] = top;
-  return [r * a + under[0] * (1 - a), g * a + under[1] * (1 - a), b * a + under[2] * (1 - a), 1];
-}
-
-function luminance([r, g, b]: Rgba): number {
-  const channel = (c: number) => {
-    const s = c / 255;
-    return s <= 0.03928 ? s / 12.92 : ((s + 0.055) / 1.055) ** 2.4;
-  };
-  return 0.2126 * channel(r) + 0.7152 * channel(g) + 0.0722 * channel(b);
-}
-
-function contrast(a: Rgba, b: Rgba): number {
-  const [light, dark] = [luminance(a), luminance(b)].sort((x, y) => y - x);
-  return (light + 0.05) / (dark + 0.05);
-}
-
-const WHITE: Rgba = [255, 255, 255, 1];
-const BLACK: Rgba = [0, 0, 0, 1];
 const panel = parseColour(variable('--bg-panel'));
 
 describe('the side panels over a busy map', () => {
