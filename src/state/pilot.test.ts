@@ -158,6 +158,25 @@ describe('following a live position feed (state/pilot)', () => {
     expect(tab.data.has(PILOT_MAP_HANDLED_KEY)).toBe(false);
   });
 
+  it('the stream overlay (always) goes to the player\'s map after a reload of its own address, a map answered before included', () => {
+    connect(CODE, 'customs');
+    FakeEventSource.last().send(mapChange('factory', 5), 'pilot');
+    expect(takeMapChange('customs', true)).toBe('factory');
+    // OBS reloads the address it was given (the overlay's first map) in the same tab.
+    reopenPage();
+    connect(CODE, 'customs');
+    FakeEventSource.last().send(mapChange('factory', 5), 'pilot'); // the server replays the map it holds
+    expect(takeMapChange('customs', true)).toBe('factory');
+    // A normal page in that tab stays on the map opened (its menu offers Go to Factory).
+    expect(takeMapChange('customs')).toBeNull();
+    // On the player's map, nowhere to go.
+    expect(takeMapChange('factory', true)).toBeNull();
+    // No map said yet: nowhere either.
+    reopenPage();
+    connect(CODE, 'customs');
+    expect(takeMapChange('customs', true)).toBeNull();
+  });
+
   it('the page map is public state (the top bar compares it with the player\'s map)', () => {
     connect(CODE, 'customs');
     expect(pilot.pageMap).toBe('customs');

@@ -439,14 +439,20 @@ export function disconnect(): void {
  * visitor who then opens another map by hand stays there; the answer is kept in this tab's
  * sessionStorage, so a reload (or another map's address typed in this tab) leaves them there
  * too. A later change by the player moves them again.
+ *
+ * `always`: the stream overlay, which has no menu to go to the player's map by, goes there
+ * whenever it shows another one, a change already answered in this tab included (OBS reloads
+ * the address it was given, the overlay's first map: docs/DECISIONS.md "The stream overlay
+ * always follows the player's map").
  */
-export function takeMapChange(current: MapId): MapId | null {
+export function takeMapChange(current: MapId, always = false): MapId | null {
   const { lastMap, lastMapAt, code } = pilot;
   if (lastMap === null || lastMapAt === null) return null;
   mapHandledAt = Math.max(mapHandledAt, handledInTab(code));
-  if (lastMapAt <= mapHandledAt) return null;
-  mapHandledAt = lastMapAt;
-  writeSession(PILOT_MAP_HANDLED_KEY, JSON.stringify({ code, at: lastMapAt }));
+  if (lastMapAt > mapHandledAt) {
+    mapHandledAt = lastMapAt;
+    writeSession(PILOT_MAP_HANDLED_KEY, JSON.stringify({ code, at: lastMapAt }));
+  } else if (!always) return null;
   return lastMap === current ? null : lastMap;
 }
 

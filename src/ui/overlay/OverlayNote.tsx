@@ -1,16 +1,21 @@
 /**
  * The stream overlay's one piece of UI (docs/DECISIONS.md "The stream overlay says when it has
  * no feed"): a small note in the bottom-left corner while the overlay follows no live feed (no
- * code, a `?connection=` that is no code, a code the server says is gone, or a 429 wait), so a
- * streamer who set up the browser source once sees why the player does not show. It appears
- * after NOTE_DELAY_MS of such a state (no flash while the page starts) and goes as soon as the
- * feed connects, so it is never on stream while positions arrive.
+ * code, a `?connection=` that is no code, a code the server says is gone, with the server's
+ * reason when its `end` said one, or a 429 wait), so a streamer who set up the browser source
+ * once sees why the player does not show. It appears after NOTE_DELAY_MS of such a state (no
+ * flash while the page starts) and goes as soon as the feed connects, so it is never on stream
+ * while positions arrive. One exception: a connected feed whose player is on another map than
+ * the overlay shows (the overlay goes there by itself, so this says something went wrong) is
+ * said too, naming both maps.
  */
 import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import type { TFunction } from 'i18next';
 import { useSnapshot } from 'valtio';
+import type { MapId } from '../../domain/maps';
 import { formatPairingCode } from '../../domain/pilot';
-import { pilot, type PilotState } from '../../state/pilot';
+import { pilot, type PilotEndReason, type PilotState } from '../../state/pilot';
 
 /** How long a state with no feed lasts before the note shows. */
 export const NOTE_DELAY_MS = 1500;
@@ -20,18 +25,28 @@ const MAX_TEXT = 32;
 export type OverlayProblem =
   | { kind: 'none' }
   | { kind: 'invalid'; text: string }
-  | { kind: 'gone'; code: string }
-  | { kind: 'limited'; code: string };
+  | { kind: 'gone'; code: string; reason: PilotEndReason | null }
+  | { kind: 'limited'; code: string }
+  | { kind: 'elsewhere'; map: MapId; page: MapId };
 
-/** Why the overlay follows no feed now, or null while it follows one (connected, reconnecting). */
-export function overlayProblem(state: Pick<PilotState, 'code' | 'status' | 'linkProblem'>): OverlayProblem | null {
+/**
+ * Why the overlay follows no feed now (or shows another map than the player's), or null while
+ * it follows one (connected, reconnecting).
+ */
+export function overlayProblem(
+  state: Pick<PilotState, 'code' | 'status' | 'linkProblem'> & Partial<Pick<PilotState, 'endReason' | 'lastMap' | 'pageMap'>>,
+): OverlayProblem | null {
   if (state.linkProblem !== null) {
     const text = state.linkProblem.length > MAX_TEXT ? `${state.linkProblem.slice(0, MAX_TEXT)}…` : state.linkProblem;
     return { kind: 'invalid', text };
   }
   if (state.code === null) return { kind: 'none' };
-  if (state.status === 'gone') return { kind: 'gone', code: state.code };
+  if (state.status === 'gone') return { kind: 'gone', code: state.code, reason: state.endReason ?? null };
   if (state.status === 'limited') return { kind: 'limited', code: state.code };
+  const { lastMap = null, pageMap = null } = state;
+  if (state.status === 'connected' && lastMap !== null && pageMap !== null && lastMap !== pageMap) {
+    return { kind: 'elsewhere', map: lastMap, page: pageMap };
+  }
   return null;
 }
 
@@ -41,7 +56,26 @@ const NOTE_KEYS = {
   invalid: 'overlayNote.invalid',
   gone: 'overlayNote.gone',
   limited: 'overlayNote.limited',
+  elsewhere: 'overlayNote.elsewhere',
 } as const satisfies Record<OverlayProblem['kind'], string>;
+
+/** A gone code's words when the server's `end` said why: the map page's live menu's (PilotIndicator). */
+const ENDED_KEYS = { deleted: 'pilotFeed.ended', expired: 'pilotFeed.expired' } as const satisfies Record<PilotEndReason, string>;
+
+function noteText(t: TFunction, problem: OverlayProblem): string {
+  switch (problem.kind) {
+    case 'gone': {
+      const code = formatPairingCode(problem.code);
+      return problem.reason === null ? t(NOTE_KEYS.gone, { code }) : t('overlayNote.ended', { text: t(ENDED_KEYS[problem.reason], { code }) });
+    }
+    case 'limited':
+      return t(NOTE_KEYS.limited, { code: formatPairingCode(problem.code) });
+    case 'elsewhere':
+      return t(NOTE_KEYS.elsewhere, { map: t(`maps.${problem.map}`, { defaultValue: problem.map }), page: t(`maps.${problem.page}`, { defaultValue: problem.page }) });
+    default:
+      return t(NOTE_KEYS[problem.kind], problem);
+  }
+}
 
 export function OverlayNote() {
   const { t } = useTranslation();
@@ -59,7 +93,7 @@ export function OverlayNote() {
   if (!problem || shown.key !== key || !shown.due) return null;
   return (
     <p className="overlay-note" role="note" data-problem={problem.kind}>
-      {t(NOTE_KEYS[problem.kind], 'code' in problem ? { ...problem, code: formatPairingCode(problem.code) } : problem)}
+      {noteText(t, problem)}
     </p>
   );
 }

@@ -1,11 +1,12 @@
 import '../../i18n';
-import { act, render } from '@testing-library/react';
+import { act, cleanup, render } from '@testing-library/react';
 import { createMemoryRouter, RouterProvider } from 'react-router';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { FakeEventSource } from '../../../tests/support/fake-event-source';
 import { setApiBase } from '../../api/client';
 import type { MapId } from '../../domain/maps';
 import { pilot, PILOT_CODE_KEY, PILOT_GONE_KEY, resetPilot } from '../../state/pilot';
+import { player, setPlayerPosition } from '../../state/player';
 import { memoryStorage, readStored, setStorageBackend, writeStored } from '../../state/storage';
 import { usePilotConnection } from './usePilotConnection';
 
@@ -22,6 +23,7 @@ function renderMap(entry: string) {
     [
       { path: '/map/customs', element: <MapStandIn map="customs" /> },
       { path: '/map/woods', element: <MapStandIn map="woods" /> },
+      { path: '/map/factory', element: <MapStandIn map="factory" /> },
     ],
     { initialEntries: [entry] },
   );
@@ -71,6 +73,39 @@ describe('usePilotConnection (the map page follows a code)', () => {
     await act(() => router.navigate('/map/woods'));
     expect(FakeEventSource.instances).toHaveLength(0);
     expect(pilot.linkProblem).toBe('hello-world');
+  });
+
+  it('the stream overlay opened again at its first address (OBS reloads it) goes to the player\'s map and shows them', async () => {
+    vi.stubGlobal('sessionStorage', memoryStorage());
+    const overlay = `/map/customs?overlay=1&connection=${LINKED}&zoom=4&scale=4`;
+    const feed = (map: string) => {
+      const es = FakeEventSource.last();
+      es.open();
+      es.send({ type: 'map', data: { map }, at: 5 }, 'pilot');
+      es.send({ type: 'position', data: { x: 10, y: 20, z: 1, look: null }, at: 6 }, 'pilot');
+    };
+    let router = renderMap(overlay);
+    act(() => feed('factory'));
+    await vi.waitFor(() => expect(router.state.location.pathname).toBe('/map/factory'));
+    expect(router.state.location.search).toBe('?overlay=1&zoom=4&scale=4');
+    // The tab loads the overlay's address again (page state gone, the tab's sessionStorage kept).
+    cleanup();
+    resetPilot();
+    setPlayerPosition(null);
+    router = renderMap(overlay);
+    act(() => feed('factory'));
+    await vi.waitFor(() => expect(router.state.location.pathname).toBe('/map/factory'));
+    expect(router.state.location.search).toBe('?overlay=1&zoom=4&scale=4');
+    expect(player.position).toBeNull();
+    act(() => feed('factory'));
+    expect(player.position).toMatchObject({ x: 10, y: 20 });
+    // A normal map page in the same tab stays where it was opened (its menu offers Go to Factory).
+    cleanup();
+    resetPilot();
+    router = renderMap(`/map/customs?connection=${LINKED}`);
+    act(() => feed('factory'));
+    await act(async () => {});
+    expect(router.state.location.pathname).toBe('/map/customs');
   });
 
   it('a remembered code the server said is gone is shown gone on every map page, with no request', async () => {

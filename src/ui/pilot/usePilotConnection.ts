@@ -15,7 +15,9 @@ import { connect, dismissLinkProblem, pilot, rejectLink, resume, suspend, takeMa
  * top bar shows it gone and nothing is asked: state/pilot resume). Positions move the
  * where-am-I marker (state/pilot → state/player → wirePlayer); when the publisher's map
  * changes to another map the page goes there (`/map/{map}`, other query parameters dropped
- * except the stream overlay's), still following. The feed is closed when the map page closes.
+ * except the stream overlay's), still following; the stream overlay goes there whenever it
+ * shows another map than the player's (state/pilot takeMapChange `always`). The feed is closed
+ * when the map page closes.
  */
 export function usePilotConnection(mapId: MapId): void {
   const location = useLocation();
@@ -48,11 +50,16 @@ export function usePilotConnection(mapId: MapId): void {
   // The notice about a link with no code lasts while the map page is open.
   useEffect(() => dismissLinkProblem, []);
 
-  // The publisher went to another map: follow it.
+  // The publisher went to another map: follow it. The overlay follows whenever it shows
+  // another map than the player's (it has no menu to go there by); once per map asked, as the
+  // feed's other updates arrive before the page has moved.
   useEffect(() => {
+    let asked: MapId | null = null;
     const follow = () => {
-      const next = takeMapChange(mapId);
-      if (next) void navigate(`/map/${next}${overlayRef.current}`);
+      const next = takeMapChange(mapId, overlayRef.current !== '');
+      if (!next || next === asked) return;
+      asked = next;
+      void navigate(`/map/${next}${overlayRef.current}`);
     };
     follow();
     return subscribe(pilot, follow);

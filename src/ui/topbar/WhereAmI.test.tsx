@@ -5,7 +5,7 @@ import userEvent from '@testing-library/user-event';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { setLanguage } from '../../i18n';
 import { layout, NARROW_QUERY, setPanelsShown } from '../../state/layout';
-import { player } from '../../state/player';
+import { player, setPlayerPosition } from '../../state/player';
 import { createLocalMarkerSource } from '../map/testing/localMarkerSource';
 import { useMapPage } from '../map/testing/mapPageTest';
 import { renderRoute } from '../map/testing/renderRoute';
@@ -164,6 +164,46 @@ describe('where am I keeps a good position', () => {
     expect(box()).toHaveAccessibleDescription(/decimal commas \(1,5\) where the game writes points \(1\.5\)\. Nothing was changed\./);
     await act(() => setLanguage('ru'));
     expect(screen.getByRole('textbox', { name: 'Имя файла скриншота' })).toHaveAccessibleDescription('Имя файла не распознано: в числах десятичные запятые (1,5), а игра пишет точки (1.5). Ничего не изменено. Откройте «Помощь», чтобы увидеть, как выглядит имя.');
+  });
+});
+
+describe('where am I when the position comes from elsewhere', () => {
+  it('a #pos= link or the live feed drops the name the box applied (the hint says the new position); a name being typed stays', async () => {
+    windowIs(false);
+    const user = userEvent.setup();
+    const { router } = renderRoute('/map/factory');
+    await user.click(screen.getByRole('button', { name: 'Where am I' }));
+    await user.click(box()!);
+    await user.paste(VALID);
+    expect(box()).toHaveValue(VALID);
+    expect(box()).toHaveAccessibleDescription(AT_VALID);
+
+    // A #pos= link opened in this page moves the player: the old name goes.
+    await act(() => router.navigate('/map/factory#pos=10.5_-20_4'));
+    await waitFor(() => expect(player.position).toEqual({ x: 10.5, y: -20, z: 4, look: null }));
+    await waitFor(() => expect(box()).toHaveValue(''));
+    expect(box()).toHaveAccessibleDescription('You are at X 10.5, Z -20, height 4.');
+
+    // A name not recognised, then the live feed moves the player: its "not recognised" goes too.
+    await user.click(box()!);
+    await user.keyboard('nonsense{Enter}');
+    expect(box()).toHaveAccessibleDescription(/^That file name was not recognised/);
+    await act(async () => setPlayerPosition({ x: 30, y: 40, z: 2, look: null }));
+    expect(box()).toHaveValue('');
+    expect(box()).toHaveAccessibleDescription('You are at X 30, Z 40, height 2.');
+
+    // Text being typed (not applied yet) is the user's: it stays while the feed moves the player.
+    await user.click(box()!);
+    await user.keyboard('2024-01-05');
+    await act(async () => setPlayerPosition({ x: 31, y: 40, z: 2, look: null }));
+    expect(box()).toHaveValue('2024-01-05');
+    expect(box()).toHaveAccessibleDescription('You are at X 31, Z 40, height 2.');
+    // The box's own name is not dropped by its own update.
+    await user.clear(box()!);
+    await user.paste(VALID);
+    await act(async () => {});
+    expect(box()).toHaveValue(VALID);
+    expect(box()).toHaveAccessibleDescription(AT_VALID);
   });
 });
 

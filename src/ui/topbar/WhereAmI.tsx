@@ -53,7 +53,8 @@ const shortNumber = (n: number) => (Math.abs(n) < 1e6 ? String(round2(n)) : n.to
  * look-direction arrow toggle (pro; marked Pro for visitors, absent for admins). Escape inside
  * the box folds it (`onClose`), as the disclosure it is. Opened by a `#pos=` link that was not
  * three numbers (`badPosLink`), it says so and takes no focus (the page just loaded; the
- * visitor did not ask for the box).
+ * visitor did not ask for the box). A position from elsewhere (a `#pos=` link, the live feed)
+ * empties the box of the name it applied, which no longer says where the player is.
  *
  * On a phone (NARROW_QUERY) the box and the panels' sheets take turns (docs/DECISIONS.md, "Where
  * am I and the panels on a phone"): the box grows the top bar by some 170 px, and with both sheets
@@ -70,6 +71,8 @@ export function WhereAmI({ onHelp, onClose, badPosLink = null }: { onHelp: () =>
   // The position of an 'offMap' result: shown, not used.
   const [offMap, setOffMap] = useState<PlayerPosition | null>(badPosLink?.kind === 'offMap' ? badPosLink.position : null);
   const applied = useRef<string | null>(null);
+  // The player's update this box made last (player.updates), to tell it from one from elsewhere.
+  const ownUpdate = useRef<number | null>(null);
   const { position, located } = useSnapshot(player);
 
   useEffect(() => {
@@ -81,6 +84,21 @@ export function WhereAmI({ onHelp, onClose, badPosLink = null }: { onHelp: () =>
         if (shown && isNarrowWindow()) onClose();
       }),
     [onClose],
+  );
+  // A position from elsewhere (a #pos= link, the live feed): the name this box applied no
+  // longer says where the player is, so it goes, and the hint says the new position (a name
+  // being typed stays: it is not applied yet). docs/DECISIONS.md "Where am I drops a name that
+  // no longer holds".
+  useEffect(
+    () =>
+      subscribeKey(player, 'updates', (updates) => {
+        if (updates === ownUpdate.current) return;
+        const name = applied.current;
+        applied.current = null;
+        setValue((current) => (current === name ? '' : current));
+        setResult('none');
+      }),
+    [],
   );
 
   /** `pasted`: the spec's reset applies to a name not recognised; typed text only says so. */
@@ -103,6 +121,7 @@ export function WhereAmI({ onHelp, onClose, badPosLink = null }: { onHelp: () =>
       if (pasted) resetPlayerPosition();
       setNotRead({ problem: screenshotNameProblem(text), reset: pasted });
     }
+    if (recognised || pasted) ownUpdate.current = player.updates;
     setResult(recognised ? 'found' : 'notRecognised');
   };
 
