@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { ApiError } from '../api/client';
 import type { Marker } from '../domain/marker';
-import { checkImageFile, createEditorCommands, EditorError, MAX_IMAGE_BYTES, patchMarker, sameMarker, type EditorCommandsOptions } from './commands';
+import { checkImageFile, createEditorCommands, EditorError, MAX_IMAGE_BYTES, patchMarker, sameMarker, type EditorCommandsOptions, type KeptChange } from './commands';
 import { fakeServer, fakeSink, flush, marker, offline } from './testing/fakes';
 
 function setup(initial: Marker[] = [], options: Partial<EditorCommandsOptions> = {}) {
@@ -1050,5 +1050,73 @@ describe('conflicts that ask only when something would be lost (conflictfix)', (
     const again = server.seed({ ...theirs, desc: 'Again' });
     expect(await commands.applyRemote(upsert(again))).toBe('conflict');
     expect(commands.getState().conflict).toMatchObject({ uid: 'm1', origin: 'live', mine: { name: 'Typed', desc: 'Again' } });
+  });
+});
+
+describe('changes kept while no admin is signed in (signedOutChanges / restoreChanges)', () => {
+  const signedOut = () => new ApiError('/api/be/admin/marker', 401, 'unauthorized', 'sign in first');
+
+  it('lists the moves, edits and deletes of stored markers refused by a 401, as they would be sent', async () => {
+    const { server, commands } = setup([marker('m1'), marker('m2'), marker('m3', { name: 'Three' })]);
+    server.failNext('update', signedOut());
+    server.failNext('delete', signedOut());
+    server.failNext('add', signedOut());
+    server.failNext('update', offline());
+    await commands.moveMarker('m1', { x: 5, y: 6 });
+    await commands.deleteMarker('m2');
+    await commands.placeMarker(place); // an add: kept with the unsaved adds, not here
+    await commands.saveMarker({ ...server.stored.get('m3')!, name: 'Offline' }); // another reason
+    const kept = commands.signedOutChanges();
+    expect(kept).toEqual([
+      { uid: 'm1', base: expect.objectContaining({ version: 1, geometry: { x: 100, y: 200 } }), marker: expect.objectContaining({ geometry: { x: 5, y: 6 } }), basedOn: 1 },
+      { uid: 'm2', base: expect.objectContaining({ uid: 'm2', version: 1 }), marker: null, basedOn: 1 },
+    ]);
+  });
+
+  it('another page of the map shows them and sends them; nothing is recorded as a step', async () => {
+    const first = setup([marker('m1'), marker('m2')]);
+    first.server.failNext('update', signedOut());
+    first.server.failNext('delete', signedOut());
+    await first.commands.moveMarker('m1', { x: 5, y: 6 });
+    await first.commands.deleteMarker('m2');
+    const kept = first.commands.signedOutChanges();
+
+    const page = fakeSink([...first.server.stored.values()]);
+    const commands = createEditorCommands({ api: first.server.api, sink: page.sink, mapId: 'customs' });
+    expect(await commands.restoreChanges(kept)).toEqual(['m1', 'm2']);
+    expect(page.markers.get('m1')?.geometry).toEqual({ x: 5, y: 6 });
+    expect(page.markers.has('m2')).toBe(false);
+    await commands.settle();
+    expect(first.server.stored.get('m1')).toMatchObject({ geometry: { x: 5, y: 6 }, version: 2 });
+    expect(first.server.stored.has('m2')).toBe(false);
+    expect(commands.getState()).toMatchObject({ pending: {}, canUndo: false });
+  });
+
+  it('never overwrites another admin’s change made since (a conflict); another map’s are left out', async () => {
+    const { server, commands } = setup([marker('m1')]);
+    server.failNext('update', signedOut());
+    await commands.moveMarker('m1', { x: 5, y: 6 });
+    const kept = commands.signedOutChanges();
+    server.seed({ ...server.stored.get('m1')!, name: 'Bob' }); // version 2
+
+    const page = fakeSink([...server.stored.values()]);
+    const next = createEditorCommands({ api: server.api, sink: page.sink, mapId: 'customs' });
+    const other: KeptChange = { uid: 'w1', base: marker('w1', { map: 'woods', version: 1 }), marker: null, basedOn: 1 };
+    expect(await next.restoreChanges([...kept, other])).toEqual(['m1']);
+    await next.settle();
+    expect(server.stored.get('m1')).toMatchObject({ name: 'Bob', geometry: { x: 100, y: 200 }, version: 2 });
+    expect(next.getState().conflicts).toEqual([expect.objectContaining({ uid: 'm1', mine: expect.objectContaining({ geometry: { x: 5, y: 6 } }), theirs: expect.objectContaining({ name: 'Bob' }) })]);
+    expect(page.markers.get('m1')).toMatchObject({ name: 'Bob', version: 2 });
+  });
+
+  it('leaves a marker the page has a change of its own for', async () => {
+    const { server, commands } = setup([marker('m1')]);
+    server.failNext('update', signedOut());
+    await commands.moveMarker('m1', { x: 5, y: 6 });
+    const kept = commands.signedOutChanges();
+    server.failNext('update');
+    await commands.moveMarker('m1', { x: 7, y: 8 }); // failed, offline: its own change
+    expect(await commands.restoreChanges(kept)).toEqual([]);
+    expect(commands.getState().pending.m1).toMatchObject({ status: 'failed', error: { code: 'offline' } });
   });
 });

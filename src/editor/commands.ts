@@ -219,6 +219,17 @@ export interface AppliedMarkerStep {
   removed: boolean;
 }
 
+/** A change of a stored marker kept while no admin is signed in (see `signedOutChanges`). */
+export interface KeptChange {
+  uid: string;
+  /** The server's copy the change was made on. */
+  base: Marker;
+  /** What the page wants stored (null: deleted). */
+  marker: Marker | null;
+  /** The version it is sent on (the base's, or the one an edit form began from). */
+  basedOn: number | undefined;
+}
+
 export type SyncResult = { status: 'saved'; marker: Marker | null } | { status: 'failed' } | { status: 'conflict' };
 
 export interface EditorCommands {
@@ -257,6 +268,20 @@ export interface EditorCommands {
    * page's copy could not be read), to offer again.
    */
   restoreAdds(markers: readonly Marker[]): Promise<RestoredAdds>;
+  /**
+   * The changes of stored markers (moves, edits, deletes) refused because the session ended
+   * (failed 'signedOut'), as they would be sent: what a page leaving the editor for an account
+   * without admin rights keeps for the next admin (ui/map/signInToSave.ts). Markers placed or
+   * copied here are not among them (`unsavedAdds`), nor a change whose marker was never read.
+   */
+  signedOutChanges(): KeptChange[];
+  /**
+   * Brings back changes `signedOutChanges` kept (this map's): each is shown and sent again, based
+   * on the version it was made on, so another admin's change since is refused (a conflict), not
+   * overwritten. A marker this page has a change of its own for is left as it is. Answers the
+   * uids sent; resolves once they are shown, not saved.
+   */
+  restoreChanges(changes: readonly KeptChange[]): Promise<string[]>;
   /** Undoes the last step; answers what it did to a marker (null: nothing to undo, or a shape step). */
   undo(): Promise<AppliedMarkerStep | null>;
   redo(): Promise<AppliedMarkerStep | null>;
@@ -1113,6 +1138,36 @@ export function createEditorCommands(options: EditorCommandsOptions): EditorComm
         else outcome.kept.push(plain(marker));
       }
       return outcome;
+    },
+
+    signedOutChanges() {
+      const kept: KeptChange[] = [];
+      for (const [uid, entry] of Object.entries(pending)) {
+        const base = server.get(uid);
+        if (entry.status !== 'failed' || entry.error?.code !== 'signedOut' || !base || unread.has(uid)) continue;
+        const want = wants.get(uid);
+        // A failed delete has no want: the marker is back on the map and its Retry deletes it again.
+        if (want) kept.push({ uid, base: plain(base), marker: plain(want.marker), basedOn: basedOnFor(uid, want, base) });
+        else if (retries.has(uid)) kept.push({ uid, base: plain(base), marker: null, basedOn: base.version });
+      }
+      return kept;
+    },
+
+    async restoreChanges(changes) {
+      const sent: string[] = [];
+      for (const kept of changes) {
+        if (kept.base.map !== mapId || kept.base.uid !== kept.uid) continue;
+        const shown = await local(async () => {
+          const uid = kept.uid;
+          if (wants.has(uid) || unread.has(uid) || pending[uid]) return false;
+          setServer(uid, kept.base);
+          await change(uid, kept.marker, kept.basedOn);
+          void schedule(uid);
+          return true;
+        });
+        if (shown) sent.push(kept.uid);
+      }
+      return sent;
     },
 
     async undo() {

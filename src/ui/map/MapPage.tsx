@@ -18,6 +18,7 @@ import { adoptPoster, dismissPoster } from './poster';
 import { useEngineCamera } from './useEngineCamera';
 import { useRememberedView } from './useRememberedView';
 import { useQuestFraming } from '../panels/questFraming';
+import { KeptForAdminNotice } from '../admin/KeptForAdminNotice';
 import { useAdminTools } from '../admin/useAdmin';
 import { usePilotConnection } from '../pilot/usePilotConnection';
 import { useOverlayDocument } from '../overlay/useOverlayDocument';
@@ -123,6 +124,8 @@ function MapScreen({ map, overlay }: { map: MapDefinition; overlay: OverlayParam
       {!overlay && <MapPanels map={map} source={data.error ? null : data.source} />}
       {!overlay && <MarkerPopup map={map} source={data.source} loaded={!!data.markers && !data.error} />}
       {!overlay && <LiveAnnouncer />}
+      {/* For everyone: the admin's changes an ended session refused, kept after a non-admin signed in. */}
+      {!overlay && <KeptForAdminNotice />}
       {admin && (
         <Suspense fallback={null}>
           <AdminDock map={map} camera={camera} />

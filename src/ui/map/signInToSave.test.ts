@@ -5,7 +5,7 @@ import { fakeServer, fakeSink, flush, marker } from '../../editor/testing/fakes'
 import { bindEditor, resetEditor } from '../../state/editor';
 import { closeAccountDialog, layout } from '../../state/layout';
 import { giveUpSignIn, resetSession, session } from '../../state/session';
-import { signInToSave, signedOutUids } from './signInToSave';
+import { discardKeptForAdmin, keptForAdmin, resetKeptForAdmin, signInToSave, signedOutUids } from './signInToSave';
 
 const admin = () => ({ name: 'admin', admin: true, pro: false, questsDone: [], questsHidden: [] });
 const signedOut = () => new ApiError('/api/be/admin/marker', 401, 'unauthorized', 'sign in first');
@@ -30,6 +30,7 @@ beforeEach(() => {
 });
 
 afterEach(() => {
+  resetKeptForAdmin();
   resetEditor();
   resetSession();
   closeAccountDialog();
@@ -88,5 +89,75 @@ describe('a change refused because the session ended', () => {
     await commands.placeMarker(place);
     expect(layout.accountDialog).toBeNull();
     expect(session.signInReason).toBeNull();
+  });
+});
+
+describe('changes refused so, when someone without admin rights signs in', () => {
+  const pro = () => ({ name: 'bob', admin: false, pro: true, questsDone: [], questsHidden: [] });
+
+  /** What the map page does as the user changes: the editor closes (its stop, then dispose). */
+  function leaveEditor(commands: { dispose(): void }, stop: () => void) {
+    stop();
+    bindEditor(null);
+    commands.dispose();
+  }
+
+  async function refusedMoveAndDelete() {
+    const context = setup();
+    context.server.seed(marker('m2'));
+    await context.page.sink.upsert(context.server.stored.get('m2')!);
+    context.server.failNext('update', signedOut());
+    context.server.failNext('delete', signedOut());
+    await context.commands.moveMarker('m1', { x: 1, y: 1 });
+    await context.commands.deleteMarker('m2');
+    return context;
+  }
+
+  it('are kept on the page (still shown), and nothing is sent', async () => {
+    const { server, page, commands, stop } = await refusedMoveAndDelete();
+    session.user = pro();
+    await flush();
+    leaveEditor(commands, stop);
+    expect(keptForAdmin.changes.map((change) => [change.uid, change.marker?.geometry ?? null])).toEqual([
+      ['m1', { x: 1, y: 1 }],
+      ['m2', null],
+    ]);
+    expect(page.markers.get('m1')?.geometry).toEqual({ x: 1, y: 1 });
+    expect(server.stored.get('m1')).toMatchObject({ geometry: { x: 100, y: 200 }, version: 1 });
+    expect(server.stored.has('m2')).toBe(true);
+  });
+
+  it('are sent once an admin signs in on the page again', async () => {
+    const { server, page, commands, stop } = await refusedMoveAndDelete();
+    session.user = pro();
+    leaveEditor(commands, stop);
+    session.user = admin();
+    const next = createEditorCommands({ api: server.api, sink: page.sink, mapId: 'customs' });
+    bindEditor(next);
+    const stopNext = signInToSave(next);
+    await flush();
+    await next.settle();
+    expect(server.stored.get('m1')).toMatchObject({ geometry: { x: 1, y: 1 }, version: 2 });
+    expect(server.stored.has('m2')).toBe(false);
+    expect(keptForAdmin.changes).toEqual([]);
+    expect(next.getState().pending).toEqual({});
+    stopNext();
+  });
+
+  it('Discard drops them, and the map shows the server’s markers again', async () => {
+    const { server, page, commands, stop } = await refusedMoveAndDelete();
+    session.user = null;
+    leaveEditor(commands, stop);
+    await discardKeptForAdmin();
+    expect(keptForAdmin.changes).toEqual([]);
+    expect(page.markers.get('m1')).toMatchObject({ geometry: { x: 100, y: 200 }, version: 1 });
+    expect(page.markers.get('m2')).toMatchObject({ version: 1 });
+    expect(server.writes().map((write) => write.op)).toEqual(['update', 'delete']);
+  });
+
+  it('an admin leaving the map keeps nothing (the page asked first)', async () => {
+    const { commands, stop } = await refusedMoveAndDelete();
+    leaveEditor(commands, stop);
+    expect(keptForAdmin.changes).toEqual([]);
   });
 });

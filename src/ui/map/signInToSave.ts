@@ -7,14 +7,19 @@
  * refused so is sent again, without a Retry. Giving up the sign-in leaves them failed, with Retry
  * and Discard; the next refusal asks again. Someone who signs in without admin rights gets no
  * editor: what the page keeps across leaving the editor (unsaved markers, form work) is kept for
- * the next admin page of the map, as ever (state/setAsideStore.ts); see docs/DECISIONS.md.
+ * the next admin page of the map, as ever (state/setAsideStore.ts), and the moves, edits and
+ * deletes of stored markers refused so are kept on the page (`keptForAdmin`): the map goes on
+ * showing them, the page says they were not saved because this account may not edit the map
+ * (ui/admin/KeptForAdminNotice.tsx), nothing is sent, and the next admin signed in on the page
+ * has them sent again, based on the version they were made on (another admin's change since is a
+ * conflict, not overwritten). See docs/DECISIONS.md.
  *
  * The admin stays shown as signed in meanwhile (their tools and changes stay): taking the user
  * away would close the editor, and its changes with it.
  */
-import { subscribe } from 'valtio';
+import { proxy, subscribe } from 'valtio';
 import { can } from '../../domain/roles';
-import type { EditorCommands, EditorCommandsState } from '../../editor/commands';
+import type { EditorCommands, EditorCommandsState, KeptChange } from '../../editor/commands';
 import { retrySave } from '../../state/editor';
 import { askToSignInToSave, session } from '../../state/session';
 
@@ -23,6 +28,63 @@ export function signedOutUids(state: Pick<EditorCommandsState, 'pending'>): stri
   return Object.entries(state.pending)
     .filter(([, entry]) => entry.status === 'failed' && entry.error?.code === 'signedOut')
     .map(([uid]) => uid);
+}
+
+export interface KeptForAdminState {
+  /**
+   * Changes of stored markers refused because the session ended, kept since the editor closed
+   * for an account without admin rights (the next admin signed in on the page sends them).
+   */
+  changes: KeptChange[];
+}
+
+export const keptForAdmin = proxy<KeptForAdminState>({ changes: [] });
+
+/** Per kept uid: puts the server's copy back on the map (the kept change's Discard). */
+const putBack = new Map<string, () => Promise<void>>();
+
+const plain = <T>(value: T): T => JSON.parse(JSON.stringify(value)) as T;
+
+/** The editor closes without an admin signed in: its changes refused by a 401 are kept, not dropped. */
+function keepForAdmin(commands: EditorCommands): void {
+  const changes = commands.signedOutChanges();
+  if (changes.length === 0) return;
+  const uids = new Set(changes.map((change) => change.uid));
+  // The closed editor still puts the server's copy back on the page (discardFailed only shows it).
+  for (const uid of uids) putBack.set(uid, () => commands.discardFailed(uid));
+  keptForAdmin.changes = [...keptForAdmin.changes.filter((change) => !uids.has(change.uid)), ...changes];
+}
+
+/** An admin's editor opened: the kept changes of its map are shown and sent again. */
+function sendKept(commands: EditorCommands): void {
+  if (keptForAdmin.changes.length === 0) return;
+  commands
+    .restoreChanges(plain(keptForAdmin.changes))
+    .then((sent) => {
+      const done = new Set(sent);
+      for (const uid of sent) putBack.delete(uid);
+      keptForAdmin.changes = keptForAdmin.changes.filter((change) => !done.has(change.uid));
+    })
+    .catch((error: unknown) => console.warn('raidmap: sending the changes kept for an admin failed', error));
+}
+
+/** "Discard" of the kept changes: dropped, and the map shows the server's copies again. */
+export function discardKeptForAdmin(): Promise<void> {
+  const uids = keptForAdmin.changes.map((change) => change.uid);
+  keptForAdmin.changes = [];
+  const shown = uids.map((uid) => {
+    const back = putBack.get(uid);
+    putBack.delete(uid);
+    // The page that showed them may be gone (another map): nothing left to put back there.
+    return back?.().catch((error: unknown) => console.warn('raidmap: putting a marker back failed', error));
+  });
+  return Promise.all(shown).then(() => undefined);
+}
+
+/** Forgets the kept changes (tests). */
+export function resetKeptForAdmin(): void {
+  keptForAdmin.changes = [];
+  putBack.clear();
 }
 
 export interface SignInToSaveOptions {
@@ -36,6 +98,7 @@ export interface SignInToSaveOptions {
 export function signInToSave(commands: EditorCommands, options: SignInToSaveOptions = {}): () => void {
   const ask = options.ask ?? askToSignInToSave;
   const retry = options.retry ?? retrySave;
+  if (can(session.user, 'adminTools')) sendKept(commands);
   let refused = new Set(signedOutUids(commands.getState()));
   const offCommands = commands.subscribe((state) => {
     const now = signedOutUids(state);
@@ -56,5 +119,9 @@ export function signInToSave(commands: EditorCommands, options: SignInToSaveOpti
   return () => {
     offCommands();
     offSession();
+    // Stopped as the editor closes: for someone without admin rights (signed in as a visitor or
+    // pro, or signed out), the changes refused so are kept; an admin leaving the map is not
+    // signed out, and leaves them (the page asked first: ui/admin/LeaveGuard.tsx).
+    if (!can(session.user, 'adminTools')) keepForAdmin(commands);
   };
 }
