@@ -363,7 +363,9 @@ describe.each(testBackends())('accounts and permissions on $name', (backend) => 
     });
 
     it('uploads an image from a data URL, writes the file and points the marker at it', async () => {
-      const res = await json('POST', '/api/be/admin/maps/marker/upload/base64', { uid: `${someMarker.uid}-0`, map: 'factory', base64: `data:image/png;base64,${PNG.toString('base64')}` }, cookies.admin);
+      // Names the image it replaces, as the editor does (the permission matrix above may have stored one).
+      const replaces = (await repos.markers.get(someMarker.uid))!.imgs[0]?.img ?? null;
+      const res = await json('POST', '/api/be/admin/maps/marker/upload/base64', { uid: `${someMarker.uid}-0`, map: 'factory', base64: `data:image/png;base64,${PNG.toString('base64')}`, replaces }, cookies.admin);
       expect(res.statusCode, res.body).toBe(200);
       const body = res.json() as { marker: Marker; filePath: string; fileUrl: string };
       expect(body.fileUrl).toMatch(/^\/uploads\/markers\/.+\.png\?v=\d+$/);

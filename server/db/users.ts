@@ -164,6 +164,29 @@ export class UserRepository {
     return Number(row.n);
   }
 
+  /**
+   * Read-modify-write of the user's progress: `next` gets the stored lists and answers the new
+   * ones (it may throw to refuse). Written only if the lists are still the ones read
+   * (compare-and-set on both columns); when another write came first, `next` runs again on the
+   * fresh lists, so two devices saving at once both keep their change. Undefined: no such user.
+   */
+  async changeProgress(id: string, next: (current: { questsDone: string[]; questsHidden: string[] }) => { questsDone: readonly string[]; questsHidden: readonly string[] }): Promise<User | undefined> {
+    for (let attempt = 0; attempt < 50; attempt++) {
+      const row = await this.k.selectFrom('users').select(['quests_done', 'quests_hidden']).where('id', '=', id).executeTakeFirst();
+      if (!row) return undefined;
+      const wanted = next({ questsDone: parseList(row.quests_done), questsHidden: parseList(row.quests_hidden) });
+      const result = await this.k
+        .updateTable('users')
+        .set({ quests_done: JSON.stringify([...new Set(wanted.questsDone)]), quests_hidden: JSON.stringify([...new Set(wanted.questsHidden)]) })
+        .where('id', '=', id)
+        .where('quests_done', '=', row.quests_done)
+        .where('quests_hidden', '=', row.quests_hidden)
+        .executeTakeFirst();
+      if (Number(result.numUpdatedRows) > 0) return this.getById(id);
+    }
+    throw new Error('quest progress write gave up after 50 attempts');
+  }
+
   async setProgress(id: string, progress: { questsDone?: readonly string[]; questsHidden?: readonly string[] }): Promise<User | undefined> {
     const set: { quests_done?: string; quests_hidden?: string } = {};
     if (progress.questsDone) set.quests_done = JSON.stringify([...new Set(progress.questsDone)]);

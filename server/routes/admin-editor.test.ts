@@ -70,8 +70,15 @@ describe.each(testBackends())('admin editor server on $name', (backend) => {
   const remove = (uid: string, query = '', cookie = cookies.admin) => call('DELETE', `/api/be/admin/marker/${uid}${query}`, undefined, cookie);
   // A helper's cookie defaults to admin1's; '' is signed out.
   const history = (uid: string, cookie = cookies.admin) => call('GET', `/api/be/admin/marker/${uid}/history`, undefined, cookie);
-  const upload = (uid: string, index: number, cookie = cookies.admin, png: Buffer = PNG) =>
-    call('POST', '/api/be/admin/maps/marker/upload/base64', { uid: `${uid}-${index}`, map: 'factory', base64: `data:image/png;base64,${png.toString('base64')}` }, cookie);
+  /**
+   * An upload into image `index`. `replaces` says which image it means (the form's view): by
+   * default the one stored there now (null: a new image); 'omit' leaves it out (an older page).
+   */
+  const upload = async (uid: string, index: number, cookie = cookies.admin, png: Buffer = PNG, replaces: string | null | 'stored' | 'omit' = 'stored', extra: Record<string, unknown> = {}) => {
+    const target = replaces === 'stored' ? ((await repos.markers.get(uid))?.imgs[index]?.img ?? null) : replaces;
+    const body = { uid: `${uid}-${index}`, map: 'factory', base64: `data:image/png;base64,${png.toString('base64')}`, ...(target !== 'omit' ? { replaces: target } : {}), ...extra };
+    return call('POST', '/api/be/admin/maps/marker/upload/base64', body, cookie);
+  };
   const stream = async (map: string, headers: Record<string, string> = {}) => {
     const s = await openSse(`${base}/api/be/live/markers?map=${map}`, headers);
     streams.push(s);
@@ -358,21 +365,91 @@ describe.each(testBackends())('admin editor server on $name', (backend) => {
       expect((await served(storedCopy.imgs[0].img)).equals(RED)).toBe(true);
     });
 
-    it('concurrent uploads to one marker, at one index and at others, never overwrite each other\'s files', async () => {
+    it('concurrent uploads into one image: one is stored, the others answer 409 and leave no file', async () => {
       await repos.markers.insert(marker('pic-race'));
-      await uploaded('pic-race', 0, RED);
+      const first = (await uploaded('pic-race', 0, RED)).marker.imgs[0].img;
       const pictures = await Promise.all(Array.from({ length: 8 }, (_, i) => solidPng(i * 30, 255 - i * 30, 7)));
-      // Eight at once: six to image 0 and two appending image 1 (index = the count of images, 1).
-      const answers = await Promise.all(pictures.map((png, i) => upload('pic-race', i < 6 ? 0 : 1, i % 2 ? cookies.admin2 : cookies.admin, png)));
-      for (const res of answers) expect(res.statusCode, res.body).toBe(200);
-      const urls = answers.map((res) => (res.json() as { fileUrl: string }).fileUrl);
-      expect(new Set(urls.map(pathOf)).size).toBe(urls.length);
-      for (const [i, url] of urls.entries()) expect((await served(url)).equals(pictures[i]), url).toBe(true);
+      // Eight at once, each meaning what it saw: six replace image 0, two add image 1.
+      const answers = await Promise.all(pictures.map((png, i) => upload('pic-race', i < 6 ? 0 : 1, i % 2 ? cookies.admin2 : cookies.admin, png, i < 6 ? first : null)));
+      const ok = answers.flatMap((res, i) => (res.statusCode === 200 ? [i] : []));
+      expect(ok.filter((i) => i < 6), 'one replaces image 0').toHaveLength(1);
+      expect(ok.filter((i) => i >= 6), 'one adds image 1').toHaveLength(1);
       const stored = (await repos.markers.get('pic-race'))!;
-      expect(stored.version).toBe(2 + pictures.length);
+      for (const [i, res] of answers.entries()) {
+        if (ok.includes(i)) continue;
+        expect(res.statusCode, res.body).toBe(409);
+        expect(res.json()).toMatchObject({ error: 'conflict', message: expect.stringMatching(/was changed meanwhile/) });
+      }
+      expect(stored.version).toBe(4);
       expect(stored.imgs).toHaveLength(2);
-      expect(urls.slice(0, 6)).toContain(stored.imgs[0].img);
-      expect(urls.slice(6)).toContain(stored.imgs[1].img);
+      for (const i of ok) {
+        const url = (answers[i].json() as { fileUrl: string }).fileUrl;
+        expect(stored.imgs.map((image) => image.img)).toContain(url);
+        expect((await served(url)).equals(pictures[i]), url).toBe(true);
+      }
+      // Only the stored uploads' files are there (and the first): a refused one left nothing.
+      const files = fs.readdirSync(path.join(root, 'uploads', 'markers')).filter((name) => name.startsWith('pic-race-'));
+      expect(files).toHaveLength(3);
+    });
+
+    it("an upload meant for an image another admin removed meanwhile answers 409 and keeps theirs (the probe's case A)", async () => {
+      await repos.markers.insert(marker('pic-a'));
+      await uploaded('pic-a', 0, RED);
+      const loaded = (await uploaded('pic-a', 1, BLUE)).marker;
+      const [cache1, cache2] = loaded.imgs.map((image, i) => ({ ...image, name: `Cache ${i + 1}/2` }));
+      const named = (await update({ ...loaded, imgs: [cache1, cache2] })).json().marker as Marker;
+      // Admin 2 removes image 0; admin 1, who loaded the version before, uploads into "Cache 1/2".
+      const removed = await update({ ...named, imgs: [cache2] }, cookies.admin2);
+      expect(removed.statusCode, removed.body).toBe(200);
+      const res = await upload('pic-a', 0, cookies.admin, GREEN, cache1.img);
+      expect(res.statusCode, res.body).toBe(409);
+      const body = res.json() as { error: string; message: string; marker: Marker };
+      expect(body.error).toBe('conflict');
+      expect(body.message).toMatch(/^marker "pic-a" was changed meanwhile: the upload was meant for image 0 \(/);
+      expect(body.marker).toEqual(removed.json().marker);
+      expect(await repos.markers.get('pic-a')).toEqual(removed.json().marker);
+      // The marker's version too, when the page sends it.
+      const stale = await upload('pic-a', 0, cookies.admin, GREEN, cache2.img, { version: named.version });
+      expect(stale.statusCode, stale.body).toBe(409);
+      expect((await upload('pic-a', 0, cookies.admin, GREEN, cache2.img, { version: named.version! + 1 })).statusCode).toBe(200);
+    });
+
+    it('two uploads adding the same new image at once: one is stored, the other answers 409 (case B)', async () => {
+      for (let round = 0; round < 3; round++) {
+        const uid = `pic-b-${round}`;
+        await repos.markers.insert(marker(uid, { imgs: [{ img: '/uploads/sample/a.webp', name: 'kept', desc: '' }] }));
+        const answers = await Promise.all([upload(uid, 1, cookies.admin, RED, null), upload(uid, 1, cookies.admin2, BLUE, null)]);
+        expect(answers.map((res) => res.statusCode).sort()).toEqual([200, 409]);
+        const stored = (await repos.markers.get(uid))!;
+        expect(stored.imgs).toHaveLength(2);
+        expect(stored.imgs[0]).toEqual({ img: '/uploads/sample/a.webp', name: 'kept', desc: '' });
+        expect(stored.version).toBe(2);
+      }
+    });
+
+    it("an older page's upload (no replaces) may add an image, never replace one", async () => {
+      await repos.markers.insert(marker('pic-old', { imgs: [{ img: '/uploads/sample/a.webp', name: 'kept', desc: '' }] }));
+      const replace = await upload('pic-old', 0, cookies.admin, RED, 'omit');
+      expect(replace.statusCode, replace.body).toBe(409);
+      expect(replace.json().message).toMatch(/meant for a new image 0, but image 0 is \/uploads\/sample\/a\.webp/);
+      expect((await upload('pic-old', 1, cookies.admin, RED, 'omit')).statusCode).toBe(200);
+      // Beyond the end it is the old 400, as before.
+      expect((await upload('pic-old', 5, cookies.admin, RED, 'omit')).statusCode).toBe(400);
+      expect((await repos.markers.get('pic-old'))!.imgs[0]).toEqual({ img: '/uploads/sample/a.webp', name: 'kept', desc: '' });
+    });
+
+    it('refuses a malformed target with 400, and only admins upload (401, 403, 403)', async () => {
+      await repos.markers.insert(marker('pic-bad'));
+      for (const extra of [{ replaces: 5 }, { replaces: '' }, { replaces: 'x'.repeat(5000) }, { version: -1 }, { version: 1.5 }, { version: '1' }]) {
+        const res = await upload('pic-bad', 0, cookies.admin, RED, 'omit', extra);
+        expect(res.statusCode, JSON.stringify(extra)).toBe(400);
+        expect(res.json().message).toMatch(/^(replaces|version)/);
+      }
+      for (const [cookie, status] of [['', 401], [cookies.visitor, 403], [cookies.pro, 403]] as const) {
+        expect((await upload('pic-bad', 0, cookie, RED, null)).statusCode).toBe(status);
+      }
+      expect((await repos.markers.get('pic-bad'))!).toMatchObject({ imgs: [], version: 1 });
+      expect(fs.existsSync(path.join(root, 'uploads', 'markers')) ? fs.readdirSync(path.join(root, 'uploads', 'markers')).filter((n) => n.startsWith('pic-bad-')) : []).toEqual([]);
     });
   });
 

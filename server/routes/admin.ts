@@ -8,9 +8,12 @@
  *   POST   /api/be/admin/marker/update               full marker, optional base `version` → { marker } | 404 | 409
  *   DELETE /api/be/admin/marker/:uid?version=N                                         → { ok, uid, version } | 404 | 409
  *   GET    /api/be/admin/marker/:uid/history                                           → { history: HistoryEntry[] }
- *   POST   /api/be/admin/maps/marker/upload/base64   { uid: "<markerUid>-<imageIndex>", map, base64 }
- *                                                    → { marker, filePath, fileUrl }
- *          each upload is a new file (uploads/markers/<uid>-<index>-<id>.<ext>), never overwritten
+ *   POST   /api/be/admin/maps/marker/upload/base64   { uid: "<markerUid>-<imageIndex>", map, base64,
+ *                                                      replaces?: "<img URL>" | null, version? }
+ *                                                    → { marker, filePath, fileUrl } | 409
+ *          each upload is a new file (uploads/markers/<uid>-<index>-<id>.<ext>), never overwritten;
+ *          it goes into the image it names (`replaces`: that image's URL; null or left out: a new
+ *          image at the end), else 409 with the stored marker: nothing is replaced unseen
  *
  * 409 is `{ error: 'conflict', message, marker }` (the stored marker); 404 `{ error: 'not_found', message }`.
  * A marker beyond a bound (src/domain/marker-bounds.ts), linking a quest that is not in the
@@ -77,8 +80,40 @@ const uploadSchema = z
     uid: z.string({ error: 'uid must be text' }).regex(/^.+-\d{1,3}$/, 'uid must be "<markerUid>-<imageIndex>"').max(80),
     map: z.string({ error: 'map must be text' }).min(1).max(64),
     base64: z.string({ error: 'base64 must be text' }).min(1, 'base64 must not be empty'),
+    /**
+     * The image the upload replaces, by its URL as the client last saw it at that index; null: a
+     * new image, at the end. Left out (an older page): null, so such a page can still add an
+     * image but never replace one it may not have seen (docs/DECISIONS.md).
+     */
+    replaces: z.union([z.string({ error: 'replaces must be an image URL or null' }).min(1).max(MARKER_BOUNDS.imageUrl), z.null()], { error: 'replaces must be an image URL or null' }).optional(),
+    /** The marker version the client saw: another stored version answers 409. */
+    version: z.number({ error: 'version must be a whole number ≥ 0' }).int().min(0).max(Number.MAX_SAFE_INTEGER).optional(),
   })
   .strict();
+
+/**
+ * Why an upload into image `index` of `current` no longer goes where its client meant
+ * (`replaces`: the URL it saw there, null for a new image at the end), or undefined when it does.
+ * The message says "changed meanwhile", as every 409 of these routes does.
+ */
+export function uploadTargetIssue(current: Pick<Marker, 'uid' | 'imgs' | 'version'>, index: number, replaces: string | null): string | undefined {
+  const now = index < current.imgs.length ? current.imgs[index].img : index === current.imgs.length ? null : undefined;
+  if (now === replaces) return undefined;
+  const meant = replaces === null ? `a new image ${index}` : `image ${index} (${replaces})`;
+  const found = now === undefined ? `the marker has ${current.imgs.length} image(s)` : now === null ? `image ${index} is not there` : `image ${index} is ${now}`;
+  return `marker "${current.uid}" was changed meanwhile: the upload was meant for ${meant}, but ${found} (version ${current.version})`;
+}
+
+/** Thrown inside the upload's transaction when its target changed: answered 409 with `current`. */
+class UploadTargetChanged extends Error {
+  constructor(
+    readonly current: Marker,
+    message: string,
+  ) {
+    super(message);
+    this.name = 'UploadTargetChanged';
+  }
+}
 
 type ImageType = { ext: 'png' | 'jpg' | 'webp'; mime: string };
 
@@ -248,7 +283,8 @@ export async function adminRoutes(app: FastifyInstance, { uploadsDir, imgOrigins
     async (request, reply) => {
       const parsed = uploadSchema.safeParse(request.body);
       if (!parsed.success) return sendError(reply, 400, bodyIssue(parsed.error));
-      const { uid, map, base64 } = parsed.data;
+      const { uid, map, base64, version } = parsed.data;
+      const replaces = parsed.data.replaces ?? null;
       const cut = uid.lastIndexOf('-');
       const markerUid = uid.slice(0, cut);
       const index = Number(uid.slice(cut + 1));
@@ -256,7 +292,9 @@ export async function adminRoutes(app: FastifyInstance, { uploadsDir, imgOrigins
       const marker = await markers().get(markerUid);
       if (!marker) return sendNotFound(reply, markerUid);
       if (marker.map !== map) return sendError(reply, 400, `marker "${markerUid}" is on map "${marker.map}", not "${map}"`);
-      if (index > marker.imgs.length) {
+      // An older page's upload (no `replaces`) beyond the list is its own mistake, as before; one
+      // that names its target finds it moved instead (409 below).
+      if (parsed.data.replaces === undefined && index > marker.imgs.length) {
         return sendError(reply, 400, `uid: image index ${index} is out of range: the marker has ${marker.imgs.length} image(s)`);
       }
       let image: ReturnType<typeof decodeBase64Image>;
@@ -267,6 +305,11 @@ export async function adminRoutes(app: FastifyInstance, { uploadsDir, imgOrigins
         const text = message.startsWith('base64') ? message : `base64: ${message}`;
         return error instanceof ImageRefusal ? sendErrorCode(reply, 400, error.code, text) : sendError(reply, 400, text);
       }
+      // Checked before the file is written (a changed target leaves no file behind), and again
+      // in the write's transaction below (another write may come in between).
+      if (version !== undefined && marker.version !== version) return sendConflict(reply, markerUid, marker);
+      const targetIssue = uploadTargetIssue(marker, index, replaces);
+      if (targetIssue) return sendConflict(reply, markerUid, marker, targetIssue);
       // A file of its own for every upload, never written over: an image URL always shows the
       // same picture (a browser may keep it a day), whatever happens to the marker's list
       // afterwards (an image removed or moved, a copy sharing the file, an undo, a history entry).
@@ -274,20 +317,33 @@ export async function adminRoutes(app: FastifyInstance, { uploadsDir, imgOrigins
       await fs.promises.mkdir(dir, { recursive: true });
       const fileName = await writeNewUpload(dir, markerUid, index, image);
       const fileUrl = `/uploads/markers/${fileName}?v=${Date.now()}`;
+      /** A file no marker names (the write was refused): it goes now rather than at the next sweep. */
+      const dropUnused = () => fs.promises.unlink(path.join(dir, fileName)).catch(() => undefined);
       // Read-modify-write on the stored marker in one versioned transaction: two uploads to
       // different images of one marker at once both keep their image.
-      const result = await markers().modify(
-        markerUid,
-        (current) => {
-          if (current.map !== map) throw new HttpError(400, `marker "${markerUid}" is on map "${current.map}", not "${map}"`);
-          if (index > current.imgs.length) throw new HttpError(400, `uid: image index ${index} is out of range: the marker has ${current.imgs.length} image(s)`);
-          const imgs = [...current.imgs];
-          const previous = imgs[index] as MarkerImage | undefined;
-          imgs[index] = { name: previous?.name ?? '', desc: previous?.desc ?? '', img: fileUrl };
-          return { ...current, imgs };
-        },
-        { user: actor(request) },
-      );
+      // The target is checked on the row read there: an image removed or another upload stored
+      // meanwhile answers 409, never a picture replaced under another admin's hands.
+      let result: Awaited<ReturnType<ReturnType<typeof markers>['modify']>>;
+      try {
+        result = await markers().modify(
+          markerUid,
+          (current) => {
+            if (current.map !== map) throw new HttpError(400, `marker "${markerUid}" is on map "${current.map}", not "${map}"`);
+            const issue = uploadTargetIssue(current, index, replaces);
+            if (issue) throw new UploadTargetChanged(current, issue);
+            const imgs = [...current.imgs];
+            const previous = imgs[index] as MarkerImage | undefined;
+            imgs[index] = { name: previous?.name ?? '', desc: previous?.desc ?? '', img: fileUrl };
+            return { ...current, imgs };
+          },
+          { user: actor(request), expectedVersion: version },
+        );
+      } catch (error) {
+        if (!(error instanceof UploadTargetChanged)) throw error;
+        await dropUnused();
+        return sendConflict(reply, markerUid, error.current, error.message);
+      }
+      if (!result.ok) await dropUnused();
       if (result.notFound) return sendNotFound(reply, markerUid);
       if (result.conflict) return sendConflict(reply, markerUid, result.current);
       const updated = result.marker;

@@ -58,7 +58,9 @@ describe.each(testBackends())('upload sweeper on $name', (backend) => {
     return res.json().marker as Marker;
   };
   const upload = async (uid: string, index: number, bytes = PNG) => {
-    const res = await call('POST', '/api/be/admin/maps/marker/upload/base64', { uid: `${uid}-${index}`, map: 'factory', base64: bytes.toString('base64') });
+    // Names the image it replaces (the stored one at that index; null: a new one), as the editor does.
+    const replaces = (await repos.markers.get(uid))?.imgs[index]?.img ?? null;
+    const res = await call('POST', '/api/be/admin/maps/marker/upload/base64', { uid: `${uid}-${index}`, map: 'factory', base64: bytes.toString('base64'), replaces });
     expect(res.statusCode, res.body).toBe(200);
     return res.json() as { marker: Marker; fileUrl: string };
   };

@@ -56,7 +56,36 @@ export async function logout(): Promise<void> {
   await sendJson<unknown>('/api/be/auth/logout', 'POST', {});
 }
 
-/** Saves one progress list (exactly one of the two) and answers the updated user. */
+/** A change of the progress lists: quest uids to add to and to remove from each. */
+export interface ProgressChange {
+  done?: { add?: string[]; remove?: string[] };
+  hidden?: { add?: string[]; remove?: string[] };
+}
+
+/** The change one quest action makes: complete / reopen → done, hide / show → hidden. */
+export function questActionChange(action: 'complete' | 'reopen' | 'hide' | 'show', questUid: string): ProgressChange {
+  switch (action) {
+    case 'complete':
+      return { done: { add: [questUid] } };
+    case 'reopen':
+      return { done: { remove: [questUid] } };
+    case 'hide':
+      return { hidden: { add: [questUid] } };
+    case 'show':
+      return { hidden: { remove: [questUid] } };
+  }
+}
+
+/**
+ * Saves a change of the progress and answers the updated user. The server applies it to the
+ * lists as stored (docs/SERVER.md "Quest progress"), so a change saved meanwhile on another
+ * device stays; a quest that left the quest list since stays in the lists too.
+ */
+export async function changeProgress(change: ProgressChange): Promise<AccountUser> {
+  return userFrom('/api/be/user/progress', await sendJson<unknown>('/api/be/user/progress', 'POST', change));
+}
+
+/** Saves one whole progress list (exactly one of the two; the last save wins) and answers the updated user. */
 export async function saveProgress(patch: { questsDone: string[] } | { questsHidden: string[] }): Promise<AccountUser> {
   return userFrom('/api/be/user/progress', await sendJson<unknown>('/api/be/user/progress', 'POST', patch));
 }

@@ -4,7 +4,7 @@ import { http, HttpResponse } from 'msw';
 import { setupServer } from 'msw/node';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { Marker } from '../domain/marker';
-import { addMarker, ConflictError, deleteMarker, fetchMarkerHistory, readAsDataUrl, updateMarker, uploadMarkerImage, type HistoryEntry } from './admin';
+import { addMarker, ConflictError, deleteMarker, fetchMarkerHistory, nameUploadTarget, readAsDataUrl, updateMarker, uploadMarkerImage, type HistoryEntry } from './admin';
 import { ApiError, setApiBase } from './client';
 
 const BASE = 'http://api.test';
@@ -60,7 +60,10 @@ const server = setupServer(
     return HttpResponse.json({ history: [entry] });
   }),
   http.post(`${BASE}/api/be/admin/maps/marker/upload/base64`, async ({ request }) => {
-    const body = (await record(request)) as { uid: string; map: string; base64: string };
+    const body = (await record(request)) as { uid: string; map: string; base64: string; replaces?: string | null };
+    if (body.replaces === '/uploads/markers/removed.png') {
+      return HttpResponse.json({ error: 'conflict', message: 'marker "m-1" was changed meanwhile: the upload was meant for image 0', marker: stored }, { status: 409 });
+    }
     if (body.map !== 'customs') return HttpResponse.json({ error: 'Bad Request', message: `marker is on map "customs", not "${body.map}"` }, { status: 400 });
     const index = Number(body.uid.slice(body.uid.lastIndexOf('-') + 1));
     const fileUrl = `/uploads/markers/m-1-${index}.png?v=1`;
@@ -154,6 +157,28 @@ describe('uploadMarkerImage', () => {
     expect(progress.at(-1)).toBe(1);
     expect(progress.length).toBeGreaterThanOrEqual(3);
     expect([...progress].sort((a, b) => a - b)).toEqual(progress);
+  });
+
+  it('names the image it replaces: given, or named by the form for that image (once); none: left out', async () => {
+    const file = new Blob([PNG], { type: 'image/png' });
+    await uploadMarkerImage({ uid: 'm-1', index: 0, map: 'customs', file, replaces: '/uploads/markers/a.png' });
+    expect(seen[0].body).toMatchObject({ uid: 'm-1-0', replaces: '/uploads/markers/a.png' });
+    nameUploadTarget('m-1', 1, null);
+    nameUploadTarget('m-2', 0, '/uploads/markers/other.png');
+    await uploadMarkerImage({ uid: 'm-1', index: 1, map: 'customs', file });
+    expect(seen[1].body).toMatchObject({ uid: 'm-1-1', replaces: null });
+    // Taken by that upload: the next one names nothing unless the form names it again.
+    await uploadMarkerImage({ uid: 'm-1', index: 1, map: 'customs', file });
+    expect(seen[2].body).not.toHaveProperty('replaces');
+    await uploadMarkerImage({ uid: 'm-2', index: 0, map: 'customs', file });
+    expect(seen[3].body).toMatchObject({ uid: 'm-2-0', replaces: '/uploads/markers/other.png' });
+  });
+
+  it('turns a 409 (the image it meant is no longer there) into ConflictError with the stored marker', async () => {
+    const error = await caught<ConflictError>(uploadMarkerImage({ uid: 'm-1', index: 0, map: 'customs', file: new Blob([PNG], { type: 'image/png' }), replaces: '/uploads/markers/removed.png' }));
+    expect(error).toBeInstanceOf(ConflictError);
+    expect(error.message).toMatch(/was changed meanwhile/);
+    expect(error.current).toMatchObject({ uid: stored.uid, version: stored.version });
   });
 
   it('sends bare base64 for a blob without an image type', async () => {

@@ -47,6 +47,12 @@ export interface UploadMarkerImageOptions {
   uid: string;
   /** Image slot: an existing one is replaced, `imgs.length` appends one. */
   index: number;
+  /**
+   * The image the upload is meant to replace: its URL as the page shows it at `index`; null
+   * for a new image at the end. Left out: the one named with `nameUploadTarget`, else none (the
+   * server then only adds a new image). Another image there now: ConflictError, nothing replaced.
+   */
+  replaces?: string | null;
   map: string;
   /** PNG, JPEG or WebP, at most 5 MB. */
   file: Blob;
@@ -57,6 +63,25 @@ export interface UploadMarkerImageOptions {
 
 const MARKER_PATH = '/api/be/admin/marker';
 const UPLOAD_PATH = '/api/be/admin/maps/marker/upload/base64';
+
+/**
+ * What the next upload into image `index` of `uid` replaces, named by the form that starts it
+ * (ui/popup/ImagesField.tsx): the editor's queue (src/editor/commands.ts) passes the upload on
+ * with its file only, so the form's word waits here for it. Taken by that upload.
+ */
+const uploadTargets = new Map<string, string | null>();
+
+/** The image (its URL; null: a new one at the end) the next upload into `uid`'s image `index` replaces. */
+export function nameUploadTarget(uid: string, index: number, replaces: string | null): void {
+  uploadTargets.set(`${uid}-${index}`, replaces);
+}
+
+function takeUploadTarget(uid: string, index: number): string | null | undefined {
+  const key = `${uid}-${index}`;
+  const named = uploadTargets.get(key);
+  uploadTargets.delete(key);
+  return named;
+}
 
 function markerOrNull(value: unknown): Marker | null {
   const parsed = markerSchema.safeParse(value);
@@ -210,11 +235,14 @@ function parseJson(text: string): unknown {
 
 /**
  * Uploads one image of a marker: the file is read as a data URL and sent as JSON with
- * XMLHttpRequest (for progress). Answers the updated marker and the image's URL. A file the
- * server would refuse for its size fails here, before any upload.
+ * XMLHttpRequest (for progress), naming the image it replaces. Answers the updated marker and
+ * the image's URL; another image at that place now (another admin's change) is a ConflictError
+ * with the stored marker. A file the server would refuse for its size fails here, before any upload.
  */
-export async function uploadMarkerImage({ uid, index, map, file, onProgress, signal }: UploadMarkerImageOptions): Promise<{ marker: Marker; fileUrl: string }> {
+export async function uploadMarkerImage({ uid, index, map, file, onProgress, signal, ...options }: UploadMarkerImageOptions): Promise<{ marker: Marker; fileUrl: string }> {
   const url = apiUrl(UPLOAD_PATH);
+  const named = takeUploadTarget(uid, index);
+  const replaces = 'replaces' in options ? options.replaces : named;
   if (!Number.isInteger(index) || index < 0) throw new ApiError(url, 400, 'bad_index', `image index must be a whole number ≥ 0, got ${index}`);
   if (file.size > MAX_IMAGE_BYTES) throw new ApiError(url, 413, 'too_large', `The image is larger than ${MAX_IMAGE_BYTES / 1024 / 1024} MB`);
   const dataUrl = await readAsDataUrl(file, signal);
@@ -222,7 +250,8 @@ export async function uploadMarkerImage({ uid, index, map, file, onProgress, sig
   // let the server recognise the image by its bytes.
   const base64 = /^data:image\//i.test(dataUrl) ? dataUrl : dataUrl.slice(dataUrl.indexOf(',') + 1);
   onProgress?.(0);
-  const result = await postWithProgress(url, JSON.stringify({ uid: `${uid}-${index}`, map, base64 }), onProgress, signal);
+  const request = { uid: `${uid}-${index}`, map, base64, ...(replaces !== undefined ? { replaces } : {}) };
+  const result = await postWithProgress(url, JSON.stringify(request), onProgress, signal);
   const body = parseJson(result.text) as { error?: unknown; message?: unknown; marker?: unknown; fileUrl?: unknown } | undefined;
   if (result.status < 200 || result.status >= 300) {
     const code = typeof body?.error === 'string' ? body.error : `http_${result.status}`;

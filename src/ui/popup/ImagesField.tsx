@@ -8,17 +8,21 @@
  * While a file uploads, the images cannot be moved or removed (the upload targets an index),
  * and the form does not save (`onUploadingChange`). The server writes the file into its stored
  * image at that index: upload into images in their stored order (a new image: at the end).
+ * The upload names the image it replaces (`uploadTarget`: the form's stored marker's image at
+ * that index, null for a new one); when another admin changed that image meanwhile the server
+ * answers 409 and replaces nothing, and the note says so (`markerEdit.uploadConflict`).
  * An image URL on another site says so under its field before anything is sent: the pages'
  * CSP would not show it, and the server refuses a new one (src/domain/image-source.ts).
  */
 import { useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { nameUploadTarget } from '../../api/admin';
 import { cdnImageOrigins, externalImageOrigin, imageSourceProblem } from '../../domain/image-source';
 import type { Marker, MarkerImage } from '../../domain/marker';
 import { addImage, moveImage, removeImage } from '../../domain/marker-edit';
 import { textLimit } from '../../domain/marker-problem';
 import { uploadImage } from '../../state/editor';
-import { rebaseEdit } from '../../state/popup';
+import { popup, rebaseEdit } from '../../state/popup';
 import { failureText } from './failureText';
 import { counterShown, LengthCounter } from './LengthCounter';
 import { imageFileName } from './markerDiff';
@@ -106,6 +110,25 @@ export function refuseFile(file: Pick<File, 'type' | 'size' | 'name'>): 'type' |
   return null;
 }
 
+/**
+ * The image an upload into `index` replaces, as the server should still have it: the form's
+ * stored marker (`base`, the edit's snapshot) at that index, null for a new image (past its
+ * images); without a base, the form's own row. Another one there now: the server answers 409.
+ */
+export function uploadTarget(base: Pick<Marker, 'uid' | 'imgs'> | null, uid: string, imgs: readonly MarkerImage[], index: number): string | null {
+  if (base && base.uid === uid) return base.imgs[index]?.img ?? null;
+  return imgs[index]?.img || null;
+}
+
+/** A 409 of the upload (the image it meant was changed meanwhile), however the editor passed it on. */
+export function isUploadConflict(error: unknown): boolean {
+  if (!error || typeof error !== 'object') return false;
+  const { status, detail, message } = error as { status?: unknown; detail?: unknown; message?: unknown };
+  if (status === 409) return true;
+  const text = typeof detail === 'string' && detail ? detail : typeof message === 'string' ? message : '';
+  return /\bwas changed meanwhile\b/.test(text);
+}
+
 export function ImagesField({ uid, imgs, onChange, disabled, onUploadingChange, problemFor = () => undefined }: ImagesFieldProps) {
   const { t } = useTranslation();
   const [upload, setUpload] = useState<UploadState>(null);
@@ -140,6 +163,7 @@ export function ImagesField({ uid, imgs, onChange, disabled, onUploadingChange, 
     }
     setNote(null);
     setUpload({ index, fraction: 0 });
+    nameUploadTarget(uid, index, uploadTarget(popup.snapshot, uid, list, index));
     try {
       const stored: Marker = await uploadImage(uid, index, file, (fraction) => {
         if (mounted.current) setUpload({ index, fraction: Math.min(1, Math.max(0, fraction)) });
@@ -152,7 +176,9 @@ export function ImagesField({ uid, imgs, onChange, disabled, onUploadingChange, 
       });
       if (mounted.current) setNote({ index, kind: 'done', text: t('markerEdit.uploadDone', { index: index + 1 }) });
     } catch (error) {
-      if (mounted.current) setNote({ index, kind: 'error', text: t('markerEdit.uploadFailed', { message: failureText(t, error) }) });
+      if (!mounted.current) return;
+      const text = isUploadConflict(error) ? t('markerEdit.uploadConflict', { index: index + 1 }) : t('markerEdit.uploadFailed', { message: failureText(t, error) });
+      setNote({ index, kind: 'error', text });
     } finally {
       if (mounted.current) setUpload(null);
     }

@@ -1,0 +1,83 @@
+/**
+ * An upload names the image it replaces (the edit's stored marker at that index, null for a new
+ * one), and a 409 (another admin changed that image meanwhile: nothing stored, nothing replaced)
+ * says so at the image, in the page's language.
+ */
+import '../../i18n';
+import { render, screen } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import type { Marker } from '../../domain/marker';
+import { setLanguage } from '../../i18n';
+import { popup } from '../../state/popup';
+import { isUploadConflict, ImagesField, uploadTarget } from './ImagesField';
+
+const named = vi.hoisted(() => [] as unknown[][]);
+const upload = vi.hoisted(() => ({ next: (): Promise<unknown> => Promise.reject(new Error('not set')) }));
+vi.mock('../../api/admin', async (original) => ({
+  ...(await original<typeof import('../../api/admin')>()),
+  nameUploadTarget: (...args: unknown[]) => void named.push(args),
+}));
+vi.mock('../../state/editor', async (original) => ({
+  ...(await original<typeof import('../../state/editor')>()),
+  uploadImage: () => upload.next(),
+}));
+
+const image = (img: string, name = '') => ({ img, name, desc: '' });
+const base = { uid: 'm1', imgs: [image('/uploads/markers/m1-0-a.png?v=1', 'Cache 1/2'), image('/uploads/markers/m1-1-b.png?v=2', 'Cache 2/2')], version: 1 } as Marker;
+const png = () => new File([new Uint8Array([0x89, 0x50, 0x4e, 0x47])], 'door.png', { type: 'image/png' });
+/** What the editor throws for the server's 409 (src/editor/commands.ts failureOf, then state/editor.ts). */
+const conflict = () => Object.assign(new Error('The upload failed'), { name: 'EditorError', code: 'uploadFailed', detail: 'marker "m1" was changed meanwhile: the upload was meant for image 0 (…), but image 0 is … (version 2)' });
+
+describe('uploadTarget and isUploadConflict', () => {
+  it('names the stored image at the index, null past the stored ones; the row itself without a base', () => {
+    expect(uploadTarget(base, 'm1', [...base.imgs, image('')], 1)).toBe('/uploads/markers/m1-1-b.png?v=2');
+    expect(uploadTarget(base, 'm1', [...base.imgs, image('')], 2)).toBeNull();
+    expect(uploadTarget(null, 'm1', [image('/a.png'), image('')], 0)).toBe('/a.png');
+    expect(uploadTarget({ ...base, uid: 'other' }, 'm1', [image('')], 0)).toBeNull();
+  });
+
+  it('knows a 409 by its status or the server’s words, and nothing else', () => {
+    expect(isUploadConflict(conflict())).toBe(true);
+    expect(isUploadConflict({ status: 409, message: 'x' })).toBe(true);
+    expect(isUploadConflict({ code: 'uploadFailed', detail: 'disk full' })).toBe(false);
+    expect(isUploadConflict(null)).toBe(false);
+  });
+});
+
+describe('ImagesField upload', () => {
+  beforeEach(() => {
+    named.length = 0;
+    popup.snapshot = structuredClone(base);
+  });
+  afterEach(async () => {
+    popup.snapshot = null;
+    await setLanguage('en');
+  });
+
+  it('names the image it replaces, and a new one as null', async () => {
+    upload.next = () => Promise.reject(new Error('disk full'));
+    render(<ImagesField uid="m1" imgs={[...base.imgs, image('')]} onChange={() => {}} />);
+    await userEvent.upload(screen.getByLabelText('Upload a file for image 1'), png());
+    expect(await screen.findByRole('alert')).toHaveTextContent('The upload failed, nothing was changed');
+    await userEvent.upload(screen.getByLabelText('Upload a file for image 3'), png());
+    expect(named).toEqual([
+      ['m1', 0, '/uploads/markers/m1-0-a.png?v=1'],
+      ['m1', 2, null],
+    ]);
+  });
+
+  it('says at the image that another admin changed it and nothing was replaced (409), in English and Russian', async () => {
+    upload.next = () => Promise.reject(conflict());
+    const { unmount } = render(<ImagesField uid="m1" imgs={base.imgs} onChange={() => {}} />);
+    await userEvent.upload(screen.getByLabelText('Upload a file for image 1'), png());
+    expect(await screen.findByRole('alert')).toHaveTextContent(
+      'Another admin changed this marker: image 1 on the server is no longer the one this form shows, so nothing was uploaded or replaced.',
+    );
+    unmount();
+    await setLanguage('ru');
+    render(<ImagesField uid="m1" imgs={base.imgs} onChange={() => {}} />);
+    await userEvent.upload(screen.getByLabelText('Загрузить файл для изображения 1'), png());
+    expect(await screen.findByRole('alert')).toHaveTextContent('Другой администратор изменил эту метку: изображение 1 на сервере уже не то');
+  });
+});
