@@ -34,7 +34,7 @@ const result = await prepareAllTiles({
   maps,
   concurrency: 2,
   log: line,
-  onProgress: (done, total) => progress.update(done, total),
+  onProgress: (done, total, failed) => progress.update(done, total, failed),
 });
 progress.finish();
 for (const m of result.maps) {

@@ -24,6 +24,9 @@ afterAll(() => rmSync(root, { recursive: true, force: true }));
 
 const map = MAPS.customs;
 const drawing = communityDrawing({ map });
+/** Markup no tile shows, at the end of the drawing (outside every layer): warned about, never run or fetched. */
+const UNRENDERED = '<script>fetch("http://127.0.0.1:9/")</script><image id="sat" href="http://127.0.0.1:9/sat.png" width="10" height="10"/>';
+const withUnrendered = (svg: string) => svg.replace(/<\/svg>\s*$/, `${UNRENDERED}</svg>`);
 const assetsDir = path.join(root, 'assets');
 const dataDir = path.join(root, 'data');
 const out = path.join(root, 'out');
@@ -41,7 +44,7 @@ function run(args: string[], env: Record<string, string> = {}): Promise<{ code: 
 
 beforeAll(async () => {
   mkdirSync(path.join(assetsDir, 'maps', 'customs'), { recursive: true });
-  writeFileSync(path.join(assetsDir, 'maps', 'customs', 'map.svg'), drawing.svg);
+  writeFileSync(path.join(assetsDir, 'maps', 'customs', 'map.svg'), withUnrendered(drawing.svg));
   // One marker on level 3, at the game point of level 3's drawn dot.
   const db = openDatabase({ sqliteFile: path.join(dataDir, 'raidmap.sqlite') });
   await migrateToLatest(db);
@@ -63,6 +66,10 @@ describe('npm run map:check', () => {
     expect(r.stdout).toMatch(/placement: by game bounds → x 176, y 580\.4, 4048×2039\.3 map px/);
     expect(r.stdout).toMatch(/tiles: \d+ tiles \(levels 0–3 of 5 layers\) in \d+\.\d s/);
     expect(r.stdout).toContain('markers: 1 from the database');
+    // Content no tile shows: one warning line each, and still exit 0.
+    const svgFile = path.join(assetsDir, 'maps', 'customs', 'map.svg');
+    expect(r.stdout).toContain(`warning: ${svgFile}: <script> is never run (a tile is a picture): <script> at line `);
+    expect(r.stdout).toMatch(/warning: .*: linked images are never fetched, so not drawn \(embed them as data: URIs\): "http:\/\/127\.0\.0\.1:9\/sat\.png" of <image id="sat"> at line \d+ \(outside every layer\)/);
     for (const layer of map.layers) expect(existsSync(path.join(out, `customs-${layer}.png`)), layer).toBe(true);
 
     // Level 3's preview: its drawn dot and the marker ring around it, both at gameToMap of the point.
@@ -148,6 +155,23 @@ describe('npm run map:check', () => {
     expect(lines).toContain('warning: /home/op/customs.json: exclude: no group named "Legnd" (looked for as id=, inkscape:label=, data-name=, ignoring case)');
     expect(lines).toContain('warning: /home/op/customs.json: placement.rect: 100 % of the drawing lies outside the map (0,0 4400×3200); that part is never drawn');
     expect(lines.filter((l) => l.startsWith('warning: '))).toHaveLength(2);
+  });
+
+  it('warns, naming the element, its line and its layer, about what no tile shows: scripts, event handlers, HTML, linked images', async () => {
+    const site = path.join(root, 'unrendered');
+    mkdirSync(path.join(site, 'maps', 'customs'), { recursive: true });
+    const svg = drawing.svg
+      .replace('<g ', '<g onclick="steal()" ')
+      .replace(/<\/svg>\s*$/, '<foreignObject width="9" height="9"><p xmlns="http://www.w3.org/1999/xhtml">hi</p></foreignObject>\n<image href="file:///etc/x.png"/></svg>');
+    writeFileSync(path.join(site, 'maps', 'customs', 'map.svg'), svg);
+    const store = new TileStore({ assetsDir: site, tilesDir: path.join(root, 'unrendered-tiles'), maps: [map] });
+    const lines = describeReport(store.artReport(await store.source(map)), map, { drawing: '/home/op/customs.svg' });
+    const warnings = lines.filter((l) => l.startsWith('warning: '));
+    expect(warnings).toEqual([
+      expect.stringMatching(/^warning: \/home\/op\/customs\.svg: event handlers \(on…\) are never run \(a tile is a picture\): onclick of <g[^>]*> at line \d+ \(/),
+      expect.stringMatching(/^warning: \/home\/op\/customs\.svg: <foreignObject> \(HTML inside SVG\) is not drawn: <foreignObject> at line \d+ \(outside every layer\)$/),
+      expect.stringMatching(/^warning: \/home\/op\/customs\.svg: linked images are never fetched, so not drawn .*"file:\/\/\/etc\/x\.png" of <image> at line \d+ \(outside every layer\)$/),
+    ]);
   });
 
   it('names the level of each layer', () => {

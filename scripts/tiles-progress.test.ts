@@ -25,6 +25,26 @@ describe('tilesProgress', () => {
     expect(run(false, 3)).toBe('layers 0/3\nlayers 1/3\nlayers 2/3\nlayers 3/3\n');
   });
 
+  it('does not count the layers of a map that failed as built', () => {
+    // `npm run tiles -- woods` on a broken drawing: 0 of 3, the error (finish), then the map failed.
+    for (const isTTY of [true, false]) {
+      let text = '';
+      const p = tilesProgress({ isTTY, write: (t: string) => (text += t) });
+      p.update(0, 3, 0);
+      p.finish();
+      p.update(3, 3, 3);
+      p.finish();
+      expect(text, isTTY ? 'terminal' : 'log').not.toContain('3/3');
+      expect(text.trim().split('\n').map((l) => l.replace('\r', ''))).toEqual(['layers 0/3', 'layers 0/3, 3 failed']);
+    }
+    // Two maps, the second failing after the first was built.
+    let text = '';
+    const p = tilesProgress({ isTTY: false, write: (t: string) => (text += t) });
+    p.update(2, 5, 0);
+    p.update(5, 5, 3);
+    expect(text).toBe('layers 2/5\nlayers 2/5, 3 failed\n');
+  });
+
   it('says nothing at all for nothing shown', () => {
     const p = tilesProgress({ isTTY: true, write: () => expect.unreachable() });
     p.finish();

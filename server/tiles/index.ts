@@ -27,8 +27,11 @@ export interface PrepareAllTilesOptions {
   assetsDir: string;
   tilesDir: string;
   maps: MapDefinition[];
-  /** Called after each layer of each map: done and total count layers. */
-  onProgress?: (done: number, total: number) => void;
+  /**
+   * Called after each layer of each map: done and total count layers; failed, the layers of
+   * maps that failed (counted in done, as finished, though none of them was built).
+   */
+  onProgress?: (done: number, total: number, failed: number) => void;
   /** Stops the build between levels (on server shutdown); what is done stays done. */
   signal?: AbortSignal;
   /**
@@ -59,20 +62,23 @@ export async function prepareAllTiles(opts: PrepareAllTilesOptions): Promise<Pre
   const started = performance.now();
   const total = opts.maps.reduce((n, m) => n + m.layers.length, 0);
   let done = 0;
-  opts.onProgress?.(0, total);
+  let failed = 0;
+  opts.onProgress?.(0, total, 0);
   const result: PrepareAllTilesResult = { maps: [], failed: [], ms: 0 };
   const buildOne = async (map: MapDefinition) => {
     if (opts.signal?.aborted) return;
     let layersDone = 0;
+    let drawing: string | undefined;
     try {
       // An operator's drawing: its layers, placement, missing layers and unmatched groups, once;
       // a drawing or map.json that cannot be used is logged there, once per change of its files.
       const source = await store.checkedSource(map);
+      if (source.kind === 'file') drawing = source.path;
       const built = await store.prepareMap(
         map,
         () => {
           layersDone++;
-          opts.onProgress?.(++done, total);
+          opts.onProgress?.(++done, total, failed);
         },
         opts.signal,
       );
@@ -86,10 +92,12 @@ export async function prepareAllTiles(opts: PrepareAllTilesOptions): Promise<Pre
     } catch (err) {
       if (opts.signal?.aborted) return;
       const message = (err as Error).message;
-      if (!store.hasLogged(err)) log.error(`tiles: ${map.id}: could not build tiles: ${message}`);
+      // resvg refusing a layer names the layer and map only: the operator's file too.
+      if (!store.hasLogged(err)) log.error(`tiles: ${map.id}: could not build tiles${drawing ? ` from ${drawing}` : ''}: ${message}`);
       result.failed.push({ map: map.id, error: message });
       done += map.layers.length - layersDone;
-      opts.onProgress?.(done, total);
+      failed += map.layers.length;
+      opts.onProgress?.(done, total, failed);
     }
   };
   const queue = [...opts.maps];

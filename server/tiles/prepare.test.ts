@@ -36,11 +36,24 @@ describe('prepareAllTiles', () => {
     error.mockRestore();
     expect(result.failed).toEqual([{ map: 'dev', error: expect.stringContaining('does not match') }]);
     expect(result.maps).toEqual([expect.objectContaining({ map: 'factory', built: true })]);
-    expect(progress).toHaveBeenNthCalledWith(1, 0, 4);
-    expect(progress).toHaveBeenLastCalledWith(4, 4);
+    expect(progress).toHaveBeenNthCalledWith(1, 0, 4, 0);
+    // The broken map's 2 layers are finished, not built.
+    expect(progress).toHaveBeenLastCalledWith(4, 4, 2);
     const manifest = await loadManifest('factory', { assetsDir, tilesDir });
     expect(manifest).toMatchObject({ map: 'factory', version: result.maps[0].version, width: 512, height: 512, layers: ['main', 'level2'] });
     expect(await loadManifest('atlantis', { assetsDir, tilesDir })).toBeUndefined();
+  });
+
+  it('names the drawing when resvg refuses a layer of it', async () => {
+    const site = path.join(root, 'refused');
+    const svgFile = path.join(site, 'maps', 'woods', 'map.svg');
+    mkdirSync(path.dirname(svgFile), { recursive: true });
+    // Read by raidmap's scanner, refused by resvg (an attribute given twice).
+    writeFileSync(svgFile, '<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 100 100"><g id="main"><rect width="1" width="2"/></g></svg>');
+    const log = { info: vi.fn(), warn: vi.fn(), error: vi.fn() };
+    const result = await prepareAllTiles({ assetsDir: site, tilesDir: path.join(root, 'refused-tiles'), maps: [small(MAPS.woods)], log });
+    expect(result.failed).toEqual([{ map: 'woods', error: expect.stringContaining('resvg could not read') }]);
+    expect(log.error).toHaveBeenCalledWith(expect.stringContaining(`tiles: woods: could not build tiles from ${svgFile}: resvg could not read layer`));
   });
 
   it('warns about layers the SVG lacks and still builds them (empty)', async () => {
@@ -62,6 +75,6 @@ describe('prepareAllTiles', () => {
     const result = await prepareAllTiles({ assetsDir, tilesDir: dir, maps: two, concurrency: 2, onProgress: progress });
     expect(result.failed).toEqual([]);
     expect(result.maps.map((m) => [m.map, m.built])).toEqual([['woods', true], ['factory', true]]);
-    expect(progress).toHaveBeenLastCalledWith(4, 4);
+    expect(progress).toHaveBeenLastCalledWith(4, 4, 0);
   });
 });

@@ -127,6 +127,17 @@ describe('a drawing that cannot be used', () => {
     expect(errors()).toHaveLength(3);
   });
 
+  it('names the drawing when the drawing itself cannot be read, as map.json is named', async () => {
+    const store = storeWith({ 'map.svg': '<svg xmlns="http://www.w3.org/2000/svg"><g id="main"><rect/></svg>' });
+    const { log, errors } = lines();
+    store.useLog(log);
+    const svgFile = path.join(store.assetsDir, 'maps', map.id, 'map.svg');
+    // The error itself stays the scanner's (map:check words it with the operator's own path).
+    for (let i = 0; i < 2; i++) await expect(store.manifest(map.id)).rejects.toThrow(/^end tag <\/svg> at offset \d+ does not match <g>$/);
+    expect(errors()).toEqual([expect.stringMatching(/^tiles: customs: the map's drawing cannot be used until this is fixed: (.+): end tag <\/svg> at offset \d+ does not match <g>$/)]);
+    expect(errors()[0]).toContain(`fixed: ${svgFile}: end tag`);
+  });
+
   it('is known as logged, so the routes do not log it per request; its public reason names no file', async () => {
     const store = storeWith({ 'map.svg': DRAWING, 'map.json': '{"layers": {"main": 5}}' });
     store.useLog(lines().log);

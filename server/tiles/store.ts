@@ -32,6 +32,7 @@ import {
 import { consoleTileLog, type TileLog } from './log';
 import { readMapArt } from './map-art-issues';
 import { SvgSourceError } from './svg-doc';
+import { unrenderedWarnings } from './unrendered';
 import { METATILE, isTileInRange, levelPixelSize, metatileOf, tilePixelRect, type Metatile, type TileAddress } from './tile-math';
 
 export { DEFAULT_TILE_CACHE_MAX_MB } from './settings';
@@ -188,12 +189,14 @@ const quoted = (names: readonly string[]) => names.map((n) => `"${n}"`).join(', 
 /**
  * What an operator most likely got wrong without the map failing: names in `exclude` that
  * find no group or find a floor (which is drawn anyway), a drawing placed partly or wholly
- * off the map, and a drawing whose box is the map's size for want of a viewBox.
+ * off the map, a drawing whose box is the map's size for want of a viewBox, and markup its
+ * tiles never show (unrendered.ts: scripts, linked images…).
  */
-export function artWarnings(map: MapDefinition, root: SvgElement, art: MapArt, match: LayerMatch, placement: PlacementResult): ArtWarning[] {
+export function artWarnings(map: MapDefinition, root: SvgElement, art: MapArt, match: LayerMatch, placement: PlacementResult, text: string): ArtWarning[] {
   const warnings: ArtWarning[] = [];
   const size = sizeFallbackWarning(root, map.size);
   if (size) warnings.push({ file: 'drawing', message: size });
+  for (const message of unrenderedWarnings(text, root, match)) warnings.push({ file: 'drawing', message });
   if (match.excludeNotFound.length) {
     warnings.push({ file: 'map.json', message: `exclude: no group named ${quoted(match.excludeNotFound)} (looked for as id=, inkscape:label=, data-name=, ignoring case)` });
   }
@@ -311,7 +314,9 @@ export class TileStore {
    */
   private async sourceFailed(map: MapDefinition, err: unknown): Promise<void> {
     if (typeof err === 'object' && err !== null) this.loggedErrors.add(err);
-    const reason = err instanceof Error ? err.message : String(err);
+    // A drawing's own mistake names its file, as a map.json's does (MapArtError's message starts with its path).
+    const message = err instanceof Error ? err.message : String(err);
+    const reason = err instanceof SvgSourceError ? `${realSvgPath(this.assetsDir, map.id)}: ${message}` : message;
     const key = `${(await this.stampOf(map)).stamp}\0${reason}`;
     if (this.failures.get(map.id) === key) return;
     this.failures.set(map.id, key);
@@ -519,7 +524,7 @@ export class TileStore {
       unmatched: match.unmatched,
       excluded: [...new Set(match.excluded.map((el) => groupName(el) ?? `<${el.name}>`))],
       placement,
-      warnings: artWarnings(source.map, source.root!, source.art, match, placement),
+      warnings: artWarnings(source.map, source.root!, source.art, match, placement, source.text),
     };
   }
 
