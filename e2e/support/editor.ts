@@ -322,7 +322,10 @@ export function statusBar(page: Page): Locator {
 
 /** One field of the status bar (`state`, `selected`, `drawing`, `zoom`, `centre`, `map`, `game`, `screen`). */
 export async function statusValue(page: Page, field: string): Promise<string> {
-  return (await statusBar(page).locator(`[data-field="${field}"] .admin-status__value`).textContent()) ?? '';
+  const value = statusBar(page).locator(`[data-field="${field}"] .admin-status__value`);
+  // The state shows in words of the page's language; its machine path (pan.idle) is `data-state`.
+  if (field === 'state') return (await value.getAttribute('data-state')) ?? '';
+  return (await value.textContent()) ?? '';
 }
 
 /** The marker popup's dialog (of `uid` when given). */

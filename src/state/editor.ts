@@ -256,6 +256,12 @@ function mirror(state: EditorCommandsState): void {
   editor.canRedo = state.canRedo;
 }
 
+// A failure's words are kept in the page's language (describeFailure): said again after an
+// EN↔RU switch, else the dock's "not saved" notice keeps the old language's reason.
+i18n.on('languageChanged', () => {
+  if (bound) mirror(bound.getState());
+});
+
 /** The marker open in the popup's edit form (its draft), or null: remote changes to it become conflicts. */
 export function editingMarker(): Marker | null {
   if (popup.mode !== 'edit' || !popup.draft) return null;

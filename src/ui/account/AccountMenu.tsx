@@ -22,7 +22,8 @@ export function AccountMenu() {
   const { accountDialog } = useSnapshot(layout);
   const [menuOpen, setMenuOpen] = useState(false);
   const [signingOut, setSigningOut] = useState(false);
-  const [signOutError, setSignOutError] = useState<string | null>(null);
+  // The failure itself, said at render: the message follows a language switch (the switch is next to it).
+  const [signOutError, setSignOutError] = useState<{ failure: unknown } | null>(null);
   const [accountsOpen, setAccountsOpen] = useState(false);
   // Bumped to move focus back to the account button once it has been (re)rendered.
   const [focusRequest, setFocusRequest] = useState(0);
@@ -68,7 +69,7 @@ export function AccountMenu() {
     } catch (error) {
       // signOut() forgot the user here anyway; say that the server may still hold the session.
       // In the page's language, never the browser's "Failed to fetch" or a status's reason phrase.
-      setSignOutError(t('account.menu.signOutFailed', { message: failureCause(t, error) }));
+      setSignOutError({ failure: error });
     } finally {
       setSigningOut(false);
       setMenuOpen(false);
@@ -126,7 +127,7 @@ export function AccountMenu() {
         </button>
         {signOutError && (
           <p role="alert" className="account-menu__error">
-            {signOutError}
+            {t('account.menu.signOutFailed', { message: failureCause(t, signOutError.failure) })}
           </p>
         )}
       </>

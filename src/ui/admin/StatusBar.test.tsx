@@ -10,7 +10,7 @@ import { i18n } from '../../i18n';
 import { addShape, loadShapes, resetEditor, selectShape, setCursor, setPath } from '../../state/editor';
 import { memoryStorage, setStorageBackend } from '../../state/storage';
 import { resetSession, setSessionUser } from '../../state/session';
-import { formatCoord, selectedText, StatusBar } from './StatusBar';
+import { formatCoord, selectedText, stateLabel, StatusBar } from './StatusBar';
 import { resetPopup, setShownMarker } from '../../state/popup';
 import { marker } from '../../editor/testing/fakes';
 
@@ -49,7 +49,7 @@ describe('StatusBar', () => {
   it('shows dashes before the engine and the pointer have said anything', () => {
     setSessionUser(admin);
     render(<StatusBar map={customs} camera={null} />);
-    expect(field('state')).toBe('pan.idle');
+    expect(field('state')).toBe('pan, idle');
     for (const name of ['selected', 'drawing', 'zoom', 'centre', 'map', 'game', 'screen']) expect(field(name)).toBe('–');
   });
 
@@ -63,7 +63,7 @@ describe('StatusBar', () => {
       selectShape('marker:m-safe');
       setCursor({ mapX: at.mapX, mapY: at.mapY, screenX: 640.4, screenY: 399.6 });
     });
-    await waitFor(() => expect(field('state')).toBe('draw.rect.drawing'));
+    await waitFor(() => expect(field('state')).toBe('draw, in progress'));
     expect(field('selected')).toBe('Marker');
     expect(field('drawing')).toBe('Rectangle');
     expect(field('zoom')).toBe('0.6123');
@@ -72,7 +72,7 @@ describe('StatusBar', () => {
     expect(field('game')).toBe('123.4568, -98.7654');
     expect(field('screen')).toBe('640, 400');
     // The labels name each value.
-    expect(bar()).toHaveTextContent(/state draw\.rect\.drawing/);
+    expect(bar()).toHaveTextContent(/state draw, in progress/);
     expect(bar()).toHaveTextContent(/game 123\.4568, -98\.7654/);
   });
 
@@ -101,7 +101,7 @@ describe('StatusBar', () => {
     act(() => setCursor({ mapX: 5, mapY: 6, screenX: 7, screenY: 8 }));
     await waitFor(() => expect(field('map')).toBe('5.0000, 6.0000'));
     act(() => setPath('move.dragging'));
-    await waitFor(() => expect(field('state')).toBe('move.dragging'));
+    await waitFor(() => expect(field('state')).toBe('move, dragging'));
     rerender(<Counted />);
     expect(field('map')).toBe('5.0000, 6.0000');
     expect(field('screen')).toBe('7, 8');
@@ -194,13 +194,13 @@ describe('selectedText', () => {
 });
 
 describe('StatusBar: the state for a screen reader', () => {
-  it('reads the state path in words in the page\'s language (the path stays on screen, hidden from it); the bar is not live', async () => {
+  it('reads the state in words in the page\'s language (the short label on screen hidden from it); the bar is not live', async () => {
     setSessionUser(admin);
     render(<StatusBar map={customs} camera={null} />);
     act(() => setPath('draw.marker.idle'));
     const region = bar();
     const state = () => region.querySelector('[data-field="state"]')!;
-    await waitFor(() => expect(field('state')).toBe('draw.marker.idle'));
+    await waitFor(() => expect(field('state')).toBe('place, idle'));
     expect(state().querySelector('.admin-status__value')).toHaveAttribute('aria-hidden', 'true');
     expect(state().querySelector('.visually-hidden')).toHaveTextContent('Drawing: Marker');
     act(() => setPath('move.dragging'));
@@ -208,8 +208,46 @@ describe('StatusBar: the state for a screen reader', () => {
     await act(async () => void (await i18n.changeLanguage('ru')));
     act(() => setPath('draw.rect.drawing'));
     await waitFor(() => expect(state().querySelector('.visually-hidden')).toHaveTextContent('Рисование: Прямоугольник, идёт рисование'));
-    expect(state().querySelector('.admin-status__value')).toHaveTextContent('draw.rect.drawing');
+    expect(state().querySelector('.admin-status__value')).toHaveTextContent('рисование, в процессе');
     expect(region).not.toHaveAttribute('aria-live');
     expect(region.querySelector('[aria-live], [role="status"]')).toBeNull();
+  });
+});
+
+describe('StatusBar: the state as a label, not the engine\'s name', () => {
+  const PATHS = ['pan.idle', 'pan.pointing', 'pan.dragging', 'draw.rect.idle', 'draw.pen.drawing', 'draw.marker.idle', 'draw.text.idle', 'edit.idle', 'edit.pointing', 'edit.dragging_handle', 'edit.panning', 'move.idle', 'move.pointing', 'move.dragging', 'move.panning'];
+
+  it('names every state of docs/AUTOMATION.md in both languages, short enough for its 21-character box', async () => {
+    for (const lang of ['en', 'ru']) {
+      await i18n.changeLanguage(lang);
+      const labels = PATHS.map((path) => stateLabel(i18n.t, path));
+      for (const [i, label] of labels.entries()) {
+        expect(label, PATHS[i]).not.toMatch(/[._]/);
+        expect(label.length, label).toBeLessThanOrEqual(21);
+        if (lang === 'ru') expect(label, label).toMatch(/^[а-яё ,]+$/);
+      }
+    }
+    expect(stateLabel(i18n.t, 'pan.idle')).toBe('просмотр, ожидание');
+    expect(stateLabel(i18n.t, 'edit.dragging_handle')).toBe('правка, перенос точки');
+    expect(stateLabel(i18n.t, 'draw.poly.drawing')).toBe('рисование, в процессе');
+    // Another tool's path, not known here: shown as it is rather than hidden.
+    expect(stateLabel(i18n.t, 'lasso.idle')).toBe('lasso.idle');
+  });
+
+  it('shows the label in the page\'s language and follows a switch; the path stays on the value as data-state, the words in its tooltip', async () => {
+    setSessionUser(admin);
+    render(<StatusBar map={customs} camera={null} />);
+    act(() => setPath('edit.dragging_handle'));
+    const region = bar();
+    const value = () => region.querySelector('[data-field="state"] .admin-status__value')!;
+    await waitFor(() => expect(value().textContent).toBe('edit, moving a point'));
+    expect(value()).toHaveAttribute('data-state', 'edit.dragging_handle');
+    expect(value()).toHaveAttribute('title', 'Edit mode, dragging a point');
+    await act(async () => void (await i18n.changeLanguage('ru')));
+    await waitFor(() => expect(value().textContent).toBe('правка, перенос точки'));
+    expect(value()).toHaveAttribute('title', 'Режим правки, перетаскивание точки');
+    expect(value()).toHaveAttribute('data-state', 'edit.dragging_handle');
+    expect(region).not.toHaveTextContent('edit.dragging_handle');
+    expect(region.innerHTML).not.toMatch(/title="[^"]*\.(idle|dragging)/);
   });
 });

@@ -13,10 +13,13 @@
  * (gone when it leaves the map) or the last press of a finger or pen, kept until the next one
  * (ui/map/wireEditor.ts).
  *
- * The state path is the spec's (`draw.marker.idle`), in any language: a screen reader reads it
- * in words instead ("Drawing: Marker": editorAnnouncements.ts `stateText`), the path itself
- * hidden from it. The bar is not a live region (the cursor changes on every move); what an
- * action did and a change of tool are said once by the page's announcer (wireEditor.ts).
+ * The state shows as a short label in the page's language (`stateLabel`: "draw, idle",
+ * «правка, перенос точки») that fits its box; the engine's path (`draw.marker.idle`, the
+ * machine name docs/AUTOMATION.md's `toolPath()` gives) is kept on the value as `data-state`.
+ * A screen reader reads the state in words instead ("Drawing: Marker": editorAnnouncements.ts
+ * `stateText`), which the tooltip shows too. The bar is not a live region (the cursor changes
+ * on every move); what an action did and a change of tool are said once by the page's
+ * announcer (wireEditor.ts).
  */
 import { useLayoutEffect, useRef } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -95,6 +98,41 @@ export function selectedText(t: TFunction, lang: string, id: string | null, shap
   return name ? `${type} ${quoteName(name, lang)}` : type;
 }
 
+// The literal translation keys (src/i18n/i18n.test.ts finds each key the UI asks for by its text).
+const STATE_LABELS: Record<string, string> = {
+  'pan.idle': 'admin.status.states.panIdle',
+  'pan.pointing': 'admin.status.states.panPointing',
+  'pan.dragging': 'admin.status.states.panDragging',
+  'draw.idle': 'admin.status.states.drawIdle',
+  'draw.drawing': 'admin.status.states.drawing',
+  'edit.idle': 'admin.status.states.editIdle',
+  'edit.pointing': 'admin.status.states.editPointing',
+  'edit.dragging_handle': 'admin.status.states.editDraggingHandle',
+  'edit.panning': 'admin.status.states.editPanning',
+  'move.idle': 'admin.status.states.moveIdle',
+  'move.pointing': 'admin.status.states.movePointing',
+  'move.dragging': 'admin.status.states.moveDragging',
+  'move.panning': 'admin.status.states.movePanning',
+};
+/** Tools that place with one click (only `idle`): "place", not "draw". */
+const PLACING = new Set(['marker', 'text']);
+
+/**
+ * The engine's state path as the status bar shows it: a short label in the page's language,
+ * 21 characters at most (its box): `pan.idle` → "pan, idle", `draw.rect.drawing` → "draw, in
+ * progress", `draw.marker.idle` → "place, idle" (the tool is the bar's "drawing"). A path not
+ * known (another tool's) is shown as it is.
+ */
+export function stateLabel(t: TFunction, path: string): string {
+  const parts = path.split('.');
+  if (parts[0] === 'draw' && parts.length === 3) {
+    if (parts[2] === 'idle' && PLACING.has(parts[1])) return t('admin.status.states.placeIdle');
+    parts.splice(1, 1);
+  }
+  const key = STATE_LABELS[parts.join('.')];
+  return key ? t(key) : path;
+}
+
 type CursorField = 'map' | 'game' | 'screen';
 const CURSOR_FIELDS: readonly CursorField[] = ['map', 'game', 'screen'];
 
@@ -124,8 +162,8 @@ function StatusBarLine({ map, camera }: StatusBarProps) {
     return subscribeKey(editor, 'cursor', write);
   }, [map, none]);
 
-  const items: { key: string; label: string; value: string | null; said?: string }[] = [
-    { key: 'state', label: t('admin.status.state'), value: path || none, said: path ? stateText(t, path) : undefined },
+  const items: { key: string; label: string; value: string | null; said?: string; machine?: string }[] = [
+    { key: 'state', label: t('admin.status.state'), value: path ? stateLabel(t, path) : none, said: path ? stateText(t, path) : undefined, machine: path },
     { key: 'selected', label: t('admin.status.selected'), value: selectedText(t, lang, selectedShape, shapes) ?? none },
     // The tool's name as the tools panel says it (`Rectangle`, «Прямоугольник»), not its id.
     { key: 'drawing', label: t('admin.status.drawing'), value: drawingShape ? t(`admin.tools.${drawingShape}`) : none },
@@ -150,7 +188,8 @@ function StatusBarLine({ map, camera }: StatusBarProps) {
             />
           ) : item.said ? (
             <>
-              <span className="admin-status__value admin-status__value--boxed" title={item.value} aria-hidden="true">
+              {/* The label on screen, the words in its tooltip and for a screen reader, the path for scripts. */}
+              <span className="admin-status__value admin-status__value--boxed" title={item.said} data-state={item.machine} aria-hidden="true">
                 {item.value}
               </span>{' '}
               <span className="visually-hidden">{item.said}</span>

@@ -90,6 +90,34 @@ describe('map page', () => {
     }
   });
 
+  it('says why loading failed in the language switched to after the failure, body and all', async () => {
+    // The art, then the server down: each message was kept as text in the old language.
+    server.use(http.get(`${BASE}/tiles/factory/manifest.json`, () => HttpResponse.json({ error: 'x', message: 'y' }, { status: 500 })));
+    try {
+      const first = renderMap();
+      const alert = await screen.findByRole('alert');
+      expect(alert).toHaveTextContent("This map's art cannot be shown right now");
+      await act(() => i18n.changeLanguage('ru'));
+      expect(alert).toHaveTextContent('Изображение этой карты сейчас не удаётся показать');
+      expect(alert).not.toHaveTextContent("This map's art");
+      first.unmount();
+
+      await act(() => i18n.changeLanguage('en'));
+      server.use(
+        http.get(`${BASE}/tiles/factory/manifest.json`, () => HttpResponse.error()),
+        http.get(`${BASE}/api/be/markers/compact`, () => HttpResponse.error()),
+      );
+      renderMap();
+      const offline = await screen.findByRole('alert');
+      expect(offline).toHaveTextContent('The server could not be reached');
+      await act(() => i18n.changeLanguage('ru'));
+      expect(offline).not.toHaveTextContent('The server could not be reached');
+      expect(offline).toHaveTextContent(i18n.t('map.errorOffline'));
+    } finally {
+      await act(() => i18n.changeLanguage('en'));
+    }
+  });
+
   it('shows an error when the marker list is not JSON', async () => {
     server.use(http.get(`${BASE}/api/be/markers/compact`, () => new HttpResponse('<html>proxy error</html>', { headers: { 'content-type': 'text/html' } })));
     renderMap();

@@ -69,8 +69,8 @@ function MapScreen({ map, overlay }: { map: MapDefinition; overlay: OverlayParam
 
   const { fail } = data;
   const onEngineError = useCallback(
-    (error: unknown) => fail(t('map.errorEngine', { message: error instanceof Error ? error.message : String(error) })),
-    [fail, t],
+    (error: unknown) => fail({ key: 'map.errorEngine', values: { message: error instanceof Error ? error.message : String(error) } }),
+    [fail],
   );
 
   const admin = useAdminTools() && !overlay;
@@ -108,7 +108,8 @@ function MapScreen({ map, overlay }: { map: MapDefinition; overlay: OverlayParam
         {data.error && (
           <div className="map-error" role="alert">
             <h2>{t('map.errorHeading')}</h2>
-            <p>{data.error}</p>
+            {/* Translated here, not when it failed: it follows a language switch like the heading. */}
+            <p>{t(data.error.key, data.error.values)}</p>
             <div className="map-error__actions">
               <button type="button" className="button" onClick={() => setAttempt((n) => n + 1)}>
                 {t('map.retry')}

@@ -18,23 +18,33 @@ import { takeEarlyCompact, takeEarlyManifest, takeEarlyMarkers } from './earlyLo
 import { markStartup } from './startupMarks';
 import { createMarkerSource, type MarkerSource } from './markerSource';
 
+/**
+ * Why loading failed, as a translation key and its values: the page says it at render, so the
+ * message follows an EN↔RU switch (text translated when the failure came would stay in the old
+ * language).
+ */
+export interface MapLoadError {
+  key: 'map.errorOffline' | 'map.errorServer' | 'map.errorMarkers' | 'map.errorArt' | 'map.errorEngine';
+  values?: { message: string };
+}
+
 export interface MapData {
   manifest: TileManifest | null;
   markers: MarkerLoadResult | null;
   source: MarkerSource | null;
-  /** A message for the visitor, or null. */
-  error: string | null;
+  /** What to tell the visitor (MapPage translates it), or null. */
+  error: MapLoadError | null;
 }
 
 const EMPTY: MapData = { manifest: null, markers: null, source: null, error: null };
 
-/** A message for the visitor about why loading failed. */
-export function describeLoadError(error: unknown): string {
+/** What to tell the visitor about why loading failed. */
+export function describeLoadError(error: unknown): MapLoadError {
   if (error instanceof ApiError) {
-    return error.offline ? i18n.t('map.errorOffline') : i18n.t('map.errorServer', { message: error.message });
+    return error.offline ? { key: 'map.errorOffline' } : { key: 'map.errorServer', values: { message: error.message } };
   }
   const message = error instanceof Error ? error.message : String(error);
-  return i18n.t('map.errorMarkers', { message });
+  return { key: 'map.errorMarkers', values: { message } };
 }
 
 /**
@@ -42,8 +52,8 @@ export function describeLoadError(error: unknown): string {
  * map.json) cannot be shown. The server's own words are for its operator (its log), never
  * shown: they are English and may name its files.
  */
-export function describeManifestError(error: unknown): string {
-  if (error instanceof ApiError && !error.offline) return i18n.t('map.errorArt');
+export function describeManifestError(error: unknown): MapLoadError {
+  if (error instanceof ApiError && !error.offline) return { key: 'map.errorArt' };
   return describeLoadError(error);
 }
 
@@ -54,7 +64,7 @@ export function reportMarkerIssues(mapId: string, result: Pick<MarkerLoadResult,
   console.warn(`raidmap: ${result.issues} marker(s) of ${mapId} skipped for invalid data; first: ${reasons.join(' | ')}`);
 }
 
-export function useMapData(mapId: MapId, attempt: number): MapData & { fail: (error: string) => void } {
+export function useMapData(mapId: MapId, attempt: number): MapData & { fail: (error: MapLoadError) => void } {
   const [data, setData] = useState<MapData>(EMPTY);
 
   useEffect(() => {
@@ -78,9 +88,10 @@ export function useMapData(mapId: MapId, attempt: number): MapData & { fail: (er
 
     const fail = (error: unknown, describe = describeLoadError) => {
       if (signal.aborted || isAbort(error)) return;
-      const message = describe(error);
-      markersFailed(message);
-      setData((d) => (d.error ? d : { ...d, error: message }));
+      const described = describe(error);
+      // The store's copy is shown nowhere (the page says data.error); text for a log or a test.
+      markersFailed(i18n.t(described.key, described.values));
+      setData((d) => (d.error ? d : { ...d, error: described }));
     };
 
     (takeEarlyManifest(mapId) ?? fetchTileManifest(mapId, signal))
@@ -112,6 +123,6 @@ export function useMapData(mapId: MapId, attempt: number): MapData & { fail: (er
     };
   }, [mapId, attempt]);
 
-  const fail = useCallback((error: string) => setData((d) => ({ ...d, error })), []);
+  const fail = useCallback((error: MapLoadError) => setData((d) => ({ ...d, error })), []);
   return { ...data, fail };
 }
