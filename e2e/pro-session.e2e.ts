@@ -11,13 +11,18 @@
  * followed; another device's progress shows when the tab comes back (after the 30 s throttle, on
  * a fake clock); a pro list with nothing hidden has no "Show hidden quests"; the sign-up form
  * drops a refusal once its field changes; a failed save on a Russian page is said in Russian; a
- * sign-in name with spaces around it signs in.
+ * sign-in name with spaces around it signs in. Where GET /api/be/user failed ("Settings and the
+ * look arrow where the account could not be checked", "A fourth quest where the account could not
+ * be checked"): Settings, the look arrow and a 4th quest ask again and say the account could not
+ * be checked (in Russian on a phone too), never the upsell; Try again does what was asked once the
+ * server answers; an answer of nobody signed in gets the upsell, a visitor the usual limit notice.
  */
 import { beforeAll, describe, expect, test } from 'vitest';
 import type { Locator, Page, Route } from 'playwright-core';
 import type { Quest } from '../src/domain/quests';
 import { useBrowser } from './browser';
 import { PASSWORD, signIn, useEditorServer, waitReady } from './support/editor';
+import { tapSize } from './support/layout';
 import { questCatalogue, questsOnMap, questUids } from './support/quests';
 
 const server = useEditorServer('pro-session');
@@ -25,6 +30,7 @@ const browser = useBrowser();
 const base = () => server.baseUrl();
 
 const UPSELL = 'raidmap Pro';
+const UNCHECKED = 'Your account could not be checked (the server did not answer), so nothing was changed.';
 
 /** Five quests with markers on customs (more than a visitor's 3). */
 let five: Quest[] = [];
@@ -61,6 +67,45 @@ async function serverUser(page: Page): Promise<{ questsDone: string[]; questsHid
 /** Is this the page's question who is signed in (GET /api/be/user, not its progress)? */
 const isUserCheck = (route: Route) => route.request().method() === 'GET' && new URL(route.request().url()).pathname === '/api/be/user';
 
+interface FailingCheck {
+  /** The user checks answered with the failure so far. */
+  count(): number;
+  /** The real server answers again. */
+  stop(): Promise<void>;
+}
+
+/** The page's user check (GET /api/be/user; its progress calls pass) answers `status` until `stop()`. */
+async function failUserCheck(page: Page, status = 500): Promise<FailingCheck> {
+  let count = 0;
+  const body = status === 401 ? '{"error":"unauthorized","message":"sign in first"}' : '{"error":"internal server error"}';
+  const userPath = (url: URL) => url.pathname === '/api/be/user';
+  const failing = (route: Route) => {
+    if (!isUserCheck(route)) return route.continue();
+    count += 1;
+    return route.fulfill({ status, contentType: 'application/json', body });
+  };
+  await page.route(userPath, failing);
+  return { count: () => count, stop: () => page.unroute(userPath, failing) };
+}
+
+/** Resolves once the page has taken a failed user check asked again (session.ts `checkAgain` warns then). */
+function failedAgain(page: Page): Promise<unknown> {
+  return page.waitForEvent('console', { predicate: (m) => m.type() === 'warning' && m.text().includes('raidmap: could not read the signed-in user'), timeout: 15_000 });
+}
+
+/** Records every popup of these classes shown at any moment (even one closed again at once); read with `shown`. */
+async function recordShown(page: Page, classes: string[]): Promise<void> {
+  await page.addInitScript((watched) => {
+    const w = window as unknown as { __shown: string[] };
+    w.__shown = [];
+    new MutationObserver(() => {
+      for (const cls of watched) if (document.querySelector(`.${cls}`) && !w.__shown.includes(cls)) w.__shown.push(cls);
+    }).observe(document, { childList: true, subtree: true });
+  }, classes);
+}
+
+const shown = (page: Page): Promise<string[]> => page.evaluate(() => (window as unknown as { __shown: string[] }).__shown);
+
 const questList = (page: Page): Locator => page.getByRole('complementary', { name: 'Levels and quests' });
 const questRow = (page: Page, quest: Quest): Locator => questList(page).locator(`li.quest-list__item[data-quest-uid="${quest.uid}"]`);
 const banner = (page: Page) => page.getByRole('banner');
@@ -83,13 +128,7 @@ describe('pro controls used before the sign-in check answers', () => {
     await signIn(page, base(), 'pro');
     await resetProgress(page);
     // Any upsell or limit notice shown at any moment, even one closed again at once.
-    await page.addInitScript(() => {
-      const w = window as unknown as { __offered: string[] };
-      w.__offered = [];
-      new MutationObserver(() => {
-        for (const cls of ['upsell-popup', 'limit-notice']) if (document.querySelector(`.${cls}`) && !w.__offered.includes(cls)) w.__offered.push(cls);
-      }).observe(document, { childList: true, subtree: true });
-    });
+    await recordShown(page, ['upsell-popup', 'limit-notice']);
     // The check is held until every click is made (the outline's 3 s delay, made certain).
     let release!: () => void;
     const held = new Promise<void>((resolve) => (release = resolve));
@@ -121,7 +160,7 @@ describe('pro controls used before the sign-in check answers', () => {
     await expect.poll(() => selectedQuests(page)).toEqual(uids(five.slice(0, 4)));
     await expect.poll(() => arrow.isChecked()).toBe(true);
     expect(await page.getByRole('dialog', { name: UPSELL }).count()).toBe(0);
-    expect(await page.evaluate(() => (window as unknown as { __offered: string[] }).__offered)).toEqual([]);
+    expect(await shown(page)).toEqual([]);
   });
 });
 
@@ -132,9 +171,7 @@ describe('a quest action where the account could not be checked', () => {
     errors.allow(/500/);
     await signIn(page, base(), 'pro');
     await resetProgress(page);
-    const failing = (route: Route) => (isUserCheck(route) ? route.fulfill({ status: 500, contentType: 'application/json', body: '{"error":"internal server error"}' }) : route.continue());
-    const userPath = (url: URL) => url.pathname === '/api/be/user';
-    await page.route(userPath, failing);
+    const check = await failUserCheck(page);
     await openAt(page, '/map/customs');
 
     const [quest] = five;
@@ -145,11 +182,176 @@ describe('a quest action where the account could not be checked', () => {
     expect(await page.getByRole('dialog', { name: UPSELL }).count()).toBe(0);
     expect((await serverUser(page)).questsDone).toEqual([]);
 
-    await page.unroute(userPath, failing);
+    await check.stop();
     await alert.getByRole('button', { name: 'Try again', exact: true }).click();
     await row.getByRole('button', { name: `Reopen: ${quest.name}`, exact: true }).waitFor();
     await expect.poll(async () => (await serverUser(page)).questsDone).toEqual([quest.uid]);
     expect(await page.getByRole('dialog', { name: UPSELL }).count()).toBe(0);
+  });
+});
+
+describe('pro controls where the account could not be checked', () => {
+  test('GET /api/be/user answers 500: Settings and the look arrow say the account could not be checked, nothing done, no upsell; Dismiss takes it away; Try again, once the server answers, switches the arrow on', async () => {
+    const { page, errors } = await browser.newPage();
+    // The check's 500s are what this test is about (Chromium logs them as failed loads).
+    errors.allow(/500/);
+    await signIn(page, base(), 'pro');
+    await recordShown(page, ['upsell-popup']);
+    const check = await failUserCheck(page);
+    await openAt(page, '/map/customs');
+    expect(check.count()).toBe(1);
+
+    await questList(page).getByRole('button', { name: /^Settings/ }).click();
+    const note = questList(page).getByRole('alert');
+    await expect.poll(() => note.allTextContents(), { timeout: 10_000 }).toEqual([expect.stringContaining(UNCHECKED)]);
+    // The click asked again: the page load's failure is not taken for "a visitor".
+    expect(check.count()).toBe(2);
+    expect(await page.getByRole('dialog').count()).toBe(0);
+    await note.getByRole('button', { name: 'Dismiss', exact: true }).click();
+    await expect.poll(() => note.count()).toBe(0);
+
+    await banner(page).getByRole('button', { name: 'Where am I', exact: true }).click();
+    const box = banner(page).locator('form.where-am-i');
+    const arrow = box.getByRole('checkbox', { name: /^Look direction arrow/ });
+    await arrow.click();
+    const arrowNote = box.getByRole('alert');
+    await expect.poll(() => arrowNote.allTextContents(), { timeout: 10_000 }).toEqual([expect.stringContaining(UNCHECKED)]);
+    expect(check.count()).toBe(3);
+    expect(await arrow.isChecked()).toBe(false);
+    expect(await page.getByRole('dialog').count()).toBe(0);
+
+    await check.stop();
+    await arrowNote.getByRole('button', { name: 'Try again', exact: true }).click();
+    await expect.poll(() => arrow.isChecked()).toBe(true);
+    await expect.poll(() => arrowNote.count()).toBe(0);
+    expect(await page.getByRole('dialog', { name: UPSELL }).count()).toBe(0);
+    expect(await shown(page)).toEqual([]);
+  });
+
+  test('Settings: Try again while the server still fails keeps the note (and the focus); once it answers, the settings open', async () => {
+    const { page, errors } = await browser.newPage();
+    errors.allow(/500/);
+    await signIn(page, base(), 'pro');
+    await recordShown(page, ['upsell-popup']);
+    const check = await failUserCheck(page);
+    await openAt(page, '/map/customs');
+
+    await questList(page).getByRole('button', { name: /^Settings/ }).click();
+    const note = questList(page).getByRole('alert');
+    await expect.poll(() => note.allTextContents(), { timeout: 10_000 }).toEqual([expect.stringContaining(UNCHECKED)]);
+    const retry = note.getByRole('button', { name: 'Try again', exact: true });
+    const failed = failedAgain(page);
+    await retry.click();
+    await failed;
+    expect(check.count()).toBe(3);
+    expect(await note.textContent()).toContain(UNCHECKED);
+    expect(await retry.evaluate((el) => el === document.activeElement)).toBe(true);
+    expect(await page.getByRole('dialog').count()).toBe(0);
+
+    await check.stop();
+    await retry.click();
+    await page.getByRole('dialog', { name: 'Settings' }).waitFor();
+    await expect.poll(() => note.count()).toBe(0);
+    expect(await page.getByRole('dialog', { name: UPSELL }).count()).toBe(0);
+    expect(await shown(page)).toEqual([]);
+  });
+
+  test('on a 390×844 touch screen in Russian: Настройки says «Не удалось проверить ваш аккаунт…» with Повторить and Закрыть, finger-sized; Закрыть takes it away', async () => {
+    const { page, errors } = await browser.newPage({ width: 390, height: 844, hasTouch: true, locale: 'ru-RU' });
+    errors.allow(/500/);
+    await signIn(page, base(), 'pro');
+    await recordShown(page, ['upsell-popup']);
+    await failUserCheck(page);
+    await openAt(page, '/map/customs');
+    // A phone starts with the panels hidden.
+    await banner(page).getByRole('button', { name: 'Меню' }).tap();
+    await banner(page).getByRole('button', { name: 'Показать панели' }).tap();
+    const panel = page.getByRole('complementary', { name: 'Уровни и квесты' });
+    await panel.getByRole('button', { name: /^Настройки/ }).tap();
+    const note = panel.getByRole('alert');
+    await expect.poll(() => note.locator('.account-unchecked__text').allTextContents(), { timeout: 10_000 }).toEqual(['Не удалось проверить ваш аккаунт (сервер не ответил), поэтому ничего не изменилось.']);
+    const retry = note.getByRole('button', { name: 'Повторить', exact: true });
+    const close = note.getByRole('button', { name: 'Закрыть', exact: true });
+    expect(await tapSize(retry)).toBeGreaterThanOrEqual(44);
+    expect(await tapSize(close)).toBeGreaterThanOrEqual(44);
+    expect(await page.getByRole('dialog').count()).toBe(0);
+    await close.tap();
+    await expect.poll(() => note.count()).toBe(0);
+    expect(await shown(page)).toEqual([]);
+  });
+
+  test('asked again, the server says nobody is signed in (401): Settings opens the upsell, with no note', async () => {
+    const { page, errors } = await browser.newPage();
+    errors.allow(/500|401/);
+    await signIn(page, base(), 'pro');
+    const check = await failUserCheck(page);
+    await openAt(page, '/map/customs');
+    await check.stop();
+    const nobody = await failUserCheck(page, 401);
+
+    await questList(page).getByRole('button', { name: /^Settings/ }).click();
+    await page.getByRole('dialog', { name: UPSELL }).waitFor();
+    expect(nobody.count()).toBe(1);
+    expect(await page.getByRole('alert').filter({ hasText: UNCHECKED }).count()).toBe(0);
+    expect(await page.getByRole('dialog', { name: 'Settings' }).count()).toBe(0);
+  });
+});
+
+describe('a fourth quest where the account could not be checked', () => {
+  test('GET /api/be/user answers 500: a 4th quest gets "Quest limit" saying Pro is needed and the account could not be checked, no About Pro; Try again keeps it while the server fails, follows the 4th once it answers', async () => {
+    const { page, errors } = await browser.newPage();
+    errors.allow(/500/);
+    await signIn(page, base(), 'pro');
+    await resetProgress(page);
+    await recordShown(page, ['upsell-popup']);
+    const check = await failUserCheck(page);
+    const three = uids(five.slice(0, 3));
+    await openAt(page, `/map/customs?quest=${three.join(',')}`);
+    await expect.poll(() => selectedQuests(page)).toEqual(three);
+
+    const fourth = questList(page).getByRole('checkbox', { name: five[3].name, exact: true });
+    await fourth.click();
+    const notice = page.getByRole('dialog', { name: 'Quest limit', exact: true });
+    await notice.waitFor();
+    await expect.poll(() => notice.locator('.limit-notice__text').textContent()).toBe('Following more than 3 quests at once needs Pro.');
+    const note = notice.getByRole('alert');
+    expect(await note.textContent()).toContain(UNCHECKED);
+    expect(await notice.getByRole('button', { name: 'About Pro' }).count()).toBe(0);
+    expect(await page.getByRole('dialog', { name: UPSELL }).count()).toBe(0);
+    expect(check.count()).toBe(2);
+    expect(await selectedQuests(page)).toEqual(three);
+
+    // Still failing: asked again, the notice stays.
+    const retry = notice.getByRole('button', { name: 'Try again', exact: true });
+    const failed = failedAgain(page);
+    await retry.click();
+    await failed;
+    expect(check.count()).toBe(3);
+    expect(await note.textContent()).toContain(UNCHECKED);
+    expect(await selectedQuests(page)).toEqual(three);
+
+    await check.stop();
+    await retry.click();
+    await expect.poll(() => selectedQuests(page)).toEqual(uids(five.slice(0, 4)));
+    await expect.poll(() => page.getByRole('dialog').count()).toBe(0);
+    expect(await fourth.isChecked()).toBe(true);
+    expect(await shown(page)).toEqual([]);
+  });
+
+  test('a visitor (the check not failed): a 4th quest gets the usual limit notice, with About Pro', async () => {
+    const { page } = await browser.newPage();
+    const three = uids(five.slice(0, 3));
+    await openAt(page, `/map/customs?quest=${three.join(',')}`);
+    await expect.poll(() => selectedQuests(page)).toEqual(three);
+    await questList(page).getByRole('checkbox', { name: five[3].name, exact: true }).click();
+    const notice = page.getByRole('dialog', { name: 'Quest limit', exact: true });
+    await notice.waitFor();
+    await expect
+      .poll(() => notice.locator('.limit-notice__text').textContent())
+      .toBe('Free visitors can follow up to 3 quests at once. Unfollow one to pick another, or get Pro to follow more.');
+    await notice.getByRole('button', { name: 'About Pro', exact: true }).waitFor();
+    expect(await notice.getByRole('alert').count()).toBe(0);
+    expect(await selectedQuests(page)).toEqual(three);
   });
 });
 
