@@ -1,9 +1,10 @@
 import { useCallback, useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
-import { useSnapshot } from 'valtio';
+import { subscribe, useSnapshot } from 'valtio';
 import { formatPairingCode } from '../../domain/pilot';
 import { disconnect, dismissLinkProblem, pilot, reconnect, type PilotStatus } from '../../state/pilot';
+import { announce } from '../LiveAnnouncer';
 import { pairingCodeProblemText } from '../pilot/codeProblem';
 import { timeAgo, timeUntil, useNow } from '../pilot/timeAgo';
 import { useDismiss, type DismissReason } from '../useDismiss';
@@ -28,7 +29,8 @@ const ENDED_KEYS = { deleted: 'pilotFeed.ended', expired: 'pilotFeed.expired' } 
  * out a 429), grey (off, or the code gone) or red (the link's code is no code). Its name says
  * the state, the code and how long ago the last position came; a click opens Reconnect (when
  * off, gone or waiting) and Disconnect (stops following and forgets the code). A link with no
- * code opens the menu by itself with the reason, so the visitor knows why nothing is followed.
+ * code opens the menu by itself with the reason, so the visitor knows why nothing is followed;
+ * so does a followed code the server turns out not to know (once, as it learns it).
  * Reconnect keeps the menu open: it shows the new state, and "Still not found" when a gone
  * code is gone again (said by a live region).
  *
@@ -55,6 +57,33 @@ export function PilotIndicator({ onGone }: { onGone?: () => void }) {
   useEffect(() => {
     if (linkProblem !== null) setOpen(true);
   }, [linkProblem]);
+  // So is a code the server has just said is gone (unknown, mistyped, ended or expired: a 404 or
+  // its `end`): the menu opens once by itself with the reason, and the page's live region says
+  // it. Only as the feed learns it (from connecting or connected), not for a code remembered as
+  // gone on a later page (it was said when it went), nor again for Reconnect's "Still not found"
+  // (the menu's own result line says that). Heard in sync, every change of state: a render may
+  // see 'off' then 'gone' when the answer comes before React renders 'reconnecting'.
+  const [learntGone, setLearntGone] = useState(0);
+  useEffect(() => {
+    let before = pilot.status;
+    return subscribe(
+      pilot,
+      () => {
+        if (pilot.status === before) return;
+        if (pilot.status === 'gone' && (before === 'reconnecting' || before === 'connected')) setLearntGone((n) => n + 1);
+        before = pilot.status;
+      },
+      true,
+    );
+  }, []);
+  useEffect(() => {
+    if (learntGone === 0 || pilot.code === null || pilot.status !== 'gone') return;
+    setOpen(true);
+    if (pilot.stillGone) return;
+    const key = pilot.endReason !== null ? ENDED_KEYS[pilot.endReason] : STATE_KEYS.gone;
+    announce(t(key, { code: formatPairingCode(pilot.code) }));
+    // Said once, in the language of the moment: not again when the language changes.
+  }, [learntGone]);
 
   if (!code && linkProblem === null) return null;
   const wait = timeUntil(retryAt ?? now, now, i18n.language);
