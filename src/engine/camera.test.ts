@@ -75,4 +75,24 @@ describe('Camera', () => {
     cam.setInsets({ top: 0, right: 0, bottom: 0, left: 0 }, 'popup');
     expect(cam.toScreen(0, 0).y).toBe(100);
   });
+
+  it('centres on the player past the map\'s edge once the marker is handed over, after the page asked for it', () => {
+    // Factory, zoom 4: the page centres on the new position first (wirePlayer), then sets the marker.
+    const cam = new Camera(MAPS.factory, { width: 1280, height: 720 });
+    cam.set({ zoom: 4 });
+    cam.set({ x: 3928.3, y: 1388.6 });
+    expect(cam.state.x).toBe(3600 - 640 / 4);
+    cam.setReach({ x: 3928.3, y: 1388.6 });
+    expect(cam.state).toEqual({ x: 3928.3, y: 1388.6, zoom: 4 });
+    // A gesture since: a new reach does not bring back the old centre, and a pan stops at the player.
+    cam.panBy(2000, 0);
+    cam.setReach({ x: 3900, y: 1388.6 });
+    expect(cam.state.x).toBe(3928.3 - 2000 / 4);
+    cam.panBy(-1e6, 0);
+    expect(cam.state.x).toBe(3900);
+    // No player: the map's own clamp again.
+    cam.setReach(null);
+    expect(cam.state.x).toBe(3600 - 640 / 4);
+  });
 });
+

@@ -6,8 +6,8 @@
  */
 import type { MapDefinition } from '../domain/maps';
 import {
-  clampView, combineInsets, mapToScreen, panBy, screenToMap, visibleMapRect, zoomAround,
-  NO_INSETS, type CameraLimits, type ViewportInsets, type ViewportSize,
+  clampView, combineInsets, mapToScreen, panBy, reachPoint, screenToMap, visibleMapRect, zoomAround,
+  NO_INSETS, type CameraLimits, type ReachPoint, type ViewportInsets, type ViewportSize,
 } from './kernels/camera';
 import { cameraLimits, firstView } from './kernels/first-view';
 import type { CameraView, CoveredInsetsSource } from './types';
@@ -20,6 +20,10 @@ export class Camera {
   /** The two together, as the clamp uses them (kernels/camera.ts `combineInsets`). */
   private insets: ViewportInsets = NO_INSETS;
   readonly limits: CameraLimits;
+  /** The point the view may always centre on, past the map's edge too (the player: setReach). */
+  private reach: ReachPoint | null = null;
+  /** The centre last asked for with set() and clamped, until a gesture moves the view. */
+  private requested: ReachPoint | null = null;
   private readonly listeners = new Set<(view: CameraView) => void>();
 
   constructor(map: Pick<MapDefinition, 'size' | 'startZoom' | 'minZoom' | 'maxZoom'>, viewport: ViewportSize) {
@@ -41,7 +45,7 @@ export class Camera {
     if (viewport.width === this.size.width && viewport.height === this.size.height) return;
     this.size = { ...viewport };
     this.insets = combineInsets(this.covered.page, this.covered.popup, this.size);
-    this.view = clampView(this.view, this.limits, this.size, this.insets);
+    this.view = clampView(this.view, this.limits, this.size, this.insets, this.reach);
     this.notify();
   }
 
@@ -58,20 +62,39 @@ export class Camera {
     const same = this.insets;
     if (next.top === same.top && next.right === same.right && next.bottom === same.bottom && next.left === same.left) return;
     this.insets = next;
-    this.apply(clampView(this.view, this.limits, this.size, this.insets));
+    this.apply(clampView(this.view, this.limits, this.size, this.insets, this.reach));
   }
 
   set(view: Partial<CameraView>): void {
-    this.apply(clampView({ ...this.view, ...definedOnly(view) }, this.limits, this.size, this.insets));
+    const next = { ...this.view, ...definedOnly(view) };
+    this.requested = typeof view.x === 'number' && typeof view.y === 'number' ? { x: next.x, y: next.y } : null;
+    this.apply(clampView(next, this.limits, this.size, this.insets, this.reach));
+  }
+
+  /**
+   * The point the view may always be centred on, even past the map's edge (kernels/camera.ts
+   * `reachPoint`): the where-am-I marker, or null. The page centres the view on a new position
+   * before it hands the engine the marker (ui/topbar/wirePlayer.ts), so that centre was clamped
+   * with the marker before: a centre asked for with set() and not moved by a gesture since is
+   * clamped again with the new point, and lands on the player.
+   */
+  setReach(point: ReachPoint | null): void {
+    const next = point ? reachPoint(point, this.limits) : null;
+    if (next?.x === this.reach?.x && next?.y === this.reach?.y) return;
+    this.reach = next;
+    const view = this.requested ? { ...this.view, ...this.requested } : this.view;
+    this.apply(clampView(view, this.limits, this.size, this.insets, this.reach));
   }
 
   panBy(screenDx: number, screenDy: number): void {
     if (!Number.isFinite(screenDx) || !Number.isFinite(screenDy)) return;
-    this.apply(panBy(this.view, screenDx, screenDy, this.limits, this.size, this.insets));
+    this.requested = null;
+    this.apply(panBy(this.view, screenDx, screenDy, this.limits, this.size, this.insets, this.reach));
   }
 
   zoomAt(factor: number, screenX: number, screenY: number): void {
-    this.apply(zoomAround(this.view, this.size, factor, screenX, screenY, this.limits, this.insets));
+    this.requested = null;
+    this.apply(zoomAround(this.view, this.size, factor, screenX, screenY, this.limits, this.insets, this.reach));
   }
 
   toScreen(mapX: number, mapY: number): { x: number; y: number } {

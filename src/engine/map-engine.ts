@@ -272,6 +272,9 @@ export class MapEngine implements MapEngineApi {
     if (player && (!Number.isFinite(player.mapX) || !Number.isFinite(player.mapY))) {
       throw new Error(`player position must be finite numbers, got (${player.mapX}, ${player.mapY})`);
     }
+    // The view may be centred on the player even past the map's edge (a position the feed
+    // accepts may lie there): the camera does not stop at the edge with the marker off-screen.
+    this.camera_.setReach(player ? { x: player.mapX, y: player.mapY } : null);
     // Reduced motion: the position is drawn, without the growing ring (reduced-motion.ts).
     this.scene.setPlayer(player, ping && !(this.options.reducedMotion ?? prefersReducedMotion)());
     this.loop.invalidate();

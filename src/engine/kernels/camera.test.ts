@@ -1,8 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { MAPS } from '../../domain/maps';
 import { followInsets, reachInsets } from '../../domain/keep-in-view';
+import { playerToMap } from '../../domain/position';
 import {
-  clampView, clampZoom, combineInsets, mapToScreen, panBy, screenToMap, visibleMapRect, wheelDeltaPx, wheelZoomFactor, zoomAround,
+  clampView, clampZoom, combineInsets, mapToScreen, panBy, reachPoint, screenToMap, visibleMapRect, wheelDeltaPx, wheelZoomFactor, zoomAround,
   type CameraLimits, type ViewportInsets,
 } from './camera';
 
@@ -231,3 +232,58 @@ describe('clampView with the insets of a view that follows a point (followInsets
     expect(followed.y).toBeGreaterThan(3199);
   });
 });
+
+describe('clampView with a reach point (the where-am-I marker past the map\'s edge)', () => {
+  // Factory: x 23.45, y −90.12 (game Z) is 14 m of ground past the drawing's east edge, a
+  // position the feed accepts (within MAP_BOUNDS_MARGIN); its height picks level 2.
+  const factory = MAPS.factory;
+  const factoryLimits: CameraLimits = { minZoom: factory.minZoom, maxZoom: factory.maxZoom, mapWidth: 3600, mapHeight: 3600 };
+  const player = playerToMap({ x: 23.45, y: -90.12, z: 4, look: null }, factory);
+  const overlay = { width: 1280, height: 720 };
+
+  it('lets the followed view centre on a player past the edge, where it stopped at the edge with the marker off-screen', () => {
+    expect(player.mapX).toBeGreaterThan(3600);
+    const view = { x: player.mapX, y: player.mapY, zoom: 4 };
+    const reach = reachPoint({ x: player.mapX, y: player.mapY }, factoryLimits);
+    const followed = clampView(view, factoryLimits, overlay, followInsets(overlay), reach);
+    expect(followed.x).toBeCloseTo(player.mapX, 6);
+    expect(followed.y).toBeCloseTo(player.mapY, 6);
+    const stopped = clampView(view, factoryLimits, overlay, followInsets(overlay));
+    expect(mapToScreen(stopped, overlay, player.mapX, player.mapY).x).toBeGreaterThan(overlay.width);
+  });
+
+  it('lets a zoomed-in page centre on it too, and keeps every other centre as before', () => {
+    const reach = reachPoint({ x: player.mapX, y: player.mapY }, factoryLimits);
+    expect(clampView({ x: player.mapX, y: player.mapY, zoom: 4 }, factoryLimits, viewport, NO_INSETS_FOR_TEST, reach).x).toBeCloseTo(player.mapX, 6);
+    // Past the player, or on the other side, the map's own clamp holds.
+    expect(clampView({ x: 9000, y: 1800, zoom: 4 }, factoryLimits, viewport, NO_INSETS_FOR_TEST, reach).x).toBeCloseTo(player.mapX, 6);
+    expect(clampView({ x: -900, y: 1800, zoom: 4 }, factoryLimits, viewport, NO_INSETS_FOR_TEST, reach).x).toBe(viewport.width / 2 / 4);
+    // A reach inside the map changes nothing.
+    const inside = reachPoint({ x: 1800, y: 1800 }, factoryLimits);
+    expect(clampView({ x: 9000, y: 9000, zoom: 4 }, factoryLimits, viewport, NO_INSETS_FOR_TEST, inside)).toEqual(
+      clampView({ x: 9000, y: 9000, zoom: 4 }, factoryLimits, viewport),
+    );
+  });
+
+  it('widens a small map\'s fixed centre as far as the point, and the unsized clamp too', () => {
+    const reach = { x: 4000, y: -300 };
+    expect(clampView({ x: 9000, y: -9000, zoom: 0.12 }, factoryLimits, viewport, NO_INSETS_FOR_TEST, reach)).toEqual({ x: 4000, y: -300, zoom: 0.12 });
+    expect(clampView({ x: 3800, y: 1000, zoom: 0.12 }, factoryLimits, viewport, NO_INSETS_FOR_TEST, reach).x).toBe(3800);
+    expect(clampView({ x: 9000, y: -9000, zoom: 1 }, factoryLimits, undefined, NO_INSETS_FOR_TEST, reach)).toEqual({ x: 4000, y: -300, zoom: 1 });
+  });
+
+  it('takes the point no further than MAP_BOUNDS_MARGIN past the edge, and none that is not finite', () => {
+    expect(reachPoint({ x: 99999, y: -99999 }, factoryLimits)).toEqual({ x: 3600 * 1.25, y: -3600 * 0.25 });
+    expect(reachPoint({ x: Number.NaN, y: 0 }, factoryLimits)).toBeNull();
+  });
+
+  it('pans and zooms with the same reach', () => {
+    const reach = { x: 4000, y: 1800 };
+    const view = { x: 3440, y: 1800, zoom: 4 };
+    expect(panBy(view, -1e6, 0, factoryLimits, viewport, NO_INSETS_FOR_TEST, reach).x).toBe(4000);
+    expect(panBy(view, -1e6, 0, factoryLimits, viewport).x).toBe(3600 - viewport.width / 2 / 4);
+    expect(zoomAround(view, viewport, 1, 1280 * 10, 400, factoryLimits, NO_INSETS_FOR_TEST, reach).x).toBe(3440);
+  });
+});
+
+const NO_INSETS_FOR_TEST: ViewportInsets = { top: 0, right: 0, bottom: 0, left: 0 };

@@ -5,6 +5,7 @@
  * panels, a dock: `ViewportInsets`); the clamp lets the map's edges come in that far, so a
  * marker at the map's edge can be brought out from under them.
  */
+import { MAP_BOUNDS_MARGIN } from '../../domain/position-bounds';
 import type { CameraView } from './camera-view';
 
 export interface ViewportSize {
@@ -81,30 +82,58 @@ function axisInsets(start: number, end: number, viewSize: number | undefined): [
  * One axis of the centre clamp. A map larger than the visible part of the view (the viewport
  * less the insets) keeps covering it: its edges can come in as far as the insets, no further.
  * A smaller map is centred in the viewport, moved the least that brings it clear of the insets.
- * Without a viewport size, the centre stays on the map.
+ * Without a viewport size, the centre stays on the map. A `reach` coordinate (the player's, see
+ * `reachPoint`) may always be brought to the centre, past the map's edge if it lies there.
  */
-function clampAxis(centre: number, mapSize: number, viewSize: number | undefined, zoom: number, insetStart: number, insetEnd: number): number {
+function clampAxis(
+  centre: number, mapSize: number, viewSize: number | undefined, zoom: number, insetStart: number, insetEnd: number, reach?: number,
+): number {
   if (!Number.isFinite(centre)) return mapSize / 2;
-  if (viewSize === undefined || !(viewSize > 0)) return Math.min(mapSize, Math.max(0, centre));
-  const half = viewSize / 2 / zoom;
-  // The centres at which the map's start edge meets the visible part's start, and its end edge that part's end.
-  const startEdgeAtInset = half - insetStart / zoom;
-  const endEdgeAtInset = mapSize - half + insetEnd / zoom;
-  if (startEdgeAtInset <= endEdgeAtInset) return Math.min(endEdgeAtInset, Math.max(startEdgeAtInset, centre));
-  return Math.min(startEdgeAtInset, Math.max(endEdgeAtInset, mapSize / 2));
+  let [low, high] = [0, mapSize];
+  if (viewSize !== undefined && viewSize > 0) {
+    const half = viewSize / 2 / zoom;
+    // The centres at which the map's start edge meets the visible part's start, and its end edge that part's end.
+    const startEdgeAtInset = half - insetStart / zoom;
+    const endEdgeAtInset = mapSize - half + insetEnd / zoom;
+    if (startEdgeAtInset <= endEdgeAtInset) [low, high] = [startEdgeAtInset, endEdgeAtInset];
+    else low = high = Math.min(startEdgeAtInset, Math.max(endEdgeAtInset, mapSize / 2));
+  }
+  if (reach !== undefined && Number.isFinite(reach)) [low, high] = [Math.min(low, reach), Math.max(high, reach)];
+  return Math.min(high, Math.max(low, centre));
+}
+
+/**
+ * A map point the camera may always centre on, whatever its clamp (the where-am-I marker): a
+ * position the feed or Where am I accepts may lie past the drawing's edge, up to
+ * MAP_BOUNDS_MARGIN of its size (position-bounds.ts), and a view that centres on it (the stream
+ * overlay, a zoomed-in page) must show it there rather than stop at the edge with the marker
+ * off-screen. Taken no further than that margin: the map is never lost further than that.
+ */
+export interface ReachPoint {
+  x: number;
+  y: number;
+}
+
+export function reachPoint(point: ReachPoint, limits: Pick<CameraLimits, 'mapWidth' | 'mapHeight'>): ReachPoint | null {
+  if (!Number.isFinite(point.x) || !Number.isFinite(point.y)) return null;
+  const within = (value: number, size: number) => Math.min((1 + MAP_BOUNDS_MARGIN) * size, Math.max(-MAP_BOUNDS_MARGIN * size, value));
+  return { x: within(point.x, limits.mapWidth), y: within(point.y, limits.mapHeight) };
 }
 
 /**
  * Zoom clamped to the limits, then the centre clamped so the map can never be lost off-screen:
- * its edges may come in as far as the `insets` (the part of the viewport the page covers).
+ * its edges may come in as far as the `insets` (the part of the viewport the page covers), and
+ * the `reach` point (reachPoint) may be brought to the centre.
  */
-export function clampView(view: CameraView, limits: CameraLimits, viewport?: ViewportSize, insets: ViewportInsets = NO_INSETS): CameraView {
+export function clampView(
+  view: CameraView, limits: CameraLimits, viewport?: ViewportSize, insets: ViewportInsets = NO_INSETS, reach: ReachPoint | null = null,
+): CameraView {
   const zoom = clampZoom(view.zoom, limits);
   const [left, right] = axisInsets(insets.left, insets.right, viewport?.width);
   const [top, bottom] = axisInsets(insets.top, insets.bottom, viewport?.height);
   return {
-    x: clampAxis(view.x, limits.mapWidth, viewport?.width, zoom, left, right),
-    y: clampAxis(view.y, limits.mapHeight, viewport?.height, zoom, top, bottom),
+    x: clampAxis(view.x, limits.mapWidth, viewport?.width, zoom, left, right, reach?.x),
+    y: clampAxis(view.y, limits.mapHeight, viewport?.height, zoom, top, bottom, reach?.y),
     zoom,
   };
 }
@@ -135,13 +164,14 @@ export function zoomAround(
   screenY: number,
   limits: CameraLimits,
   insets: ViewportInsets = NO_INSETS,
+  reach: ReachPoint | null = null,
 ): CameraView {
-  if (!Number.isFinite(factor) || factor <= 0) return clampView(view, limits, viewport, insets);
+  if (!Number.isFinite(factor) || factor <= 0) return clampView(view, limits, viewport, insets, reach);
   const zoom = clampZoom(view.zoom * factor, limits);
   const anchor = screenToMap(view, viewport, screenX, screenY);
   const offsetX = screenX - viewport.width / 2;
   const offsetY = screenY - viewport.height / 2;
-  return clampView({ x: anchor.x - offsetX / zoom, y: anchor.y - offsetY / zoom, zoom }, limits, viewport, insets);
+  return clampView({ x: anchor.x - offsetX / zoom, y: anchor.y - offsetY / zoom, zoom }, limits, viewport, insets, reach);
 }
 
 /** Pans by a screen-space delta (the map follows the pointer). */
@@ -152,8 +182,9 @@ export function panBy(
   limits: CameraLimits,
   viewport?: ViewportSize,
   insets: ViewportInsets = NO_INSETS,
+  reach: ReachPoint | null = null,
 ): CameraView {
-  return clampView({ x: view.x - screenDx / view.zoom, y: view.y - screenDy / view.zoom, zoom: view.zoom }, limits, viewport, insets);
+  return clampView({ x: view.x - screenDx / view.zoom, y: view.y - screenDy / view.zoom, zoom: view.zoom }, limits, viewport, insets, reach);
 }
 
 /** Wheel delta (pixels, deltaMode already normalised) → zoom factor of one discrete step. */
