@@ -9,14 +9,19 @@
  * the reason in the form, and the sign-in saves it and closes the form. An edit form open while
  * the live feed is down learns of another admin's change once the feed is back (the list read
  * again), with no Save pressed: Keep mine, then Save, stores my name on their description.
+ * A move and a delete refused so, then a pro sign-in in that dialog: no editor, the page keeps
+ * them (A still drawn where it was dragged) with a notice ("2 map changes were not saved: this
+ * account may not edit the map"), nothing is sent; "Sign in as admin" then the admin sign-in
+ * sends both, Discard shows the server's markers again and sends nothing, and another admin's
+ * change of A made meanwhile is a conflict, never overwritten.
  */
 import { describe, expect, test } from 'vitest';
 import type { Locator, Page } from 'playwright-core';
 import type { Marker } from '../src/domain/marker';
 import { round4 } from '../src/domain/transform';
 import {
-  PASSWORD, addMarker, editForm, freeSpots, map, newServerMarkers, openEditForm, openMap, popupDialog, serverMarker, serverUids, signIn,
-  toolsPanel, until, useEditorBrowser, useEditorServer, waitForMarker, waitPopupOpen, type EditorPage,
+  PASSWORD, addMarker, addMarkerAt, clickMarker, closePopup, drag, editForm, freeSpots, map, newServerMarkers, openEditForm, openMap, popupDialog, serverMarker, serverUids, signIn,
+  toPan, toolsPanel, until, useEditorBrowser, useEditorServer, waitForMarker, waitPopupOpen, type EditorPage,
 } from './support/editor';
 
 const server = useEditorServer('editor-session');
@@ -227,5 +232,121 @@ describe('an edit form and a change missed while the live feed was down', () => 
       'my name on their description on the server',
     );
     await editForm(page).waitFor({ state: 'detached' });
+  });
+});
+
+/** The notice of the changes kept for an admin (KeptForAdminNotice.tsx). */
+const keptNotice = (page: Page) => page.locator('.kept-for-admin[role="alert"]');
+/** admin.keptForAdmin.textSignedIn_other with 2. */
+const KEPT_TWO = '2 map changes were not saved: this account may not edit the map. They are kept on this page; sign in as an admin and they are saved.';
+
+/** Where `__map.markers()` draws `uid` (map px), or null when it is not drawn. */
+async function drawnAt(page: Page, uid: string): Promise<{ x: number; y: number } | null> {
+  const m = (await map(page).markers()).find((x) => x.uid === uid);
+  return m ? { x: m.x, y: m.y } : null;
+}
+
+const near = (p: { x: number; y: number } | null, q: { x: number; y: number }) => !!p && Math.abs(p.x - q.x) < 0.01 && Math.abs(p.y - q.y) < 0.01;
+
+/**
+ * An admin's page with two markers of its own (A, B); the session then ends elsewhere, A is
+ * dragged with the move tool and B deleted from its popup, both refused (401): the first
+ * dialog is closed, the second one answered with the pro account. Resolves once the notice
+ * shows; `sent` collects the admin calls the page makes from then on.
+ */
+async function keptAfterProSignIn(): Promise<{ page: Page; errors: EditorPage['errors']; a: Marker; b: Marker; to: { x: number; y: number }; sent: string[] }> {
+  const { page, errors } = await adminPage();
+  const [spotA, spotB] = await freeSpots(page, 2, { clearance: 90, box: { left: 340, top: 120, right: 900, bottom: 460 } });
+  const a = await addMarkerAt(page, base(), spotA, { name: 'Kept A' });
+  const b = await addMarkerAt(page, base(), spotB, { name: 'Kept B' });
+  await endSessionElsewhere(page);
+
+  // A dragged: refused, the dialog asks; closed, the change stays failed.
+  await page.keyboard.press('m');
+  await expect.poll(() => map(page).toolPath()).toBe('move.idle');
+  const { zoom } = await map(page).camera();
+  const from = await map(page).toScreen(a.geometry.x, a.geometry.y);
+  await drag(page, from, { x: from.x + 70, y: from.y + 40 });
+  const to = { x: a.geometry.x + 70 / zoom, y: a.geometry.y + 40 / zoom };
+  const first = signInDialog(page);
+  await first.waitFor();
+  await page.keyboard.press('Escape');
+  await first.waitFor({ state: 'detached' });
+  await expect.poll(() => flagOf(page, a.uid)).toBe('failed');
+
+  // B deleted from its popup: refused too, and the dialog asks again.
+  await toPan(page);
+  await clickMarker(page, b.uid);
+  page.once('dialog', (d) => void d.accept());
+  await popupDialog(page, b.uid).getByRole('button', { name: 'Delete', exact: true }).click();
+  const second = signInDialog(page);
+  await second.waitFor();
+  await expect.poll(() => reasonText(second).textContent()).toBe(SAVE_REASON);
+  expect(await serverMarker(base(), b.uid)).toMatchObject({ version: b.version });
+
+  await signInWith(second, 'pro');
+  await page.getByRole('banner').getByRole('button', { name: /^pro\b/ }).waitFor();
+  const sent: string[] = [];
+  page.on('request', (r) => {
+    if (r.url().includes('/api/be/admin/')) sent.push(`${r.method()} ${r.url()}`);
+  });
+  await keptNotice(page).waitFor();
+  // B's popup stays open over the bottom of the map, where the notice sits: closed first.
+  await closePopup(page);
+  return { page, errors, a, b, to, sent };
+}
+
+describe('a move and a delete refused by a 401, then a pro account signs in', () => {
+  test('they are kept on the page with a notice and nothing is sent; "Sign in as admin" then the admin sign-in sends both', async () => {
+    const { page, a, b, to, sent } = await keptAfterProSignIn();
+    await expect.poll(() => keptNotice(page).locator('.kept-for-admin__text').textContent()).toBe(KEPT_TWO);
+    // No editor for the pro account; A still drawn where it was dragged.
+    await expect.poll(() => toolsPanel(page).count()).toBe(0);
+    expect(await page.locator('.admin-dock').count()).toBe(0);
+    await expect.poll(() => drawnAt(page, a.uid)).toSatisfy((p: { x: number; y: number } | null) => near(p, to));
+    // The server has neither: A where it was, B still there.
+    expect(await serverMarker(base(), a.uid)).toMatchObject({ geometry: a.geometry, version: a.version });
+    expect(await serverMarker(base(), b.uid)).toMatchObject({ name: 'Kept B', version: b.version });
+    expect(sent).toEqual([]);
+
+    await keptNotice(page).getByRole('button', { name: 'Sign in as admin', exact: true }).click();
+    await signInWith(signInDialog(page), 'admin');
+    await toolsPanel(page).waitFor();
+    await until(() => serverMarker(base(), a.uid), (m) => near(m?.geometry ?? null, to) && m?.version === (a.version ?? 0) + 1, 'A moved on the server after the admin sign-in');
+    await until(() => serverMarker(base(), b.uid), (m) => m === null, 'B deleted on the server after the admin sign-in');
+    await expect.poll(() => keptNotice(page).count()).toBe(0);
+    await waitForMarker(page, b.uid, true);
+    await expect.poll(() => flagOf(page, a.uid)).toBeNull();
+    expect(await drawnAt(page, a.uid)).toSatisfy((p: { x: number; y: number } | null) => near(p, to));
+  });
+
+  test('Discard instead: the map shows the server\'s A and B again, and nothing is sent', async () => {
+    const { page, a, b, sent } = await keptAfterProSignIn();
+    await keptNotice(page).getByRole('button', { name: 'Discard', exact: true }).click();
+    await expect.poll(() => keptNotice(page).count()).toBe(0);
+    await expect.poll(() => drawnAt(page, a.uid)).toSatisfy((p: { x: number; y: number } | null) => near(p, a.geometry));
+    await waitForMarker(page, b.uid);
+    expect(await serverMarker(base(), a.uid)).toMatchObject({ geometry: a.geometry, version: a.version });
+    expect(await serverMarker(base(), b.uid)).toMatchObject({ name: 'Kept B', version: b.version });
+    expect(sent).toEqual([]);
+  });
+
+  test("another admin's change of A made meanwhile: the admin sign-in shows the conflict and does not overwrite it", async () => {
+    const { page, errors, a, b } = await keptAfterProSignIn();
+    // A's update, sent on the version it was made on, is refused (409).
+    errors.allow(/409/);
+    const other = await browser.newPage();
+    await signIn(other.page, base(), 'admin');
+    const res = await other.page.request.post(`${base()}/api/be/admin/marker/update`, { data: { ...a, name: 'Theirs', version: a.version } });
+    expect(res.status()).toBe(200);
+    const theirs = ((await res.json()) as { marker: Marker }).marker;
+
+    await keptNotice(page).getByRole('button', { name: 'Sign in as admin', exact: true }).click();
+    await signInWith(signInDialog(page), 'admin');
+    await toolsPanel(page).waitFor();
+    await expect.poll(() => page.locator('.admin-waiting-conflicts .admin-set-aside__text').textContent()).toBe('Another admin changed “Kept A” while you edited it: choose which version stays.');
+    await until(() => serverMarker(base(), b.uid), (m) => m === null, 'B deleted on the server after the admin sign-in');
+    expect(await serverMarker(base(), a.uid)).toMatchObject({ name: 'Theirs', geometry: a.geometry, version: theirs.version });
+    await expect.poll(() => keptNotice(page).count()).toBe(0);
   });
 });
