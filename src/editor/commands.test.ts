@@ -207,6 +207,52 @@ describe('move, save, copy, delete and undo', () => {
   });
 });
 
+describe('the map keeps what the admin put down (MarkerSink.keep)', () => {
+  /** The page's log with the sink's `keep` calls in it, in order. */
+  function keeping(initial: Marker[] = []) {
+    const ctx = setup(initial);
+    ctx.page.sink.keep = (uid) => void ctx.page.log.push(`keep ${uid}`);
+    return ctx;
+  }
+
+  it('a placed, copied or moved marker is kept, told before it is shown', async () => {
+    const { page, commands } = keeping([marker('m1')]);
+    await commands.placeMarker(place);
+    await commands.copyMarkerTo('m1', 5, 6);
+    await commands.moveMarker('m1', { x: 7, y: 8 });
+    const kept = page.log.flatMap((line, k) => (line.startsWith('keep') ? [[line, page.log[k + 1]]] : []));
+    expect(kept).toEqual([
+      ['keep new-1', 'upsert new-1 v-'],
+      ['keep new-2', 'upsert new-2 v-'],
+      ['keep m1', 'upsert m1 v1'],
+    ]);
+  });
+
+  it('an undo or redo that moves a marker or brings a placed one back keeps it; one taking it away, an edit, a delete, a drop where it was and a remote change do not', async () => {
+    const { page, commands, stored } = keeping([marker('m1'), marker('m2')]);
+    await commands.placeMarker(place);
+    await commands.moveMarker('m1', { x: 7, y: 8 });
+    page.log.length = 0;
+    await commands.undo(); // the move: m1 goes back
+    await commands.undo(); // the placement: new-1 goes
+    await commands.redo(); // new-1 is back
+    expect(page.log.filter((line) => line.startsWith('keep'))).toEqual(['keep m1', 'keep new-1']);
+    page.log.length = 0;
+    await commands.saveMarker({ ...stored[1], name: 'Renamed' });
+    await commands.moveMarker('m2', { x: 100, y: 200 }); // let go where it was: nothing changes
+    await commands.deleteMarker('m2');
+    await commands.applyRemote({ kind: 'upsert', map: 'customs', marker: { ...marker('r1'), version: 1 }, by: 'bob' });
+    expect(page.log.filter((line) => line.startsWith('keep'))).toEqual([]);
+  });
+
+  it('works with a sink that has no map to keep it on', async () => {
+    const { page, commands } = setup();
+    expect(page.sink.keep).toBeUndefined();
+    await commands.placeMarker(place);
+    expect(page.markers.has('new-1')).toBe(true);
+  });
+});
+
 describe('an undo of a delete after another admin brought the marker back', () => {
   it('leaves their marker as it is: no conflict, nothing of theirs overwritten, the step done', async () => {
     const { server, page, commands } = setup([marker('m1', { name: 'Safe', desc: '' })]);

@@ -825,6 +825,8 @@ export function createEditorCommands(options: EditorCommandsOptions): EditorComm
       undone?: Pick<Want, 'cause' | 'own'>;
       /** Shown but not sent: the change is failed at once, for this reason (Retry sends it). */
       held?: EditorFailure;
+      /** The admin put the marker somewhere (placed, copied, moved): the map keeps it drawn (`MarkerSink.keep`). */
+      keep?: boolean;
     } | null>,
     /** `decide` could not read the marker (see `isReadFailure`): what to keep instead. */
     unreadable?: (error: unknown) => SyncResult,
@@ -839,6 +841,7 @@ export function createEditorCommands(options: EditorCommandsOptions): EditorComm
       }
       if (!plan) return null;
       if (plan.step) history.record({ kind: 'marker', uid: plan.uid, at: now(), ...plan.step });
+      if (plan.keep && plan.next) sink.keep?.(plan.uid);
       await change(plan.uid, plan.next, plan.basedOn, plan.guarded, plan.undone);
       if (plan.held) return { saving: Promise.resolve(fail(plan.uid, plan.held)) };
       return { saving: schedule(plan.uid) };
@@ -884,7 +887,9 @@ export function createEditorCommands(options: EditorCommandsOptions): EditorComm
       // (nothing to patch) is based on what this page wrote last (a 409 if someone changed it since).
       const patch = !!goal && !!from && !!current;
       const next = !goal ? null : patch ? patchMarker(current, from, goal) : goal;
-      return { uid: step.uid, step: null, next, guarded: !patch, ...(goal ? {} : { undone: { cause: direction, own: from ?? undefined } }) };
+      // A marker an undo or redo moves or brings back is kept drawn, as its placing or move was.
+      const keep = step.label === 'placeMarker' || step.label === 'copyMarker' || step.label === 'moveMarker';
+      return { uid: step.uid, step: null, next, guarded: !patch, keep, ...(goal ? {} : { undone: { cause: direction, own: from ?? undefined } }) };
     });
   }
 
@@ -980,7 +985,7 @@ export function createEditorCommands(options: EditorCommandsOptions): EditorComm
         await command(async () => {
           server.set(uid, null);
           addedHere.add(uid);
-          return { uid, step: { label: 'placeMarker', before: null, after: marker }, next: marker };
+          return { uid, step: { label: 'placeMarker', before: null, after: marker }, next: marker, keep: true };
         }),
       );
     },
@@ -1016,7 +1021,7 @@ export function createEditorCommands(options: EditorCommandsOptions): EditorComm
             const before = await localCopy(uid);
             if (!before) return null;
             if (before.geometry.x === geometry.x && before.geometry.y === geometry.y) return null;
-            return { uid, step: { label: 'moveMarker', before, after: { ...before, geometry } }, next: { ...before, geometry } };
+            return { uid, step: { label: 'moveMarker', before, after: { ...before, geometry } }, next: { ...before, geometry }, keep: true };
           },
           // Not read: the map shows the drag where it ended; failed, and Retry (or a reload) sends it.
           (error) => keepUnread(uid, { label: 'moveMarker', source: uid, apply: (full) => ({ ...full, geometry: { ...geometry } }), record: true }, error),
@@ -1046,7 +1051,7 @@ export function createEditorCommands(options: EditorCommandsOptions): EditorComm
             const copy = copyOf(source, copyUid);
             server.set(copyUid, null);
             addedHere.add(copyUid);
-            return { uid: copyUid, step: { label: 'copyMarker', before: null, after: copy }, next: copy };
+            return { uid: copyUid, step: { label: 'copyMarker', before: null, after: copy }, next: copy, keep: true };
           },
           // Not read: nothing to show yet; the copy's uid is failed (the dock lists it), Retry places it.
           (error) => {

@@ -18,6 +18,13 @@ export interface MarkerSink {
   get(uid: string): Promise<Marker | null>;
   upsert(marker: Marker): Promise<void>;
   remove(uid: string): Promise<void>;
+  /**
+   * The marker this page's admin just placed, copied or moved (or brought back or moved by an
+   * undo / redo of such a step), told before it is shown: the map draws it whatever its
+   * thinning, so it does not vanish under a neighbour (docs/DECISIONS.md "Markers drawn whatever
+   * the thinning"). Never for a remote change. Optional: a sink without a map need not have it.
+   */
+  keep?(uid: string): void;
 }
 
 export type Awaitable<T> = T | Promise<T>;

@@ -53,6 +53,9 @@ export class LocalSceneDriver implements SceneDriver {
     this.scene.setSelected(index);
   }
 
+  /** The placement (the engine's, shared) knows already; nothing else draws it differently. */
+  setKept(): void {}
+
   setHovered(index: number): void {
     this.scene.setHovered(index);
   }

@@ -82,6 +82,9 @@ export class MapEngine implements MapEngineApi {
   private selected = -1;
   /** uid of the selected marker (kept while it is absent: a marker selected before it arrives). */
   private selectedUid: string | null = null;
+  /** Slot and uid of the marker drawn whatever the thinning (keepDrawn), followed as the selection is. */
+  private kept = -1;
+  private keptUid: string | null = null;
   /** Badges by uid (kept while a uid is absent: an unsaved marker the list reload has not put back yet). */
   private flagsByUid = new Map<string, MarkerFlag>();
   /** The slots last sent to the scene, as `index:flag` joined (to send only changes). */
@@ -175,6 +178,9 @@ export class MapEngine implements MapEngineApi {
     this.markers.setSelected(this.selected);
     this.scene.setMarkers(columns);
     this.scene.setSelected(this.selected);
+    // The new columns start with none kept (MarkerPlacement.setMarkers): told again.
+    this.kept = -1;
+    this.followKept();
     this.sendFlags();
     this.markDirty();
   }
@@ -219,6 +225,7 @@ export class MapEngine implements MapEngineApi {
       this.markers.setSelected(selected);
       this.scene.setSelected(selected);
     }
+    this.followKept();
     this.sendFlags();
     this.markDirty();
   }
@@ -253,6 +260,8 @@ export class MapEngine implements MapEngineApi {
       this.selected = -1;
       this.scene.setSelected(-1);
     }
+    // Likewise the kept one (both placements dropped it); drawn again should its uid come back (a redone placement).
+    if (this.kept === index) this.kept = -1;
     this.sendFlags();
     this.markDirty();
   }
@@ -297,6 +306,22 @@ export class MapEngine implements MapEngineApi {
     this.markers.setSelected(this.selected);
     this.scene.setSelected(this.selected);
     this.markDirty();
+  }
+
+  keepDrawn(uid: string | null): void {
+    if (uid === this.keptUid) return;
+    this.keptUid = uid;
+    if (this.followKept()) this.markDirty();
+  }
+
+  /** Tells the placement and the scene the kept uid's slot, when it changed; true if it did. */
+  private followKept(): boolean {
+    const kept = this.keptUid === null || !this.markers.markers ? -1 : (this.uidIndex.get(this.keptUid) ?? -1);
+    if (kept === this.kept) return false;
+    this.kept = kept;
+    this.markers.setKept(kept);
+    this.scene.setKept(kept);
+    return true;
   }
 
   setMarkerFlags(flags: Readonly<Record<string, MarkerFlag>>): void {
@@ -421,6 +446,8 @@ export class MapEngine implements MapEngineApi {
 
   setToolHost(host: ToolHost): void {
     this.host = host;
+    // The kept marker is the editor's: with it gone, the map is thinned as for every visitor.
+    if (host === NO_EDITOR) this.keepDrawn(null);
   }
 
   setShapes(shapes: readonly ToolShape[]): void {
@@ -579,6 +606,8 @@ export class MapEngine implements MapEngineApi {
     const i = this.uidIndex.get(uid);
     const cols = this.markers.markers;
     if (i === undefined || !cols) return;
+    // The marker dragged stays drawn over the markers it passes (and after, until the next one).
+    this.keepDrawn(uid);
     this.upsertMarker(i, {
       uid,
       x: mapX,

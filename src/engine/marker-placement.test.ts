@@ -8,7 +8,8 @@
 import { describe, expect, it, vi } from 'vitest';
 import { MAPS } from '../domain/maps';
 import { markerRowAt, type MarkerColumns, type MarkerRow } from '../domain/marker-columns';
-import { INCREMENTAL_FILTER_MAX, MarkerPlacement } from './marker-placement';
+import { ICON_PRIORITY } from './kernels/thinning';
+import { INCREMENTAL_FILTER_MAX, MarkerPlacement, addAlwaysDrawn } from './marker-placement';
 import { RecordingDrawList } from './testing/recording-draw-list';
 import { randomColumns, randomRow as randomRowOn, rng } from './testing/random-markers';
 
@@ -46,13 +47,14 @@ function placed(layer: MarkerPlacement) {
   };
 }
 
-/** What a fresh layer with the same markers, filter, level and selection places for a view. */
-function fresh(layer: MarkerPlacement, view: { x: number; y: number; zoom: number }, level: number, selected: number) {
+/** What a fresh layer with the same markers, filter, level, selection and kept marker places for a view. */
+function fresh(layer: MarkerPlacement, view: { x: number; y: number; zoom: number }, level: number, selected: number, kept = -1) {
   const other = newPlacement();
   other.setMarkers(snapshot(layer));
   other.setFilter(layer.filtered());
   other.setLevel(level);
   other.setSelected(selected);
+  other.setKept(kept);
   other.update(view, viewport);
   const result = placed(other);
   other.dispose();
@@ -275,5 +277,101 @@ describe('MarkerPlacement edits', () => {
     expect(warn).toHaveBeenCalledWith(expect.stringMatching(/1 filter indices out of range/));
     expect(Array.from(layer.filtered())).toEqual([1, 2]);
     warn.mockRestore();
+  });
+});
+
+describe('addAlwaysDrawn', () => {
+  const x = Float32Array.from([10, 20, 30, 40, 5000]);
+  const y = Float32Array.from([10, 20, 30, 40, 10]);
+  const passes = Uint8Array.from([1, 1, 0, 1, 1]);
+  const rect = { minX: 0, minY: 0, maxX: 100, maxY: 100 };
+
+  it('adds the exempt markers that lost their cell: passing, in the rectangle, once each', () => {
+    const found = [0];
+    addAlwaysDrawn(found, Int32Array.from([1, 3]), passes, x, y, rect);
+    expect(found).toEqual([0, 1, 3]);
+    // Already placed (it won its cell), or the selected one is also the kept one: not twice.
+    addAlwaysDrawn(found, Int32Array.from([3, 3]), passes, x, y, rect);
+    expect(found).toEqual([0, 1, 3]);
+  });
+
+  it('skips none (−1), a marker filtered out, and one outside the placed rectangle', () => {
+    const found: number[] = [];
+    addAlwaysDrawn(found, Int32Array.from([-1, 2, 4]), passes, x, y, rect);
+    expect(found).toEqual([]);
+  });
+});
+
+describe('MarkerPlacement kept marker (an admin just placed, copied or moved it)', () => {
+  /** The most and the least important icons of the thinning. */
+  const top = ICON_PRIORITY.indexOf(Math.min(...ICON_PRIORITY));
+  const bottom = ICON_PRIORITY.indexOf(Math.max(...ICON_PRIORITY));
+
+  /** A thinned view whose drawn marker `winner` (made most important) has a new, least important marker on top of it. */
+  function crowded() {
+    const { layer, view } = setup(3000);
+    const winner = layer.drawn[Math.floor(layer.drawnCount / 2)];
+    const cols = layer.markers!;
+    layer.upsert(winner, { ...markerRowAt(cols, winner), icon: top, level: levels[0] });
+    const placedOne = layer.size;
+    layer.upsert(placedOne, { uid: 'placed', x: cols.x[winner] + 1, y: cols.y[winner] + 1, level: levels[0], icon: bottom, label: 'Placed', alwaysLabel: 0 });
+    return { layer, view, winner, placedOne };
+  }
+
+  it('loses its cell to its neighbour when not kept (the visitors\' thinning)', () => {
+    const { layer, view, winner, placedOne } = crowded();
+    layer.update(view, viewport);
+    expect(layer.isDrawn(winner)).toBe(true);
+    expect(layer.isDrawn(placedOne)).toBe(false);
+    expect(placed(layer)).toEqual(fresh(layer, view, levels[0], -1));
+  });
+
+  it('is drawn over its neighbour, which stays drawn, below the selected marker; at any zoom; until it is no longer kept', () => {
+    const { layer, view, winner, placedOne } = crowded();
+    layer.setKept(placedOne);
+    expect(layer.update(view, viewport)).toBe(true);
+    expect(layer.isDrawn(placedOne)).toBe(true);
+    expect(layer.isDrawn(winner)).toBe(true);
+    expect(layer.drawn[layer.drawnCount - 1]).toBe(placedOne);
+    // Drawn at its usual size (only the selected one is larger).
+    expect(lists.get(layer)!.committed.at(-1)!.size).toBe(layer.iconCss);
+    expect(placed(layer)).toEqual(fresh(layer, view, levels[0], -1, placedOne));
+    // Its popup opened on another marker: that one on top, the kept one still drawn.
+    layer.setSelected(winner);
+    layer.update(view, viewport);
+    expect(layer.drawn.subarray(layer.drawnCount - 2, layer.drawnCount)).toEqual(Uint32Array.from([placedOne, winner]));
+    layer.setSelected(-1);
+    // Zoomed out (fewer cells, each wider), the kept marker still shows.
+    const out = { ...view, zoom: view.zoom / 2 };
+    layer.update(out, viewport);
+    expect(layer.isDrawn(placedOne)).toBe(true);
+    expect(placed(layer)).toEqual(fresh(layer, out, levels[0], -1, placedOne));
+    // No longer kept (the next placement, the editor closed): thinned as for everyone.
+    layer.setKept(-1);
+    layer.update(out, viewport);
+    expect(layer.isDrawn(placedOne)).toBe(false);
+    expect(placed(layer)).toEqual(fresh(layer, out, levels[0], -1));
+  });
+
+  it('follows its moves by a patch (a drag onto a neighbour), and is dropped with its slot', () => {
+    const { layer, view, placedOne } = crowded();
+    layer.setKept(placedOne);
+    layer.update(view, viewport);
+    const placements = layer.counters.placements;
+    const cols = layer.markers!;
+    // A marker in view that wins its cell against the kept one.
+    const other = Array.from(layer.drawn.subarray(0, layer.drawnCount)).find((i) => i !== placedOne && layer.isDrawn(i) && cols.level[i] === levels[0] && ICON_PRIORITY[cols.icon[i]] < ICON_PRIORITY[bottom])!;
+    layer.upsert(placedOne, { ...markerRowAt(cols, placedOne), x: cols.x[other], y: cols.y[other] });
+    expect(layer.update(view, viewport)).toBe(false);
+    expect(layer.counters.placements).toBe(placements);
+    expect(layer.isDrawn(placedOne)).toBe(true);
+    expect(layer.isDrawn(other)).toBe(true);
+    expect(placed(layer)).toEqual(fresh(layer, view, levels[0], -1, placedOne));
+    layer.remove(placedOne);
+    expect(layer.isDrawn(placedOne)).toBe(false);
+    // A new marker in the emptied slot is not kept.
+    layer.upsert(placedOne, { ...markerRowAt(cols, other), uid: 'another', x: cols.x[other] + 1, icon: bottom });
+    layer.update(view, viewport);
+    expect(placed(layer)).toEqual(fresh(layer, view, levels[0], -1));
   });
 });

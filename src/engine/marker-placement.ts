@@ -49,6 +49,22 @@ export const CULL_MARGIN_CSS = 160;
  */
 export const INCREMENTAL_FILTER_MAX = 64;
 
+/**
+ * The thinning's exceptions: adds to a placement's `found` each marker of `always` (−1: none)
+ * that passes the filter and lies in the placed rectangle but lost its thinning cell to a
+ * neighbour. `always` holds the selected marker (its popup or edit form is open) and the one an
+ * admin just placed, copied or moved (`setKept`): either vanishing under a neighbour would leave
+ * the admin unable to tell where it went (docs/DECISIONS.md "Markers drawn whatever the
+ * thinning"). Checks `found` once per exception (bounded by the screen), allocates nothing.
+ */
+export function addAlwaysDrawn(found: number[], always: ArrayLike<number>, passes: Uint8Array, x: ArrayLike<number>, y: ArrayLike<number>, rect: MapRect): void {
+  for (let k = 0; k < always.length; k++) {
+    const i = always[k];
+    if (i < 0 || passes[i] !== 1 || !containsPoint(rect, x[i], y[i]) || found.includes(i)) continue;
+    found.push(i);
+  }
+}
+
 interface PointItem {
   minX: number;
   minY: number;
@@ -74,6 +90,10 @@ export class MarkerPlacement {
   private level: number;
   private scale = 1;
   private selected = -1;
+  /** The marker drawn whatever the thinning besides the selected one (an editor's last placed one), or −1. */
+  private kept = -1;
+  /** The selected and the kept marker, for addAlwaysDrawn (filled at each placement: no allocation). */
+  private readonly always = new Int32Array(2);
   private thinning: ThinningIndex | null = null;
   private loadedTree = new RBush<PointItem>();
   /**
@@ -164,6 +184,7 @@ export class MarkerPlacement {
     }
     this.filterList = null;
     this.selected = -1;
+    this.kept = -1;
     this.drawnFlag = new Uint8Array(n);
     this.drawnCount = 0;
     this.items = [];
@@ -275,6 +296,7 @@ export class MarkerPlacement {
     this.columns.labels[index] = '';
     // The selected marker is gone: nothing to keep drawn (no new placement needed).
     if (this.selected === index) this.selected = -1;
+    if (this.kept === index) this.kept = -1;
     touched.push(index);
     return this.patch(touched, -1);
   }
@@ -298,6 +320,17 @@ export class MarkerPlacement {
   setSelected(index: number): void {
     if (index === this.selected) return;
     this.selected = index;
+    this.placement = null;
+  }
+
+  /**
+   * Marker index drawn whatever the thinning (the marker an admin just placed, copied or moved),
+   * or -1: drawn over its neighbours, below the selected marker, at its usual size. Its draw order
+   * changes, so the markers are placed again (once, as for a selection).
+   */
+  setKept(index: number): void {
+    if (index === this.kept) return;
+    this.kept = index;
     this.placement = null;
   }
 
@@ -357,10 +390,11 @@ export class MarkerPlacement {
     const step = stepForZoom(thinning, zoom);
     if (step < thinning.fullStep) queryThinned(thinning, step, rect, cols.x, cols.y, found);
     else for (const item of this.tree.search(rect)) found.push(item.i);
-    const sel = this.selected;
-    if (sel >= 0 && this.passes(sel) && !found.includes(sel) && containsPoint(rect, cols.x[sel], cols.y[sel])) found.push(sel);
+    this.always[0] = this.selected;
+    this.always[1] = this.kept;
+    addAlwaysDrawn(found, this.always, this.passFlag, cols.x, cols.y, rect);
     const n = found.length;
-    // Bottom-first draw order: least important first, the selected marker last (on top).
+    // Bottom-first draw order: least important first, the kept one, then the selected marker last (on top).
     if (this.keys.length < n) this.keys = new Float64Array(Math.max(n, this.keys.length * 2));
     const keys = this.keys.subarray(0, n);
     for (let k = 0; k < n; k++) keys[k] = this.drawKey(found[k]);
@@ -439,18 +473,14 @@ export class MarkerPlacement {
     return this.loadedTree;
   }
 
-  private passes(index: number): boolean {
-    return this.passFlag[index] === 1;
-  }
-
   private rank(i: number): number {
     const cols = this.columns!;
     return (cols.level[i] === this.level ? 0 : OTHER_LEVEL_RANK) + (ICON_PRIORITY[cols.icon[i]] ?? 7);
   }
 
-  /** Draw order: least important first, the selected marker last (on top); ties by index. */
+  /** Draw order: least important first, then the kept marker, the selected marker last (on top); ties by index. */
   private drawKey(i: number): number {
-    const rank = i === this.selected ? -1 : this.rank(i);
+    const rank = i === this.selected ? -2 : i === this.kept ? -1 : this.rank(i);
     return (MAX_RANK - rank) * INDEX_SPAN + i;
   }
 
@@ -548,7 +578,7 @@ export class MarkerPlacement {
     const placement = this.placement!;
     const cols = this.columns!;
     if (this.emptyFlag[i] === 1 || this.passFlag[i] !== 1 || !containsPoint(placement.rect, cols.x[i], cols.y[i])) return false;
-    if (i === this.selected || this.placedStep < 0) return true;
+    if (i === this.selected || i === this.kept || this.placedStep < 0) return true;
     return thinnedAt(this.thinning!, this.placedStep, cols.x[i], cols.y[i]) === i;
   }
 

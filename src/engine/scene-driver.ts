@@ -44,6 +44,8 @@ export interface SceneDriver {
   setPlayer(player: PlayerMarker | null, ping: boolean): void;
   setLabelMode(mode: LabelMode): void;
   setSelected(index: number): void;
+  /** The marker drawn whatever the thinning (MarkerPlacement.setKept), or -1. */
+  setKept(index: number): void;
   setHovered(index: number): void;
   /** The badges of flagged markers, by slot (replaces the previous set). */
   setFlags(flags: readonly FlaggedSlot[]): void;

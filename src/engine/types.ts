@@ -161,6 +161,14 @@ export interface MapEngineApi {
   /** Highlight a marker (open popup) or none. */
   setSelected(uid: string | null): void;
   /**
+   * A marker drawn whatever the thinning (over its neighbours, at its usual size), or none: the
+   * one an admin just placed, copied or moved, which would otherwise vanish under a neighbour
+   * that wins its screen cell (docs/DECISIONS.md "Markers drawn whatever the thinning"). It
+   * follows its uid, and goes when the editor's tool host does (`setToolHost(NO_EDITOR)`).
+   * Optional so test fakes need not have it.
+   */
+  keepDrawn?(uid: string | null): void;
+  /**
    * Badges on markers, by uid (an admin's changes still saving, or not saved): they follow the
    * uid across list reloads and live changes. Replaces the previous set.
    */

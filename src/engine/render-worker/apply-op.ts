@@ -60,6 +60,9 @@ export function applySceneOp(op: SceneOp, placement: MarkerPlacement, scene: Sce
       placement.setSelected(op.index);
       scene.setSelected(op.index);
       return 'placement';
+    case 'kept':
+      placement.setKept(op.index);
+      return 'placement';
     case 'player':
       scene.setPlayer(op.player, op.ping);
       return 'scene';

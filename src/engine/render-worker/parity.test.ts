@@ -155,6 +155,36 @@ describe('the page and the render worker place alike', () => {
     engine.dispose();
   });
 
+  it('a kept marker (keepDrawn: an admin\'s last placed one) is drawn alike through drags, removals, new lists and zooms', () => {
+    const rand = rng(11);
+    const { engine, twin, mainList } = setup();
+    let cols = columns(1500, rand);
+    engine.setMarkers(cols);
+    let count = cols.uids.length;
+    const check = (step: string) => {
+      flushFrames();
+      expect(twin.list.committed, step).toEqual(mainList.committed);
+    };
+    check('first frame');
+    for (let step = 0; step < 80; step++) {
+      const r = rand();
+      const uid = `m${Math.floor(rand() * count)}`;
+      if (r < 0.3) engine.keepDrawn(rand() < 0.15 ? null : uid);
+      else if (r < 0.5) {
+        const i = Math.floor(rand() * count);
+        for (let k = 0; k < 3; k++) engine.upsertMarker(i, { ...randomRow(rand, `m${i}`), uid: `m${i}` });
+      } else if (r < 0.6) engine.removeMarker(Math.floor(rand() * count));
+      else if (r < 0.65) {
+        cols = columns(800 + Math.floor(rand() * 800), rand);
+        engine.setMarkers(cols);
+        count = cols.uids.length;
+      } else if (r < 0.75) engine.setSelected(uid);
+      else engine.setView({ x: rand() * map.size.width, y: rand() * map.size.height, zoom: map.minZoom * 2 ** (rand() * 5) });
+      check(`step ${step}`);
+    }
+    engine.dispose();
+  });
+
   it('badges follow their uid through edits, removals, a new list and its return, and reach the worker as slots', () => {
     const rand = rng(5);
     const { engine, twin } = setup();

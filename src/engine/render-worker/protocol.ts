@@ -26,6 +26,7 @@ export type SceneOp =
   | { op: 'player'; player: PlayerMarker | null; ping: boolean }
   | { op: 'labelMode'; mode: LabelMode }
   | { op: 'selected'; index: number }
+  | { op: 'kept'; index: number }
   | { op: 'hovered'; index: number }
   | { op: 'flags'; flags: readonly FlaggedSlot[] }
   | { op: 'shapes'; shapes: readonly DrawnShape[]; selectedId: string | null; handles: readonly Handle[] }

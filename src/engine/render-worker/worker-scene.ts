@@ -96,6 +96,10 @@ export class WorkerSceneDriver implements SceneDriver {
     this.push({ op: 'selected', index });
   }
 
+  setKept(index: number): void {
+    this.push({ op: 'kept', index });
+  }
+
   setHovered(index: number): void {
     this.push({ op: 'hovered', index });
   }

@@ -144,7 +144,9 @@ export function MapCanvas({ map, manifest, source, markers, handle, onError, ove
         wiring = wireEngine({ engine: created, source, handle, followPlayer: followZoom !== null });
         wiringRef.current = wiring;
         if (markersRef.current) wiring.setMarkers(markersRef.current);
-        unwireEditor = wireEditor({ engine: created, sink: wiring.sink, map, adminTools, resync });
+        // What the admin just placed, copied or moved stays drawn whatever the thinning (MarkerSink.keep).
+        const editorSink = { ...wiring.sink, keep: (uid: string) => created.keepDrawn?.(uid) };
+        unwireEditor = wireEditor({ engine: created, sink: editorSink, map, adminTools, resync });
         unwirePoster = dismissPosterWith(created);
         // The stream overlay takes no input; the page's map is a Tab stop with its keys.
         if (!transparent) unwireKeyboard = wireMapKeyboard(host, created);
