@@ -14,7 +14,9 @@
  * - the stream overlay: see-through (from its first frame, before the app runs), following the
  *   player to the map's corners, its first view centred on a position near the edge when drawn
  *   on the main thread, and its corner note for a code that is no code or not a live feed (none
- *   for a live one);
+ *   for a live one); its first address opened again (or reloaded) after the player changed map
+ *   takes it to the player's map, where a normal map page in that tab stays and offers "Go to";
+ *   a session the player ended is said with its reason, in English and Russian;
  * - /pilot: the focus after Start (the session's heading, then Copy the code) and End (Start),
  *   in English and Russian; the EN / RU switch on the header's top line at 390 and 1280 px, kept
  *   through a reload, no sideways scroll; a sent file name's position to 2 decimals.
@@ -381,6 +383,99 @@ describe('on a phone, the compact top bar', () => {
 });
 
 describe('stream overlay', () => {
+  /** Records the text of every note the overlay shows, from the document's start (docs: OverlayNote). */
+  const recordNotes = (page: Page) =>
+    page.addInitScript(() => {
+      const w = window as unknown as { __notes: string[] };
+      w.__notes = [];
+      new MutationObserver(() => {
+        for (const el of document.querySelectorAll('.overlay-note')) w.__notes.push(el.textContent ?? '');
+      }).observe(document, { childList: true, subtree: true });
+    });
+  const notesSeen = (page: Page) => page.evaluate(() => (window as unknown as { __notes: string[] }).__notes);
+  const ON_CUSTOMS = { x: 10, y: 20, z: 1, look: 0 };
+  const ON_FACTORY = { x: -40.5, y: 60, z: 1, look: 0 };
+
+  /**
+   * Outline A's start: an overlay opened on Customs (`first`, its address), following a player on
+   * Customs; the player goes to Factory and the overlay follows; its first address opened again
+   * in the same tab (OBS reloads what it was given) takes it to Factory again, showing the player.
+   */
+  async function overlayFollowedToFactory(page: Page, code: string, token: string): Promise<string> {
+    await publish(code, token, { type: 'map', data: { map: 'customs' } });
+    await publish(code, token, { type: 'position', data: ON_CUSTOMS });
+    const first = `${baseUrl()}/map/customs?overlay=1&connection=${code}&zoom=4&scale=4`;
+    await page.goto(first, { waitUntil: 'domcontentloaded' });
+    await mapReady(page, 'customs');
+    await expect.poll(() => playerOf(page), { timeout: 15_000 }).toEqual(ON_CUSTOMS);
+
+    await publish(code, token, { type: 'map', data: { map: 'factory' } });
+    await publish(code, token, { type: 'position', data: ON_FACTORY });
+    await mapReady(page, 'factory');
+    const onFactory = `${baseUrl()}/map/factory?overlay=1&zoom=4&scale=4`;
+    await expect.poll(() => page.url()).toBe(onFactory);
+    await expect.poll(() => playerOf(page), { timeout: 15_000 }).toEqual(ON_FACTORY);
+
+    // The first address again, in the same tab: the feed replays Factory, a change this tab answered.
+    await page.goto(first, { waitUntil: 'domcontentloaded' });
+    await mapReady(page, 'factory');
+    await expect.poll(() => page.url()).toBe(onFactory);
+    await expect.poll(() => playerOf(page), { timeout: 15_000 }).toEqual(ON_FACTORY);
+    return first;
+  }
+
+  test('opened again at its first address, or reloaded, after the player changed map, it shows the player\'s map and the player, with no note; a normal map page in that tab stays and offers Go to Factory', async () => {
+    const { code, token } = await pair();
+    const { page } = await browser.newPage({ width: 1280, height: 720 });
+    await recordNotes(page);
+    await overlayFollowedToFactory(page, code, token);
+    expect(await pilotOf(page)).toMatchObject({ code, status: 'connected' });
+    // The note's own delay (NOTE_DELAY_MS, 1.5 s) and some: an "elsewhere" note would be up by now.
+    await page.waitForTimeout(2000);
+    expect(await notesSeen(page)).toEqual([]);
+    expect(await page.locator('.overlay-note').count()).toBe(0);
+
+    await page.reload({ waitUntil: 'domcontentloaded' });
+    await mapReady(page, 'factory');
+    expect(page.url()).toBe(`${baseUrl()}/map/factory?overlay=1&zoom=4&scale=4`);
+    await expect.poll(() => playerOf(page), { timeout: 15_000 }).toEqual(ON_FACTORY);
+    await page.waitForTimeout(2000);
+    expect(await notesSeen(page)).toEqual([]);
+    expect(await page.locator('.overlay-note').count()).toBe(0);
+
+    // A normal map page in the same tab, opened on Customs: the change is answered, it stays,
+    // and its Live menu names the player's map with a link there.
+    await page.goto(`${baseUrl()}/map/customs?connection=${code}`, { waitUntil: 'domcontentloaded' });
+    await mapReady(page, 'customs');
+    await expect.poll(() => pilotOf(page), { timeout: 15_000 }).toMatchObject({ code, status: 'connected' });
+    const banner = page.getByRole('banner');
+    const live = banner.locator('.pilot-indicator__button');
+    await expect.poll(() => live.evaluate((el) => el.classList.contains('pilot-indicator--elsewhere')), { timeout: 15_000 }).toBe(true);
+    await live.click();
+    const menu = banner.getByRole('group', { name: 'Live position feed' });
+    await menu.waitFor();
+    expect(await menu.textContent()).toContain('The player is on Factory, not on this map.');
+    const link = menu.getByRole('link', { name: 'Go to Factory' });
+    expect(new URL((await link.getAttribute('href'))!, baseUrl()).pathname).toBe('/map/factory');
+    expect(new URL(page.url()).pathname).toBe('/map/customs');
+    expect(await page.evaluate(() => (window as unknown as { __map: PilotApi }).__map.mapId)).toBe('customs');
+  });
+
+  for (const lang of ['en', 'ru'] as const) {
+    test(`${lang.toUpperCase()}: a session the player ended is said in the note with its reason`, async () => {
+      const { code, token } = await pair();
+      const { page } = await browser.newPage({ width: 1280, height: 720, locale: lang === 'ru' ? 'ru-RU' : 'en-US' });
+      await overlayFollowedToFactory(page, code, token);
+      const ended = await fetch(`${baseUrl()}/api/be/pilot/${code}`, { method: 'DELETE', headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' }, body: '{}' });
+      expect(ended.status).toBe(204);
+      await expect.poll(() => pilotOf(page).then((p) => p?.status), { timeout: 30_000 }).toBe('gone');
+      const shown = formatPairingCode(code);
+      const words = lang === 'ru' ? `raidmap: Трансляция позиции ${shown} закончилась: игрок завершил сеанс.` : `raidmap: Live position ${shown} has ended: the player ended the session.`;
+      await expect.poll(() => page.locator('.overlay-note').allTextContents(), { timeout: 10_000 }).toEqual([words]);
+      expect(await page.locator('.overlay-note').getAttribute('data-problem')).toBe('gone');
+    });
+  }
+
   test('?overlay=1 is a see-through page with only the map, following the player at the chosen zoom', async () => {
     const { code, token } = await pair();
     const { page } = await browser.newPage();

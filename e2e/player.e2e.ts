@@ -3,7 +3,9 @@
  * height), a name without a position puts it at 0, 0, 0 with no look (the level stays), and `#pos=x_y_z` sets it
  * on load and leaves the address. Typed text keeps a good position: an empty Enter, a stray key
  * then a click on the map, or Enter on text that is no name change nothing (docs/DECISIONS.md
- * "Where am I keeps a good position"), and the box opened again says where the player is.
+ * "Where am I keeps a good position"), and the box opened again says where the player is. A
+ * `#pos=` link opened in the page empties the box of the name it had applied, and the hint says
+ * the link's position ("Where am I drops a name that no longer holds").
  */
 import { describe, expect, test } from 'vitest';
 import type { Page } from 'playwright-core';
@@ -118,6 +120,27 @@ describe('where am I', () => {
     await page.getByRole('button', { name: 'Where am I' }).click();
     await expect.poll(() => hint.textContent()).toBe('You are at X -20.5, Z 30.25, height 2.');
     expect(await box.inputValue()).toBe('');
+  });
+
+  test('a #pos= link opened in the page empties the box of the pasted name and says the link\'s position', async () => {
+    const { page } = await browser.newPage();
+    await openMap(page, 'factory');
+    await page.getByRole('button', { name: 'Where am I' }).click();
+    const box = page.getByRole('textbox', { name: 'Screenshot file name' });
+    const hint = page.locator('.where-am-i__hint');
+    await box.focus();
+    await paste(page, VALID);
+    await expect.poll(() => player(page)).toEqual(parseScreenshotName(VALID));
+    expect(await box.inputValue()).toBe(VALID);
+    await expect.poll(() => hint.textContent()).toBe('You are at X 23.45, Z -90.12, height 4.');
+
+    await page.evaluate(() => {
+      location.hash = '#pos=-40.5_60_1';
+    });
+    await expect.poll(() => player(page)).toEqual({ x: -40.5, y: 60, z: 1, look: null });
+    await expect.poll(() => box.inputValue()).toBe('');
+    await expect.poll(() => hint.textContent()).toBe('You are at X -40.5, Z 60, height 1.');
+    await expect.poll(() => page.evaluate(() => location.hash)).toBe('');
   });
 });
 
