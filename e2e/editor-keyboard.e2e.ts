@@ -5,21 +5,28 @@
  * go with Enter leaves the cross-hair on the moved marker (Enter opens it); the marker popup
  * opened from the map is in the Tab order after the map both ways (Tab from the canvas goes in,
  * Shift+Tab from All maps comes back to its last control); l and m work on the Russian layout
- * (д and ь on the L and M keys).
+ * (д and ь on the L and M keys). A marker opened with Enter pins the cross-hair to it: when the map
+ * then moves by something else than the keyboard (a `#pos=` position framed while the popup is
+ * open), Escape finds the cross-hair on the marker, and Enter opens it again (docs/DECISIONS.md
+ * "The cross-hair stays on what Enter opened…").
  */
 import { describe, expect, test } from 'vitest';
 import type { Page } from 'playwright-core';
 import {
-  map, newServerMarkers, openMap, serverMarker, serverUids, signIn, toolsPanel, until, useEditorBrowser, useEditorServer,
+  DESKTOP, map, newServerMarkers, openMap, PHONE, serverMarker, serverUids, signIn, toolsPanel, until, useEditorBrowser, useEditorServer,
   waitForMarker, waitPopupOpen, type Spot,
 } from './support/editor';
+import { settleCamera } from './browser';
+import { inVisiblePart, isInView, visibleRect, type CanvasArea } from '../src/domain/keep-in-view';
 import type { Marker } from '../src/domain/marker';
+import { MAPS } from '../src/domain/maps';
+import { mapToGame } from '../src/domain/transform';
 
 const server = useEditorServer('editor-keyboard');
 const browser = useEditorBrowser();
 
-async function adminPage(): Promise<Page> {
-  const { page } = await browser.newPage();
+async function adminPage(size: { width: number; height: number; hasTouch?: boolean } = DESKTOP): Promise<Page> {
+  const { page } = await browser.newPage(size);
   await signIn(page, server.baseUrl(), 'admin');
   await openMap(page, server.baseUrl());
   await toolsPanel(page).waitFor();
@@ -158,6 +165,76 @@ describe('the keyboard on the map: the cross-hair is the pointer', () => {
     await page.keyboard.press('Enter');
     await expect.poll(() => map(page).popup()).toBe(placed.uid);
   });
+});
+
+/**
+ * The map's canvas and what covers it, as the page counts them (ui/map/canvasArea.ts): the top
+ * bar, the side panels (a column beside the map counts down to the canvas's bottom) and the dock.
+ */
+function canvasArea(page: Page): Promise<CanvasArea & { left: number; top: number }> {
+  return page.evaluate(() => {
+    const origin = document.querySelector('.map-canvas')!.getBoundingClientRect();
+    const covers = [...document.querySelectorAll('.map-topbar, .map-panel, .admin-dock')]
+      .map((el) => ({ el, box: el.getBoundingClientRect() }))
+      .filter(({ box }) => box.width > 0 && box.height > 0)
+      .map(({ el, box }) => {
+        const rect = { left: box.left - origin.left, top: box.top - origin.top, right: box.right - origin.left, bottom: box.bottom - origin.top };
+        const column = el.matches('.map-panel') && rect.right - rect.left < origin.width / 2;
+        return column ? { ...rect, bottom: Math.max(rect.bottom, origin.height) } : rect;
+      });
+    return { left: origin.left, top: origin.top, width: origin.width, height: origin.height, covers };
+  });
+}
+
+describe('a click from the keyboard pins the cross-hair to the marker it opened', () => {
+  for (const size of [DESKTOP, { ...PHONE, hasTouch: true }]) {
+    test(`at ${size.width}×${size.height}: the map moved under the open popup by a #pos= position, Escape finds the cross-hair on the marker and Enter opens it again`, async () => {
+      const page = await adminPage(size);
+      await tabToMap(page);
+      await clearCrossHair(page);
+      const placed = await placeAtCrossHair(page);
+      await page.keyboard.press('Enter');
+      await waitPopupOpen(page, placed.uid);
+      const before = await settleCamera(page);
+
+      // A position 0.42 of the visible part's width beside the marker: out of view, so the map is
+      // panned to bring it to the middle, and the marker stays in the visible part.
+      const area = await canvasArea(page);
+      const free = visibleRect(area);
+      const marker = await markerOnScreen(page, placed.uid);
+      const at = { x: marker.x - area.left, y: marker.y - area.top };
+      const middle = (free.left + free.right) / 2;
+      const dx = (at.x >= middle ? 1 : -1) * 0.42 * (free.right - free.left);
+      const target = { x: at.x + dx, y: (free.top + free.bottom) / 2 };
+      expect(isInView(target, area)).toBe(false);
+      const after = { x: at.x + middle - target.x, y: at.y };
+      expect(inVisiblePart(after, area), `the marker would leave the visible part: ${JSON.stringify({ at, target, free })}`).toBe(true);
+      const spot = await map(page).toMap(target.x + area.left, target.y + area.top);
+      const game = mapToGame(MAPS.customs.transform, { mapX: spot.x, mapY: spot.y });
+      await page.evaluate((hash) => {
+        window.location.hash = hash;
+      }, `#pos=${game.gameX.toFixed(2)}_${game.gameZ.toFixed(2)}_1`);
+      await until(() => map(page).camera(), (c) => Math.abs(c.x - before.x) > 50 / c.zoom, 'the map panned to the position');
+      await settleCamera(page);
+      expect(await map(page).popup()).toBe(placed.uid);
+      const moved = await markerOnScreen(page, placed.uid);
+      expect(Math.abs(moved.x - marker.x)).toBeGreaterThan(100);
+
+      // Back on the map: the cross-hair is on the marker, not in the middle of the visible part.
+      await page.keyboard.press('Escape');
+      await expect.poll(() => map(page).popup()).toBeNull();
+      await expect.poll(() => canvasFocused(page)).toBe(true);
+      await expect.poll(() => page.locator('.map-keyboard-cursor').isVisible()).toBe(true);
+      const still = await markerOnScreen(page, placed.uid);
+      // Before the pin it went back to the middle of the visible part, off the marker by the pan.
+      await expect.poll(async () => {
+        const at = await crossHair(page);
+        return Math.hypot(at.x - still.x, at.y - still.y);
+      }).toBeLessThan(1.5);
+      await page.keyboard.press('Enter');
+      await expect.poll(() => map(page).popup()).toBe(placed.uid);
+    });
+  }
 });
 
 describe('the marker popup in the Tab order', () => {

@@ -5,7 +5,9 @@
  * quest selected. The marker popup's quest link leads here. The map link (`?follow=`) adds its
  * quest to those the tab follows there: at the free limit the one followed longest gives its
  * place, named with Undo, and the map shows the quest's floor and markers; a shared `?quest=`
- * link still replaces what is followed.
+ * link still replaces what is followed. The "Find a quest" box narrows the list by a quest's name
+ * or its trader in either language, the count saying how many match (EN and RU); each card is one
+ * Tab stop, ← and → reaching its other controls (docs/DECISIONS.md "Filtering the Quests page").
  */
 import { beforeAll, describe, expect, test } from 'vitest';
 import type { Page } from 'playwright-core';
@@ -147,5 +149,114 @@ describe('the Quests page\'s map link adds its quest (customs, a visitor: 3 ques
     await expect.poll(() => selectedQuests(page)).toEqual([c.uid]);
     await expect.poll(() => addressQuests(page)).toEqual({ follow: false, quest: [c.uid] });
     expect(await page.locator('.quest-list__swap').count()).toBe(0);
+  });
+});
+
+/** The Quests page's filter box, count and cards (src/ui/pages/QuestsPage.tsx). */
+function questsPage(page: Page, label = 'Find a quest', listLabel = 'Quests') {
+  const list = page.getByRole('list', { name: listLabel });
+  return {
+    box: page.getByRole('searchbox', { name: label }),
+    count: page.locator('.quests-page__count[role="status"]'),
+    list,
+    cards: list.getByRole('listitem'),
+    /** The trader each shown card names ("Trader: Prapor"). */
+    traders: () => list.locator('.quests-page__meta strong').allTextContents(),
+  };
+}
+
+/** Where the focus is among the list's cards: the card's index, the control's index within it, its tag, and the card's Tab stops. */
+function focusInList(page: Page) {
+  return page.evaluate(() => {
+    const active = document.activeElement as HTMLElement | null;
+    const cards = [...document.querySelectorAll('.quests-page__list > .quests-page__quest')];
+    const card = active?.closest('.quests-page__quest') ?? null;
+    const controls = card ? [...card.querySelectorAll<HTMLElement>('a[href], button')] : [];
+    return {
+      card: card ? cards.indexOf(card) : -1,
+      control: active ? controls.indexOf(active) : -1,
+      tag: active?.tagName ?? '',
+      stops: controls.filter((el) => el.tabIndex === 0).length,
+    };
+  });
+}
+
+describe('the Quests page\'s filter and its one Tab stop per quest', () => {
+  test('"Find a quest" narrows the list by a Russian trader name, says how many match or that none does, and clearing it lists all again', async () => {
+    const prapor = questList.filter((q) => q.trader === 'Prapor');
+    if (prapor.length === 0 || prapor.length === questList.length) throw new Error('the quest cache needs some quests of Prapor and some of others');
+    const { page } = await browser.newPage();
+    await page.goto(`${baseUrl()}/progression/quests`, { waitUntil: 'domcontentloaded' });
+    const ui = questsPage(page);
+    await ui.list.waitFor();
+    await expect.poll(() => ui.count.textContent()).toBe(`${questList.length} quests`);
+    expect(await ui.cards.count()).toBe(questList.length);
+
+    // The trader's Russian name on the English page: Prapor's quests, and only his.
+    await ui.box.fill('прапор');
+    await expect.poll(() => ui.count.textContent()).toBe(`${prapor.length} of ${questList.length} quests`);
+    expect(await ui.cards.count()).toBe(prapor.length);
+    expect(new Set(await ui.traders())).toEqual(new Set(['Prapor']));
+
+    await ui.box.fill('zzzz');
+    await expect.poll(() => ui.count.textContent()).toBe('No quest matches “zzzz”');
+    expect(await ui.cards.count()).toBe(0);
+
+    await ui.box.fill('');
+    await expect.poll(() => ui.count.textContent()).toBe(`${questList.length} quests`);
+    expect(await ui.cards.count()).toBe(questList.length);
+  });
+
+  test('on the Russian page: «Найти квест», «Показано квестов: N из M», the trader\'s English name matched too', async () => {
+    const prapor = questList.filter((q) => q.trader === 'Prapor');
+    const { page } = await browser.newPage({ locale: 'ru-RU' });
+    await page.goto(`${baseUrl()}/progression/quests`, { waitUntil: 'domcontentloaded' });
+    const ui = questsPage(page, 'Найти квест', 'Квесты');
+    await ui.list.waitFor();
+    await ui.box.fill('Prapor');
+    await expect.poll(() => ui.count.textContent()).toBe(`Показано квестов: ${prapor.length} из ${questList.length}`);
+    expect(new Set(await ui.traders())).toEqual(new Set(['Прапор']));
+    await ui.box.fill('zzzz');
+    await expect.poll(() => ui.count.textContent()).toBe('Нет квестов по запросу «zzzz»');
+    expect(await ui.cards.count()).toBe(0);
+  });
+
+  test('Tab goes from the box to the first quest and then quest by quest; ← → move within a quest, whose last control stays its Tab stop', async () => {
+    const { page } = await browser.newPage();
+    await page.goto(`${baseUrl()}/progression/quests`, { waitUntil: 'domcontentloaded' });
+    const ui = questsPage(page);
+    await ui.list.waitFor();
+    // One control of each card is in the Tab order, the others not.
+    const cards = await ui.cards.count();
+    expect(cards).toBe(questList.length);
+    await expect.poll(() => ui.list.locator('[tabindex="0"]').count()).toBe(cards);
+    expect(await ui.list.locator('a[href]:not([tabindex="-1"]), button:not([tabindex="-1"])').count()).toBe(cards);
+
+    await ui.box.focus();
+    await page.keyboard.press('Tab');
+    await expect.poll(() => focusInList(page)).toMatchObject({ card: 0, control: 0, tag: 'BUTTON' });
+    // The next Tab is the next quest's, not this one's second button.
+    await page.keyboard.press('Tab');
+    await expect.poll(() => focusInList(page)).toMatchObject({ card: 1, control: 0 });
+
+    // ← and → within the quest: two to the right is its third control (after Complete and Hide: the Wiki link).
+    await page.keyboard.press('ArrowRight');
+    await page.keyboard.press('ArrowRight');
+    await expect.poll(() => focusInList(page)).toMatchObject({ card: 1, control: 2, stops: 1 });
+    // Every seeded quest has a wiki link: "Wiki: <name> (opens in a new tab)".
+    const named = () => page.evaluate(() => document.activeElement!.getAttribute('aria-label'));
+    const second = await ui.cards.nth(1).getByRole('heading').textContent();
+    expect(await named()).toBe(`Wiki: ${second} (opens in a new tab)`);
+    await page.keyboard.press('ArrowLeft');
+    await expect.poll(() => focusInList(page)).toMatchObject({ card: 1, control: 1 });
+    await page.keyboard.press('ArrowRight');
+    await expect.poll(() => focusInList(page)).toMatchObject({ card: 1, control: 2 });
+
+    // Away and back: the quest's Tab stop is the control last used.
+    await page.keyboard.press('Tab');
+    await expect.poll(() => focusInList(page)).toMatchObject({ card: 2, control: 0 });
+    await page.keyboard.press('Shift+Tab');
+    await expect.poll(() => focusInList(page)).toMatchObject({ card: 1, control: 2, stops: 1 });
+    expect(await named()).toBe(`Wiki: ${second} (opens in a new tab)`);
   });
 });
