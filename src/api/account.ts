@@ -85,11 +85,6 @@ export async function changeProgress(change: ProgressChange): Promise<AccountUse
   return userFrom('/api/be/user/progress', await sendJson<unknown>('/api/be/user/progress', 'POST', change));
 }
 
-/** Saves one whole progress list (exactly one of the two; the last save wins) and answers the updated user. */
-export async function saveProgress(patch: { questsDone: string[] } | { questsHidden: string[] }): Promise<AccountUser> {
-  return userFrom('/api/be/user/progress', await sendJson<unknown>('/api/be/user/progress', 'POST', patch));
-}
-
 /** An account as the admin list shows it. */
 export interface AccountSummary {
   name: string;

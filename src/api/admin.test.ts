@@ -4,7 +4,7 @@ import { http, HttpResponse } from 'msw';
 import { setupServer } from 'msw/node';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { Marker } from '../domain/marker';
-import { addMarker, ConflictError, deleteMarker, fetchMarkerHistory, nameUploadTarget, readAsDataUrl, updateMarker, uploadMarkerImage, type HistoryEntry } from './admin';
+import { addMarker, ConflictError, deleteMarker, fetchMarkerHistory, readAsDataUrl, updateMarker, uploadMarkerImage, type HistoryEntry } from './admin';
 import { ApiError, setApiBase } from './client';
 
 const BASE = 'http://api.test';
@@ -159,19 +159,14 @@ describe('uploadMarkerImage', () => {
     expect([...progress].sort((a, b) => a - b)).toEqual(progress);
   });
 
-  it('names the image it replaces: given, or named by the form for that image (once); none: left out', async () => {
+  it('names the image it replaces as given: a URL, null for a new image; left out: none named', async () => {
     const file = new Blob([PNG], { type: 'image/png' });
     await uploadMarkerImage({ uid: 'm-1', index: 0, map: 'customs', file, replaces: '/uploads/markers/a.png' });
     expect(seen[0].body).toMatchObject({ uid: 'm-1-0', replaces: '/uploads/markers/a.png' });
-    nameUploadTarget('m-1', 1, null);
-    nameUploadTarget('m-2', 0, '/uploads/markers/other.png');
-    await uploadMarkerImage({ uid: 'm-1', index: 1, map: 'customs', file });
+    await uploadMarkerImage({ uid: 'm-1', index: 1, map: 'customs', file, replaces: null });
     expect(seen[1].body).toMatchObject({ uid: 'm-1-1', replaces: null });
-    // Taken by that upload: the next one names nothing unless the form names it again.
     await uploadMarkerImage({ uid: 'm-1', index: 1, map: 'customs', file });
     expect(seen[2].body).not.toHaveProperty('replaces');
-    await uploadMarkerImage({ uid: 'm-2', index: 0, map: 'customs', file });
-    expect(seen[3].body).toMatchObject({ uid: 'm-2-0', replaces: '/uploads/markers/other.png' });
   });
 
   it('turns a 409 (the image it meant is no longer there) into ConflictError with the stored marker', async () => {

@@ -49,8 +49,8 @@ export interface UploadMarkerImageOptions {
   index: number;
   /**
    * The image the upload is meant to replace: its URL as the page shows it at `index`; null
-   * for a new image at the end. Left out: the one named with `nameUploadTarget`, else none (the
-   * server then only adds a new image). Another image there now: ConflictError, nothing replaced.
+   * for a new image at the end. Left out: the body names none (the server then only adds a new
+   * image, as for an older page). Another image there now: ConflictError, nothing replaced.
    */
   replaces?: string | null;
   map: string;
@@ -63,25 +63,6 @@ export interface UploadMarkerImageOptions {
 
 const MARKER_PATH = '/api/be/admin/marker';
 const UPLOAD_PATH = '/api/be/admin/maps/marker/upload/base64';
-
-/**
- * What the next upload into image `index` of `uid` replaces, named by the form that starts it
- * (ui/popup/ImagesField.tsx): the editor's queue (src/editor/commands.ts) passes the upload on
- * with its file only, so the form's word waits here for it. Taken by that upload.
- */
-const uploadTargets = new Map<string, string | null>();
-
-/** The image (its URL; null: a new one at the end) the next upload into `uid`'s image `index` replaces. */
-export function nameUploadTarget(uid: string, index: number, replaces: string | null): void {
-  uploadTargets.set(`${uid}-${index}`, replaces);
-}
-
-function takeUploadTarget(uid: string, index: number): string | null | undefined {
-  const key = `${uid}-${index}`;
-  const named = uploadTargets.get(key);
-  uploadTargets.delete(key);
-  return named;
-}
 
 function markerOrNull(value: unknown): Marker | null {
   const parsed = markerSchema.safeParse(value);
@@ -239,10 +220,8 @@ function parseJson(text: string): unknown {
  * the image's URL; another image at that place now (another admin's change) is a ConflictError
  * with the stored marker. A file the server would refuse for its size fails here, before any upload.
  */
-export async function uploadMarkerImage({ uid, index, map, file, onProgress, signal, ...options }: UploadMarkerImageOptions): Promise<{ marker: Marker; fileUrl: string }> {
+export async function uploadMarkerImage({ uid, index, map, file, onProgress, signal, replaces }: UploadMarkerImageOptions): Promise<{ marker: Marker; fileUrl: string }> {
   const url = apiUrl(UPLOAD_PATH);
-  const named = takeUploadTarget(uid, index);
-  const replaces = 'replaces' in options ? options.replaces : named;
   if (!Number.isInteger(index) || index < 0) throw new ApiError(url, 400, 'bad_index', `image index must be a whole number ≥ 0, got ${index}`);
   if (file.size > MAX_IMAGE_BYTES) throw new ApiError(url, 413, 'too_large', `The image is larger than ${MAX_IMAGE_BYTES / 1024 / 1024} MB`);
   const dataUrl = await readAsDataUrl(file, signal);

@@ -65,6 +65,8 @@ export interface UploadImageArgs {
   file: File;
   onProgress?: (fraction: number) => void;
   signal?: AbortSignal;
+  /** The image the upload replaces, as the form saw it at `index` (null: a new one); left out: none named. */
+  replaces?: string | null;
 }
 
 /**
@@ -88,7 +90,7 @@ export interface EditorFailure {
   detail?: string;
 }
 
-/** Thrown by `uploadImage` (and only there): a readable message, with its code. */
+/** Thrown by `uploadImage` (and only there; a 409 stays the API's ConflictError): a readable message, with its code. */
 export class EditorError extends Error {
   readonly code: EditorErrorCode;
   readonly detail?: string;
@@ -251,7 +253,12 @@ export interface EditorCommands {
    */
   copyMarkerTo(uid: string, mapX: number, mapY: number, fields?: Marker, level?: number): Promise<Marker | null>;
   deleteMarker(uid: string): Promise<boolean>;
-  uploadImage(uid: string, index: number, file: File, onProgress?: (fraction: number) => void, signal?: AbortSignal): Promise<Marker>;
+  /**
+   * Uploads a file into image `index`, naming the image it `replaces` (see UploadImageArgs).
+   * Fails with an EditorError, except a 409 (another image there now: nothing replaced), which
+   * is the API's ConflictError as it came, with the stored marker (`conflictOf`).
+   */
+  uploadImage(uid: string, index: number, file: File, onProgress?: (fraction: number) => void, signal?: AbortSignal, replaces?: string | null): Promise<Marker>;
   retrySave(uid: string): Promise<void>;
   /** Drops a failed change: an unsaved marker leaves the map, an unsaved edit goes back to the server's copy. */
   discardFailed(uid: string): Promise<void>;
@@ -1064,7 +1071,7 @@ export function createEditorCommands(options: EditorCommandsOptions): EditorComm
 
     deleteMarker: (uid) => removeMarker(uid, true),
 
-    async uploadImage(uid, index, file, onProgress, signal) {
+    async uploadImage(uid, index, file, onProgress, signal, replaces) {
       const problem = checkImageFile(file);
       if (problem) throw new EditorError(problem);
       // In the marker's queue: after its saves (the upload's read-modify-write sees them), and
@@ -1072,9 +1079,11 @@ export function createEditorCommands(options: EditorCommandsOptions): EditorComm
       const marker = await enqueue(uid, async () => {
         let answer: { marker: Marker; fileUrl: string };
         try {
-          answer = await api.uploadMarkerImage({ uid, index, map: mapId, file, onProgress, signal });
+          answer = await api.uploadMarkerImage({ uid, index, map: mapId, file, onProgress, signal, ...(replaces !== undefined ? { replaces } : {}) });
         } catch (error) {
           if ((error as Error)?.name === 'AbortError') throw error;
+          // The image it meant was changed meanwhile: passed on typed, for the form to say so.
+          if (conflictOf(error)) throw error;
           if (isNotFound(error)) throw new EditorError(failure('notOnMap'));
           // The server looked inside and found no PNG, JPEG or WebP (a renamed file).
           if (error instanceof ApiError && error.code === 'not_image') throw new EditorError(failure('fileType'));

@@ -552,11 +552,15 @@ export async function deleteMarker(uid: string): Promise<boolean> {
   return bound ? bound.deleteMarker(uid) : false;
 }
 
-/** Uploads one image (PNG, JPEG or WebP, at most 5 MB); throws an Error with a readable message. */
-export async function uploadImage(uid: string, index: number, file: File, onProgress?: (fraction: number) => void, signal?: AbortSignal): Promise<Marker> {
+/**
+ * Uploads one image (PNG, JPEG or WebP, at most 5 MB) into image `index`, naming the image it
+ * `replaces` (its URL as the form saw it; null: a new one). Throws an Error with a readable
+ * message; a 409 (another image there now, nothing replaced) is the API's ConflictError.
+ */
+export async function uploadImage(uid: string, index: number, file: File, onProgress?: (fraction: number) => void, signal?: AbortSignal, replaces?: string | null): Promise<Marker> {
   if (!bound) throw new Error(describeFailure(makeFailure('uploadFailed', 'the editor is not ready')));
   try {
-    return await bound.uploadImage(uid, index, file, onProgress, signal);
+    return await bound.uploadImage(uid, index, file, onProgress, signal, replaces);
   } catch (error) {
     if (error instanceof EditorError) throw new EditorError({ ...error.failure, message: describeFailure(error.failure) });
     throw error;

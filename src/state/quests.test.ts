@@ -312,6 +312,7 @@ describe('quest actions from a place of the page', () => {
     // A later success clears the error; where it was no longer matters.
     expect(session.progressError).toBeNull();
     expect(session.user?.questsHidden).toEqual(['b']);
+    expect(account.progressBodies).toEqual([{ hidden: { add: ['b'] } }]);
   });
 
   it('shows the error of an action carried out after a sign-in (the session had ended) at its place', async () => {

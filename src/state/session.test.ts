@@ -166,24 +166,24 @@ describe('quest actions', () => {
     expect(account.requests).toEqual([]);
   });
 
-  it('refreshes a pro user first, saves only the changed list, and takes the server’s answer', async () => {
+  it('refreshes a pro user first, saves only the change, and takes the server’s answer', async () => {
     // Another tab completed q-other meanwhile: the refresh picks it up and the save keeps it.
     const account = signedIn({ ...pro, questsDone: ['q-old', 'q-other'] }, pro);
     const pending = runQuestAction('complete', 'q1');
     expect(session.pendingQuest).toBe('q1');
     expect(await pending).toBe('saved');
     expect(account.requests).toEqual(['GET /api/be/user', 'POST /api/be/user/progress']);
-    expect(account.progressBodies).toEqual([{ questsDone: ['q-old', 'q-other', 'q1'] }]);
+    expect(account.progressBodies).toEqual([{ done: { add: ['q1'] } }]);
     expect(session.user).toEqual(account.user);
     expect(session.user?.questsDone).toEqual(['q-old', 'q-other', 'q1']);
     expect(session.pendingQuest).toBeNull();
 
     expect(await runQuestAction('show', 'q-gone')).toBe('saved');
-    expect(account.progressBodies[1]).toEqual({ questsHidden: [] });
+    expect(account.progressBodies[1]).toEqual({ hidden: { remove: ['q-gone'] } });
     expect(await runQuestAction('hide', 'q2')).toBe('saved');
-    expect(account.progressBodies[2]).toEqual({ questsHidden: ['q2'] });
+    expect(account.progressBodies[2]).toEqual({ hidden: { add: ['q2'] } });
     expect(await runQuestAction('reopen', 'q-old')).toBe('saved');
-    expect(account.progressBodies[3]).toEqual({ questsDone: ['q-other', 'q1'] });
+    expect(account.progressBodies[3]).toEqual({ done: { remove: ['q-old'] } });
     expect(session.user).toEqual({ ...pro, questsDone: ['q-other', 'q1'], questsHidden: ['q2'] });
     expect(session.progressError).toBeNull();
   });
@@ -223,7 +223,7 @@ describe('quest actions', () => {
     expect(await runQuestAction('complete', 'q1')).toBe('signedOut');
     account.user = { ...pro };
     await signIn({ name: 'pro', password: 'demo-pass' });
-    await expect.poll(() => account.progressBodies).toEqual([{ questsDone: ['q-old', 'q1'] }]);
+    await expect.poll(() => account.progressBodies).toEqual([{ done: { add: ['q1'] } }]);
     await expect.poll(() => session.user?.questsDone).toEqual(['q-old', 'q1']);
     expect(session.signInReason).toBeNull();
     expect(session.ended).toBe(false);
@@ -279,7 +279,36 @@ describe('quest actions', () => {
     const first = runQuestAction('complete', 'q1');
     expect(await runQuestAction('complete', 'q2')).toBe('busy');
     expect(await first).toBe('saved');
-    expect(account.progressBodies).toEqual([{ questsDone: ['q-old', 'q1'] }]);
+    expect(account.progressBodies).toEqual([{ done: { add: ['q1'] } }]);
+  });
+
+  it('keeps what another device saved between the refresh and the save: both changes stay', async () => {
+    const account = signedIn(pro);
+    // The refresh answers the lists as they were; this device's save waits until the other
+    // device (another page signed into the same account) has completed q2 and hidden q3.
+    let release = () => {};
+    const otherDeviceDone = new Promise<void>((resolve) => (release = resolve));
+    const before = structuredClone(account.user);
+    server.use(
+      http.get(`${TEST_API_BASE}/api/be/user`, async () => {
+        const answer = structuredClone(before);
+        await otherDeviceDone;
+        return HttpResponse.json(answer);
+      }, { once: true }),
+    );
+    const mine = runQuestAction('complete', 'q1');
+    await expect.poll(() => session.pendingQuest).toBe('q1');
+    const other = await fetch(`${TEST_API_BASE}/api/be/user/progress`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ done: { add: ['q2'] }, hidden: { add: ['q3'] } }),
+    });
+    expect(other.status).toBe(200);
+    release();
+    expect(await mine).toBe('saved');
+    expect(account.user?.questsDone).toEqual(['q-old', 'q2', 'q1']);
+    expect(account.user?.questsHidden).toEqual(['q-gone', 'q3']);
+    expect(session.user).toEqual(account.user);
   });
 });
 

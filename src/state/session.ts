@@ -25,7 +25,7 @@ import { proxy } from 'valtio';
 import * as account from '../api/account';
 import { ApiError } from '../api/client';
 import { hasSignedInHint } from '../domain/account';
-import { applyQuestAction, type QuestAction } from '../domain/quests';
+import type { QuestAction } from '../domain/quests';
 import { access, can, roleOf, type Capability, type RoleFlags } from '../domain/roles';
 import { closeAccountDialog, openAccountDialog, openUpsell } from './layout';
 import { readStored, writeStored } from './storage';
@@ -394,8 +394,8 @@ async function checkAgainFor(questUid: string): Promise<boolean> {
 /**
  * complete / reopen / hide / show a quest (spec §4). A visitor (signed in or not) sees the
  * upsell and nothing is sent; an admin has no such action. For a pro user the user is
- * refreshed from the server first (progress may have changed in another tab), then the
- * changed list is saved and the server's answer becomes the session user. Where the refresh
+ * refreshed from the server first (the session may have ended, the role changed), then the
+ * change alone is saved and the server's answer becomes the session user. Where the refresh
  * finds the session ended, the sign-in dialog says so, and `again` (by default this same action)
  * runs once the user has signed in; giving up the sign-in drops it.
  */
@@ -438,9 +438,9 @@ export async function runQuestAction(action: QuestAction, questUid: string, agai
       if (access(fresh, 'questProgress') === 'upsell') openUpsell();
       return 'upsell';
     }
-    const next = applyQuestAction(fresh, action, questUid);
-    const patch = action === 'complete' || action === 'reopen' ? { questsDone: next.questsDone } : { questsHidden: next.questsHidden };
-    session.user = await account.saveProgress(patch);
+    // Only the change is sent, not the whole list: the server applies it to the lists as stored,
+    // so what another device saved meanwhile stays (and so does a quest that left the list).
+    session.user = await account.changeProgress(account.questActionChange(action, questUid));
     lastChecked = Date.now();
     tellOtherTabs(session.user);
     return 'saved';

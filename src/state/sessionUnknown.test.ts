@@ -132,7 +132,7 @@ describe('pro controls while the page asks who is signed in', () => {
     answer();
     expect(await result).toBe('saved');
     expect(layout.upsellOpen).toBe(false);
-    expect(account.progressBodies).toEqual([{ questsDone: ['a'] }]);
+    expect(account.progressBodies).toEqual([{ done: { add: ['a'] } }]);
   });
 });
 
@@ -166,7 +166,7 @@ describe('a quest action where the account could not be checked', () => {
     expect(await retryQuestAction()).toBe('saved');
     expect(session.status).toBe('ready');
     expect(session.progressError).toBeNull();
-    expect(account.progressBodies).toEqual([{ questsDone: ['a'] }]);
+    expect(account.progressBodies).toEqual([{ done: { add: ['a'] } }]);
     expect(layout.upsellOpen).toBe(false);
   });
 

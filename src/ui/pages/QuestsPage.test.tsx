@@ -209,7 +209,8 @@ describe('/progression/quests with quest progress', () => {
 
     await userEvent.click(within(card('Acquaintance')).getByRole('button', { name: 'Complete: Acquaintance' }));
     await waitFor(() => expect(card('Acquaintance')).toHaveClass('quests-page__quest--done'));
-    expect(account.progressBodies).toEqual([{ questsDone: ['q-b', 'q-a'] }]);
+    expect(account.progressBodies).toEqual([{ done: { add: ['q-a'] } }]);
+    expect(account.user?.questsDone).toEqual(['q-b', 'q-a']);
     expect(account.requests).toEqual(['GET /api/be/user', 'GET /api/be/user', 'POST /api/be/user/progress']);
     expect(within(card('Acquaintance')).getByRole('button', { name: 'Reopen: Acquaintance' })).toBeInTheDocument();
   });

@@ -487,12 +487,14 @@ describe('quest progress in the quest list', () => {
     await userEvent.click(within(row('q-delivery')).getByRole('button', { name: 'Complete: Delivery From the Past' }));
     await waitFor(() => expect(row('q-delivery')).toHaveClass('quest-list__item--done'));
     expect(account.requests.slice(before)).toEqual(['GET /api/be/user', 'POST /api/be/user/progress']);
-    expect(account.progressBodies).toEqual([{ questsDone: ['q-checking', 'q-delivery'] }]);
+    expect(account.progressBodies).toEqual([{ done: { add: ['q-delivery'] } }]);
+    expect(account.user?.questsDone).toEqual(['q-checking', 'q-delivery']);
     await waitFor(() => expect(passing()).toEqual(['m1', 'm2', 'm3', 'm4']));
 
     await userEvent.click(within(row('q-checking')).getByRole('button', { name: 'Reopen: Checking' }));
     await waitFor(() => expect(row('q-checking')).not.toHaveClass('quest-list__item--done'));
-    expect(account.progressBodies[1]).toEqual({ questsDone: ['q-delivery'] });
+    expect(account.progressBodies[1]).toEqual({ done: { remove: ['q-checking'] } });
+    expect(account.user?.questsDone).toEqual(['q-delivery']);
     await waitFor(() => expect(passing()).toEqual(['m1', 'm2', 'm3', 'm4', 'm6']));
     expect(quests.selected).toEqual(['q-delivery', 'q-checking']);
   });
@@ -508,7 +510,8 @@ describe('quest progress in the quest list', () => {
 
     await userEvent.click(within(row('q-shortage')).getByRole('button', { name: 'Show: Shortage' }));
     await waitFor(() => expect(row('q-shortage')).not.toHaveClass('quest-list__item--hidden'));
-    expect(account.progressBodies).toEqual([{ questsHidden: [] }]);
+    expect(account.progressBodies).toEqual([{ hidden: { remove: ['q-shortage'] } }]);
+    expect(account.user?.questsHidden).toEqual([]);
     // The toggle keeps its line (its coming and going would move the rows under the pointer).
     expect(within(rightPanel()).getByRole('button', { name: 'Hide hidden quests' })).toHaveAttribute('aria-pressed', 'true');
 
@@ -529,7 +532,8 @@ describe('quest progress in the quest list', () => {
     const hide = within(row('q-debut')).getByRole('button', { name: 'Hide: Debut' });
     await userEvent.click(hide);
     await waitFor(() => expect(row('q-debut')).toHaveClass('quest-list__item--hidden'));
-    expect(account.progressBodies).toEqual([{ questsHidden: ['q-debut'] }]);
+    expect(account.progressBodies).toEqual([{ hidden: { add: ['q-debut'] } }]);
+    expect(account.user?.questsHidden).toEqual(['q-debut']);
     // Nothing moved: the same rows in the same order, the undo in the same button, the focus on it.
     expect(listed()).toEqual(['q-checking', 'q-debut', 'q-delivery', 'q-shortage']);
     const show = within(row('q-debut')).getByRole('button', { name: 'Show: Debut' });
@@ -538,7 +542,8 @@ describe('quest progress in the quest list', () => {
     // A second press (Enter, or a double click) is the undo, never another quest's Hide.
     await userEvent.keyboard('{Enter}');
     await waitFor(() => expect(row('q-debut')).not.toHaveClass('quest-list__item--hidden'));
-    expect(account.progressBodies[1]).toEqual({ questsHidden: [] });
+    expect(account.progressBodies[1]).toEqual({ hidden: { remove: ['q-debut'] } });
+    expect(account.user?.questsHidden).toEqual([]);
     expect(within(row('q-debut')).getByRole('button', { name: 'Hide: Debut' })).toHaveFocus();
 
     // Hidden again: still in place, and no toggle comes (its line would move every row): nothing is out of the list.

@@ -1,6 +1,6 @@
 /**
  * The edit form's images: each with its URL, name and description, moved up / down, removed, or
- * given a file (uploaded at once: `uploadImage(uid, index, file, onProgress)` from
+ * given a file (uploaded at once: `uploadImage(uid, index, file, onProgress, …, replaces)` from
  * state/editor.ts, with a progress bar). A file that is not a PNG / JPEG / WebP image or is
  * larger than the server takes, or an upload that fails, shows a clear message and changes
  * nothing. A finished upload is stored on the server already (version + 1): the edit is rebased
@@ -16,7 +16,7 @@
  */
 import { useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { nameUploadTarget } from '../../api/admin';
+import { ConflictError } from '../../api/admin';
 import { cdnImageOrigins, externalImageOrigin, imageSourceProblem } from '../../domain/image-source';
 import type { Marker, MarkerImage } from '../../domain/marker';
 import { addImage, moveImage, removeImage } from '../../domain/marker-edit';
@@ -120,13 +120,9 @@ export function uploadTarget(base: Pick<Marker, 'uid' | 'imgs'> | null, uid: str
   return imgs[index]?.img || null;
 }
 
-/** A 409 of the upload (the image it meant was changed meanwhile), however the editor passed it on. */
-export function isUploadConflict(error: unknown): boolean {
-  if (!error || typeof error !== 'object') return false;
-  const { status, detail, message } = error as { status?: unknown; detail?: unknown; message?: unknown };
-  if (status === 409) return true;
-  const text = typeof detail === 'string' && detail ? detail : typeof message === 'string' ? message : '';
-  return /\bwas changed meanwhile\b/.test(text);
+/** A 409 of the upload (the image it meant was changed meanwhile): the editor passes the API's ConflictError on as it came. */
+export function isUploadConflict(error: unknown): error is ConflictError {
+  return error instanceof ConflictError;
 }
 
 export function ImagesField({ uid, imgs, onChange, disabled, onUploadingChange, problemFor = () => undefined }: ImagesFieldProps) {
@@ -163,11 +159,12 @@ export function ImagesField({ uid, imgs, onChange, disabled, onUploadingChange, 
     }
     setNote(null);
     setUpload({ index, fraction: 0 });
-    nameUploadTarget(uid, index, uploadTarget(popup.snapshot, uid, list, index));
+    const replaces = uploadTarget(popup.snapshot, uid, list, index);
     try {
-      const stored: Marker = await uploadImage(uid, index, file, (fraction) => {
+      const onProgress = (fraction: number) => {
         if (mounted.current) setUpload({ index, fraction: Math.min(1, Math.max(0, fraction)) });
-      });
+      };
+      const stored: Marker = await uploadImage(uid, index, file, onProgress, undefined, replaces);
       rebaseEdit(stored, (draft) => {
         const url = stored.imgs[index]?.img;
         if (!url) return;

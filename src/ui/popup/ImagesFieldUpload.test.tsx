@@ -7,27 +7,29 @@ import '../../i18n';
 import { render, screen } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { ConflictError } from '../../api/admin';
 import type { Marker } from '../../domain/marker';
+import { EditorError } from '../../editor/commands';
 import { setLanguage } from '../../i18n';
 import { popup } from '../../state/popup';
 import { isUploadConflict, ImagesField, uploadTarget } from './ImagesField';
 
+/** Each upload's uid, index and the image it names as replaced (its 6th argument). */
 const named = vi.hoisted(() => [] as unknown[][]);
 const upload = vi.hoisted(() => ({ next: (): Promise<unknown> => Promise.reject(new Error('not set')) }));
-vi.mock('../../api/admin', async (original) => ({
-  ...(await original<typeof import('../../api/admin')>()),
-  nameUploadTarget: (...args: unknown[]) => void named.push(args),
-}));
 vi.mock('../../state/editor', async (original) => ({
   ...(await original<typeof import('../../state/editor')>()),
-  uploadImage: () => upload.next(),
+  uploadImage: (...args: unknown[]) => {
+    named.push([args[0], args[1], args[5]]);
+    return upload.next();
+  },
 }));
 
 const image = (img: string, name = '') => ({ img, name, desc: '' });
 const base = { uid: 'm1', imgs: [image('/uploads/markers/m1-0-a.png?v=1', 'Cache 1/2'), image('/uploads/markers/m1-1-b.png?v=2', 'Cache 2/2')], version: 1 } as Marker;
 const png = () => new File([new Uint8Array([0x89, 0x50, 0x4e, 0x47])], 'door.png', { type: 'image/png' });
-/** What the editor throws for the server's 409 (src/editor/commands.ts failureOf, then state/editor.ts). */
-const conflict = () => Object.assign(new Error('The upload failed'), { name: 'EditorError', code: 'uploadFailed', detail: 'marker "m1" was changed meanwhile: the upload was meant for image 0 (…), but image 0 is … (version 2)' });
+/** What the editor passes on for the server's 409: the API's ConflictError as it came (src/editor/commands.ts). */
+const conflict = () => new ConflictError('/api/be/admin/maps/marker/upload/base64', 'marker "m1" was changed meanwhile: the upload was meant for image 0 (…), but image 0 is … (version 2)', { ...base, version: 2 });
 
 describe('uploadTarget and isUploadConflict', () => {
   it('names the stored image at the index, null past the stored ones; the row itself without a base', () => {
@@ -37,9 +39,10 @@ describe('uploadTarget and isUploadConflict', () => {
     expect(uploadTarget({ ...base, uid: 'other' }, 'm1', [image('')], 0)).toBeNull();
   });
 
-  it('knows a 409 by its status or the server’s words, and nothing else', () => {
+  it('knows a 409 by its type, not by words in a message', () => {
     expect(isUploadConflict(conflict())).toBe(true);
-    expect(isUploadConflict({ status: 409, message: 'x' })).toBe(true);
+    expect(isUploadConflict(new EditorError({ code: 'uploadFailed', message: 'Upload failed', detail: 'marker "m1" was changed meanwhile' }))).toBe(false);
+    expect(isUploadConflict({ status: 409, message: 'x' })).toBe(false);
     expect(isUploadConflict({ code: 'uploadFailed', detail: 'disk full' })).toBe(false);
     expect(isUploadConflict(null)).toBe(false);
   });

@@ -450,11 +450,13 @@ describe('marker popup quest actions', () => {
     await within(group).findByRole('button', { name: 'Complete: Delivery from the Past' });
     expect(link).not.toHaveClass('marker-popup__quest-link--done');
     expect(account.requests).toEqual(['GET /api/be/user', 'GET /api/be/user', 'POST /api/be/user/progress']);
-    expect(account.progressBodies).toEqual([{ questsDone: [] }]);
+    expect(account.progressBodies).toEqual([{ done: { remove: ['q-delivery'] } }]);
+    expect(account.user?.questsDone).toEqual([]);
 
     await userEvent.click(within(group).getByRole('button', { name: 'Hide: Delivery from the Past' }));
     await within(group).findByRole('button', { name: 'Show: Delivery from the Past' });
-    expect(account.progressBodies[1]).toEqual({ questsHidden: ['q-delivery'] });
+    expect(account.progressBodies[1]).toEqual({ hidden: { add: ['q-delivery'] } });
+    expect(account.user?.questsHidden).toEqual(['q-delivery']);
     expect(layout.upsellOpen).toBe(false);
   });
 
@@ -465,7 +467,8 @@ describe('marker popup quest actions', () => {
     await waitFor(() => expect(dialog).toHaveTextContent('You completed and hid this quest, so its markers are hidden on the map.'));
     await userEvent.click(within(dialog).getByRole('button', { name: 'Show quest' }));
     await waitFor(() => expect(dialog).toHaveTextContent('You completed this quest, so its markers are hidden on the map.'));
-    expect(account.progressBodies).toEqual([{ questsHidden: [] }]);
+    expect(account.progressBodies).toEqual([{ hidden: { remove: ['q-delivery'] } }]);
+    expect(account.user?.questsHidden).toEqual([]);
     expect(within(dialog).queryByRole('button', { name: 'Show quest' })).toBeNull();
     // Own progress off: the marker is drawn, nothing to say.
     act(() => updateSettings({ ownProgress: false }));

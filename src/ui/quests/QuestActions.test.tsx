@@ -88,10 +88,12 @@ describe('QuestActions', () => {
     expect(within(group).getByRole('button', { name: 'Reopen: Debut' })).toHaveAttribute('title', 'Mark as not completed');
     await userEvent.click(within(group).getByRole('button', { name: 'Show: Debut' }));
     await waitFor(() => expect(buttonNames(group)).toEqual(['Reopen: Debut', 'Hide: Debut']));
-    expect(account.progressBodies).toEqual([{ questsHidden: [] }]);
+    expect(account.progressBodies).toEqual([{ hidden: { remove: ['q-debut'] } }]);
+    expect(account.user?.questsHidden).toEqual([]);
     await userEvent.click(within(group).getByRole('button', { name: 'Reopen: Debut' }));
     await waitFor(() => expect(buttonNames(group)).toEqual(['Complete: Debut', 'Hide: Debut']));
-    expect(account.progressBodies[1]).toEqual({ questsDone: [] });
+    expect(account.progressBodies[1]).toEqual({ done: { remove: ['q-debut'] } });
+    expect(account.user?.questsDone).toEqual([]);
     expect(layout.upsellOpen).toBe(false);
   });
 
@@ -173,7 +175,8 @@ describe('QuestActions', () => {
     await userEvent.click(within(list).getByRole('button', { name: 'Complete: Debut' }));
     await waitFor(() => expect(buttonNames(list)).toEqual(['Reopen: Debut', 'Hide: Debut']));
     expect(screen.queryByRole('alert')).toBeNull();
-    expect(account.progressBodies).toEqual([{ questsDone: ['q-debut'] }]);
+    expect(account.progressBodies).toEqual([{ done: { add: ['q-debut'] } }]);
+    expect(account.user?.questsDone).toEqual(['q-debut']);
 
     server.use(http.post(`${TEST_API_BASE}/api/be/user/progress`, () => HttpResponse.json({ error: 'internal', message: 'still down' }, { status: 500 }), { once: true }));
     await userEvent.click(within(list).getByRole('button', { name: 'Hide: Debut' }));

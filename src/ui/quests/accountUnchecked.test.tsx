@@ -51,7 +51,8 @@ describe('quest actions where the account could not be checked', () => {
     recover();
     await userEvent.click(screen.getByRole('button', { name: 'Try again' }));
     await waitFor(() => expect(screen.queryByRole('alert')).toBeNull());
-    expect(account.progressBodies).toEqual([{ questsDone: ['q-debut'] }]);
+    expect(account.progressBodies).toEqual([{ done: { add: ['q-debut'] } }]);
+    expect(account.user?.questsDone).toEqual(['q-debut']);
     expect(await screen.findByRole('button', { name: 'Reopen: Debut' })).toBeInTheDocument();
     expect(layout.upsellOpen).toBe(false);
   });

@@ -3,7 +3,7 @@
  * list, the quest and item caches and the quest → maps lookup. Tests pass only what they vary.
  */
 import { http, HttpResponse } from 'msw';
-import type { AccountUser } from '../../../api/account';
+import type { AccountUser, ProgressChange } from '../../../api/account';
 import { COMPACT_BINARY_TYPE, encodeCompactBinary } from '../../../domain/compact-binary';
 import { encodeCompactList } from '../../../domain/compact-markers';
 import type { Marker } from '../../../domain/marker';
@@ -70,14 +70,15 @@ export function compactOf(markers: unknown[], request: Request) {
 /**
  * The account calls, mocked: a server that knows one user (or nobody, `null`; the signed-in
  * hint cookie is set in the document accordingly, as the real server does), answers
- * GET /api/be/user, sign-in / sign-up / sign-out and progress saves, and records every
- * account request so tests can prove that none was made.
+ * GET /api/be/user, sign-in / sign-up / sign-out and progress changes (applied to its stored
+ * lists, see withProgressChange), and records every account request so tests can prove that
+ * none was made.
  */
 export interface MockAccountServer {
   user: AccountUser | null;
   /** Every account request, as "METHOD /path". */
   requests: string[];
-  /** Progress bodies received. */
+  /** Progress bodies received (each a change: `{ done?: { add?, remove? }, hidden?: … }`). */
   progressBodies: unknown[];
   handlers: ReturnType<typeof http.get>[];
 }
@@ -86,6 +87,31 @@ export interface MockAccountServer {
 export function setHint(on: boolean): void {
   if (typeof document === 'undefined') return;
   document.cookie = on ? `${SIGNED_IN_COOKIE}=1; path=/` : `${SIGNED_IN_COOKIE}=; path=/; expires=Thu, 01 Jan 1970 00:00:00 GMT`;
+}
+
+/**
+ * `user` after a progress change, applied to the lists as stored now, as the server does
+ * (server/routes/progress.ts): what another device saved meanwhile stays. The page sends only
+ * changes, so anything else (a whole list, which would write over that save) is refused with
+ * the reason, and a test of a page that went back to whole lists fails.
+ */
+function withProgressChange(user: AccountUser, body: unknown): AccountUser | string {
+  if (!body || typeof body !== 'object' || Array.isArray(body)) return 'the body is not a progress change';
+  const change = body as Record<string, unknown>;
+  const extra = Object.keys(change).filter((key) => key !== 'done' && key !== 'hidden');
+  if (extra.length > 0 || Object.keys(change).length === 0) return `a progress change has only "done" and "hidden", got ${JSON.stringify(body)}`;
+  const apply = (stored: string[], name: string): string[] | string => {
+    const wanted = (change[name] ?? {}) as NonNullable<ProgressChange['done']>;
+    const add = wanted.add ?? [];
+    const remove = new Set(wanted.remove ?? []);
+    if (add.some((uid) => remove.has(uid))) return `${name}: a quest uid is both added and removed`;
+    return [...new Set([...stored.filter((uid) => !remove.has(uid)), ...add])];
+  };
+  const questsDone = apply(user.questsDone, 'done');
+  const questsHidden = apply(user.questsHidden, 'hidden');
+  if (typeof questsDone === 'string') return questsDone;
+  if (typeof questsHidden === 'string') return questsHidden;
+  return { ...user, questsDone, questsHidden };
 }
 
 export function accountServer(initial: AccountUser | null, password = 'demo-pass'): MockAccountServer {
@@ -131,9 +157,11 @@ export function accountServer(initial: AccountUser | null, password = 'demo-pass
       note(request);
       if (!signedIn || !server.user) return unauthorized();
       if (!server.user.pro || server.user.admin) return HttpResponse.json({ error: 'forbidden', message: 'saving quest progress is a pro feature' }, { status: 403 });
-      const body = (await request.json()) as Partial<AccountUser>;
+      const body: unknown = await request.json();
       server.progressBodies.push(body);
-      server.user = { ...server.user, ...body };
+      const next = withProgressChange(server.user, body);
+      if (typeof next === 'string') return HttpResponse.json({ error: 'bad_request', message: next }, { status: 400 });
+      server.user = next;
       return HttpResponse.json(server.user);
     }),
   ];
