@@ -16,7 +16,8 @@
  * a Russian page; a poly double-click on empty map keeping its own point; a phone's tap kept in
  * the status bar's map, game and screen fields; the open marker as the selection (`marker:uid`);
  * the phone's dock at most a third of the screen with one row of tools (EN, RU); an admin's
- * Alt-click on Hide panels toggling the point tools only.
+ * Alt-click on Hide panels toggling the point tools only; the status bar's state in words of the
+ * page's language (pan, idle; «просмотр, ожидание» after RU), its path kept on `data-state`.
  */
 import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
@@ -1115,5 +1116,28 @@ describe("an admin's Alt-click on the top bar's buttons", () => {
     await banner.getByRole('button', { name: 'Hide panels', exact: true }).click();
     await categories.waitFor({ state: 'detached' });
     expect(await tools.count()).toBe(0);
+  });
+});
+
+describe('the status bar\'s state in words', () => {
+  test('pan, idle in English; after RU «просмотр, ожидание», and a key\'s new state in Russian too; the path stays on data-state', async () => {
+    const page = await adminPage();
+    // Read by its data attribute: the status bar's region is named in the page's language.
+    const state = page.locator('[data-field="state"] .admin-status__value');
+    await expect.poll(() => state.textContent()).toBe('pan, idle');
+    expect(await state.getAttribute('data-state')).toBe('pan.idle');
+    expect(await statusBar(page).textContent()).not.toContain('pan.idle');
+
+    await page.getByRole('banner').getByRole('button', { name: 'RU Русский', exact: true }).click();
+    await expect.poll(() => state.textContent()).toBe('просмотр, ожидание');
+    expect(await state.getAttribute('data-state')).toBe('pan.idle');
+
+    await page.keyboard.press('m');
+    await expect.poll(() => map(page).toolPath()).toBe('move.idle');
+    await expect.poll(() => state.textContent()).toBe('перенос, ожидание');
+    expect(await state.getAttribute('data-state')).toBe('move.idle');
+    await page.keyboard.press('Escape');
+    await expect.poll(() => state.getAttribute('data-state')).toBe('pan.idle');
+    expect(await state.textContent()).toBe('просмотр, ожидание');
   });
 });

@@ -6,8 +6,8 @@
  * - a page opened later follows the remembered code with no click;
  * - on a 390×844 touch screen: no panel over the map on load, one finger pans, two fingers
  *   pinch-zoom, a tap opens a marker's popup that fits the screen;
- * - the top bar's Live menu for an unknown code: no "waiting" line; Forget this code leaves the
- *   focus on Where am I;
+ * - the top bar's Live menu for an unknown code: opens by itself, once (not after a reload), the
+ *   focus staying out of it; no "waiting" line; Forget this code leaves the focus on Where am I;
  * - a map chosen by hand: the Live menu names the player's map with a link to it, a reload in
  *   the same tab keeps the choice, the player's next map change moves the page again;
  * - Reconnect on a code that has ended keeps the menu open and says it is still not found;
@@ -17,6 +17,9 @@
  *   for a live one); its first address opened again (or reloaded) after the player changed map
  *   takes it to the player's map, where a normal map page in that tab stays and offers "Go to";
  *   a session the player ended is said with its reason, in English and Russian;
+ * - /pilot's Follow a code checks the code first: an unknown one is said by the field (RU, on a
+ *   phone), a check that cannot reach the server offers Open the map anyway, a live one opens
+ *   its map following it;
  * - /pilot: the focus after Start (the session's heading, then Copy the code) and End (Start),
  *   in English and Russian; the EN / RU switch on the header's top line at 390 and 1280 px, kept
  *   through a reload, no sideways scroll; a sent file name's position to 2 decimals.
@@ -100,6 +103,9 @@ async function mapReady(page: Page, map: string): Promise<void> {
     { timeout: 45_000, polling: 100 },
   );
 }
+
+/** A well-formed code no pairing has, for Follow a code and the Live menu (asked again, it counts as one guess). */
+const NO_LIVE_CODE = 'ZZZZZZZZZZ';
 
 /** The browser logs the server's 404 for a code that is gone (its events, then the check). */
 const gone404 = (code: string) => new RegExp(`404 \\(Not Found\\) \\(.*/api/be/pilot/${code}(/events)?\\)$`);
@@ -194,9 +200,10 @@ describe('the live position feed', () => {
     await expect.poll(() => pilotOf(page).then((p) => p?.status), { timeout: 30_000 }).toBe('gone');
     const banner = page.getByRole('banner');
     const live = banner.getByRole('button', { name: /No live feed with code/ });
-    await live.click();
+    // The menu opens by itself as the page learns the code is gone (a click would close it).
     const menu = banner.getByRole('group', { name: 'Live position feed' });
     await menu.waitFor();
+    expect(await live.getAttribute('aria-expanded')).toBe('true');
     const text = (await menu.textContent()) ?? '';
     expect(text).toContain('No live feed with code ABCDE-23456');
     expect(text).not.toMatch(/waiting/i);
@@ -267,7 +274,7 @@ describe('the live position feed', () => {
 
     const banner = page.getByRole('banner');
     const live = banner.locator('.pilot-indicator__button');
-    await live.click();
+    // The menu opens by itself as the page learns the code is gone (a click would close it).
     const menu = banner.getByRole('group', { name: 'Live position feed' });
     await menu.waitFor();
     const result = menu.getByRole('status');
@@ -277,6 +284,31 @@ describe('the live position feed', () => {
     expect(await live.getAttribute('aria-expanded')).toBe('true');
     expect(await menu.isVisible()).toBe(true);
     expect((await pilotOf(page))?.status).toBe('gone');
+  });
+
+  test('a followed code the server does not know: the Live menu opens once by itself with the reason, the focus not in it; after a reload it stays closed', async () => {
+    const { page, errors } = await browser.newPage();
+    errors.allow(gone404(NO_LIVE_CODE));
+    await page.goto(`${baseUrl()}/map/customs?connection=${NO_LIVE_CODE}`, { waitUntil: 'domcontentloaded' });
+    await waitReady(page);
+    const banner = page.getByRole('banner');
+    const live = banner.locator('.pilot-indicator__button');
+    const menu = banner.locator('.pilot-indicator__menu');
+    // No tap: the menu opens as the page learns the code is gone.
+    await menu.waitFor({ timeout: 30_000 });
+    expect(await menu.getAttribute('role')).toBe('group');
+    expect(await menu.textContent()).toContain(`No live feed with code ${formatPairingCode(NO_LIVE_CODE)}`);
+    expect(await live.getAttribute('aria-expanded')).toBe('true');
+    expect((await pilotOf(page))?.status).toBe('gone');
+    expect(await page.evaluate(() => Boolean(document.activeElement?.closest('.pilot-indicator__menu')))).toBe(false);
+
+    // A later page shows the code gone (remembered) without opening the menu again.
+    await page.reload({ waitUntil: 'domcontentloaded' });
+    await waitReady(page);
+    await expect.poll(() => pilotOf(page).then((p) => p?.status), { timeout: 15_000 }).toBe('gone');
+    await expect.poll(() => live.getAttribute('aria-label')).toContain(`No live feed with code ${formatPairingCode(NO_LIVE_CODE)}`);
+    expect(await live.getAttribute('aria-expanded')).toBe('false');
+    expect(await menu.count()).toBe(0);
   });
 });
 
@@ -703,5 +735,73 @@ describe('the /pilot page', () => {
     await testCard.getByText(`Sent: ${words}.`, { exact: true }).waitFor();
     const last = page.getByRole('region', { name: 'Last sent' });
     await expect.poll(() => last.locator('dd').first().textContent()).toMatch(new RegExp(`^${words} · `));
+  });
+});
+
+describe('/pilot: Follow a code checks the code first', () => {
+  /** The "Follow a code" card in the page's language (its heading names the region). */
+  const followCard = (page: Page, lang: 'en' | 'ru' = 'en') => page.getByRole('region', { name: lang === 'ru' ? 'Следить по коду' : 'Follow a code' });
+
+  test('RU on a phone: a code no live position has is said by the field; the page stays, the code kept, the focus back in the field', async () => {
+    const { page, errors } = await browser.newPage({ ...PHONE, hasTouch: true, locale: 'ru-RU' });
+    errors.allow(gone404(NO_LIVE_CODE));
+    await openPilot(page);
+    const card = followCard(page, 'ru');
+    const input = card.getByRole('textbox', { name: 'Код', exact: true });
+    await input.tap();
+    await input.fill('ZZZZZ-ZZZZZ');
+    await card.getByRole('button', { name: 'Следить', exact: true }).tap();
+    const alert = card.getByRole('alert');
+    await alert.waitFor({ timeout: 15_000 });
+    expect(await alert.textContent()).toContain('Нет трансляции позиции с кодом ZZZZZ-ZZZZZ');
+    expect(new URL(page.url()).pathname).toBe('/pilot');
+    expect(await input.inputValue()).toBe('ZZZZZ-ZZZZZ');
+    await expect.poll(() => input.evaluate((el) => el === document.activeElement)).toBe(true);
+    expect(await input.getAttribute('aria-invalid')).toBe('true');
+    expect(await input.getAttribute('aria-describedby')).toBe(await alert.getAttribute('id'));
+    // Nothing offers to open the map for a code the server does not know.
+    expect(await card.getByRole('button', { name: 'Всё равно открыть карту' }).count()).toBe(0);
+  });
+
+  test('the check cannot reach the server: says so by the field; Open the map anyway opens Customs following the code', async () => {
+    const { page, errors } = await browser.newPage();
+    const check = `**/api/be/pilot/${NO_LIVE_CODE}`;
+    errors.allow(new RegExp(`ERR_FAILED.*/api/be/pilot/${NO_LIVE_CODE}`));
+    // The map page then asks the server itself, which does not know the code.
+    errors.allow(gone404(NO_LIVE_CODE));
+    await page.route(check, (route) => route.abort());
+    await openPilot(page);
+    const card = followCard(page);
+    const input = card.getByRole('textbox', { name: 'Code', exact: true });
+    await input.fill(NO_LIVE_CODE);
+    await card.getByRole('button', { name: 'Follow', exact: true }).click();
+    const alert = card.getByRole('alert');
+    await alert.waitFor({ timeout: 15_000 });
+    expect(await alert.textContent()).toContain('Could not check the code: the server could not be reached.');
+    expect(new URL(page.url()).pathname).toBe('/pilot');
+    // Not the code's fault.
+    expect(await input.getAttribute('aria-invalid')).toBe('false');
+
+    await page.unroute(check);
+    await card.getByRole('button', { name: 'Open the map anyway', exact: true }).click();
+    await mapReady(page, 'customs');
+    // The code left the address; the page follows it.
+    await expect.poll(() => new URL(page.url()).searchParams.has('connection')).toBe(false);
+    expect((await pilotOf(page))?.code).toBe(NO_LIVE_CODE);
+  });
+
+  test('a live code typed and followed opens its map with the Live dot live', async () => {
+    const { code } = await pair();
+    const { page } = await browser.newPage();
+    await openPilot(page);
+    const card = followCard(page);
+    await card.getByRole('textbox', { name: 'Code', exact: true }).fill(formatPairingCode(code).toLowerCase());
+    await card.getByRole('button', { name: 'Follow', exact: true }).click();
+    await mapReady(page, 'customs');
+    await expect.poll(() => pilotOf(page), { timeout: 15_000 }).toMatchObject({ code, status: 'connected' });
+    expect(new URL(page.url()).searchParams.has('connection')).toBe(false);
+    const live = page.getByRole('banner').locator('.pilot-indicator__button');
+    await expect.poll(() => live.getAttribute('class')).toContain('pilot-indicator--connected');
+    expect(await live.getAttribute('aria-label')).toContain(`Following live position ${formatPairingCode(code)}`);
   });
 });
