@@ -17,7 +17,9 @@ export function AccountsPopup({ onClose }: { onClose: () => void }) {
   const { t } = useTranslation();
   const [load, setLoad] = useState<Load>({ status: 'loading' });
   const [saving, setSaving] = useState<string | null>(null);
-  const [error, setError] = useState<string | null>(null);
+  // The failed switch (its account and the error's own words), said at render: the message
+  // follows a language switch made while it shows.
+  const [error, setError] = useState<{ name: string; message: string } | null>(null);
 
   useEffect(() => {
     const controller = new AbortController();
@@ -36,7 +38,7 @@ export function AccountsPopup({ onClose }: { onClose: () => void }) {
       const saved = await setAccountPro(account.name, pro);
       setLoad((current) => (current.status === 'ready' ? { status: 'ready', accounts: current.accounts.map((a) => (a.name === account.name ? saved : a)) } : current));
     } catch (reason) {
-      setError(t('account.accounts.saveFailed', { name: account.name, message: messageOf(reason) }));
+      setError({ name: account.name, message: messageOf(reason) });
     } finally {
       setSaving(null);
     }
@@ -47,7 +49,7 @@ export function AccountsPopup({ onClose }: { onClose: () => void }) {
       <p className="accounts-popup__intro">{t('account.accounts.intro')}</p>
       {load.status === 'loading' && <p role="status">{t('account.accounts.loading')}</p>}
       {load.status === 'error' && <p role="alert">{t('account.accounts.loadFailed', { message: load.message })}</p>}
-      {error && <p role="alert">{error}</p>}
+      {error && <p role="alert">{t('account.accounts.saveFailed', { name: error.name, message: error.message })}</p>}
       {load.status === 'ready' && (
         <ul className="accounts-popup__list">
           {load.accounts.map((account) => (

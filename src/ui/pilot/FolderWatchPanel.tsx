@@ -10,6 +10,12 @@ interface Watching {
 }
 
 /**
+ * What went wrong, kept as what happened (the error's own words for a failed start) and said at
+ * render: the message follows a language switch made while it shows.
+ */
+type Problem = { kind: 'lost' } | { kind: 'failed'; message: string };
+
+/**
  * "Watch my screenshots folder": the visitor picks the game's screenshot folder and each new
  * screenshot's position is sent (File System Access API). Where the browser lacks it, says so
  * and points to the watcher.
@@ -18,7 +24,7 @@ export function FolderWatchPanel() {
   const { t } = useTranslation();
   const [supported] = useState(() => folderAccessSupported());
   const [watching, setWatching] = useState<Watching | null>(null);
-  const [problem, setProblem] = useState<string | null>(null);
+  const [problem, setProblem] = useState<Problem | null>(null);
   const [seen, setSeen] = useState({ sent: 0, skipped: 0, last: null as string | null });
   const watch = useRef<FolderWatch | null>(null);
 
@@ -48,14 +54,14 @@ export function FolderWatchPanel() {
         onError: () => {
           watch.current = null;
           setWatching(null);
-          setProblem(t('pilot.folder.lost'));
+          setProblem({ kind: 'lost' });
         },
       });
       watch.current = started;
       setSeen({ sent: 0, skipped: 0, last: null });
       setWatching({ folder: dir.name, mode: started.mode });
     } catch (error) {
-      setProblem(t('pilot.folder.failed', { message: error instanceof Error ? error.message : String(error) }));
+      setProblem({ kind: 'failed', message: error instanceof Error ? error.message : String(error) });
     }
   };
 
@@ -103,7 +109,7 @@ export function FolderWatchPanel() {
       )}
       {problem && (
         <p className="pilot-problem" role="alert">
-          {problem}
+          {problem.kind === 'lost' ? t('pilot.folder.lost') : t('pilot.folder.failed', { message: problem.message })}
         </p>
       )}
     </section>

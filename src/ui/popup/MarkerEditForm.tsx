@@ -49,7 +49,7 @@ import { announce, clearAnnouncement } from '../LiveAnnouncer';
 import { imageElsewhere, ImagesField } from './ImagesField';
 import { ItemsField } from './ItemsField';
 import { levelName } from './levelName';
-import { failureText } from './failureText';
+import { markerActionErrorText, type MarkerActionError } from './failureText';
 import { inFormOrder, problemText } from './fieldProblem';
 import { counterShown, LengthCounter } from './LengthCounter';
 import { MarkerEditorStatus, settled } from './MarkerEditorStatus';
@@ -110,14 +110,15 @@ export function MarkerEditForm({ map, onCancel, onSaved, focusFirstField }: Mark
   const { copying, conflicts } = useSnapshot(editor);
   const [levelText, setLevelText] = useState(() => (draft ? String(draft.level) : ''));
   const [busy, setBusy] = useState<'saving' | 'deleting' | null>(null);
-  const [error, setError] = useState<string | null>(null);
+  // What failed, said at render: the message follows a language switch made while it shows.
+  const [error, setError] = useState<MarkerActionError | null>(null);
   /**
    * The fields the last Save / Copy objected to. Their objections are checked again as the admin
    * types: one put right goes (its field is no longer marked); new ones wait for the next Save,
    * so typing elsewhere raises no alert. Save and Cancel end the form, and them with it.
    */
   const [flagged, setFlagged] = useState<string[]>([]);
-  /** Images on another site the last Save refused (ImagesField says it under each field too). */
+  /** The sites of the images the last Save refused (ImagesField says it under each field too); said at render. */
   const [foreign, setForeign] = useState<string[]>([]);
   const [uploading, setUploading] = useState(false);
   const id = useId();
@@ -263,15 +264,15 @@ export function MarkerEditForm({ map, onCancel, onSaved, focusFirstField }: Mark
   };
 
   /**
-   * The form's objections to new images on another site (ImagesField says so under each field):
-   * the server refuses them, so Save says it here instead of sending. An image the marker had
-   * when the edit began stays allowed, as the server keeps it (src/domain/image-source.ts).
+   * The sites of new images on another site (ImagesField says so under each field): the server
+   * refuses them, so Save says it here instead of sending. An image the marker had when the edit
+   * began stays allowed, as the server keeps it (src/domain/image-source.ts).
    */
   const foreignImages = (marker: Marker): string[] =>
     marker.imgs.flatMap((image) => {
       if (popup.snapshot?.imgs.some((kept) => kept.img === image.img)) return [];
       const origin = imageElsewhere(image.img);
-      return origin ? [t('markerEdit.imageElsewhere', { origin })] : [];
+      return origin ? [origin] : [];
     });
 
   const save = async () => {
@@ -307,7 +308,7 @@ export function MarkerEditForm({ map, onCancel, onSaved, focusFirstField }: Mark
       }
     } catch (failure) {
       clearAnnouncement();
-      if (mounted.current) setError(t('markerEdit.saveFailed', { message: failureText(t, failure) }));
+      if (mounted.current) setError({ kind: 'saveFailed', failure });
     } finally {
       if (mounted.current) setBusy(null);
     }
@@ -328,11 +329,11 @@ export function MarkerEditForm({ map, onCancel, onSaved, focusFirstField }: Mark
         void returnFocusAfterClose();
       } else {
         clearAnnouncement();
-        if (settled(uid) && mounted.current) setError(t('markerEdit.deleteFailedUnknown'));
+        if (settled(uid) && mounted.current) setError({ kind: 'deleteFailedUnknown' });
       }
     } catch (failure) {
       clearAnnouncement();
-      if (mounted.current) setError(t('markerEdit.deleteFailed', { message: failureText(t, failure) }));
+      if (mounted.current) setError({ kind: 'deleteFailed', failure });
     } finally {
       if (mounted.current) setBusy(null);
     }
@@ -503,14 +504,14 @@ export function MarkerEditForm({ map, onCancel, onSaved, focusFirstField }: Mark
                 {describe(problem)}
               </li>
             ))}
-            {foreign.map((message) => (
-              <li key={message}>{message}</li>
+            {foreign.map((origin) => (
+              <li key={origin}>{t('markerEdit.imageElsewhere', { origin })}</li>
             ))}
           </ul>
         )}
         {error && (
           <p role="alert" className="marker-edit__error">
-            {error}
+            {markerActionErrorText(t, error)}
           </p>
         )}
       </div>

@@ -30,7 +30,7 @@ import { followLinkedQuest, quests } from '../../state/quests';
 import { isLanguage } from '../../i18n';
 import { keyTarget, markerKeyAction } from '../map/editorKeys';
 import type { MarkerSource } from '../map/markerSource';
-import { failureText } from './failureText';
+import { markerActionErrorText, type MarkerActionError } from './failureText';
 import { deleteConfirmation } from './MarkerEditForm';
 import { MarkerEditForm } from './MarkerEditForm';
 import { MarkerEditorStatus, settled } from './MarkerEditorStatus';
@@ -225,7 +225,8 @@ function AdminBar({ marker, focusEdit, onEdit }: { marker: Marker; focusEdit: { 
   const { t } = useTranslation();
   const button = useRef<HTMLButtonElement>(null);
   const [deleting, setDeleting] = useState(false);
-  const [error, setError] = useState<string | null>(null);
+  // What failed, said at render: the message follows a language switch made while it shows.
+  const [error, setError] = useState<MarkerActionError | null>(null);
   useEffect(() => {
     // Back from a cancelled or saved edit: keyboard users land on Edit again, the view shown
     // from its top (MarkerPopupFrame), not scrolled down to Edit under a long description.
@@ -258,10 +259,10 @@ function AdminBar({ marker, focusEdit, onEdit }: { marker: Marker; focusEdit: { 
       // another opened since.
       if (editor.pending[uid]?.status === 'failed' || editor.conflicts[uid]) {
         if (mapView.selectedUid === null || mapView.selectedUid === uid) selectMarker(uid);
-      } else if (settled(uid)) setError(t('markerEdit.deleteFailedUnknown'));
+      } else if (settled(uid)) setError({ kind: 'deleteFailedUnknown' });
     } catch (failure) {
       clearAnnouncement();
-      setError(t('markerEdit.deleteFailed', { message: failureText(t, failure) }));
+      setError({ kind: 'deleteFailed', failure });
     } finally {
       deletingNow.current = false;
       setDeleting(false);
@@ -295,7 +296,7 @@ function AdminBar({ marker, focusEdit, onEdit }: { marker: Marker; focusEdit: { 
       <MarkerEditorStatus uid={marker.uid} />
       {error && (
         <p role="alert" className="marker-popup__admin-error">
-          {error}
+          {markerActionErrorText(t, error)}
         </p>
       )}
       {marker.questUid && <QuestNotFollowed questUid={marker.questUid} onFollowed={() => button.current?.focus()} />}

@@ -64,3 +64,22 @@ export function failureText(t: TFunction, failure: unknown): string {
   }
   return t('markerEdit.errors.unknown');
 }
+
+/**
+ * A failed save or delete of the marker popup, kept as what happened (the failure itself), not
+ * as words: said at render (`markerActionErrorText`), so an EN↔RU switch made while it shows
+ * changes it with the form around it.
+ */
+export type MarkerActionError = { kind: 'saveFailed' | 'deleteFailed'; failure: unknown } | { kind: 'deleteFailedUnknown' };
+
+/** A MarkerActionError as text in the page's language now. */
+export function markerActionErrorText(t: TFunction, error: MarkerActionError): string {
+  switch (error.kind) {
+    case 'saveFailed':
+      return t('markerEdit.saveFailed', { message: failureText(t, error.failure) });
+    case 'deleteFailed':
+      return t('markerEdit.deleteFailed', { message: failureText(t, error.failure) });
+    case 'deleteFailedUnknown':
+      return t('markerEdit.deleteFailedUnknown');
+  }
+}
