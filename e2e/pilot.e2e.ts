@@ -16,7 +16,8 @@
  *   on the main thread, and its corner note for a code that is no code or not a live feed (none
  *   for a live one); its first address opened again (or reloaded) after the player changed map
  *   takes it to the player's map, where a normal map page in that tab stays and offers "Go to";
- *   a session the player ended is said with its reason, in English and Russian;
+ *   a session the player ended is said with its reason, in English and Russian; a player past
+ *   the map's edge (Factory at zoom 4) centred, not the edge;
  * - /pilot's Follow a code checks the code first: an unknown one is said by the field (RU, on a
  *   phone), a check that cannot reach the server offers Open the map anyway, a live one opens
  *   its map following it;
@@ -34,7 +35,7 @@ import { afterEach, describe, expect, test } from 'vitest';
 import { parseScreenshotName } from '../src/domain/position';
 import { MAPS } from '../src/domain/maps';
 import { formatPairingCode } from '../src/domain/pilot';
-import { mapToGame } from '../src/domain/transform';
+import { gameToMap, mapToGame } from '../src/domain/transform';
 import { baseUrl, settleCamera, toScreen, useBrowser, type MapAutomation } from './browser';
 import { decodeRgba } from './support/image';
 import { startWatcherProcess } from './support/watcher';
@@ -609,6 +610,51 @@ describe('stream overlay', () => {
         return { camera: Math.max(Math.abs(cam.x - corner.mapX), Math.abs(cam.y - corner.mapY)) <= 1, player: Math.max(Math.abs(at.x - 640), Math.abs(at.y - 360)) <= 2, cam, at };
       }, { timeout: 10_000 })
       .toMatchObject({ camera: true, player: true });
+  });
+
+  test('centres on a player past the map\'s edge (Factory, zoom 4): the marker in the middle, not the edge; the level follows the height', async () => {
+    const { code, token } = await pair();
+    await publish(code, token, { type: 'map', data: { map: 'factory' } });
+    // Off the drawing's east edge (mapX about 3928 of 3600), within the margin the feed accepts; height 4 is Level 2.
+    const off = { x: 23.45, y: -90.12 };
+    await publish(code, token, { type: 'position', data: { ...off, z: 4, look: 0 } });
+    const { page } = await browser.newPage({ width: 1280, height: 720 });
+    await page.goto(`${baseUrl()}/map/factory?overlay=1&connection=${code}&zoom=4&scale=4`, { waitUntil: 'domcontentloaded' });
+    await mapReady(page, 'factory');
+    const levelOf = () => page.evaluate(() => (window as unknown as { __map: { level(): number } }).__map.level());
+    /** The view's centre and where the player's map point is drawn, against that point. */
+    const centredOn = (point: { mapX: number; mapY: number }) => async () => {
+      const cam = await settleCamera(page);
+      const at = await toScreen(page, point.mapX, point.mapY);
+      return {
+        camera: Math.max(Math.abs(cam.x - point.mapX), Math.abs(cam.y - point.mapY)) <= 1,
+        player: Math.max(Math.abs(at.x - 640), Math.abs(at.y - 360)) <= 2,
+        cam,
+        at,
+      };
+    };
+    const offMap = gameToMap(MAPS.factory.transform, { gameX: off.x, gameZ: off.y });
+    expect(offMap.mapX).toBeGreaterThan(MAPS.factory.size.width);
+    await expect.poll(() => playerOf(page), { timeout: 15_000 }).toMatchObject({ ...off, z: 4 });
+    await expect.poll(levelOf).toBe(2);
+    await expect.poll(centredOn(offMap), { timeout: 10_000 }).toMatchObject({ camera: true, player: true });
+
+    // Height 1 (the main level): the level changes, the view stays centred on the player.
+    await publish(code, token, { type: 'position', data: { ...off, z: 1, look: 0 } });
+    await expect.poll(() => playerOf(page), { timeout: 10_000 }).toMatchObject({ z: 1 });
+    await expect.poll(levelOf).toBe(1);
+    await expect.poll(centredOn(offMap), { timeout: 10_000 }).toMatchObject({ camera: true, player: true });
+
+    // A position inside the drawing: centred there.
+    const inside = { x: 10, y: -20 };
+    const insideMap = gameToMap(MAPS.factory.transform, { gameX: inside.x, gameZ: inside.y });
+    expect(insideMap.mapX).toBeGreaterThan(0);
+    expect(insideMap.mapX).toBeLessThan(MAPS.factory.size.width);
+    expect(insideMap.mapY).toBeGreaterThan(0);
+    expect(insideMap.mapY).toBeLessThan(MAPS.factory.size.height);
+    await publish(code, token, { type: 'position', data: { ...inside, z: 1, look: 0 } });
+    await expect.poll(() => playerOf(page), { timeout: 10_000 }).toMatchObject(inside);
+    await expect.poll(centredOn(insideMap), { timeout: 10_000 }).toMatchObject({ camera: true, player: true });
   });
 
   test('a corner note says when its code is no code or not a live feed; a live feed shows none', async () => {
