@@ -4,7 +4,7 @@ import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } 
 import type { AccountUser } from '../api/account';
 import { setApiBase } from '../api/client';
 import type { Quest } from '../domain/quests';
-import { accountServer, TEST_API_BASE } from '../ui/map/testing/mapApi';
+import { accountServer, failingUserCheck, TEST_API_BASE } from '../ui/map/testing/mapApi';
 import {
   closeLimitNotice,
   CUT_BY_LIMIT_KEY,
@@ -193,21 +193,12 @@ describe('a fourth quest where the account could not be checked', () => {
   /** `user`'s server whose GET /api/be/user fails (500) until `recover()`: the page load's check failed; 3 quests followed. */
   async function userCheckFails(user: AccountUser | null) {
     vi.spyOn(console, 'warn').mockImplementation(() => undefined);
-    const account = accountServer(user);
-    let failing = true;
-    const failed = { count: 0 };
-    server.use(
-      http.get(`${BASE}/api/be/user`, () => {
-        if (!failing) return undefined;
-        failed.count += 1;
-        return HttpResponse.json({ error: 'internal', message: 'boom' }, { status: 500 });
-      }),
-      ...account.handlers,
-    );
+    const check = failingUserCheck(BASE);
+    server.use(check.handler, ...accountServer(user).handlers);
     await loadSession();
     expect(session.status).toBe('error');
     ['a', 'b', 'c'].forEach(toggleQuest);
-    return { failed, recover: () => (failing = false) };
+    return { failed: check.failed, recover: check.recover };
   }
 
   it('asks again; failing, says so instead of the limit notice (no pro offered); Try again follows it once the server says pro', async () => {

@@ -12,14 +12,14 @@ import './account.css';
 export function AccountUncheckedNote({ onRetry, onDismiss }: { onRetry: () => void; onDismiss?: () => void }) {
   const { t } = useTranslation();
   return (
-    <div role="alert" className="account-unchecked">
+    <div role="alert" className="failure-note account-unchecked">
       <span className="account-unchecked__text">{t('questProgress.accountUnchecked')}</span>
       <span className="account-unchecked__buttons">
-        <button type="button" className="account-unchecked__button" onClick={onRetry}>
+        <button type="button" className="failure-note__button account-unchecked__button" onClick={onRetry}>
           {t('questProgress.retry')}
         </button>
         {onDismiss && (
-          <button type="button" className="account-unchecked__button" onClick={onDismiss}>
+          <button type="button" className="failure-note__button account-unchecked__button" onClick={onDismiss}>
             {t('questProgress.dismiss')}
           </button>
         )}

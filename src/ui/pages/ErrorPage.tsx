@@ -1,7 +1,6 @@
 import { useTranslation } from 'react-i18next';
-import { Link } from 'react-router';
 import { MapList } from '../MapList';
-import { LanguageSwitch } from '../topbar/LanguageSwitch';
+import { PageHeaderBar } from './PageHeaderBar';
 import { useDocumentTitle } from '../useDocumentTitle';
 
 /** Shown by the router when a page throws while rendering: never a blank screen. */
@@ -11,15 +10,8 @@ export function ErrorPage() {
   return (
     <main className="page">
       <header className="page__header">
-        {/* EN / RU as on the other pages; outside the alert, which says only what went wrong. */}
-        <div className="page__header-bar">
-          <Link to="/" className="brand">
-            {t('site.name')}
-          </Link>
-          <div className="page__header-actions">
-            <LanguageSwitch />
-          </div>
-        </div>
+        {/* Outside the alert, which says only what went wrong. */}
+        <PageHeaderBar />
         <div role="alert">
           <h1>{t('error.heading')}</h1>
           <p>{t('error.text')}</p>

@@ -1,7 +1,6 @@
 import { useTranslation } from 'react-i18next';
-import { Link } from 'react-router';
 import { MapList } from '../MapList';
-import { LanguageSwitch } from '../topbar/LanguageSwitch';
+import { PageHeaderBar } from './PageHeaderBar';
 import { useDocumentTitle } from '../useDocumentTitle';
 
 /** Unknown route or unknown map id: says so and links every map. */
@@ -11,15 +10,7 @@ export function NotFoundPage({ unknownMap }: { unknownMap?: string }) {
   return (
     <main className="page">
       <header className="page__header">
-        {/* EN / RU as on the home, quests and pilot pages: a mistyped link is no reason to lose the switch. */}
-        <div className="page__header-bar">
-          <Link to="/" className="brand">
-            {t('site.name')}
-          </Link>
-          <div className="page__header-actions">
-            <LanguageSwitch />
-          </div>
-        </div>
+        <PageHeaderBar />
         <h1>{t('notFound.heading')}</h1>
         <p>{unknownMap !== undefined ? t('notFound.unknownMap', { mapId: unknownMap }) : t('notFound.unknownPage')}</p>
       </header>

@@ -24,11 +24,11 @@ export function QuestProgressError({ place }: { place: string }) {
   // user who may be pro; the note Settings and the look arrow show alike.
   if (progressError === ACCOUNT_UNCHECKED) return <AccountUncheckedNote onRetry={() => void retryQuestAction()} onDismiss={clearProgressError} />;
   return (
-    <div role="alert" className="quest-actions__error">
+    <div role="alert" className="failure-note quest-actions__error">
       <span>{t('questProgress.error', { message: technicalFailureReason(t, progressError) ?? progressError })}</span>
       {/* The button wraps under the text where the row is narrow (quest-actions.css). */}
       <span className="quest-actions__error-buttons">
-        <button type="button" className="quest-actions__dismiss" onClick={clearProgressError}>
+        <button type="button" className="failure-note__button quest-actions__dismiss" onClick={clearProgressError}>
           {t('questProgress.dismiss')}
         </button>
       </span>

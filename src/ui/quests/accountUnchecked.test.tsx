@@ -5,7 +5,6 @@
 import '../../i18n';
 import { render, screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { http, HttpResponse } from 'msw';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { AccountUser } from '../../api/account';
 import type { Quest } from '../../domain/quests';
@@ -13,7 +12,7 @@ import { setLanguage } from '../../i18n';
 import { closeUpsell, layout } from '../../state/layout';
 import { resetQuests } from '../../state/quests';
 import { loadSession, resetSession, session } from '../../state/session';
-import { accountServer, setHint, TEST_API_BASE } from '../map/testing/mapApi';
+import { accountServer, failingUserCheck, setHint } from '../map/testing/mapApi';
 import { useTestServer } from '../map/testing/mapPageTest';
 import { QuestActions } from './QuestActions';
 
@@ -33,11 +32,11 @@ afterEach(async () => {
 /** A pro user's server whose GET /api/be/user fails (500) until `recover()`. */
 async function userCheckFails() {
   const account = accountServer(pro);
-  let failing = true;
-  server.use(http.get(`${TEST_API_BASE}/api/be/user`, () => (failing ? HttpResponse.json({ error: 'internal', message: 'boom' }, { status: 500 }) : undefined)), ...account.handlers);
+  const check = failingUserCheck();
+  server.use(check.handler, ...account.handlers);
   await loadSession();
   expect(session.status).toBe('error');
-  return { account, recover: () => (failing = false) };
+  return { account, recover: check.recover };
 }
 
 describe('quest actions where the account could not be checked', () => {

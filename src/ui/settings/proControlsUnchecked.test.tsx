@@ -6,14 +6,13 @@
 import '../../i18n';
 import { render, screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { http, HttpResponse } from 'msw';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { AccountUser } from '../../api/account';
 import { setLanguage } from '../../i18n';
 import { closeSettings, closeUpsell, layout } from '../../state/layout';
 import { loadSession, resetSession, session } from '../../state/session';
 import { resetSettings, settings, updateSettings } from '../../state/settings';
-import { accountServer, setHint, TEST_API_BASE } from '../map/testing/mapApi';
+import { accountServer, failingUserCheck, setHint } from '../map/testing/mapApi';
 import { useTestServer } from '../map/testing/mapPageTest';
 import { SettingsButton } from '../panels/SettingsButton';
 import { LookArrowToggle } from './LookArrowToggle';
@@ -42,19 +41,11 @@ async function userCheckFails(user: AccountUser | null = pro) {
   const account = accountServer(user);
   // The page had the signed-in hint (a pro user's browser): it asked, and the server failed.
   setHint(true);
-  let failing = true;
-  const failed = { count: 0 };
-  server.use(
-    http.get(`${TEST_API_BASE}/api/be/user`, () => {
-      if (!failing) return undefined;
-      failed.count += 1;
-      return HttpResponse.json({ error: 'internal', message: 'boom' }, { status: 500 });
-    }),
-    ...account.handlers,
-  );
+  const check = failingUserCheck();
+  server.use(check.handler, ...account.handlers);
   await loadSession();
   expect(session.status).toBe('error');
-  return { account, failed, recover: () => (failing = false) };
+  return { account, failed: check.failed, recover: check.recover };
 }
 
 describe('pro controls where the account could not be checked', () => {

@@ -89,6 +89,21 @@ export function setHint(on: boolean): void {
   document.cookie = on ? `${SIGNED_IN_COOKIE}=1; path=/` : `${SIGNED_IN_COOKIE}=; path=/; expires=Thu, 01 Jan 1970 00:00:00 GMT`;
 }
 
+
+/**
+ * A handler for GET /api/be/user answering 500 until `recover()` (then it lets the next handler,
+ * e.g. accountServer's, answer), counting the failures: a page load's user check that failed.
+ */
+export function failingUserCheck(base = TEST_API_BASE) {
+  let failing = true;
+  const failed = { count: 0 };
+  const handler = http.get(`${base}/api/be/user`, () => {
+    if (!failing) return undefined;
+    failed.count += 1;
+    return HttpResponse.json({ error: 'internal', message: 'boom' }, { status: 500 });
+  });
+  return { handler, failed, recover: () => void (failing = false) };
+}
 /**
  * `user` after a progress change, applied to the lists as stored now, as the server does
  * (server/routes/progress.ts): what another device saved meanwhile stays. The page sends only
