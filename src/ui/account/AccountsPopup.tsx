@@ -7,6 +7,7 @@
 import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { listAccounts, setAccountPro, type AccountSummary } from '../../api/account';
+import { technicalFailureReason } from '../requestFailure';
 import { Popup } from '../popups/Popup';
 
 type Load = { status: 'loading' } | { status: 'error'; message: string } | { status: 'ready'; accounts: AccountSummary[] };
@@ -44,12 +45,16 @@ export function AccountsPopup({ onClose }: { onClose: () => void }) {
     }
   }
 
+  // The server's own explanation as it came; technical words ("Failed to fetch", a status's
+  // reason phrase) said by their kind in the page's language, as every request failure is.
+  const said = (message: string) => technicalFailureReason(t, message) ?? message;
+
   return (
     <Popup title={t('account.accounts.title')} onClose={onClose} maxWidth={420} className="accounts-popup">
       <p className="accounts-popup__intro">{t('account.accounts.intro')}</p>
       {load.status === 'loading' && <p role="status">{t('account.accounts.loading')}</p>}
-      {load.status === 'error' && <p role="alert">{t('account.accounts.loadFailed', { message: load.message })}</p>}
-      {error && <p role="alert">{t('account.accounts.saveFailed', { name: error.name, message: error.message })}</p>}
+      {load.status === 'error' && <p role="alert">{t('account.accounts.loadFailed', { message: said(load.message) })}</p>}
+      {error && <p role="alert">{t('account.accounts.saveFailed', { name: error.name, message: said(error.message) })}</p>}
       {load.status === 'ready' && (
         <ul className="accounts-popup__list">
           {load.accounts.map((account) => (

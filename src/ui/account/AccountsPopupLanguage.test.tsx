@@ -33,4 +33,18 @@ describe('the failed pro switch', () => {
     // The switch is left as it was.
     expect(within(dialog).getByRole('checkbox', { name: /alice/ })).not.toBeChecked();
   });
+
+  it('says a network failure by its kind in the page\'s language, not the browser\'s English', async () => {
+    server.use(
+      http.get(`${BASE}/api/be/admin/users`, () => HttpResponse.json({ users: [{ name: 'alice', pro: false, admin: false }] })),
+      http.post(`${BASE}/api/be/admin/users/pro`, () => HttpResponse.error()),
+    );
+    await setLanguage('ru');
+    render(<AccountsPopup onClose={() => {}} />);
+    const dialog = await screen.findByRole('dialog');
+    await userEvent.click(await within(dialog).findByRole('checkbox', { name: /alice/ }));
+    const alert = await within(dialog).findByRole('alert');
+    expect(alert).toHaveTextContent(/^Не удалось изменить pro для alice: /);
+    expect(alert).not.toHaveTextContent(/fetch|network|error/i);
+  });
 });
