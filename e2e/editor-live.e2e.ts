@@ -18,7 +18,7 @@ import type { Page } from 'playwright-core';
 import type { Marker } from '../src/domain/marker';
 import { round4 } from '../src/domain/transform';
 import {
-  addMarker, clickMarker, closePopup, drag, editForm, freeSpots, map, openEditForm, openMap, popupDialog, serverMarker, serverMarkers, signIn,
+  addMarker, clickMarker, closePopup, drag, editForm, freeSpots, hearNothingLive, map, openEditForm, openMap, popupDialog, serverMarker, serverMarkers, signIn,
   statusBar, toolsPanel, until, useEditorBrowser, useEditorServer, waitForMarker, waitPopupOpen, type EditorPage,
 } from './support/editor';
 
@@ -253,9 +253,7 @@ describe("another admin's change under a delete, an untouched form and an undo",
     const b = await adminB();
     const a = await browser.newPage();
     // A hears nothing live: the server refuses its delete (409) instead.
-    await a.page.route('**/api/be/live/**', (route) => route.abort());
-    a.errors.allow(/ERR_FAILED.*\/api\/be\/live\//);
-    a.errors.allow(/409 \(Conflict\)/);
+    await hearNothingLive(a);
     await signIn(a.page, base(), 'admin');
     await openMap(a.page, base());
     const [spot] = await freeSpots(a.page, 1, { box: { left: 320, top: 90, right: 960, bottom: 220 } });

@@ -14,7 +14,7 @@ import type { Marker } from '../src/domain/marker';
 import type { Quest } from '../src/domain/quests';
 import { round4 } from '../src/domain/transform';
 import {
-  MAP, TINY_PNG, addMarker, editForm, freeSpots, map, openEditForm, openMap, serverMarker, signIn, useEditorBrowser, useEditorServer, waitPopupOpen,
+  MAP, TINY_PNG, addMarker, editForm, freeSpots, hearNothingLive, map, openEditForm, openMap, serverMarker, signIn, useEditorBrowser, useEditorServer, waitPopupOpen,
 } from './support/editor';
 import { questCatalogue } from './support/quests';
 
@@ -48,9 +48,7 @@ describe('an upload names the image it replaces', () => {
   test('another admin removed image 1 while the form was open: the upload into it is refused and said at the image, nothing stored; Save then meets the conflict choice', async () => {
     const a = await browser.newPage();
     // A hears nothing live (its form would take up the conflict at once): the server refuses instead.
-    await a.page.route('**/api/be/live/**', (route) => route.abort());
-    a.errors.allow(/ERR_FAILED.*\/api\/be\/live\//);
-    a.errors.allow(/409 \(Conflict\)/);
+    await hearNothingLive(a);
     await signIn(a.page, base(), 'admin');
     await openMap(a.page, base());
     const [spot] = await freeSpots(a.page, 1, { box: { left: 320, top: 90, right: 960, bottom: 220 } });

@@ -64,6 +64,16 @@ export interface EditorPage {
   errors: PageErrors;
 }
 
+/**
+ * The page hears nothing live (its live-events stream refused), so another admin's change
+ * reaches it only as the server's 409 to its own write; both failures are allowed.
+ */
+export async function hearNothingLive({ page, errors }: EditorPage): Promise<void> {
+  await page.route('**/api/be/live/**', (route) => route.abort());
+  errors.allow(/ERR_FAILED.*\/api\/be\/live\//);
+  errors.allow(/409 \(Conflict\)/);
+}
+
 export interface NewPageOptions {
   width?: number;
   height?: number;

@@ -5,7 +5,7 @@
  * `markerStates()`, and what the scene is told is recorded.
  */
 // @vitest-environment jsdom
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { MAPS } from '../domain/maps';
 import type { MarkerColumns, MarkerRow } from '../domain/marker-columns';
 import { NO_EDITOR, StateNode, type ToolContext } from './interaction';
@@ -13,6 +13,7 @@ import { ICON_PRIORITY } from './kernels/thinning';
 import { MapEngine } from './map-engine';
 import { MarkerPlacement } from './marker-placement';
 import type { SceneDriver } from './scene-driver';
+import { useHeldAnimationFrames } from './testing/animation-frames';
 import type { EngineOptions } from './types';
 
 const map = MAPS.customs;
@@ -23,21 +24,7 @@ const bottom = ICON_PRIORITY.indexOf(Math.max(...ICON_PRIORITY));
 /** A zoom where one marker is drawn per icon-sized cell. */
 const view = { x: 2200, y: 1600, zoom: 0.5 };
 
-let frames: FrameRequestCallback[] = [];
-function flushFrames(): void {
-  for (let i = 0; i < 5 && frames.length > 0; i++) {
-    const run = frames;
-    frames = [];
-    for (const cb of run) cb(performance.now());
-  }
-}
-
-beforeEach(() => {
-  frames = [];
-  vi.stubGlobal('requestAnimationFrame', (cb: FrameRequestCallback) => frames.push(cb));
-  vi.stubGlobal('cancelAnimationFrame', () => undefined);
-});
-afterEach(() => vi.unstubAllGlobals());
+const { flushFrames } = useHeldAnimationFrames();
 
 /** `w` (most important) and `o` apart; `p` is placed later, by the tests, on top of `w`. */
 function columns(uids = ['w', 'o']): MarkerColumns {

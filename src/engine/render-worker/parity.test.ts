@@ -6,11 +6,12 @@
  * every frame both sides draw the same sprites, in the same order, at the same offset.
  */
 // @vitest-environment jsdom
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { MAPS } from '../../domain/maps';
 import type { MarkerColumns, MarkerRow } from '../../domain/marker-columns';
 import { EARLY_PLACEMENT_MIN_MARKERS, MapEngine } from '../map-engine';
 import { MarkerPlacement } from '../marker-placement';
+import { useHeldAnimationFrames } from '../testing/animation-frames';
 import { RecordingDrawList } from '../testing/recording-draw-list';
 import { randomColumns, randomRow as randomRowOn, rng } from '../testing/random-markers';
 import { applySceneOp, type SceneInputs } from './apply-op';
@@ -68,25 +69,7 @@ class Port implements RenderPort {
   }
 }
 
-let frames: FrameRequestCallback[] = [];
-
-function flushFrames(): void {
-  for (let i = 0; i < 5 && frames.length > 0; i++) {
-    const run = frames;
-    frames = [];
-    for (const cb of run) cb(performance.now());
-  }
-}
-
-beforeEach(() => {
-  frames = [];
-  vi.stubGlobal('requestAnimationFrame', (cb: FrameRequestCallback) => frames.push(cb));
-  vi.stubGlobal('cancelAnimationFrame', () => undefined);
-});
-
-afterEach(() => {
-  vi.unstubAllGlobals();
-});
+const { flushFrames } = useHeldAnimationFrames();
 
 function setup(placesLate = false) {
   const container = document.createElement('div');
