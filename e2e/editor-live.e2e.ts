@@ -18,7 +18,7 @@ import type { Page } from 'playwright-core';
 import type { Marker } from '../src/domain/marker';
 import { round4 } from '../src/domain/transform';
 import {
-  addMarker, clickMarker, closePopup, drag, editForm, freeSpots, hearNothingLive, map, openEditForm, openMap, popupDialog, serverMarker, serverMarkers, signIn,
+  addMarker, clickMarker, closePopup, drag, editForm, freeSpots, freeTopPoint, map, openAdminMapHearingNothing, openEditForm, openMap, popupDialog, serverMarker, serverMarkers, signIn,
   statusBar, toolsPanel, until, useEditorBrowser, useEditorServer, waitForMarker, waitPopupOpen, type EditorPage,
 } from './support/editor';
 
@@ -36,9 +36,7 @@ async function adminPage(keep: boolean): Promise<EditorPage> {
 
 /** A marker added by admin A at a free spot of A's page, once both pages draw it. */
 async function sharedMarker(a: Page, b: Page, name: string): Promise<Marker> {
-  const [spot] = await freeSpots(a, 1, { box: { left: 320, top: 90, right: 960, bottom: 220 } });
-  const at = await map(a).toMap(spot.x, spot.y);
-  const marker = await addMarker(a, base(), { geometry: { x: round4(at.x), y: round4(at.y) }, name });
+  const marker = await addMarker(a, base(), { geometry: await freeTopPoint(a), name });
   await waitForMarker(a, marker.uid);
   await waitForMarker(b, marker.uid);
   return marker;
@@ -253,12 +251,8 @@ describe("another admin's change under a delete, an untouched form and an undo",
     const b = await adminB();
     const a = await browser.newPage();
     // A hears nothing live: the server refuses its delete (409) instead.
-    await hearNothingLive(a);
-    await signIn(a.page, base(), 'admin');
-    await openMap(a.page, base());
-    const [spot] = await freeSpots(a.page, 1, { box: { left: 320, top: 90, right: 960, bottom: 220 } });
-    const at = await map(a.page).toMap(spot.x, spot.y);
-    const marker = await addMarker(b, base(), { geometry: { x: round4(at.x), y: round4(at.y) }, name: 'Office safe', desc: 'Behind the desk' });
+    await openAdminMapHearingNothing(a, base());
+    const marker = await addMarker(b, base(), { geometry: await freeTopPoint(a.page), name: 'Office safe', desc: 'Behind the desk' });
     await openMap(a.page, base(), `?obj=${marker.uid}`);
     await waitPopupOpen(a.page, marker.uid);
     expect(await toolsPanel(a.page).count()).toBe(1);
@@ -321,10 +315,8 @@ describe("another admin's change under a delete, an untouched form and an undo",
   test("an edit form with nothing typed follows another admin's change, asks nothing, and saves on their version", async () => {
     const b = await adminB();
     const a = await adminPage(false);
-    const [spot] = await freeSpots(a.page, 1, { box: { left: 320, top: 90, right: 960, bottom: 220 } });
-    const at = await map(a.page).toMap(spot.x, spot.y);
     const marker = await addMarker(b, base(), {
-      geometry: { x: round4(at.x), y: round4(at.y) }, name: 'Office safe', name_l10n: { en: 'Office safe' }, desc: 'Behind the desk',
+      geometry: await freeTopPoint(a.page), name: 'Office safe', name_l10n: { en: 'Office safe' }, desc: 'Behind the desk',
     });
     await waitForMarker(a.page, marker.uid);
     const form = await openEditForm(a.page, marker.uid);

@@ -106,6 +106,21 @@ async function recordShown(page: Page, classes: string[]): Promise<void> {
 
 const shown = (page: Page): Promise<string[]> => page.evaluate(() => (window as unknown as { __shown: string[] }).__shown);
 
+/**
+ * A pro user's page opened at `path` (the map by default) while GET /api/be/user answers 500
+ * (Chromium logs those as failed loads, so the page's error check allows them).
+ */
+async function proPageWithFailedCheck(options: { path?: string; page?: Parameters<typeof browser.newPage>[0]; resetProgress?: boolean; recordUpsell?: boolean } = {}) {
+  const { page, errors } = await browser.newPage(options.page);
+  errors.allow(/500/);
+  await signIn(page, base(), 'pro');
+  if (options.resetProgress) await resetProgress(page);
+  if (options.recordUpsell ?? true) await recordShown(page, ['upsell-popup']);
+  const check = await failUserCheck(page);
+  await openAt(page, options.path ?? '/map/customs');
+  return { page, errors, check };
+}
+
 const questList = (page: Page): Locator => page.getByRole('complementary', { name: 'Levels and quests' });
 const questRow = (page: Page, quest: Quest): Locator => questList(page).locator(`li.quest-list__item[data-quest-uid="${quest.uid}"]`);
 const banner = (page: Page) => page.getByRole('banner');
@@ -166,13 +181,7 @@ describe('pro controls used before the sign-in check answers', () => {
 
 describe('a quest action where the account could not be checked', () => {
   test('GET /api/be/user answers 500: Complete says the account could not be checked (no upsell); Try again, once it answers, completes', async () => {
-    const { page, errors } = await browser.newPage();
-    // The check's 500s are what this test is about (Chromium logs them as failed loads).
-    errors.allow(/500/);
-    await signIn(page, base(), 'pro');
-    await resetProgress(page);
-    const check = await failUserCheck(page);
-    await openAt(page, '/map/customs');
+    const { page, check } = await proPageWithFailedCheck({ resetProgress: true, recordUpsell: false });
 
     const [quest] = five;
     const row = questRow(page, quest);
@@ -192,13 +201,7 @@ describe('a quest action where the account could not be checked', () => {
 
 describe('pro controls where the account could not be checked', () => {
   test('GET /api/be/user answers 500: Settings and the look arrow say the account could not be checked, nothing done, no upsell; Dismiss takes it away; Try again, once the server answers, switches the arrow on', async () => {
-    const { page, errors } = await browser.newPage();
-    // The check's 500s are what this test is about (Chromium logs them as failed loads).
-    errors.allow(/500/);
-    await signIn(page, base(), 'pro');
-    await recordShown(page, ['upsell-popup']);
-    const check = await failUserCheck(page);
-    await openAt(page, '/map/customs');
+    const { page, check } = await proPageWithFailedCheck();
     expect(check.count()).toBe(1);
 
     await questList(page).getByRole('button', { name: /^Settings/ }).click();
@@ -229,12 +232,7 @@ describe('pro controls where the account could not be checked', () => {
   });
 
   test('Settings: Try again while the server still fails keeps the note (and the focus); once it answers, the settings open', async () => {
-    const { page, errors } = await browser.newPage();
-    errors.allow(/500/);
-    await signIn(page, base(), 'pro');
-    await recordShown(page, ['upsell-popup']);
-    const check = await failUserCheck(page);
-    await openAt(page, '/map/customs');
+    const { page, check } = await proPageWithFailedCheck();
 
     await questList(page).getByRole('button', { name: /^Settings/ }).click();
     const note = questList(page).getByRole('alert');
@@ -257,12 +255,7 @@ describe('pro controls where the account could not be checked', () => {
   });
 
   test('on a 390×844 touch screen in Russian: Настройки says «Не удалось проверить ваш аккаунт…» with Повторить and Закрыть, finger-sized; Закрыть takes it away', async () => {
-    const { page, errors } = await browser.newPage({ width: 390, height: 844, hasTouch: true, locale: 'ru-RU' });
-    errors.allow(/500/);
-    await signIn(page, base(), 'pro');
-    await recordShown(page, ['upsell-popup']);
-    await failUserCheck(page);
-    await openAt(page, '/map/customs');
+    const { page } = await proPageWithFailedCheck({ page: { width: 390, height: 844, hasTouch: true, locale: 'ru-RU' } });
     // A phone starts with the panels hidden.
     await banner(page).getByRole('button', { name: 'Меню' }).tap();
     await banner(page).getByRole('button', { name: 'Показать панели' }).tap();
@@ -299,14 +292,8 @@ describe('pro controls where the account could not be checked', () => {
 
 describe('a fourth quest where the account could not be checked', () => {
   test('GET /api/be/user answers 500: a 4th quest gets "Quest limit" saying Pro is needed and the account could not be checked, no About Pro; Try again keeps it while the server fails, follows the 4th once it answers', async () => {
-    const { page, errors } = await browser.newPage();
-    errors.allow(/500/);
-    await signIn(page, base(), 'pro');
-    await resetProgress(page);
-    await recordShown(page, ['upsell-popup']);
-    const check = await failUserCheck(page);
     const three = uids(five.slice(0, 3));
-    await openAt(page, `/map/customs?quest=${three.join(',')}`);
+    const { page, check } = await proPageWithFailedCheck({ resetProgress: true, path: `/map/customs?quest=${three.join(',')}` });
     await expect.poll(() => selectedQuests(page)).toEqual(three);
 
     const fourth = questList(page).getByRole('checkbox', { name: five[3].name, exact: true });

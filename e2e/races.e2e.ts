@@ -12,9 +12,8 @@ import { describe, expect, test } from 'vitest';
 import type { Page, Response, Route } from 'playwright-core';
 import type { Marker } from '../src/domain/marker';
 import type { Quest } from '../src/domain/quests';
-import { round4 } from '../src/domain/transform';
 import {
-  MAP, TINY_PNG, addMarker, editForm, freeSpots, hearNothingLive, map, openEditForm, openMap, serverMarker, signIn, useEditorBrowser, useEditorServer, waitPopupOpen,
+  MAP, TINY_PNG, addMarker, editForm, freeTopPoint, openAdminMapHearingNothing, openEditForm, openMap, serverMarker, signIn, useEditorBrowser, useEditorServer, waitPopupOpen,
 } from './support/editor';
 import { questCatalogue } from './support/quests';
 
@@ -48,12 +47,8 @@ describe('an upload names the image it replaces', () => {
   test('another admin removed image 1 while the form was open: the upload into it is refused and said at the image, nothing stored; Save then meets the conflict choice', async () => {
     const a = await browser.newPage();
     // A hears nothing live (its form would take up the conflict at once): the server refuses instead.
-    await hearNothingLive(a);
-    await signIn(a.page, base(), 'admin');
-    await openMap(a.page, base());
-    const [spot] = await freeSpots(a.page, 1, { box: { left: 320, top: 90, right: 960, bottom: 220 } });
-    const at = await map(a.page).toMap(spot.x, spot.y);
-    const added = await addMarker(a.page, base(), { geometry: { x: round4(at.x), y: round4(at.y) }, name: 'Two caches' });
+    await openAdminMapHearingNothing(a, base());
+    const added = await addMarker(a.page, base(), { geometry: await freeTopPoint(a.page), name: 'Two caches' });
     for (const index of [0, 1]) expect((await apiUpload(a.page, added.uid, index, null)).status()).toBe(200);
     const uploaded = (await serverMarker(base(), added.uid))!;
     const [url1, url2] = uploaded.imgs.map((i) => i.img);

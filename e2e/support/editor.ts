@@ -74,6 +74,13 @@ export async function hearNothingLive({ page, errors }: EditorPage): Promise<voi
   errors.allow(/409 \(Conflict\)/);
 }
 
+/** An admin's map page, signed in and open, that hears nothing live (see `hearNothingLive`). */
+export async function openAdminMapHearingNothing(tracked: EditorPage, baseUrl: string): Promise<void> {
+  await hearNothingLive(tracked);
+  await signIn(tracked.page, baseUrl, 'admin');
+  await openMap(tracked.page, baseUrl);
+}
+
 export interface NewPageOptions {
   width?: number;
   height?: number;
@@ -288,6 +295,16 @@ export async function freeSpots(
   );
   if (spots.length < count) throw new Error(`found only ${spots.length} of ${count} free canvas spots`);
   return spots;
+}
+
+/**
+ * The map point (map px, 4 decimals) of a bare canvas spot in the view's top band: a marker put
+ * there shows clear of the panels, and its popup opens below it.
+ */
+export async function freeTopPoint(page: Page): Promise<{ x: number; y: number }> {
+  const [spot] = await freeSpots(page, 1, { box: { left: 320, top: 90, right: 960, bottom: 220 } });
+  const at = await map(page).toMap(spot.x, spot.y);
+  return { x: round4(at.x), y: round4(at.y) };
 }
 
 /** A press, a drag in steps and a release with the real mouse. */
