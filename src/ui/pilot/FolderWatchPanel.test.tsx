@@ -12,12 +12,15 @@ import { FolderWatchPanel } from './FolderWatchPanel';
 const folder = vi.hoisted(() => ({
   pick: vi.fn<() => Promise<DirectoryHandle | null>>(),
   options: null as WatchOptions | null,
+  /** What the first listing throws (null: it works). */
+  startError: null as unknown,
 }));
 vi.mock('./folderWatcher', () => ({
   folderAccessSupported: () => true,
   pickFolder: () => folder.pick(),
   watchFolder: async (_dir: DirectoryHandle, options: WatchOptions) => {
     folder.options = options;
+    if (folder.startError !== null) throw folder.startError;
     return { mode: 'poll', stop: () => {} };
   },
 }));
@@ -28,6 +31,7 @@ beforeEach(() => {
   setStorageBackend(memoryStorage());
   folder.pick.mockReset();
   folder.options = null;
+  folder.startError = null;
 });
 afterEach(async () => {
   await setLanguage('en');
@@ -35,14 +39,54 @@ afterEach(async () => {
 });
 
 describe('the folder watch\'s notices', () => {
-  it('a folder that could not be watched: said again in the language switched to, with the error\'s own words', async () => {
-    folder.pick.mockRejectedValue(new Error('NotAllowedError: permission denied'));
+  it('an unexpected error: said again in the language switched to, with the browser\'s own words only as a detail', async () => {
+    folder.pick.mockRejectedValue(new TypeError('Failed to execute showDirectoryPicker'));
     render(<FolderWatchPanel />);
     await userEvent.click(screen.getByRole('button', { name: 'Choose the screenshots folder' }));
-    expect(await screen.findByRole('alert')).toHaveTextContent('The folder could not be watched: NotAllowedError: permission denied');
+    expect(await screen.findByRole('alert')).toHaveTextContent(
+      'The folder could not be watched: the browser reported an unexpected error. Choose it again, or run the watcher on your PC. The browser’s message: TypeError: Failed to execute showDirectoryPicker',
+    );
     await act(async () => setLanguage('ru'));
-    await waitFor(() => expect(screen.getByRole('alert')).toHaveTextContent('Не удалось следить за папкой: NotAllowedError: permission denied'));
+    await waitFor(() =>
+      expect(screen.getByRole('alert')).toHaveTextContent(
+        'Не удалось следить за папкой: браузер сообщил о непредвиденной ошибке. Выберите папку снова или запустите наблюдатель на ПК. Сообщение браузера: TypeError: Failed to execute showDirectoryPicker',
+      ),
+    );
     expect(screen.getByRole('alert')).not.toHaveTextContent(/could not be watched/);
+  });
+
+  it.each([
+    ['NotAllowedError', 'Не удалось следить за папкой: браузеру не разрешили её читать. Выберите папку снова и разрешите доступ, когда браузер спросит.'],
+    ['NotFoundError', 'Не удалось следить за папкой: её больше нет на прежнем месте (перемещена или удалена). Выберите её снова.'],
+    ['SecurityError', 'Не удалось следить за папкой: браузер не даёт этой странице открывать здесь папки.'],
+  ])('a %s from the picker is said in Russian, without the browser\'s English', async (name, said) => {
+    await setLanguage('ru');
+    folder.pick.mockRejectedValue(new DOMException('The request is not allowed by the user agent or the platform in the current context.', name));
+    render(<FolderWatchPanel />);
+    await userEvent.click(screen.getByRole('button', { name: 'Выбрать папку скриншотов' }));
+    const alert = await screen.findByRole('alert');
+    expect(alert).toHaveTextContent(said);
+    expect(alert).not.toHaveTextContent(/request|allowed|Error/);
+  });
+
+  it('the picker closed without choosing (AbortError) says nothing', async () => {
+    folder.pick.mockRejectedValue(new DOMException('The user aborted a request.', 'AbortError'));
+    render(<FolderWatchPanel />);
+    await userEvent.click(screen.getByRole('button', { name: 'Choose the screenshots folder' }));
+    await waitFor(() => expect(folder.pick).toHaveBeenCalled());
+    await act(async () => new Promise((resolve) => setTimeout(resolve, 10)));
+    expect(screen.queryByRole('alert')).toBeNull();
+    expect(screen.getByRole('button', { name: 'Choose the screenshots folder' })).toBeInTheDocument();
+  });
+
+  it('a folder that cannot be listed at the start: said as a failed start, not as watching', async () => {
+    folder.pick.mockResolvedValue(screenshots);
+    folder.startError = new DOMException('A requested file or directory could not be found at the time an operation was processed.', 'NotFoundError');
+    render(<FolderWatchPanel />);
+    await userEvent.click(screen.getByRole('button', { name: 'Choose the screenshots folder' }));
+    expect(await screen.findByRole('alert')).toHaveTextContent('The folder could not be watched: it is not there any more (moved or deleted). Choose it again.');
+    expect(screen.queryByRole('status')).toBeNull();
+    expect(screen.getByRole('button', { name: 'Choose the screenshots folder' })).toBeInTheDocument();
   });
 
   it('a folder that can no longer be read: said again in the language switched to', async () => {

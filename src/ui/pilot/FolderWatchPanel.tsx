@@ -2,6 +2,7 @@ import { useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { positionFromScreenshotFile } from '../../domain/pilot-watcher';
 import { publish } from '../../state/pilot';
+import { folderFailureDetail, folderFailureOf, folderFailureText, type FolderFailure } from './folderProblem';
 import { folderAccessSupported, pickFolder, watchFolder, type FolderWatch } from './folderWatcher';
 
 interface Watching {
@@ -10,10 +11,11 @@ interface Watching {
 }
 
 /**
- * What went wrong, kept as what happened (the error's own words for a failed start) and said at
- * render: the message follows a language switch made while it shows.
+ * What went wrong, kept as what happened (for a failed start: the reason by the browser error's
+ * name, folderProblem.ts, and the browser's own English words only for an error with no reason)
+ * and said at render: the message follows a language switch made while it shows.
  */
-type Problem = { kind: 'lost' } | { kind: 'failed'; message: string };
+type Problem = { kind: 'lost' } | { kind: 'failed'; failure: FolderFailure; detail: string | null };
 
 /**
  * "Watch my screenshots folder": the visitor picks the game's screenshot folder and each new
@@ -61,7 +63,9 @@ export function FolderWatchPanel() {
       setSeen({ sent: 0, skipped: 0, last: null });
       setWatching({ folder: dir.name, mode: started.mode });
     } catch (error) {
-      setProblem({ kind: 'failed', message: error instanceof Error ? error.message : String(error) });
+      const failure = folderFailureOf(error);
+      // Null: the visitor closed the picker (or its permission prompt) without choosing: nothing to say.
+      if (failure !== null) setProblem({ kind: 'failed', failure, detail: failure === 'other' ? folderFailureDetail(error) : null });
     }
   };
 
@@ -109,7 +113,14 @@ export function FolderWatchPanel() {
       )}
       {problem && (
         <p className="pilot-problem" role="alert">
-          {problem.kind === 'lost' ? t('pilot.folder.lost') : t('pilot.folder.failed', { message: problem.message })}
+          {problem.kind === 'lost' ? t('pilot.folder.lost') : folderFailureText(t, problem.failure)}
+          {problem.kind === 'failed' && problem.detail && (
+            <>
+              {' '}
+              {/* The browser's own words (in its language, not the page's), set apart as a detail. */}
+              <span className="pilot-note">{t('pilot.folder.detail', { message: problem.detail })}</span>
+            </>
+          )}
         </p>
       )}
     </section>

@@ -87,14 +87,32 @@ describe('Follow a code: the code is checked before the map opens', () => {
     expect(asked).toEqual([]);
   });
 
-  it('refused for guessing (429): says so and how long, and opens nothing', async () => {
+  it('refused for guessing (429): says so and how long, opens nothing by itself, and offers the map, which waits by itself', async () => {
     server.use(http.get(`${BASE}/api/be/pilot/:code`, () => HttpResponse.json({ error: 'rate_limited', message: 'wait', limit: 'guesses', retryAfter: 300 }, { status: 429 })));
     const user = userEvent.setup();
     const router = renderFollow();
-    await user.type(screen.getByLabelText('Code'), `${LIVE}{Enter}`);
-    expect(await screen.findByRole('alert')).toHaveTextContent(/too many unknown codes .* Try again in 5 minutes\./);
+    const input = screen.getByLabelText('Code');
+    await user.type(input, `${LIVE}{Enter}`);
+    expect(await screen.findByRole('alert')).toHaveTextContent(/too many unknown codes .* Try again in 5 minutes\. Or open the map now: it connects by itself once the wait is over\./);
     expect(router.state.location.pathname).toBe('/pilot');
-    expect(screen.queryByRole('button', { name: 'Open the map anyway' })).toBeNull();
+    // The code may well be right: not marked as its fault.
+    expect(input).toHaveAttribute('aria-invalid', 'false');
+    expect(input).toHaveFocus();
+
+    await user.click(screen.getByRole('button', { name: 'Open the map anyway' }));
+    await screen.findByText('map page');
+    expect(router.state.location.pathname).toBe('/map/customs');
+    expect(router.state.location.search).toBe(`?connection=${LIVE}`);
+  });
+
+  it('a 429 in Russian: the wait, and the map offered anyway', async () => {
+    server.use(http.get(`${BASE}/api/be/pilot/:code`, () => HttpResponse.json({ error: 'rate_limited', message: 'wait', limit: 'guesses', retryAfter: 300 }, { status: 429 })));
+    await setLanguage('ru');
+    const user = userEvent.setup();
+    renderFollow();
+    await user.type(screen.getByLabelText('Код'), `${LIVE}{Enter}`);
+    expect(await screen.findByRole('alert')).toHaveTextContent(/Попробуйте снова через 5 минут\. Или откройте карту уже сейчас: она подключится сама, когда ожидание закончится\./);
+    expect(screen.getByRole('button', { name: 'Всё равно открыть карту' })).toBeInTheDocument();
   });
 
   it('the server out of reach: says so; Follow tries again, and the map may be opened anyway', async () => {

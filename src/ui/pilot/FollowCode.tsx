@@ -4,7 +4,7 @@ import { useNavigate } from 'react-router';
 import { normalizePairingCode, pairingPath } from '../../domain/pilot';
 import { pilot } from '../../state/pilot';
 import { pairingCodeProblemText } from './codeProblem';
-import { checkFollowCode, followCheckText } from './followCheck';
+import { checkFollowCode, followCheckText, openAnyway } from './followCheck';
 
 /** What is said by the field: the words, whether the code itself is at fault, and a code the map may still be opened for. */
 interface Problem {
@@ -17,8 +17,8 @@ interface Problem {
  * "Follow a code": a code typed here opens the map following it (the last map it showed, or
  * Customs), once the server says it is live (GET /api/be/pilot/{code}): a mistyped or ended
  * code is said here, by the field, with the code kept for correcting and the focus in the field,
- * rather than on a map page that follows nothing. A check the server could not answer offers the
- * map anyway (docs/DECISIONS.md "Checking a typed code before following it"). The check adds no
+ * rather than on a map page that follows nothing. A check the server could not answer, or refused
+ * for a while (429), offers the map anyway (followCheck.ts openAnyway). The check adds no
  * guess to the server's count (docs/PILOT.md "Limits"): a live code counts nothing, and an
  * unknown one counts once however often it is asked for, as the map page would have asked too.
  */
@@ -60,7 +60,7 @@ export function FollowCode() {
           go(code);
           return;
         }
-        setProblem({ text: said, invalid: check.kind === 'unknown', goAnyway: check.kind === 'unchecked' ? code : null });
+        setProblem({ text: said, invalid: check.kind === 'unknown', goAnyway: openAnyway(check) ? code : null });
         // Back in the field to correct the code (a tap on Follow left the focus on the button).
         input.current?.focus();
       },

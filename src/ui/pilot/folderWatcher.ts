@@ -87,7 +87,9 @@ async function fileOf(name: string, entry: EntryHandle | undefined): Promise<Fol
 
 /**
  * Watches `dir`: the files already there are taken as seen (never sent); each later file's name
- * goes to `onFiles`. Resolves once the first listing is done and the watch is set up.
+ * goes to `onFiles`. Resolves once the first listing is done and the watch is set up; rejects
+ * with the browser's error when that first listing fails (the watch never started: `onError`
+ * is for a folder lost later, and the page would otherwise say both "watching" and "lost").
  */
 export async function watchFolder(dir: DirectoryHandle, { onFiles, onError, pollMs = POLL_MS, scope = globalThis }: WatchOptions): Promise<FolderWatch> {
   let seen: Set<string> | null = null;
@@ -96,6 +98,8 @@ export async function watchFolder(dir: DirectoryHandle, { onFiles, onError, poll
   let again = false;
   let timer: ReturnType<typeof setInterval> | null = null;
   let observer: ObserverInstance | null = null;
+  /** The first listing's failure, thrown to the caller rather than reported. */
+  let failedToStart: { error: unknown } | null = null;
 
   const stop = () => {
     stopped = true;
@@ -124,7 +128,8 @@ export async function watchFolder(dir: DirectoryHandle, { onFiles, onError, poll
     } catch (error) {
       if (!stopped) {
         stop();
-        onError?.(error);
+        if (seen === null) failedToStart = { error };
+        else onError?.(error);
       }
     } finally {
       running = false;
@@ -136,6 +141,9 @@ export async function watchFolder(dir: DirectoryHandle, { onFiles, onError, poll
   };
 
   await look();
+  // Set inside look(): TypeScript cannot see that it may no longer be null here.
+  const failed = failedToStart as { error: unknown } | null;
+  if (failed) throw failed.error;
   if (stopped) return { mode: 'poll', stop };
 
   const Observer = api(scope).FileSystemObserver;

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { ApiError } from '../../api/client';
 import { i18n } from '../../i18n';
-import { followCheckOfError, followCheckText } from './followCheck';
+import { followCheckOfError, followCheckText, openAnyway } from './followCheck';
 
 const t = i18n.getFixedT('en');
 const ru = i18n.getFixedT('ru');
@@ -26,13 +26,16 @@ describe('followCheckText', () => {
     );
   });
 
-  it('a 429 says which rule and how long; one that names neither still says to wait', () => {
+  it('a 429 says which rule and how long, and that the map may be opened now; one that names neither still says to wait', () => {
     const now = 1_000_000;
     expect(followCheckText(t, { kind: 'limited', limited: { limit: 'guesses', retryAfterS: 360 } }, CODE, now, 'en')).toMatch(
-      /^Refused for now: too many unknown codes .* Try again in 6 minutes\.$/,
+      /^Refused for now: too many unknown codes .* Try again in 6 minutes\. Or open the map now: it connects by itself once the wait is over\.$/,
     );
     expect(followCheckText(t, { kind: 'limited', limited: { limit: null, retryAfterS: null } }, CODE, now, 'en')).toBe(
-      'The server is not checking codes from your network address for now. Try again in a few minutes.',
+      'The server is not checking codes from your network address for now. Try again in a few minutes. Or open the map now: it connects by itself once the wait is over.',
+    );
+    expect(followCheckText(ru, { kind: 'limited', limited: { limit: 'guesses', retryAfterS: 360 } }, CODE, now, 'ru')).toMatch(
+      /^Пока отказано: .* Попробуйте снова через 6 минут\. Или откройте карту уже сейчас: она подключится сама, когда ожидание закончится\.$/,
     );
   });
 
@@ -41,5 +44,15 @@ describe('followCheckText', () => {
       'Could not check the code: the server could not be reached. Press Follow to try again, or open the map anyway: it keeps trying to connect by itself.',
     );
     expect(followCheckText(ru, { kind: 'unchecked', status: 502 }, CODE)).toMatch(/^Не удалось проверить код: сервер ответил ошибкой \(502\)\. Нажмите «Следить»/);
+  });
+});
+
+describe('openAnyway', () => {
+  it('offers the map after a 429 or a check that could not be made, never for a code the server does not know', () => {
+    expect(openAnyway({ kind: 'limited', limited: { limit: 'guesses', retryAfterS: 300 } })).toBe(true);
+    expect(openAnyway({ kind: 'limited', limited: { limit: null, retryAfterS: null } })).toBe(true);
+    expect(openAnyway({ kind: 'unchecked', status: 0 })).toBe(true);
+    expect(openAnyway({ kind: 'unknown' })).toBe(false);
+    expect(openAnyway({ kind: 'live' })).toBe(false);
   });
 });
