@@ -1166,3 +1166,35 @@ describe('changes kept while no admin is signed in (signedOutChanges / restoreCh
     expect(commands.getState().pending.m1).toMatchObject({ status: 'failed', error: { code: 'offline' } });
   });
 });
+
+describe('a 403 (the session is no admin’s now) is met as an ended session (fixkept)', () => {
+  it('fails the change as signedOut and keeps it for the next admin', async () => {
+    const { server, commands } = setup([marker('m1')]);
+    server.failNext('update', new ApiError('/api/be/admin/marker', 403, 'forbidden', 'this call is for admins only'));
+    await commands.moveMarker('m1', { x: 5, y: 6 });
+    expect(commands.getState().pending.m1).toMatchObject({ status: 'failed', error: { code: 'signedOut' } });
+    expect(commands.signedOutChanges()).toEqual([expect.objectContaining({ uid: 'm1', marker: expect.objectContaining({ geometry: { x: 5, y: 6 } }), basedOn: 1 })]);
+  });
+});
+
+describe('kept changes brought back after a reload, for a marker gone meanwhile (fixkept)', () => {
+  it('meets the server’s 404 as a live change does: a move fails as deleted elsewhere, a delete is done', async () => {
+    const first = setup([marker('m1'), marker('m2')]);
+    first.server.failNext('update', new ApiError('/api/be/admin/marker', 401, 'unauthorized', 'sign in first'));
+    first.server.failNext('delete', new ApiError('/api/be/admin/marker', 401, 'unauthorized', 'sign in first'));
+    await first.commands.moveMarker('m1', { x: 5, y: 6 });
+    await first.commands.deleteMarker('m2');
+    // Through the store, as a reloaded page reads them; both markers deleted by another admin since.
+    const kept = JSON.parse(JSON.stringify(first.commands.signedOutChanges())) as KeptChange[];
+    first.server.remove('m1');
+    first.server.remove('m2');
+
+    const page = fakeSink([...first.server.stored.values()]);
+    const commands = createEditorCommands({ api: first.server.api, sink: page.sink, mapId: 'customs' });
+    expect(await commands.restoreChanges(kept)).toEqual(['m1', 'm2']);
+    await commands.settle();
+    expect(commands.getState().pending).toEqual({ m1: { status: 'failed', error: expect.objectContaining({ code: 'deletedElsewhere' }) } });
+    expect(page.markers.get('m1')?.geometry).toEqual({ x: 5, y: 6 });
+    expect(page.markers.has('m2')).toBe(false);
+  });
+});

@@ -32,7 +32,8 @@
  *   copy: every unsaved or in-flight change, and every answer or live change heard while the
  *   list loaded, is put back on top of it. An edit form whose marker another admin changed
  *   meanwhile gets the conflict a live change of it would have raised.
- * - A 401 (the session ended) fails a change as 'signedOut': kept, and retried like any other.
+ * - A 401 (the session ended) or a 403 (the session is no admin's now) fails a change as
+ *   'signedOut': kept, and retried like any other.
  * - A move, copy or delete of a marker whose full copy cannot be read (the page holds only its
  *   compact row and the server cannot be reached) is not lost: it is kept as an unread change,
  *   failed at once with the read's reason ('offline'), and made for real (read, recorded as its
@@ -363,7 +364,9 @@ function failureOf(error: unknown, code: 'saveFailed' | 'deleteFailed' | 'upload
   if (error instanceof ApiError && error.offline) return failure('offline');
   // 401: the session ended (expired, signed out elsewhere). The change is kept, failed; the
   // wiring asks for a sign-in and sends it again once an admin is signed in (ui/map/signInToSave.ts).
-  if (error instanceof ApiError && error.status === 401) return failure('signedOut');
+  // 403: the page's session is an account without admin rights now (one signed in in another tab,
+  // or here while this change was on its way): the same remedy, so kept and handled the same way.
+  if (error instanceof ApiError && (error.status === 401 || error.status === 403)) return failure('signedOut');
   const detail = error instanceof Error ? error.message : String(error);
   return failure(code, detail || 'unknown error');
 }

@@ -6,6 +6,10 @@
  * admin" opens the sign-in form; "Discard" drops them (the map shows the server's markers again).
  * Renders nothing for an admin (their editor has the changes) or with nothing kept.
  *
+ * Per map: it counts (and Discard drops) the changes of the map shown, `mapId`; another map's
+ * stay kept for that map's page. Kept across a reload of the tab (sessionStorage), so the same
+ * notice comes back; the map then shows the server's markers until an admin has them sent.
+ *
  * Outside the admin dock, which only an admin's page has: the map page mounts it for everyone.
  */
 import { useTranslation } from 'react-i18next';
@@ -16,13 +20,14 @@ import { session } from '../../state/session';
 import { discardKeptForAdmin, keptForAdmin } from '../map/signInToSave';
 import './KeptForAdminNotice.css';
 
-export function KeptForAdminNotice() {
+export function KeptForAdminNotice({ mapId }: { mapId: string }) {
   const { t } = useTranslation();
-  const { changes } = useSnapshot(keptForAdmin);
+  const { changes: all } = useSnapshot(keptForAdmin);
   const { user } = useSnapshot(session);
+  const changes = all.filter((change) => change.base.map === mapId);
   if (changes.length === 0 || can(user, 'adminTools')) return null;
   const discard = () => {
-    discardKeptForAdmin().catch((error: unknown) => console.error('raidmap: discarding the kept changes failed', error));
+    discardKeptForAdmin(mapId).catch((error: unknown) => console.error('raidmap: discarding the kept changes failed', error));
   };
   return (
     <div role="alert" className="kept-for-admin">

@@ -126,7 +126,7 @@ function MapScreen({ map, overlay }: { map: MapDefinition; overlay: OverlayParam
       {!overlay && <MarkerPopup map={map} source={data.source} loaded={!!data.markers && !data.error} />}
       {!overlay && <LiveAnnouncer />}
       {/* For everyone: the admin's changes an ended session refused, kept after a non-admin signed in. */}
-      {!overlay && <KeptForAdminNotice />}
+      {!overlay && <KeptForAdminNotice mapId={map.id} />}
       {admin && (
         <Suspense fallback={null}>
           <AdminDock map={map} camera={camera} />

@@ -5,7 +5,9 @@ import { fakeServer, fakeSink, flush, marker } from '../../editor/testing/fakes'
 import { bindEditor, resetEditor } from '../../state/editor';
 import { closeAccountDialog, layout } from '../../state/layout';
 import { giveUpSignIn, resetSession, session } from '../../state/session';
-import { discardKeptForAdmin, keptForAdmin, resetKeptForAdmin, signInToSave, signedOutUids } from './signInToSave';
+import { KEPT_FOR_ADMIN_STORAGE_KEY } from '../../editor/keptChanges';
+import { memoryStorage, setStorageBackend } from '../../state/storage';
+import { discardKeptForAdmin, keptForAdmin, loadKeptForAdmin, resetKeptForAdmin, signInToSave, signedOutUids } from './signInToSave';
 
 const admin = () => ({ name: 'admin', admin: true, pro: false, questsDone: [], questsHidden: [] });
 const signedOut = () => new ApiError('/api/be/admin/marker', 401, 'unauthorized', 'sign in first');
@@ -22,7 +24,12 @@ function setup() {
   return { server, page, commands, stop };
 }
 
+/** The tab's sessionStorage (and localStorage: their keys do not overlap), per test. */
+let tab = memoryStorage();
+
 beforeEach(() => {
+  tab = memoryStorage();
+  setStorageBackend(tab);
   resetSession();
   closeAccountDialog();
   session.user = admin();
@@ -34,6 +41,7 @@ afterEach(() => {
   resetEditor();
   resetSession();
   closeAccountDialog();
+  setStorageBackend(null);
 });
 
 describe('a change refused because the session ended', () => {
@@ -148,7 +156,7 @@ describe('changes refused so, when someone without admin rights signs in', () =>
     const { server, page, commands, stop } = await refusedMoveAndDelete();
     session.user = null;
     leaveEditor(commands, stop);
-    await discardKeptForAdmin();
+    await discardKeptForAdmin('customs');
     expect(keptForAdmin.changes).toEqual([]);
     expect(page.markers.get('m1')).toMatchObject({ geometry: { x: 100, y: 200 }, version: 1 });
     expect(page.markers.get('m2')).toMatchObject({ version: 1 });
@@ -158,6 +166,167 @@ describe('changes refused so, when someone without admin rights signs in', () =>
   it('an admin leaving the map keeps nothing (the page asked first)', async () => {
     const { commands, stop } = await refusedMoveAndDelete();
     leaveEditor(commands, stop);
+    expect(keptForAdmin.changes).toEqual([]);
+  });
+});
+
+describe('changes kept for an admin, across a reload of the tab (fixkept)', () => {
+  const pro = () => ({ name: 'bob', admin: false, pro: true, questsDone: [], questsHidden: [] });
+
+  function leaveEditor(commands: { dispose(): void }, stop: () => void) {
+    stop();
+    bindEditor(null);
+    commands.dispose();
+  }
+
+  /** A move and a delete refused by a 401, then a pro signs in: both kept. */
+  async function keptMoveAndDelete() {
+    const context = setup();
+    context.server.seed(marker('m2'));
+    await context.page.sink.upsert(context.server.stored.get('m2')!);
+    context.server.failNext('update', signedOut());
+    context.server.failNext('delete', signedOut());
+    await context.commands.moveMarker('m1', { x: 1, y: 1 });
+    await context.commands.deleteMarker('m2');
+    session.user = pro();
+    leaveEditor(context.commands, context.stop);
+    return context;
+  }
+
+  /** A fresh page of the map (its list read from the server) whose tab kept what it stored. */
+  function reload(server: ReturnType<typeof fakeServer>) {
+    resetEditor();
+    keptForAdmin.changes = [];
+    loadKeptForAdmin();
+    return fakeSink([...server.stored.values()]);
+  }
+
+  it('stores them in the tab, with the version each was made on, and a reload has them again', async () => {
+    const { server } = await keptMoveAndDelete();
+    const stored = JSON.parse(tab.getItem(KEPT_FOR_ADMIN_STORAGE_KEY)!) as Record<string, unknown[]>;
+    expect(Object.keys(stored)).toEqual(['customs']);
+    expect(stored.customs).toEqual([expect.objectContaining({ uid: 'm1', basedOn: 1 }), expect.objectContaining({ uid: 'm2', marker: null, basedOn: 1 })]);
+    expect(JSON.stringify(stored)).not.toMatch(/password|token/i);
+    reload(server);
+    expect(keptForAdmin.changes.map((change) => [change.uid, change.basedOn])).toEqual([
+      ['m1', 1],
+      ['m2', 1],
+    ]);
+  });
+
+  it('an admin signing in after the reload has them sent, and the store is cleared', async () => {
+    const { server } = await keptMoveAndDelete();
+    const page = reload(server);
+    session.user = admin();
+    const next = createEditorCommands({ api: server.api, sink: page.sink, mapId: 'customs' });
+    bindEditor(next);
+    const stop = signInToSave(next);
+    await flush();
+    await next.settle();
+    expect(server.stored.get('m1')).toMatchObject({ geometry: { x: 1, y: 1 }, version: 2 });
+    expect(server.stored.has('m2')).toBe(false);
+    expect(keptForAdmin.changes).toEqual([]);
+    expect(tab.getItem(KEPT_FOR_ADMIN_STORAGE_KEY)).toBeNull();
+    stop();
+  });
+
+  it('Discard clears the store (this map’s only); a reload then has nothing to offer', async () => {
+    const { server } = await keptMoveAndDelete();
+    const woods = { uid: 'w1', base: marker('w1', { map: 'woods', version: 1 }), marker: null, basedOn: 1 };
+    keptForAdmin.changes = [...keptForAdmin.changes, woods];
+    await discardKeptForAdmin('customs');
+    expect(JSON.parse(tab.getItem(KEPT_FOR_ADMIN_STORAGE_KEY)!)).toEqual({ woods: [woods] });
+    reload(server);
+    expect(keptForAdmin.changes.map((change) => change.uid)).toEqual(['w1']);
+  });
+
+  it('bad or old stored data is ignored (nothing sent, nothing thrown)', async () => {
+    const server = fakeServer();
+    server.seed(marker('m1'));
+    for (const text of ['{not json', '[1,2]', JSON.stringify({ customs: [{ uid: 'm1', base: { uid: 'm1' }, marker: null, basedOn: 1 }] })]) {
+      tab.setItem(KEPT_FOR_ADMIN_STORAGE_KEY, text);
+      const page = reload(server);
+      expect(keptForAdmin.changes).toEqual([]);
+      const next = createEditorCommands({ api: server.api, sink: page.sink, mapId: 'customs' });
+      bindEditor(next);
+      signInToSave(next)();
+      await flush();
+      expect(server.writes()).toEqual([]);
+    }
+  });
+});
+
+describe('a change still saving as someone without admin rights signs in (fixkept)', () => {
+  const pro = () => ({ name: 'bob', admin: false, pro: true, questsDone: [], questsHidden: [] });
+  const forbidden = () => new ApiError('/api/be/admin/marker', 403, 'forbidden', 'this call is for admins only');
+
+  function leaveEditor(commands: { dispose(): void }, stop: () => void) {
+    stop();
+    bindEditor(null);
+    commands.dispose();
+  }
+
+  for (const [status, refusal] of [
+    [401, signedOut],
+    [403, forbidden],
+  ] as const) {
+    it(`is kept once its answer, a ${status}, comes`, async () => {
+      const { server, page, commands, stop } = setup();
+      const release = server.hold();
+      void commands.moveMarker('m1', { x: 1, y: 1 });
+      await flush();
+      expect(commands.getState().pending.m1).toMatchObject({ status: 'saving' });
+      server.failNext('update', refusal());
+      session.user = pro();
+      leaveEditor(commands, stop);
+      expect(keptForAdmin.changes).toEqual([]);
+      release();
+      await flush();
+      expect(keptForAdmin.changes).toEqual([expect.objectContaining({ uid: 'm1', marker: expect.objectContaining({ geometry: { x: 1, y: 1 } }), basedOn: 1 })]);
+      expect(JSON.parse(tab.getItem(KEPT_FOR_ADMIN_STORAGE_KEY)!).customs).toHaveLength(1);
+      expect(page.markers.get('m1')?.geometry).toEqual({ x: 1, y: 1 });
+    });
+  }
+
+  it('is sent by the admin signed in again before its answer came, and only it', async () => {
+    const { server, page, commands, stop } = setup();
+    server.seed(marker('m2'));
+    await page.sink.upsert(server.stored.get('m2')!);
+    server.failNext('delete', signedOut());
+    await commands.deleteMarker('m2'); // refused before: kept at once
+    const release = server.hold();
+    void commands.moveMarker('m1', { x: 1, y: 1 });
+    await flush();
+    server.failNext('update', signedOut());
+    session.user = pro();
+    leaveEditor(commands, stop);
+    session.user = admin();
+    const next = createEditorCommands({ api: server.api, sink: page.sink, mapId: 'customs' });
+    bindEditor(next);
+    const stopNext = signInToSave(next);
+    release();
+    await flush();
+    await next.settle();
+    await flush();
+    await next.settle();
+    expect(server.stored.get('m1')).toMatchObject({ geometry: { x: 1, y: 1 }, version: 2 });
+    expect(server.stored.has('m2')).toBe(false);
+    expect(server.writes().map((write) => write.op)).toEqual(['delete', 'update', 'delete', 'update']);
+    expect(keptForAdmin.changes).toEqual([]);
+    expect(next.getState()).toMatchObject({ pending: {}, conflicts: [] });
+    stopNext();
+  });
+
+  it('one that goes through is not kept', async () => {
+    const { server, commands, stop } = setup();
+    const release = server.hold();
+    void commands.moveMarker('m1', { x: 1, y: 1 });
+    await flush();
+    session.user = pro();
+    leaveEditor(commands, stop);
+    release();
+    await flush();
+    expect(server.stored.get('m1')).toMatchObject({ geometry: { x: 1, y: 1 }, version: 2 });
     expect(keptForAdmin.changes).toEqual([]);
   });
 });

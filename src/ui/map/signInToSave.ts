@@ -12,7 +12,8 @@
  * showing them, the page says they were not saved because this account may not edit the map
  * (ui/admin/KeptForAdminNotice.tsx), nothing is sent, and the next admin signed in on the page
  * has them sent again, based on the version they were made on (another admin's change since is a
- * conflict, not overwritten). See docs/DECISIONS.md.
+ * conflict, not overwritten). They are kept in the tab's sessionStorage too (a reload shows the
+ * same notice), and a change still on its way as the editor closes is kept once refused. See docs/DECISIONS.md.
  *
  * The admin stays shown as signed in meanwhile (their tools and changes stay): taking the user
  * away would close the editor, and its changes with it.
@@ -20,8 +21,11 @@
 import { proxy, subscribe } from 'valtio';
 import { can } from '../../domain/roles';
 import type { EditorCommands, EditorCommandsState, KeptChange } from '../../editor/commands';
-import { retrySave } from '../../state/editor';
+import { KEPT_FOR_ADMIN_STORAGE_KEY, parseKeptChanges, storedKeptChanges } from '../../editor/keptChanges';
+import { boundEditor, retrySave } from '../../state/editor';
+import { settleSetAside } from '../../state/popup';
 import { askToSignInToSave, session } from '../../state/session';
+import { readTabStored, writeTabStored } from '../../state/storage';
 
 /** The markers whose change failed because the session ended. */
 export function signedOutUids(state: Pick<EditorCommandsState, 'pending'>): string[] {
@@ -38,52 +42,103 @@ export interface KeptForAdminState {
   changes: KeptChange[];
 }
 
-export const keptForAdmin = proxy<KeptForAdminState>({ changes: [] });
+/**
+ * Kept in the tab's sessionStorage too (editor/keptChanges.ts), so a reload (or a closed tab
+ * the browser reopens) shows the same notice and the next admin still has them sent: read as
+ * the page starts, written at each change of the list.
+ */
+export const keptForAdmin = proxy<KeptForAdminState>({ changes: parseKeptChanges(readTabStored(KEPT_FOR_ADMIN_STORAGE_KEY)) });
 
 /** Per kept uid: puts the server's copy back on the map (the kept change's Discard). */
 const putBack = new Map<string, () => Promise<void>>();
 
 const plain = <T>(value: T): T => JSON.parse(JSON.stringify(value)) as T;
 
-/** The editor closes without an admin signed in: its changes refused by a 401 are kept, not dropped. */
-function keepForAdmin(commands: EditorCommands): void {
-  const changes = commands.signedOutChanges();
+/** Replaces the kept changes, in memory and in the tab's store (none left: the entry is removed). */
+function setKept(changes: KeptChange[]): void {
+  keptForAdmin.changes = changes;
+  writeTabStored(KEPT_FOR_ADMIN_STORAGE_KEY, storedKeptChanges(plain(changes)));
+}
+
+/** Adds `changes` (a later change of a uid replaces the one kept for it). */
+function addKept(commands: EditorCommands, changes: KeptChange[]): void {
   if (changes.length === 0) return;
   const uids = new Set(changes.map((change) => change.uid));
   // The closed editor still puts the server's copy back on the page (discardFailed only shows it).
   for (const uid of uids) putBack.set(uid, () => commands.discardFailed(uid));
-  keptForAdmin.changes = [...keptForAdmin.changes.filter((change) => !uids.has(change.uid)), ...changes];
+  setKept([...keptForAdmin.changes.filter((change) => !uids.has(change.uid)), ...changes]);
+}
+
+/** The markers whose change is still being saved (its request on its way, or queued behind one). */
+const savingUids = (commands: EditorCommands) =>
+  Object.entries(commands.getState().pending)
+    .filter(([, entry]) => entry.status === 'saving')
+    .map(([uid]) => uid);
+
+/** The editor closes without an admin signed in: its changes refused by a 401 (or 403) are kept, not dropped. */
+function keepForAdmin(commands: EditorCommands): void {
+  addKept(commands, commands.signedOutChanges());
+  // A change still on its way as the editor closes is refused too, a moment later (its 401; a
+  // 403 where the new account's cookie went with it): kept once answered, like those refused before.
+  const saving = new Set(savingUids(commands));
+  if (saving.size === 0) return;
+  commands
+    .settle()
+    .then(() => {
+      const late = commands.signedOutChanges().filter((change) => saving.has(change.uid));
+      if (late.length === 0) return;
+      addKept(commands, late);
+      // An admin signed in again meanwhile: their editor, open already, has them sent.
+      const open = boundEditor();
+      if (open && open !== commands && can(session.user, 'adminTools')) sendKept(open);
+    })
+    .catch((error: unknown) => console.warn('raidmap: keeping the changes still saving for an admin failed', error));
 }
 
 /** An admin's editor opened: the kept changes of its map are shown and sent again. */
 function sendKept(commands: EditorCommands): void {
   if (keptForAdmin.changes.length === 0) return;
+  const sending = plain(keptForAdmin.changes);
   commands
-    .restoreChanges(plain(keptForAdmin.changes))
+    .restoreChanges(sending)
     .then((sent) => {
       const done = new Set(sent);
       for (const uid of sent) putBack.delete(uid);
-      keptForAdmin.changes = keptForAdmin.changes.filter((change) => !done.has(change.uid));
+      setKept(keptForAdmin.changes.filter((change) => !done.has(change.uid)));
+      // A form's refused save is also the form's work, kept for the next admin page as work set
+      // aside (state/setAsideStore.ts): sent now, it is not offered a second time ("Back to
+      // them"), unless the form holds more than what was sent.
+      for (const change of sending) if (done.has(change.uid) && change.marker) settleSetAside(change.marker);
     })
     .catch((error: unknown) => console.warn('raidmap: sending the changes kept for an admin failed', error));
 }
 
-/** "Discard" of the kept changes: dropped, and the map shows the server's copies again. */
-export function discardKeptForAdmin(): Promise<void> {
-  const uids = keptForAdmin.changes.map((change) => change.uid);
-  keptForAdmin.changes = [];
+/**
+ * "Discard" of the kept changes (of `mapId`; left out: all): dropped, in the tab's store too,
+ * and the map shows the server's copies again.
+ */
+export function discardKeptForAdmin(mapId?: string): Promise<void> {
+  const dropped = keptForAdmin.changes.filter((change) => mapId === undefined || change.base.map === mapId);
+  const uids = dropped.map((change) => change.uid);
+  setKept(keptForAdmin.changes.filter((change) => !dropped.includes(change)));
   const shown = uids.map((uid) => {
     const back = putBack.get(uid);
     putBack.delete(uid);
-    // The page that showed them may be gone (another map): nothing left to put back there.
+    // The page that showed them may be gone (another map, a reload: it shows the server's already).
     return back?.().catch((error: unknown) => console.warn('raidmap: putting a marker back failed', error));
   });
   return Promise.all(shown).then(() => undefined);
 }
 
-/** Forgets the kept changes (tests). */
+/** Reads the tab's store again, as a reloaded page does (tests). */
+export function loadKeptForAdmin(): void {
+  putBack.clear();
+  keptForAdmin.changes = parseKeptChanges(readTabStored(KEPT_FOR_ADMIN_STORAGE_KEY));
+}
+
+/** Forgets the kept changes, stored ones too (tests). */
 export function resetKeptForAdmin(): void {
-  keptForAdmin.changes = [];
+  setKept([]);
   putBack.clear();
 }
 
