@@ -108,11 +108,15 @@ export function fakeServer() {
       leave('delete');
       return { version: deleted };
     },
-    async uploadMarkerImage({ uid, index, file }) {
+    async uploadMarkerImage({ uid, index, file, ...target }) {
       calls.push({ op: 'upload', uid });
       await enter('upload');
       const current = stored.get(uid);
       if (!current) throw new ApiError('/api/be/admin/maps/marker/upload/base64', 404, 'not_found', 'Marker not found');
+      // As the server: an upload naming the image it replaces (null: a new one, at the end) finds it there, else 409.
+      if ('replaces' in target && (index < current.imgs.length ? current.imgs[index].img : index === current.imgs.length ? null : undefined) !== target.replaces) {
+        throw new ConflictError('/api/be/admin/maps/marker/upload/base64', `marker "${uid}" was changed meanwhile: the upload was meant for image ${index}`, copy(current));
+      }
       const imgs = [...current.imgs];
       const img = { img: `/img/markers/${uid}-${index}-${file.name}`, name: '', desc: '' };
       if (index < imgs.length) imgs[index] = img;

@@ -7,10 +7,12 @@
  * on the stored marker (state/popup.ts `rebaseEdit`) and the draft takes the new image URL.
  * While a file uploads, the images cannot be moved or removed (the upload targets an index),
  * and the form does not save (`onUploadingChange`). The server writes the file into its stored
- * image at that index: upload into images in their stored order (a new image: at the end).
- * The upload names the image it replaces (`uploadTarget`: the form's stored marker's image at
- * that index, null for a new one); when another admin changed that image meanwhile the server
- * answers 409 and replaces nothing, and the note says so (`markerEdit.uploadConflict`).
+ * image, the one the upload names: the row the admin picked is matched to the stored image it
+ * shows (`uploadSlot`, src/domain/image-upload.ts), so a row moved or added before the upload
+ * (not saved yet) gets the file where it is, and the Save keeps the order the form shows.
+ * When another admin changed that image meanwhile the server answers 409 with the stored marker
+ * and replaces nothing: the form takes their images, the admin's other typed changes kept
+ * (./uploadConflict.ts), and says so above the images with their change.
  * An image URL on another site says so under its field before anything is sent: the pages'
  * CSP would not show it, and the server refuses a new one (src/domain/image-source.ts).
  */
@@ -18,14 +20,17 @@ import { useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { ConflictError } from '../../api/admin';
 import { cdnImageOrigins, externalImageOrigin, imageSourceProblem } from '../../domain/image-source';
+import { uploadSlot as storedSlot, type UploadSlot } from '../../domain/image-upload';
 import type { Marker, MarkerImage } from '../../domain/marker';
 import { addImage, moveImage, removeImage } from '../../domain/marker-edit';
 import { textLimit } from '../../domain/marker-problem';
 import { uploadImage } from '../../state/editor';
 import { popup, rebaseEdit } from '../../state/popup';
 import { failureText } from './failureText';
+import { DiffList } from './DiffList';
 import { counterShown, LengthCounter } from './LengthCounter';
 import { imageFileName } from './markerDiff';
+import { takeTheirImages, type TakenImages } from './uploadConflict';
 
 /** The thumbnail's size in CSS pixels (fixed, so the rows do not jump as pictures load). */
 export const THUMB_SIZE = 56;
@@ -111,13 +116,14 @@ export function refuseFile(file: Pick<File, 'type' | 'size' | 'name'>): 'type' |
 }
 
 /**
- * The image an upload into `index` replaces, as the server should still have it: the form's
- * stored marker (`base`, the edit's snapshot) at that index, null for a new image (past its
- * images); without a base, the form's own row. Another one there now: the server answers 409.
+ * Where an upload for row `row` goes: the stored image that row shows in the form's stored
+ * marker (`base`, the edit's snapshot), wherever it is stored; a row the server does not have,
+ * a new image at the end (src/domain/image-upload.ts). Without a base, the row itself. Another
+ * image there now on the server (another admin's change): it answers 409.
  */
-export function uploadTarget(base: Pick<Marker, 'uid' | 'imgs'> | null, uid: string, imgs: readonly MarkerImage[], index: number): string | null {
-  if (base && base.uid === uid) return base.imgs[index]?.img ?? null;
-  return imgs[index]?.img || null;
+export function uploadSlot(base: Pick<Marker, 'uid' | 'imgs'> | null, uid: string, imgs: readonly MarkerImage[], row: number): UploadSlot {
+  if (base && base.uid === uid) return storedSlot(base.imgs, imgs, row);
+  return { index: row, replaces: imgs[row]?.img || null };
 }
 
 /** A 409 of the upload (the image it meant was changed meanwhile): the editor passes the API's ConflictError on as it came. */
@@ -133,6 +139,13 @@ export function ImagesField({ uid, imgs, onChange, disabled, onUploadingChange, 
   notify.current = onUploadingChange;
   useEffect(() => notify.current?.(busy), [busy]);
   const [note, setNote] = useState<UploadNote>(null);
+  /** The last upload another admin's change stopped: the row picked, and what the form took (their images). */
+  const [taken, setTaken] = useState<(TakenImages & { index: number }) | null>(null);
+  /** Brought into view as it appears: it sits above the images, the row picked may be far below. */
+  const takenBox = useRef<HTMLElement>(null);
+  useEffect(() => {
+    if (taken) takenBox.current?.scrollIntoView?.({ block: 'nearest' });
+  }, [taken]);
   const mounted = useRef(true);
   useEffect(() => {
     mounted.current = true;
@@ -158,24 +171,30 @@ export function ImagesField({ uid, imgs, onChange, disabled, onUploadingChange, 
       return;
     }
     setNote(null);
+    setTaken(null);
     setUpload({ index, fraction: 0 });
-    const replaces = uploadTarget(popup.snapshot, uid, list, index);
+    // The stored image the row shows (moved rows included), not the stored image at the row's place.
+    const slot = uploadSlot(popup.snapshot, uid, list, index);
     try {
       const onProgress = (fraction: number) => {
         if (mounted.current) setUpload({ index, fraction: Math.min(1, Math.max(0, fraction)) });
       };
-      const stored: Marker = await uploadImage(uid, index, file, onProgress, undefined, replaces);
+      const stored: Marker = await uploadImage(uid, slot.index, file, onProgress, undefined, slot.replaces);
+      // The new file goes into the row the admin picked; the rows keep the order the form shows.
+      // The row is replaced, not written into: a moved row may be the form's frozen render copy.
       rebaseEdit(stored, (draft) => {
-        const url = stored.imgs[index]?.img;
+        const url = stored.imgs[slot.index]?.img;
         if (!url) return;
-        if (draft.imgs[index]) draft.imgs[index].img = url;
+        if (draft.imgs[index]) draft.imgs[index] = { ...draft.imgs[index], img: url };
         else draft.imgs.push({ img: url, name: '', desc: '' });
       });
       if (mounted.current) setNote({ index, kind: 'done', text: t('markerEdit.uploadDone', { index: index + 1 }) });
     } catch (error) {
+      // Taken while the form is still on that marker, even if this field was redrawn meanwhile.
+      const took = isUploadConflict(error) && error.current ? takeTheirImages(uid, error.current) : null;
       if (!mounted.current) return;
-      const text = isUploadConflict(error) ? t('markerEdit.uploadConflict', { index: index + 1 }) : t('markerEdit.uploadFailed', { message: failureText(t, error) });
-      setNote({ index, kind: 'error', text });
+      if (took) setTaken({ ...took, index });
+      else setNote({ index, kind: 'error', text: isUploadConflict(error) ? t('markerEdit.uploadConflict', { index: index + 1 }) : t('markerEdit.uploadFailed', { message: failureText(t, error) }) });
     } finally {
       if (mounted.current) setUpload(null);
     }
@@ -184,6 +203,15 @@ export function ImagesField({ uid, imgs, onChange, disabled, onUploadingChange, 
   return (
     <fieldset className="marker-edit__group" disabled={disabled}>
       <legend>{t('markerEdit.images')}</legend>
+      {taken && (
+        // Above the images: the row picked may be gone from their list.
+        <section ref={takenBox} role="alert" className="marker-edit__conflict" aria-label={t('markerConflict.uploadTitle')}>
+          <h3 className="marker-edit__heading">{t('markerConflict.uploadTitle')}</h3>
+          <p>{t('markerConflict.uploadIntro', { index: taken.index + 1 })}</p>
+          {taken.changes.length === 0 ? <p>{t('markerConflict.noFields')}</p> : <DiffList changes={taken.changes} />}
+          {taken.droppedMine && <p>{t('markerConflict.uploadMineDropped')}</p>}
+        </section>
+      )}
       {list.length === 0 && <p className="marker-edit__none">{t('markerEdit.imagesNone')}</p>}
       <ol className="marker-edit__images">
         {list.map((image, index) => {

@@ -12,7 +12,7 @@ import type { Marker } from '../../domain/marker';
 import { EditorError } from '../../editor/commands';
 import { setLanguage } from '../../i18n';
 import { popup } from '../../state/popup';
-import { isUploadConflict, ImagesField, uploadTarget } from './ImagesField';
+import { isUploadConflict, ImagesField, uploadSlot } from './ImagesField';
 
 /** Each upload's uid, index and the image it names as replaced (its 6th argument). */
 const named = vi.hoisted(() => [] as unknown[][]);
@@ -31,12 +31,14 @@ const png = () => new File([new Uint8Array([0x89, 0x50, 0x4e, 0x47])], 'door.png
 /** What the editor passes on for the server's 409: the API's ConflictError as it came (src/editor/commands.ts). */
 const conflict = () => new ConflictError('/api/be/admin/maps/marker/upload/base64', 'marker "m1" was changed meanwhile: the upload was meant for image 0 (…), but image 0 is … (version 2)', { ...base, version: 2 });
 
-describe('uploadTarget and isUploadConflict', () => {
-  it('names the stored image at the index, null past the stored ones; the row itself without a base', () => {
-    expect(uploadTarget(base, 'm1', [...base.imgs, image('')], 1)).toBe('/uploads/markers/m1-1-b.png?v=2');
-    expect(uploadTarget(base, 'm1', [...base.imgs, image('')], 2)).toBeNull();
-    expect(uploadTarget(null, 'm1', [image('/a.png'), image('')], 0)).toBe('/a.png');
-    expect(uploadTarget({ ...base, uid: 'other' }, 'm1', [image('')], 0)).toBeNull();
+describe('uploadSlot and isUploadConflict', () => {
+  it('names the stored image the row shows, wherever it is stored; a new one at the end; the row itself without a base', () => {
+    expect(uploadSlot(base, 'm1', [...base.imgs, image('')], 1)).toEqual({ index: 1, replaces: '/uploads/markers/m1-1-b.png?v=2' });
+    expect(uploadSlot(base, 'm1', [...base.imgs, image('')], 2)).toEqual({ index: 2, replaces: null });
+    expect(uploadSlot(base, 'm1', [base.imgs[1], base.imgs[0]], 0)).toEqual({ index: 1, replaces: '/uploads/markers/m1-1-b.png?v=2' });
+    expect(uploadSlot(base, 'm1', [image(''), base.imgs[1]], 0)).toEqual({ index: 2, replaces: null });
+    expect(uploadSlot(null, 'm1', [image('/a.png'), image('')], 0)).toEqual({ index: 0, replaces: '/a.png' });
+    expect(uploadSlot({ ...base, uid: 'other' }, 'm1', [image('')], 0)).toEqual({ index: 0, replaces: null });
   });
 
   it('knows a 409 by its type, not by words in a message', () => {
@@ -70,7 +72,7 @@ describe('ImagesField upload', () => {
     ]);
   });
 
-  it('says at the image that another admin changed it and nothing was replaced (409), in English and Russian', async () => {
+  it('without an edit of that marker to take their images into, says at the image that another admin changed it (409), in English and Russian', async () => {
     upload.next = () => Promise.reject(conflict());
     const { unmount } = render(<ImagesField uid="m1" imgs={base.imgs} onChange={() => {}} />);
     await userEvent.upload(screen.getByLabelText('Upload a file for image 1'), png());
