@@ -12,34 +12,27 @@
  *
  * A filter at the top narrows the list by a quest's name or trader in either language
  * (domain/quest-filter.ts), the count above the list saying politely how many match; each card
- * is one Tab stop, ← and → reaching its other buttons and links (cardTabStops.ts;
+ * is one Tab stop, ← and → reaching its other buttons and links (QuestCard.tsx, ui/quests/cardStops.ts;
  * docs/DECISIONS.md "Filtering the Quests page").
  */
-import { useCallback, useEffect, useId, useMemo, useRef, useState } from 'react';
+import { useEffect, useId, useMemo, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useSearchParams } from 'react-router';
 import { useSnapshot } from 'valtio';
 import { filterQuests } from '../../domain/quest-filter';
-import { parseQuestParam, questName, sortQuests } from '../../domain/quests';
-import { isLanguage, mapName, UI_LANGUAGES } from '../../i18n';
+import { parseQuestParam, sortQuests } from '../../domain/quests';
+import { isLanguage, UI_LANGUAGES } from '../../i18n';
 import { loadQuestMaps, lookups } from '../../state/items';
 import { closeUpsell, layout } from '../../state/layout';
-import { loadQuests, questMarks, quests } from '../../state/quests';
-import { loadSession, session } from '../../state/session';
+import { loadQuests, quests } from '../../state/quests';
+import { loadSession } from '../../state/session';
 import { AccountMenu } from '../account/AccountMenu';
 import { traderLabel } from '../panels/labels';
-import { questMapLink } from '../panels/questMapLink';
 import { UpsellPopup } from '../popups/UpsellPopup';
-import { QuestActions } from '../quests/QuestActions';
 import { LanguageSwitch } from '../topbar/LanguageSwitch';
 import { useDocumentTitle } from '../useDocumentTitle';
-import { cardTabStops } from './cardTabStops';
+import { QuestCard, questAnchor } from './QuestCard';
 import './quests-page.css';
-
-/** The element id of a quest's entry (uids may hold any character, so it is encoded). */
-export function questAnchor(uid: string): string {
-  return `quest-${encodeURIComponent(uid)}`;
-}
 
 export function QuestsPage() {
   const { t, i18n } = useTranslation();
@@ -49,7 +42,6 @@ export function QuestsPage() {
   const highlighted = useMemo(() => new Set(parseQuestParam(searchParams.getAll('quest').join(',') || null)), [searchParams]);
   const { status, list } = useSnapshot(quests);
   const { questMaps } = useSnapshot(lookups);
-  const { user } = useSnapshot(session);
   const { upsellOpen } = useSnapshot(layout);
 
   useEffect(() => {
@@ -65,8 +57,6 @@ export function QuestsPage() {
   // A trader by its name in every language, whatever the page's (Прапор on the English page too).
   const shown = useMemo(() => filterQuests(sorted, filter, (trader) => UI_LANGUAGES.map((l) => traderLabel(i18n.getFixedT(l), trader))), [sorted, filter, i18n]);
   const filtering = filter.trim() !== '';
-  // One Tab stop per card: set up on the list element itself (it comes with the loaded quests).
-  const listRef = useCallback((el: HTMLUListElement | null) => (el ? cardTabStops(el, '.quests-page__quest') : undefined), []);
 
   // Scroll the first highlighted quest into view once the list is there.
   const scrolledFor = useRef<string | null>(null);
@@ -138,59 +128,10 @@ export function QuestsPage() {
                   ? t('questsPage.noMatch', { text: filter.trim() })
                   : t('questsPage.filtered', { shown: shown.length, total: sorted.length })}
             </p>
-            <ul ref={listRef} className="quests-page__list" aria-label={t('questsPage.listLabel')}>
-              {shown.map((quest) => {
-                const mark = highlighted.has(quest.uid);
-                const maps = questMaps[quest.uid] ?? [];
-                const { done, hidden } = questMarks(user, quest.uid);
-                const classes = ['quests-page__quest', mark && 'quests-page__quest--highlight', done && 'quests-page__quest--done', hidden && 'quests-page__quest--hidden'];
-                return (
-                  <li
-                    key={quest.uid}
-                    id={questAnchor(quest.uid)}
-                    className={classes.filter(Boolean).join(' ')}
-                    aria-current={mark ? 'true' : undefined}
-                    data-uid={quest.uid}
-                  >
-                    <div className="quests-page__head">
-                      <h2 className="quests-page__name">{questName(quest, lang)}</h2>
-                      {done && <span className="quests-page__state quests-page__state--done">{t('questProgress.done')}</span>}
-                      {hidden && <span className="quests-page__state quests-page__state--hidden">{t('questProgress.hidden')}</span>}
-                      <QuestActions quest={quest} variant="page" className="quests-page__actions" />
-                    </div>
-                    <p className="quests-page__meta">
-                      <span>
-                        {t('questsPage.trader')}: <strong>{traderLabel(t, quest.trader)}</strong>
-                      </span>
-                      {quest.requiredForKappa && <span className="quests-page__flag">{t('questsPage.kappa')}</span>}
-                      {quest.requiredForLightkeeper && <span className="quests-page__flag quests-page__flag--lk">{t('questsPage.lightkeeper')}</span>}
-                      {quest.wikiUrl && (
-                        <a
-                          href={quest.wikiUrl}
-                          target="_blank"
-                          rel="noreferrer noopener"
-                          // 43 links named "Wiki" said nothing apart: the name says whose, and that a tab opens.
-                          aria-label={t('questsPage.wikiLabel', { name: questName(quest, lang) })}
-                        >
-                          {t('questsPage.wiki')}
-                        </a>
-                      )}
-                    </p>
-                    <p className="quests-page__maps">
-                      <span className="quests-page__maps-label">{t('questsPage.maps')}:</span>{' '}
-                      {maps.length === 0 ? (
-                        <span className="quests-page__none">{t('questsPage.noMaps')}</span>
-                      ) : (
-                        maps.map((id) => (
-                          <Link key={id} to={questMapLink(id, quest.uid)} className="quests-page__map">
-                            {mapName(id, id)}
-                          </Link>
-                        ))
-                      )}
-                    </p>
-                  </li>
-                );
-              })}
+            <ul className="quests-page__list" aria-label={t('questsPage.listLabel')}>
+              {shown.map((quest) => (
+                <QuestCard key={quest.uid} quest={quest} lang={lang} maps={questMaps[quest.uid] ?? []} highlighted={highlighted.has(quest.uid)} />
+              ))}
             </ul>
           </>
         )}

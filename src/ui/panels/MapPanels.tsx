@@ -1,7 +1,8 @@
 /**
  * The map page's side panels and their popups (quest-limit notice, pro upsell, settings).
  * The limit notice offers pro to a visitor only: where a fourth quest could not check the account
- * (the server failed to say who is signed in), its place says so, with Try again (LimitUncheckedNotice).
+ * (the server failed to say who is signed in), its place says so, with Try again (LimitUncheckedNotice),
+ * and so does a `?quest=` link of more quests than the limit (LinkUncheckedNotice).
  * Always mounted with the map page (the panels themselves hide with the top bar's Show / Hide
  * panels), so `?quest=` keeps following the selection while the panels are hidden.
  */
@@ -16,6 +17,7 @@ import { session } from '../../state/session';
 import { LimitNotice } from '../popups/LimitNotice';
 import { UpsellPopup } from '../popups/UpsellPopup';
 import { LimitUncheckedNotice } from '../quests/LimitUncheckedNotice';
+import { LinkUncheckedNotice } from '../quests/LinkUncheckedNotice';
 import { SettingsPopup } from '../settings/SettingsPopup';
 import { CategoryPanel } from './CategoryPanel';
 import { RightPanel } from './RightPanel';
@@ -56,6 +58,8 @@ export const MapPanels = memo(function MapPanels({ map, source = null }: { map: 
       )}
       {/* Goes with any answer from the server (as the Settings note does). */}
       {uncheckedQuest !== null && status === 'error' && accountDialog === null && <LimitUncheckedNotice />}
+      {/* Shows itself while a link's quests wait for the account check. */}
+      <LinkUncheckedNotice />
       {settingsOpen && <SettingsPopup onClose={closeSettings} />}
       {upsellOpen && <UpsellPopup onClose={closeUpsell} />}
     </>

@@ -11,7 +11,10 @@
  * How many quests a link may follow depends on who is signed in (pro: more than 3), so a link
  * longer than the free limit waits until the session has been asked (loadSession) before it
  * is applied: a pro user is not cut to 3 by a page that did not know yet. And when a pro user
- * signs out, the selection is cut to the free limit with the notice.
+ * signs out, the selection is cut to the free limit with the notice. Where the server fails to
+ * say who is signed in (asked again first if it had failed already), the link is not cut as a
+ * visitor's: its first quests are followed and the others wait for the next answer, still named
+ * in the address (ui/quests/questLinkUnchecked.ts).
  *
  * A reload of the tab follows the same quests (docs/DECISIONS.md "A reload keeps the map view"):
  * the followed quests are also kept per tab and per map (state/viewMemory.ts), since a closed
@@ -34,6 +37,7 @@ import { normalizeSelection, parseQuestParam } from '../../domain/quests';
 import { enforceQuestLimit, quests, selectQuests } from '../../state/quests';
 import { loadSession, session } from '../../state/session';
 import { rememberedView, rememberView } from '../../state/viewMemory';
+import { followLinkUnchecked, forgetLinkUnchecked, namedQuests, questLinkUnchecked, settleLinkUnchecked } from '../quests/questLinkUnchecked';
 import { requestQuestFrame } from './questFraming';
 import { followFromLink, forgetLinkSwap } from './questLinkSwap';
 import { FOLLOW_PARAM } from './questMapLink';
@@ -45,7 +49,7 @@ let droppedSelection: string | null = null;
 
 /** The marker popup closed: `quest` leaves the address (spec §4) until the followed quests change. */
 export function dropQuestParam(): void {
-  droppedSelection = quests.selected.join(',');
+  droppedSelection = namedQuests().join(',');
 }
 
 export function useQuestUrl(): void {
@@ -62,7 +66,8 @@ export function useQuestUrl(): void {
     droppedSelection = null;
     const write = () => {
       const { params: current, setParams: set } = latest.current;
-      const value = quests.selected.join(',');
+      // A link's quests waiting for the account check stay named: a reload or a copy keeps them.
+      const value = namedQuests().join(',');
       if (value === droppedSelection) return;
       droppedSelection = null;
       // Named once: a link with the parameter repeated (`?quest=a&quest=b`) is written back as one list.
@@ -79,20 +84,28 @@ export function useQuestUrl(): void {
     // The map of the page (none outside a map route, nor for the stream overlay): its followed quests are kept for a reload.
     const map = intent.overlay ? undefined : getMap(latest.current.mapId);
     const remember = () => {
-      if (map) rememberView(map, { quests: [...quests.selected] });
+      if (map) rememberView(map, { quests: namedQuests() });
     };
     const apply = (linked: string[]) => {
       if (disposed) return;
-      selectQuests(linked);
+      // Who is signed in is unknown (the server failed to say, again): not cut as a visitor's link.
+      if (session.status === 'error' && !session.user && normalizeSelection(linked, false).limited) followLinkUnchecked(linked);
+      else selectQuests(linked);
       added.forEach(followFromLink);
       write();
       if (added.length > 0) requestQuestFrame(added);
       remember();
       writeSelection.current = write;
+      const follow = () => {
+        write();
+        remember();
+      };
       offs.push(
-        subscribeKey(quests, 'selected', () => {
-          write();
-          remember();
+        subscribeKey(quests, 'selected', follow),
+        subscribeKey(questLinkUnchecked, 'waiting', follow),
+        // Any answer from the server (Try again, Settings, a quest action, another tab) settles the waiting quests.
+        subscribeKey(session, 'status', (status) => {
+          if (status === 'ready') settleLinkUnchecked();
         }),
       );
     };
@@ -103,14 +116,16 @@ export function useQuestUrl(): void {
     // The Quests page's quests to add on top (none for a shared link).
     const added = intent.overlay ? [] : parseQuestParam(address.getAll(FOLLOW_PARAM).join(',') || null);
     forgetLinkSwap();
-    const settled = session.status === 'ready' || session.status === 'error';
-    // Within the free limit the role changes nothing: apply at once. Beyond it, know the user first.
-    if (settled || !normalizeSelection([...linked, ...added], false).limited) apply(linked);
+    forgetLinkUnchecked();
+    // Within the free limit the role changes nothing: apply at once. Beyond it, know the user first
+    // (where the server failed to say already, loadSession asks it again).
+    if (session.status === 'ready' || !normalizeSelection([...linked, ...added], false).limited) apply(linked);
     else void loadSession().then(() => apply(linked));
     return () => {
       disposed = true;
       writeSelection.current = null;
       forgetLinkSwap();
+      forgetLinkUnchecked();
       offs.forEach((off) => off());
     };
   }, []);

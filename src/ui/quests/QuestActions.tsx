@@ -4,15 +4,17 @@
  * the role table's (questProgress, spec §6): a pro user gets Complete / Reopen and Hide / Show;
  * a visitor the same buttons marked Pro, which open the upsell and change nothing (no request);
  * an admin nothing at all; nobody anything while the page is still asking who is signed in.
- * A failed save is shown here, under the buttons that were used.
+ * A failed save is shown here, under the buttons that were used. On a quest card the buttons take
+ * their place in the card's one Tab stop from the card (cardStops.ts).
  */
-import { useId } from 'react';
+import { useContext, useId } from 'react';
 import { useSnapshot } from 'valtio';
 import { questName, type Quest, type QuestAction } from '../../domain/quests';
-import { access } from '../../domain/roles';
+import { access, type RoleFlags } from '../../domain/roles';
 import { useLanguageT } from '../../i18n/useLanguageT';
 import { questMarks, runQuestActionAt } from '../../state/quests';
-import { session } from '../../state/session';
+import { session, type SessionStatus } from '../../state/session';
+import { CardStopContext } from './cardStops';
 import { QuestProgressError } from './QuestProgressError';
 import './quest-actions.css';
 
@@ -28,14 +30,31 @@ export interface QuestActionsProps {
   onAction?: (action: QuestAction) => void;
 }
 
+/** The two buttons' places, in order: Complete / Reopen, then Hide / Show. */
+export const QUEST_ACTION_SLOTS = ['progress', 'visibility'] as const;
+
 interface ActionButton {
   /** Which pair the button is: its place stays the same when Complete turns into Reopen, Hide into Show. */
-  slot: 'progress' | 'visibility';
+  slot: (typeof QUEST_ACTION_SLOTS)[number];
   action: QuestAction;
   /** The accessible name: "Complete: <quest name>". */
   label: string;
   /** The tooltip: what the button does. */
   tip: string;
+}
+
+/**
+ * Whether the actions show to this user (the role table's questProgress), as the upsell (a
+ * visitor's), and whether their buttons wait (disabled) while a save runs. Also what a quest card
+ * needs to know of them for its Tab stop.
+ */
+export function questActionsState({ user, status, pendingQuest }: { user: RoleFlags | null; status: SessionStatus; pendingQuest: string | null }): { shown: boolean; upsell: boolean; waiting: boolean } {
+  const rule = access(user, 'questProgress');
+  const upsell = rule === 'upsell';
+  // While the session loads the role is not known: show no one the wrong controls.
+  const shown = status !== 'loading' && (rule === 'yes' || upsell);
+  // The session saves one action at a time: every quest's buttons wait while one is saved.
+  return { shown, upsell, waiting: !upsell && pendingQuest !== null };
 }
 
 export function QuestActions({ quest, variant, className, onAction }: QuestActionsProps) {
@@ -44,11 +63,11 @@ export function QuestActions({ quest, variant, className, onAction }: QuestActio
   const { user, status, pendingQuest } = useSnapshot(session);
   const place = useId();
   const noteId = useId();
+  // On a quest card: each button's place in the card's one Tab stop (none elsewhere).
+  const cardStop = useContext(CardStopContext);
 
-  const rule = access(user, 'questProgress');
-  // While the session loads the role is not known: show no one the wrong controls.
-  if (status === 'loading' || (rule !== 'yes' && rule !== 'upsell')) return null;
-  const upsell = rule === 'upsell';
+  const { shown, upsell, waiting } = questActionsState({ user, status, pendingQuest });
+  if (!shown) return null;
   const name = questName(quest, lang);
   const { done, hidden } = questMarks(user, quest.uid);
   const buttons: ActionButton[] = [
@@ -59,9 +78,7 @@ export function QuestActions({ quest, variant, className, onAction }: QuestActio
       ? { slot: 'visibility', action: 'show', label: t('questProgress.show', { name }), tip: t('questProgress.showTip') }
       : { slot: 'visibility', action: 'hide', label: t('questProgress.hide', { name }), tip: t('questProgress.hideTip') },
   ];
-  // The session saves one action at a time: every quest's buttons wait while one is saved.
   const saving = pendingQuest === quest.uid;
-  const waiting = !upsell && pendingQuest !== null;
   const run = async (button: HTMLButtonElement, action: QuestAction) => {
     if (!upsell) onAction?.(action);
     const hadFocus = document.activeElement === button;
@@ -86,6 +103,7 @@ export function QuestActions({ quest, variant, className, onAction }: QuestActio
             aria-describedby={upsell ? noteId : undefined}
             title={upsell ? t('questProgress.proTip', { tip }) : tip}
             disabled={waiting}
+            {...cardStop?.(slot)}
             onClick={(event) => void run(event.currentTarget, action)}
           >
             <ActionIcon action={action} />
