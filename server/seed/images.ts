@@ -41,7 +41,9 @@ export function sampleImageSvg(subCategory: string, variant: number): string {
   const base = CATEGORY_COLOURS[sub?.category ?? ''] ?? '#555555';
   const accent = sub?.faction ? FACTION_COLOURS[sub.faction] : '#e8e2c8';
   const { width, height } = SAMPLE_IMAGE_SIZE;
-  // Each variant frames the "photo" differently so paging through images visibly changes it.
+  // Each variant frames the "photo" differently so paging through images visibly changes it. It
+  // carries no "1/3" of its own: a marker shows 1–3 of the variants, and the popup's own counter
+  // ("1 / 2") is the one that counts them.
   const cx = [0, 120, 360, 240][variant] ?? 240;
   return `<svg xmlns="http://www.w3.org/2000/svg" width="${width}" height="${height}" viewBox="0 0 ${width} ${height}">
   <defs>
@@ -60,7 +62,7 @@ export function sampleImageSvg(subCategory: string, variant: number): string {
   <rect x="0" y="0" width="${width}" height="64" fill="#000000" opacity="0.55"/>
   <text x="16" y="30" font-family="DejaVu Sans, Liberation Sans, sans-serif" font-size="24" font-weight="bold" fill="#ffffff">${escapeXml(subCategory)}</text>
   <text x="16" y="54" font-family="DejaVu Sans, Liberation Sans, sans-serif" font-size="16" fill="#d8d8d8">${escapeXml(SUBCATEGORY_RU[subCategory] ?? subCategory)}</text>
-  <text x="${width - 16}" y="${height - 16}" text-anchor="end" font-family="DejaVu Sans, Liberation Sans, sans-serif" font-size="16" fill="#ffffff">sample photo ${variant}/${SAMPLE_IMAGE_VARIANTS}</text>
+  <text x="${width - 16}" y="${height - 16}" text-anchor="end" font-family="DejaVu Sans, Liberation Sans, sans-serif" font-size="16" fill="#ffffff">sample photo</text>
 </svg>`;
 }
 

@@ -7,6 +7,7 @@ import { validateMarkers, type Marker } from '../../src/domain/marker';
 import { TRADERS } from './quests';
 import { createRepositories, migrateToLatest, type Db, type Repositories } from '../db';
 import { seedIfEmpty, seedLine, type SeedReport } from './index';
+import { sampleImageSvg } from './images';
 import { sampleItems } from './items';
 import { sampleMarkers } from './markers';
 import { sampleQuests } from './quests';
@@ -221,6 +222,14 @@ describe.each(testBackends())('starting empty on $name', (backend) => {
       fs.rmSync(path.dirname(uploadsDir), { recursive: true, force: true });
     }
   }, 60_000);
+});
+
+describe('a sample image', () => {
+  it('says it is a sample photo and counts nothing (the popup counts a marker\'s images)', () => {
+    const svg = sampleImageSvg(SUBCATEGORIES[0].id, 2);
+    expect(svg).toContain('>sample photo</text>');
+    expect(svg).not.toMatch(/\d\/\d/);
+  });
 });
 
 describe('seedLine', () => {
