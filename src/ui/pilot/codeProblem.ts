@@ -6,7 +6,10 @@ export function pairingCodeProblemText(t: TFunction, input: string): string | nu
   if (pairingCodeProblem(input) === null) return null;
   const code = input.replace(/[\s-]+/g, '').toUpperCase();
   if (code.length === 0) return t('pilot.follow.empty');
-  const bad = [...code].find((ch) => !PAIRING_ALPHABET.includes(ch));
-  if (bad !== undefined) return t('pilot.follow.badChar', { char: bad });
-  return t('pilot.follow.length', { expected: PAIRING_CODE_LENGTH, got: code.length });
+  // Every problem at once: a mistyped code usually has both (hello0: "L", "O" and "0", and 6 of 10).
+  const bad = [...new Set([...code].filter((ch) => !PAIRING_ALPHABET.includes(ch)))];
+  const length = code.length === PAIRING_CODE_LENGTH ? null : t('pilot.follow.length', { expected: PAIRING_CODE_LENGTH, got: code.length });
+  if (bad.length === 0) return length;
+  const chars = t('pilot.follow.badChar', { chars: bad.map((ch) => t('pilot.follow.quoted', { char: ch })) });
+  return length ? `${chars} ${length}` : chars;
 }

@@ -68,7 +68,7 @@ describe('PilotIndicator (top bar)', () => {
     rejectLink('hello-world');
     render(<PilotIndicator />);
     expect(screen.getByRole('alert')).toHaveTextContent(
-      'This page\'s link gives “hello-world” as the live position code to follow, which is not a code. The code has “L”, which codes never contain (no 0, O, 1, I or L). Check it. Nothing is followed.',
+      'This page\'s link gives “hello-world” as the live position code to follow, which is not a code. The code has “L” and “O”, which codes never contain (no 0, O, 1, I or L). Check it. Nothing is followed.',
     );
     expect(screen.getByText('Not following live position ABCDE-23456 now.')).toBeInTheDocument();
     expect(screen.getByRole('button', { name: 'Reconnect' })).toBeInTheDocument();
