@@ -43,6 +43,7 @@ import { useObjDeepLink } from './useObjDeepLink';
 import { useObjUrl } from './useObjUrl';
 import { useOpenMarker } from './useOpenMarker';
 import { announce, clearAnnouncement } from '../LiveAnnouncer';
+import { technicalFailureReason } from '../requestFailure';
 
 export interface MarkerPopupProps {
   map: MapDefinition;
@@ -185,7 +186,9 @@ function LoadingFrame({ onClose, onRetry, error }: { onClose: () => void; onRetr
         {error ? (
           <div className="marker-popup__failed">
             <p role="alert" className="marker-popup__loading">
-              {t('markerPopup.loadFailed', { message: error })}
+              {/* The server's own explanation as it came; technical words ("Failed to fetch", a
+                  status's reason phrase) said by their kind in the page's language. */}
+              {t('markerPopup.loadFailed', { message: technicalFailureReason(t, error) ?? error })}
             </p>
             <button type="button" className="marker-popup__retry" onClick={onRetry}>
               {t('markerPopup.retry')}
