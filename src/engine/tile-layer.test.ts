@@ -191,6 +191,31 @@ describe('TileLayer: stand-in tiles', () => {
   });
 });
 
+describe('TileLayer: tiles that failed while the map stands still', () => {
+  it('says when to look again for a wanted tile that failed, wakes the engine on the failure, and asks again then', async () => {
+    const h = harness();
+    const woken = vi.fn();
+    h.layer.attach({ onTile: woken, upload: () => undefined });
+    h.update();
+    h.tick(LEVEL_SETTLE_MS);
+    h.update();
+    const asked = h.open();
+    expect(asked.length).toBeGreaterThan(1);
+    // The server is away: every tile fails. Each failure wakes the engine to plan again.
+    for (const a of asked) await h.answer(a, new TileHttpError(a.url, 503));
+    expect(woken).toHaveBeenCalled();
+    const failed = h.update();
+    expect(failed.missing).toBeGreaterThan(0);
+    expect(h.open()).toEqual([]);
+    // The camera does not move, yet the engine is told to look again when the retries are due.
+    expect(failed.recheckInMs).toBeGreaterThan(0);
+    expect(failed.recheckInMs).toBeLessThanOrEqual(FAILED_RETRY_MS);
+    h.tick(failed.recheckInMs);
+    h.update();
+    expect(h.open().map((a) => a.url).sort()).toEqual(asked.map((a) => a.url).sort());
+  });
+});
+
 describe('TileLayer: a replaced drawing (404 of the layer’s version)', () => {
   const v4 = { ...testTileManifest('customs'), version: 'v4' };
 

@@ -253,6 +253,9 @@ export class TileLayer {
     let drawnTotal = 0;
     let missingTotal = 0;
     let unsettled = 0;
+    // The soonest retry of a wanted tile that failed: the engine looks again then, moving or not
+    // (a map left still while the server was away would otherwise wait for the next pan).
+    let failedRetryIn = Number.POSITIVE_INFINITY;
     for (const floor of this.floors) {
       if (floor.opacity <= 0) {
         this.showSprites(floor, []);
@@ -275,7 +278,9 @@ export class TileLayer {
       const fetchNow = settleLeft > 0 ? plan.uncovered : plan.missing;
       deferred += plan.missing.length - fetchNow.length;
       for (const t of plan.missing) {
-        if (!this.loader.hasFailed(String(numKey(floor.index, t.z, t.x, t.y)))) unsettled++;
+        const retryIn = this.loader.retryInMs(String(numKey(floor.index, t.z, t.x, t.y)));
+        if (retryIn > 0) failedRetryIn = Math.min(failedRetryIn, retryIn);
+        else unsettled++;
       }
       for (const t of fetchNow) {
         const key = numKey(floor.index, t.z, t.x, t.y);
@@ -313,7 +318,8 @@ export class TileLayer {
     // Deferred fetches, and requests held while the manifest is read, are planned again next time.
     this.lastDeferred = deferred > 0 || holdLeft > 0;
     const settleIn = deferred > 0 ? Math.max(1, settleLeft) : 0;
-    const waits = [this.refreshInMs(now), settleIn, holdLeft].filter((ms) => ms > 0);
+    const retryIn = Number.isFinite(failedRetryIn) ? failedRetryIn : 0;
+    const waits = [this.refreshInMs(now), settleIn, holdLeft, retryIn].filter((ms) => ms > 0);
     this.lastUpdate = {
       settled: unsettled === 0,
       drawn: drawnTotal,
@@ -375,6 +381,8 @@ export class TileLayer {
   private failed(key: number, error: unknown): void {
     if ((error as { name?: string })?.name === 'AbortError') return;
     this.changed = true;
+    // The next plan sees the failure and sets the engine's recheck for its retry.
+    this.hooks?.onTile();
     // One warning per engine: a broken tile server would otherwise flood the console.
     if (this.failures++ === 0) console.warn(`raidmap: tile ${key} failed (further failures are counted, not logged):`, error);
     const due = this.refresh.get(key);

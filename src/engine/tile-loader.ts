@@ -79,6 +79,12 @@ export class TileLoader<T> {
     return retry !== undefined && this.now() < retry;
   }
 
+  /** Ms until a failed tile may be asked for again (0: it has not failed, or may be asked now). */
+  retryInMs(key: string): number {
+    const retry = this.retryAt.get(key);
+    return retry === undefined ? 0 : Math.max(0, Math.ceil(retry - this.now()));
+  }
+
   /** How long after a failure a tile is asked for again at the soonest (a 429's Retry-After may make it longer). */
   get failureRetryMs(): number {
     return this.retryMs;
