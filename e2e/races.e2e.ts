@@ -1,19 +1,24 @@
 /**
  * Two writers at once, on a server of this file's own (demo accounts): docs/DECISIONS.md "An
- * image upload names the image it replaces; quest progress is saved as a change". An admin's
- * upload into image 1 after another admin removed that image (the first admin's live feed cut,
- * a name typed in the form) is refused: the form says "Another admin changed this marker: image 1
- * …", the server keeps the other admin's images untouched, and Save then meets the edit form's
- * conflict choice. Two uploads of the same new image at once: one 200, one 409, two images stored.
+ * image upload names the image it replaces; quest progress is saved as a change" and "An upload
+ * the server refused (409) brings their images into the form; an upload follows the row the
+ * admin picked". An admin's upload into image 1 after another admin removed that image (the
+ * first admin's live feed cut, a name typed in the form) is refused (409): the form takes their
+ * images, says their change in a box ("Another admin changed this marker: nothing was
+ * uploaded", also in Russian on a phone), keeps the typed name, and the same file chosen again
+ * is stored; Save stores both. An upload after "Move image 2 up" replaces the image the row
+ * shows, where it is stored, and Save keeps the order the form shows. Two uploads of the same
+ * new image at once: one 200, one 409, two images stored.
  * A pro user completing quest X on one device while another completes Y (X's save held until Y's
  * is stored) keeps both done, on both pages after a reload and on the server.
  */
 import { describe, expect, test } from 'vitest';
-import type { Page, Response, Route } from 'playwright-core';
+import type { Locator, Page, Response, Route } from 'playwright-core';
 import type { Marker } from '../src/domain/marker';
 import type { Quest } from '../src/domain/quests';
 import {
-  MAP, TINY_PNG, addMarker, editForm, freeTopPoint, openAdminMapHearingNothing, openEditForm, openMap, serverMarker, signIn, useEditorBrowser, useEditorServer, waitPopupOpen,
+  MAP, PHONE, TINY_PNG, addMarker, freeTopPoint, openAdminMapHearingNothing, openMap, popupDialog, serverMarker, signIn, until, useEditorBrowser, useEditorServer, waitPopupOpen,
+  type NewPageOptions,
 } from './support/editor';
 import { questCatalogue } from './support/quests';
 
@@ -43,57 +48,162 @@ async function apiAdmin(): Promise<Page> {
   return page;
 }
 
+/** The edit form's words these tests use, in the page's language (src/i18n/locales/{en,ru}/marker-edit.json, marker-conflict.json). */
+const WORDS = {
+  en: {
+    edit: 'Edit',
+    form: 'Edit marker',
+    nameEn: 'Name (English)',
+    upload: (n: number) => `Upload a file for image ${n}`,
+    url: (n: number) => `URL of image ${n}`,
+    taken: 'Another admin changed this marker: nothing was uploaded',
+    removed: (name: string) => `Image removed: ${name}`,
+  },
+  ru: {
+    edit: 'Изменить',
+    form: 'Изменение метки',
+    nameEn: 'Название (английский)',
+    upload: (n: number) => `Загрузить файл для изображения ${n}`,
+    url: (n: number) => `Адрес изображения ${n}`,
+    taken: 'Другой админ изменил эту метку: файл не загружен',
+    removed: (name: string) => `Удалено изображение: ${name}`,
+  },
+} as const;
+type Words = (typeof WORDS)[keyof typeof WORDS];
+
+/** A new file chosen in the form (each upload is stored under a URL of its own). */
+const NEW_FILE = { name: 'new.png', mimeType: 'image/png', buffer: TINY_PNG };
+
+interface OpenForm {
+  page: Page;
+  form: Locator;
+  /** The stored marker the form was opened on. */
+  marker: Marker;
+  words: Words;
+}
+
+/**
+ * An admin's page that hears nothing live (another admin's change reaches it only as the
+ * server's 409 to its own write), a marker of its own with one uploaded image per name in
+ * `names` (named so), and its edit form open on that stored marker, in `lang`.
+ */
+async function formOnUploadedImages(names: readonly string[], { lang = 'en', ...options }: NewPageOptions & { lang?: keyof typeof WORDS } = {}): Promise<OpenForm> {
+  const words = WORDS[lang];
+  const a = await browser.newPage({ locale: lang === 'ru' ? 'ru-RU' : 'en-US', ...options });
+  await openAdminMapHearingNothing(a, base());
+  const added = await addMarker(a.page, base(), { geometry: await freeTopPoint(a.page), name: 'Caches' });
+  for (const index of names.keys()) expect((await apiUpload(a.page, added.uid, index, null)).status()).toBe(200);
+  const uploaded = (await serverMarker(base(), added.uid))!;
+  const marker = await updateAs(a.page, added.uid, { imgs: uploaded.imgs.map((image, i) => ({ ...image, name: names[i] })) });
+
+  await openMap(a.page, base(), `?obj=${added.uid}`);
+  await waitPopupOpen(a.page, added.uid);
+  const edit = popupDialog(a.page, added.uid).getByRole('button', { name: words.edit, exact: true });
+  await (options.hasTouch ? edit.tap() : edit.click());
+  const form = a.page.getByRole('form', { name: words.form });
+  await form.waitFor();
+  return { page: a.page, form, marker, words };
+}
+
+/**
+ * `formOnUploadedImages` of images "Cache 1/2" and "Cache 2/2", a new English name typed in the
+ * form, then another admin (B, through the API) removing image 1: `theirs` is B's marker.
+ */
+async function formWhileImage1Removed(options: Parameters<typeof formOnUploadedImages>[1] = {}): Promise<OpenForm & { typed: string; theirs: Marker }> {
+  const open = await formOnUploadedImages(['Cache 1/2', 'Cache 2/2'], options);
+  const { form, marker, words } = open;
+  expect(await urlOf(form, 1, words)).toBe(marker.imgs[0].img);
+  const typed = 'Two caches, renamed';
+  await form.getByLabel(words.nameEn, { exact: true }).fill(typed);
+  const theirs = await updateAs(await apiAdmin(), marker.uid, { imgs: [marker.imgs[1]] });
+  expect(theirs.imgs.map((i) => i.name)).toEqual(['Cache 2/2']);
+  return { ...open, typed, theirs };
+}
+
+/** The form's image rows (each a group named "Image n"). */
+function imageRows(form: Locator): Locator {
+  return form.getByRole('group', { name: /^Image \d+$/ });
+}
+
+/** The URL the form's image `n` shows. */
+function urlOf(form: Locator, n: number, words: Words = WORDS.en): Promise<string> {
+  return form.getByLabel(words.url(n), { exact: true }).inputValue();
+}
+
+/** The statuses the server answered the page's uploads with, from now on, in order. */
+function uploadAnswers(page: Page): number[] {
+  const answers: number[] = [];
+  page.on('response', (r: Response) => {
+    if (r.url().includes(UPLOAD)) answers.push(r.status());
+  });
+  return answers;
+}
+
 describe('an upload names the image it replaces', () => {
-  test('another admin removed image 1 while the form was open: the upload into it is refused and said at the image, nothing stored; Save then meets the conflict choice', async () => {
-    const a = await browser.newPage();
-    // A hears nothing live (its form would take up the conflict at once): the server refuses instead.
-    await openAdminMapHearingNothing(a, base());
-    const added = await addMarker(a.page, base(), { geometry: await freeTopPoint(a.page), name: 'Two caches' });
-    for (const index of [0, 1]) expect((await apiUpload(a.page, added.uid, index, null)).status()).toBe(200);
-    const uploaded = (await serverMarker(base(), added.uid))!;
-    const [url1, url2] = uploaded.imgs.map((i) => i.img);
-    const named = await updateAs(a.page, added.uid, { imgs: [{ name: 'Cache 1/2', desc: '', img: url1 }, { name: 'Cache 2/2', desc: '', img: url2 }] });
+  test('another admin removed image 1 while the form was open: the upload into it is refused (409), the form takes their images and says their change, the typed name kept; the upload again and Save store both', async () => {
+    const { page, form, marker, words, typed, theirs } = await formWhileImage1Removed();
+    const answers = uploadAnswers(page);
 
-    await openMap(a.page, base(), `?obj=${added.uid}`);
-    await waitPopupOpen(a.page, added.uid);
-    const form = await openEditForm(a.page, added.uid);
-    expect(await form.getByLabel('Name of image 1', { exact: true }).inputValue()).toBe('Cache 1/2');
-    expect(await form.getByLabel('URL of image 1', { exact: true }).inputValue()).toBe(url1);
-    await form.getByLabel('Name when no translation', { exact: true }).fill('Two caches, renamed');
+    await form.getByLabel(words.upload(1)).setInputFiles(NEW_FILE);
+    const taken = form.getByRole('alert', { name: words.taken, exact: true });
+    await taken.waitFor();
+    expect(await taken.getByRole('listitem').allTextContents()).toEqual([words.removed('Cache 1/2')]);
+    expect(answers).toEqual([409]);
+    // Nothing replaced: B's marker as B stored it. The form shows it, the typed name kept.
+    expect(await serverMarker(base(), marker.uid)).toEqual(theirs);
+    expect(await imageRows(form).count()).toBe(1);
+    expect(await urlOf(form, 1)).toBe(theirs.imgs[0].img);
+    expect(await form.getByLabel('Name of image 1', { exact: true }).inputValue()).toBe('Cache 2/2');
+    expect(await form.getByLabel(words.nameEn, { exact: true }).inputValue()).toBe(typed);
 
-    // Meanwhile admin B removes image 1.
-    const b = await apiAdmin();
-    const theirs = await updateAs(b, added.uid, { imgs: [named.imgs[1]] });
-    expect(theirs.imgs.map((i) => i.name)).toEqual(['Cache 2/2']);
+    // The file again: it names the image the server has now.
+    await form.getByLabel(words.upload(1)).setInputFiles(NEW_FILE);
+    await form.getByRole('status').filter({ hasText: 'Image 1 uploaded.' }).waitFor();
+    expect(answers).toEqual([409, 200]);
+    const stored = (await serverMarker(base(), marker.uid))!;
+    expect(stored.imgs.map((i) => i.name)).toEqual(['Cache 2/2']);
+    expect([marker.imgs[0].img, marker.imgs[1].img]).not.toContain(stored.imgs[0].img);
+    expect(await urlOf(form, 1)).toBe(stored.imgs[0].img);
 
-    const answers: number[] = [];
-    const onResponse = (r: Response) => {
-      if (r.url().includes(UPLOAD)) answers.push(r.status());
-    };
-    a.page.on('response', onResponse);
-    try {
-      await form.getByLabel('Upload a file for image 1').setInputFiles({ name: 'new.png', mimeType: 'image/png', buffer: TINY_PNG });
-      const alert = form.getByRole('alert').filter({ hasText: 'Another admin changed this marker: image 1' });
-      await alert.waitFor();
-      expect((await alert.textContent())?.trim()).toBe(
-        'Another admin changed this marker: image 1 on the server is no longer the one this form shows, so nothing was uploaded or replaced. Save or reopen the form to see their version, then upload again.',
-      );
-      expect(answers).toEqual([409]);
-    } finally {
-      a.page.off('response', onResponse);
-    }
-    // Nothing replaced: B's marker as B stored it (image 2's own file, no new one).
-    expect(await serverMarker(base(), added.uid)).toEqual(theirs);
-    expect(await form.getByLabel('URL of image 1', { exact: true }).inputValue()).toBe(url1);
-
-    // Save: the edit form's usual conflict choice.
     await form.getByRole('button', { name: 'Save', exact: true }).click();
-    const box = a.page.getByRole('alert', { name: 'Another admin changed this marker' });
-    await box.waitFor();
-    expect(await box.getByRole('button', { name: 'Keep mine' }).count()).toBe(1);
-    expect(await box.getByRole('button', { name: 'Take theirs' }).count()).toBe(1);
-    expect(await serverMarker(base(), added.uid)).toEqual(theirs);
-    expect(await editForm(a.page).count()).toBe(1);
+    const saved = await until(() => serverMarker(base(), marker.uid), (m) => m?.name_l10n.en === typed, 'the typed name on the server');
+    expect(saved!.imgs).toEqual(stored.imgs);
+    expect(answers).toEqual([409, 200]);
+  });
+
+  test('an upload into image 1 after "Move image 2 up" (not saved) replaces the image that row shows, at its stored place; Save then stores the order the form shows', async () => {
+    const { form, marker } = await formOnUploadedImages(['Door', 'Inside']);
+    const [door, inside] = marker.imgs;
+    await form.getByRole('button', { name: 'Move image 2 up', exact: true }).click();
+    expect(await urlOf(form, 1)).toBe(inside.img);
+
+    await form.getByLabel('Upload a file for image 1').setInputFiles(NEW_FILE);
+    await form.getByRole('status').filter({ hasText: 'Image 1 uploaded.' }).waitFor();
+    const stored = (await serverMarker(base(), marker.uid))!;
+    // "Inside" replaced where it is stored (its name kept); "Door" untouched.
+    expect(stored.imgs[0]).toEqual(door);
+    expect(stored.imgs[1].name).toBe('Inside');
+    expect([door.img, inside.img]).not.toContain(stored.imgs[1].img);
+    const newFile = stored.imgs[1].img;
+    expect(await urlOf(form, 1)).toBe(newFile);
+    expect(await urlOf(form, 2)).toBe(door.img);
+
+    await form.getByRole('button', { name: 'Save', exact: true }).click();
+    const saved = await until(() => serverMarker(base(), marker.uid), (m) => m?.imgs[0]?.img === newFile, 'the saved order on the server');
+    expect(saved!.imgs.map(({ name, img }) => ({ name, img }))).toEqual([
+      { name: 'Inside', img: newFile },
+      { name: 'Door', img: door.img },
+    ]);
+  });
+
+  test('on a 390×844 touch screen in Russian: the refused upload says «Другой админ изменил эту метку: файл не загружен» with their change', async () => {
+    const { page, form, words } = await formWhileImage1Removed({ ...PHONE, hasTouch: true, lang: 'ru' });
+    const answers = uploadAnswers(page);
+    await form.getByLabel(words.upload(1)).setInputFiles(NEW_FILE);
+    const taken = form.getByRole('alert', { name: words.taken, exact: true });
+    await taken.waitFor();
+    expect(await taken.getByRole('listitem').allTextContents()).toEqual([words.removed('Cache 1/2')]);
+    expect(answers).toEqual([409]);
   });
 
   test('two uploads of the same new image at once: one is stored (200), the other refused (409); the marker has two images', async () => {

@@ -85,6 +85,8 @@ export interface NewPageOptions {
   width?: number;
   height?: number;
   hasTouch?: boolean;
+  /** The browser's language (en-US: the tests read English names; the UI starts in it). */
+  locale?: string;
   /** Keep the page open after the test (until `closeKept` or the end of the file). */
   keep?: boolean;
 }
@@ -131,8 +133,8 @@ export function useEditorBrowser() {
         viewport: { width: options.width ?? DESKTOP.width, height: options.height ?? DESKTOP.height },
         deviceScaleFactor: 1,
         hasTouch: options.hasTouch ?? false,
-        // The UI starts in the browser's language: the tests read English names.
-        locale: 'en-US',
+        // The UI starts in the browser's language: the tests read English names unless told.
+        locale: options.locale ?? 'en-US',
         acceptDownloads: true,
       });
       await useRunRenderMode(context);
