@@ -25,6 +25,7 @@ import { useOverlayDocument } from '../overlay/useOverlayDocument';
 import { OverlayNote } from '../overlay/OverlayNote';
 import { LiveAnnouncer } from '../LiveAnnouncer';
 import { SkipLinks } from './SkipLinks';
+import { ZoomControls } from './ZoomControls';
 
 /** The admin's tools, status bar and point history: a chunk of their own, loaded only for admins. */
 const AdminDock = lazy(() => import('../admin/AdminDock').then((module) => ({ default: module.AdminDock })));
@@ -132,6 +133,8 @@ function MapScreen({ map, overlay }: { map: MapDefinition; overlay: OverlayParam
           <AdminDock map={map} camera={camera} />
         </Suspense>
       )}
+      {/* Last in the page's order: the map's own + and − keys come first for a keyboard (ZoomControls.tsx). */}
+      {!overlay && <ZoomControls limits={map} handle={handle} />}
     </div>
   );
 }
