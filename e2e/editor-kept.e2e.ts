@@ -5,19 +5,32 @@
  * too, Enter on the cross-hair over it opens it, a zoom out and back in keeps it, and it is
  * thinned again once the admin places another; a visitor's map thins it as before. Once at
  * 390×844 (touch): a marker placed with a tap beside a drawn one is drawn too.
+ *
+ * Map changes kept for an admin (docs/DECISIONS.md "Map changes kept for an admin: across a
+ * reload…"): a move and a delete refused by a 401, then a pro sign-in, are kept in the tab's
+ * sessionStorage (`map:keptForAdmin`, markers only): a reload shows the same notice, and the admin
+ * signed in from it has both sent; Discard after a reload clears them for good; a kept move of a
+ * marker another admin deleted meanwhile meets "someone else deleted this marker". A move still on
+ * its way as the pro signs in is kept once its 401 comes; an edit form's refused Save is sent by
+ * the admin and its work is not offered a second time.
  */
 import { describe, expect, test } from 'vitest';
-import type { Page } from 'playwright-core';
+import type { Locator, Page, Route } from 'playwright-core';
 import {
-  addMarkerAt, closePopup, drag, freeSpots, map, newServerMarkers, openMap, serverUids, signIn, toolsPanel, toPan, until, useEditorBrowser,
-  useEditorServer, waitForMarker, waitPopupOpen, PHONE, type Spot,
+  addMarker, addMarkerAt, closePopup, drag, editForm, freeSpots, freeTopPoint, map, newServerMarkers, openMap, popupDialog, reload, serverMarker, serverUids, signIn,
+  toolsPanel, toPan, until, useEditorBrowser, useEditorServer, waitForMarker, waitPopupOpen, PHONE, type Spot,
 } from './support/editor';
+import {
+  KEPT_ONE, KEPT_TWO, SAVE_REASON, drawnAt, endedSessions, flagOf, keptNotice, near, reasonText, signInDialog, signInWith,
+} from './support/ended-session';
 import type { Marker } from '../src/domain/marker';
 import { MAPS } from '../src/domain/maps';
 import { ICON_CSS } from '../src/engine/marker-placement';
 
 const server = useEditorServer('editor-kept');
 const browser = useEditorBrowser();
+const base = () => server.baseUrl();
+const { adminPage, endSessionElsewhere, keptAfterProSignIn } = endedSessions(browser, base);
 
 /** Where the new marker is clicked, from the drawn marker beside it (screen px). */
 const BESIDE = { x: 13, y: 9 };
@@ -171,5 +184,162 @@ describe('the marker an admin just placed is drawn whatever the thinning', () =>
     await closePopup(page);
     await expect.poll(() => drawn(page, p.uid), { timeout: 10_000 }).toBe(true);
     expect(await drawn(page, w.uid)).toBe(true);
+  });
+});
+
+/** The tab's store of the changes kept for an admin (editor/keptChanges.ts KEPT_FOR_ADMIN_STORAGE_KEY). */
+const KEPT_KEY = 'map:keptForAdmin';
+const storedKept = (page: Page) => page.evaluate((key) => sessionStorage.getItem(key), KEPT_KEY);
+/** The texts of the elements `locator` finds now, joined ('' when none: read without waiting for one). */
+const textsNow = async (locator: Locator) => (await locator.allTextContents()).join('\n');
+const keptText = (page: Page) => textsNow(keptNotice(page).locator('.kept-for-admin__text'));
+
+/** The notice's "Sign in as admin", then the admin sign-in in the dialog it opens; resolves once the editor is there. */
+async function adminFromNotice(page: Page): Promise<void> {
+  await keptNotice(page).getByRole('button', { name: 'Sign in as admin', exact: true }).click();
+  await signInWith(signInDialog(page), 'admin');
+  await toolsPanel(page).waitFor();
+}
+
+describe('map changes kept for an admin, across a reload of the tab', () => {
+  test('a reload shows the same notice from the tab\'s store (markers only, nothing sent); "Sign in as admin" sends the move and the delete and clears the store', async () => {
+    const { page, a, b, to, sent } = await keptAfterProSignIn();
+    await expect.poll(() => keptText(page)).toBe(KEPT_TWO);
+    await reload(page);
+    await expect.poll(() => keptText(page)).toBe(KEPT_TWO);
+    const text = await storedKept(page);
+    expect(text).not.toMatch(/password|token/i);
+    const stored = JSON.parse(text!) as Record<string, { uid: string; marker: Marker | null; basedOn?: number }[]>;
+    expect(Object.keys(stored)).toEqual(['customs']);
+    expect(stored.customs.map((change) => [change.uid, change.marker === null, change.basedOn])).toEqual([
+      [a.uid, false, a.version],
+      [b.uid, true, b.version],
+    ]);
+    // The reloaded map shows the server's markers until an admin has the changes sent.
+    await expect.poll(() => drawnAt(page, a.uid)).toSatisfy((p: { x: number; y: number } | null) => near(p, a.geometry));
+    expect(await serverMarker(base(), a.uid)).toMatchObject({ geometry: a.geometry, version: a.version });
+    expect(await serverMarker(base(), b.uid)).toMatchObject({ name: 'Kept B', version: b.version });
+    expect(sent).toEqual([]);
+
+    await adminFromNotice(page);
+    await until(() => serverMarker(base(), a.uid), (m) => near(m?.geometry ?? null, to) && m?.version === (a.version ?? 0) + 1, 'A moved on the server after the admin sign-in');
+    await until(() => serverMarker(base(), b.uid), (m) => m === null, 'B deleted on the server after the admin sign-in');
+    await expect.poll(() => keptNotice(page).count()).toBe(0);
+    await expect.poll(() => storedKept(page)).toBeNull();
+    await expect.poll(() => flagOf(page, a.uid)).toBeNull();
+
+    // Sent once: a reload has nothing kept, and sends nothing again.
+    const sentBefore = sent.length;
+    await reload(page);
+    await toolsPanel(page).waitFor();
+    expect(await keptNotice(page).count()).toBe(0);
+    expect(await storedKept(page)).toBeNull();
+    expect(sent.slice(sentBefore).filter((call) => call.startsWith('POST'))).toEqual([]);
+    expect(await serverMarker(base(), a.uid)).toMatchObject({ version: (a.version ?? 0) + 1 });
+  });
+
+  test('Discard after a reload: the notice goes, the store is emptied, nothing is sent, and another reload has nothing kept', async () => {
+    const { page, a, b, sent } = await keptAfterProSignIn();
+    await reload(page);
+    await expect.poll(() => keptText(page)).toBe(KEPT_TWO);
+    await keptNotice(page).getByRole('button', { name: 'Discard', exact: true }).click();
+    await expect.poll(() => keptNotice(page).count()).toBe(0);
+    expect(await storedKept(page)).toBeNull();
+    await reload(page);
+    await waitForMarker(page, b.uid);
+    expect(await keptNotice(page).count()).toBe(0);
+    expect(await storedKept(page)).toBeNull();
+    expect(await serverMarker(base(), a.uid)).toMatchObject({ geometry: a.geometry, version: a.version });
+    expect(await serverMarker(base(), b.uid)).toMatchObject({ name: 'Kept B', version: b.version });
+    expect(sent).toEqual([]);
+  });
+
+  test('a kept move of a marker another admin deleted meanwhile: after a reload the admin sign-in shows it deleted elsewhere, and the kept delete is done', async () => {
+    const { page, errors, a, b } = await keptAfterProSignIn();
+    // A's update meets the server's 404.
+    errors.allow(/404/);
+    await reload(page);
+    await expect.poll(() => keptText(page)).toBe(KEPT_TWO);
+    const other = await browser.newPage();
+    await signIn(other.page, base(), 'admin');
+    const res = await other.page.request.delete(`${base()}/api/be/admin/marker/${a.uid}`);
+    expect(res.ok(), `deleting A answered ${res.status()}`).toBe(true);
+    expect(await serverMarker(base(), a.uid)).toBeNull();
+
+    await adminFromNotice(page);
+    // The dock's notice of A's failed move (admin.unsaved.text_one, markerEdit.errors.deletedElsewhere).
+    await expect
+      .poll(() => textsNow(page.locator('.admin-dock .admin-unsaved .admin-set-aside__text')))
+      .toBe('1 change not saved: someone else deleted this marker. Retry to restore it.');
+    expect(await flagOf(page, a.uid)).toBe('failed');
+    await until(() => serverMarker(base(), b.uid), (m) => m === null, 'B deleted on the server after the admin sign-in');
+    expect(await serverMarker(base(), a.uid)).toBeNull();
+    await expect.poll(() => keptNotice(page).count()).toBe(0);
+    await expect.poll(() => storedKept(page)).toBeNull();
+  });
+
+  test('a move still on its way as a pro signs in is kept once its 401 comes', async () => {
+    const { page } = await adminPage();
+    const [spot] = await freeSpots(page, 1, { clearance: 90, box: { left: 340, top: 120, right: 900, bottom: 460 } });
+    const a = await addMarkerAt(page, base(), spot, { name: 'Held A' });
+    let held: Route | undefined;
+    await page.route('**/api/be/admin/marker/update', (route) => {
+      held = route;
+    });
+
+    await page.keyboard.press('m');
+    await expect.poll(() => map(page).toolPath()).toBe('move.idle');
+    const from = await map(page).toScreen(a.geometry.x, a.geometry.y);
+    await drag(page, from, { x: from.x + 70, y: from.y + 40 });
+    await expect.poll(() => held !== undefined).toBe(true);
+    await endSessionElsewhere(page);
+
+    // This page signs out and in again as pro (its account menu) while the move is on its way.
+    await toPan(page);
+    const banner = page.getByRole('banner');
+    await banner.getByRole('button', { name: /^admin\b/ }).click();
+    await banner.getByRole('menuitem', { name: 'Sign out', exact: true }).click();
+    await banner.getByRole('button', { name: 'Sign in', exact: true }).click();
+    await signInWith(signInDialog(page), 'pro');
+    await banner.getByRole('button', { name: /^pro\b/ }).waitFor();
+    await expect.poll(() => toolsPanel(page).count()).toBe(0);
+    // Not refused yet: nothing is said to be kept.
+    expect(await keptNotice(page).count()).toBe(0);
+
+    await held!.fulfill({ status: 401, contentType: 'application/json', body: JSON.stringify({ error: 'Unauthorized', message: 'sign in first' }) });
+    await expect.poll(() => keptText(page)).toBe(KEPT_ONE);
+    const stored = JSON.parse((await storedKept(page))!) as Record<string, { uid: string }[]>;
+    expect(stored.customs.map((change) => change.uid)).toEqual([a.uid]);
+    expect(await serverMarker(base(), a.uid)).toMatchObject({ geometry: a.geometry, version: a.version });
+  });
+
+  test("an edit form's refused Save, then a pro sign-in: kept; the admin signed in from the notice has it saved, and the form's work is not offered again", async () => {
+    const { page } = await adminPage();
+    const marker = await addMarker(page, base(), { geometry: await freeTopPoint(page), name: 'Before the sign-out' });
+    await openMap(page, base(), `?obj=${marker.uid}`);
+    await toolsPanel(page).waitFor();
+    await waitPopupOpen(page, marker.uid);
+    await endSessionElsewhere(page);
+
+    await popupDialog(page, marker.uid).getByRole('button', { name: 'Edit', exact: true }).click();
+    const form = editForm(page);
+    await form.waitFor();
+    await form.getByLabel('Name when no translation', { exact: true }).fill('Kept for the admin');
+    await form.getByRole('button', { name: 'Save', exact: true }).click();
+    const dialog = signInDialog(page);
+    await dialog.waitFor();
+    await expect.poll(() => reasonText(dialog).textContent()).toBe(SAVE_REASON);
+    await signInWith(dialog, 'pro');
+    await page.getByRole('banner').getByRole('button', { name: /^pro\b/ }).waitFor();
+    await expect.poll(() => keptText(page)).toBe(KEPT_ONE);
+    expect((await serverMarker(base(), marker.uid))?.name).toBe('Before the sign-out');
+    await closePopup(page);
+
+    await adminFromNotice(page);
+    await until(() => serverMarker(base(), marker.uid), (m) => m?.name === 'Kept for the admin', 'the edit saved after the admin sign-in');
+    await expect.poll(() => keptNotice(page).count()).toBe(0);
+    // Sent: the form's work set aside holds nothing more, so the dock offers nothing ("Back to them").
+    await expect.poll(() => page.locator('.admin-dock .admin-set-aside').count()).toBe(0);
+    expect(await page.getByRole('button', { name: 'Back to them', exact: true }).count()).toBe(0);
   });
 });

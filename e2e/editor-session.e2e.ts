@@ -20,59 +20,23 @@ import type { Locator, Page } from 'playwright-core';
 import type { Marker } from '../src/domain/marker';
 import { round4 } from '../src/domain/transform';
 import {
-  PASSWORD, addMarker, addMarkerAt, clickMarker, closePopup, drag, editForm, freeSpots, map, newServerMarkers, openEditForm, openMap, popupDialog, serverMarker, serverUids, signIn,
-  toPan, toolsPanel, until, useEditorBrowser, useEditorServer, waitForMarker, waitPopupOpen, type EditorPage,
+  addMarker, editForm, freeSpots, map, newServerMarkers, openEditForm, openMap, popupDialog, serverMarker, serverUids, signIn, toolsPanel, until, useEditorBrowser,
+  useEditorServer, waitForMarker, waitPopupOpen,
 } from './support/editor';
+import { KEPT_TWO, SAVE_REASON, drawnAt, endedSessions, flagOf, keptNotice, near, reasonText, signInDialog, signInWith } from './support/ended-session';
 
 const server = useEditorServer('editor-session');
 const browser = useEditorBrowser();
 const base = () => server.baseUrl();
+const { adminPage, endSessionElsewhere, keptAfterProSignIn } = endedSessions(browser, base);
 
-const SAVE_REASON = 'Your session has ended. Sign in to save this.';
 /** The dock's notice of one failed change (admin.unsaved.text_one, markerEdit.errors.signedOut). */
 const DOCK_SIGNED_OUT = '1 change not saved: your session has ended. Sign in as an admin and it is saved.';
 /** The form's failure (markerEdit.pendingFailed with markerEdit.errors.signedOut). */
 const FORM_SIGNED_OUT = 'Your change is not saved: your session has ended. Sign in as an admin and it is saved.';
 
-async function adminPage(): Promise<EditorPage> {
-  const tracked = await browser.newPage();
-  // The ended session's calls answer 401; Chromium logs each as a failed resource load.
-  tracked.errors.allow(/401/);
-  await signIn(tracked.page, base(), 'admin');
-  await openMap(tracked.page, base());
-  await toolsPanel(tracked.page).waitFor();
-  return tracked;
-}
-
-/**
- * Signs the page's user out elsewhere: another browser context holding the same cookies (another
- * device with the same session) posts the sign-out. The page itself is told nothing.
- */
-async function endSessionElsewhere(page: Page): Promise<void> {
-  const other = await browser.newPage();
-  await other.context.addCookies(await page.context().cookies());
-  const res = await other.page.request.post(`${base()}/api/be/auth/logout`);
-  if (!res.ok()) throw new Error(`signing out elsewhere failed: ${res.status()} ${await res.text()}`);
-  await other.context.close();
-}
-
-const signInDialog = (page: Page) => page.getByRole('dialog', { name: 'Sign in', exact: true });
-const reasonText = (dialog: Locator) => dialog.locator('.account-dialog__reason');
 /** The dock's "not saved" notice (UnsavedChanges.tsx), read by class: a modal dialog may hide it from the role tree. */
 const dockNotice = (page: Page) => page.locator('.admin-dock .admin-unsaved');
-
-/** Signs in with the dialog's own fields and waits until it is gone. */
-async function signInWith(dialog: Locator, name: 'admin' | 'pro'): Promise<void> {
-  await dialog.getByLabel('Name', { exact: true }).fill(name);
-  await dialog.getByLabel('Password', { exact: true }).fill(PASSWORD);
-  await dialog.getByRole('button', { name: 'Sign in', exact: true }).click();
-  await dialog.waitFor({ state: 'detached' });
-}
-
-/** The flag `__map.markers()` shows on `uid` (`'saving'`, `'failed'`, null), or undefined when it is not drawn. */
-async function flagOf(page: Page, uid: string): Promise<string | null | undefined> {
-  return (await map(page).markers()).find((m) => m.uid === uid)?.flag;
-}
 
 /** Presses l and clicks a free spot: the placed marker (refused), once the page badges it failed. */
 async function placeRefused(page: Page): Promise<{ uid: string }> {
@@ -234,67 +198,6 @@ describe('an edit form and a change missed while the live feed was down', () => 
     await editForm(page).waitFor({ state: 'detached' });
   });
 });
-
-/** The notice of the changes kept for an admin (KeptForAdminNotice.tsx). */
-const keptNotice = (page: Page) => page.locator('.kept-for-admin[role="alert"]');
-/** admin.keptForAdmin.textSignedIn_other with 2. */
-const KEPT_TWO = '2 map changes were not saved: this account may not edit the map. They are kept on this page; sign in as an admin and they are saved.';
-
-/** Where `__map.markers()` draws `uid` (map px), or null when it is not drawn. */
-async function drawnAt(page: Page, uid: string): Promise<{ x: number; y: number } | null> {
-  const m = (await map(page).markers()).find((x) => x.uid === uid);
-  return m ? { x: m.x, y: m.y } : null;
-}
-
-const near = (p: { x: number; y: number } | null, q: { x: number; y: number }) => !!p && Math.abs(p.x - q.x) < 0.01 && Math.abs(p.y - q.y) < 0.01;
-
-/**
- * An admin's page with two markers of its own (A, B); the session then ends elsewhere, A is
- * dragged with the move tool and B deleted from its popup, both refused (401): the first
- * dialog is closed, the second one answered with the pro account. Resolves once the notice
- * shows; `sent` collects the admin calls the page makes from then on.
- */
-async function keptAfterProSignIn(): Promise<{ page: Page; errors: EditorPage['errors']; a: Marker; b: Marker; to: { x: number; y: number }; sent: string[] }> {
-  const { page, errors } = await adminPage();
-  const [spotA, spotB] = await freeSpots(page, 2, { clearance: 90, box: { left: 340, top: 120, right: 900, bottom: 460 } });
-  const a = await addMarkerAt(page, base(), spotA, { name: 'Kept A' });
-  const b = await addMarkerAt(page, base(), spotB, { name: 'Kept B' });
-  await endSessionElsewhere(page);
-
-  // A dragged: refused, the dialog asks; closed, the change stays failed.
-  await page.keyboard.press('m');
-  await expect.poll(() => map(page).toolPath()).toBe('move.idle');
-  const { zoom } = await map(page).camera();
-  const from = await map(page).toScreen(a.geometry.x, a.geometry.y);
-  await drag(page, from, { x: from.x + 70, y: from.y + 40 });
-  const to = { x: a.geometry.x + 70 / zoom, y: a.geometry.y + 40 / zoom };
-  const first = signInDialog(page);
-  await first.waitFor();
-  await page.keyboard.press('Escape');
-  await first.waitFor({ state: 'detached' });
-  await expect.poll(() => flagOf(page, a.uid)).toBe('failed');
-
-  // B deleted from its popup: refused too, and the dialog asks again.
-  await toPan(page);
-  await clickMarker(page, b.uid);
-  page.once('dialog', (d) => void d.accept());
-  await popupDialog(page, b.uid).getByRole('button', { name: 'Delete', exact: true }).click();
-  const second = signInDialog(page);
-  await second.waitFor();
-  await expect.poll(() => reasonText(second).textContent()).toBe(SAVE_REASON);
-  expect(await serverMarker(base(), b.uid)).toMatchObject({ version: b.version });
-
-  await signInWith(second, 'pro');
-  await page.getByRole('banner').getByRole('button', { name: /^pro\b/ }).waitFor();
-  const sent: string[] = [];
-  page.on('request', (r) => {
-    if (r.url().includes('/api/be/admin/')) sent.push(`${r.method()} ${r.url()}`);
-  });
-  await keptNotice(page).waitFor();
-  // B's popup stays open over the bottom of the map, where the notice sits: closed first.
-  await closePopup(page);
-  return { page, errors, a, b, to, sent };
-}
 
 describe('a move and a delete refused by a 401, then a pro account signs in', () => {
   test('they are kept on the page with a notice and nothing is sent; "Sign in as admin" then the admin sign-in sends both', async () => {
