@@ -560,6 +560,36 @@ describe('images', () => {
     await expect(commands.uploadImage('m1', 0, new File(['x'], 'a.png', { type: 'image/png' }))).rejects.toThrow('Upload failed: The image is too large');
   });
 
+  it('an upload refused with 409 makes the stored marker the page’s copy: the form’s save on it is no second conflict', async () => {
+    let form: { draft: Marker; base: Marker } | null = null;
+    const { server, page, commands, stored } = setup([marker('m1', { imgs: [{ img: '/img/a.png', name: '', desc: '' }] })], { editing: () => form });
+    // This page saved the marker (version 2); another admin then replaced its image (version 3), unheard here.
+    const mine = await commands.saveMarker({ ...stored[0], name: 'Mine' }, stored[0]);
+    const theirs = server.seed({ ...mine!, imgs: [{ img: '/img/b.png', name: '', desc: '' }] });
+    const file = new File(['x'], 'c.png', { type: 'image/png' });
+    await expect(commands.uploadImage('m1', 0, file, undefined, undefined, '/img/a.png')).rejects.toMatchObject({ status: 409 });
+    // Their marker is shown, as their live change would be.
+    expect(page.markers.get('m1')).toEqual(theirs);
+    // The form goes on from theirs (ui/popup/uploadConflict.ts) with a typed change; their live event is known already.
+    form = { draft: { ...theirs, desc: 'Typed' }, base: { ...theirs } };
+    expect(await commands.applyRemote({ kind: 'upsert', map: 'customs', marker: theirs, by: 'bob' })).not.toBe('conflict');
+    const saved = await commands.saveMarker(form.draft, form.base);
+    expect(commands.getState().conflicts).toEqual([]);
+    expect(saved).toMatchObject({ name: 'Mine', desc: 'Typed', imgs: [{ img: '/img/b.png' }], version: 4 });
+    expect(server.writes().at(-1)).toMatchObject({ op: 'update', version: 3 });
+  });
+
+  it('an upload refused with 409 leaves a change of the marker still waiting here to become the conflict it is', async () => {
+    const { server, page, commands, stored } = setup([marker('m1', { imgs: [{ img: '/img/a.png', name: '', desc: '' }] })]);
+    server.failNext('update', offline());
+    await commands.saveMarker({ ...stored[0], name: 'Mine' }, stored[0]);
+    server.seed({ ...stored[0], imgs: [{ img: '/img/b.png', name: '', desc: '' }] });
+    await expect(commands.uploadImage('m1', 0, new File(['x'], 'c.png', { type: 'image/png' }), undefined, undefined, '/img/a.png')).rejects.toMatchObject({ status: 409 });
+    expect(page.markers.get('m1')).toMatchObject({ name: 'Mine', imgs: [{ img: '/img/a.png' }] });
+    await commands.retrySave('m1');
+    expect(commands.getState().conflict).toMatchObject({ uid: 'm1', mine: { name: 'Mine', imgs: [{ img: '/img/b.png' }] }, theirs: { version: 2 } });
+  });
+
   it('tells a file the server found no image in (a renamed text file) as a wrong file type', async () => {
     const { server, commands } = setup([marker('m1')]);
     server.failNext('upload', new ApiError('/u', 400, 'not_image', 'base64: the file is not a PNG, JPEG or WebP image'));

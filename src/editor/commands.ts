@@ -39,7 +39,8 @@
  *   failed at once with the read's reason ('offline'), and made for real (read, recorded as its
  *   undo step, shown, sent) by its Retry, by a reload of the list, or by the marker's next change.
  * - Image uploads go through the API as they are and are not undo steps (a sent file cannot
- *   be unsent; removing the image is an edit, which is).
+ *   be unsent; removing the image is an edit, which is). A 409 on an upload (another admin
+ *   changed the images meanwhile) makes its stored marker the page's copy, as a live change does.
  * - Markers this page placed or copied that the server has not confirmed (`unsavedAdds`) are
  *   kept across a reload by src/state/setAsideStore.ts; the next page brings them back with
  *   `restoreAdds`, which never re-adds a uid the loaded list already holds (the add got through,
@@ -806,6 +807,24 @@ export function createEditorCommands(options: EditorCommandsOptions): EditorComm
     return { status: 'conflict' };
   }
 
+  /**
+   * An upload refused with 409: `theirs` is the stored marker now (another admin's change). It
+   * becomes the page's server copy and is shown, as a live change of it would be, so the edit
+   * form, which goes on from theirs (ui/popup/uploadConflict.ts), saves on their version instead
+   * of meeting a second conflict (and their live event, when it comes, is known already). Not
+   * while this page has a change of the marker of its own waiting: that change was made on the
+   * copy before theirs, and its save is refused and becomes the conflict it is.
+   */
+  async function heardUploadConflict(uid: string, theirs: Marker | null): Promise<void> {
+    if (!theirs || theirs.uid !== uid || wants.has(uid) || unread.has(uid)) return;
+    // A newer version heard already (a live change, a save's answer) stays.
+    const known = versions.get(uid);
+    if (known !== undefined && theirs.version !== undefined && theirs.version < known) return;
+    noteOthers(uid, theirs.version);
+    setServer(uid, theirs);
+    await sink.upsert(plain(theirs));
+  }
+
   /** A delete that failed: the marker comes back on the map, marked failed; a retry deletes it again. */
   async function deleteFailed(uid: string, want: Want, base: Marker, error: EditorFailure): Promise<SyncResult> {
     if (wants.get(uid) === want) {
@@ -1086,7 +1105,11 @@ export function createEditorCommands(options: EditorCommandsOptions): EditorComm
         } catch (error) {
           if ((error as Error)?.name === 'AbortError') throw error;
           // The image it meant was changed meanwhile: passed on typed, for the form to say so.
-          if (conflictOf(error)) throw error;
+          const conflict = conflictOf(error);
+          if (conflict) {
+            await heardUploadConflict(uid, conflict.current);
+            throw error;
+          }
           if (isNotFound(error)) throw new EditorError(failure('notOnMap'));
           // The server looked inside and found no PNG, JPEG or WebP (a renamed file).
           if (error instanceof ApiError && error.code === 'not_image') throw new EditorError(failure('fileType'));
