@@ -120,6 +120,13 @@ describe('db:restore on SQLite', () => {
     locks.push(lockSqliteDatabase(sqliteFile));
   });
 
+  it('refuses a missing backup file before creating DATA_DIR or a lock file', async () => {
+    const d = dir();
+    const data = path.join(d, 'data');
+    await expect(restoreSqlite(path.join(data, 'raidmap.sqlite'), path.join(d, 'typo.sqlite'))).rejects.toThrow(/no backup file at .*typo\.sqlite/);
+    expect(fs.existsSync(data)).toBe(false);
+  });
+
   it('replaces the data, keeps the old database aside with the writes still in its WAL, and releases the lock', async () => {
     const d = dir();
     const data = path.join(d, 'data');

@@ -47,8 +47,11 @@ export interface SqliteRestoreResult {
 
 const COMPANIONS = ['-wal', '-shm'] as const;
 
-/** Opens `file` read-only and checks it is an intact raidmap database; returns its row counts. */
-function checkBackup(file: string): Record<string, number> {
+/**
+ * A backup file that is not there (a typo in its name) is refused before anything is touched:
+ * taking the lock creates DATA_DIR and the lock file, which a mistyped restore should not leave.
+ */
+function checkBackupExists(file: string): void {
   let stat: fs.Stats;
   try {
     stat = fs.statSync(file);
@@ -56,6 +59,11 @@ function checkBackup(file: string): Record<string, number> {
     throw new RestoreError(`no backup file at ${file}`);
   }
   if (!stat.isFile()) throw new RestoreError(`${file} is not a file`);
+}
+
+/** Opens `file` read-only and checks it is an intact raidmap database; returns its row counts. */
+function checkBackup(file: string): Record<string, number> {
+  checkBackupExists(file);
   let db: SQLite.Database;
   try {
     db = new SQLite(file, { readonly: true, fileMustExist: true });
@@ -157,6 +165,7 @@ function keepAside(from: string, base: string): string {
 export async function restoreSqlite(sqliteFile: string, backupFile: string, now = new Date()): Promise<SqliteRestoreResult> {
   const target = path.resolve(sqliteFile);
   const source = path.resolve(backupFile);
+  checkBackupExists(source);
   const lock = lockSqliteDatabase(target);
   const tmp = `${target}.restore-${process.pid}-${Date.now().toString(36)}.tmp`;
   try {

@@ -186,7 +186,7 @@ describe.each(testBackends())('HTTP API on $name', (backend) => {
 
   it('GET /api/be/health reports status and tile progress', async () => {
     const res = await app.inject({ url: '/api/be/health' });
-    expect(res.json()).toEqual({ status: 'ok', tiles: { ready: true, done: 0, total: 0 } });
+    expect(res.json()).toEqual({ status: 'ok', tiles: { ready: true, done: 0, total: 0, failed: [] }, database: { ok: true } });
   });
 
   it('never answers malformed input with a 5xx, and every error is { error, message }', async () => {

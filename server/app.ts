@@ -8,6 +8,7 @@ import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastif
 import { registerAuth, type AuthOptions } from './auth';
 import { REPO_ROOT, type TrustProxy } from './config';
 import { createRepositories, type Db, type Repositories } from './db';
+import { storageFailure } from './db/failure';
 import { errorHandler, sendError } from './http/errors';
 import { JsonCache } from './http/json-cache';
 import { registerJsonBody } from './http/json-body';
@@ -160,7 +161,12 @@ export function buildServer(options: BuildServerOptions): FastifyInstance {
   });
 
   // A rebuild after writes runs in the background; only a failure nobody waited for is logged here.
-  const logRebuildError = (key: string, error: unknown) => app.log.error({ err: error, key }, 'cached list rebuild failed');
+  // A database that does not answer is one short line (server/db/failure.ts), not a stack each time.
+  const logRebuildError = (key: string, error: unknown) => {
+    const failure = storageFailure(error);
+    if (failure) app.log.error({ key, code: failure.code, reason: error instanceof Error ? error.message : String(error) }, `cached list rebuild failed: ${failure.reason}`);
+    else app.log.error({ err: error, key }, 'cached list rebuild failed');
+  };
   const listSource = options.listSource ?? inlineListSource(repos.markers);
   // A marker list nobody read since its last rebuild waits for the writes to pause (json-cache.ts).
   const markerListOptions = { onError: logRebuildError, unreadDelayMs: MARKER_LIST_UNREAD_DELAY_MS };
@@ -235,7 +241,7 @@ export function buildServer(options: BuildServerOptions): FastifyInstance {
   );
   registerMetrics(app, { metrics, token: options.metricsToken });
   app.register(fastifyCompress, { global: true, threshold: 1024 });
-  app.register(healthRoutes, { tileProgress });
+  app.register(healthRoutes, { tileProgress, db: options.db });
   app.register(markerRoutes, { markerLists, compactLists, markers: repos.markers });
   app.register(cacheRoutes, { lists });
   app.register(questRoutes, { db: options.db, markers: repos.markers });

@@ -46,6 +46,14 @@ describe('loadConfig', () => {
     expect(parseSeedMaps('woods,woods')).toEqual(['woods']);
   });
 
+  it('refuses a DATA_DIR or TILES_DIR on /proc or /sys (a recursive mkdir there hangs), naming it', () => {
+    expect(() => loadConfig({ DATA_DIR: '/proc/x' })).toThrow(/^DATA_DIR: \/proc\/x is on the kernel's \/proc file system/);
+    expect(() => loadConfig({ DATA_DIR: '../../../../../../../sys/data' }, '/app')).toThrow(/^DATA_DIR: \/sys\/data/);
+    expect(() => loadConfig({ TILES_DIR: '/proc' })).toThrow(/^TILES_DIR: /);
+    // A name that only begins like one is a folder like any other.
+    expect(loadConfig({ DATA_DIR: '/processing/data' }).dataDir).toBe('/processing/data');
+  });
+
   it('has the documented time-outs, cap, log level and no metrics token by default', () => {
     const c = loadConfig({}, '/srv/raidmap');
     expect(c.limits).toEqual({

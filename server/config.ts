@@ -165,12 +165,24 @@ export function parseTrustProxy(env: NodeJS.ProcessEnv): TrustProxy {
   return entries;
 }
 
+/**
+ * A data folder on a kernel file system is never meant (a mistyped variable) and cannot work:
+ * nothing can be created there, and a recursive mkdir on /proc does not even fail, it hangs.
+ */
+const KERNEL_FOLDERS = ['/proc', '/sys'];
+
+function folderSetting(name: string, folder: string): string {
+  const inKernel = KERNEL_FOLDERS.find((k) => folder === k || folder.startsWith(`${k}/`));
+  if (inKernel) throw new ConfigError(name, `${folder} is on the kernel's ${inKernel} file system, where nothing can be stored: choose a folder on a disk`);
+  return folder;
+}
+
 export function isPostgresUrl(url: string): boolean {
   return /^postgres(ql)?:\/\//i.test(url);
 }
 
 export function loadConfig(env: NodeJS.ProcessEnv = process.env, cwd = process.cwd()): ServerConfig {
-  const dataDir = path.resolve(cwd, env.DATA_DIR?.trim() || 'data');
+  const dataDir = folderSetting('DATA_DIR', path.resolve(cwd, env.DATA_DIR?.trim() || 'data'));
   const databaseUrl = env.DATABASE_URL?.trim() || undefined;
   if (databaseUrl !== undefined && !isPostgresUrl(databaseUrl)) {
     throw new ConfigError('DATABASE_URL', 'expected a postgres:// or postgresql:// URL (leave it unset for SQLite)');
@@ -184,7 +196,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, cwd = process.c
     port: positiveInt(env, 'PORT', 8080, 65535),
     host: env.HOST?.trim() || '127.0.0.1',
     dataDir,
-    tilesDir: path.resolve(cwd, env.TILES_DIR?.trim() || path.join(dataDir, 'tiles')),
+    tilesDir: folderSetting('TILES_DIR', path.resolve(cwd, env.TILES_DIR?.trim() || path.join(dataDir, 'tiles'))),
     uploadsDir: path.join(dataDir, 'uploads'),
     databaseUrl,
     databaseSchema,

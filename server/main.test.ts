@@ -133,4 +133,32 @@ describe('server/main.ts', () => {
       fs.rmSync(path.dirname(file), { recursive: true, force: true });
     }
   }, 120_000);
+
+  it('stops in one line, before touching the database, for a TILES_DIR it cannot write, a HOST that is no address here (PORT=0 too) and a DATA_DIR on /proc', async () => {
+    // A server that starts after all is stopped with the others (afterAll), and fails the test.
+    const refused = (settings: Record<string, string>) =>
+      start(settings).then((started) => {
+        running.push(started.child);
+        throw new Error(`started:\n${started.output()}`);
+      });
+    const otherDir = tempDir();
+    const file = path.join(otherDir, 'a-file');
+    fs.writeFileSync(file, 'not a folder');
+    try {
+      const data = path.join(otherDir, 'data');
+      await expect(refused({ ...env, DATA_DIR: data, TILES_DIR: path.join(file, 'tiles') })).rejects.toThrow(
+        new RegExp(`exited with 1:\\nraidmap: cannot write ${path.join(file, 'tiles').replaceAll('/', '\\/')} \\(a part of the path is a file, not a folder\\): check DATA_DIR \\(now \\S+\\) and TILES_DIR\\n$`),
+      );
+      await expect(refused({ ...env, DATA_DIR: data, TILES_DIR: file })).rejects.toThrow(/exited with 1:\nraidmap: cannot write \S+a-file \(a file stands where a folder must be\): check DATA_DIR/);
+      // No database was created.
+      expect(fs.existsSync(path.join(data, 'raidmap.sqlite'))).toBe(false);
+      await expect(refused({ ...env, DATA_DIR: data, HOST: '203.0.113.7', PORT: '0' })).rejects.toThrow(
+        /exited with 1:\nraidmap: HOST=203\.0\.113\.7 is not an address of this machine: [^\n]+\n$/,
+      );
+      expect(fs.existsSync(path.join(data, 'raidmap.sqlite'))).toBe(false);
+      await expect(refused({ ...env, DATA_DIR: '/proc/raidmap' })).rejects.toThrow(/exited with 1:\nraidmap: bad setting DATA_DIR: \/proc\/raidmap is on the kernel's \/proc file system/);
+    } finally {
+      fs.rmSync(otherDir, { recursive: true, force: true });
+    }
+  }, 120_000);
 });

@@ -11,6 +11,8 @@ import { buildServer } from './app';
 import { createDemoAccounts } from './auth/demo';
 import { ConfigError, loadConfig } from './config';
 import { createRepositories, databaseOptions, migrateToLatest, openDatabase } from './db';
+import { connectionErrorLine } from './db/database';
+import { storageFailure } from './db/failure';
 import { DatabaseInUseError, lockSqliteDatabase } from './db/sqlite-lock';
 import { withStartupLock } from './db/startup-lock';
 import { createLiveHub, liveHubReady } from './live/create';
@@ -22,6 +24,7 @@ import { seedIfEmpty, seedLine } from './seed';
 import { disposeRenderPool, prepareAllTiles } from './tiles/index';
 import { startUploadSweeper } from './uploads/sweeper';
 import { startupProblem, type StartupContext } from './startup-problem';
+import { checkWritableFolder } from './writable-folder';
 
 /** What a start-up failure is said against (set once the settings are read). */
 let startup: StartupContext | undefined;
@@ -50,9 +53,9 @@ const LOGGER_SAYS_LISTENING = new Set(['info', 'debug', 'trace']);
 /**
  * Listens on the address once and lets go, before the database is touched: a port in use or a
  * wrong HOST is said at once, not after migrating and seeding (the real listen may still race).
+ * PORT=0 too: any free port then, but a HOST that is no address here fails all the same.
  */
 function checkCanListen(host: string, port: number): Promise<void> {
-  if (port === 0) return Promise.resolve();
   return new Promise((resolve, reject) => {
     const probe = createServer();
     probe.once('error', reject);
@@ -65,10 +68,16 @@ async function main(): Promise<void> {
   const plain = startupLines(config.logLevel);
   startup = { host: config.host, port: config.port, dataDir: config.dataDir, databaseUrl: config.databaseUrl };
   await checkCanListen(config.host, config.port);
+  // Folders it writes to, before the database: a file in the path, no permission or a read-only
+  // disk stops it here in one line, not as a 500 on every upload or tile later.
+  checkWritableFolder(config.uploadsDir);
+  checkWritableFolder(config.tilesDir);
   const database = databaseOptions(config);
   // SQLite is this process's alone; a second server on it is refused before it migrates (server/db/sqlite-lock.ts).
   const sqliteLock = config.databaseUrl ? undefined : lockSqliteDatabase(config.sqliteFile);
-  const db = openDatabase(database);
+  // A broken idle PostgreSQL connection is one line (console until the logger exists), never the end.
+  let logConnectionError = (error: Error) => plain.warn(connectionErrorLine(error));
+  const db = openDatabase({ ...database, onConnectionError: (error) => logConnectionError(error) });
   const where = config.databaseUrl ? `PostgreSQL${config.databaseSchema ? ` (schema ${config.databaseSchema})` : ''}` : config.sqliteFile;
   const repos = createRepositories(db);
   // Once per database, also when several processes start together (server/db/startup-lock.ts).
@@ -97,7 +106,7 @@ async function main(): Promise<void> {
     ? new WorkerListSource({ database, fallback: inlineListSource(repos.markers), onError: (error) => logListError(error) })
     : inlineListSource(repos.markers);
 
-  const progress: TileProgress = { ready: false, done: 0, total: 0 };
+  const progress: TileProgress = { ready: false, done: 0, total: 0, failed: [] };
   const app = buildServer({
     db,
     repos,
@@ -118,6 +127,9 @@ async function main(): Promise<void> {
   });
 
   logListError = (error) => app.log.error({ err: error }, 'marker list worker');
+  // The reason and code only: the error carries no secrets, but pino would print its fields whole.
+  logConnectionError = (error) =>
+    app.log.warn({ reason: error.message, code: (error as { code?: unknown }).code }, 'database: a PostgreSQL connection was lost; the next query opens a new one');
   // JSON lines like every other, the reason as a field (`live: lost the … connection`, `reason`).
   liveTarget = {
     info: (obj, msg) => app.log.info(obj, `live: ${msg}`),
@@ -169,7 +181,7 @@ async function main(): Promise<void> {
   if (!LOGGER_SAYS_LISTENING.has(config.logLevel)) plain.say(`raidmap listening on http://${config.host}:${port}`);
 
   // Background work: the first visitor should not pay for building a list or a tile.
-  void (async () => {
+  const warmLists = async () => {
     const counts = await repos.markers.countByMap();
     for (const map of MAP_IDS) {
       if (closing || !counts[map]) continue;
@@ -183,6 +195,16 @@ async function main(): Promise<void> {
       const body = await app.raidmap.markerLists.get(map);
       await app.raidmap.markerLists.encoded(body, 'br');
     }
+  };
+  void (async () => {
+    // A database that stops answering meanwhile costs the warm lists (built on first request
+    // then), not the tile build after them: health would say "building" for good.
+    await warmLists().catch((error: unknown) => {
+      const failure = storageFailure(error);
+      if (closing) return;
+      if (failure) app.log.warn({ code: failure.code, reason: error instanceof Error ? error.message : String(error) }, `marker lists not warmed: ${failure.reason}`);
+      else app.log.error({ err: error }, 'marker lists not warmed');
+    });
     if (closing) return;
     const tiles = await prepareAllTiles({
       assetsDir: config.assetsDir,
@@ -196,9 +218,10 @@ async function main(): Promise<void> {
       },
     });
     if (closing) return;
+    progress.failed = tiles.failed.map((f) => f.map);
     progress.ready = true;
     // Each failed map's reason is logged already, at error; here its name only.
-    const failed = tiles.failed.map((f) => f.map).join(', ');
+    const failed = progress.failed.join(', ');
     if (failed) app.log.warn(`tiles ready in ${Math.round(tiles.ms)} ms; failed: ${failed}`);
     else app.log.info(`tiles ready in ${Math.round(tiles.ms)} ms`);
   })().catch((error: unknown) => {

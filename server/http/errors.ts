@@ -1,9 +1,11 @@
 /**
  * One error shape for the whole API: `{ error, message }` with a 4xx or 5xx status.
- * Anything thrown that is not a client error becomes a 500 with a generic message (logged).
+ * Anything thrown that is not a client error becomes a 500 with a generic message (logged),
+ * except a database that does not answer (503) and a full disk (507): server/db/failure.ts.
  */
 import { STATUS_CODES } from 'node:http';
 import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
+import { RETRY_AFTER_S, storageFailure } from '../db/failure';
 
 export interface ErrorBody {
   error: string;
@@ -34,6 +36,14 @@ export function sendErrorCode(reply: FastifyReply, statusCode: number, code: str
 }
 
 export function errorHandler(error: FastifyError | HttpError | Error, request: FastifyRequest, reply: FastifyReply): FastifyReply {
+  // A database that does not answer or a full disk: said as such (503 / 507), logged as one line
+  // with the real cause (server/db/failure.ts), not a 500 with a stack per request.
+  const failure = storageFailure(error);
+  if (failure) {
+    request.log.error({ code: failure.code, reason: error.message }, `request failed: ${failure.reason}`);
+    if (failure.status === 503) reply.header('retry-after', String(RETRY_AFTER_S));
+    return sendError(reply, failure.status, failure.message);
+  }
   const raw = (error as { statusCode?: unknown }).statusCode;
   const status = typeof raw === 'number' && raw >= 400 && raw < 600 ? raw : 500;
   if (status >= 500) {

@@ -25,7 +25,8 @@ port.on('message', (job: ListJob) => {
       reply = { id: job.id, bytes, hash: hashBody(bytes) };
       transfer.push(bytes.buffer as ArrayBuffer);
     } catch (error) {
-      reply = { id: job.id, error: error instanceof Error ? error.message : String(error) };
+      const code = (error as { code?: unknown } | null)?.code;
+      reply = { id: job.id, error: error instanceof Error ? error.message : String(error), ...(typeof code === 'string' ? { code } : {}) };
     }
     port.postMessage(reply, transfer);
   })();

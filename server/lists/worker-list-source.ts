@@ -118,7 +118,8 @@ export class WorkerListSource implements MarkerListSource {
     this.pending.delete(reply.id);
     this.crashesInARow = 0;
     if ('error' in reply) {
-      p.reject(new Error(reply.error));
+      // With its code, so a database that does not answer is a 503 here too (server/db/failure.ts).
+      p.reject(Object.assign(new Error(reply.error), reply.code ? { code: reply.code } : {}));
       return;
     }
     p.resolve({ identity: Buffer.from(reply.bytes.buffer, reply.bytes.byteOffset, reply.bytes.byteLength), hash: reply.hash });

@@ -9,4 +9,5 @@ export interface ListJob {
   lang: Language;
 }
 
-export type ListReply = { id: number; bytes: Uint8Array; hash: string } | { id: number; error: string };
+/** A failed build's error message and code (SQLITE_FULL, ECONNREFUSED: the API answers 503 / 507 by it). */
+export type ListReply = { id: number; bytes: Uint8Array; hash: string } | { id: number; error: string; code?: string };
