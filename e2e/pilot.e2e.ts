@@ -20,7 +20,12 @@
  *   the map's edge (Factory at zoom 4) centred, not the edge;
  * - /pilot's Follow a code checks the code first: an unknown one is said by the field (RU, on a
  *   phone), a check that cannot reach the server offers Open the map anyway, a live one opens
- *   its map following it;
+ *   its map following it; a code refused for too many guesses (429, RU) is not the field's fault
+ *   and offers «Всё равно открыть карту», whose map follows the code and waits out the refusal
+ *   (the Live dot limited);
+ * - /pilot's Watch my screenshots folder (RU, the picker rejecting): NotAllowedError said in the
+ *   page's words only, a closed picker (AbortError) says nothing, another error adds the
+ *   browser's own message after «Сообщение браузера:»;
  * - /pilot: the focus after Start (the session's heading, then Copy the code) and End (Start),
  *   in English and Russian; the EN / RU switch on the header's top line at 390 and 1280 px, kept
  *   through a reload, no sideways scroll; a sent file name's position to 2 decimals.
@@ -30,7 +35,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import type { Page } from 'playwright-core';
+import type { Page, Route } from 'playwright-core';
 import { afterEach, describe, expect, test } from 'vitest';
 import { parseScreenshotName } from '../src/domain/position';
 import { MAPS } from '../src/domain/maps';
@@ -836,6 +841,49 @@ describe('/pilot: Follow a code checks the code first', () => {
     expect((await pilotOf(page))?.code).toBe(NO_LIVE_CODE);
   });
 
+  test('RU: a code refused for too many guesses (429) offers «Всё равно открыть карту», the field not at fault; the map opens following it and waits out the refusal', async () => {
+    // A live code: only this page's address is refused (the server's guessing rule, here by route).
+    const { code } = await pair();
+    const { page, errors } = await browser.newPage({ locale: 'ru-RU' });
+    const refused = { error: 'Too Many Requests', message: 'too many unknown pairing codes', limit: 'guesses', retryAfter: 300 };
+    // The check, then the map's stream and its check, are refused (the browser logs each 429).
+    errors.allow(new RegExp(`429 \\(Too Many Requests\\) \\(.*/api/be/pilot/${code}(/events)?\\)$`));
+    errors.allow(/EventSource/);
+    const refuse = (route: Route) => route.fulfill({ status: 429, contentType: 'application/json', headers: { 'retry-after': '300' }, body: JSON.stringify(refused) });
+    await page.route(`**/api/be/pilot/${code}`, refuse);
+    await page.route(`**/api/be/pilot/${code}/events`, refuse);
+    // Every address the tab shows, the map page's own rewrite of it included.
+    const addresses: string[] = [];
+    page.on('framenavigated', (frame) => {
+      if (frame === page.mainFrame()) addresses.push(frame.url());
+    });
+    await openPilot(page);
+    const card = followCard(page, 'ru');
+    const input = card.getByRole('textbox', { name: 'Код', exact: true });
+    await input.fill(formatPairingCode(code));
+    await card.getByRole('button', { name: 'Следить', exact: true }).click();
+    const alert = card.getByRole('alert');
+    await alert.waitFor({ timeout: 15_000 });
+    const said = (await alert.textContent()) ?? '';
+    expect(said).toContain('Пока отказано: с вашего сетевого адреса пришло слишком много неизвестных кодов');
+    expect(said).toContain('Или откройте карту уже сейчас: она подключится сама, когда ожидание закончится.');
+    expect(new URL(page.url()).pathname).toBe('/pilot');
+    // Not the code's fault: kept, not marked.
+    expect(await input.inputValue()).toBe(formatPairingCode(code));
+    expect(await input.getAttribute('aria-invalid')).toBe('false');
+
+    await card.getByRole('button', { name: 'Всё равно открыть карту', exact: true }).click();
+    await mapReady(page, 'customs');
+    expect(addresses.map((url) => `${new URL(url).pathname}${new URL(url).search}`)).toContain(`/map/customs?connection=${code}`);
+    // The map follows the code and waits out the server's refusal (amber), saying when it asks again.
+    await expect.poll(() => pilotOf(page).then((p) => p && { code: p.code, status: p.status }), { timeout: 15_000 }).toEqual({ code, status: 'limited' });
+    const live = page.getByRole('banner').locator('.pilot-indicator__button');
+    await expect.poll(() => live.getAttribute('class')).toContain('pilot-indicator--limited');
+    expect(await live.getAttribute('aria-label')).toContain(`Позиция ${formatPairingCode(code)}: с вашего сетевого адреса пришло слишком много неизвестных кодов, сервер просит подождать.`);
+    // The server's 300 s, counted down from when the page heard it (about 5 minutes, not "now").
+    expect(await live.getAttribute('aria-label')).toMatch(/Новая попытка через [56] минут\./);
+  });
+
   test('a live code typed and followed opens its map with the Live dot live', async () => {
     const { code } = await pair();
     const { page } = await browser.newPage();
@@ -849,5 +897,64 @@ describe('/pilot: Follow a code checks the code first', () => {
     const live = page.getByRole('banner').locator('.pilot-indicator__button');
     await expect.poll(() => live.getAttribute('class')).toContain('pilot-indicator--connected');
     expect(await live.getAttribute('aria-label')).toContain(`Following live position ${formatPairingCode(code)}`);
+  });
+});
+
+describe('/pilot: Watch my screenshots folder says the browser\'s refusals in the page\'s words', () => {
+  test('RU: NotAllowedError is said in Russian only; a closed picker (AbortError) says nothing; another error ends with «Сообщение браузера: …»', async () => {
+    const { page } = await browser.newPage({ locale: 'ru-RU' });
+    // The picker rejects as the test says (window.__pickerError); every alert the card shows is recorded.
+    await page.addInitScript(() => {
+      const w = window as unknown as { __pickerError: { name: string; message: string }; __pickerCalls: number; __alerts: string[]; showDirectoryPicker: () => Promise<never> };
+      w.__pickerCalls = 0;
+      w.__alerts = [];
+      w.showDirectoryPicker = () => {
+        w.__pickerCalls += 1;
+        return Promise.reject(new DOMException(w.__pickerError.message, w.__pickerError.name));
+      };
+      new MutationObserver(() => {
+        for (const el of document.querySelectorAll('[role="alert"]')) {
+          const text = el.textContent ?? '';
+          if (text !== '' && w.__alerts.at(-1) !== text) w.__alerts.push(text);
+        }
+      }).observe(document, { childList: true, subtree: true, characterData: true });
+    });
+    const pick = async (error: { name: string; message: string }) => {
+      const calls = await page.evaluate((e) => {
+        const w = window as unknown as { __pickerError: { name: string; message: string }; __pickerCalls: number };
+        w.__pickerError = e;
+        return w.__pickerCalls;
+      }, error);
+      await choose.click();
+      await expect.poll(() => page.evaluate(() => (window as unknown as { __pickerCalls: number }).__pickerCalls)).toBe(calls + 1);
+    };
+    const alertsSeen = () => page.evaluate(() => (window as unknown as { __alerts: string[] }).__alerts);
+
+    await openPilot(page);
+    await page.getByRole('button', { name: PILOT_WORDS.ru.start, exact: true }).click();
+    await page.getByTestId('pilot-code').waitFor();
+    const card = page.getByRole('region', { name: 'Следить за папкой скриншотов' });
+    const choose = card.getByRole('button', { name: 'Выбрать папку скриншотов', exact: true });
+    const alert = card.getByRole('alert');
+
+    await pick({ name: 'NotAllowedError', message: 'The request is not allowed by the user agent or the platform in the current context.' });
+    await alert.waitFor();
+    const notAllowed = 'Не удалось следить за папкой: браузеру не разрешили её читать. Выберите папку снова и разрешите доступ, когда браузер спросит.';
+    expect(await alert.textContent()).toBe(notAllowed);
+    expect(await alert.textContent()).not.toMatch(/[A-Za-z]/);
+
+    // Closed without choosing: the last notice goes, nothing new is said, the button stays.
+    await pick({ name: 'AbortError', message: 'The user aborted a request.' });
+    await expect.poll(() => alert.count()).toBe(0);
+    expect(await alertsSeen()).toEqual([notAllowed]);
+    expect(await choose.isVisible()).toBe(true);
+
+    // An error the page has no words for: its own sentence, then the browser's, set apart.
+    await pick({ name: 'InvalidStateError', message: 'The folder is busy.' });
+    await alert.waitFor();
+    const other = (await alert.textContent()) ?? '';
+    expect(other).toBe('Не удалось следить за папкой: браузер сообщил о непредвиденной ошибке. Выберите папку снова или запустите наблюдатель на ПК. Сообщение браузера: InvalidStateError: The folder is busy.');
+    expect(other).toMatch(/Сообщение браузера: InvalidStateError: The folder is busy\.$/);
+    expect(await alertsSeen()).toEqual([notAllowed, other]);
   });
 });

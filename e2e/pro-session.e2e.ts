@@ -16,6 +16,11 @@
  * be checked"): Settings, the look arrow and a 4th quest ask again and say the account could not
  * be checked (in Russian on a phone too), never the upsell; Try again does what was asked once the
  * server answers; an answer of nobody signed in gets the upsell, a visitor the usual limit notice.
+ * A `?quest=` link of 4 opened while GET /api/be/user fails ("A quest link where the account could
+ * not be checked"): 3 followed, the 4th waiting and still named in the address, "Quest limit" says
+ * the account could not be checked with Try again and no About Pro (in Russian on a phone too); Try
+ * again while failing keeps it and its focus, once the server answers a pro user follows all 4 and
+ * a visitor gets the usual link notice with About Pro, the address then naming 3.
  */
 import { beforeAll, describe, expect, test } from 'vitest';
 import type { Locator, Page, Route } from 'playwright-core';
@@ -339,6 +344,97 @@ describe('a fourth quest where the account could not be checked', () => {
     await notice.getByRole('button', { name: 'About Pro', exact: true }).waitFor();
     expect(await notice.getByRole('alert').count()).toBe(0);
     expect(await selectedQuests(page)).toEqual(three);
+  });
+});
+
+describe('a quest link where the account could not be checked', () => {
+  /** The address's followed quests (`?quest=`), in order. */
+  const linked = (page: Page) => (new URL(page.url()).searchParams.get('quest') ?? '').split(',').filter((uid) => uid !== '');
+  const focusedText = (page: Page) => page.evaluate(() => document.activeElement?.textContent?.trim() ?? '');
+
+  const LINK_WORDS = {
+    en: {
+      title: 'Quest limit',
+      text: 'This link follows 4 quests; following more than 3 at once needs Pro.',
+      waiting: 'Your account could not be checked (the server did not answer), so only the first 3 are followed for now; the other one is added once it is checked.',
+      retry: 'Try again',
+      about: 'About Pro',
+    },
+    ru: {
+      title: 'Лимит квестов',
+      text: 'В ссылке 4 квеста, а следить более чем за 3 квестами одновременно можно только с Pro.',
+      waiting: 'Не удалось проверить ваш аккаунт (сервер не ответил), поэтому пока отслеживаются только первые 3; ещё 1 квест добавится, когда аккаунт удастся проверить.',
+      retry: 'Повторить',
+      about: 'О Pro',
+    },
+  } as const;
+
+  for (const lang of ['en', 'ru'] as const) {
+    const phone = lang === 'ru';
+    test(`${phone ? 'RU on a 390×844 touch screen' : 'EN'}: GET /api/be/user answers 500: a link of 4 follows 3 with "Quest limit" saying the account could not be checked, Try again, no About Pro, the address still naming 4; Try again keeps it while the server fails, follows all 4 once it answers`, async () => {
+      const words = LINK_WORDS[lang];
+      const four = uids(five.slice(0, 4));
+      const { page, check } = await proPageWithFailedCheck({
+        resetProgress: true,
+        path: `/map/customs?quest=${four.join(',')}`,
+        page: phone ? { width: 390, height: 844, hasTouch: true, locale: 'ru-RU' } : undefined,
+      });
+      const press = (locator: Locator) => (phone ? locator.tap() : locator.click());
+      const notice = page.getByRole('dialog', { name: words.title, exact: true });
+      await notice.waitFor();
+      await expect.poll(() => notice.locator('.limit-notice__text').textContent()).toBe(words.text);
+      const note = notice.getByRole('alert');
+      expect(await note.textContent()).toContain(words.waiting);
+      expect(await notice.getByRole('button', { name: words.about }).count()).toBe(0);
+      expect(await page.getByRole('dialog', { name: UPSELL }).count()).toBe(0);
+      await expect.poll(() => selectedQuests(page)).toEqual(four.slice(0, 3));
+      // The 4th waits, still named: a reload or a copy of the address asks again.
+      await expect.poll(() => linked(page)).toEqual(four);
+
+      // Still failing: asked again, the notice stays, the focus on Try again.
+      const retry = notice.getByRole('button', { name: words.retry, exact: true });
+      const asked = check.count();
+      const failed = failedAgain(page);
+      await press(retry);
+      await failed;
+      expect(check.count()).toBe(asked + 1);
+      expect(await note.textContent()).toContain(words.waiting);
+      await expect.poll(() => focusedText(page)).toBe(words.retry);
+      expect(await selectedQuests(page)).toEqual(four.slice(0, 3));
+      expect(linked(page)).toEqual(four);
+
+      await check.stop();
+      await press(retry);
+      await expect.poll(() => selectedQuests(page)).toEqual(four);
+      await expect.poll(() => page.getByRole('dialog').count()).toBe(0);
+      expect(linked(page)).toEqual(four);
+      expect(await shown(page)).toEqual([]);
+    });
+  }
+
+  test('a visitor: the link of 4 waits the same while the check fails; Try again, once the server answers, gives the usual link notice with About Pro, 3 followed and named', async () => {
+    const { page, errors } = await browser.newPage();
+    errors.allow(/500/);
+    await signIn(page, base(), 'visitor');
+    const check = await failUserCheck(page);
+    const four = uids(five.slice(0, 4));
+    await openAt(page, `/map/customs?quest=${four.join(',')}`);
+    const notice = page.getByRole('dialog', { name: 'Quest limit', exact: true });
+    await notice.waitFor();
+    await expect.poll(() => notice.locator('.limit-notice__text').textContent()).toBe(LINK_WORDS.en.text);
+    expect(await notice.getByRole('alert').textContent()).toContain(LINK_WORDS.en.waiting);
+    expect(await notice.getByRole('button', { name: 'About Pro' }).count()).toBe(0);
+    await expect.poll(() => selectedQuests(page)).toEqual(four.slice(0, 3));
+    await expect.poll(() => linked(page)).toEqual(four);
+
+    await check.stop();
+    await notice.getByRole('button', { name: 'Try again', exact: true }).click();
+    // The server says a visitor: the link is cut as a visitor's, said as such.
+    await expect.poll(() => notice.locator('.limit-notice__text').textContent()).toBe('This link follows 4 quests; without Pro the first 3 are followed.');
+    await notice.getByRole('button', { name: 'About Pro', exact: true }).waitFor();
+    expect(await notice.getByRole('alert').count()).toBe(0);
+    await expect.poll(() => selectedQuests(page)).toEqual(four.slice(0, 3));
+    await expect.poll(() => linked(page)).toEqual(four.slice(0, 3));
   });
 });
 
