@@ -107,6 +107,20 @@ export function toggleSubCategory(subCategory: string): void {
   setSubCategoryHidden(subCategory, !filters.hiddenSubCategories.includes(subCategory));
 }
 
+/**
+ * Shows (or, `hidden`, hides again) these categories and subcategories in one change: one
+ * stored value and one re-filtering for a quest's markers (ui/panels/questFiltersOn.ts).
+ */
+export function setFiltersHidden(ids: { categories: readonly string[]; subCategories: readonly string[] }, hidden: boolean): void {
+  const categories = ids.categories.filter((id) => categoryIds.has(id));
+  const subCategories = ids.subCategories.filter((id) => subCategoryIds.has(id));
+  if (categories.length === 0 && subCategories.length === 0) return;
+  change((current) => ({
+    hiddenCategories: categories.reduce((list, id) => setIn(list, id, hidden), current.hiddenCategories),
+    hiddenSubCategories: subCategories.reduce((list, id) => setIn(list, id, hidden), current.hiddenSubCategories),
+  }));
+}
+
 export function showAllCategories(): void {
   change(() => ({ hiddenCategories: [], hiddenSubCategories: [] }));
 }

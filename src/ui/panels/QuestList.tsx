@@ -15,7 +15,8 @@
  * and its markers framed; a quiet note says how many are on other floors ("2 on Level 3").
  * Following a quest never moves the map by itself (docs/DECISIONS.md "Showing a quest's
  * markers"). A quest the Quests page's map link followed in place of another (a visitor at the
- * free limit) is named above the rows, with Undo (questLinkSwap.ts).
+ * free limit) is named above the rows, with Undo (questLinkSwap.ts), and so are the category
+ * filters Show turned back on to show its markers (questFiltersOn.ts).
  */
 import { useEffect, useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -32,9 +33,11 @@ import { questMarks, quests, toggleQuest } from '../../state/quests';
 import { followsQuestsWithoutLimit, session } from '../../state/session';
 import { effectiveSettings, settings } from '../../state/settings';
 import { QuestActions } from '../quests/QuestActions';
+import { filters } from '../../state/filters';
 import { useAfterMapDrawn } from '../useAfterMapDrawn';
 import { announce } from '../LiveAnnouncer';
 import { levelLabel, traderLabel } from './labels';
+import { filtersOnText, filtersNoteStands, forgetQuestFiltersOn, questFiltersOn, undoQuestFiltersOn } from './questFiltersOn';
 import { loadQuestPlaces, questFraming, showQuestMarkers } from './questFraming';
 import { forgetLinkSwap, questLinkSwap, undoLinkSwap } from './questLinkSwap';
 import { QUESTS_THIS_MAP_KEY, useStoredChoice } from './useStoredChoice';
@@ -110,6 +113,11 @@ export function QuestList({ mapId }: { mapId: string }) {
     if (swapText) announce(swapText);
   }, [swapText]);
 
+  // The filters Show turned back on for a quest's markers: named until one is hidden again (said by questFiltersOn.ts).
+  const { last: filtersOn } = useSnapshot(questFiltersOn);
+  const filterState = useSnapshot(filters);
+  const filtersNote = filtersNoteStands(filtersOn, filterState) ? filtersOnText(filtersOn.on, t) : '';
+
   useEffect(() => {
     if (!focusUid) return;
     const box = document.querySelector<HTMLInputElement>(`li.quest-list__item[data-quest-uid="${CSS.escape(focusUid)}"] input[type="checkbox"]`);
@@ -160,6 +168,17 @@ export function QuestList({ mapId }: { mapId: string }) {
           </button>
           <button type="button" className="map-panel__link" onClick={forgetLinkSwap}>
             {t('panels.questLinkSwapOk')}
+          </button>
+        </div>
+      )}
+      {filtersNote && (
+        <div className="quest-list__swap quest-list__filters-on" role="status">
+          <p>{filtersNote}</p>
+          <button type="button" className="map-panel__link" onClick={undoQuestFiltersOn}>
+            {t('panels.questFiltersOnUndo')}
+          </button>
+          <button type="button" className="map-panel__link" onClick={forgetQuestFiltersOn}>
+            {t('panels.questFiltersOnOk')}
           </button>
         </div>
       )}

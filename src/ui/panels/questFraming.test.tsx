@@ -9,11 +9,13 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { CanvasArea } from '../../domain/keep-in-view';
 import type { Quest } from '../../domain/quests';
 import { setLanguage } from '../../i18n';
+import { filters, filtersKey } from '../../state/filters';
 import { resetLookups } from '../../state/items';
 import { setPanelsShown } from '../../state/layout';
 import { mapView } from '../../state/mapView';
 import { quests, resetQuests } from '../../state/quests';
 import { resetSession } from '../../state/session';
+import { writeStored } from '../../state/storage';
 import { rememberView } from '../../state/viewMemory';
 import { getMap } from '../../domain/maps';
 import type { MarkerSource } from '../map/markerSource';
@@ -141,6 +143,60 @@ describe('Show on a followed quest', () => {
     const ruRow = () => screen.getByRole('checkbox', { name: 'Проверка на вшивость' }).closest('li')!;
     await waitFor(() => expect(within(ruRow()).getByText('2-й этаж: 1, 3-й этаж: 1')).toBeInTheDocument());
     expect(within(ruRow()).getByRole('button', { name: 'Показать на карте, где квест «Проверка на вшивость»' })).toBeInTheDocument();
+  });
+});
+
+describe('a quest’s markers the category filters hide', () => {
+  /** The uids the fake engine draws now (its filter: indices into the markers it was given). */
+  const drawn = () => {
+    const engine = engines[0];
+    const given = engine.calls.filter((c) => c.method === 'setMarkers').at(-1)!.args[0] as { uids: string[] };
+    return [...(engine.filter ?? [])].map((i) => given.uids[i]);
+  };
+ // Stored as the category panel stores them (each test has its own storage: useMapPage).
+  const hideQuests = () => writeStored(filtersKey('factory'), JSON.stringify({ hiddenCategories: ['Quests'], hiddenSubCategories: [] }));
+  const note = 'Turned back on in the filters to show this quest’s markers: Quests.';
+
+  it('Show turns the filter back on, says so, and Undo hides them again', async () => {
+    hideQuests();
+    await readyFactory();
+    expect(filters.hiddenCategories).toEqual(['Quests']);
+    await userEvent.click(await within(rightPanel()).findByRole('checkbox', { name: 'BP Depot' }));
+    // Followed, but the filter still hides its marker: nothing drawn, nothing said yet.
+    await waitFor(() => expect(within(row('BP Depot')).getByRole('button', { name: /Show where/ })).toBeInTheDocument());
+    expect(drawn()).not.toContain('m1');
+    expect(within(rightPanel()).queryByText(note)).toBeNull();
+
+    await userEvent.click(within(row('BP Depot')).getByRole('button', { name: /Show where/ }));
+    await waitFor(() => expect(drawn()).toContain('m1'));
+    expect(filters.hiddenCategories).toEqual([]);
+    expect(inVisiblePart(onScreen(3000, 2500))).toBe(true);
+    const shown = within(rightPanel()).getByText(note);
+    expect(screen.getByRole('checkbox', { name: 'Quests' })).toBeChecked();
+
+    await userEvent.click(within(shown.parentElement!).getByRole('button', { name: 'Undo' }));
+    expect(filters.hiddenCategories).toEqual(['Quests']);
+    await waitFor(() => expect(drawn()).not.toContain('m1'));
+    await waitFor(() => expect(within(rightPanel()).queryByText(note)).toBeNull());
+  });
+
+  it('the Quests page’s map link does the same, named in Russian too; nothing is said where nothing hid them', async () => {
+    hideQuests();
+    await readyFactory('/map/factory?follow=q-swag');
+    await waitFor(() => expect(drawn()).toContain('m6'));
+    expect(filters.hiddenCategories).toEqual([]);
+    await within(rightPanel()).findByText(note);
+    await act(() => setLanguage('ru'));
+    await waitFor(() => expect(screen.getByText('Чтобы показать метки квеста, в фильтрах снова включено: Квесты.')).toBeInTheDocument());
+    // Hidden again from the category panel: the note goes (its Undo has nothing left to do).
+    await userEvent.click(screen.getByRole('checkbox', { name: 'Квесты' }));
+    await waitFor(() => expect(screen.queryByText(/снова включено/)).toBeNull());
+    await act(() => setLanguage('en'));
+    // Show while the filters hide nothing of the quest: nothing turned on, nothing said.
+    await userEvent.click(screen.getByRole('checkbox', { name: 'Quests' }));
+    await userEvent.click(within(row('Golden Swag')).getByRole('button', { name: /Show where/ }));
+    await waitFor(() => expect(inVisiblePart(onScreen(3500, 3400))).toBe(true));
+    expect(within(rightPanel()).queryByText(note)).toBeNull();
   });
 });
 

@@ -6,7 +6,9 @@
  * and the camera frames that floor's markers in the visible part of the canvas (not under the
  * top bar, the panels or a phone's sheet: ui/map/canvasArea.ts); on a phone the panels fold
  * away first, as Find a marker's do (openFoundMarker.ts), so the markers are what one sees.
- * Following a quest never moves the camera by itself.
+ * Following a quest never moves the camera by itself. Category filters that hide the quest's
+ * markers are turned back on first, named with Undo (questFiltersOn.ts): asked to show them,
+ * the map showed nothing and said nothing why.
  *
  * The markers live in the markers worker and the camera in the engine: the map page hands
  * both in (`useQuestFraming`). Until it has, nothing is shown and the list offers no Show.
@@ -16,6 +18,7 @@ import { proxy, ref } from 'valtio';
 import { subscribeKey } from 'valtio/utils';
 import { visibleRect } from '../../domain/keep-in-view';
 import { getMap, type MapDefinition } from '../../domain/maps';
+import type { MarkerKind } from '../../domain/filters-hiding';
 import { floorToShow, frameBounds, pointsBounds, type PlacedPoint } from '../../domain/quest-frame';
 import type { MapEngineApi } from '../../engine/types';
 import { isNarrowWindow, layout, setPanelsShown } from '../../state/layout';
@@ -24,6 +27,7 @@ import { markers } from '../../state/markers';
 import type { EngineHandle } from '../map/automation';
 import { measureCanvasArea } from '../map/canvasArea';
 import { isWorkerClosed, type MarkerSource } from '../map/markerSource';
+import { forgetQuestFiltersOn, showHiddenQuestMarkers } from './questFiltersOn';
 
 /** What framing needs of the map page. */
 export interface QuestFramingHost {
@@ -33,15 +37,18 @@ export interface QuestFramingHost {
   engine(): Pick<MapEngineApi, 'camera' | 'setView'> | null;
 }
 
+/** A quest marker's place, and its category and subcategory (the filters that may hide it). */
+export type QuestPlace = PlacedPoint & MarkerKind;
+
 export interface QuestFramingState {
   /** The map whose markers and camera can be used now (its page handed them in), or null. */
   mapId: string | null;
   /** Where each asked-for quest's markers are on that map (uid → points), once read. */
-  places: Record<string, readonly PlacedPoint[]>;
+  places: Record<string, readonly QuestPlace[]>;
 }
 
 /** No places read: a fresh object each time (valtio's `ref` marks it, so none is shared). */
-const noPlaces = () => ref({} as Record<string, readonly PlacedPoint[]>);
+const noPlaces = () => ref({} as Record<string, readonly QuestPlace[]>);
 
 export const questFraming = proxy<QuestFramingState>({ mapId: null, places: noPlaces() });
 
@@ -59,9 +66,10 @@ const NO_LABEL = '\u0000';
 /** The most markers read per quest (the worker's cap). */
 const PLACES_LIMIT = 200;
 
-async function readPlaces(source: MarkerSource, uid: string): Promise<PlacedPoint[]> {
+/** Whatever the filters (a search finds hidden markers too). */
+async function readPlaces(source: MarkerSource, uid: string): Promise<QuestPlace[]> {
   const { hits } = await source.find({ text: NO_LABEL, limit: PLACES_LIMIT, quests: [uid], subCategories: [], categories: [] });
-  return hits.filter((hit) => hit.questUid === uid).map(({ x, y, level }) => ({ x, y, level }));
+  return hits.filter((hit) => hit.questUid === uid).map(({ x, y, level, category, subCategory }) => ({ x, y, level, category, subCategory }));
 }
 
 /** Reads (once per marker list) where each quest's markers are; quests read already are not asked again. */
@@ -105,6 +113,7 @@ export async function showQuestMarkers(uids: readonly string[]): Promise<'shown'
   const points = uids.flatMap((uid) => questFraming.places[uid] ?? []);
   const floor = floorToShow(points, mapView.level);
   if (floor === null) return 'none';
+  showHiddenQuestMarkers(points);
   setLevel(floor);
   if (isNarrowWindow() && layout.panelsShown) {
     // The sheet folds away before the visible part is measured (React, then the layout).
@@ -174,6 +183,7 @@ export function provideQuestFraming(next: QuestFramingHost): () => void {
     pending = null;
     questFraming.mapId = null;
     questFraming.places = noPlaces();
+    forgetQuestFiltersOn();
   };
 }
 
@@ -197,4 +207,5 @@ export function resetQuestFraming(): void {
   placesAt = -1;
   questFraming.mapId = null;
   questFraming.places = noPlaces();
+  forgetQuestFiltersOn();
 }
