@@ -68,6 +68,16 @@ describe('placeMarker', () => {
     expect(server.stored.get('new-1')).toMatchObject({ version: 1 });
   });
 
+  it('a 502 or 504 (the proxy in front could not reach the server, e.g. while it restarts) fails as unreached', async () => {
+    const { server, commands } = setup();
+    server.failNext('add', new ApiError('/api/be/admin/marker/add', 502, 'http_502', 'Bad Gateway'));
+    await commands.placeMarker(place);
+    server.failNext('add', new ApiError('/api/be/admin/marker/add', 504, 'http_504', 'Gateway Timeout'));
+    await commands.placeMarker(place);
+    expect(commands.getState().pending['new-1'].error).toMatchObject({ code: 'offline' });
+    expect(commands.getState().pending['new-2'].error).toMatchObject({ code: 'offline' });
+  });
+
   it('says what the server said when it refused', async () => {
     const { server, commands } = setup();
     server.failNext('add', new ApiError('/x', 400, 'bad_request', 'level: must be a whole number'));
@@ -735,6 +745,73 @@ describe('a reload of the whole list (after the live feed was broken)', () => {
     expect(commands.getState().conflicts).toEqual([expect.objectContaining({ uid: 'm2', theirs: null, origin: 'live', mine: expect.objectContaining({ name: 'Mine' }) })]);
   });
 
+  it('names every change that failed because the server could not be reached (places, copies, moves, edits, deletes); retried after the reload, each is saved once', async () => {
+    const { server, page, commands, stored } = setup([marker('m1', { name: 'Edit me' }), marker('m2'), marker('m3'), marker('m4')]);
+    // The server is down: each change fails as unreached.
+    server.failNext('add');
+    await commands.placeMarker(place);
+    server.failNext('add');
+    await commands.copyMarkerTo('m4', 40, 40);
+    server.failNext('update');
+    await commands.moveMarker('m3', { x: 3, y: 3 });
+    server.failNext('update');
+    await commands.saveMarker({ ...stored[0], name: 'Mine' }, stored[0]);
+    server.failNext('delete');
+    await commands.deleteMarker('m2');
+    expect(commands.unreachedChanges()).toEqual(['new-1', 'new-2', 'm3', 'm1', 'm2']);
+
+    // It is back: the list is read from it again (the live feed came back), and the wiring retries them.
+    await commands.reload(reloadFrom(server, page));
+    for (const uid of commands.unreachedChanges()) await commands.retrySave(uid);
+    await commands.settle();
+    expect(commands.unreachedChanges()).toEqual([]);
+
+    expect(commands.getState().pending).toEqual({});
+    expect(server.stored.get('new-1')).toMatchObject({ version: 1, category: 'Keys' });
+    expect(server.stored.get('new-2')).toMatchObject({ version: 1, geometry: { x: 40, y: 40 } });
+    expect(server.stored.get('m3')).toMatchObject({ version: 2, geometry: { x: 3, y: 3 } });
+    expect(server.stored.get('m1')).toMatchObject({ version: 2, name: 'Mine' });
+    expect(server.stored.has('m2')).toBe(false);
+    expect(page.markers.get('new-1')).toMatchObject({ version: 1 });
+    expect(page.markers.has('m2')).toBe(false);
+    // Each sent once more, no more.
+    expect(server.writes().map((w) => `${w.op} ${w.uid}`).slice(5).sort()).toEqual(['add new-1', 'add new-2', 'delete m2', 'update m1', 'update m3']);
+  });
+
+  it('an add that reached the server before (its answer lost) is not doubled when it is sent again', async () => {
+    const { server, page, commands } = setup([marker('m1')]);
+    // Stored, but the answer never came: the page holds it as unreached.
+    server.failNext('add', offline(), true);
+    await commands.placeMarker(place);
+    expect(commands.getState().pending['new-1']?.error?.code).toBe('offline');
+    // The list read again holds it already.
+    await commands.reload(reloadFrom(server, page));
+    expect(commands.unreachedChanges()).toEqual(['new-1']);
+    for (const uid of commands.unreachedChanges()) await commands.retrySave(uid);
+    await commands.settle();
+    expect(commands.getState().pending).toEqual({});
+    expect([...server.stored.keys()].filter((uid) => uid === 'new-1')).toHaveLength(1);
+    expect(server.stored.get('new-1')).toMatchObject({ version: 1 });
+    expect(page.markers.get('new-1')).toMatchObject({ version: 1 });
+    // The second add was answered 409 with its own uid: counted as saved, nothing written.
+    expect(server.writes().map((w) => w.op)).toEqual(['add', 'add']);
+  });
+
+  it('does not name a change waiting for a sign-in, one the server refused, nor one still being saved', async () => {
+    const { server, commands } = setup([marker('m1'), marker('m2'), marker('m3')]);
+    server.failNext('update', new ApiError('/api/be/admin/marker', 401, 'unauthorized', 'sign in first'));
+    await commands.moveMarker('m1', { x: 5, y: 5 });
+    server.failNext('update', new ApiError('/api/be/admin/marker', 400, 'bad_request', 'level: must be a whole number'));
+    await commands.moveMarker('m2', { x: 6, y: 6 });
+    const release = server.hold();
+    const moving = commands.moveMarker('m3', { x: 7, y: 7 });
+    await flush();
+    expect(Object.keys(commands.getState().pending)).toEqual(['m1', 'm2', 'm3']);
+    expect(commands.unreachedChanges()).toEqual([]);
+    release();
+    await moving;
+  });
+
   it('a reload given up puts nothing back', async () => {
     const { server, page, commands } = setup([marker('m1')]);
     server.failNext('update');
@@ -917,6 +994,9 @@ describe('a marker whose full copy cannot be read (compact row only, server down
     await commands.reload(async () => true);
     expect(commands.getState().pending.m1?.status).toBe('failed');
     expect(page.markers.get('m1')).toMatchObject({ geometry: { x: 100, y: 200 } });
+    // Tried by the reload already: not named to be retried again after it.
+    expect(commands.getState().pending.m1?.error?.code).toBe('offline');
+    expect(commands.unreachedChanges()).toEqual([]);
   });
 
   it('keeps a delete: the marker stays, failed; Retry deletes it once it can be read', async () => {

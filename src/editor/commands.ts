@@ -31,7 +31,9 @@
  * - A reload of the whole list (`reload`, after the live feed was broken) replaces the page's
  *   copy: every unsaved or in-flight change, and every answer or live change heard while the
  *   list loaded, is put back on top of it. An edit form whose marker another admin changed
- *   meanwhile gets the conflict a live change of it would have raised.
+ *   meanwhile gets the conflict a live change of it would have raised. The list came from the
+ *   server, so the wiring then retries every change that failed because it could not be reached
+ *   (`unreachedChanges`): a marker placed while it was down is saved as a move made then is.
  * - A 401 (the session ended) or a 403 (the session is no admin's now) fails a change as
  *   'signedOut': kept, and retried like any other.
  * - A move, copy or delete of a marker whose full copy cannot be read (the page holds only its
@@ -262,6 +264,14 @@ export interface EditorCommands {
    */
   uploadImage(uid: string, index: number, file: File, onProgress?: (fraction: number) => void, signal?: AbortSignal, replaces?: string | null): Promise<Marker>;
   retrySave(uid: string): Promise<void>;
+  /**
+   * The changes that failed because the server could not be reached ('offline': places, copies,
+   * moves, edits, deletes), each to be retried as its Retry would once it can be (the wiring does
+   * so after a reload of the list: ui/map/wireEditor.ts). Not those it refused, nor those waiting
+   * for a sign-in, nor an unread change whose marker could not be read by that reload either.
+   * An add is retried with its uid: one that got through before (its answer lost) is not doubled.
+   */
+  unreachedChanges(): string[];
   /** Drops a failed change: an unsaved marker leaves the map, an unsaved edit goes back to the server's copy. */
   discardFailed(uid: string): Promise<void>;
   /**
@@ -315,7 +325,8 @@ export interface EditorCommands {
    * saved (an unsaved marker stays, still failed with its reason and Retry; an unsaved edit or
    * move shows the admin's version; an unsaved delete stays deleted), and every marker whose
    * server copy this page heard of while the list loaded (a save's answer, a live change),
-   * which the list may predate. `pending` and the conflicts are unchanged.
+   * which the list may predate. `pending` and the conflicts are unchanged (the wiring then sends
+   * again what failed because the server could not be reached: `unreachedChanges`).
    */
   reload(load: () => Promise<boolean | void>): Promise<void>;
   /**
@@ -363,6 +374,9 @@ export function failure(code: EditorErrorCode, detail?: string): EditorFailure {
 
 function failureOf(error: unknown, code: 'saveFailed' | 'deleteFailed' | 'uploadFailed'): EditorFailure {
   if (error instanceof ApiError && error.offline) return failure('offline');
+  // 502 / 504: the proxy in front of the server could not reach it (docs/DEPLOY.md), e.g. while
+  // it restarts: the server was not reached, so nothing was saved, as with no answer at all.
+  if (error instanceof ApiError && (error.status === 502 || error.status === 504)) return failure('offline');
   // 401: the session ended (expired, signed out elsewhere). The change is kept, failed; the
   // wiring asks for a sign-in and sends it again once an admin is signed in (ui/map/signInToSave.ts).
   // 403: the page's session is an account without admin rights now (one signed in in another tab,
@@ -1142,6 +1156,13 @@ export function createEditorCommands(options: EditorCommandsOptions): EditorComm
         return;
       }
       if (wants.has(uid)) await schedule(uid);
+    },
+
+    unreachedChanges() {
+      // An unread change still failed after a reload: its marker could not be read even then.
+      return Object.entries(pending)
+        .filter(([uid, entry]) => entry.status === 'failed' && entry.error?.code === 'offline' && !unread.has(uid))
+        .map(([uid]) => uid);
     },
 
     async discardFailed(uid) {

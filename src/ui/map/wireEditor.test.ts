@@ -7,10 +7,10 @@ import { MAPS } from '../../domain/maps';
 import { fakeSink, flush, marker } from '../../editor/testing/fakes';
 import { NO_EDITOR, type ToolHost } from '../../engine/interaction';
 import type { MarkerState } from '../../engine/types';
-import { editor, resetEditor, toggleEditMode, toggleMoveMode } from '../../state/editor';
+import { editor, reloadMarkers, resetEditor, saveMarker, toggleEditMode, toggleMoveMode } from '../../state/editor';
 import { closeMap, selectMarker } from '../../state/mapView';
 import { addRecordedPoint, resetPoints, toggleCoordsShown, togglePointsShown, toggleRecording } from '../../state/points';
-import { resetPopup } from '../../state/popup';
+import { popup, resetPopup } from '../../state/popup';
 import { resetSession, setSessionUser } from '../../state/session';
 import { memoryStorage, setStorageBackend } from '../../state/storage';
 import { createFakeEngine } from './testing/fakeEngine';
@@ -24,6 +24,8 @@ const live = vi.hoisted(() => ({
   listChanged: { answers: [] as boolean[], asked: 0 },
 }));
 const updates = vi.hoisted(() => [] as unknown[]);
+/** The adds asked of the server, by uid; while `down`, each add and update fails as the server not reached. */
+const adds = vi.hoisted(() => ({ down: false, asked: [] as string[] }));
 
 vi.mock('../../api/live', () => ({
   subscribeMarkerChanges: (_map: string, onChange: (change: MarkerChange) => void, onState?: (state: 'connected' | 'reconnecting' | 'off') => void) => {
@@ -41,12 +43,17 @@ vi.mock('../../api/markers', () => ({
     return live.listChanged.answers.shift() ?? false;
   },
 }));
-vi.mock('../../api/admin', () => ({
+vi.mock('../../api/admin', async () => ({
   updateMarker: async (m: Marker) => {
+    if (adds.down) throw new (await import('../../api/client')).ApiError('/api/be/admin/marker', 0, 'network', 'Failed to fetch');
     updates.push(m);
     return { ...m, version: (m.version ?? 0) + 1 };
   },
-  addMarker: async (m: Marker) => ({ ...m, version: 1 }),
+  addMarker: async (m: Marker) => {
+    adds.asked.push(m.uid);
+    if (adds.down) throw new (await import('../../api/client')).ApiError('/api/be/admin/marker/add', 0, 'network', 'Failed to fetch');
+    return { ...m, version: 1 };
+  },
   deleteMarker: async () => ({ version: 2 }),
   uploadMarkerImage: async () => {
     throw new Error('not here');
@@ -63,12 +70,12 @@ function state(uid: string, subCategory: string): MarkerState {
 }
 
 /** An admin's map page: the engine (dragging when told), its page of markers, and the tool host the editor gave it. */
-function adminMap() {
+function adminMap(resync?: () => Promise<void>) {
   setSessionUser(admin);
   const engine = createFakeEngine();
   const page = fakeSink([{ ...marker('m1', { subCategory: 'Safe' }), version: 1 }, { ...marker('m2'), version: 1 }]);
   engine.markerStates = () => [...page.markers.values()].map((m) => state(m.uid, m.subCategory));
-  const stop = wireEditor({ engine, sink: page.sink, map: MAPS.customs, adminTools: [] });
+  const stop = wireEditor({ engine, sink: page.sink, map: MAPS.customs, adminTools: [], resync });
   stopWiring = stop;
   const host = engine.calls.filter((c) => c.method === 'setToolHost' && c.args[0] !== NO_EDITOR).at(-1)?.args[0] as ToolHost;
   let path = 'move.idle';
@@ -83,6 +90,8 @@ function adminMap() {
 beforeEach(() => {
   setStorageBackend(memoryStorage());
   updates.length = 0;
+  adds.down = false;
+  adds.asked.length = 0;
 });
 afterEach(() => {
   stopWiring?.();
@@ -119,6 +128,47 @@ describe('wireEditor: the list checked once the live feed listens', () => {
       vi.useRealTimers();
       live.listChanged = { answers: [], asked: 0 };
     }
+  });
+});
+
+describe('wireEditor: changes made while the server was down', () => {
+  it('saves markers placed meanwhile once the live feed is back (the list read again), each added once, with no Retry', async () => {
+    let resyncs = 0;
+    const { host } = adminMap(() => reloadMarkers(async () => void resyncs++));
+    live.onState?.('connected');
+    // The server stops: the feed breaks, and two markers are placed.
+    live.onState?.('reconnecting');
+    adds.down = true;
+    host.placeMarker(10, 20);
+    host.placeMarker(30, 40);
+    await flush();
+    const placed = Object.keys(editor.pending);
+    expect(placed).toHaveLength(2);
+    expect(Object.values(editor.pending).map((p) => p.status)).toEqual(['failed', 'failed']);
+    // It is back: the feed reconnects, the list is read again, and the markers are sent.
+    adds.down = false;
+    live.onState?.('connected');
+    await vi.waitFor(() => expect(editor.pending).toEqual({}));
+    expect(resyncs).toBe(1);
+    expect([...adds.asked].sort()).toEqual([...placed, ...placed].sort());
+  });
+
+  it('saves a form\'s edit made meanwhile, as its Retry would: the work set aside that it holds is no longer offered', async () => {
+    const { page } = adminMap(() => reloadMarkers(async () => undefined));
+    live.onState?.('connected');
+    live.onState?.('reconnecting');
+    adds.down = true;
+    const base = page.markers.get('m1')!;
+    const draft = { ...base, name: 'Mine' };
+    await saveMarker(draft);
+    // The form was closed meanwhile: its work is set aside ("Back to them").
+    popup.setAside = { uid: 'm1', snapshot: base, draft };
+    expect(editor.pending.m1?.status).toBe('failed');
+    adds.down = false;
+    live.onState?.('connected');
+    await vi.waitFor(() => expect(editor.pending).toEqual({}));
+    expect(updates).toEqual([expect.objectContaining({ uid: 'm1', name: 'Mine' })]);
+    expect(popup.setAside).toBeNull();
   });
 });
 

@@ -24,7 +24,7 @@ import { NO_EDITOR, type ToolFactory, type ToolHost, type ToolShape } from '../.
 import type { MapEngineApi } from '../../engine/types';
 import {
   addShape, bindEditor, cancelCopy, onEditorOutcome, copyMarker, copyMarkerTo, drawnShapeSelected, editor, followOpenMarker, hasUnsavedChanges, markerFlagsOf, markerSelection, noteGoneWhileMoving, pasteMarkerAt, startCopy, loadEditorPrefs, loadShapes, moveMarker, newShapeId, placeMarker,
-  receiveRemoteChange, redo, removeShape, resetEditor, selectShape, setCursor, setEditorEnabled, setLive, setPath, undo,
+  receiveRemoteChange, redo, removeShape, resetEditor, retrySave, selectShape, setCursor, setEditorEnabled, setLive, setPath, undo,
   updateShape,
 } from '../../state/editor';
 import { mapView, selectMarker } from '../../state/mapView';
@@ -281,9 +281,21 @@ export function wireEditor({ engine, sink, map, adminTools, resync }: WireEditor
   const listChanged = () => compactListChanged(map.id, currentLanguage());
   const reload = (why: string) => {
     if (!resync) return;
-    reloadUntilCurrent(resync, listChanged, { stopped: () => disposed }).catch((error: unknown) =>
-      console.error(`raidmap: reloading markers ${why} failed`, error),
-    );
+    reloadUntilCurrent(resync, listChanged, { stopped: () => disposed })
+      .then(() => {
+        if (!disposed) retryUnreached();
+      })
+      .catch((error: unknown) => console.error(`raidmap: reloading markers ${why} failed`, error));
+  };
+  /**
+   * The list was just read from the server, so it can be reached again: every change that failed
+   * because it could not be (a marker placed, copied, moved, edited or deleted while it was down)
+   * is sent again, as its Retry would (through the slice, so a form's work set aside that the save
+   * holds is dropped as after a Retry). Unread changes were made by the reload itself; a
+   * marker's add goes with its uid, so one that reached the server before is not doubled.
+   */
+  const retryUnreached = () => {
+    for (const uid of commands?.unreachedChanges() ?? []) run('saving a change again', retrySave(uid));
   };
   let listening = false;
   const onLiveState = (state: 'connected' | 'reconnecting' | 'off') => {
