@@ -5,14 +5,16 @@
  * src/ui/map/markerSource.ts. Without side effects, so tests serve it over a MessageChannel.
  */
 import * as Comlink from 'comlink';
+import type { HeldChange } from '../src/domain/list-replay';
 import type { Language } from '../src/domain/marker';
 import { packColumns, packedColumnBuffers, packStrings } from '../src/domain/marker-columns';
 import type { MarkerFilterQuery, MarkerFindQuery, MarkerStore } from './markers';
 
 export function markersWorkerApi(store: MarkerStore) {
   return {
-    load(buffer: ArrayBuffer, mapId: string, lang: Language) {
-      const result = store.load(buffer, mapId, lang);
+    /** `replay`: changes put back on top of the list (src/domain/list-replay.ts). */
+    load(buffer: ArrayBuffer, mapId: string, lang: Language, replay?: readonly HeldChange[]) {
+      const result = store.load(buffer, mapId, lang, replay);
       const columns = packColumns(result.columns);
       return Comlink.transfer({ ...result, columns }, packedColumnBuffers(columns));
     },

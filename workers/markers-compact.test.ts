@@ -170,3 +170,26 @@ describe('compact list search', () => {
     expect(hits[0]).toEqual({ uid: 'm0010', label: 'Имя 10', subCategory: 'Safe', level: 2 });
   });
 });
+
+describe('a compact list loaded with changes put back on top (src/domain/list-replay.ts)', () => {
+  it('applies the moves, adds and removals after the list, before its columns and counts are made; skips an invalid one', () => {
+    const store = createMarkerStore();
+    const list = full.slice(0, 10);
+    const result = store.load(compactBytes(list, 'en'), 'customs', 'en', [
+      { uid: 'm0002', marker: { ...list[2], geometry: { x: 999, y: 998 }, version: 7 } },
+      { uid: 'm0003', marker: null },
+      { uid: 'new', marker: marker(50, { uid: 'new' }) },
+      { uid: 'bad', marker: { uid: 'bad', map: 'customs' } },
+    ]);
+    expect(result.count).toBe(11);
+    expect(result.columns.x[2]).toBe(999);
+    expect(result.columns.uids[3]).toBe('');
+    expect(result.columns.uids[10]).toBe('new');
+    expect(store.get('m0002')?.version).toBe(7);
+    expect(store.lookup('m0003')).toBeNull();
+    expect(store.get('bad')).toBeNull();
+    const all = store.filter({ hiddenCategories: [], hiddenSubCategories: [] });
+    expect(all).toHaveLength(10);
+    expect(Object.values(result.counts).reduce((a, b) => a + b, 0)).toBe(10);
+  });
+});

@@ -13,6 +13,7 @@ import { compactRowsFromBinary, isCompactBinary } from '../src/domain/compact-bi
 import { CompactListError, type CompactRows, compactRowsFromJson, isCompactBody } from '../src/domain/compact-markers';
 import { type Language, type Marker, type MarkerIssue, localized, markerSchema, validateMarkers } from '../src/domain/marker';
 import { type MarkerColumns, type MarkerRow, writeMarkerRow } from '../src/domain/marker-columns';
+import type { HeldChange } from '../src/domain/list-replay';
 import { type Landmark, type MatchKind, type NamedByText, nearestLandmark, searchLabels, searchMarkers } from '../src/domain/marker-search';
 import { subCategoryName } from '../src/domain/subcategory-names';
 
@@ -277,8 +278,13 @@ function isFilterQuery(query: unknown): query is MarkerFilterQuery {
 
 /** One map's marker list, kept between calls. */
 export interface MarkerStore {
-  /** Loads a full list (`{ markers }`) or a compact one, JSON or binary (issue 11); the format is read from the body. */
-  load(buffer: ArrayBuffer, mapId: string, lang: Language): MarkerLoadResult;
+  /**
+   * Loads a full list (`{ markers }`) or a compact one, JSON or binary (issue 11); the format is
+   * read from the body. `replay`: changes the page made or heard while the list was on its way,
+   * put back on top of it before its columns are made (src/domain/list-replay.ts); one that is
+   * no longer valid is left out.
+   */
+  load(buffer: ArrayBuffer, mapId: string, lang: Language, replay?: readonly HeldChange[]): MarkerLoadResult;
   filter(query: MarkerFilterQuery): Uint32Array;
   /** The full marker when the store has it (a full list, an edit, a live change, a fetched one); else null. */
   get(uid: string): Marker | null;
@@ -452,8 +458,8 @@ export function createMarkerStore(): MarkerStore {
     return { kept, issues, otherMap: valid.length - kept.length };
   };
 
-  return {
-    load(buffer, map, lang) {
+  const store: MarkerStore = {
+    load(buffer, map, lang, replay = []) {
       const body = readMarkerBody(buffer);
       const compact = body instanceof ArrayBuffer || isCompactBody(body);
       let issues: readonly MarkerIssue[];
@@ -484,6 +490,15 @@ export function createMarkerStore(): MarkerStore {
       emptied = new Map();
       fetched = new Map();
       counts = countSlots();
+      // The changes a list read again may lack go back on top (list-replay.ts): never an older list over a newer change.
+      for (const change of replay) {
+        try {
+          if (change.marker === null) store.remove(change.uid);
+          else store.upsert(change.marker, lang);
+        } catch (error) {
+          if (!(error instanceof MarkerListError)) throw error;
+        }
+      }
       return {
         count: size,
         issues: issues.length,
@@ -639,4 +654,5 @@ export function createMarkerStore(): MarkerStore {
       return { hits, total };
     },
   };
+  return store;
 }

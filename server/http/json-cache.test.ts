@@ -5,7 +5,7 @@
  */
 import zlib from 'node:zlib';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { JsonCache, type CachedBody } from './json-cache';
+import { JsonCache, readsFresh, type CachedBody } from './json-cache';
 
 /** A cache over a counter: each load returns `{ n }` with the next n; `gate` can hold loads. */
 function counterCache(options: ConstructorParameters<typeof JsonCache>[1] = {}) {
@@ -224,5 +224,47 @@ describe('JsonCache', () => {
     // The pause timer was replaced by that build: nothing more runs.
     await vi.advanceTimersByTimeAsync(6_000);
     expect(h.loads).toHaveLength(3);
+  });
+
+  it('a fresh read is never served past a write: it waits for a rebuild that has it, a plain read does not', async () => {
+    const h = counterCache({ delayMs: 20, maxStaleMs: 100 });
+    await h.cache.get('k');
+    h.hold();
+    h.cache.invalidate('k');
+    // 1 ms after the write: a plain read gets the old body at once…
+    await vi.advanceTimersByTimeAsync(1);
+    expect(nOf(await h.cache.get('k'))).toBe(1);
+    // …a fresh one waits for the rebuild, even one that began before the write (none here).
+    let got: CachedBody | undefined;
+    void h.cache.get('k', { fresh: true }).then((b) => (got = b));
+    await vi.advanceTimersByTimeAsync(50);
+    expect(got).toBeUndefined();
+    h.release();
+    await vi.waitFor(() => expect(got).toBeDefined());
+    expect(nOf(got!)).toBe(2);
+    // Nothing unpublished: a fresh read is the published body at once, no load.
+    expect(await h.cache.get('k', { fresh: true })).toBe(got);
+    expect(h.loads).toHaveLength(2);
+  });
+
+  it('a fresh read during a rebuild that began before the write waits for the next one', async () => {
+    const h = counterCache({ delayMs: 20, maxStaleMs: 100 });
+    await h.cache.get('k');
+    h.hold();
+    h.cache.invalidate('k');
+    await vi.advanceTimersByTimeAsync(20); // rebuild 2 runs (held)
+    h.cache.invalidate('k'); // a write after it began
+    let got: CachedBody | undefined;
+    void h.cache.get('k', { fresh: true }).then((b) => (got = b));
+    h.release();
+    await vi.waitFor(() => expect(got).toBeDefined());
+    expect(nOf(got!)).toBe(3);
+  });
+
+  it('reads a revalidation (If-None-Match) fresh', () => {
+    expect(readsFresh('"abc-br"')).toBe(true);
+    expect(readsFresh('*')).toBe(true);
+    expect(readsFresh(undefined)).toBe(false);
+    expect(readsFresh('')).toBe(false);
   });
 });

@@ -19,8 +19,15 @@
  *
  * So a write acknowledged before a read by at least `maxStaleMs` (100 ms by default) is always
  * in that read's body: the bound is a rule of the cache, not a race against the machine's speed.
- * A body and its ETag always belong together; a stale body carries its own (old) ETag, so a
- * client revalidating with it gets 304 until the new body is published, then 200.
+ * A body and its ETag always belong together.
+ *
+ * A `fresh` read (`get(key, { fresh: true })`) is never served past an invalidation: it waits for
+ * a rebuild that includes every write so far. The marker routes read fresh for a conditional
+ * request (`If-None-Match`, see `readsFresh`): a page asking whether its list is current is
+ * answered from a list that holds every write acknowledged (and announced on the live feed)
+ * before it asked, never a stale body's 304, nor an older list overwriting a change the page
+ * already heard live (docs/DECISIONS.md "A list read again is never older than the live feed").
+ * A first read (no If-None-Match) still gets the published body at once.
  */
 import { promisify } from 'node:util';
 import zlib from 'node:zlib';
@@ -51,6 +58,16 @@ export function matchesIfNoneMatch(header: string | undefined, hash: string): bo
     const tag = raw.trim().replace(/^W\//, '');
     return tag === '*' || tag === `"${hash}"` || tag === `"${hash}-gz"` || tag === `"${hash}-br"`;
   });
+}
+
+/**
+ * Whether a request is a revalidation (it names the body it holds in If-None-Match, as a browser
+ * does for a cached list, and as the map page's "is my list current?" check does): its answer
+ * comes from a fresh read (`JsonCache.get(key, { fresh: true })`), so a 304 never confirms a
+ * list older than a write acknowledged before the request.
+ */
+export function readsFresh(ifNoneMatch: string | undefined): boolean {
+  return ifNoneMatch !== undefined && ifNoneMatch.trim() !== '';
 }
 
 /** Picks the response encoding from Accept-Encoding: br, then gzip, else identity (q=0 honoured). */
@@ -157,17 +174,18 @@ export class JsonCache {
 
   /**
    * The body of `key`: the published one at once while it is fresh enough, else (nothing built
-   * yet, or an invalidation older than maxStaleMs unpublished) the next build, shared by every
-   * reader waiting for it.
+   * yet, or an invalidation older than maxStaleMs unpublished, or any with `fresh`) the next
+   * build, shared by every reader waiting for it.
    */
-  get(key: string): Promise<CachedBody> {
+  get(key: string, { fresh = false }: { fresh?: boolean } = {}): Promise<CachedBody> {
     let e = this.entries.get(key);
     if (!e) {
       e = { key, gen: 0, bodyGen: -1, marks: [], read: false, waiters: [] };
       this.entries.set(key, e);
     }
     const staleSince = e.marks[0]?.at;
-    const tooStale = staleSince !== undefined && this.now() - staleSince > this.maxStaleMs;
+    // `fresh`: any invalidation not yet published is too stale (the class comment says when).
+    const tooStale = staleSince !== undefined && (fresh || this.now() - staleSince > this.maxStaleMs);
     if (e.body && !tooStale) {
       e.read = true;
       // A stale body read for the first time: its rebuild no longer waits for the writes to pause.

@@ -12,6 +12,10 @@
  * GET /api/be/markers/one?uid={uid} → `{ marker }`: one full marker (what a popup shows), 404
  * for an unknown uid.
  *
+ * A conditional request (If-None-Match: a browser revalidating its cached list, the map page's
+ * check after its live feed listens) to either list is answered from a list that holds every
+ * write acknowledged before it: never a 304 (nor a 200) with a list older than the live feed.
+ *
  * All three are public: anonymous callers, visitors, pro users and admins get the same answers.
  */
 import type { FastifyInstance } from 'fastify';
@@ -20,7 +24,7 @@ import { LANGUAGES, type Language, MARKER_BOUNDS } from '../../src/domain/marker
 import { MAP_IDS, isMapId } from '../../src/domain/maps';
 import type { MarkerRepository } from '../db/markers';
 import { sendError } from '../http/errors';
-import type { JsonCache } from '../http/json-cache';
+import { readsFresh, type JsonCache } from '../http/json-cache';
 import { COMPACT_FORMATS, type CompactFormat } from '../lists/list-source';
 
 export { COMPACT_FORMATS };
@@ -85,7 +89,7 @@ export async function markerRoutes(app: FastifyInstance, { markerLists, compactL
     if (!parsed.success) return sendError(reply, 400, firstIssue(parsed.error));
     const { map } = parsed.data;
     if (!isMapId(map)) return sendError(reply, 404, unknownMap(map));
-    return sendCached(request, reply, markerLists, await markerLists.get(map));
+    return sendCached(request, reply, markerLists, await markerLists.get(map, { fresh: readsFresh(request.headers['if-none-match']) }));
   });
 
   app.get('/api/be/markers/compact', { compress: false }, async (request, reply) => {
@@ -95,7 +99,8 @@ export async function markerRoutes(app: FastifyInstance, { markerLists, compactL
     const lang = (parsed.data.lang ?? 'en') as Language;
     const format = (parsed.data.format ?? 'json') as CompactFormat;
     if (!isMapId(map)) return sendError(reply, 404, unknownMap(map));
-    const body = await compactLists.get(compactKey(map, lang, format));
+    // A revalidation is answered from a list holding every write acknowledged before it (json-cache.ts).
+    const body = await compactLists.get(compactKey(map, lang, format), { fresh: readsFresh(request.headers['if-none-match']) });
     return sendCached(request, reply, compactLists, body, format === 'binary' ? { contentType: COMPACT_BINARY_TYPE } : {});
   });
 

@@ -20,6 +20,7 @@ export function fetchMarkerList(mapId: MapId, signal?: AbortSignal): Promise<Arr
  */
 export async function fetchCompactMarkers(mapId: string, lang: Language, signal?: AbortSignal): Promise<ArrayBuffer> {
   const path = compactPath(mapId, lang);
+  const askedAt = performance.now();
   const response = await request(path, { signal, headers: { accept: COMPACT_BINARY_TYPE } });
   let buffer: ArrayBuffer;
   try {
@@ -31,7 +32,25 @@ export async function fetchCompactMarkers(mapId: string, lang: Language, signal?
   const etag = response.headers.get('etag');
   if (etag) readEtags.set(path, etag);
   else readEtags.delete(path);
+  noteListAskedAt(buffer, askedAt);
   return buffer;
+}
+
+/** When each list read here was asked for (performance.now()), by its bytes. */
+const askedAtOf = new WeakMap<ArrayBuffer, number>();
+
+/** Notes when the list `buffer` holds was asked for (fetchCompactMarkers does; tests too). */
+export function noteListAskedAt(buffer: ArrayBuffer, at: number): void {
+  askedAtOf.set(buffer, at);
+}
+
+/**
+ * When the list in `buffer` was asked for (performance.now()), or undefined when it was not read
+ * by fetchCompactMarkers: the markers source puts back on it the changes made after
+ * (src/domain/list-replay.ts).
+ */
+export function listAskedAt(buffer: ArrayBuffer): number | undefined {
+  return askedAtOf.get(buffer);
 }
 
 /** The ETag of the compact list last read, by its path. */

@@ -1,6 +1,8 @@
 import * as Comlink from 'comlink';
 import { describe, expect, it } from 'vitest';
 import { encodeCompactList } from '../../domain/compact-markers';
+import { noteListAskedAt } from '../../api/markers';
+import { REPLAY_MARGIN_MS } from '../../domain/list-replay';
 import { markerSchema } from '../../domain/marker';
 import { createMarkerStore } from '../../../workers/markers';
 import { markersWorkerApi } from '../../../workers/markers-api';
@@ -158,5 +160,64 @@ describe('marker source', () => {
     // After the edit the answer includes the new marker.
     expect(Array.from(await source.filter({ hiddenCategories: [], hiddenSubCategories: [] }))).toEqual([0, 1]);
     source.dispose();
+  });
+
+  describe('a list read again (the reload after the live feed came back)', () => {
+    const all = { hiddenCategories: [], hiddenSubCategories: [] };
+    const moved = { ...safe, geometry: { x: 9, y: 9 }, version: 2 };
+    const added = { ...safe, uid: 's3', geometry: { x: 3, y: 3 }, version: 1 };
+    const gone = { ...safe, uid: 's2', geometry: { x: 4, y: 4 } };
+    /** The list as the server had it before the live changes: s1 at (1, 2), s2 present, no s3. */
+    const oldList = (askedAt?: number) => {
+      const buffer = bytes([safe, gone]);
+      if (askedAt !== undefined) noteListAskedAt(buffer, askedAt);
+      return buffer;
+    };
+    const drawn = async (source: ReturnType<typeof createMarkerSource>, result: { columns: { uids: string[]; x: ArrayLike<number> } }) => {
+      const out: Record<string, number> = {};
+      for (const i of await source.filter(all)) out[result.columns.uids[i]] = result.columns.x[i];
+      return out;
+    };
+
+    it('keeps the live changes heard while it was on its way: a move, an add and a removal', async () => {
+      const source = createMarkerSource(() => channelWorker());
+      await source.load(oldList(), 'lab', 'en');
+      // The reload is asked for, then the live changes arrive before its (older) list does.
+      const askedAt = performance.now();
+      await source.upsert(moved, 'en');
+      await source.upsert(added, 'en');
+      await source.remove('s2');
+      const result = await source.load(oldList(askedAt), 'lab', 'en');
+      expect(await drawn(source, result)).toEqual({ s1: 9, s3: 3 });
+      expect(result.counts).toEqual({ Safe: 2 });
+      expect((await source.get('s1'))?.version).toBe(2);
+      source.dispose();
+    });
+
+    it('keeps a change heard just before it was asked for (within the margin), not one long before', async () => {
+      const source = createMarkerSource(() => channelWorker());
+      await source.load(oldList(), 'lab', 'en');
+      await source.upsert(moved, 'en');
+      const justAfter = await source.load(oldList(performance.now() + REPLAY_MARGIN_MS / 2), 'lab', 'en');
+      expect((await drawn(source, justAfter)).s1).toBe(9);
+      // Long after the change: the list holds it for sure (and may hold a newer one): the list wins.
+      const later = await source.load(oldList(performance.now() + REPLAY_MARGIN_MS + 1_000), 'lab', 'en');
+      expect((await drawn(source, later)).s1).toBe(1);
+      source.dispose();
+    });
+
+    it('puts nothing back on a list it cannot date, nor on another map\'s', async () => {
+      const source = createMarkerSource(() => channelWorker());
+      await source.load(oldList(), 'lab', 'en');
+      const askedAt = performance.now();
+      await source.upsert(moved, 'en');
+      const undated = await source.load(oldList(), 'lab', 'en');
+      expect((await drawn(source, undated)).s1).toBe(1);
+      await source.upsert(moved, 'en');
+      const other = bytes([{ ...safe, map: 'customs' }]);
+      noteListAskedAt(other, askedAt);
+      expect((await source.load(other, 'customs', 'en')).columns.x[0]).toBe(1);
+      source.dispose();
+    });
   });
 });

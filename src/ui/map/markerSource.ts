@@ -6,13 +6,20 @@
  * error instead of waiting forever.
  */
 import * as Comlink from 'comlink';
-import { fetchCompactMarkers, fetchMarker } from '../../api/markers';
+import { fetchCompactMarkers, fetchMarker, listAskedAt } from '../../api/markers';
+import { createChangeJournal } from '../../domain/list-replay';
 import type { Language, Marker } from '../../domain/marker';
 import { unpackColumns, unpackStrings } from '../../domain/marker-columns';
 import type { MarkerFilterQuery, MarkerFindQuery, MarkerFindResult, MarkerLoadResult, MarkerRemoveResult, MarkerSearchHit, MarkerUpsertResult } from '../../../workers/markers';
 import type { MarkersWorkerApi } from '../../../workers/markers-api';
 
 export interface MarkerSource {
+  /**
+   * Loads a list (it replaces the worker's). A list of the same map read again by
+   * fetchCompactMarkers gets back on top the changes (`upsert`, `remove`) made after it was asked
+   * for, less a margin (src/domain/list-replay.ts): a live change heard while it was on its way
+   * is never overwritten by the older list.
+   */
   load(buffer: ArrayBuffer, mapId: string, lang: Language): Promise<MarkerLoadResult>;
   filter(query: MarkerFilterQuery): Promise<Uint32Array>;
   /**
@@ -119,6 +126,8 @@ export function createMarkerSource(spawn: () => WorkerLike = spawnMarkersWorker,
   /** The answer of `prefilter`, for the first `filter` with the same query. */
   let early: { key: string; indices: Promise<Uint32Array> } | null = null;
   const queryKey = (query: MarkerFilterQuery) => JSON.stringify(query);
+  /** Each marker's latest upsert / remove and when: put back on a list read again (list-replay.ts). */
+  const journal = createChangeJournal();
   /** Full markers being read from the server, by uid: one request each however many ask. */
   const reading = new Map<string, Promise<Marker | null>>();
 
@@ -138,7 +147,13 @@ export function createMarkerSource(spawn: () => WorkerLike = spawnMarkersWorker,
     load: (buffer, mapId, lang) =>
       guard(async () => {
         early = null;
-        const packed = await remote.load(Comlink.transfer(buffer, [buffer]), mapId, lang);
+        // Read before the bytes are transferred; a list not read by fetchCompactMarkers (a page's
+        // first, another map's) gets nothing put back.
+        const askedAt = listAskedAt(buffer);
+        if (loaded?.mapId !== mapId) journal.clear();
+        const replay = askedAt === undefined ? [] : journal.replayFor(askedAt);
+        const packed = await remote.load(Comlink.transfer(buffer, [buffer]), mapId, lang, replay);
+        if (askedAt !== undefined) journal.settled(askedAt);
         loaded = { mapId, format: packed.format };
         return { ...packed, columns: unpackColumns(packed.columns) };
       }),
@@ -173,10 +188,14 @@ export function createMarkerSource(spawn: () => WorkerLike = spawnMarkersWorker,
       }),
     upsert: (raw, lang) => {
       early = null;
+      // Noted as it is sent: a load called after it (the worker answers in order) puts it back.
+      const uid = (raw as { uid?: unknown } | null)?.uid;
+      if (typeof uid === 'string' && !closed) journal.record(uid, raw, performance.now());
       return guard(() => remote.upsert(raw, lang));
     },
     remove: (uid) => {
       early = null;
+      if (!closed) journal.record(uid, null, performance.now());
       return guard(() => remote.remove(uid));
     },
     search: (text, limit) => guard(() => remote.search(text, limit)),
