@@ -3,9 +3,11 @@
  * Kappa / Lightkeeper flags, wiki link and map links. The card is one Tab stop, ← and → (Home,
  * End) reaching its other buttons and links (ui/quests/cardStops.ts); it knows its controls in
  * order to give each its `tabIndex`: the quest actions while they show and do not wait on a save
- * (QuestActions.tsx `questActionsState`), the wiki link, then a link per map.
+ * (QuestActions.tsx `questActionsState`), the wiki link, then a link per map. Its first stop is
+ * its main action, the first map link (else the wiki link): Tab from card to card lands where a
+ * player goes, not on a ✓ that is Pro-only for a visitor.
  */
-import { useMemo } from 'react';
+import { useMemo, type MouseEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import { useSnapshot } from 'valtio';
@@ -24,10 +26,26 @@ export function questAnchor(uid: string): string {
   return `quest-${encodeURIComponent(uid)}`;
 }
 
+/** Whether a click on a link leaves this page (not a new tab or window: this page stays as it is). */
+const leaves = (event: MouseEvent) => event.button === 0 && !event.metaKey && !event.ctrlKey && !event.shiftKey && !event.altKey;
+
 /** A map link's key among the card's controls. */
 const mapStop = (mapId: string) => `map:${mapId}`;
 
-export function QuestCard({ quest, lang, maps, highlighted }: { quest: Quest; lang: Language; maps: readonly string[]; highlighted: boolean }) {
+export function QuestCard({
+  quest,
+  lang,
+  maps,
+  highlighted,
+  onLeave,
+}: {
+  quest: Quest;
+  lang: Language;
+  maps: readonly string[];
+  highlighted: boolean;
+  /** A map link is followed (the page remembers the card and control, questsPageMemory.ts). */
+  onLeave?: (uid: string, control: string) => void;
+}) {
   const { t } = useTranslation();
   const { user, status, pendingQuest } = useSnapshot(session);
   const actions = questActionsState({ user, status, pendingQuest });
@@ -36,7 +54,8 @@ export function QuestCard({ quest, lang, maps, highlighted }: { quest: Quest; la
     () => [...(actionsUsable ? QUEST_ACTION_SLOTS : []), ...(quest.wikiUrl ? ['wiki'] : []), ...maps.map(mapStop)],
     [actionsUsable, quest.wikiUrl, maps],
   );
-  const { stopProps, cardProps } = useCardStops(usable);
+  const main = maps.length > 0 ? mapStop(maps[0]) : quest.wikiUrl ? 'wiki' : null;
+  const { stopProps, cardProps } = useCardStops(usable, main);
 
   const { done, hidden } = questMarks(user, quest.uid);
   const classes = ['quests-page__quest', highlighted && 'quests-page__quest--highlight', done && 'quests-page__quest--done', hidden && 'quests-page__quest--hidden'];
@@ -75,7 +94,7 @@ export function QuestCard({ quest, lang, maps, highlighted }: { quest: Quest; la
           <span className="quests-page__none">{t('questsPage.noMaps')}</span>
         ) : (
           maps.map((id) => (
-            <Link key={id} to={questMapLink(id, quest.uid)} className="quests-page__map" {...stopProps(mapStop(id))}>
+            <Link key={id} to={questMapLink(id, quest.uid)} className="quests-page__map" onClick={(event) => leaves(event) && onLeave?.(quest.uid, mapStop(id))} {...stopProps(mapStop(id))}>
               {mapName(id, id)}
             </Link>
           ))

@@ -28,6 +28,8 @@ beforeEach(() => {
   resetLookups();
 });
 afterEach(async () => {
+  // The page keeps its filter in the history entry (questsPageMemory.ts): each test starts a fresh visit.
+  window.history.replaceState(null, '');
   resetSession();
   closeUpsell();
   setSignedInHint(false);
@@ -232,39 +234,43 @@ describe('/progression/quests with quest progress', () => {
     expect(acquaintance).not.toHaveClass('quests-page__quest--hidden');
   });
 
-  it('makes each card one Tab stop, its other buttons and links reached with the arrow keys', async () => {
+  it('makes each card one Tab stop, its first map link (its main action), the other buttons and links reached with the arrow keys', async () => {
     withAccount(null);
     renderAt('/progression/quests');
     await screen.findByRole('list', { name: 'Quests' });
     const bad = await waitFor(() => within(card('Bad Rep Evidence')).getByRole('button', { name: 'Complete: Bad Rep Evidence' }));
     // One control of each card in the Tab order (was 5 in this one: Complete, Hide, Wiki, Customs, Factory).
     await waitFor(() => expect(within(card('Bad Rep Evidence')).getByRole('link', { name: 'Factory' })).toBeInTheDocument());
-    for (const name of ['Acquaintance', 'Bad Rep Evidence', 'Checking']) {
-      const controls = [...card(name).querySelectorAll<HTMLElement>('a[href], button')];
-      expect(controls.filter((el) => el.tabIndex === 0)).toHaveLength(1);
-      expect(controls[0].tabIndex).toBe(0);
-    }
+    const stops = ['Acquaintance', 'Bad Rep Evidence', 'Checking'].map((name) => [...card(name).querySelectorAll<HTMLElement>('a[href], button')].filter((el) => el.tabIndex === 0));
+    expect(stops.map((found) => found.length)).toEqual([1, 1, 1]);
+    // The map link, not the Pro-only ✓ whose Enter opens a visitor's upsell; a quest without
+    // maps or wiki starts on its first button.
+    expect(stops.map(([el]) => el.textContent || el.getAttribute('aria-label'))).toEqual(['Woods', 'Customs', 'Complete: Checking']);
 
     screen.getByRole('searchbox', { name: 'Find a quest' }).focus();
     await userEvent.tab();
-    expect(document.activeElement).toHaveAccessibleName('Complete: Acquaintance');
+    expect(document.activeElement).toHaveAccessibleName('Woods');
     await userEvent.tab();
+    expect(document.activeElement).toHaveAccessibleName('Customs');
+    await userEvent.keyboard('{ArrowRight}');
+    expect(document.activeElement).toHaveAccessibleName('Factory');
+    await userEvent.keyboard('{ArrowRight}');
+    expect(document.activeElement).toHaveAccessibleName('Factory');
+    await userEvent.keyboard('{Home}');
     expect(document.activeElement).toBe(bad);
     await userEvent.keyboard('{ArrowRight}');
     expect(document.activeElement).toHaveAccessibleName('Hide: Bad Rep Evidence');
     await userEvent.keyboard('{End}');
     expect(document.activeElement).toHaveAccessibleName('Factory');
-    await userEvent.keyboard('{ArrowRight}');
-    expect(document.activeElement).toHaveAccessibleName('Factory');
     await userEvent.keyboard('{ArrowLeft}');
     expect(document.activeElement).toHaveAccessibleName('Customs');
+    await userEvent.keyboard('{ArrowLeft}');
+    expect(document.activeElement).toHaveAccessibleName(/^Wiki: Bad Rep Evidence/);
     await userEvent.tab();
     expect(document.activeElement).toHaveAccessibleName('Complete: Checking');
     // Back into the card: the control last used there.
     await userEvent.tab({ shift: true });
-    expect(document.activeElement).toHaveAccessibleName('Customs');
-    await userEvent.keyboard('{Home}');
-    expect(document.activeElement).toBe(bad);
+    expect(document.activeElement).toHaveAccessibleName(/^Wiki: Bad Rep Evidence/);
   });
 
   it('dims completed quests for a signed-in user without pro too', async () => {

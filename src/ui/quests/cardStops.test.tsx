@@ -21,6 +21,13 @@ describe('cardStop and nextIndex', () => {
     expect(cardStop([], 'a')).toBeNull();
   });
 
+  it('starts on the main control while usable (a card\'s main action, not its first button), the one last used winning', () => {
+    expect(cardStop(['a', 'b', 'c'], null, 'c')).toBe('c');
+    expect(cardStop(['a', 'b', 'c'], 'b', 'c')).toBe('b');
+    expect(cardStop(['a', 'b'], null, 'c')).toBe('a');
+    expect(cardStop(['a', 'b'], 'z', 'b')).toBe('b');
+  });
+
   it('moves with ← → Home End, stopping at the ends; other keys are not its', () => {
     expect(nextIndex('ArrowRight', 0, 3)).toBe(1);
     expect(nextIndex('ArrowRight', 2, 3)).toBe(2);

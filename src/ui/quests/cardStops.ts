@@ -24,9 +24,15 @@ export interface CardStopProps {
 /** The props of each control of the card around (by key); null outside a card. */
 export const CardStopContext = createContext<((key: string) => CardStopProps) | null>(null);
 
-/** The card's Tab stop: the control last focused while it is usable, else the first usable one. */
-export function cardStop(usable: readonly string[], chosen: string | null): string | null {
-  return chosen !== null && usable.includes(chosen) ? chosen : (usable[0] ?? null);
+/**
+ * The card's Tab stop: the control last focused while it is usable, else its main control (`main`,
+ * while usable: the Quests page's first map link, rather than a Pro-only ✓ a visitor cannot use),
+ * else the first usable one.
+ */
+export function cardStop(usable: readonly string[], chosen: string | null, main: string | null = null): string | null {
+  if (chosen !== null && usable.includes(chosen)) return chosen;
+  if (main !== null && usable.includes(main)) return main;
+  return usable[0] ?? null;
 }
 
 /** The keys that move between a card's controls, and where each goes from `at` of `count`. */
@@ -48,11 +54,12 @@ export function nextIndex(key: string, at: number, count: number): number | null
 
 /**
  * A card's roving Tab stop over its usable controls' keys, in the order they show: `stopProps`
- * for each control (also given to CardStopContext), `cardProps` for the card's element.
+ * for each control (also given to CardStopContext), `cardProps` for the card's element. `main`
+ * is the stop until another control is used (cardStop); ← → still go by the order shown.
  */
-export function useCardStops(usable: readonly string[]) {
+export function useCardStops(usable: readonly string[], main: string | null = null) {
   const [chosen, setChosen] = useState<string | null>(null);
-  const stop = cardStop(usable, chosen);
+  const stop = cardStop(usable, chosen, main);
   const stopProps = useCallback((key: string): CardStopProps => ({ tabIndex: key === stop ? 0 : -1, 'data-card-stop': key }), [stop]);
 
   const onFocus = (event: FocusEvent<HTMLElement>) => {
