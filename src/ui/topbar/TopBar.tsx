@@ -1,11 +1,13 @@
-import { memo, useCallback, useEffect, useId, useRef, useState } from 'react';
+import { memo, useCallback, useEffect, useId, useRef, useState, type RefObject } from 'react';
 import { createPortal } from 'react-dom';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import { useSnapshot } from 'valtio';
 import { can } from '../../domain/roles';
-import { layout, togglePanels, togglePointTools } from '../../state/layout';
+import { isNarrowWindow, layout, togglePanels, togglePointTools } from '../../state/layout';
 import { session } from '../../state/session';
+import { afterNextFrame } from '../afterNextFrame';
+import { announce } from '../LiveAnnouncer';
 import { AccountMenu } from '../account/AccountMenu';
 import { HelpPopup } from '../popups/HelpPopup';
 import { LanguageSwitch } from './LanguageSwitch';
@@ -30,7 +32,7 @@ import './topbar.css';
  */
 export const TopBar = memo(function TopBar({ title }: { title: string }) {
   const { t } = useTranslation();
-  const { panelsShown } = useSnapshot(layout);
+  const { panelsShown, accountDialog } = useSnapshot(layout);
   const { user } = useSnapshot(session);
   const admin = can(user, 'adminTools');
   const { fullscreen, toggle: toggleFullscreen } = useFullscreen();
@@ -63,6 +65,7 @@ export const TopBar = memo(function TopBar({ title }: { title: string }) {
     if (reason !== 'outside' && morePanel.current?.contains(document.activeElement)) setMoreFocusRequest((n) => n + 1);
   }, []);
   useDismiss(moreOpen, bar, foldMore);
+  useSignInHeard(accountDialog !== null, user?.name ?? null, morePanel, moreToggle);
   // Where the bar ends, so the side panels start under it however many rows it wraps to.
   usePublishedLength(bar, '--topbar-bottom', (box) => box.bottom);
   usePosHash(
@@ -146,6 +149,9 @@ export const TopBar = memo(function TopBar({ title }: { title: string }) {
           >
             {fullscreen ? t('topbar.exitFullScreen') : t('topbar.fullScreen')}
           </button>
+          <Link to="/progression/quests" className="topbar-button">
+            {t('topbar.quests')}
+          </Link>
           <LanguageSwitch />
           <AccountMenu />
         </div>
@@ -157,3 +163,33 @@ export const TopBar = memo(function TopBar({ title }: { title: string }) {
   );
 });
 
+
+/**
+ * Signed in from the account dialog opened from the phone's Menu: the account menu puts the focus
+ * on its button, but that is in the folded Menu, hidden, so the focus fell to the page's body and
+ * nothing said the sign-in worked. Then the focus goes to Menu, and the live region says who is
+ * signed in (the account button, on a wide bar, says it by its name). A sign-in for a quest action
+ * leaves the focus on that action's control, as the account menu does.
+ */
+function useSignInHeard(dialogOpen: boolean, name: string | null, morePanel: RefObject<HTMLElement | null>, moreToggle: RefObject<HTMLButtonElement | null>) {
+  const { t } = useTranslation();
+  // Signed out while the dialog was open: a sign-in from it is to be heard once it closes.
+  const signingIn = useRef(false);
+  useEffect(() => {
+    if (dialogOpen) {
+      if (!name) signingIn.current = true;
+      return;
+    }
+    if (!signingIn.current) return;
+    signingIn.current = false;
+    if (!name || !isNarrowWindow()) return;
+    // After the dialog has closed and the account menu has moved the focus.
+    return afterNextFrame(() => {
+      const active = document.activeElement;
+      const lost = !active || active === document.body || !!morePanel.current?.contains(active);
+      if (!lost || moreToggle.current?.getAttribute('aria-expanded') === 'true') return;
+      moreToggle.current?.focus();
+      announce(t('account.menu.signedInAs', { name }));
+    });
+  }, [dialogOpen, name, morePanel, moreToggle, t]);
+}
