@@ -232,7 +232,8 @@ describe('the edit form: placed clear of its marker, at the tallest it may grow 
     const css = readFileSync(join(__dirname, 'popup.css'), 'utf8');
     expect(SIDE_MIN_WINDOW).toBe(616);
     expect(css).toContain(`@media (max-width: ${SIDE_MIN_WINDOW - 0.02}px)`);
-    expect(css).toMatch(/\(100vh - var\(--topbar-bottom, 54px\) - var\(--admin-dock-height, 0px\)\) \* 0\.6\)/);
+    // The sheet also keeps out of a phone's home-indicator band (--safe-bottom, 0 px where there is none).
+    expect(css).toMatch(/\(100vh - var\(--topbar-bottom, 54px\) - var\(--admin-dock-height, 0px\) - var\(--safe-bottom\)\) \* 0\.6\)/);
   });
 });
 
