@@ -1,6 +1,7 @@
 /**
  * The other pages: `/` lists every map with a link, an unknown map id shows the not-found
- * page with links to all maps, and following a link from `/` opens that map.
+ * page with links to all maps, and following a link from `/` opens that map. `/` lists the Dev
+ * test map last, without pixel sizes, and links the Quests page (EN, RU).
  */
 import { describe, expect, test } from 'vitest';
 import type { Page } from 'playwright-core';
@@ -59,4 +60,26 @@ describe('pages', () => {
     expect(await page.evaluate(() => (window as unknown as { __map?: { ready?: boolean } }).__map?.ready === true)).toBe(false);
     expect(await page.locator('canvas').count()).toBe(0);
   });
+
+  for (const [lang, locale, words] of [
+    ['EN', 'en-US', { list: 'Maps', dev: 'Dev', test: 'Test map', quests: 'All quests and the maps they are on' }],
+    ['RU', 'ru-RU', { list: 'Карты', dev: 'Dev', test: 'Тестовая карта', quests: 'Все квесты и карты, где их выполнять' }],
+  ] as const) {
+    test(`${lang}: / lists the Dev test map last, shows no pixel sizes, and links the Quests page`, async () => {
+      const { page } = await browser.newPage({ locale });
+      await page.goto(`${baseUrl()}/`, { waitUntil: 'domcontentloaded' });
+      const cards = page.getByRole('list', { name: words.list, exact: true }).getByRole('listitem');
+      await expect.poll(() => cards.count()).toBe(MAP_IDS.length);
+      const last = cards.last();
+      expect(new URL(await last.getByRole('link').evaluate((a) => (a as HTMLAnchorElement).href)).pathname).toBe('/map/dev');
+      expect(await last.locator('.map-list__name').textContent()).toBe(words.dev);
+      expect(await last.textContent()).toContain(words.test);
+      // The number of levels only: no "4400 × 3200".
+      expect(await page.locator('body').innerText()).not.toContain('×');
+
+      await page.getByRole('link', { name: words.quests, exact: true }).click();
+      await page.waitForURL('**/progression/quests');
+      expect(new URL(page.url()).pathname).toBe('/progression/quests');
+    });
+  }
 });

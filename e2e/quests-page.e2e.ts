@@ -7,12 +7,16 @@
  * place, named with Undo, and the map shows the quest's floor and markers; a shared `?quest=`
  * link still replaces what is followed. The "Find a quest" box narrows the list by a quest's name
  * or its trader in either language, the count saying how many match (EN and RU); each card is one
- * Tab stop, ← and → reaching its other controls (docs/DECISIONS.md "Filtering the Quests page").
+ * Tab stop, ← and → reaching its other controls (docs/DECISIONS.md "Filtering the Quests page"), its
+ * first stop its map link. Back from a map link brings the filter, the scroll offset and the focus
+ * on the link; on a touch screen the fields take 16 px text and the links are 44 px; a map link to
+ * a quest whose markers the filters hide turns them back on, with a note and Undo.
  */
 import { beforeAll, describe, expect, test } from 'vitest';
 import type { Page } from 'playwright-core';
 import type { Quest } from '../src/domain/quests';
-import { baseUrl, useBrowser } from './browser';
+import { baseUrl, markers, useBrowser } from './browser';
+import { tapSize } from './support/layout';
 import { questCatalogue } from './support/quests';
 import { allInside, level, markerPoints, questOnOtherFloor, questPlaces, uncoveredPart } from './support/quest-places';
 
@@ -234,12 +238,15 @@ describe('the Quests page\'s filter and its one Tab stop per quest', () => {
 
     await ui.box.focus();
     await page.keyboard.press('Tab');
-    await expect.poll(() => focusInList(page)).toMatchObject({ card: 0, control: 0, tag: 'BUTTON' });
-    // The next Tab is the next quest's, not this one's second button.
+    // A card's first stop is its main action, a link (the first map link, else Wiki), not the ✓.
+    await expect.poll(() => focusInList(page)).toMatchObject({ card: 0, tag: 'A' });
+    // The next Tab is the next quest's, not this one's next control.
     await page.keyboard.press('Tab');
-    await expect.poll(() => focusInList(page)).toMatchObject({ card: 1, control: 0 });
+    await expect.poll(() => focusInList(page)).toMatchObject({ card: 1, tag: 'A' });
 
-    // ← and → within the quest: two to the right is its third control (after Complete and Hide: the Wiki link).
+    // ← and → within the quest: from its first control (Home), two to the right is its third (after Complete and Hide: the Wiki link).
+    await page.keyboard.press('Home');
+    await expect.poll(() => focusInList(page)).toMatchObject({ card: 1, control: 0, tag: 'BUTTON' });
     await page.keyboard.press('ArrowRight');
     await page.keyboard.press('ArrowRight');
     await expect.poll(() => focusInList(page)).toMatchObject({ card: 1, control: 2, stops: 1 });
@@ -254,9 +261,158 @@ describe('the Quests page\'s filter and its one Tab stop per quest', () => {
 
     // Away and back: the quest's Tab stop is the control last used.
     await page.keyboard.press('Tab');
-    await expect.poll(() => focusInList(page)).toMatchObject({ card: 2, control: 0 });
+    await expect.poll(() => focusInList(page)).toMatchObject({ card: 2, tag: 'A' });
     await page.keyboard.press('Shift+Tab');
     await expect.poll(() => focusInList(page)).toMatchObject({ card: 1, control: 2, stops: 1 });
     expect(await named()).toBe(`Wiki: ${second} (opens in a new tab)`);
+  });
+});
+
+/** The focused element: its tag, its href (a link's), its text, and the uid of the card holding it. */
+function focused(page: Page) {
+  return page.evaluate(() => {
+    const el = document.activeElement as HTMLElement | null;
+    return {
+      tag: el?.tagName ?? '',
+      href: el?.getAttribute('href') ?? null,
+      text: el?.textContent?.trim() ?? '',
+      card: el?.closest('.quests-page__quest')?.getAttribute('data-uid') ?? null,
+    };
+  });
+}
+
+describe('the Quests page after a map link, by keyboard and on touch (docs/DECISIONS.md "The Quests page remembers its filter in the history entry")', () => {
+  test('Back from a map link brings the filter, the scroll offset and the focus on the link left from; a fresh visit starts empty', async () => {
+    // The trader with the most quests on customs: his quests fill more than a window.
+    const onCustoms = questList.filter((q) => questMaps[q.uid]?.includes('customs'));
+    const counts = new Map<string, number>();
+    for (const q of onCustoms) counts.set(q.trader, (counts.get(q.trader) ?? 0) + 1);
+    const trader = [...counts].sort(([, a], [, b]) => b - a)[0][0];
+    const matching = questList.filter((q) => q.trader === trader);
+    const { page } = await browser.newPage();
+    await page.goto(`${baseUrl()}/progression/quests`, { waitUntil: 'domcontentloaded' });
+    const ui = questsPage(page);
+    await ui.list.waitFor();
+    await ui.box.fill(trader);
+    await expect.poll(() => ui.count.textContent()).toBe(`${matching.length} of ${questList.length} quests`);
+    // The last card with a Customs link, brought to the middle of the window.
+    const links = ui.list.getByRole('link', { name: 'Customs', exact: true });
+    await expect.poll(() => links.count()).toBeGreaterThan(0);
+    const link = links.last();
+    const uid = await link.evaluate((el) => el.closest('.quests-page__quest')!.getAttribute('data-uid'));
+    await link.evaluate((el) => el.closest('.quests-page__quest')!.scrollIntoView({ block: 'center' }));
+    const y = await page.evaluate(() => window.scrollY);
+    expect(y).toBeGreaterThan(0);
+
+    await link.click();
+    await page.waitForURL('**/map/customs**');
+    await page.goBack({ waitUntil: 'domcontentloaded' });
+    await ui.list.waitFor();
+    expect(new URL(page.url()).pathname).toBe('/progression/quests');
+    await expect.poll(() => ui.box.inputValue()).toBe(trader);
+    await expect.poll(() => ui.count.textContent()).toBe(`${matching.length} of ${questList.length} quests`);
+    expect(new Set(await ui.traders())).toEqual(new Set([trader]));
+    await expect.poll(async () => Math.abs((await page.evaluate(() => window.scrollY)) - y)).toBeLessThanOrEqual(2);
+    await expect.poll(() => focused(page)).toMatchObject({ tag: 'A', card: uid, href: `/map/customs?follow=${encodeURIComponent(uid!)}` });
+
+    // A fresh visit (a new history entry): the box starts empty, every quest listed.
+    await page.goto(`${baseUrl()}/`, { waitUntil: 'domcontentloaded' });
+    await page.getByRole('link', { name: 'All quests and the maps they are on', exact: true }).click();
+    await page.waitForURL('**/progression/quests');
+    await ui.list.waitFor();
+    await expect.poll(() => ui.count.textContent()).toBe(`${questList.length} quests`);
+    expect(await ui.box.inputValue()).toBe('');
+  });
+
+  test('a visitor\'s first Tab stop in a card is its map link (or Wiki), never Complete; Enter opens the map, no upsell', async () => {
+    const { page } = await browser.newPage();
+    await page.goto(`${baseUrl()}/progression/quests`, { waitUntil: 'domcontentloaded' });
+    const ui = questsPage(page);
+    await ui.list.waitFor();
+    await expect.poll(() => ui.list.locator('a[href^="/map/"]').count()).toBeGreaterThan(0);
+    await ui.box.focus();
+    await page.keyboard.press('Tab');
+    await expect.poll(async () => (await focused(page)).card).not.toBeNull();
+    const first = await focused(page);
+    expect(first.tag).toBe('A');
+    // The first card's main action: its first map link when it has one, else its wiki link.
+    const firstUid = await ui.cards.first().getAttribute('data-uid');
+    const maps = questMaps[firstUid!] ?? [];
+    if (maps.length > 0) expect(first.href).toBe(`/map/${maps[0]}?follow=${encodeURIComponent(firstUid!)}`);
+    else expect(first.text).toBe('Wiki');
+    // The next card's stop is a link too.
+    await page.keyboard.press('Tab');
+    await expect.poll(async () => (await focused(page)).tag).toBe('A');
+
+    // Back to the first: Enter on a map link opens its map, without the Pro upsell.
+    await page.keyboard.press('Shift+Tab');
+    if (maps.length === 0) return;
+    await page.keyboard.press('Enter');
+    await page.waitForURL(`**/map/${maps[0]}**`);
+    await waitForMap(page);
+    expect(await page.locator('.upsell-popup').count()).toBe(0);
+    expect(await page.getByRole('dialog').count()).toBe(0);
+  });
+
+  test('on a 390×844 touch screen the search box, the /pilot code field and the sign-in fields take 16 px text and 44 px; map and wiki links are 44 px', async () => {
+    const { page } = await browser.newPage({ width: 390, height: 844, hasTouch: true });
+    const fontSize = (target: ReturnType<Page['locator']>) => target.evaluate((el) => getComputedStyle(el).fontSize);
+    await page.goto(`${baseUrl()}/progression/quests`, { waitUntil: 'domcontentloaded' });
+    const ui = questsPage(page);
+    await ui.list.waitFor();
+    expect(await fontSize(ui.box)).toBe('16px');
+    expect(await tapSize(ui.box)).toBeGreaterThanOrEqual(44);
+    const card = ui.cards.filter({ has: page.locator('a[href^="/map/"]') }).first();
+    await card.evaluate((el) => el.scrollIntoView({ block: 'center' }));
+    const mapLink = card.locator('a[href^="/map/"]').first();
+    const wiki = card.getByRole('link', { name: /^Wiki: / });
+    expect(await tapSize(mapLink)).toBeGreaterThanOrEqual(44);
+    expect(await tapSize(wiki)).toBeGreaterThanOrEqual(44);
+
+    await page.goto(`${baseUrl()}/pilot`, { waitUntil: 'domcontentloaded' });
+    const code = page.locator('input.pilot-input--code');
+    await code.waitFor();
+    await code.evaluate((el) => el.scrollIntoView({ block: 'center' }));
+    expect(await fontSize(code)).toBe('16px');
+    expect(await tapSize(code)).toBeGreaterThanOrEqual(44);
+
+    await page.goto(`${baseUrl()}/`, { waitUntil: 'domcontentloaded' });
+    await page.getByRole('button', { name: 'Sign in', exact: true }).tap();
+    const dialog = page.getByRole('dialog', { name: 'Sign in' });
+    await dialog.waitFor();
+    for (const name of ['Name', 'Password']) {
+      const field = dialog.getByLabel(name, { exact: true });
+      expect(await fontSize(field)).toBe('16px');
+      expect(await tapSize(field)).toBeGreaterThanOrEqual(44);
+    }
+  });
+});
+
+describe('a Quests-page map link to a quest whose markers the filters hide (docs/DECISIONS.md "Showing a quest\'s markers the filters hide")', () => {
+  test('?follow= turns Quests back on with a note; Undo hides them again and the note goes', async () => {
+    const [target] = await questPlaces(baseUrl(), 'customs');
+    const uids = target.markers.map((m) => m.uid);
+    const { page } = await browser.newPage();
+    // Quests hidden on customs, as the category panel stores it (src/state/filters.ts).
+    await page.goto(`${baseUrl()}/`, { waitUntil: 'domcontentloaded' });
+    await page.evaluate(() => localStorage.setItem('map:filters:customs', JSON.stringify({ hiddenCategories: ['Quests'], hiddenSubCategories: [] })));
+    await page.goto(`${baseUrl()}/map/customs?follow=${encodeURIComponent(target.quest.uid)}`, { waitUntil: 'domcontentloaded' });
+    await waitForMap(page);
+    await expect.poll(() => selectedQuests(page)).toEqual([target.quest.uid]);
+    const quests = page.getByRole('complementary', { name: 'Categories' }).getByRole('checkbox', { name: 'Quests', exact: true });
+    const drawn = async () => (await markers(page)).filter((m) => uids.includes(m.uid) && m.visible).length;
+
+    await expect.poll(() => quests.isChecked()).toBe(true);
+    await expect.poll(drawn).toBeGreaterThan(0);
+    const note = page.getByRole('complementary', { name: 'Levels and quests' }).locator('.quest-list__filters-on');
+    await note.waitFor();
+    expect(await note.locator('p').textContent()).toBe('Turned back on in the filters to show this quest’s markers: Quests.');
+
+    await note.getByRole('button', { name: 'Undo', exact: true }).click();
+    await expect.poll(() => quests.isChecked()).toBe(false);
+    await expect.poll(drawn).toBe(0);
+    await note.waitFor({ state: 'detached' });
+    // Undo hides them again; the quest stays followed.
+    expect(await selectedQuests(page)).toEqual([target.quest.uid]);
   });
 });
