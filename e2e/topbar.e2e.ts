@@ -151,4 +151,14 @@ describe('top bar', () => {
     expect(await banner.getByRole('button', { name: 'Show panels' }).isVisible()).toBe(false);
     await expect.poll(() => box.evaluate((el) => el === document.activeElement)).toBe(true);
   });
+
+  test('the Quests link in the bar opens the Quests page', async () => {
+    const { page } = await browser.newPage();
+    await openMap(page, 'customs');
+    const quests = page.getByRole('banner').getByRole('link', { name: 'Quests', exact: true });
+    expect(await quests.isVisible()).toBe(true);
+    expect(await quests.getAttribute('href')).toBe('/progression/quests');
+    await quests.click();
+    await page.waitForURL((url) => url.pathname === '/progression/quests');
+  });
 });

@@ -288,6 +288,81 @@ describe('on a 390×844 touch screen', () => {
   });
 });
 
+describe('the map page\'s chrome on a 390×844 touch screen (docs/DECISIONS.md "The map page\'s chrome on phones")', () => {
+  /** A marker of customs to open a popup for (?obj=). */
+  async function plainMarker(): Promise<string> {
+    const body = (await (await fetch(`${baseUrl()}/api/be/markers/list?map=customs`)).json()) as { markers: Array<{ uid: string; category: string; level: number }> };
+    return (body.markers.find((m) => m.category === 'Extractions' && m.level === 1) ?? body.markers[0]).uid;
+  }
+
+  test('with a notch and a home-indicator band the bar keeps out of them; a Menu opened over an enlarged popup is on top, and Show panels works with the popup open', async () => {
+    const uid = await plainMarker();
+    const { page } = await browser.newPage({ ...PHONE, hasTouch: true });
+    // The phone's safe areas (CDP Emulation.setSafeAreaInsetsOverride, experimental; index.html
+    // has viewport-fit=cover, so env(safe-area-inset-*) takes them).
+    const cdp = await page.context().newCDPSession(page);
+    await cdp.send('Emulation.setSafeAreaInsetsOverride' as never, { insets: { top: 47, topMax: 47, bottom: 34, bottomMax: 34, left: 0, leftMax: 0, right: 0, rightMax: 0 } } as never);
+    await page.goto(`${baseUrl()}/map/customs?obj=${uid}`, { waitUntil: 'domcontentloaded' });
+    await page.waitForFunction((id) => window.__map?.ready === true && window.__map.popup() === id, uid, { timeout: 45_000 });
+    const banner = page.getByRole('banner');
+    expect((await banner.boundingBox())!.y).toBeGreaterThanOrEqual(57);
+    const popup = page.getByRole('dialog').first();
+    await popup.waitFor();
+    const sheet = (await popup.boundingBox())!;
+    expect(sheet.y + sheet.height).toBeLessThanOrEqual(PHONE.height - 34 - 16 + 0.5);
+
+    // The popup enlarged: its top sheet starts under the bar, where the Menu drops down.
+    await popup.getByRole('button', { name: 'Enlarge' }).tap();
+    await expect.poll(() => page.locator('.marker-popup--xl').count()).toBe(1);
+    const menu = banner.getByRole('button', { name: 'Menu' });
+    await menu.tap();
+    await expect.poll(() => menu.getAttribute('aria-expanded')).toBe('true');
+    const more = page.locator('.topbar__more--open');
+    await more.waitFor();
+    // Each item of the open Menu is what a tap at its middle reaches (before: the popup).
+    const covered = await more.evaluate((panel) => [...panel.querySelectorAll('button, a')]
+      .filter((el) => el.getBoundingClientRect().width > 0)
+      .filter((el) => {
+        const r = el.getBoundingClientRect();
+        return !panel.contains(document.elementFromPoint(r.left + r.width / 2, r.top + r.height / 2));
+      })
+      .map((el) => el.textContent?.trim()));
+    expect(covered, 'Menu items under something else').toEqual([]);
+    await banner.getByRole('button', { name: 'Show panels' }).tap();
+    await page.getByRole('complementary').first().waitFor();
+    expect(await page.evaluate(() => window.__map!.popup())).toBe(uid);
+  });
+
+  test('signed in from the phone Menu, the focus is on Menu and "Signed in as visitor" is said', async () => {
+    const { page } = await browser.newPage({ ...PHONE, hasTouch: true });
+    await openMap(page, 'customs');
+    const banner = page.getByRole('banner');
+    await banner.getByRole('button', { name: 'Menu' }).tap();
+    await banner.getByRole('button', { name: 'Sign in', exact: true }).tap();
+    const dialog = page.getByRole('dialog', { name: 'Sign in' });
+    await dialog.getByLabel('Name').fill('visitor');
+    await dialog.getByLabel('Password').fill('demo');
+    await dialog.getByRole('button', { name: 'Sign in', exact: true }).tap();
+    await dialog.waitFor({ state: 'detached' });
+    const menu = banner.getByRole('button', { name: 'Menu' });
+    await expect.poll(() => menu.evaluate((el) => el === document.activeElement)).toBe(true);
+    await expect.poll(() => page.locator('.live-announcer').textContent()).toBe('Signed in as visitor');
+  });
+
+  test('the Quests link is in the Menu and opens the Quests page', async () => {
+    const { page } = await browser.newPage({ ...PHONE, hasTouch: true });
+    await openMap(page, 'customs');
+    const banner = page.getByRole('banner');
+    const quests = banner.getByRole('link', { name: 'Quests', exact: true });
+    expect(await quests.isVisible()).toBe(false);
+    await banner.getByRole('button', { name: 'Menu' }).tap();
+    await expect.poll(() => quests.isVisible()).toBe(true);
+    expect(await page.locator('.topbar__more--open').getByRole('link', { name: 'Quests', exact: true }).count()).toBe(1);
+    await quests.tap();
+    await page.waitForURL((url) => url.pathname === '/progression/quests');
+  });
+});
+
 describe('at 1280×800 with a mouse', () => {
   test('the panels and the bar keep their compact look; the quest list scrolls inside its panel', async () => {
     const { page } = await browser.newPage();
