@@ -1277,7 +1277,7 @@ describe('changes kept while no admin is signed in (signedOutChanges / restoreCh
   });
 });
 
-describe('a 403 (the session is no admin’s now) is met as an ended session (fixkept)', () => {
+describe('a 403 (the session is no admin’s now) is met as an ended session', () => {
   it('fails the change as signedOut and keeps it for the next admin', async () => {
     const { server, commands } = setup([marker('m1')]);
     server.failNext('update', new ApiError('/api/be/admin/marker', 403, 'forbidden', 'this call is for admins only'));
@@ -1287,7 +1287,7 @@ describe('a 403 (the session is no admin’s now) is met as an ended session (fi
   });
 });
 
-describe('kept changes brought back after a reload, for a marker gone meanwhile (fixkept)', () => {
+describe('kept changes brought back after a reload, for a marker gone meanwhile', () => {
   it('meets the server’s 404 as a live change does: a move fails as deleted elsewhere, a delete is done', async () => {
     const first = setup([marker('m1'), marker('m2')]);
     first.server.failNext('update', new ApiError('/api/be/admin/marker', 401, 'unauthorized', 'sign in first'));

@@ -64,7 +64,7 @@ describe('KeptForAdminNotice', () => {
   });
 });
 
-describe('KeptForAdminNotice, per map and across a reload (fixkept)', () => {
+describe('KeptForAdminNotice, per map and across a reload', () => {
   afterEach(() => setStorageBackend(null));
 
   it('counts the changes of the map shown; another map’s stay kept', async () => {
@@ -112,7 +112,7 @@ describe('KeptForAdminNotice, per map and across a reload (fixkept)', () => {
   });
 });
 
-describe('an open edit form’s refused save is offered once, not twice (fixkept)', () => {
+describe('an open edit form’s refused save is offered once, not twice', () => {
   const win = new EventTarget();
   const doc = Object.assign(new EventTarget(), { visibilityState: 'visible' as DocumentVisibilityState });
 
@@ -136,18 +136,24 @@ describe('an open edit form’s refused save is offered once, not twice (fixkept
     };
   }
 
-  it('the notice counts it while no admin is signed in; the admin signing in has it sent, and the dock does not offer it back', async () => {
+  /** An admin's open form: a name typed and saved; the save refused because the session ended. The form stays open. */
+  async function refusedFormSave() {
     setStorageBackend(memoryStorage());
     session.user = user(true);
     const server = fakeServer();
     const stored = server.seed(marker('m1', { name: 'Old' }));
     const page = fakeSink([stored]);
     const closeFirst = openEditor(server, page);
-    // The form: a name typed and saved; the save refused because the session ended. The form stays open.
     startEdit(stored);
     setDraft({ ...popup.draft!, name: 'Typed' });
     server.failNext('update', new ApiError('/api/be/admin/marker', 401, 'unauthorized', 'sign in first'));
-    expect(await saveMarker({ ...popup.draft! })).toBeNull();
+    const saved = await saveMarker({ ...popup.draft! });
+    return { server, stored, page, closeFirst, saved };
+  }
+
+  it('the notice counts it while no admin is signed in; the admin signing in has it sent, and the dock does not offer it back', async () => {
+    const { server, page, closeFirst, saved } = await refusedFormSave();
+    expect(saved).toBeNull();
 
     // A pro signs in: the editor closes (its form work stored for the next admin page), the popup drops the edit.
     act(() => {
@@ -182,16 +188,7 @@ describe('an open edit form’s refused save is offered once, not twice (fixkept
   });
 
   it('work typed beyond the refused save is still offered back', async () => {
-    setStorageBackend(memoryStorage());
-    session.user = user(true);
-    const server = fakeServer();
-    const stored = server.seed(marker('m1', { name: 'Old' }));
-    const page = fakeSink([stored]);
-    const closeFirst = openEditor(server, page);
-    startEdit(stored);
-    setDraft({ ...popup.draft!, name: 'Typed' });
-    server.failNext('update', new ApiError('/api/be/admin/marker', 401, 'unauthorized', 'sign in first'));
-    await saveMarker({ ...popup.draft! });
+    const { server, page, closeFirst } = await refusedFormSave();
     setDraft({ ...popup.draft!, name: 'Typed', desc: 'More' }); // typed after the save was refused
     session.user = user(false);
     closeFirst();

@@ -100,26 +100,28 @@ describe('a change refused because the session ended', () => {
   });
 });
 
+const pro = () => ({ name: 'bob', admin: false, pro: true, questsDone: [], questsHidden: [] });
+
+/** What the map page does as the user changes: the editor closes (its stop, then dispose). */
+function leaveEditor(commands: { dispose(): void }, stop: () => void) {
+  stop();
+  bindEditor(null);
+  commands.dispose();
+}
+
+/** A move and a delete refused by a 401 (the session ended). */
+async function refusedMoveAndDelete() {
+  const context = setup();
+  context.server.seed(marker('m2'));
+  await context.page.sink.upsert(context.server.stored.get('m2')!);
+  context.server.failNext('update', signedOut());
+  context.server.failNext('delete', signedOut());
+  await context.commands.moveMarker('m1', { x: 1, y: 1 });
+  await context.commands.deleteMarker('m2');
+  return context;
+}
+
 describe('changes refused so, when someone without admin rights signs in', () => {
-  const pro = () => ({ name: 'bob', admin: false, pro: true, questsDone: [], questsHidden: [] });
-
-  /** What the map page does as the user changes: the editor closes (its stop, then dispose). */
-  function leaveEditor(commands: { dispose(): void }, stop: () => void) {
-    stop();
-    bindEditor(null);
-    commands.dispose();
-  }
-
-  async function refusedMoveAndDelete() {
-    const context = setup();
-    context.server.seed(marker('m2'));
-    await context.page.sink.upsert(context.server.stored.get('m2')!);
-    context.server.failNext('update', signedOut());
-    context.server.failNext('delete', signedOut());
-    await context.commands.moveMarker('m1', { x: 1, y: 1 });
-    await context.commands.deleteMarker('m2');
-    return context;
-  }
 
   it('are kept on the page (still shown), and nothing is sent', async () => {
     const { server, page, commands, stop } = await refusedMoveAndDelete();
@@ -170,24 +172,10 @@ describe('changes refused so, when someone without admin rights signs in', () =>
   });
 });
 
-describe('changes kept for an admin, across a reload of the tab (fixkept)', () => {
-  const pro = () => ({ name: 'bob', admin: false, pro: true, questsDone: [], questsHidden: [] });
-
-  function leaveEditor(commands: { dispose(): void }, stop: () => void) {
-    stop();
-    bindEditor(null);
-    commands.dispose();
-  }
-
+describe('changes kept for an admin, across a reload of the tab', () => {
   /** A move and a delete refused by a 401, then a pro signs in: both kept. */
   async function keptMoveAndDelete() {
-    const context = setup();
-    context.server.seed(marker('m2'));
-    await context.page.sink.upsert(context.server.stored.get('m2')!);
-    context.server.failNext('update', signedOut());
-    context.server.failNext('delete', signedOut());
-    await context.commands.moveMarker('m1', { x: 1, y: 1 });
-    await context.commands.deleteMarker('m2');
+    const context = await refusedMoveAndDelete();
     session.user = pro();
     leaveEditor(context.commands, context.stop);
     return context;
@@ -256,7 +244,7 @@ describe('changes kept for an admin, across a reload of the tab (fixkept)', () =
   });
 });
 
-describe('a change still saving as someone without admin rights signs in (fixkept)', () => {
+describe('a change still saving as someone without admin rights signs in', () => {
   const pro = () => ({ name: 'bob', admin: false, pro: true, questsDone: [], questsHidden: [] });
   const forbidden = () => new ApiError('/api/be/admin/marker', 403, 'forbidden', 'this call is for admins only');
 
