@@ -25,7 +25,7 @@ import { useOverlayDocument } from '../overlay/useOverlayDocument';
 import { OverlayNote } from '../overlay/OverlayNote';
 import { LiveAnnouncer } from '../LiveAnnouncer';
 import { SkipLinks } from './SkipLinks';
-import { ZoomControls } from './ZoomControls';
+import { MapZoomControls } from './ZoomControls';
 
 /** The admin's tools, status bar and point history: a chunk of their own, loaded only for admins. */
 const AdminDock = lazy(() => import('../admin/AdminDock').then((module) => ({ default: module.AdminDock })));
@@ -134,7 +134,7 @@ function MapScreen({ map, overlay }: { map: MapDefinition; overlay: OverlayParam
         </Suspense>
       )}
       {/* Last in the page's order: the map's own + and − keys come first for a keyboard (ZoomControls.tsx). */}
-      {!overlay && <ZoomControls limits={map} handle={handle} />}
+      {!overlay && <MapZoomControls limits={map} handle={handle} />}
     </div>
   );
 }

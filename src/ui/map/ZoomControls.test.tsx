@@ -104,7 +104,8 @@ describe('zoom buttons on the map page', () => {
   it('are there for a visitor, at the map\'s own limits', async () => {
     renderRoute('/map/factory');
     await waitFor(() => expect(engines).toHaveLength(1));
-    const zoomOut = await screen.findByRole('button', { name: 'Zoom out' });
+    // Once the map has drawn its first view (useAfterMapDrawn: at the latest 2 s after the page).
+    const zoomOut = await screen.findByRole('button', { name: 'Zoom out' }, { timeout: 4000 });
     act(() => {
       engines[0].setView({ zoom: MAPS.factory.minZoom });
       engines[0].emit('camerachange', engines[0].camera());

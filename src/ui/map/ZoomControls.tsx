@@ -10,6 +10,7 @@
  */
 import { useEffect, useLayoutEffect, useRef, useState, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
+import { useAfterMapDrawn } from '../useAfterMapDrawn';
 import type { MapEngineApi } from '../../engine/types';
 import type { EngineHandle } from './automation';
 import { measureCanvasArea } from './canvasArea';
@@ -46,6 +47,16 @@ export interface ZoomControlsProps {
   /** The map's zoom limits (its definition: maps.ts). */
   limits: ZoomLimits;
   handle: EngineHandle;
+}
+
+/**
+ * The map page's zoom buttons, once the map has drawn its first view: not needed to see the map,
+ * so their render, their first measurement (a layout) and their watchers stay out of the busy
+ * start, as the quest list's rows do (ui/useAfterMapDrawn.ts).
+ */
+export function MapZoomControls(props: ZoomControlsProps) {
+  const drawn = useAfterMapDrawn();
+  return drawn ? <ZoomControls {...props} /> : null;
 }
 
 export function ZoomControls({ limits, handle }: ZoomControlsProps) {
