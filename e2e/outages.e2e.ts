@@ -5,8 +5,10 @@
  *
  * - An admin's markers placed while the server was down are sent again by themselves once it is
  *   back and the list reloaded; meanwhile the dock says they could not be reached (c24a42c).
- * - A visitor's list read again after a restart is never older than the live feed: a move made
- *   right after the page reconnects shows; a revalidation after a write is not a 304 (c69fff7).
+ * - A visitor's list read again after a restart is never older than the live feed: a
+ *   revalidation after a write is not a 304 (c69fff7; the page's side, live changes put back on
+ *   a list read again, is tested in src/ui/map/markerSource.test.ts: a page-level race of it
+ *   depended on when the page re-read its list, and passed without the fix as well).
  * - Tiles that failed while the server was away are asked for again with the map left still
  *   (26a6eb7).
  */
@@ -112,58 +114,6 @@ describe('an admin placing markers while the server is down', () => {
 });
 
 describe('a visitor following the live feed across a restart', () => {
-  test('a marker moved right after the page reconnects shows where the server has it', async () => {
-    const tracked = await browser.newPage();
-    allowOutage(tracked);
-    const { page } = tracked;
-    await openMap(page, base());
-    const admin = await browser.newPage();
-    await signIn(admin.page, base(), 'admin');
-
-    const [marker] = (await serverMarkers(base())).filter((m) => m.level === 1);
-    const to = { x: round4(marker.geometry.x + 60), y: round4(marker.geometry.y + 45) };
-    const move = async () => {
-      const res = await admin.page.request.post(`${base()}/api/be/admin/marker/update`, {
-        data: { ...marker, geometry: { ...marker.geometry, ...to }, version: marker.version },
-      });
-      expect(res.status()).toBe(200);
-    };
-
-    await stop();
-    const reconnected = page.waitForResponse((r) => r.url().includes('/api/be/live/markers') && r.status() === 200, { timeout: 30_000 });
-    // (This passed on the code before c69fff7 too; the revalidation test below is the one that
-    // catches that change. Kept as a guard of the page's side.)
-    // The page's first list read after the restart is answered with the list as it was when
-    // asked, after the move was heard live: a list older than the live feed.
-    let moved: Promise<void> | null = null;
-    let armed = false;
-    await page.route('**/api/be/markers/compact**', async (route) => {
-      if (!armed) return route.continue();
-      const response = await route.fetch();
-      if (moved === null) {
-        moved = move();
-        await moved;
-        // Time for the live event to reach the page before the list does.
-        await new Promise((r) => setTimeout(r, 1000));
-      }
-      await route.fulfill({ response });
-    });
-    await start();
-    armed = true;
-    // The server's list cache holds the list read before any write.
-    expect((await fetch(`${base()}/api/be/markers/compact?map=${MAP}&lang=en`)).status).toBe(200);
-    await reconnected;
-    await expect.poll(() => moved !== null, { timeout: 15_000 }).toBe(true);
-    await moved;
-
-    await until(
-      async () => (await map(page).markers()).find((m) => m.uid === marker.uid) ?? null,
-      (m) => m !== null && Math.abs(m.x - to.x) < 0.01 && Math.abs(m.y - to.y) < 0.01,
-      `the visitor's ${marker.uid} at the server's position ${JSON.stringify(to)}`,
-      8_000,
-    );
-  }, 60_000);
-
   test('a revalidation of the compact list right after a write gets the new list, not a 304', async () => {
     const url = `${base()}/api/be/markers/compact?map=${MAP}&lang=en`;
     const first = await fetch(url);
